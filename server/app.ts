@@ -1,0 +1,47 @@
+/**
+ * The Fastify app: error model, fault injection and recording around everything; the token
+ * issuer's routes under /auth; every API collection in one scope whose single onRequest hook
+ * authenticates.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import { AUTH_PREFIX, authenticate, registerAuthRoutes } from "./auth";
+import type { ServerContext } from "./context";
+import { invalidField } from "./errors";
+import { Faults, installErrors, installFaults, installJsonBody, installRecording, type RecordedRequest } from "./plugins";
+import { registerApiRoutes } from "./routes";
+
+/** Options of buildApp. */
+export interface AppOptions {
+  logger: boolean;
+  /** Append every request to `requests`. */
+  record: boolean;
+  requests: RecordedRequest[];
+  faults: Faults;
+}
+
+/** Builds (does not start) the app over `ctx`. */
+export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: opts.logger ? { level: "info", stream: process.stderr } : false,
+    // Uids nest: a deep uid path is far longer than find-my-way's default limit of 100.
+    routerOptions: { maxParamLength: 8192 },
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: true,
+    // Errors raised before routing (a malformed %-escape in the path) use the error model too.
+    frameworkErrors: (_err, _req, reply) => {
+      const e = invalidField("path", "is not a valid URL path");
+      void (reply as FastifyReply).code(e.http).send(e.status);
+    },
+  });
+  app.decorateRequest("caller", "");
+  installErrors(app);
+  installJsonBody(app);
+  installFaults(app, opts.faults, opts.requests);
+  if (opts.record) installRecording(app, opts.requests);
+  void app.register(async (auth) => registerAuthRoutes(auth, ctx), { prefix: AUTH_PREFIX });
+  void app.register(async (api) => {
+    api.addHook("onRequest", authenticate(ctx));
+    registerApiRoutes(api, ctx);
+  });
+  return app;
+}

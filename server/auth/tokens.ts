@@ -1,0 +1,80 @@
+/**
+ * The server's own token issuer: an ES256 key made at start-up signs API tokens
+ * (iss = authUrl, aud = url, sub = identity uid, exp), and verifies them on every request.
+ * Its public key is served as the JWKS of `${authUrl}/.well-known/openid-configuration`.
+ */
+import { randomUUID } from "node:crypto";
+import { SignJWT, exportJWK, generateKeyPair, jwtVerify, type JWK, type KeyLike } from "jose";
+import { errors as joseErrors } from "jose";
+import { unauthenticated } from "../errors";
+
+/** Where the issuer lives; known only once the server listens. */
+export interface IssuerUrls {
+  url: string;
+  authUrl: string;
+}
+
+/** Signs and verifies this server's API tokens. */
+export class TokenIssuer {
+  private constructor(
+    private privateKey: KeyLike,
+    private publicKey: KeyLike,
+    private jwk: JWK,
+    private urls: IssuerUrls,
+    private clock: () => number,
+  ) {}
+
+  /** Makes a fresh key pair. `urls` is read at each use (it is filled in after listen). */
+  static async create(urls: IssuerUrls, clock: () => number): Promise<TokenIssuer> {
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const jwk = { ...(await exportJWK(publicKey)), kid: randomUUID(), alg: "ES256", use: "sig" };
+    return new TokenIssuer(privateKey, publicKey, jwk, urls, clock);
+  }
+
+  /** An API token for `identityUid`, valid `ttlSeconds`. */
+  issue(identityUid: string, ttlSeconds: number): Promise<string> {
+    const now = Math.floor(this.clock() / 1000);
+    return new SignJWT({})
+      .setProtectedHeader({ alg: "ES256", kid: this.jwk.kid, typ: "JWT" })
+      .setIssuer(this.urls.authUrl)
+      .setAudience(this.urls.url)
+      .setSubject(identityUid)
+      .setIssuedAt(now)
+      .setExpirationTime(now + ttlSeconds)
+      .setJti(randomUUID())
+      .sign(this.privateKey);
+  }
+
+  /** The identity uid a token was issued to; UNAUTHENTICATED for anything else. */
+  async verify(token: string): Promise<string> {
+    try {
+      const { payload } = await jwtVerify(token, this.publicKey, {
+        issuer: this.urls.authUrl,
+        audience: this.urls.url,
+        algorithms: ["ES256"],
+        currentDate: new Date(this.clock()),
+        requiredClaims: ["sub", "exp"],
+      });
+      return payload.sub as string;
+    } catch (e) {
+      throw unauthenticated(describe(e));
+    }
+  }
+
+  /** The public JWKS. */
+  jwks(): { keys: JWK[] } {
+    return { keys: [this.jwk] };
+  }
+}
+
+/** Why a token was refused, in words that never quote the token. */
+export function describe(e: unknown): string {
+  if (e instanceof joseErrors.JWTExpired) return "the bearer token has expired";
+  if (e instanceof joseErrors.JWTClaimValidationFailed) return `the bearer token's "${e.claim}" claim is not accepted`;
+  if (e instanceof joseErrors.JWSSignatureVerificationFailed) return "the bearer token's signature does not verify";
+  if (e instanceof joseErrors.JWKSNoMatchingKey) return "the bearer token is signed by a key its issuer does not publish";
+  if (e instanceof joseErrors.JOSEAlgNotAllowed) return "the bearer token's algorithm is not accepted";
+  if (e instanceof joseErrors.JWKSTimeout || e instanceof joseErrors.JWKSInvalid)
+    return "the token issuer's keys could not be fetched";
+  return "the bearer token is not a valid JWT";
+}

@@ -1,0 +1,58 @@
+/**
+ * Authorization, in one place: the caller's identity -> its role bindings -> (bound group,
+ * the role's capabilities). A capability held through a binding on group G applies to G and to
+ * every group below it. Routes name the capability and the target group; nothing else decides.
+ */
+import { isSelfOrAncestor } from "../api/uid";
+import { permissionDenied } from "./errors";
+import type { Store } from "./store";
+
+/** One thing a binding grants: its capabilities on a group's subtree. */
+export interface Grant {
+  group: string;
+  capabilities: ReadonlySet<string>;
+}
+
+/** Answers "may this identity do X on group G" from the store's bindings and roles. */
+export class Authorizer {
+  private capsCache = new Map<string, { version: number; caps: ReadonlySet<string> }>();
+
+  constructor(private store: Store) {}
+
+  /** What `identityUid` is granted, one entry per binding. */
+  grants(identityUid: string): Grant[] {
+    return this.store.bindingsOf(identityUid).map((b) => ({
+      group: b.uid.slice(0, b.uid.lastIndexOf("/")),
+      capabilities: this.capabilitiesOf(b.roleUid),
+    }));
+  }
+
+  /** True when the caller holds `capability` on `group` (through it or an ancestor). */
+  can(identityUid: string, capability: string, group: string): boolean {
+    return this.grants(identityUid).some((g) => g.capabilities.has(capability) && isSelfOrAncestor(g.group, group));
+  }
+
+  /** Throws PERMISSION_DENIED unless the caller holds `capability` on `group`. */
+  require(identityUid: string, capability: string, group: string): void {
+    if (!this.can(identityUid, capability, group))
+      throw permissionDenied(`identity ${identityUid} lacks "${capability}" on group ${group}`);
+  }
+
+  /** The groups under which the caller holds `capability`, none below another (list scoping). */
+  scopes(identityUid: string, capability: string): string[] {
+    const groups = this.grants(identityUid)
+      .filter((g) => g.capabilities.has(capability))
+      .map((g) => g.group)
+      .sort();
+    return groups.filter((g, i) => !groups.some((o, j) => j !== i && (o === g ? j < i : isSelfOrAncestor(o, g))));
+  }
+
+  private capabilitiesOf(roleUid: string): ReadonlySet<string> {
+    const version = this.store.roles.version;
+    const hit = this.capsCache.get(roleUid);
+    if (hit && hit.version === version) return hit.caps;
+    const caps = new Set(this.store.roles.get(roleUid)?.capabilities ?? []);
+    this.capsCache.set(roleUid, { version, caps });
+    return caps;
+  }
+}

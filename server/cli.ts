@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+/**
+ * `irv-server`: runs the reference server until SIGINT/SIGTERM. Prints exactly one JSON line on
+ * stdout once listening: {"url","authUrl","organization","token"}; logs go to stderr.
+ */
+import { parseArgs } from "node:util";
+import { startServer } from "./index";
+
+const HELP = `Usage: irv-server [options]
+
+  --port <n>                 port to listen on (default 0: any free port)
+  --host <addr>              address to bind (default 127.0.0.1)
+  --fixtures <file.json>     repos, tags, advisories and groups to load (default: built-in sample)
+  --organization-name <name> name of the root group (default "acme")
+  --quiet                    no request logs on stderr
+  --help                     this text
+
+Prints one JSON line on stdout when listening: {"url","authUrl","organization","token"}.
+`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string", default: "0" },
+      host: { type: "string", default: "127.0.0.1" },
+      fixtures: { type: "string" },
+      "organization-name": { type: "string" },
+      quiet: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, not ${values.port}`);
+  const server = await startServer({
+    port,
+    host: values.host,
+    fixtures: values.fixtures,
+    organizationName: values["organization-name"],
+    logger: !values.quiet,
+    record: false,
+  });
+  const { url, authUrl, organization, token } = server;
+  process.stdout.write(`${JSON.stringify({ url, authUrl, organization, token })}\n`);
+  const stop = () => {
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`irv-server: ${err.message}\n`);
+  process.exit(2);
+});

@@ -1,0 +1,40 @@
+/**
+ * What every route and hook shares: the store, the clock, the server's urls and organization,
+ * its token issuer, authorization, and the page-token key.
+ */
+import type { FastifyRequest } from "fastify";
+import type { Authorizer } from "./authz";
+import type { IssuerUrls, TokenIssuer } from "./auth/tokens";
+import type { Store } from "./store";
+
+/** The shared state of one running server. */
+export interface ServerContext {
+  store: Store;
+  /** Current time in ms (injectable for tests of expiry). */
+  clock: () => number;
+  /** `url` and `authUrl`, filled in once the server listens. */
+  urls: IssuerUrls;
+  /** The organization: the root group's uid. */
+  organization: string;
+  tokens: TokenIssuer;
+  authz: Authorizer;
+  /** HMAC key for page tokens (random per start: tokens do not survive a restart). */
+  pageSecret: Buffer;
+}
+
+/** The current time as the API writes it: RFC 3339 UTC with milliseconds. */
+export function timestamp(ctx: Pick<ServerContext, "clock">): string {
+  return new Date(ctx.clock()).toISOString();
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The authenticated caller's identity uid (set by the authentication hook). */
+    caller: string;
+  }
+}
+
+/** The authenticated caller's identity uid (set by the authentication hook). */
+export function callerOf(request: FastifyRequest): string {
+  return request.caller;
+}

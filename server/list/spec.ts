@@ -1,0 +1,37 @@
+/**
+ * How one collection is listed: which fields sort, which filters it takes, which group an item
+ * belongs to (for scope filters and visibility). Each routes file declares one.
+ */
+import type { CollectionName } from "../../api/collections";
+import type { Keyed, SortValue } from "../store";
+
+export type { SortValue };
+
+/** One collection-specific list filter (`name`, `keyId`, `aliases`, ...). */
+export interface FilterSpec<T> {
+  /** The parameter may repeat or hold comma-separated values; an item matches any of them. */
+  repeated?: boolean;
+  /** What is wrong with one raw value, or undefined when it is fine. */
+  check?(value: string): string | undefined;
+  /** True when `item` passes the filter with these values. */
+  match(item: T, values: string[]): boolean;
+}
+
+/** Everything paginate() needs to know about a collection. */
+export interface ListSpec<T extends Keyed> {
+  name: CollectionName;
+  /** camelCase field name -> sort value; `uid` is always sortable. */
+  sortable: Record<string, (item: T) => SortValue>;
+  /** Other accepted names of sort fields (after snake_case -> camelCase), e.g. `group` -> `uid`. */
+  aliases?: Record<string, string>;
+  filters: Record<string, FilterSpec<T>>;
+  /** The group an item belongs to; undefined for global items (built-in roles). */
+  groupOf(item: T): string | undefined;
+  /** Items outside every group's subtree that every caller sees (built-in roles). */
+  globals?(items: readonly T[]): readonly T[];
+}
+
+/** Exact, case-sensitive match of `field` against any of the values. */
+export function exact<T>(get: (item: T) => string | undefined): FilterSpec<T> {
+  return { match: (item, values) => values.includes(get(item) ?? "") };
+}

@@ -1,0 +1,90 @@
+/**
+ * Partial updates (PATCH), per the spec:
+ * - without `updateMask`: only the fields present in the body change;
+ * - with `updateMask` (comma-separated camelCase paths, dotted for nested fields): only the listed
+ *   fields change, other body fields are ignored, and a listed field absent from the body is
+ *   cleared. An unknown path is INVALID_ARGUMENT.
+ * The patched value is then validated as a whole (with the create schema), so a clear that
+ * leaves a required field empty is refused and nothing changes.
+ */
+import { z } from "zod";
+import { invalidField } from "./errors";
+import type { RawQuery } from "./list";
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function unwrap(s: z.ZodType): z.ZodType {
+  let cur: z.ZodType = s;
+  while (cur instanceof z.ZodOptional || cur instanceof z.ZodDefault || cur instanceof z.ZodNullable)
+    cur = (cur as z.ZodOptional<z.ZodType>).unwrap();
+  return cur;
+}
+
+/**
+ * The mask paths an update schema accepts: its fields, plus `field.sub` for each of the `nested`
+ * object fields whose update body is partial (e.g. an IdP's `oidc`).
+ */
+export function maskPaths(schema: z.ZodObject, nested: string[] = []): Set<string> {
+  const out = new Set<string>();
+  for (const [k, v] of Object.entries(schema.shape)) {
+    out.add(k);
+    const inner = unwrap(v as z.ZodType);
+    if (nested.includes(k) && inner instanceof z.ZodObject) for (const sub of Object.keys(inner.shape)) out.add(`${k}.${sub}`);
+  }
+  return out;
+}
+
+/** The part of a PATCH body the mask names: fields outside the mask are ignored, not validated. */
+export function maskedBody(body: unknown, mask: string[] | undefined): unknown {
+  if (!mask || !isObj(body)) return body;
+  const heads = new Set(mask.map((p) => p.split(".")[0]));
+  return Object.fromEntries(Object.entries(body).filter(([k]) => heads.has(k)));
+}
+
+/** The update mask of a PATCH query (`updateMask` or `update_mask`), or undefined when absent. */
+export function parseMask(query: RawQuery, allowed: Set<string>): string[] | undefined {
+  for (const name of Object.keys(query))
+    if (name !== "updateMask" && name !== "update_mask") throw invalidField(name, "is not a query parameter of updates");
+  const raw = query.updateMask ?? query.update_mask;
+  if (raw === undefined) return undefined;
+  if (Array.isArray(raw)) throw invalidField("updateMask", "must be given once, as comma-separated field paths");
+  const paths = raw.split(",").map((p) => p.trim()).filter((p) => p !== "");
+  // An empty mask is no mask (AIP-134): the fields present in the body change.
+  if (paths.length === 0) return undefined;
+  for (const p of paths) {
+    if (!allowed.has(p))
+      throw invalidField("updateMask", `unknown field path "${p}"; updatable paths: ${[...allowed].join(", ")}`);
+  }
+  return paths;
+}
+
+/**
+ * The value after applying `body` to `current` under `mask`. `mergeKeys` name object fields that
+ * merge (rather than replace) when patched without a mask.
+ */
+export function applyPatch(current: Obj, body: Obj, mask: string[] | undefined, mergeKeys: string[] = []): Obj {
+  const next: Obj = structuredClone(current);
+  if (!mask) {
+    for (const [k, v] of Object.entries(body)) {
+      if (v === undefined) continue;
+      next[k] = mergeKeys.includes(k) && isObj(v) && isObj(next[k]) ? { ...(next[k] as Obj), ...v } : structuredClone(v);
+    }
+    return next;
+  }
+  for (const path of mask) {
+    const [head, sub] = path.split(".");
+    if (sub === undefined) {
+      if (body[head] === undefined) delete next[head];
+      else next[head] = structuredClone(body[head]);
+      continue;
+    }
+    const from = isObj(body[head]) ? (body[head] as Obj)[sub] : undefined;
+    const target: Obj = isObj(next[head]) ? (next[head] as Obj) : {};
+    if (from === undefined) delete target[sub];
+    else target[sub] = structuredClone(from);
+    next[head] = target;
+  }
+  return next;
+}

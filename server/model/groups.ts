@@ -1,0 +1,70 @@
+/** Groups: the hierarchy every other resource hangs from. */
+import { GroupCreate, GroupUpdate } from "../../api/inputs";
+import { timestamp, type ServerContext } from "../context";
+import { failedPrecondition, notFound } from "../errors";
+import { applyPatch, maskPaths } from "../masks";
+import type { GroupRecord } from "../store";
+import { parseBody } from "../validate";
+import { freshUid, pick, requireGroup, requireItem } from "./common";
+
+export const groupMaskPaths = maskPaths(GroupUpdate);
+
+/** Creates a group under `parentUid`. */
+export function createGroup(ctx: ServerContext, parentUid: string, body: unknown): GroupRecord {
+  requireGroup(ctx, parentUid);
+  const input = parseBody(GroupCreate, body);
+  const now = timestamp(ctx);
+  const g: GroupRecord = {
+    uid: freshUid(ctx.store.groups, parentUid),
+    name: input.name,
+    description: input.description ?? "",
+    resourceLimits: {},
+    verified: false,
+    createTime: now,
+    updateTime: now,
+  };
+  ctx.store.groups.insert(g);
+  return g;
+}
+
+/** Changes a group's name and description. */
+export function updateGroup(ctx: ServerContext, uid: string, body: unknown, mask?: string[]): GroupRecord {
+  const g = requireItem(ctx.store.groups, uid, "group");
+  const patch = parseBody(GroupUpdate, body);
+  const next = parseBody(GroupCreate, applyPatch(pick(g, ["name", "description"]), patch, mask));
+  const updated: GroupRecord = { ...g, name: next.name, description: next.description ?? "", updateTime: timestamp(ctx) };
+  ctx.store.groups.replace(updated);
+  return updated;
+}
+
+/** What can hold a group up, with words for the RESOURCE_NOT_EMPTY description. */
+function childKinds(ctx: ServerContext): [{ childrenOf(uid: string): unknown[] }, string, string][] {
+  const s = ctx.store;
+  return [
+    [s.groups, "child group", "child groups"],
+    [s.identities, "identity", "identities"],
+    [s.roles, "custom role", "custom roles"],
+    [s.roleBindings, "role binding", "role bindings"],
+    [s.identityProviders, "identity provider", "identity providers"],
+    [s.groupInvites, "group invite", "group invites"],
+    [s.repos, "repo", "repos"],
+    [s.advisories, "advisory", "advisories"],
+  ];
+}
+
+/** Deletes an empty group; FAILED_PRECONDITION RESOURCE_NOT_EMPTY naming what it still holds. */
+export function deleteGroup(ctx: ServerContext, uid: string): void {
+  if (!ctx.store.groups.has(uid)) throw notFound(`group ${uid}`);
+  const held: string[] = [];
+  for (const [coll, one, many] of childKinds(ctx)) {
+    const n = coll.childrenOf(uid).length;
+    if (n > 0) held.push(`${n} ${n === 1 ? one : many}`);
+  }
+  if (ctx.store.accountAssociations.has(uid)) held.push("1 account association");
+  if (held.length > 0)
+    throw failedPrecondition(
+      `group ${uid} is not empty: it has ${held.join(", ")}; delete them first`,
+      held.map((h) => ({ type: "RESOURCE_NOT_EMPTY", subject: `groups/${uid}`, description: `group has ${h}` })),
+    );
+  ctx.store.groups.remove(uid);
+}

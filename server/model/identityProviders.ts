@@ -1,0 +1,82 @@
+/** Identity providers: OIDC sign-in for a group. The client secret is write-only. */
+import { createHash } from "node:crypto";
+import { IdentityProviderCreate, IdentityProviderUpdate, Oidc } from "../../api/inputs";
+import { parentOf } from "../../api/uid";
+import { timestamp, type ServerContext } from "../context";
+import { applyPatch, maskPaths } from "../masks";
+import type { IdentityProviderRecord } from "../store";
+import { parseBody } from "../validate";
+import { freshUid, requireGroup, requireItem, usableRole } from "./common";
+
+export const identityProviderMaskPaths = maskPaths(IdentityProviderUpdate, ["oidc"]);
+
+/** A stored IdP validated as a whole; the secret may be empty once a mask cleared it. */
+const IdentityProviderState = IdentityProviderCreate.extend({ oidc: Oidc.omit({ clientSecret: true }) });
+
+const hash = (secret: string) => createHash("sha256").update(secret).digest("hex");
+
+function withoutSecret<T>(body: T): T {
+  const b = structuredClone(body) as { oidc?: { clientSecret?: string } };
+  if (b.oidc) delete b.oidc.clientSecret;
+  return b as T;
+}
+
+/** Creates an identity provider in group `groupUid`. */
+export function createIdentityProvider(ctx: ServerContext, groupUid: string, body: unknown): IdentityProviderRecord {
+  requireGroup(ctx, groupUid);
+  const input = parseBody(IdentityProviderCreate, body);
+  if (input.defaultRole) usableRole(ctx, input.defaultRole, groupUid, "defaultRole");
+  const now = timestamp(ctx);
+  const r: IdentityProviderRecord = {
+    uid: freshUid(ctx.store.identityProviders, groupUid),
+    name: input.name,
+    description: input.description ?? "",
+    defaultRole: input.defaultRole ?? "",
+    oidc: { issuer: input.oidc.issuer, clientId: input.oidc.clientId, additionalScopes: input.oidc.additionalScopes ?? [] },
+    clientSecretHash: hash(input.oidc.clientSecret),
+    createTime: now,
+    updateTime: now,
+  };
+  ctx.store.identityProviders.insert(r);
+  return r;
+}
+
+/**
+ * Updates an identity provider. The secret changes only when a non-empty one is sent without a
+ * mask, or when the mask names `oidc` or `oidc.clientSecret` (then an empty one clears it).
+ */
+export function updateIdentityProvider(ctx: ServerContext, uid: string, body: unknown, mask?: string[]): IdentityProviderRecord {
+  const old = requireItem(ctx.store.identityProviders, uid, "identity provider");
+  const patch = parseBody(IdentityProviderUpdate, body);
+  const sent = patch.oidc?.clientSecret;
+  const secretMasked = mask?.some((p) => p === "oidc" || p === "oidc.clientSecret") ?? false;
+  const clientSecretHash = mask ? (secretMasked ? hash(sent ?? "") : old.clientSecretHash) : sent ? hash(sent) : old.clientSecretHash;
+
+  const current = { name: old.name, description: old.description, defaultRole: old.defaultRole || undefined, oidc: old.oidc };
+  const merged = applyPatch(current, withoutSecret(patch), mask?.filter((p) => p !== "oidc.clientSecret"), ["oidc"]);
+  const next = parseBody(IdentityProviderState, withoutSecret(merged));
+  if (next.defaultRole) usableRole(ctx, next.defaultRole, parentOf(uid)!, "defaultRole");
+  const r: IdentityProviderRecord = {
+    ...old,
+    name: next.name,
+    description: next.description ?? "",
+    defaultRole: next.defaultRole ?? "",
+    oidc: { issuer: next.oidc.issuer, clientId: next.oidc.clientId, additionalScopes: next.oidc.additionalScopes ?? [] },
+    clientSecretHash,
+    updateTime: timestamp(ctx),
+  };
+  ctx.store.identityProviders.replace(r);
+  return r;
+}
+
+/** Deletes an identity provider. */
+export function deleteIdentityProvider(ctx: ServerContext, uid: string): void {
+  requireItem(ctx.store.identityProviders, uid, "identity provider");
+  ctx.store.identityProviders.remove(uid);
+}
+
+/** The wire shape: never the secret. */
+export function renderIdentityProvider(r: IdentityProviderRecord): Record<string, unknown> {
+  const { clientSecretHash: _s, ...wire } = r;
+  return wire;
+}

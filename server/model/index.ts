@@ -1,0 +1,9 @@
+/** The models: each kind's create/update/delete rules over the store, and its wire shape. */
+export * from "./common";
+export * from "./groups";
+export * from "./identities";
+export * from "./roles";
+export * from "./roleBindings";
+export * from "./identityProviders";
+export * from "./accountAssociations";
+export * from "./groupInvites";

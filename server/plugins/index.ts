@@ -1,0 +1,5 @@
+/** App-wide plugins: the error model, request recording, fault injection. */
+export { installErrors } from "./errors";
+export { installJsonBody } from "./json-body";
+export { installRecording, redact, type RecordedRequest } from "./recording";
+export { installFaults, Faults, type FaultSpec } from "./faults";

@@ -1,0 +1,30 @@
+/** /iam/v2beta1/accountAssociations: keyed by group uid (create at, get, patch and delete `<group uid>`). */
+import { exact } from "../list";
+import {
+  accountAssociationMaskPaths,
+  createAccountAssociation,
+  deleteAccountAssociation,
+  fields,
+  updateAccountAssociation,
+} from "../model";
+import type { AccountAssociationRecord } from "../store";
+import type { CollectionRoutes } from "./collection";
+
+export const accountAssociationRoutes: CollectionRoutes<AccountAssociationRecord> = {
+  kind: "account association",
+  capability: "account_associations",
+  items: (ctx) => ctx.store.accountAssociations,
+  groupOf: (uid) => uid,
+  list: {
+    name: "accountAssociations",
+    sortable: fields<AccountAssociationRecord>("uid", "name", "description", "createTime", "updateTime"),
+    // The default order is `group`: the association's uid is its group's.
+    aliases: { group: "uid", groupUid: "uid" },
+    filters: { name: exact((a) => a.name) },
+    groupOf: (a) => a.uid,
+  },
+  render: (_ctx, a) => a,
+  create: createAccountAssociation,
+  update: { maskPaths: accountAssociationMaskPaths, run: updateAccountAssociation },
+  remove: deleteAccountAssociation,
+};

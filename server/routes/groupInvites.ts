@@ -1,0 +1,27 @@
+/** /iam/v2beta1/groupInvites: create, get, list, delete; no update (an invite is replaced). */
+import { parentOf } from "../../api/uid";
+import { exact } from "../list";
+import { createGroupInvite, deleteGroupInvite, fields, renderGroupInvite } from "../model";
+import type { GroupInviteRecord } from "../store";
+import type { CollectionRoutes } from "./collection";
+
+export const groupInviteRoutes: CollectionRoutes<GroupInviteRecord> = {
+  kind: "group invite",
+  capability: "group_invites",
+  items: (ctx) => ctx.store.groupInvites,
+  groupOf: parentOf,
+  list: {
+    name: "groupInvites",
+    sortable: fields<GroupInviteRecord>("uid", "createTime", "expirationTime", "email", "keyId", "roleUid", "singleUse"),
+    filters: { keyId: exact((i) => i.keyId) },
+    groupOf: (i) => parentOf(i.uid),
+  },
+  render: (_ctx, i) => renderGroupInvite(i),
+  create: (ctx, parent, body) => {
+    const { record, code } = createGroupInvite(ctx, parent, body);
+    // The only response that ever carries the code.
+    return { ...renderGroupInvite(record), code };
+  },
+  remove: deleteGroupInvite,
+  readOnly: "group invites cannot be changed; delete the invite and create a new one",
+};

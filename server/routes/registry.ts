@@ -1,0 +1,52 @@
+/** /registry/v2beta1/repos and /registry/v2beta1/tags: read-only, loaded from fixtures. */
+import { parentOf } from "../../api/uid";
+import { exact } from "../list";
+import { fields } from "../model";
+import type { RepoRecord, TagRecord } from "../store";
+import type { CollectionRoutes } from "./collection";
+
+const readOnly = "the registry is read-only in irv-server: load repos and tags with --fixtures";
+
+export const repoRoutes: CollectionRoutes<RepoRecord> = {
+  kind: "repo",
+  capability: "repo",
+  items: (ctx) => ctx.store.repos,
+  groupOf: parentOf,
+  list: {
+    name: "repos",
+    sortable: fields<RepoRecord>("uid", "name", "description", "catalogTier", "createTime", "updateTime"),
+    filters: { name: exact((r) => r.name) },
+    groupOf: (r) => parentOf(r.uid),
+  },
+  render: (_ctx, r) => r,
+  readOnly,
+};
+
+/** A tag's group is its repo's group: tags live under their repo's uid. */
+const tagGroup = (uid: string) => {
+  const repo = parentOf(uid);
+  return repo === undefined ? undefined : parentOf(repo);
+};
+
+export const tagRoutes: CollectionRoutes<TagRecord> = {
+  kind: "tag",
+  capability: "tag",
+  items: (ctx) => ctx.store.tags,
+  // A uid too short to be a tag has no group; its lookup then answers NOT_FOUND.
+  groupOf: tagGroup,
+  list: {
+    name: "tags",
+    sortable: fields<TagRecord>("uid", "name", "digest", "lastUpdated", "deprecated", "createTime"),
+    filters: {
+      name: exact((t) => t.name),
+      digest: exact((t) => t.digest),
+      updatedSince: {
+        check: (v) => (Number.isNaN(Date.parse(v)) ? "must be an RFC 3339 timestamp" : undefined),
+        match: (t, values) => Date.parse(t.lastUpdated) >= Date.parse(values[0]),
+      },
+    },
+    groupOf: (t) => tagGroup(t.uid),
+  },
+  render: (_ctx, t) => t,
+  readOnly,
+};

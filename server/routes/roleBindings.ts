@@ -1,0 +1,39 @@
+/** /iam/v2beta1/roleBindings */
+import { UID, parentOf } from "../../api/uid";
+import { createRoleBinding, deleteRoleBinding, renderRoleBinding, roleBindingMaskPaths, updateRoleBinding } from "../model";
+import type { FilterSpec } from "../list";
+import type { RoleBindingRecord } from "../store";
+import type { CollectionRoutes } from "./collection";
+
+const byUid = (get: (b: RoleBindingRecord) => string): FilterSpec<RoleBindingRecord> => ({
+  check: (v) => (UID.test(v) ? undefined : "must be a uid"),
+  match: (b, values) => values.includes(get(b)),
+});
+
+export const roleBindingRoutes: CollectionRoutes<RoleBindingRecord> = {
+  kind: "role binding",
+  capability: "role_bindings",
+  items: (ctx) => ctx.store.roleBindings,
+  groupOf: parentOf,
+  list: {
+    name: "roleBindings",
+    sortable: {
+      uid: (b) => b.uid,
+      createTime: (b) => b.createTime,
+      identityUid: (b) => b.identityUid,
+      roleUid: (b) => b.roleUid,
+      groupUid: (b) => parentOf(b.uid),
+    },
+    aliases: { identity: "identityUid", role: "roleUid", group: "groupUid" },
+    filters: {
+      identity: byUid((b) => b.identityUid),
+      role: byUid((b) => b.roleUid),
+      group: byUid((b) => parentOf(b.uid)!),
+    },
+    groupOf: (b) => parentOf(b.uid),
+  },
+  render: renderRoleBinding,
+  create: (ctx, parent, body) => renderRoleBinding(ctx, createRoleBinding(ctx, parent, body)),
+  update: { maskPaths: roleBindingMaskPaths, run: updateRoleBinding },
+  remove: deleteRoleBinding,
+};

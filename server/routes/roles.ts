@@ -1,0 +1,26 @@
+/** /iam/v2beta1/roles: built-in roles (global, read-only) and custom roles in groups. */
+import { parentOf } from "../../api/uid";
+import { exact } from "../list";
+import { createRole, deleteRole, fields, renderRole, roleMaskPaths, updateRole } from "../model";
+import type { RoleRecord } from "../store";
+import type { CollectionRoutes } from "./collection";
+
+export const roleRoutes: CollectionRoutes<RoleRecord> = {
+  kind: "role",
+  capability: "roles",
+  items: (ctx) => ctx.store.roles,
+  // Built-in roles have root uids: no group governs them, any authenticated caller reads them,
+  // and the model refuses to change them.
+  groupOf: parentOf,
+  list: {
+    name: "roles",
+    sortable: fields<RoleRecord>("uid", "name", "description", "createTime", "updateTime"),
+    filters: { name: exact((r) => r.name) },
+    groupOf: (r) => (r.builtin ? undefined : parentOf(r.uid)),
+    globals: (roles) => roles.filter((r) => r.builtin),
+  },
+  render: (_ctx, r) => renderRole(r),
+  create: (ctx, parent, body) => renderRole(createRole(ctx, parent, body)),
+  update: { maskPaths: roleMaskPaths, run: updateRole },
+  remove: deleteRole,
+};

@@ -1,0 +1,46 @@
+/**
+ * Request body validation with the shared strict zod schemas (api/inputs.ts): every zod issue
+ * becomes a BadRequest field violation named by its camelCase path.
+ */
+import type { z } from "zod";
+import type { FieldViolation } from "../api/codes";
+import { UID } from "../api/uid";
+import { invalidArgument, invalidField } from "./errors";
+
+function violations(error: z.ZodError): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  for (const issue of error.issues) {
+    const at = issue.path.map(String);
+    if (issue.code === "unrecognized_keys") {
+      for (const k of issue.keys) out.push({ field: [...at, k].join("."), description: "is not a known field" });
+      continue;
+    }
+    const field = at.length ? at.join(".") : "body";
+    const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
+    out.push({ field, description: missing ? "is required" : issue.message });
+  }
+  return out;
+}
+
+/** Parses `body` with `schema`, or throws INVALID_ARGUMENT listing every failed field. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown, prefix = ""): z.infer<S> {
+  const r = schema.safeParse(body ?? {});
+  if (r.success) return r.data;
+  const v = violations(r.error);
+  throw invalidArgument(prefix ? v.map((x) => ({ ...x, field: x.field === "body" ? prefix : `${prefix}.${x.field}` })) : v);
+}
+
+/** A uid from a path, or INVALID_ARGUMENT naming `field`. */
+export function parseUid(raw: string, field = "uid"): string {
+  const uid = raw.includes("%") ? safeDecode(raw) : raw;
+  if (!UID.test(uid)) throw invalidField(field, "must be a uid: 40 hex characters, then /-separated 16-hex segments");
+  return uid;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

@@ -1,0 +1,54 @@
+/** The irv-server command: one JSON start line on stdout, logs on stderr, clean exit on SIGTERM. */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiFor, path } from "../support/server";
+import { ok } from "./helpers";
+
+const root = join(__dirname, "..", "..");
+const cli = join(root, "dist", "server", "cli.js");
+
+beforeAll(() => {
+  // `npm test` builds first; build here too when dist is missing or older than the source.
+  const src = join(root, "server", "index.ts");
+  if (!existsSync(cli) || statSync(cli).mtimeMs < statSync(src).mtimeMs)
+    spawnSync("npx", ["tsc", "-p", "."], { cwd: root, stdio: "ignore" });
+}, 180_000);
+
+describe("irv-server CLI", () => {
+  it("prints exactly one JSON start line, serves the API, and exits cleanly on SIGTERM", async () => {
+    const child = spawn(process.execPath, [cli, "--port", "0", "--organization-name", "cli-org"], { stdio: ["ignore", "pipe", "pipe"] });
+    const lines: string[] = [];
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const rl = createInterface({ input: child.stdout });
+    const first = await new Promise<string>((resolve, reject) => {
+      rl.once("line", resolve);
+      child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    });
+    rl.on("line", (l) => lines.push(l));
+    const start = JSON.parse(first);
+    expect(Object.keys(start).sort()).toEqual(["authUrl", "organization", "token", "url"]);
+    expect(start.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(start.authUrl).toBe(`${start.url}/auth`);
+    const api = apiFor(start.url, start.token);
+    expect(ok(await api.get(path("groups", start.organization))).name).toBe("cli-org");
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(lines).toEqual([]);
+    expect(stderr).toContain("listening");
+    expect(stderr).not.toContain(start.token);
+  });
+
+  it("prints help and refuses bad options", () => {
+    const help = spawnSync(process.execPath, [cli, "--help"], { encoding: "utf8" });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("--fixtures");
+    const bad = spawnSync(process.execPath, [cli, "--port", "nope"], { encoding: "utf8" });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain("--port");
+  });
+});

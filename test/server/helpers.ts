@@ -1,0 +1,54 @@
+/** Shared bits of the server tests: quick creators and error assertions. */
+import { expect } from "vitest";
+import { codes, TYPE_PREFIX, type CodeName } from "../../api";
+import { builtinRoleUid } from "../../server";
+import { path, type Api, type ApiResponse } from "../support/server";
+
+/** Asserts an error response: HTTP status and code from the table, ErrorInfo reason; returns the body. */
+export function expectError(res: ApiResponse, name: CodeName) {
+  const c = codes[name];
+  expect({ status: res.status, code: res.body?.code }, res.text).toEqual({ status: c.http, code: c.code });
+  expect(res.body.message.startsWith(`${c.label}: `)).toBe(true);
+  const info = res.body.details.find((d: { "@type": string }) => d["@type"] === `${TYPE_PREFIX}ErrorInfo`);
+  expect(info).toMatchObject({ reason: name, domain: "iam.irv.dev" });
+  return res.body;
+}
+
+/** Asserts INVALID_ARGUMENT with a BadRequest violation on `field`; returns the violations. */
+export function expectFieldViolation(res: ApiResponse, field: string) {
+  const body = expectError(res, "INVALID_ARGUMENT");
+  const br = body.details.find((d: { "@type": string }) => d["@type"] === `${TYPE_PREFIX}BadRequest`);
+  expect(br, res.text).toBeDefined();
+  expect(br.fieldViolations.map((v: { field: string }) => v.field), res.text).toContain(field);
+  return br.fieldViolations as { field: string; description: string }[];
+}
+
+/** Asserts a 200 and returns the body. */
+export function ok<T = any>(res: ApiResponse<T>): T {
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+}
+
+export const role = {
+  viewer: builtinRoleUid("viewer"),
+  editor: builtinRoleUid("editor"),
+  owner: builtinRoleUid("owner"),
+};
+
+export async function mkGroup(api: Api, parent: string, name = "g", description?: string) {
+  return ok(await api.post(path("groups", parent), { name, description }));
+}
+
+export async function mkIdentity(api: Api, group: string, name = "ci", extra: object = {}) {
+  return ok(
+    await api.post(path("identities", group), {
+      name,
+      claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: `repo:acme/${name}` },
+      ...extra,
+    }),
+  );
+}
+
+export async function bind(api: Api, group: string, identityUid: string, roleUid: string) {
+  return ok(await api.post(path("roleBindings", group), { identityUid, roleUid }));
+}

@@ -1,0 +1,239 @@
+/** Identities, roles, role bindings, identity providers, account associations, group invites. */
+import { describe, expect, it } from "vitest";
+import { BUILTIN_ROLES, TYPE_PREFIX, resources } from "../../api";
+import { builtinRoleUid } from "../../server";
+import { listAll, path, useServer } from "../support/server";
+import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "./helpers";
+
+const ctx = useServer({ fixtures: {} });
+const org = () => ctx.server.organization;
+const day = 86_400_000;
+
+describe("identities", () => {
+  it("creates all four kinds and validates each", async () => {
+    const g = await mkGroup(ctx.api, org(), "ids");
+    const cm = await mkIdentity(ctx.api, g.uid, "gh");
+    expect(resources.Identity.parse(cm).claimMatch?.subject).toBe("repo:acme/gh");
+    expect(cm.lastSeenTime).toBe(cm.createTime);
+    const jwks = JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "a", y: "b" }] });
+    const sk = ok(await ctx.api.post(path("identities", g.uid), {
+      name: "static",
+      staticKeys: { issuer: "https://issuer.example", subject: "svc", issuerKeys: jwks, expirationTime: new Date(Date.now() + 30 * day).toISOString() },
+    }));
+    expect(sk.staticKeys.subject).toBe("svc");
+    const aws = ok(await ctx.api.post(path("identities", g.uid), { name: "aws", awsIdentity: { awsAccount: "123456789012", arnPattern: "arn:aws:iam::123456789012:role/.*" } }));
+    expect(aws.awsIdentity.awsAccount).toBe("123456789012");
+    const sp = ok(await ctx.api.post(path("identities", g.uid), { name: "sp", servicePrincipal: "INGESTER" }));
+    expect(sp.servicePrincipal).toBe("INGESTER");
+
+    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "none" }), "claimMatch");
+    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "two", servicePrincipal: "INGESTER", awsIdentity: { awsAccount: "123456789012", arn: "x" } }), "servicePrincipal");
+    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "http", claimMatch: { issuer: "http://example.com", subject: "s" } }), "claimMatch.issuer");
+    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "re", claimMatch: { issuer: "https://x", subjectPattern: "(" } }), "claimMatch.subjectPattern");
+    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "acct", awsIdentity: { awsAccount: "12", arn: "x" } }), "awsIdentity.awsAccount");
+    const past = { issuer: "https://i", subject: "s", issuerKeys: jwks, expirationTime: new Date(Date.now() - day).toISOString() };
+    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "old", staticKeys: past }), "staticKeys.expirationTime");
+    const far = { ...past, expirationTime: new Date(Date.now() + 400 * day).toISOString() };
+    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "far", staticKeys: far }), "staticKeys.expirationTime");
+
+    const kinds = async (relationshipType: string) =>
+      (await listAll(ctx.api, "identities", { "uidp.descendants_of": g.uid, relationshipType })).map((i) => i.name);
+    expect(await kinds("claimMatch")).toEqual(["gh"]);
+    expect(await kinds("service_principal")).toEqual(["sp"]);
+    expectFieldViolation(await ctx.api.get(path("identities"), { relationshipType: "robot" }), "relationshipType");
+    expect((await listAll(ctx.api, "identities", { "uidp.descendants_of": g.uid })).length).toBe(4);
+  });
+
+  it("updates with and without a mask; switching kind replaces the old one", async () => {
+    const g = await mkGroup(ctx.api, org(), "ids-upd");
+    const id = await mkIdentity(ctx.api, g.uid, "one", { description: "d1" });
+    const r1 = ok(await ctx.api.patch(path("identities", id.uid), { description: "d2" }));
+    expect(r1).toMatchObject({ name: "one", description: "d2", claimMatch: id.claimMatch });
+    const r2 = ok(await ctx.api.patch(path("identities", id.uid), { servicePrincipal: "COSIGNED" }));
+    expect(r2.servicePrincipal).toBe("COSIGNED");
+    expect(r2.claimMatch).toBeUndefined();
+    const r3 = ok(await ctx.api.patch(path("identities", id.uid), { name: "ignored", description: "d3" }, { updateMask: "description" }));
+    expect(r3).toMatchObject({ name: "one", description: "d3" });
+    expectFieldViolation(await ctx.api.patch(path("identities", id.uid), {}, { updateMask: "name" }), "name");
+    expectFieldViolation(await ctx.api.patch(path("identities", id.uid), {}, { updateMask: "nope" }), "updateMask");
+    ok(await ctx.api.del(path("identities", id.uid)));
+    expectError(await ctx.api.del(path("identities", id.uid)), "NOT_FOUND");
+    expectError(await ctx.api.get(path("identities", id.uid)), "NOT_FOUND");
+  });
+});
+
+describe("roles", () => {
+  it("has built-in roles at the root with stable uids, read-only", async () => {
+    const roles = await listAll(ctx.api, "roles");
+    for (const name of Object.keys(BUILTIN_ROLES)) {
+      const r = roles.find((x) => x.name === name);
+      expect(r, name).toBeDefined();
+      expect(r.uid).toBe(builtinRoleUid(name));
+      expect(r.uid).toMatch(/^[0-9a-f]{40}$/);
+    }
+    const viewer = ok(await ctx.api.get(path("roles", role.viewer)));
+    expect(viewer.description).toMatch(/built-in/i);
+    expectError(await ctx.api.patch(path("roles", role.viewer), { description: "mine" }), "PERMISSION_DENIED");
+    expectError(await ctx.api.del(path("roles", role.owner)), "PERMISSION_DENIED");
+    expect(ok(await ctx.api.get(path("roles"), { name: "viewer" })).roles).toHaveLength(1);
+  });
+
+  it("creates custom roles in groups, validates capabilities, refuses deleting a bound role", async () => {
+    const g = await mkGroup(ctx.api, org(), "roles");
+    const r = ok(await ctx.api.post(path("roles", g.uid), { name: "reader", capabilities: ["groups.list", "repo.list"] }));
+    expect(r.uid.startsWith(`${g.uid}/`)).toBe(true);
+    expect(r.capabilities).toEqual(["groups.list", "repo.list"]);
+    expectFieldViolation(await ctx.api.post(path("roles", g.uid), { name: "bad", capabilities: ["groups.fly"] }), "capabilities.0");
+    expectFieldViolation(await ctx.api.post(path("roles", g.uid), { name: "none", capabilities: [] }), "capabilities");
+    const upd = ok(await ctx.api.patch(path("roles", r.uid), { capabilities: ["groups.list"] }, { updateMask: "capabilities" }));
+    expect(upd.capabilities).toEqual(["groups.list"]);
+    const scoped = await listAll(ctx.api, "roles", { "uidp.descendants_of": g.uid });
+    expect(scoped.map((x) => x.uid)).toEqual([r.uid]);
+
+    const id = await mkIdentity(ctx.api, g.uid, "user");
+    const b = await bind(ctx.api, g.uid, id.uid, r.uid);
+    const res = expectError(await ctx.api.del(path("roles", r.uid)), "FAILED_PRECONDITION");
+    expect(res.details[1]["@type"]).toBe(`${TYPE_PREFIX}PreconditionFailure`);
+    ok(await ctx.api.del(path("roleBindings", b.uid)));
+    ok(await ctx.api.del(path("roles", r.uid)));
+  });
+});
+
+describe("role bindings", () => {
+  it("creates hydrated bindings, changes role and identity in place, deletes idempotently", async () => {
+    const g = await mkGroup(ctx.api, org(), "binds", "binding group");
+    const id = await mkIdentity(ctx.api, g.uid, "dev");
+    const other = await mkIdentity(ctx.api, g.uid, "dev2");
+    const b = await bind(ctx.api, g.uid, id.uid, role.viewer);
+    expect(resources.RoleBinding.parse(b)).toBeTruthy();
+    expect(b).not.toHaveProperty("updateTime");
+    expect(b.identity).toEqual({ uid: id.uid, name: "dev", description: "", subject: "repo:acme/dev", issuer: "https://token.actions.githubusercontent.com", email: "" });
+    expect(b.group).toEqual({ uid: g.uid, name: "binds", description: "binding group" });
+    expect(b.role).toMatchObject({ uid: role.viewer, name: "viewer" });
+
+    const p1 = ok(await ctx.api.patch(path("roleBindings", b.uid), { roleUid: role.editor }));
+    expect(p1.role.name).toBe("editor");
+    expect(p1.identity.uid).toBe(id.uid);
+    const p2 = ok(await ctx.api.patch(path("roleBindings", b.uid), { identityUid: other.uid, roleUid: role.owner }, { updateMask: "identityUid" }));
+    expect(p2.identity.uid).toBe(other.uid);
+    expect(p2.role.name).toBe("editor");
+    expect(p2.createTime).toBe(b.createTime);
+
+    expectError(await ctx.api.post(path("roleBindings", g.uid), { identityUid: other.uid, roleUid: role.editor }), "ALREADY_EXISTS");
+    expectFieldViolation(await ctx.api.post(path("roleBindings", g.uid), { identityUid: `${g.uid}/0123456789abcdef`, roleUid: role.viewer }), "identityUid");
+    expectFieldViolation(await ctx.api.post(path("roleBindings", g.uid), { identityUid: id.uid, roleUid: "f".repeat(40) }), "roleUid");
+    expectFieldViolation(await ctx.api.post(path("roleBindings", g.uid), { identityUid: id.uid }), "roleUid");
+
+    const byIdentity = await listAll(ctx.api, "roleBindings", { identity: other.uid });
+    expect(byIdentity.map((x) => x.uid)).toEqual([b.uid]);
+    expect(await listAll(ctx.api, "roleBindings", { role: role.viewer, group: g.uid })).toEqual([]);
+
+    ok(await ctx.api.del(path("roleBindings", b.uid)));
+    ok(await ctx.api.del(path("roleBindings", b.uid)));
+    expectError(await ctx.api.get(path("roleBindings", b.uid)), "NOT_FOUND");
+  });
+
+  it("allows custom roles of the group or an ancestor only", async () => {
+    const a = await mkGroup(ctx.api, org(), "vis-a");
+    const child = await mkGroup(ctx.api, a.uid, "vis-child");
+    const sib = await mkGroup(ctx.api, org(), "vis-sib");
+    const ra = ok(await ctx.api.post(path("roles", a.uid), { name: "ra", capabilities: ["groups.list"] }));
+    const id = await mkIdentity(ctx.api, a.uid, "vis");
+    await bind(ctx.api, child.uid, id.uid, ra.uid);
+    const v = expectFieldViolation(await ctx.api.post(path("roleBindings", sib.uid), { identityUid: id.uid, roleUid: ra.uid }), "roleUid");
+    expect(v[0].description).toContain("not");
+  });
+
+  it("deleting an identity removes its bindings", async () => {
+    const g = await mkGroup(ctx.api, org(), "cascade");
+    const id = await mkIdentity(ctx.api, g.uid, "gone");
+    const b = await bind(ctx.api, g.uid, id.uid, role.viewer);
+    ok(await ctx.api.del(path("identities", id.uid)));
+    expectError(await ctx.api.get(path("roleBindings", b.uid)), "NOT_FOUND");
+  });
+});
+
+describe("identity providers", () => {
+  const oidc = { issuer: "https://accounts.example.com", clientId: "cid", clientSecret: "s3cr3t-value", additionalScopes: ["email"] };
+
+  it("never returns the client secret; empty keeps it unless the mask names it", async () => {
+    const g = await mkGroup(ctx.api, org(), "idps");
+    const res = await ctx.api.post(path("identityProviders", g.uid), { name: "sso", defaultRole: role.viewer, oidc });
+    const p = ok(res);
+    expect(res.text).not.toContain("s3cr3t-value");
+    expect(p.oidc).toEqual({ issuer: oidc.issuer, clientId: "cid", additionalScopes: ["email"] });
+    expect(p.defaultRole).toBe(role.viewer);
+    expect(resources.IdentityProvider.parse(p)).toBeTruthy();
+    expectFieldViolation(await ctx.api.post(path("identityProviders", g.uid), { name: "x", oidc: { ...oidc, clientSecret: "" } }), "oidc.clientSecret");
+    expectFieldViolation(await ctx.api.post(path("identityProviders", g.uid), { name: "x", defaultRole: "1".repeat(40), oidc }), "defaultRole");
+
+    const u1 = await ctx.api.patch(path("identityProviders", p.uid), { oidc: { clientId: "cid2", clientSecret: "" } });
+    expect(ok(u1).oidc).toEqual({ issuer: oidc.issuer, clientId: "cid2", additionalScopes: ["email"] });
+    const u2 = await ctx.api.patch(path("identityProviders", p.uid), { oidc: { clientSecret: "new-secret-x" } }, { updateMask: "oidc.clientSecret" });
+    expect(u2.text).not.toContain("new-secret-x");
+    expect(ok(u2).oidc.clientId).toBe("cid2");
+    const u3 = ok(await ctx.api.patch(path("identityProviders", p.uid), { description: "d" }, { updateMask: "description,defaultRole" }));
+    expect(u3).toMatchObject({ description: "d", defaultRole: "" });
+    const got = await ctx.api.get(path("identityProviders", p.uid));
+    expect(got.text).not.toMatch(/secret/i);
+    const listed = await ctx.api.get(path("identityProviders"), { "uidp.descendants_of": g.uid });
+    expect(listed.text).not.toMatch(/clientSecret|s3cr3t/);
+    // Recorded bodies are redacted.
+    expect(JSON.stringify(ctx.server.requests)).not.toMatch(/s3cr3t-value|new-secret-x/);
+    ok(await ctx.api.del(path("identityProviders", p.uid)));
+    expectError(await ctx.api.del(path("identityProviders", p.uid)), "NOT_FOUND");
+  });
+});
+
+describe("account associations", () => {
+  it("is keyed by its group: one per group, idempotent delete, default order by group", async () => {
+    const g1 = await mkGroup(ctx.api, org(), "aa1");
+    const g2 = await mkGroup(ctx.api, org(), "aa2");
+    const a1 = ok(await ctx.api.post(path("accountAssociations", g1.uid), { name: "aws", amazon: { account: "123456789012" } }));
+    expect(a1.uid).toBe(g1.uid);
+    expect(resources.AccountAssociation.parse(a1)).toBeTruthy();
+    expectError(await ctx.api.post(path("accountAssociations", g1.uid), { name: "again" }), "ALREADY_EXISTS");
+    ok(await ctx.api.post(path("accountAssociations", g2.uid), { name: "gcp", google: { projectId: "p", projectNumber: "42" } }));
+    expectFieldViolation(await ctx.api.post(path("accountAssociations", org()), { name: "x", google: { projectId: "p", projectNumber: "abc" } }), "google.projectNumber");
+    const list = await listAll(ctx.api, "accountAssociations");
+    expect(list.map((a) => a.uid)).toEqual([g1.uid, g2.uid].sort());
+    const u = ok(await ctx.api.patch(path("accountAssociations", g1.uid), { github: { installations: [{ id: "7" }] } }, { updateMask: "amazon,github" }));
+    expect(u.amazon).toBeUndefined();
+    expect(u.github.installations).toEqual([{ id: "7" }]);
+    ok(await ctx.api.del(path("accountAssociations", g1.uid)));
+    ok(await ctx.api.del(path("accountAssociations", g1.uid)));
+    expectError(await ctx.api.get(path("accountAssociations", g1.uid)), "NOT_FOUND");
+  });
+});
+
+describe("group invites", () => {
+  it("returns the code only on create, has no update, orders newest first", async () => {
+    const g = await mkGroup(ctx.api, org(), "invites");
+    const created = ok(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, ttl: "3600s", email: "a@b.co", singleUse: true }));
+    expect(typeof created.code).toBe("string");
+    expect(created.code.length).toBeGreaterThan(20);
+    expect(resources.GroupInvite.parse(created)).toMatchObject({ roleUid: role.viewer, email: "a@b.co", singleUse: true });
+    expect(Date.parse(created.expirationTime) - Date.parse(created.createTime)).toBe(3600_000);
+    const got = await ctx.api.get(path("groupInvites", created.uid));
+    expect(ok(got).code).toBeUndefined();
+    expect(got.text).not.toContain(created.code);
+    expect(JSON.stringify(ctx.server.requests)).not.toContain(created.code);
+
+    const second = ok(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.editor, expirationTime: new Date(Date.now() + day).toISOString() }));
+    const list = await listAll(ctx.api, "groupInvites", { "uidp.descendants_of": g.uid });
+    // Newest first; ties (same millisecond) break by uid, descending too.
+    const newestFirst = [created, second].sort((x, y) => (x.createTime === y.createTime ? (x.uid < y.uid ? 1 : -1) : x.createTime < y.createTime ? 1 : -1));
+    expect(list.map((i) => i.uid)).toEqual(newestFirst.map((i) => i.uid));
+    expect(list.every((i) => i.code === undefined)).toBe(true);
+    expect((await listAll(ctx.api, "groupInvites", { keyId: created.keyId })).map((i) => i.uid)).toEqual([created.uid]);
+
+    const patch = await ctx.api.patch(path("groupInvites", created.uid), { email: "x@y.z" });
+    expect({ status: patch.status, code: patch.body.code }).toEqual({ status: 405, code: 12 });
+    expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, ttl: "99999999s" }), "ttl");
+    expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, ttl: "1h" }), "ttl");
+    expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, expirationTime: new Date(Date.now() - day).toISOString() }), "expirationTime");
+    expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, ttl: "60s", expirationTime: new Date(Date.now() + day).toISOString() }), "expirationTime");
+    ok(await ctx.api.del(path("groupInvites", created.uid)));
+    expectError(await ctx.api.del(path("groupInvites", created.uid)), "NOT_FOUND");
+  });
+});
