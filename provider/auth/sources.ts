@@ -1,0 +1,145 @@
+import { readFile } from "node:fs/promises";
+import { decodeJwt } from "jose";
+import { STS_EXCHANGE_PATH } from "../../api/collections";
+import { dispatcherFor } from "../client/transport";
+import { retryFunction } from "../client/retry";
+import { ApiError, TransportError } from "../client/errors";
+
+/** Where the client's bearer token comes from. */
+export interface TokenSource {
+  /** A token valid for at least the next minute. */
+  token(): Promise<string>;
+  /** Forget a cached token the server refused, so the next `token()` gets a fresh one. */
+  invalidate?(): void;
+  /** What kind of source this is, for messages (never the token). */
+  readonly describe: string;
+}
+
+/** A fixed token (`irv:token` / `IRV_TOKEN`). */
+export class StaticTokenSource implements TokenSource {
+  readonly describe = "irv:token";
+  readonly #token: string;
+  constructor(token: string) {
+    this.#token = token;
+  }
+  async token(): Promise<string> {
+    return this.#token;
+  }
+}
+
+/** Refresh when less than this is left on the cached token. */
+export const REFRESH_MARGIN_MS = 60_000;
+
+/** Options of an STS exchange. */
+export interface ExchangeOptions {
+  /** The token issuer's base URL; the exchange is `${authUrl}/sts/exchange`. */
+  authUrl: string;
+  /** The API audience (the API base URL). */
+  audience: string;
+  /** The identity uid to assume. */
+  identity: string;
+  /** An external OIDC token, or the path of a file holding one (re-read on every exchange). */
+  identityToken: string;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+/**
+ * Exchanges an external OIDC token for an API token of `identity` (STS), caches it, and exchanges
+ * again when less than a minute is left, so applies longer than the token's hour keep working.
+ * Concurrent callers share one in-flight exchange.
+ */
+export class ExchangeTokenSource implements TokenSource {
+  readonly describe = "irv:identity + irv:identityToken";
+  readonly #opts: ExchangeOptions;
+  #cached: { token: string; expiresAt: number } | undefined;
+  #inflight: Promise<string> | undefined;
+  /** How many exchanges ran (for tests and diagnostics). */
+  exchanges = 0;
+
+  constructor(opts: ExchangeOptions) {
+    this.#opts = opts;
+  }
+
+  async token(): Promise<string> {
+    const now = (this.#opts.now ?? Date.now)();
+    if (this.#cached && this.#cached.expiresAt - now > REFRESH_MARGIN_MS) return this.#cached.token;
+    this.#inflight ??= this.#exchange().finally(() => (this.#inflight = undefined));
+    return this.#inflight;
+  }
+
+  invalidate(): void {
+    this.#cached = undefined;
+  }
+
+  async #exchange(): Promise<string> {
+    const external = await externalToken(this.#opts.identityToken);
+    const url = new URL(this.#opts.authUrl.replace(/\/+$/, "") + STS_EXCHANGE_PATH);
+    url.searchParams.set("aud", this.#opts.audience);
+    url.searchParams.set("identity", this.#opts.identity);
+    const request = `GET ${url.pathname}`;
+    let res;
+    try {
+      res = await dispatcherFor(url.origin).request({
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: "GET",
+        headers: { authorization: `Bearer ${external}`, accept: "application/json" },
+        signal: AbortSignal.timeout(60_000),
+        retryOptions: { retry: retryFunction({ deadline: Date.now() + 60_000, idempotent: true }) },
+      } as Parameters<ReturnType<typeof dispatcherFor>["request"]>[0]);
+    } catch (e) {
+      throw new TransportError(request, e);
+    }
+    const text = await res.body.text();
+    const body = parseJson(text);
+    if (res.statusCode >= 300) {
+      const err = ApiError.fromStatus(res.statusCode, body, `token exchange for identity ${this.#opts.identity} (${request})`);
+      throw err;
+    }
+    const token = (body as { token?: unknown } | undefined)?.token;
+    if (typeof token !== "string" || !token) throw new Error(`${request}: the token issuer's reply has no token`);
+    this.exchanges++;
+    this.#cached = { token, expiresAt: expiryOf(token) };
+    return token;
+  }
+}
+
+/** The expiry (ms) of a JWT from its `exp`; tokens without one are treated as an hour long. */
+export function expiryOf(token: string): number {
+  try {
+    const { exp } = decodeJwt(token);
+    if (typeof exp === "number") return exp * 1000;
+  } catch {
+    /* not a JWT: fall through */
+  }
+  return Date.now() + 3600_000;
+}
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/**
+ * The external token: the setting itself when it looks like a JWT, otherwise the contents of the
+ * file it names. Read on each exchange because CI token files rotate.
+ */
+export async function externalToken(setting: string): Promise<string> {
+  const trimmed = setting.trim();
+  if (JWT_SHAPE.test(trimmed)) return trimmed;
+  try {
+    return (await readFile(trimmed, "utf8")).trim();
+  } catch (e) {
+    // Never echo the setting: it might be a token in a shape we did not recognise.
+    throw new Error(
+      `irv:identityToken (IRV_IDENTITY_TOKEN) is neither a JWT nor a readable file (${(e as NodeJS.ErrnoException).code ?? "unreadable"})`,
+    );
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,210 @@
+import type { Dispatcher } from "undici";
+import type { z } from "zod";
+import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../../api/collections";
+import type { TokenSource } from "../auth/sources";
+import { ApiError, DeadlineExceededError, ResponseShapeError, TransportError, UnauthenticatedError } from "./errors";
+import { retryFunction } from "./retry";
+import { SHAPES, envelopeOf, type Item } from "./shapes";
+import { dispatcherFor } from "./transport";
+
+/** How long one call may take, retries included, unless the caller gives a deadline. */
+export const DEFAULT_CALL_BUDGET_MS = 120_000;
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Absolute time (ms) by which the call, retries included, must finish. */
+  deadline?: number;
+  /** Extra HTTP statuses to retry (e.g. 403 during permission propagation). */
+  retryStatuses?: number[];
+}
+
+/** Query of a List: filters by name, `uidp.*` scope filters, ordering and paging. */
+export interface ListQuery {
+  /** Collection filters (`name`, `identity`, `keyId`, ...) and scope filters (`uidp.children_of`, ...). */
+  [filter: string]: string | number | boolean | string[] | undefined;
+  /** `order_by`, e.g. `name desc`. */
+  orderBy?: string;
+  /** `page_size`; the client uses the maximum, 200, unless told. */
+  pageSize?: number;
+  /** `skip`: results to skip before the first page. */
+  skip?: number;
+}
+
+/** One page of a List. */
+export interface Page<C extends CollectionName> {
+  items: Item<C>[];
+  nextPageToken: string | undefined;
+  totalCount: number;
+  skipped: number;
+}
+
+/**
+ * A typed client of the v2beta1 API over one keep-alive pool per origin. Responses are checked
+ * with the loose shapes of api/resources.ts; errors become ApiError subclasses; 429/503 and (for
+ * idempotent calls) connection errors are retried with backoff by undici's retry interceptor.
+ */
+export class IrvClient {
+  readonly apiUrl: string;
+  readonly #origin: string;
+  readonly #base: string;
+  readonly #tokens: TokenSource;
+  readonly #dispatcher: Dispatcher;
+
+  constructor(apiUrl: string, tokens: TokenSource) {
+    const u = new URL(apiUrl);
+    this.apiUrl = apiUrl.replace(/\/+$/, "");
+    this.#origin = u.origin;
+    this.#base = u.pathname.replace(/\/+$/, "");
+    this.#tokens = tokens;
+    this.#dispatcher = dispatcherFor(u.origin);
+  }
+
+  /** GET one resource by uid. */
+  async get<C extends CollectionName>(c: C, uid: string, o: CallOptions = {}): Promise<Item<C>> {
+    return this.#parse(c, await this.send("GET", `${COLLECTIONS[c].path}/${uid}`, { ...o }));
+  }
+
+  /**
+   * POST a new resource under `parentUid`. Not retried on a lost response: see
+   * `createRecovering` in the provider, which looks the resource up first.
+   */
+  async create<C extends CollectionName>(c: C, parentUid: string, body: object, o: CallOptions = {}): Promise<Item<C>> {
+    return this.#parse(c, await this.send("POST", `${COLLECTIONS[c].path}/${parentUid}`, { ...o, body }));
+  }
+
+  /** PATCH `uid` with an explicit `updateMask` (exactly `mask`); idempotent, so retried. */
+  async update<C extends CollectionName>(c: C, uid: string, body: object, mask: string[], o: CallOptions = {}): Promise<Item<C>> {
+    if (mask.length === 0) throw new Error("update called with an empty mask");
+    return this.#parse(c, await this.send("PATCH", `${COLLECTIONS[c].path}/${uid}`, { ...o, body, query: { updateMask: mask.join(",") } }));
+  }
+
+  /** DELETE `uid`. */
+  async delete(c: CollectionName, uid: string, o: CallOptions = {}): Promise<void> {
+    await this.send("DELETE", `${COLLECTIONS[c].path}/${uid}`, { ...o });
+  }
+
+  /** One page of a List. */
+  async page<C extends CollectionName>(c: C, q: ListQuery = {}, pageToken?: string, o: CallOptions = {}): Promise<Page<C>> {
+    const { orderBy, pageSize, skip, ...filters } = q;
+    const query: Record<string, unknown> = { ...filters, page_size: pageSize ?? PAGE_SIZE_MAX };
+    if (orderBy) query.order_by = orderBy;
+    if (skip) query.skip = skip;
+    if (pageToken) query.page_token = pageToken;
+    const raw = await this.send("GET", COLLECTIONS[c].path, { ...o, query });
+    const env = checkShape(envelopeOf(c), raw, `GET ${COLLECTIONS[c].path}`) as Record<string, unknown>;
+    return {
+      items: env[c] as Item<C>[],
+      nextPageToken: (env.nextPageToken as string | undefined) || undefined,
+      totalCount: Number(env.totalCount),
+      skipped: env.skipped as number,
+    };
+  }
+
+  /** Every item of a List, page after page, following nextPageToken until it is empty. */
+  async *list<C extends CollectionName>(c: C, q: ListQuery = {}, o: CallOptions = {}): AsyncIterable<Item<C>> {
+    let token: string | undefined;
+    let query = q;
+    do {
+      const p = await this.page(c, query, token, o);
+      yield* p.items;
+      token = p.nextPageToken;
+      // `skip` applies once, to the first page; the token carries the position after that.
+      if (query.skip) query = { ...query, skip: undefined };
+    } while (token);
+  }
+
+  /** All items of a List in one array (built on `list`). */
+  async collect<C extends CollectionName>(c: C, q: ListQuery = {}, o: CallOptions = {}): Promise<Item<C>[]> {
+    const out: Item<C>[] = [];
+    for await (const item of this.list(c, q, o)) out.push(item);
+    return out;
+  }
+
+  /**
+   * Sends one request and returns the parsed JSON body (undefined when empty). Non-2xx answers
+   * throw ApiError subclasses; a lost response throws TransportError; a spent budget throws
+   * DeadlineExceededError. A 401 with a cached exchanged token is retried once with a fresh one.
+   */
+  async send(
+    method: string,
+    path: string,
+    o: CallOptions & { body?: object; query?: Record<string, unknown> } = {},
+  ): Promise<unknown> {
+    const start = Date.now();
+    const deadline = o.deadline ?? start + DEFAULT_CALL_BUDGET_MS;
+    const request = `${method} ${path}`;
+    const search = toSearch(o.query);
+    for (let authAttempt = 0; ; authAttempt++) {
+      const token = await this.#tokens.token();
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new DeadlineExceededError(request, deadline - start);
+      const signal = AbortSignal.timeout(remaining);
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await this.#dispatcher.request({
+          origin: this.#origin,
+          path: this.#base + path + search,
+          method: method as Dispatcher.HttpMethod,
+          headers: {
+            authorization: `Bearer ${token}`,
+            accept: "application/json",
+            ...(o.body ? { "content-type": "application/json" } : {}),
+          },
+          body: o.body ? JSON.stringify(o.body) : undefined,
+          signal,
+          retryOptions: {
+            retry: retryFunction({
+              deadline,
+              // PATCH always carries an explicit updateMask here, so repeating it is harmless.
+              idempotent: method !== "POST",
+              extraStatuses: o.retryStatuses,
+            }),
+          },
+        } as Dispatcher.RequestOptions);
+      } catch (e) {
+        if (signal.aborted) throw new DeadlineExceededError(request, deadline - start);
+        throw new TransportError(request, e);
+      }
+      const text = await res.body.text();
+      const body = text ? parseJson(text) : undefined;
+      if (res.statusCode < 300) return body;
+      const err = ApiError.fromStatus(res.statusCode, body, request);
+      // An exchanged token the server refuses may have been revoked or skewed: exchange again once.
+      if (err instanceof UnauthenticatedError && authAttempt === 0 && this.#tokens.invalidate) {
+        this.#tokens.invalidate();
+        continue;
+      }
+      throw err;
+    }
+  }
+
+  #parse<C extends CollectionName>(c: C, raw: unknown): Item<C> {
+    return checkShape(SHAPES[c] as z.ZodType, raw, `${c} response`) as Item<C>;
+  }
+}
+
+function checkShape(schema: z.ZodType, raw: unknown, what: string): unknown {
+  const r = schema.safeParse(raw);
+  if (!r.success) throw new ResponseShapeError(what, r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  return r.data;
+}
+
+function toSearch(query: Record<string, unknown> | undefined): string {
+  if (!query) return "";
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null || v === "") continue;
+    if (Array.isArray(v)) for (const x of v) p.append(k, String(x));
+    else p.append(k, String(v));
+  }
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text.slice(0, 200) };
+  }
+}

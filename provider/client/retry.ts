@@ -1,0 +1,71 @@
+import type { RetryHandler } from "undici";
+
+/**
+ * The retry policy plugged into undici's retry interceptor. The interceptor re-dispatches; this
+ * decides whether and when. It is a policy, not a loop.
+ *
+ * - 429 RESOURCE_EXHAUSTED and 503 UNAVAILABLE are retried for every method: the server did not
+ *   apply the request. `Retry-After` is honoured.
+ * - Connection errors (reset, closed, refused) are retried only for idempotent requests (GET,
+ *   DELETE, and PATCH with an explicit updateMask): a POST that lost its response may have been
+ *   applied, so the client looks the resource up instead (see `createRecovering`).
+ * - `extraStatuses` lets one request retry more, e.g. 403 on a child create while a new group's
+ *   permissions propagate.
+ * - Backoff is exponential with jitter, and no wait runs past `deadline`.
+ */
+export interface RetryPolicy {
+  /** Absolute time (ms since epoch) after which no retry is started. */
+  deadline: number;
+  /** Whether connection errors may be retried (the request is idempotent). */
+  idempotent: boolean;
+  /** HTTP statuses retried besides 429 and 503. */
+  extraStatuses?: number[];
+  /** Upper bound on attempts after the first. */
+  maxRetries?: number;
+  /** First backoff step, ms. */
+  minDelayMs?: number;
+  /** Largest backoff step, ms. */
+  maxDelayMs?: number;
+}
+
+/** Statuses that mean "not applied, try again later". */
+export const RETRY_STATUSES = [429, 503];
+/** Connection failures worth another attempt. */
+export const RETRY_ERROR_CODES = [
+  "ECONNRESET", "ECONNREFUSED", "EPIPE", "ENOTFOUND", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT",
+];
+
+/** The delay before attempt `n` (1-based): exponential, with equal jitter (half fixed, half random). */
+export function backoff(n: number, minDelayMs: number, maxDelayMs: number, random = Math.random): number {
+  const step = Math.min(maxDelayMs, minDelayMs * 2 ** (n - 1));
+  return Math.round(step / 2 + random() * (step / 2));
+}
+
+/** Parses a Retry-After header (seconds or an HTTP date) into ms; undefined when absent or bad. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = Array.isArray(header) ? header[0] : header;
+  if (!v) return undefined;
+  const s = Number(v);
+  if (Number.isFinite(s)) return Math.max(0, s * 1000);
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? undefined : Math.max(0, t - now);
+}
+
+/** The `retry` callback for undici's RetryHandler implementing `policy`. */
+export function retryFunction(policy: RetryPolicy): RetryHandler.RetryCallback {
+  const { deadline, idempotent, extraStatuses = [], maxRetries = 8, minDelayMs = 200, maxDelayMs = 10_000 } = policy;
+  return (err, { state }, cb) => {
+    const { statusCode, code, headers } = err as Error & {
+      statusCode?: number;
+      code?: string;
+      headers?: Record<string, string | string[] | undefined>;
+    };
+    const byStatus = statusCode != null && (RETRY_STATUSES.includes(statusCode) || extraStatuses.includes(statusCode));
+    const byError = statusCode == null && idempotent && code != null && RETRY_ERROR_CODES.includes(code);
+    if ((!byStatus && !byError) || state.counter > maxRetries) return cb(err);
+    const wait = retryAfterMs(headers?.["retry-after"]) ?? backoff(state.counter, minDelayMs, maxDelayMs);
+    if (Date.now() + wait > deadline) return cb(err);
+    setTimeout(() => cb(null), wait).unref?.();
+  };
+}

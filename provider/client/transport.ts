@@ -1,0 +1,35 @@
+import { Pool, interceptors, type Dispatcher } from "undici";
+
+/**
+ * One keep-alive Pool per origin, with undici's retry interceptor composed on it. Shared by every
+ * client in the process (the API and the token issuer may be one origin or two), so sockets are
+ * reused across resources during an apply.
+ */
+const dispatchers = new Map<string, Dispatcher>();
+
+/** The retrying dispatcher for `origin` (e.g. `http://127.0.0.1:4000`), created on first use. */
+export function dispatcherFor(origin: string): Dispatcher {
+  let d = dispatchers.get(origin);
+  if (!d) {
+    const pool = new Pool(origin, {
+      connections: 16,
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 120_000,
+      headersTimeout: 60_000,
+      bodyTimeout: 60_000,
+    });
+    // throwOnError: false hands the final error response (with its body) to the caller, so the
+    // client can read the server's Status after the last retry. The retry decision itself comes
+    // per request through `retryOptions.retry` (see retry.ts).
+    d = pool.compose(interceptors.retry({ throwOnError: false, maxRetries: 8 }));
+    dispatchers.set(origin, d);
+  }
+  return d;
+}
+
+/** Closes every pool (tests and short-lived processes; the provider host just exits). */
+export async function closeAll(): Promise<void> {
+  const all = [...dispatchers.values()];
+  dispatchers.clear();
+  await Promise.all(all.map((d) => d.close().catch(() => undefined)));
+}

@@ -1,0 +1,58 @@
+import { createHash } from "node:crypto";
+import { ConfigurationError } from "./client/errors";
+
+/**
+ * The provider's settings. Each comes from Pulumi config (`irv:<key>`) or, when unset, from its
+ * environment variable. `authUrl` defaults to `${apiUrl}/auth`, where irv-server serves its token
+ * issuer.
+ */
+export interface Settings {
+  /** The API base URL (`irv:apiUrl` / `IRV_API_URL`). */
+  apiUrl?: string;
+  /** The token issuer's URL (`irv:authUrl` / `IRV_AUTH_URL`); default `${apiUrl}/auth`. */
+  authUrl?: string;
+  /** A static API token (`irv:token` / `IRV_TOKEN`). */
+  token?: string;
+  /** The identity uid to assume by exchange (`irv:identity` / `IRV_IDENTITY`). */
+  identity?: string;
+  /** An OIDC token or a path to a file holding one (`irv:identityToken` / `IRV_IDENTITY_TOKEN`). */
+  identityToken?: string;
+}
+
+/** Each setting with its config key and environment variable. */
+export const SETTINGS = {
+  apiUrl: { key: "irv:apiUrl", env: "IRV_API_URL" },
+  authUrl: { key: "irv:authUrl", env: "IRV_AUTH_URL" },
+  token: { key: "irv:token", env: "IRV_TOKEN" },
+  identity: { key: "irv:identity", env: "IRV_IDENTITY" },
+  identityToken: { key: "irv:identityToken", env: "IRV_IDENTITY_TOKEN" },
+} as const;
+
+/** Reads a config value by full key (`irv:apiUrl`); Pulumi's `req.config.get` has this shape. */
+export type ConfigGetter = (key: string) => string | undefined;
+
+/** The settings from `get` (config), falling back to `env`. Empty strings count as unset. */
+export function readSettings(get: ConfigGetter = () => undefined, env: NodeJS.ProcessEnv = process.env): Settings {
+  const out: Settings = {};
+  for (const [name, { key, env: variable }] of Object.entries(SETTINGS)) {
+    const value = get(key) || env[variable];
+    if (value) out[name as keyof Settings] = value;
+  }
+  return out;
+}
+
+/** The API URL, or a ConfigurationError naming the setting. */
+export function requireApiUrl(s: Settings): string {
+  if (!s.apiUrl) throw new ConfigurationError("no API URL: set irv:apiUrl (IRV_API_URL)");
+  return s.apiUrl.replace(/\/+$/, "");
+}
+
+/** The token issuer's URL: `authUrl`, else `${apiUrl}/auth`. */
+export function authUrlOf(s: Settings): string {
+  return (s.authUrl || `${requireApiUrl(s)}/auth`).replace(/\/+$/, "");
+}
+
+/** A digest identifying a set of settings, so a cache can tell them apart without holding a credential. */
+export function settingsKey(s: Settings): string {
+  return createHash("sha256").update(JSON.stringify(s)).digest("hex");
+}

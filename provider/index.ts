@@ -1,0 +1,35 @@
+/**
+ * What the engine's provider host loads at run time (`require("pulumi-irv/provider")` from the
+ * SDK's shims): the providers by kind and `configure`, which records where settings come from.
+ * The client is created lazily, on the first call that needs the API.
+ */
+import type { dynamic } from "@pulumi/pulumi";
+import { configure as configureSession } from "./session";
+import { providers } from "./resources";
+import type { Kind } from "./kinds";
+
+export { providers } from "./resources";
+export * as resources from "./resources";
+export * from "./kinds";
+export * from "./config";
+export * from "./timeouts";
+export { currentClient, clientFor } from "./session";
+export * from "./client";
+export * as auth from "./auth";
+
+/** Records the engine's config (`irv:*` keys) as the settings source, env vars as fallback. */
+export function configure(config: Pick<dynamic.Config, "get"> | ((key: string) => string | undefined)): void {
+  const get = typeof config === "function" ? config : (key: string) => config.get(key);
+  configureSession(get);
+}
+
+/**
+ * What the SDK's shim installs on itself at `configure`: records `config` (when given) and
+ * returns the kind's provider methods.
+ */
+export function connect(kind: Kind, config?: Pick<dynamic.Config, "get">) {
+  if (config) configure(config);
+  const p = providers[kind];
+  if (!p) throw new Error(`pulumi-irv: unknown resource kind ${kind}; is the installed pulumi-irv older than the program's?`);
+  return { check: p.check, diff: p.diff, create: p.create, read: p.read, update: p.update, delete: p.delete };
+}

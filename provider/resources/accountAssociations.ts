@@ -1,0 +1,67 @@
+import type { dynamic } from "@pulumi/pulumi";
+import type { z } from "zod";
+import { ACCOUNT_BLOCKS, AccountAssociationCreate, type AccountBlocks } from "../../api/inputs";
+import { NotFoundError } from "../client/errors";
+import { providerFor, type CommonInputs, type KindSpec } from "./framework";
+
+type Blocks = { [K in keyof typeof AccountBlocks]?: z.infer<(typeof AccountBlocks)[K]> };
+
+/** Inputs of a group's account association (one per group; its uid is the group's uid). */
+export interface AccountAssociationInputs extends CommonInputs, Blocks {
+  /** The group; changing it replaces the association (deleting the old one first). */
+  groupUid: string;
+  name: string;
+  description?: string;
+}
+
+/** Outputs of an account association. */
+export interface AccountAssociationOutputs extends AccountAssociationInputs {
+  uid: string;
+  description: string;
+  createTime: string;
+  updateTime: string;
+}
+
+const spec: KindSpec<"accountAssociations"> = {
+  collection: "accountAssociations",
+  label: "account association",
+  parentField: "groupUid",
+  fields: {
+    groupUid: { replace: true },
+    name: {},
+    description: { default: "" },
+    // Whole-block masks: the API replaces a provider block as a unit (its update body is strict).
+    ...Object.fromEntries(ACCOUNT_BLOCKS.map((b) => [b, {}])),
+  },
+  createSchema: AccountAssociationCreate,
+  createBody: (i) => ({
+    name: i.name,
+    description: i.description,
+    ...Object.fromEntries(ACCOUNT_BLOCKS.map((b) => [b, i[b]])),
+  }),
+  outputs: (a) => ({
+    uid: a.uid,
+    groupUid: a.uid,
+    name: a.name,
+    description: a.description,
+    ...Object.fromEntries(ACCOUNT_BLOCKS.map((b) => [b, a[b]])),
+    createTime: a.createTime,
+    updateTime: a.updateTime,
+  }),
+  parentOf: (a) => a.uid,
+  deleteBeforeReplace: true,
+  async recover(client, i, since) {
+    try {
+      const a = await client.get("accountAssociations", i.groupUid);
+      return Date.parse(a.createTime) >= since ? a : undefined;
+    } catch (e) {
+      if (e instanceof NotFoundError) return undefined;
+      throw e;
+    }
+  },
+};
+
+/** The dynamic provider of `iam.AccountAssociation`. */
+export const accountAssociations = providerFor<"accountAssociations", AccountAssociationInputs, AccountAssociationOutputs>(spec) satisfies dynamic.ResourceProvider<AccountAssociationInputs, AccountAssociationOutputs>;
+/** The kind's spec. */
+export const accountAssociationSpec = spec;

@@ -1,0 +1,103 @@
+import type { dynamic } from "@pulumi/pulumi";
+import { DURATION, GroupInviteCreate, INVITE_MAX_TTL_SECONDS } from "../../api/inputs";
+import { parentOf } from "../../api/uid";
+import { findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";
+import { UNKNOWN } from "./values";
+
+/** Inputs of a group invite. Every change replaces the invite (the API cannot update one). */
+export interface GroupInviteInputs extends CommonInputs {
+  groupUid: string;
+  /** The role the invitee gets. */
+  roleUid: string;
+  /** Lifetime as a duration in seconds ("86400s"); input only. Or give `expirationTime`. */
+  ttl?: string;
+  /** When the invite expires (RFC 3339, ms). Computed from `ttl` when omitted. */
+  expirationTime?: string;
+  email?: string;
+  singleUse?: boolean;
+}
+
+/** Outputs of a group invite; `code` is secret and exists only for invites this program created. */
+export interface GroupInviteOutputs extends GroupInviteInputs {
+  uid: string;
+  expirationTime: string;
+  email: string;
+  singleUse: boolean;
+  keyId: string;
+  /** The invite code: returned by create only, so null for an adopted or read-only invite. */
+  code: string | null;
+  createTime: string;
+}
+
+const spec: KindSpec<"groupInvites"> = {
+  collection: "groupInvites",
+  label: "group invite",
+  parentField: "groupUid",
+  fields: {
+    groupUid: { replace: true },
+    roleUid: { replace: true },
+    ttl: { replace: true },
+    expirationTime: { replace: true, computedWhenOmitted: true },
+    email: { replace: true, default: "" },
+    singleUse: { replace: true, default: false },
+  },
+  createSchema: GroupInviteCreate,
+  createBody: (i) => ({ roleUid: i.roleUid, ttl: i.ttl, expirationTime: i.expirationTime, email: i.email, singleUse: i.singleUse }),
+  validate(i, creating) {
+    // Only an invite about to be created must expire in the future: one that has since expired
+    // must not break every later preview.
+    if (!creating) return [];
+    const issues: Issue[] = [];
+    const now = Date.now();
+    if (typeof i.expirationTime === "string" && i.expirationTime !== UNKNOWN) {
+      const t = Date.parse(i.expirationTime);
+      if (t <= now) issues.push({ path: ["expirationTime"], message: "must be in the future" });
+      else if (t > now + INVITE_MAX_TTL_SECONDS * 1000)
+        issues.push({ path: ["expirationTime"], message: `must be at most ${INVITE_MAX_TTL_SECONDS / 86400} days ahead` });
+    }
+    if (typeof i.ttl === "string" && DURATION.test(i.ttl)) {
+      const s = parseFloat(i.ttl);
+      if (s <= 0 || s > INVITE_MAX_TTL_SECONDS)
+        issues.push({ path: ["ttl"], message: `must be between 1s and ${INVITE_MAX_TTL_SECONDS}s` });
+    }
+    return issues;
+  },
+  outputs: (v, prior) => ({
+    uid: v.uid,
+    groupUid: parentOf(v.uid) ?? null,
+    roleUid: v.roleUid,
+    ttl: prior.ttl,
+    expirationTime: v.expirationTime,
+    email: v.email,
+    singleUse: v.singleUse,
+    keyId: v.keyId,
+    code: v.code ?? prior.code ?? null,
+    createTime: v.createTime,
+  }),
+  inputsOf: (o) => ({
+    groupUid: o.groupUid,
+    roleUid: o.roleUid,
+    email: o.email,
+    singleUse: o.singleUse,
+    ...(o.ttl ? { ttl: o.ttl } : { expirationTime: o.expirationTime }),
+  }),
+  parentOf: (v) => parentOf(v.uid) ?? "",
+  async recover(client, i, since) {
+    // A found invite is useless without its code, which only a create returns: delete it and
+    // let the caller create a fresh one, so there is still exactly one.
+    const orphan = await findCreated(
+      client,
+      "groupInvites",
+      { "uidp.children_of": i.groupUid },
+      (v) => parentOf(v.uid) === i.groupUid && v.roleUid === i.roleUid && v.email === (i.email ?? "") && v.singleUse === (i.singleUse ?? false),
+      since,
+    );
+    if (orphan) await client.delete("groupInvites", orphan.uid);
+    return undefined;
+  },
+};
+
+/** The dynamic provider of `iam.GroupInvite`. */
+export const groupInvites = providerFor<"groupInvites", GroupInviteInputs, GroupInviteOutputs>(spec) satisfies dynamic.ResourceProvider<GroupInviteInputs, GroupInviteOutputs>;
+/** The kind's spec. */
+export const groupInviteSpec = spec;

@@ -1,0 +1,105 @@
+import type { dynamic } from "@pulumi/pulumi";
+import { IDENTITY_KINDS, IdentityCreate, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/inputs";
+import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
+import { parentOf } from "../../api/uid";
+import { findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";
+import { UNKNOWN } from "./values";
+
+/** Inputs of an identity: exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal. */
+export interface IdentityInputs extends CommonInputs {
+  /** The owning group's uid; changing it replaces the identity. */
+  groupUid: string;
+  name: string;
+  description?: string;
+  /** Who may assume it: an external OIDC token's issuer/subject (exact or pattern). */
+  claimMatch?: ClaimMatch;
+  /** Tokens signed by the given keys. */
+  staticKeys?: StaticKeys;
+  /** An AWS principal. */
+  awsIdentity?: AwsIdentity;
+  /** A platform service. */
+  servicePrincipal?: string;
+}
+
+/** Outputs of an identity. */
+export interface IdentityOutputs extends IdentityInputs {
+  uid: string;
+  description: string;
+  lastSeenTime?: string;
+  createTime: string;
+  updateTime: string;
+}
+
+/** Which of the identity kinds `v` declares (undefined when none). */
+export function identityKind(v: Record<string, unknown>): string | undefined {
+  return IDENTITY_KINDS.find((k) => v[k] !== undefined && v[k] !== null);
+}
+
+const spec: KindSpec<"identities"> = {
+  collection: "identities",
+  label: "identity",
+  parentField: "groupUid",
+  fields: {
+    groupUid: { replace: true },
+    name: {},
+    description: { default: "" },
+    // Masked as whole blocks: their members constrain each other (issuer or issuerPattern, ...),
+    // and the API updates an identity's kind block as a unit.
+    claimMatch: {},
+    staticKeys: {},
+    awsIdentity: {},
+    servicePrincipal: {},
+  },
+  createSchema: IdentityCreate,
+  createBody: (i) => ({
+    name: i.name,
+    description: i.description,
+    claimMatch: i.claimMatch,
+    staticKeys: i.staticKeys,
+    awsIdentity: i.awsIdentity,
+    servicePrincipal: i.servicePrincipal,
+  }),
+  validate(i, creating, olds) {
+    const issues: Issue[] = [];
+    const exp = i.staticKeys?.expirationTime;
+    // Only a new or changed expiration must lie ahead: one that passed must not break previews.
+    if (typeof exp === "string" && exp !== UNKNOWN && (creating || exp !== olds.staticKeys?.expirationTime)) {
+      const t = Date.parse(exp);
+      if (t <= Date.now()) issues.push({ path: ["staticKeys", "expirationTime"], message: "must be in the future" });
+      else if (t > Date.now() + STATIC_KEYS_MAX_DAYS * 86400_000)
+        issues.push({ path: ["staticKeys", "expirationTime"], message: `must be at most ${STATIC_KEYS_MAX_DAYS} days ahead` });
+    }
+    return issues;
+  },
+  extraReplaces(olds, news) {
+    const o = identityKind(olds);
+    const n = identityKind(news);
+    return o && n && o !== n ? [n, o] : [];
+  },
+  outputs: (x) => ({
+    uid: x.uid,
+    groupUid: parentOf(x.uid) ?? null,
+    name: x.name,
+    description: x.description,
+    claimMatch: x.claimMatch,
+    staticKeys: x.staticKeys,
+    awsIdentity: x.awsIdentity,
+    servicePrincipal: x.servicePrincipal,
+    lastSeenTime: x.lastSeenTime,
+    createTime: x.createTime,
+    updateTime: x.updateTime,
+  }),
+  parentOf: (x) => parentOf(x.uid) ?? "",
+  adoptMismatch(x, i) {
+    const live = identityKind(x);
+    const want = identityKind(i);
+    return live !== want ? `the existing identity is a ${live ?? "kindless"} identity, but the inputs declare ${want}` : undefined;
+  },
+  recover: (client, i, since) =>
+    findCreated(client, "identities", { "uidp.children_of": i.groupUid, name: i.name }, (x) => x.name === i.name && parentOf(x.uid) === i.groupUid, since),
+};
+
+/** The dynamic provider of `iam.Identity`. */
+export const identities = providerFor<"identities", IdentityInputs, IdentityOutputs>(spec) satisfies dynamic.ResourceProvider<IdentityInputs, IdentityOutputs>;
+/** The kind's spec. */
+export const identitySpec = spec;

@@ -1,0 +1,84 @@
+/**
+ * Value helpers for check and diff: preview's unknown sentinel, normalisation that makes
+ * API defaults compare equal to omitted inputs, and stripping `undefined` from outputs (the
+ * provider host rejects it: "Unexpected struct type").
+ */
+
+/** The value preview sends for an input that is not known yet. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** True when `v` is, or contains, preview's unknown sentinel. */
+export function containsUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(containsUnknown);
+  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
+  return false;
+}
+
+/** True when the value at `path` in `obj`, or any value on the way to it, is unknown. */
+export function unknownAlong(obj: unknown, path: readonly PropertyKey[]): boolean {
+  let cur: unknown = obj;
+  if (cur === UNKNOWN) return true;
+  for (const key of path) {
+    if (cur === null || typeof cur !== "object") return false;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+    if (cur === UNKNOWN) return true;
+  }
+  return false;
+}
+
+/** True for values that mean "not set": undefined, null, "", [] and {}. */
+export function isEmpty(v: unknown): boolean {
+  if (v === undefined || v === null || v === "") return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === "object") return Object.values(v as object).every((x) => x === undefined);
+  return false;
+}
+
+/**
+ * A canonical form for comparison: empty members dropped, string arrays sorted (the API treats
+ * capabilities, scopes and audiences as sets), object arrays sorted by their JSON.
+ */
+export function normalize(v: unknown): unknown {
+  if (Array.isArray(v)) {
+    const items = v.map(normalize);
+    return items.every((x) => typeof x === "string")
+      ? [...(items as string[])].sort()
+      : items.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+  }
+  if (v && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) {
+      const x = normalize((v as Record<string, unknown>)[k]);
+      if (!isEmpty(x)) out[k] = x;
+    }
+    return out;
+  }
+  return v;
+}
+
+/** Deep equality of normalised values. */
+export function same(a: unknown, b: unknown): boolean {
+  const canon = (v: unknown) => {
+    const n = normalize(v);
+    return isEmpty(n) ? undefined : JSON.stringify(n);
+  };
+  return canon(a) === canon(b);
+}
+
+/** `v` without `undefined` anywhere (members dropped, array slots become null). */
+export function clean<T>(v: T): T {
+  if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : clean(x))) as T;
+  if (v && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = clean(x);
+    return out as T;
+  }
+  return v;
+}
+
+/** `obj` without the host's `__provider` member. */
+export function withoutProvider<T extends object>(obj: T): T {
+  const { __provider: _, ...rest } = obj as T & { __provider?: unknown };
+  return rest as T;
+}

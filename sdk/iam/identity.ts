@@ -1,0 +1,58 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { AwsIdentity, ClaimMatch, StaticKeys } from "../../api/inputs";
+import { IrvResource, type CommonArgs, type DeepInput } from "../resource";
+
+export type { AwsIdentity, ClaimMatch, StaticKeys };
+
+/** Arguments of an identity: exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal. */
+export interface IdentityArgs extends CommonArgs {
+  /** The owning group's uid. Changing it replaces the identity. */
+  groupUid: pulumi.Input<string>;
+  name: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+  /** External OIDC tokens that may assume it: issuer/subject (exact, or `*Pattern` regexes), audience, claims. */
+  claimMatch?: DeepInput<ClaimMatch>;
+  /** Tokens signed by fixed keys (a JWKS), until `expirationTime`. */
+  staticKeys?: DeepInput<StaticKeys>;
+  /** An AWS principal: 12-digit account, ARN (or pattern), user id (or pattern). */
+  awsIdentity?: DeepInput<AwsIdentity>;
+  /** A platform service principal, e.g. `REGISTRY_PULLER`. */
+  servicePrincipal?: pulumi.Input<string>;
+}
+
+/** An identity that workloads or services assume. Changing its kind replaces it. */
+export class Identity extends IrvResource {
+  /** The owning group's uid. */
+  declare public readonly groupUid: pulumi.Output<string>;
+  declare public readonly name: pulumi.Output<string>;
+  /** The description ("" when none). */
+  declare public readonly description: pulumi.Output<string>;
+  /** The claim match, when this is an OIDC identity. */
+  declare public readonly claimMatch: pulumi.Output<ClaimMatch | undefined>;
+  /** The static keys, when this is a static-keys identity. */
+  declare public readonly staticKeys: pulumi.Output<StaticKeys | undefined>;
+  /** The AWS principal, when this is an AWS identity. */
+  declare public readonly awsIdentity: pulumi.Output<AwsIdentity | undefined>;
+  /** The service principal, when this is a service identity. */
+  declare public readonly servicePrincipal: pulumi.Output<string | undefined>;
+  /** When it was last used. */
+  declare public readonly lastSeenTime: pulumi.Output<string | undefined>;
+  declare public readonly createTime: pulumi.Output<string>;
+  declare public readonly updateTime: pulumi.Output<string>;
+  declare public readonly adoptUid: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: IdentityArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      "identities",
+      name,
+      { ...args },
+      ["groupUid", "name", "description", "claimMatch", "staticKeys", "awsIdentity", "servicePrincipal", "lastSeenTime", "createTime", "updateTime", "adoptUid"],
+      opts,
+    );
+  }
+
+  /** A read-only reference to the existing identity `uid`. */
+  static get(name: string, uid: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): Identity {
+    return new Identity(name, {} as IdentityArgs, { ...opts, id: uid });
+  }
+}

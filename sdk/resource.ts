@@ -1,0 +1,59 @@
+import * as pulumi from "@pulumi/pulumi";
+import { kindInfo, type Kind } from "../provider/kinds";
+import { shimFor } from "./shim";
+
+/** Input<T> all the way down: nested members may be Outputs too. */
+export type DeepInput<T> = T extends string | number | boolean | null | undefined
+  ? pulumi.Input<T>
+  : T extends Array<infer U>
+    ? pulumi.Input<DeepInput<U>[]>
+    : pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }>;
+
+/** Every resource also takes these. */
+export interface CommonArgs {
+  /**
+   * Adopt the existing resource with this uid instead of creating one: create checks that it
+   * exists and belongs to the declared parent (and kind), then updates it to these inputs. Use
+   * it where `pulumi import` would be used; the engine cannot import dynamic resources.
+   */
+  adoptUid?: pulumi.Input<string>;
+}
+
+/**
+ * The base of every irv resource: a dynamic resource of type `pulumi-nodejs:dynamic/irv:<Class>`
+ * over its kind's shared shim, marking the kind's secret outputs.
+ *
+ * `customTimeouts` are honoured by the provider itself (the engine does not pass them to dynamic
+ * providers): they are copied into the hidden `__timeouts` input, and `create`, `update` and
+ * `delete` each bound the whole operation (every HTTP retry and backoff, the wait for a new
+ * group's permissions, create recovery, each request, aborted when the time is up) to their
+ * timeout; the default is 5 minutes. A timeout changed on its own does not update the resource:
+ * it is stored at its next create or update (delete uses the stored one). Reads use 2 minutes.
+ */
+export abstract class IrvResource extends pulumi.dynamic.Resource {
+  /**
+   * The resource's uid. It is the resource's Pulumi id, and is exposed as exactly that: a preview
+   * of an in-place update keeps the id known (the engine previews a dynamic resource's update
+   * with its inputs as outputs, so a separate `uid` output would turn unknown and make every
+   * child resource show as replaced).
+   */
+  declare public readonly uid: pulumi.Output<string>;
+
+  protected constructor(kind: Kind, name: string, props: Record<string, unknown>, outputs: readonly string[], opts?: pulumi.CustomResourceOptions) {
+    const info = kindInfo(kind);
+    const all: Record<string, unknown> = {};
+    for (const o of outputs) all[o] = undefined;
+    Object.assign(all, props);
+    const t = opts?.customTimeouts;
+    if (t && !opts?.id) {
+      const timeouts = Object.fromEntries(Object.entries({ create: t.create, update: t.update, delete: t.delete }).filter(([, v]) => v));
+      if (Object.keys(timeouts).length) all.__timeouts = timeouts;
+    }
+    const secrets = [...info.secretOutputs];
+    const o: pulumi.CustomResourceOptions = secrets.length
+      ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] }
+      : { ...opts };
+    super(shimFor(kind), name, all, o, "irv", info.className);
+    (this as { uid: pulumi.Output<string> }).uid = this.id;
+  }
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { providers } from "../../provider";
+import { apiCreate, freshGroup, uniqueName, useProviderServer } from "./harness";
+import { runLifecycle } from "./lifecycle";
+
+const ctx = useProviderServer();
+const assoc = providers.accountAssociations;
+
+describe("iam.AccountAssociation provider", () => {
+  it("runs the whole lifecycle", async () => {
+    await runLifecycle(ctx, {
+      kind: "accountAssociations",
+      inputs: async () => ({ groupUid: await freshGroup(ctx), name: uniqueName("accounts"), amazon: { account: "123456789012" } }),
+      update: {
+        change: (i) => ({ ...i, amazon: { account: "210987654321" }, github: { installations: [{ id: "42", name: "acme" }] } }),
+        mask: ["amazon", "github"],
+      },
+      replace: { change: async (i) => ({ ...i, groupUid: await freshGroup(ctx) }), replaces: ["groupUid"], deleteBeforeReplace: true },
+      drift: {
+        body: { description: "by hand", google: { projectId: "p", projectNumber: "123" } },
+        mask: "description,google",
+        expect: (props, inputs) => {
+          expect(props.google).toEqual({ projectId: "p", projectNumber: "123" });
+          expect(inputs).toMatchObject({ description: "by hand", google: { projectId: "p", projectNumber: "123" } });
+        },
+      },
+      created: (outs, inputs) => expect(outs.uid).toBe(inputs.groupUid),
+    });
+  });
+
+  it("removes a block with a whole-block mask", async () => {
+    const group = await freshGroup(ctx);
+    const { id, outs } = await assoc.create({ groupUid: group, name: "a", amazon: { account: "123456789012" }, google: { projectId: "p", projectNumber: "1" } });
+    const { outs: after } = await assoc.update(id, outs as any, { groupUid: group, name: "a", amazon: { account: "123456789012" } });
+    expect(ctx.server.requests.filter((r) => r.method === "PATCH").at(-1)!.query.updateMask).toBe("google");
+    expect(after.google).toBeUndefined();
+  });
+
+  it("fails check naming nested fields", async () => {
+    const r = await assoc.check({} as any, { groupUid: ctx.server.organization, name: "a", amazon: { account: "12" }, azure: { tenantId: "x", clientIds: {} } } as any);
+    expect(r.failures?.map((f) => f.property).sort()).toEqual(["amazon.account", "azure.tenantId"]);
+  });
+
+  it("adopts the group's existing association", async () => {
+    const group = await freshGroup(ctx);
+    await apiCreate(ctx, "accountAssociations", group, { name: "old" });
+    const { id, outs } = await assoc.create({ groupUid: group, name: "new", adoptUid: group });
+    expect(id).toBe(group);
+    expect(outs.name).toBe("new");
+  });
+});

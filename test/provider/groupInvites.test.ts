@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { providers } from "../../provider";
+import { apiCreate, builtinRole, freshGroup, useProviderServer } from "./harness";
+import { runLifecycle } from "./lifecycle";
+
+const ctx = useProviderServer();
+const invites = providers.groupInvites;
+
+describe("iam.GroupInvite provider", () => {
+  it("runs the whole lifecycle (every change replaces; no in-place update exists)", async () => {
+    const viewer = await builtinRole(ctx, "viewer");
+    await runLifecycle(ctx, {
+      kind: "groupInvites",
+      inputs: async () => ({ groupUid: await freshGroup(ctx), roleUid: viewer, ttl: "86400s", email: "new@example.com" }),
+      replace: { change: (i) => ({ ...i, email: "other@example.com", singleUse: true }), replaces: ["email", "singleUse"] },
+      created: (outs, inputs) => {
+        expect(typeof outs.code).toBe("string");
+        expect(outs.code.length).toBeGreaterThan(0);
+        expect(outs.ttl).toBe("86400s");
+        expect(Date.parse(outs.expirationTime)).toBeGreaterThan(Date.now());
+        expect(outs.keyId).toBeTruthy();
+        expect(outs.groupUid).toBe(inputs.groupUid);
+      },
+    });
+  });
+
+  it("keeps the code from state on read, and reads ttl-declared inputs back as ttl", async () => {
+    const viewer = await builtinRole(ctx, "viewer");
+    const group = await freshGroup(ctx);
+    const { id, outs } = await invites.create({ groupUid: group, roleUid: viewer, ttl: "3600s" });
+    const read = await invites.read(id, outs as any);
+    expect(read.props!.code).toBe(outs.code);
+    expect(read.inputs).toEqual({ groupUid: group, roleUid: viewer, email: "", singleUse: false, ttl: "3600s" });
+    // A read-only reference (no prior state) still gets a full state, with a null code.
+    const fresh = await invites.read(id, {} as any);
+    expect(fresh.props).toMatchObject({ uid: id, roleUid: viewer, keyId: outs.keyId, code: null });
+    expect(fresh.inputs!.expirationTime).toBe(outs.expirationTime);
+  });
+
+  it("checks the expiration only when the invite is being created", async () => {
+    const viewer = await builtinRole(ctx, "viewer");
+    const past = new Date(Date.now() - 3600_000).toISOString();
+    const news = { groupUid: ctx.server.organization, roleUid: viewer, expirationTime: past };
+    const creating = await invites.check({} as any, news as any);
+    expect(creating.failures).toEqual([{ property: "expirationTime", reason: "expirationTime: must be in the future" }]);
+    const existing = await invites.check(news as any, news as any);
+    expect(existing.failures).toEqual([]);
+    const both = await invites.check({} as any, { ...news, expirationTime: new Date(Date.now() + 3600_000).toISOString(), ttl: "60s" } as any);
+    expect(both.failures?.map((f) => f.property)).toEqual(["expirationTime"]);
+  });
+
+  it("ignores the computed expirationTime when the program gives a ttl", async () => {
+    const olds = { groupUid: "g", roleUid: "r", ttl: "60s", expirationTime: "2030-01-01T00:00:00.000Z", email: "", singleUse: false };
+    expect((await invites.diff("x", olds as any, { groupUid: "g", roleUid: "r", ttl: "60s" } as any)).changes).toBe(false);
+  });
+
+  it("adopts an invite (without its code, which only create returns)", async () => {
+    const viewer = await builtinRole(ctx, "viewer");
+    const group = await freshGroup(ctx);
+    const existing = await apiCreate(ctx, "groupInvites", group, { roleUid: viewer, ttl: "3600s" });
+    const { id, outs } = await invites.create({ groupUid: group, roleUid: viewer, ttl: "3600s", adoptUid: existing.uid });
+    expect(id).toBe(existing.uid);
+    expect(outs.code).toBeNull();
+    await expect(invites.create({ groupUid: group, roleUid: viewer, email: "x@example.com", adoptUid: existing.uid })).rejects.toThrow(
+      /email of the existing group invite differ/,
+    );
+  });
+});

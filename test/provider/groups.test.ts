@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { providers } from "../../provider";
+import { UNKNOWN } from "../../provider/resources";
+import { apiCreate, freshGroup, path, uniqueName, useProviderServer } from "./harness";
+import { runLifecycle } from "./lifecycle";
+
+const ctx = useProviderServer();
+const groups = providers.groups;
+
+describe("iam.Group provider", () => {
+  it("runs the whole lifecycle", async () => {
+    await runLifecycle(ctx, {
+      kind: "groups",
+      inputs: async () => ({ parentUid: await freshGroup(ctx), name: uniqueName("lc") }),
+      update: { change: (i) => ({ ...i, name: `${i.name}-renamed`, description: "the platform team" }), mask: ["name", "description"] },
+      replace: { change: async (i) => ({ ...i, parentUid: await freshGroup(ctx) }), replaces: ["parentUid"] },
+      drift: {
+        body: { description: "changed by hand" },
+        mask: "description",
+        expect: (props, inputs) => {
+          expect(props.description).toBe("changed by hand");
+          expect(inputs.description).toBe("changed by hand");
+        },
+      },
+      created: (outs, inputs) => {
+        expect(outs.parentUid).toBe(inputs.parentUid);
+        expect(outs.description).toBe("");
+        expect(outs.verified).toBe(false);
+      },
+    });
+  });
+
+  it("fails check naming the field, and lets unknown values through", async () => {
+    const bad = await groups.check({} as any, { parentUid: "not-a-uid", name: "Bad Name!" } as any);
+    expect(bad.failures?.map((f) => f.property).sort()).toEqual(["name", "parentUid"]);
+    expect(bad.failures?.find((f) => f.property === "name")?.reason).toMatch(/^name: must match/);
+    const unknown = await groups.check({} as any, { parentUid: UNKNOWN, name: UNKNOWN } as any);
+    expect(unknown.failures).toEqual([]);
+    const extra = await groups.check({} as any, { parentUid: ctx.server.organization, name: "ok", colour: "red" } as any);
+    expect(extra.failures).toEqual([{ property: "colour", reason: "colour: is not a known field" }]);
+    const timeouts = await groups.check({} as any, { parentUid: ctx.server.organization, name: "ok", __timeouts: { create: "soon" } } as any);
+    expect(timeouts.failures?.[0].property).toBe("__timeouts.create");
+  });
+
+  it("treats a description omitted and an empty one as the same", async () => {
+    const d = await groups.diff("x", { parentUid: "p", name: "n", description: "" } as any, { parentUid: "p", name: "n" } as any);
+    expect(d.changes).toBe(false);
+    const unknown = await groups.diff("x", { parentUid: "p", name: "n", description: "" } as any, { parentUid: UNKNOWN, name: "n" } as any);
+    expect(unknown).toMatchObject({ changes: true, replaces: ["parentUid"] });
+  });
+
+  it("explains RESOURCE_NOT_EMPTY in plain words", async () => {
+    const parent = await freshGroup(ctx);
+    const name = uniqueName("parent");
+    const { id, outs } = await groups.create({ parentUid: parent, name });
+    await apiCreate(ctx, "groups", id, { name: "child" });
+    await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "INGESTER" });
+    await expect(groups.delete(id, outs)).rejects.toThrow(
+      `group ${name} (${id}) still contains 1 child group, 1 identity: delete or move them first`,
+    );
+  });
+
+  it("adopts an existing group, updating it to the inputs", async () => {
+    const parent = await freshGroup(ctx);
+    const existing = await apiCreate(ctx, "groups", parent, { name: uniqueName("old"), description: "before" });
+    const name = uniqueName("adopted");
+    const before = ctx.server.requests.filter((r) => r.method === "POST").length;
+    const { id, outs } = await groups.create({ parentUid: parent, name, description: "after", adoptUid: existing.uid });
+    expect(id).toBe(existing.uid);
+    expect(outs).toMatchObject({ name, description: "after", adoptUid: existing.uid });
+    expect(ctx.server.requests.filter((r) => r.method === "POST").length).toBe(before);
+    const live = await ctx.api.get(path("groups", id));
+    expect(live.body).toMatchObject({ name, description: "after" });
+    // adoptUid is not a diff: it only steers create.
+    expect((await groups.diff(id, outs, { parentUid: parent, name, description: "after" })).changes).toBe(false);
+  });
+
+  it("refuses to adopt a missing group or one under another parent", async () => {
+    const parent = await freshGroup(ctx);
+    const elsewhere = await apiCreate(ctx, "groups", await freshGroup(ctx), { name: uniqueName("x") });
+    await expect(groups.create({ parentUid: parent, name: "a", adoptUid: `${parent}/0123456789abcdef` })).rejects.toThrow(
+      /no group with this uid exists/,
+    );
+    await expect(groups.create({ parentUid: parent, name: "a", adoptUid: elsewhere.uid })).rejects.toThrow(
+      `belongs to ${elsewhere.uid.slice(0, elsewhere.uid.lastIndexOf("/"))}, but parentUid is ${parent}`,
+    );
+  });
+});

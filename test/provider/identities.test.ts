@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { providers } from "../../provider";
+import { UNKNOWN } from "../../provider/resources";
+import { apiCreate, freshGroup, uniqueName, useProviderServer } from "./harness";
+import { runLifecycle } from "./lifecycle";
+
+const ctx = useProviderServer();
+const identities = providers.identities;
+const claimMatch = { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/infra:ref:refs/heads/main" };
+
+describe("iam.Identity provider", () => {
+  it("runs the whole lifecycle", async () => {
+    await runLifecycle(ctx, {
+      kind: "identities",
+      inputs: async () => ({ groupUid: await freshGroup(ctx), name: uniqueName("ci"), claimMatch }),
+      update: {
+        change: (i) => ({ ...i, description: "deploys", claimMatch: { ...claimMatch, subject: "repo:acme/infra:ref:refs/heads/prod" } }),
+        mask: ["description", "claimMatch"],
+      },
+      replace: {
+        change: (i) => ({ ...i, claimMatch: undefined, awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/ci" } }),
+        replaces: ["awsIdentity", "claimMatch"],
+      },
+      drift: {
+        body: { description: "edited in the console" },
+        mask: "description",
+        expect: (props, inputs) => {
+          // The Terraform provider misses identity description drift; this one does not.
+          expect(props.description).toBe("edited in the console");
+          expect(inputs.description).toBe("edited in the console");
+          expect(inputs.claimMatch.subject).toBe("repo:acme/infra:ref:refs/heads/prod");
+        },
+      },
+      created: (outs) => expect(outs.claimMatch).toEqual(claimMatch),
+    });
+  });
+
+  it("switches subject to subjectPattern in place, masking the whole claimMatch block", async () => {
+    const group = await freshGroup(ctx);
+    const { id, outs } = await identities.create({ groupUid: group, name: uniqueName("p"), claimMatch });
+    const news = { groupUid: group, name: outs.name, claimMatch: { issuer: claimMatch.issuer, subjectPattern: "repo:acme/.*", claims: { ref: "main" } } };
+    const { outs: after } = await identities.update(id, outs, news);
+    const patch = ctx.server.requests.filter((r) => r.method === "PATCH").at(-1)!;
+    expect(patch.query.updateMask).toBe("claimMatch");
+    expect(after.claimMatch).toEqual(news.claimMatch);
+    expect((await identities.diff(id, after, news)).changes).toBe(false);
+  });
+
+  it("replaces on a group change", async () => {
+    const d = await identities.diff("x", { groupUid: "a", name: "n", claimMatch } as any, { groupUid: "b", name: "n", claimMatch } as any);
+    expect(d).toEqual({ changes: true, replaces: ["groupUid"], deleteBeforeReplace: false });
+  });
+
+  it("fails check naming each bad field", async () => {
+    const g = ctx.server.organization;
+    const cases: [object, string[]][] = [
+      [{ claimMatch: { issuer: "http://evil.example.com", subject: "s" } }, ["claimMatch.issuer"]],
+      [{ claimMatch: { issuer: "https://i.example.com", subjectPattern: "repo:(" } }, ["claimMatch.subjectPattern"]],
+      [{ awsIdentity: { awsAccount: "1234", arn: "arn" } }, ["awsIdentity.awsAccount"]],
+      [{}, ["claimMatch"]],
+      [{ claimMatch, servicePrincipal: "INGESTER" }, ["servicePrincipal"]],
+      [{ servicePrincipal: "NOBODY" }, ["servicePrincipal"]],
+    ];
+    for (const [kind, props] of cases) {
+      const r = await identities.check({} as any, { groupUid: g, name: "x", ...kind } as any);
+      expect(r.failures?.map((f) => f.property), JSON.stringify(kind)).toEqual(props);
+    }
+    const loopback = await identities.check({} as any, { groupUid: g, name: "x", claimMatch: { issuer: "http://127.0.0.1:9999", subject: "s" } } as any);
+    expect(loopback.failures).toEqual([]);
+    const unknown = await identities.check({} as any, { groupUid: g, name: "x", claimMatch: { issuer: UNKNOWN, subject: UNKNOWN } } as any);
+    expect(unknown.failures).toEqual([]);
+    const wholeUnknown = await identities.check({} as any, { groupUid: UNKNOWN, name: "x", claimMatch: UNKNOWN } as any);
+    expect(wholeUnknown.failures).toEqual([]);
+  });
+
+  it("refuses to adopt an identity of another kind", async () => {
+    const group = await freshGroup(ctx);
+    const aws = await apiCreate(ctx, "identities", group, { name: "aws", awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/x" } });
+    await expect(identities.create({ groupUid: group, name: "aws", claimMatch, adoptUid: aws.uid })).rejects.toThrow(
+      /existing identity is a awsIdentity identity, but the inputs declare claimMatch/,
+    );
+    const adopted = await identities.create({ groupUid: group, name: "aws2", awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/x" }, adoptUid: aws.uid });
+    expect(adopted.outs).toMatchObject({ uid: aws.uid, name: "aws2" });
+  });
+});

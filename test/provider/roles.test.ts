@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { providers } from "../../provider";
+import { apiCreate, freshGroup, uniqueName, useProviderServer } from "./harness";
+import { runLifecycle } from "./lifecycle";
+
+const ctx = useProviderServer();
+const roles = providers.roles;
+
+describe("iam.Role provider", () => {
+  it("runs the whole lifecycle", async () => {
+    await runLifecycle(ctx, {
+      kind: "roles",
+      inputs: async () => ({ groupUid: await freshGroup(ctx), name: uniqueName("deployer"), capabilities: ["groups.list", "identity.list"] }),
+      update: { change: (i) => ({ ...i, capabilities: [...i.capabilities, "roles.list"] }), mask: ["capabilities"] },
+      replace: { change: async (i) => ({ ...i, groupUid: await freshGroup(ctx) }), replaces: ["groupUid"] },
+      drift: {
+        body: { capabilities: ["groups.list"] },
+        mask: "capabilities",
+        expect: (props, inputs) => {
+          expect(props.capabilities).toEqual(["groups.list"]);
+          expect(inputs.capabilities).toEqual(["groups.list"]);
+        },
+      },
+    });
+  });
+
+  it("sees capabilities as a set: reordering is no change", async () => {
+    const olds = { groupUid: "g", name: "r", description: "", capabilities: ["a.list", "b.list"] };
+    expect((await roles.diff("x", olds as any, { ...olds, capabilities: ["b.list", "a.list"] } as any)).changes).toBe(false);
+  });
+
+  it("fails check on unknown capabilities, naming the element", async () => {
+    const r = await roles.check({} as any, { groupUid: ctx.server.organization, name: "r", capabilities: ["groups.list", "groups.fly"] } as any);
+    expect(r.failures?.map((f) => f.property)).toEqual(["capabilities.1"]);
+    const empty = await roles.check({} as any, { groupUid: ctx.server.organization, name: "r", capabilities: [] } as any);
+    expect(empty.failures?.map((f) => f.property)).toEqual(["capabilities"]);
+  });
+
+  it("adopts an existing custom role", async () => {
+    const group = await freshGroup(ctx);
+    const role = await apiCreate(ctx, "roles", group, { name: "old", capabilities: ["groups.list"] });
+    const { id, outs } = await roles.create({ groupUid: group, name: "new", capabilities: ["groups.list", "repo.list"], adoptUid: role.uid });
+    expect(id).toBe(role.uid);
+    expect(outs).toMatchObject({ name: "new" });
+    expect([...outs.capabilities].sort()).toEqual(["groups.list", "repo.list"]);
+  });
+});
