@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ENGINE_TIMEOUT, createStack, loadSdk, type TestStack } from "../support/engine";
+import { useServer } from "../support/server";
+
+type Sdk = ReturnType<typeof loadSdk>;
+
+/** One bad resource each, and what preview must say about it. */
+const CASES: { name: string; declare(irv: Sdk, org: string): void; says: RegExp[] }[] = [
+  {
+    name: "a group name outside the API's pattern",
+    declare: (irv, org) => new irv.iam.Group("bad-name", { parentUid: org, name: "Not Allowed!" }),
+    says: [/name: must match \^\[a-z0-9 \._-\]\{1,\}\$/],
+  },
+  {
+    name: "an identity with two kinds and a plain-http issuer",
+    declare: (irv, org) =>
+      new irv.iam.Identity("two-kinds", {
+        groupUid: org,
+        name: "ci",
+        claimMatch: { issuer: "http://tokens.example.com", subject: "repo:acme/infra" },
+        servicePrincipal: "INGESTER",
+      }),
+    says: [/claimMatch\.issuer: must be an https URL/, /only one of claimMatch, staticKeys, awsIdentity, servicePrincipal/],
+  },
+  {
+    name: "a role with an unknown capability",
+    declare: (irv, org) => new irv.iam.Role("bad-role", { groupUid: org, name: "r", capabilities: ["groups.explode"] }),
+    says: [/capabilities\.0: is not a known capability/],
+  },
+];
+
+// Bad input is refused at preview time by the provider's check, with the field named; the server
+// never sees a write for it.
+describe("bad input through the engine", { timeout: ENGINE_TIMEOUT }, () => {
+  const ctx = useServer();
+  let t: TestStack | undefined;
+  afterEach(async () => t?.dispose());
+
+  it.each(CASES.map((c, i) => [c.name, i] as const))("fails preview on %s, naming the field", async (_, i) => {
+    const irv = loadSdk();
+    t = await createStack({
+      stackName: `validation-${i}`,
+      server: ctx.server,
+      program: async () => CASES[i].declare(irv, ctx.server.organization),
+    });
+    const printed: string[] = [];
+    const failure = await t.stack.preview({ onOutput: (s) => printed.push(s) }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    const said = `${failure?.message}\n${printed.join("")}`;
+    for (const reason of CASES[i].says) expect(said).toMatch(reason);
+    expect(ctx.server.requests.filter((r) => r.method !== "GET")).toEqual([]);
+  });
+});
