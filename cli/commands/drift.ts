@@ -1,0 +1,46 @@
+import { parseArgs } from "node:util";
+import { EXIT, HELP_OPTION, oneOf, parsing, type Command } from "../command";
+import { DRIFT_FORMATS, formatDrift, runDrift } from "../drift";
+import { openStack } from "../stack";
+
+/** `irv drift`: compare a stack with the live API; exit 2 on drift. */
+export const drift: Command = {
+  name: "drift",
+  summary: "report what differs between a stack and the live API (exit 2 on drift)",
+  help: `Usage: irv drift [--stack S] [--cwd DIR] [--format text|markdown|json]
+
+Refreshes the stack in preview mode (its state is not changed) against the live API and reports,
+per resource, each field whose live value differs from the recorded one, and resources deleted
+outside Pulumi. Secrets show as [secret].
+
+Options:
+  -s, --stack S      stack name (default: the project's selected stack)
+      --cwd DIR      Pulumi project folder (default: the current directory)
+  -f, --format F     text (default), markdown (ready to post as an issue or PR comment), json
+  -h, --help         show this help
+
+The provider reads its endpoint and credentials from the stack's irv:* config, or from
+IRV_API_URL, IRV_AUTH_URL, IRV_TOKEN, IRV_IDENTITY, IRV_IDENTITY_TOKEN.
+
+Exit codes: 0 in sync, 2 drift found, 1 error.`,
+  async run(argv, io) {
+    const { values } = parsing("drift", () =>
+      parseArgs({
+        args: argv,
+        strict: true,
+        options: {
+          ...HELP_OPTION,
+          stack: { type: "string", short: "s" },
+          cwd: { type: "string" },
+          format: { type: "string", short: "f" },
+        },
+      }),
+    );
+    if (values.help) return io.out(this.help), EXIT.ok;
+    const format = oneOf("format", values.format, DRIFT_FORMATS, "text");
+    const stack = await openStack({ stack: values.stack, cwd: values.cwd });
+    const report = await runDrift({ stack });
+    io.out(formatDrift(report, format));
+    return report.inSync ? EXIT.ok : EXIT.changes;
+  },
+};

@@ -1,0 +1,74 @@
+import { showText } from "../engine/values";
+import { cell, code, table } from "../format/markdown";
+import type { DriftedResource, DriftReport } from "./report";
+
+/** The output formats `irv drift` can print. */
+export const DRIFT_FORMATS = ["text", "markdown", "json"] as const;
+/** One of `DRIFT_FORMATS`. */
+export type DriftFormat = (typeof DRIFT_FORMATS)[number];
+
+/** Renders a drift report in `format`. */
+export function formatDrift(report: DriftReport, format: DriftFormat): string {
+  if (format === "json") return JSON.stringify(report, null, 2);
+  return format === "markdown" ? markdown(report) : text(report);
+}
+
+function counts(r: DriftReport): string {
+  const parts = [];
+  if (r.changed) parts.push(`${r.changed} changed`);
+  if (r.deleted) parts.push(`${r.deleted} deleted outside Pulumi`);
+  return parts.join(", ");
+}
+
+/** The one-line summary, e.g. `2 of 7 resources differ from the live API: 1 changed, 1 deleted outside Pulumi`. */
+export function driftSummary(r: DriftReport): string {
+  if (r.inSync) return `No drift: all ${r.checked} resources match the live API.`;
+  const n = r.resources.length;
+  return `${n} of ${r.checked} resource${r.checked === 1 ? "" : "s"} differ${n === 1 ? "s" : ""} from the live API: ${counts(r)}.`;
+}
+
+const NEXT_STEPS =
+  "`pulumi refresh` accepts the live values into the stack; `pulumi up` puts the declared values back (and recreates deleted resources).";
+
+function text(r: DriftReport): string {
+  const lines = [`Stack ${r.stack}: ${driftSummary(r)}`];
+  for (const res of r.resources) {
+    lines.push("");
+    if (res.status === "deleted") {
+      lines.push(`- ${res.name} (${res.kind}, uid ${res.uid}): deleted outside Pulumi`);
+      continue;
+    }
+    lines.push(`~ ${res.name} (${res.kind}, uid ${res.uid})`);
+    for (const f of res.fields) lines.push(`    ${f.path}: ${quote(f.recorded)} (recorded) -> ${quote(f.live)} (live)`);
+  }
+  if (!r.inSync) lines.push("", NEXT_STEPS.replace(/`/g, ""));
+  return lines.join("\n");
+}
+
+function quote(v: Parameters<typeof showText>[0]): string {
+  return typeof v === "string" && v !== "[secret]" && v !== "(known after apply)" ? JSON.stringify(v) : showText(v);
+}
+
+function markdown(r: DriftReport): string {
+  if (r.inSync) return `## No drift in stack ${code(r.stack)}\n\n${driftSummary(r)}\n`;
+  const out = [`## Drift detected in stack ${code(r.stack)}`, "", `**${driftSummary(r)}**`];
+  for (const res of r.resources) out.push("", ...section(res));
+  out.push("", "---", "", `To reconcile: ${NEXT_STEPS}`, "");
+  return out.join("\n");
+}
+
+function section(res: DriftedResource): string[] {
+  const title = `### ${code(res.name)} (${res.kind})`;
+  if (res.status === "deleted")
+    return [`${title}: deleted outside Pulumi`, "", `uid ${code(res.uid)} no longer exists in the live API.`];
+  return [
+    `${title}: ${res.fields.length} field${res.fields.length === 1 ? "" : "s"} changed`,
+    "",
+    `uid ${code(res.uid)}`,
+    "",
+    table(
+      ["field", "recorded in stack", "live"],
+      res.fields.map((f) => [code(f.path), cell(f.recorded), cell(f.live)]),
+    ),
+  ];
+}

@@ -1,0 +1,99 @@
+import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
+
+/**
+ * One resource's step in an engine operation, reduced to what a report needs: the logical
+ * name, the kind (`iam.Group`), the operation, the state before and after, and the fields the
+ * engine says force a replacement.
+ */
+export interface Step {
+  urn: string;
+  /** The resource's logical name in the program (the last URN segment). */
+  name: string;
+  /** The Pulumi type token, e.g. `pulumi-nodejs:dynamic/irv:Group`. */
+  type: string;
+  /** A readable kind, e.g. `iam.Group`. */
+  kind: string;
+  op: string;
+  /** The provider id (for irv resources: the uid), from the old state or else the new. */
+  id: string;
+  old?: StepEventStateMetadata;
+  new?: StepEventStateMetadata;
+  /** Fields that force a replacement, as the engine reports them (`keys`). */
+  replaceKeys: string[];
+}
+
+/**
+ * Operations a replacement is made of. The engine reports a logical `replace` plus its
+ * `create-replacement` and `delete-replaced` halves; a report shows one replacement.
+ */
+const REPLACE_PARTS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced"]);
+
+/**
+ * Readable kind of a type token: `pulumi-nodejs:dynamic/irv:Group` -> `iam.Group`, the name the
+ * SDK gives it (every irv resource class lives in `iam`).
+ */
+export function kindOf(type: string): string {
+  const dyn = /^pulumi-nodejs:dynamic(?:\/([^:]+))?:(.+)$/.exec(type);
+  if (dyn) {
+    if (dyn[1] === "irv") return `iam.${dyn[2]}`;
+    return dyn[1] ? `${dyn[1]}.${dyn[2]}` : dyn[2] === "Resource" ? "dynamic resource" : dyn[2];
+  }
+  const [pkg, mod, name] = type.split(":");
+  const module = mod?.split("/")[0];
+  return name ? `${pkg}.${module === "index" ? "" : `${module}.`}${name}` : type;
+}
+
+/** True for the stack itself and provider resources: not resources anyone reviews. */
+function isInfrastructure(type: string): boolean {
+  return type === "pulumi:pulumi:Stack" || type.startsWith("pulumi:providers:");
+}
+
+/**
+ * Collects the resource steps of one engine operation from its events. Pass `collector.onEvent`
+ * as the operation's `onEvent`, then read `collector.steps()`: one step per resource, with a
+ * replacement's halves folded into one `replace`.
+ */
+export class StepCollector {
+  private readonly byUrn = new Map<string, Step>();
+  private readonly diagnostics: string[] = [];
+
+  /** The `onEvent` callback for an Automation API operation. */
+  readonly onEvent = (event: EngineEvent): void => {
+    const meta = event.resOutputsEvent?.metadata ?? event.resourcePreEvent?.metadata;
+    if (meta) return this.add(meta);
+    const diag = event.diagnosticEvent;
+    if (diag && diag.severity === "error") this.diagnostics.push(diag.message.trim());
+  };
+
+  private add(meta: StepEventMetadata) {
+    if (isInfrastructure(meta.type)) return;
+    const prior = this.byUrn.get(meta.urn);
+    const old = meta.old ?? undefined;
+    const next = meta.new ?? undefined;
+    // A replacement arrives as halves (create-replacement, replace, delete-replaced): fold them
+    // into one step with the original's old state, the replacement's new state and every key
+    // that forces it. Otherwise the latest event (the outcome after the pre-event) wins.
+    const replace = REPLACE_PARTS.has(meta.op) || prior?.op === "replace";
+    this.byUrn.set(meta.urn, {
+      urn: meta.urn,
+      name: meta.urn.slice(meta.urn.lastIndexOf("::") + 2),
+      type: meta.type,
+      kind: kindOf(meta.type),
+      op: replace ? "replace" : meta.op,
+      id: old?.id || next?.id || prior?.id || "",
+      old: replace ? (prior?.old ?? old) : old,
+      new: replace ? (next ?? prior?.new) : next,
+      replaceKeys: [...new Set([...(prior?.replaceKeys ?? []), ...(meta.keys ?? [])])],
+    });
+  }
+
+  /** Every resource step seen, in the order the engine first reported each resource. */
+  steps(): Step[] {
+    return [...this.byUrn.values()];
+  }
+
+  /** Error diagnostics the engine reported (provider errors), for the error message. */
+  errors(): string[] {
+    return [...this.diagnostics];
+  }
+}

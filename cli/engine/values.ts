@@ -1,0 +1,146 @@
+/**
+ * Values as the engine reports them in step events, and how `irv` shows them: secrets masked,
+ * unknowns named, nested objects flattened into dotted field paths so a table row names exactly
+ * the field that differs.
+ */
+
+/** What every secret value is shown as. */
+export const SECRET = "[secret]";
+
+/** What a value the engine will only know after apply is shown as. */
+export const UNKNOWN = "(known after apply)";
+
+/** The engine's marker for a value not known during preview. */
+export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** The signature key the engine puts on a serialized secret (`{<sig>: <secret sig>, ciphertext}`). */
+const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/**
+ * Field names whose values are secret whatever the state says: tokens, client secrets, invite
+ * codes. Matched against the last segment of a field path.
+ */
+export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set([
+  "token",
+  "identityToken",
+  "clientSecret",
+  "code",
+  "secret",
+  "password",
+]);
+
+/**
+ * Fields `irv` never reports: the serialized provider, the SDK's hidden timeouts, the adoption
+ * input, the uid (the resource's id), and timestamps the
+ * API moves on every write (their change is not a change anyone made to the resource).
+ */
+export const IGNORED_FIELDS: ReadonlySet<string> = new Set([
+  "__provider",
+  "__timeouts",
+  "adoptUid",
+  "uid",
+  "createTime",
+  "updateTime",
+  "lastSeenTime",
+]);
+
+/** True when `v` is a secret as the engine serializes it in events. */
+export function isSecretValue(v: unknown): boolean {
+  return typeof v === "object" && v !== null && (v as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG;
+}
+
+/** True when the field at `path` holds a secret by name (`oidc.clientSecret`, `token`, ...). */
+export function isSecretPath(path: string): boolean {
+  return SECRET_FIELD_NAMES.has(path.slice(path.lastIndexOf(".") + 1));
+}
+
+/** A leaf value as it is reported: masked when secret, `UNKNOWN` when not yet known. */
+export type Shown = string | number | boolean | null | undefined | Shown[];
+
+/**
+ * Flattens an engine property map into `path -> value`: objects recurse (`claimMatch.subject`),
+ * arrays and scalars are leaves, secrets become `SECRET` whatever their shape.
+ */
+export function flatten(value: unknown, prefix = ""): Map<string, Shown> {
+  const out = new Map<string, Shown>();
+  const walk = (v: unknown, path: string) => {
+    if (path && isSecretPath(path)) {
+      if (v !== undefined && v !== null && v !== "") out.set(path, SECRET);
+      return;
+    }
+    if (isSecretValue(v)) return void out.set(path, SECRET);
+    if (v === UNKNOWN_VALUE) return void out.set(path, UNKNOWN);
+    if (Array.isArray(v)) return void out.set(path, v.map((x) => leaf(x)));
+    if (typeof v === "object" && v !== null) {
+      const entries = Object.entries(v);
+      if (entries.length === 0 && path) out.set(path, undefined);
+      for (const [k, x] of entries) walk(x, path ? `${path}.${k}` : k);
+      return;
+    }
+    out.set(path, v as Shown);
+  };
+  walk(value, prefix);
+  return out;
+}
+
+function leaf(v: unknown): Shown {
+  if (isSecretValue(v)) return SECRET;
+  if (v === UNKNOWN_VALUE) return UNKNOWN;
+  if (typeof v === "object" && v !== null) return JSON.stringify(v);
+  return v as Shown;
+}
+
+/** One field that differs: its dotted path, and its value on each side (undefined = absent). */
+export interface FieldChange {
+  path: string;
+  before: Shown;
+  after: Shown;
+}
+
+/** True when two shown values are the same (an absent value equals an empty string or list). */
+function same(a: Shown, b: Shown): boolean {
+  const empty = (x: Shown) => x === undefined || x === null || x === "" || (Array.isArray(x) && x.length === 0);
+  if (empty(a) && empty(b)) return true;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * The fields that differ between two property maps, restricted to top-level `keys` when given,
+ * in path order. Ignored fields (`IGNORED_FIELDS`) are skipped. Two secrets compare equal: the
+ * engine never shows their plaintext, so a changed secret cannot be told from an unchanged one.
+ */
+export function diffFields(before: object | undefined, after: object | undefined, keys?: Iterable<string>): FieldChange[] {
+  const only = keys ? new Set(keys) : undefined;
+  const a = flatten(before ?? {});
+  const b = flatten(after ?? {});
+  const paths = [...new Set([...a.keys(), ...b.keys()])].sort();
+  const changes: FieldChange[] = [];
+  for (const path of paths) {
+    const top = path.split(".")[0];
+    if (IGNORED_FIELDS.has(top) || (only && !only.has(top))) continue;
+    const x = a.get(path);
+    const y = b.get(path);
+    if (!same(x, y)) changes.push({ path, before: x, after: y });
+  }
+  return changes;
+}
+
+/** The top-level property names a resource declares, less the ones `irv` ignores. */
+export function declaredFields(...maps: (object | undefined)[]): string[] {
+  const keys = new Set<string>();
+  for (const m of maps) for (const k of Object.keys(m ?? {})) if (!IGNORED_FIELDS.has(k)) keys.add(k);
+  return [...keys].sort();
+}
+
+/** A shown value as plain text: `(none)` for absent, lists comma-separated, strings as they are. */
+export function showText(v: Shown): string {
+  if (v === undefined || v === null) return "(none)";
+  if (Array.isArray(v)) return `[${v.map((x) => showText(x)).join(", ")}]`;
+  return String(v);
+}
+
+/** The field paths of `obj` that hold secrets (masked, so their change cannot be seen). */
+export function secretPaths(obj: object | undefined): string[] {
+  return [...flatten(obj ?? {})].filter(([p, v]) => v === SECRET && !IGNORED_FIELDS.has(p.split(".")[0])).map(([p]) => p);
+}

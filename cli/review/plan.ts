@@ -1,0 +1,101 @@
+import type { Stack } from "@pulumi/pulumi/automation";
+import { KINDS } from "../../provider/kinds";
+import { StepCollector, type Step } from "../engine/steps";
+import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
+import { ACTIONS, type ReviewAction, type ReviewChange, type ReviewReport } from "./report";
+
+/** Options for `runReview`. */
+export interface ReviewOptions {
+  /** The stack to preview; its program (inline or the project's) is what is reviewed. */
+  stack: Stack;
+  /** Refresh from the live API before diffing, so the review is against reality. */
+  refresh?: boolean;
+  /** Called with each line of engine output; default: dropped. */
+  onOutput?: (line: string) => void;
+}
+
+/**
+ * Fields that force a replacement per resource kind, used only when the engine reports none
+ * for a replacement (it reports the provider's `replaces` as `keys`, which is preferred).
+ */
+const REPLACE_FIELDS: Record<string, string[]> = {
+  ...Object.fromEntries(KINDS.map((k) => [k.className, [k.parentField]])),
+  // Invites cannot be updated: every input forces a new one.
+  GroupInvite: ["groupUid", "roleUid", "ttl", "expirationTime", "email", "singleUse"],
+};
+
+const ACTION_OF: Record<string, ReviewAction | undefined> = {
+  create: "create",
+  update: "update",
+  replace: "replace",
+  delete: "delete",
+};
+
+/**
+ * Previews `stack` and groups what would change by create / update in place / replace /
+ * delete, with field-level before and after and, for each replacement, the fields forcing it.
+ */
+export async function runReview({ stack, refresh, onOutput }: ReviewOptions): Promise<ReviewReport> {
+  const started = Date.now();
+  const collector = new StepCollector();
+  await stack.preview({ onEvent: collector.onEvent, onOutput, refresh });
+  const steps = collector.steps();
+  const changes: ReviewChange[] = [];
+  let unchanged = 0;
+  for (const step of steps) {
+    const change = changeOf(step);
+    if (change) changes.push(change);
+    else if (step.op === "same") unchanged++;
+  }
+  const counts = { create: 0, update: 0, replace: 0, delete: 0 };
+  for (const c of changes) counts[c.action]++;
+  const order = (a: ReviewAction) => ACTIONS.findIndex((x) => x.action === a);
+  changes.sort((a, b) => order(a.action) - order(b.action));
+  return { stack: stack.name, counts, unchanged, summary: summaryLine(counts, changes), changes, durationMs: Date.now() - started };
+}
+
+/** The review entry of one step, or undefined when it changes nothing. */
+function changeOf(step: Step): ReviewChange | undefined {
+  const action = ACTION_OF[step.op];
+  if (!action) return undefined;
+  const before = action === "create" ? undefined : step.old?.inputs;
+  const after = action === "delete" ? undefined : step.new?.inputs;
+  let fields = action === "delete" ? [] : diffFields(before, after, declaredFields(before, after));
+  const replaceBecause = action === "replace" ? replaceReasons(step, fields.map((f) => f.path)) : [];
+  // The engine masks secrets in events, so a changed secret looks unchanged. When nothing visible
+  // explains an update, the secrets on both sides are what changed: list them, masked.
+  if (action === "update" && fields.length === 0) {
+    const later = new Set(secretPaths(after));
+    fields = secretPaths(before)
+      .filter((p) => later.has(p))
+      .map((path) => ({ path, before: SECRET, after: SECRET }));
+  }
+  return {
+    action,
+    name: step.name,
+    kind: step.kind,
+    urn: step.urn,
+    uid: action === "create" ? "" : step.id,
+    fields,
+    replaceBecause,
+  };
+}
+
+/** Why a resource is replaced: the engine's keys, else the kind's replace fields that changed. */
+function replaceReasons(step: Step, changed: string[]): string[] {
+  if (step.replaceKeys.length) return [...step.replaceKeys].sort();
+  const kind = step.kind.slice(step.kind.lastIndexOf(".") + 1);
+  const known = REPLACE_FIELDS[kind] ?? [];
+  return known.filter((k) => changed.some((p) => p === k || p.startsWith(`${k}.`)));
+}
+
+/** `3 to create, 1 to update, 1 to replace (parentUid), 0 to delete`. */
+export function summaryLine(counts: Record<ReviewAction, number>, changes: ReviewChange[]): string {
+  const why = [...new Set(changes.flatMap((c) => c.replaceBecause))].sort();
+  return [
+    `${counts.create} to create`,
+    `${counts.update} to update`,
+    `${counts.replace} to replace${why.length ? ` (${why.join(", ")})` : ""}`,
+    `${counts.delete} to delete`,
+  ].join(", ");
+}

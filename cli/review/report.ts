@@ -1,0 +1,41 @@
+import type { FieldChange } from "../engine/values";
+
+/** What a preview will do to one resource, in the words a reviewer uses. */
+export type ReviewAction = "create" | "update" | "replace" | "delete";
+
+/** The order actions are listed in, and their section titles. */
+export const ACTIONS: readonly { action: ReviewAction; title: string }[] = [
+  { action: "create", title: "Create" },
+  { action: "update", title: "Update in place" },
+  { action: "replace", title: "Replace" },
+  { action: "delete", title: "Delete" },
+];
+
+/** One resource the change touches. */
+export interface ReviewChange {
+  action: ReviewAction;
+  /** Logical name in the program. */
+  name: string;
+  /** Readable kind, e.g. `iam.Group`. */
+  kind: string;
+  urn: string;
+  /** The existing uid (updates, replacements, deletes); empty for a create. */
+  uid: string;
+  /** Field-level before and after (secrets masked; `(known after apply)` for unknowns). */
+  fields: FieldChange[];
+  /** For a replacement: the fields that force it. */
+  replaceBecause: string[];
+}
+
+/** The outcome of `irv review`: a preview grouped for a reviewer. */
+export interface ReviewReport {
+  stack: string;
+  /** Counts per action. */
+  counts: Record<ReviewAction, number>;
+  /** How many resources stay as they are. */
+  unchanged: number;
+  /** E.g. `3 to create, 1 to update, 1 to replace (parentUid), 0 to delete`. */
+  summary: string;
+  changes: ReviewChange[];
+  durationMs: number;
+}

@@ -1,0 +1,30 @@
+/**
+ * Helpers for the `irv` CLI tests: run the compiled command (dist/cli/index.js, built by
+ * `npm test`) as a child process and capture its exit code and output.
+ */
+import { spawn } from "node:child_process";
+import * as path from "node:path";
+import { repoRoot } from "../support/engine";
+
+/** What one `irv` run printed and how it exited. */
+export interface IrvRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The compiled `irv` bin. */
+export const IRV_BIN = path.join(repoRoot, "dist", "cli", "index.js");
+
+/** Runs `node dist/cli/index.js ...args` with `env` added to this process's environment. */
+export function runIrv(args: string[], env: Record<string, string> = {}, cwd = repoRoot): Promise<IrvRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [IRV_BIN, ...args], { cwd, env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}

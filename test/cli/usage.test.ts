@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { runIrv } from "./support";
+
+// The compiled bin's argument handling and exit codes; no engine and no server needed.
+describe("irv command line", () => {
+  it("prints help for irv and every command, exit 0", async () => {
+    const top = await runIrv(["--help"]);
+    expect(top.code).toBe(0);
+    for (const c of ["drift", "review", "export"]) expect(top.stdout).toContain(`  ${c} `);
+    expect(top.stdout).toContain("Exit codes");
+
+    for (const c of ["drift", "review", "export"]) {
+      const r = await runIrv([c, "--help"]);
+      expect(r.code, c).toBe(0);
+      expect(r.stdout).toContain(`Usage: irv ${c}`);
+      expect(r.stdout).toMatch(/Exit codes: 0 /);
+    }
+  });
+
+  it("exits 1 with a message on bad usage", async () => {
+    const none = await runIrv([]);
+    expect(none.code).toBe(1);
+    expect(none.stdout).toContain("Usage: irv <command>");
+
+    const unknown = await runIrv(["destroy-everything"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('unknown command "destroy-everything"');
+
+    const badFormat = await runIrv(["drift", "--format", "yaml"]);
+    expect(badFormat.code).toBe(1);
+    expect(badFormat.stderr).toContain("--format must be one of text, markdown, json");
+
+    const badOption = await runIrv(["review", "--frobnicate"]);
+    expect(badOption.code).toBe(1);
+    expect(badOption.stderr).toContain("irv review --help");
+
+    const noGroup = await runIrv(["export"]);
+    expect(noGroup.code).toBe(1);
+    expect(noGroup.stderr).toContain("--group <uid> is required");
+  });
+
+  it("exits 1 naming the problem when there is no stack or no credentials", async () => {
+    const empty = await runIrv(["drift", "--cwd", "/nonexistent-irv-dir"]);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/^irv drift: /);
+
+    const noCreds = await runIrv(["export", "--group", "a".repeat(40), "--api-url", "http://127.0.0.1:9"], {
+      IRV_TOKEN: "",
+      IRV_IDENTITY: "",
+      IRV_IDENTITY_TOKEN: "",
+    });
+    expect(noCreds.code).toBe(1);
+    expect(noCreds.stderr).toContain("no credentials");
+  });
+});
