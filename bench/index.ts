@@ -1,0 +1,17 @@
+/**
+ * `npm run bench`: every benchmark, each measuring its subject and its baseline side by side in
+ * one run (these machines are noisy, so only ratios within a run are compared).
+ */
+import { runServerBench } from "./server";
+import { runEngineBench } from "./engine";
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  if (!only || only === "server") console.log(await runServerBench());
+  if (!only || only === "engine") console.log(await runEngineBench());
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
