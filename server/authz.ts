@@ -3,7 +3,7 @@
  * the role's capabilities). A capability held through a binding on group G applies to G and to
  * every group below it. Routes name the capability and the target group; nothing else decides.
  */
-import { isSelfOrAncestor } from "../api/uid";
+import { isSelfOrAncestor, parentOf } from "../api/uid";
 import { permissionDenied } from "./errors";
 import type { Store } from "./store";
 
@@ -22,7 +22,7 @@ export class Authorizer {
   /** What `identityUid` is granted, one entry per binding. */
   grants(identityUid: string): Grant[] {
     return this.store.bindingsOf(identityUid).map((b) => ({
-      group: b.uid.slice(0, b.uid.lastIndexOf("/")),
+      group: parentOf(b.uid)!,
       capabilities: this.capabilitiesOf(b.roleUid),
     }));
   }

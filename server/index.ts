@@ -9,6 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { GROUP_NAME } from "../api/fields";
 import { newRootUid } from "../api/uid";
 import { buildApp } from "./app";
 import { TokenIssuer, type IssuerUrls } from "./auth";
@@ -75,7 +76,12 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const store = new Store();
   const organization = fixtures.organizationUid ?? newRootUid();
   const now = new Date(clock()).toISOString();
-  const { adminUid } = bootstrap(store, organization, opts.organizationName ?? fixtures.organizationName ?? "acme", now);
+  const organizationName = opts.organizationName ?? fixtures.organizationName ?? "acme";
+  // The root is a group like any other: a name the API would refuse would make every later
+  // update of it fail validation, whatever field it changes.
+  if (!GROUP_NAME.test(organizationName))
+    throw new Error(`organization name ${JSON.stringify(organizationName)} must match ${GROUP_NAME.source}`);
+  const { adminUid } = bootstrap(store, organization, organizationName, now);
   applyFixtures(store, organization, fixtures, now);
   opts.seed?.(store, organization);
 

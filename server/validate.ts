@@ -30,17 +30,11 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, prefix 
   throw invalidArgument(prefix ? v.map((x) => ({ ...x, field: x.field === "body" ? prefix : `${prefix}.${x.field}` })) : v);
 }
 
-/** A uid from a path, or INVALID_ARGUMENT naming `field`. */
+/**
+ * A uid from a path (already percent-decoded once by the router: `%2F` is `/`; decoding again
+ * would make `%252F` a `/` too), or INVALID_ARGUMENT naming `field`.
+ */
 export function parseUid(raw: string, field = "uid"): string {
-  const uid = raw.includes("%") ? safeDecode(raw) : raw;
-  if (!UID.test(uid)) throw invalidField(field, "must be a uid: 40 hex characters, then /-separated 16-hex segments");
-  return uid;
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
+  if (!UID.test(raw)) throw invalidField(field, "must be a uid: 40 hex characters, then /-separated 16-hex segments");
+  return raw;
 }

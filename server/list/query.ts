@@ -43,6 +43,11 @@ const PAGING: Record<string, string> = {
 const SCOPE_SET = new Set<string>(SCOPE_FILTERS);
 const REPEATED_SCOPES = new Set(["uidp.ids"]);
 
+/** `table[key]` when `key` is the table's own (never `constructor`, `toString` and the like). */
+function own<V>(table: Record<string, V>, key: string): V | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** snake_case -> camelCase (`create_time` -> `createTime`). */
 function camel(s: string): string {
   return s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -59,8 +64,8 @@ export function parseOrder<T extends Keyed>(raw: string, spec: ListSpec<T>): Ord
   const dir = (parts[1] ?? "asc").toLowerCase();
   if (dir !== "asc" && dir !== "desc") throw invalidField("order_by", `direction must be "asc" or "desc", not "${parts[1]}"`);
   let field = camel(parts[0]);
-  field = spec.aliases?.[field] ?? TIME_ALIASES[field] ?? field;
-  if (!(field in spec.sortable))
+  field = own(spec.aliases ?? {}, field) ?? own(TIME_ALIASES, field) ?? field;
+  if (own(spec.sortable, field) === undefined)
     throw invalidField(
       "order_by",
       `cannot sort ${spec.name} by "${parts[0]}"; sortable fields: ${Object.keys(spec.sortable).join(", ")}`,
@@ -93,7 +98,7 @@ export function parseListQuery<T extends Keyed>(raw: RawQuery, spec: ListSpec<T>
   };
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
-    const paging = PAGING[name];
+    const paging = own(PAGING, name);
     if (paging === "page_size") {
       const n = nonNegativeInt("page_size", single("page_size", value));
       q.pageSize = n === 0 ? PAGE_SIZE_DEFAULT : Math.min(n, PAGE_SIZE_MAX);
@@ -113,7 +118,7 @@ export function parseListQuery<T extends Keyed>(raw: RawQuery, spec: ListSpec<T>
         for (const v of values) if (!UID.test(v)) throw invalidField(name, "must be a uid: 40 hex characters, then /-separated 16-hex segments");
       }
       q.filters[name] = values;
-    } else if (name in spec.filters) {
+    } else if (own(spec.filters, name)) {
       const f = spec.filters[name];
       const values = f.repeated ? many(value) : [single(name, value)];
       for (const v of values) {

@@ -1,6 +1,5 @@
 /** Helpers every model shares: fresh uids, existence checks, role visibility, sort fields. */
-import { randomBytes } from "node:crypto";
-import { isSelfOrAncestor, parentOf } from "../../api/uid";
+import { isSelfOrAncestor, newChildUid, parentOf } from "../../api/uid";
 import type { ServerContext } from "../context";
 import { invalidField, notFound } from "../errors";
 import type { SortValue } from "../list";
@@ -9,7 +8,7 @@ import type { Collection, GroupRecord, Keyed, RoleRecord } from "../store";
 /** A new uid under `parent`, unique in `coll` (8 random bytes; a collision is retried). */
 export function freshUid(coll: { has(uid: string): boolean }, parent: string): string {
   for (;;) {
-    const uid = `${parent}/${randomBytes(8).toString("hex")}`;
+    const uid = newChildUid(parent);
     if (!coll.has(uid)) return uid;
   }
 }

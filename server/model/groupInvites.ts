@@ -19,7 +19,8 @@ function expiration(now: number, input: GroupInviteCreate): string {
   const seconds = input.ttl !== undefined ? Number(input.ttl.slice(0, -1)) : INVITE_DEFAULT_TTL_SECONDS;
   if (seconds <= 0) throw invalidField("ttl", "must be positive");
   if (seconds > INVITE_MAX_TTL_SECONDS) throw invalidField("ttl", `must be at most ${INVITE_MAX_TTL_SECONDS}s`);
-  return new Date(now + Math.round(seconds * 1000)).toISOString();
+  // At least 1ms: a positive ttl below a millisecond must not make an invite that is already expired.
+  return new Date(now + Math.max(1, Math.round(seconds * 1000))).toISOString();
 }
 
 /** Creates an invite; the result carries the code, which no later read returns. */

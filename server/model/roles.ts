@@ -74,14 +74,24 @@ export function updateRole(ctx: ServerContext, uid: string, body: unknown, mask?
   return r;
 }
 
-/** Deletes a custom role that no binding uses. */
+/**
+ * Deletes a custom role that nothing names: no role binding, no identity provider's default role
+ * and no group invite (any of them would be left pointing at nothing).
+ */
 export function deleteRole(ctx: ServerContext, uid: string): void {
   const r = customRole(ctx, uid);
-  const bound = ctx.store.roleBindings.all().filter((b) => b.roleUid === uid).length;
-  if (bound > 0)
-    throw failedPrecondition(`role ${uid} is still bound by ${bound} role binding(s); delete them first`, [
-      { type: "RESOURCE_IN_USE", subject: `roles/${uid}`, description: `role is bound by ${bound} role binding${bound === 1 ? "" : "s"}` },
-    ]);
+  const s = ctx.store;
+  const users: [number, string, string][] = [
+    [s.roleBindings.all().filter((b) => b.roleUid === uid).length, "is bound by", "role binding"],
+    [s.identityProviders.all().filter((p) => p.defaultRole === uid).length, "is the default role of", "identity provider"],
+    [s.groupInvites.all().filter((i) => i.roleUid === uid).length, "is granted by", "group invite"],
+  ];
+  const held = users.filter(([n]) => n > 0).map(([n, verb, kind]) => `role ${verb} ${n} ${kind}${n === 1 ? "" : "s"}`);
+  if (held.length > 0)
+    throw failedPrecondition(
+      `role ${uid} is still in use: ${held.join(", ")}; delete or change them first`,
+      held.map((description) => ({ type: "RESOURCE_IN_USE", subject: `roles/${uid}`, description })),
+    );
   ctx.store.roles.remove(r.uid);
 }
 

@@ -9,14 +9,15 @@ export interface RecordedRequest {
   method: string;
   path: string;
   query: Record<string, unknown>;
-  /** The parsed body, with clientSecret, token, code and the like redacted. */
+  /** The parsed body, with clientSecret, token, code and the like redacted (the query too). */
   body: unknown;
   status: number;
   /** Identity uid of the authenticated caller, if any. */
   caller?: string;
 }
 
-const SECRET_KEYS = /^(clientSecret|token|code|password|secret|identityToken|accessToken|idToken|refreshToken)$/i;
+/** Secret-looking keys, camelCase or snake_case (`access_token` is how OAuth puts a token in a query). */
+const SECRET_KEYS = /^(client_?secret|token|code|password|secret|identity_?token|access_?token|id_?token|refresh_?token)$/i;
 
 /** A deep copy of `v` with secret-looking fields replaced by "[REDACTED]". */
 export function redact(v: unknown): unknown {
@@ -37,7 +38,7 @@ export function record(into: RecordedRequest[], req: FastifyRequest, status: num
   into.push({
     method: req.method,
     path: req.url.split("?")[0],
-    query: { ...(req.query as Record<string, unknown>) },
+    query: redact({ ...(req.query as Record<string, unknown>) }) as Record<string, unknown>,
     body: redact(req.body),
     status,
     ...(caller ? { caller } : {}),

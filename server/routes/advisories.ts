@@ -3,7 +3,7 @@ import { parentOf } from "../../api/uid";
 import type { FilterSpec } from "../list";
 import { fields } from "../model";
 import type { AdvisoryRecord } from "../store";
-import type { CollectionRoutes } from "./collection";
+import { parentGroup, type CollectionRoutes } from "./collection";
 
 /** A repeatable filter matching any value against a string or list field. */
 const anyOf = (get: (a: AdvisoryRecord) => string | string[]): FilterSpec<AdvisoryRecord> => ({
@@ -18,7 +18,7 @@ export const advisoryRoutes: CollectionRoutes<AdvisoryRecord> = {
   kind: "advisory",
   capability: "advisories",
   items: (ctx) => ctx.store.advisories,
-  groupOf: parentOf,
+  groupOf: parentGroup,
   list: {
     name: "advisories",
     sortable: fields<AdvisoryRecord>(

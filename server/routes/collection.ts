@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS } from "../../api/collections";
+import { parentOf } from "../../api/uid";
 import { callerOf, type ServerContext } from "../context";
 import { methodNotAllowed, notFound } from "../errors";
 import { paginate, type ListSpec, type RawQuery } from "../list";
@@ -36,6 +37,13 @@ export interface CollectionRoutes<T extends Keyed> {
   /** Human name of one item (`group`, `role binding`) for NOT_FOUND messages. */
   kind: string;
 }
+
+/**
+ * `groupOf` for kinds whose items live directly under a group: the parent. No such item has a
+ * root uid; one asked for is governed by that root group, so authorization still comes before
+ * existence (and an idempotent delete of it is not a success for just anyone).
+ */
+export const parentGroup = (uid: string): string => parentOf(uid) ?? uid;
 
 const uidOf = (req: FastifyRequest) => parseUid((req.params as { "*": string })["*"]);
 

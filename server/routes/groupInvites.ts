@@ -3,13 +3,13 @@ import { parentOf } from "../../api/uid";
 import { exact } from "../list";
 import { createGroupInvite, deleteGroupInvite, fields, renderGroupInvite } from "../model";
 import type { GroupInviteRecord } from "../store";
-import type { CollectionRoutes } from "./collection";
+import { parentGroup, type CollectionRoutes } from "./collection";
 
 export const groupInviteRoutes: CollectionRoutes<GroupInviteRecord> = {
   kind: "group invite",
   capability: "group_invites",
   items: (ctx) => ctx.store.groupInvites,
-  groupOf: parentOf,
+  groupOf: parentGroup,
   list: {
     name: "groupInvites",
     sortable: fields<GroupInviteRecord>("uid", "createTime", "expirationTime", "email", "keyId", "roleUid", "singleUse"),

@@ -4,7 +4,7 @@ import { parentOf } from "../../api/uid";
 import { exact } from "../list";
 import { createIdentity, deleteIdentity, fields, identityMaskPaths, kindOf, renderIdentity, updateIdentity } from "../model";
 import type { IdentityRecord } from "../store";
-import type { CollectionRoutes } from "./collection";
+import { parentGroup, type CollectionRoutes } from "./collection";
 
 /** `relationshipType` accepts a kind in camelCase or snake_case (`claimMatch`, `claim_match`). */
 const kindName = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -13,7 +13,7 @@ export const identityRoutes: CollectionRoutes<IdentityRecord> = {
   kind: "identity",
   capability: "identity",
   items: (ctx) => ctx.store.identities,
-  groupOf: parentOf,
+  groupOf: parentGroup,
   list: {
     name: "identities",
     sortable: fields<IdentityRecord>("uid", "name", "description", "lastSeenTime", "createTime", "updateTime"),

@@ -10,13 +10,13 @@ import {
   updateIdentityProvider,
 } from "../model";
 import type { IdentityProviderRecord } from "../store";
-import type { CollectionRoutes } from "./collection";
+import { parentGroup, type CollectionRoutes } from "./collection";
 
 export const identityProviderRoutes: CollectionRoutes<IdentityProviderRecord> = {
   kind: "identity provider",
   capability: "identity_providers",
   items: (ctx) => ctx.store.identityProviders,
-  groupOf: parentOf,
+  groupOf: parentGroup,
   list: {
     name: "identityProviders",
     sortable: fields<IdentityProviderRecord>("uid", "name", "description", "defaultRole", "createTime", "updateTime"),

@@ -3,7 +3,7 @@ import { parentOf } from "../../api/uid";
 import { exact } from "../list";
 import { fields } from "../model";
 import type { RepoRecord, TagRecord } from "../store";
-import type { CollectionRoutes } from "./collection";
+import { parentGroup, type CollectionRoutes } from "./collection";
 
 const readOnly = "the registry is read-only in irv-server: load repos and tags with --fixtures";
 
@@ -11,7 +11,7 @@ export const repoRoutes: CollectionRoutes<RepoRecord> = {
   kind: "repo",
   capability: "repo",
   items: (ctx) => ctx.store.repos,
-  groupOf: parentOf,
+  groupOf: parentGroup,
   list: {
     name: "repos",
     sortable: fields<RepoRecord>("uid", "name", "description", "catalogTier", "createTime", "updateTime"),

@@ -3,7 +3,7 @@ import { UID, parentOf } from "../../api/uid";
 import { createRoleBinding, deleteRoleBinding, renderRoleBinding, roleBindingMaskPaths, updateRoleBinding } from "../model";
 import type { FilterSpec } from "../list";
 import type { RoleBindingRecord } from "../store";
-import type { CollectionRoutes } from "./collection";
+import { parentGroup, type CollectionRoutes } from "./collection";
 
 const byUid = (get: (b: RoleBindingRecord) => string): FilterSpec<RoleBindingRecord> => ({
   check: (v) => (UID.test(v) ? undefined : "must be a uid"),
@@ -14,7 +14,7 @@ export const roleBindingRoutes: CollectionRoutes<RoleBindingRecord> = {
   kind: "role binding",
   capability: "role_bindings",
   items: (ctx) => ctx.store.roleBindings,
-  groupOf: parentOf,
+  groupOf: parentGroup,
   list: {
     name: "roleBindings",
     sortable: {

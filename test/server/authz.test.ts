@@ -94,4 +94,16 @@ describe("authorization matrix", () => {
     expectError(await as.owner.post(path("accountAssociations", B), { name: "x" }), "PERMISSION_DENIED");
     ok(await as.owner.post(path("accountAssociations", A), { name: "x" }));
   });
+
+  it("checks authorization before existence for root uids of kinds that live under a group", async () => {
+    const org = ctx.server.organization;
+    // No role binding has a root uid: a viewer's delete of one is still refused, not a success.
+    expectError(await as.viewer.del(path("roleBindings", org)), "PERMISSION_DENIED");
+    expectError(await as.owner.del(path("roleBindings", org)), "PERMISSION_DENIED");
+    for (const name of ["identities", "identityProviders", "groupInvites", "repos", "advisories"] as const)
+      expectError(await as.owner.get(path(name, org)), "PERMISSION_DENIED");
+    // The organization's owner is allowed, and finds nothing there.
+    ok(await ctx.api.del(path("roleBindings", org)));
+    expectError(await ctx.api.get(path("identities", org)), "NOT_FOUND");
+  });
 });

@@ -51,4 +51,11 @@ describe("irv-server CLI", () => {
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain("--port");
   });
+
+  it("refuses an organization name the API would refuse as a group name", () => {
+    const bad = spawnSync(process.execPath, [cli, "--port", "0", "--organization-name", "Acme Corp"], { encoding: "utf8", timeout: 30_000 });
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toContain("organization name");
+  });
 });

@@ -20,6 +20,20 @@ describe("recording", () => {
     expect(anon).toMatchObject({ status: 401 });
     expect(anon.caller).toBeUndefined();
   });
+
+  it("redacts secrets sent in a query string too", async () => {
+    const from = ctx.server.requests.length;
+    await ctx.api.get(path("groups"), { access_token: "query-secret-1" });
+    await ctx.api.as(null).request("GET", `${new URL(ctx.server.authUrl).pathname}/sts/exchange`, {
+      query: { aud: ctx.server.url, identity: ctx.server.organization, token: "query-secret-2" },
+    });
+    const recorded = ctx.server.requests.slice(from);
+    expect(recorded.map((r) => r.query)).toEqual([
+      { access_token: "[REDACTED]" },
+      { aud: ctx.server.url, identity: ctx.server.organization, token: "[REDACTED]" },
+    ]);
+    expect(JSON.stringify(ctx.server.requests)).not.toMatch(/query-secret/);
+  });
 });
 
 describe("faults", () => {

@@ -71,6 +71,15 @@ describe("groups", () => {
     expect(postList.status).toBe(405);
   });
 
+  it("decodes a uid in a path once: %2F is a slash, %252F is not", async () => {
+    const g = await mkGroup(ctx.api, ctx.server.organization, "encoded");
+    const [root, seg] = [ctx.server.organization, g.uid.slice(ctx.server.organization.length + 1)];
+    expect(ok(await ctx.api.get(`${path("groups")}/${root}%2F${seg}`)).uid).toBe(g.uid);
+    expectFieldViolation(await ctx.api.get(`${path("groups")}/${root}%252F${seg}`), "uid");
+    expectFieldViolation(await ctx.api.del(`${path("groups")}/${root}%252F${seg}`), "uid");
+    ok(await ctx.api.get(path("groups", g.uid)));
+  });
+
   it("PATCH without a mask changes only the fields present", async () => {
     const g = await mkGroup(ctx.api, ctx.server.organization, "masks", "keep me");
     const r = ok(await ctx.api.patch(path("groups", g.uid), { name: "masks2" }));

@@ -97,6 +97,26 @@ describe("roles", () => {
     ok(await ctx.api.del(path("roleBindings", b.uid)));
     ok(await ctx.api.del(path("roles", r.uid)));
   });
+
+  it("refuses deleting a role an identity provider or an invite still names, which would dangle", async () => {
+    const g = await mkGroup(ctx.api, org(), "roles-in-use");
+    const r = ok(await ctx.api.post(path("roles", g.uid), { name: "default", capabilities: ["groups.list"] }));
+    const idp = ok(await ctx.api.post(path("identityProviders", g.uid), {
+      name: "sso", defaultRole: r.uid, oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "s" },
+    }));
+    const inv = ok(await ctx.api.post(path("groupInvites", g.uid), { roleUid: r.uid }));
+    const res = expectError(await ctx.api.del(path("roles", r.uid)), "FAILED_PRECONDITION");
+    expect(res.details[1].violations.map((v: { type: string; description: string }) => [v.type, v.description])).toEqual([
+      ["RESOURCE_IN_USE", "role is the default role of 1 identity provider"],
+      ["RESOURCE_IN_USE", "role is granted by 1 group invite"],
+    ]);
+    // The role is still there, so the provider stays updatable.
+    ok(await ctx.api.get(path("roles", r.uid)));
+    ok(await ctx.api.patch(path("identityProviders", idp.uid), { name: "sso2" }));
+    ok(await ctx.api.patch(path("identityProviders", idp.uid), {}, { updateMask: "defaultRole" }));
+    ok(await ctx.api.del(path("groupInvites", inv.uid)));
+    ok(await ctx.api.del(path("roles", r.uid)));
+  });
 });
 
 describe("role bindings", () => {
@@ -235,5 +255,13 @@ describe("group invites", () => {
     expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, ttl: "60s", expirationTime: new Date(Date.now() + day).toISOString() }), "expirationTime");
     ok(await ctx.api.del(path("groupInvites", created.uid)));
     expectError(await ctx.api.del(path("groupInvites", created.uid)), "NOT_FOUND");
+  });
+
+  it("never creates an invite that has already expired, even with a sub-millisecond ttl", async () => {
+    const g = await mkGroup(ctx.api, org(), "tiny-ttl");
+    for (const ttl of ["0.0001s", "0.000000001s"]) {
+      const inv = ok(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, ttl }));
+      expect(Date.parse(inv.expirationTime), ttl).toBeGreaterThan(Date.parse(inv.createTime));
+    }
   });
 });

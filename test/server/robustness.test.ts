@@ -13,6 +13,9 @@ const QUERIES: Record<string, string>[] = [
   { page_size: "1e3" }, { page_size: "99999999999" }, { skip: "x" }, { order_by: "" }, { order_by: " desc" },
   { order_by: "__proto__" }, { order_by: "constructor" }, { page_token: "." }, { page_token: "a.b.c" },
   { "uidp.ids": "," }, { "uidp.children_of": "%zz" }, { updateMask: "__proto__" }, { name: "" },
+  // Names every plain object inherits: a parameter, sort field or alias is looked up as the table's own only.
+  { constructor: "x" }, { toString: "x" }, { hasOwnProperty: "x" }, { valueOf: "x" }, { order_by: "to_string" },
+  { order_by: "has_own_property desc" },
 ];
 
 describe("robustness", () => {
