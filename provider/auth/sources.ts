@@ -9,8 +9,11 @@ import { ApiError, TransportError } from "../client/errors";
 export interface TokenSource {
   /** A token valid for at least the next minute. */
   token(): Promise<string>;
-  /** Forget a cached token the server refused, so the next `token()` gets a fresh one. */
-  invalidate?(): void;
+  /**
+   * Forget a cached token the server refused, so the next `token()` gets a fresh one. With the
+   * refused token given, a newer cached token (another request already got one) is kept.
+   */
+  invalidate?(refused?: string): void;
   /** What kind of source this is, for messages (never the token). */
   readonly describe: string;
 }
@@ -68,8 +71,10 @@ export class ExchangeTokenSource implements TokenSource {
     return this.#inflight;
   }
 
-  invalidate(): void {
-    this.#cached = undefined;
+  invalidate(refused?: string): void {
+    // Concurrent requests refused with the same old token must not each throw away the fresh
+    // token the first of them already exchanged for.
+    if (refused === undefined || this.#cached?.token === refused) this.#cached = undefined;
   }
 
   async #exchange(): Promise<string> {

@@ -171,7 +171,7 @@ export class IrvClient {
       const err = ApiError.fromStatus(res.statusCode, body, request);
       // An exchanged token the server refuses may have been revoked or skewed: exchange again once.
       if (err instanceof UnauthenticatedError && authAttempt === 0 && this.#tokens.invalidate) {
-        this.#tokens.invalidate();
+        this.#tokens.invalidate(token);
         continue;
       }
       throw err;

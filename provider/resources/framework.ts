@@ -133,13 +133,22 @@ export function validate(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec)
   if (!body.success)
     for (const i of body.error.issues) {
       const [head, ...rest] = i.path;
-      // A strict body reports its unknown keys without a path: name them.
-      if (i.code === "unrecognized_keys") for (const k of i.keys) issues.push({ path: [toInput[k] ?? k], message: "is not a known field" });
-      else issues.push({ path: head === undefined ? [] : [toInput[head as string] ?? head, ...rest], message: i.message });
+      const at = head === undefined ? [] : [toInput[head as string] ?? head, ...rest];
+      // A strict object reports its unknown keys at the object's path: name each key under it.
+      if (i.code === "unrecognized_keys")
+        for (const k of i.keys) issues.push({ path: at.length ? [...at, k] : [toInput[k] ?? k], message: "is not a known field" });
+      else issues.push({ path: at, message: i.message });
     }
   for (const k of Object.keys(inputs))
     if (!(k in spec.fields) && k !== "adoptUid" && k !== "__timeouts" && k !== "__provider")
       issues.push({ path: [k], message: "is not a known field" });
+  // An adoptUid outside the declared parent would only fail in create, during `up`: say so now.
+  const adoptUid = inputs.adoptUid;
+  const parentUid = inputs[spec.parentField];
+  if (creating && common.success && parent.success && typeof adoptUid === "string" && !containsUnknown(parentUid)) {
+    const owner = spec.parentOf({ uid: adoptUid } as Item<CollectionName>);
+    if (owner !== parentUid) issues.push({ path: ["adoptUid"], message: `belongs to ${owner || "no group"}, but ${spec.parentField} is ${parentUid}` });
+  }
   issues.push(...(spec.validate?.(inputs, creating, olds) ?? []));
   return issues.filter((i) => !unknownAlong(inputs, i.path));
 }
@@ -240,10 +249,18 @@ function inputsOf(spec: KindSpec<CollectionName>, outs: Rec): Rec {
 export function providerFor<C extends CollectionName, I extends object, O extends object>(spec: KindSpec<C>) {
   const anySpec = spec as unknown as KindSpec<CollectionName>;
   return {
-    /** Validates what the API would reject, naming the field; unknown values pass. */
+    /**
+     * Validates what the API would reject, naming the field; unknown values pass. `adoptUid` only
+     * steers the first create: once the resource is in state (olds), it is dropped, so that a
+     * replacement creates a new resource instead of adopting the one it replaces.
+     */
     async check(olds: I, news: I): Promise<dynamic.CheckResult<I>> {
       const inputs = withoutProvider(news) as Rec;
-      return { inputs: news, failures: failuresOf(validate(anySpec, inputs, (olds ?? {}) as Rec)) };
+      const prior = withoutProvider((olds ?? {}) as Rec);
+      const failures = failuresOf(validate(anySpec, inputs, prior));
+      if (Object.keys(prior).length === 0 || !("adoptUid" in (news as Rec))) return { inputs: news, failures };
+      const { adoptUid: _, ...rest } = news as Rec;
+      return { inputs: rest as I, failures };
     },
 
     /** Exact diff over the declared inputs: no change means `changes: false`. */

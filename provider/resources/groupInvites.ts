@@ -1,7 +1,8 @@
 import type { dynamic } from "@pulumi/pulumi";
 import { DURATION, GroupInviteCreate, INVITE_MAX_TTL_SECONDS } from "../../api/inputs";
 import { parentOf } from "../../api/uid";
-import { findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";
+import type { CollectionName } from "../../api/collections";
+import { changesOf, findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";
 import { UNKNOWN } from "./values";
 
 /** Inputs of a group invite. Every change replaces the invite (the API cannot update one). */
@@ -43,10 +44,11 @@ const spec: KindSpec<"groupInvites"> = {
   },
   createSchema: GroupInviteCreate,
   createBody: (i) => ({ roleUid: i.roleUid, ttl: i.ttl, expirationTime: i.expirationTime, email: i.email, singleUse: i.singleUse }),
-  validate(i, creating) {
+  validate(i, creating, olds) {
     // Only an invite about to be created must expire in the future: one that has since expired
-    // must not break every later preview.
-    if (!creating) return [];
+    // must not break every later preview. Any change to an invite's inputs replaces it, so
+    // changed inputs mean a create too.
+    if (!creating && changesOf(spec as unknown as KindSpec<CollectionName>, olds, i).changed.length === 0) return [];
     const issues: Issue[] = [];
     const now = Date.now();
     if (typeof i.expirationTime === "string" && i.expirationTime !== UNKNOWN) {

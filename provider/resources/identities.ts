@@ -3,7 +3,7 @@ import { IDENTITY_KINDS, IdentityCreate, type AwsIdentity, type ClaimMatch, type
 import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
 import { parentOf } from "../../api/uid";
 import { findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";
-import { UNKNOWN } from "./values";
+import { UNKNOWN, containsUnknown, same } from "./values";
 
 /** Inputs of an identity: exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal. */
 export interface IdentityInputs extends CommonInputs {
@@ -62,8 +62,11 @@ const spec: KindSpec<"identities"> = {
   validate(i, creating, olds) {
     const issues: Issue[] = [];
     const exp = i.staticKeys?.expirationTime;
-    // Only a new or changed expiration must lie ahead: one that passed must not break previews.
-    if (typeof exp === "string" && exp !== UNKNOWN && (creating || exp !== olds.staticKeys?.expirationTime)) {
+    // Only an expiration the API will check must lie ahead: on a create (also a replacement by a
+    // new group) and on any change to the staticKeys block, which the API re-checks as a whole.
+    // One that passed must not break previews of unrelated changes.
+    const checked = creating || olds.groupUid !== i.groupUid || !same(olds.staticKeys, i.staticKeys) || containsUnknown(i.staticKeys);
+    if (typeof exp === "string" && exp !== UNKNOWN && checked) {
       const t = Date.parse(exp);
       if (t <= Date.now()) issues.push({ path: ["staticKeys", "expirationTime"], message: "must be in the future" });
       else if (t > Date.now() + STATIC_KEYS_MAX_DAYS * 86400_000)

@@ -36,14 +36,15 @@ export function isEmpty(v: unknown): boolean {
 }
 
 /**
- * A canonical form for comparison: empty members dropped, string arrays sorted (the API treats
- * capabilities, scopes and audiences as sets), object arrays sorted by their JSON.
+ * A canonical form for comparison: empty members dropped, string arrays sorted and deduplicated
+ * (the API treats capabilities, scopes and audiences as sets, and stores capabilities once each),
+ * object arrays sorted by their JSON.
  */
 export function normalize(v: unknown): unknown {
   if (Array.isArray(v)) {
     const items = v.map(normalize);
     return items.every((x) => typeof x === "string")
-      ? [...(items as string[])].sort()
+      ? [...new Set(items as string[])].sort()
       : items.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
   }
   if (v && typeof v === "object") {

@@ -60,6 +60,25 @@ describe("token sources", () => {
     expect(second).not.toBe(first);
   });
 
+  it("exchanges once when several requests are refused with the same old token", async () => {
+    const source = new ExchangeTokenSource({ authUrl: ctx.server.authUrl, audience: ctx.server.url, identity, identityToken: await external() });
+    const old = await source.token();
+    // The first refused request drops the old token and gets a fresh one ...
+    source.invalidate(old);
+    const fresh = await source.token();
+    expect(fresh).not.toBe(old);
+    expect(source.exchanges).toBe(2);
+    // ... and the others, refused with the same old token, keep the fresh one.
+    source.invalidate(old);
+    source.invalidate(old);
+    expect(await source.token()).toBe(fresh);
+    expect(source.exchanges).toBe(2);
+    // Refusing the fresh one exchanges again.
+    source.invalidate(fresh);
+    await source.token();
+    expect(source.exchanges).toBe(3);
+  });
+
   it("reports a refused exchange as UNAUTHENTICATED without the token", async () => {
     const forged = await issuer.signForeign({ sub: subject, aud: ctx.server.url });
     const source = new ExchangeTokenSource({ authUrl: ctx.server.authUrl, audience: ctx.server.url, identity, identityToken: forged });

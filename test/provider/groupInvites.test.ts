@@ -49,6 +49,22 @@ describe("iam.GroupInvite provider", () => {
     expect(both.failures?.map((f) => f.property)).toEqual(["expirationTime"]);
   });
 
+  it("checks expiration and ttl again when a change will replace the invite", async () => {
+    const viewer = await builtinRole(ctx, "viewer");
+    const group = ctx.server.organization;
+    const past = new Date(Date.now() - 3600_000).toISOString();
+    const expired = { groupUid: group, roleUid: viewer, expirationTime: past };
+    // Any change replaces the invite, so its expiration must lie ahead again.
+    const replaced = await invites.check(expired as any, { ...expired, email: "a@example.com" } as any);
+    expect(replaced.failures).toEqual([{ property: "expirationTime", reason: "expirationTime: must be in the future" }]);
+    const moved = await invites.check({ ...expired, expirationTime: new Date(Date.now() + 3600_000).toISOString() } as any, expired as any);
+    expect(moved.failures?.map((f) => f.property)).toEqual(["expirationTime"]);
+    const ttl = { groupUid: group, roleUid: viewer, ttl: "3600s" };
+    expect((await invites.check(ttl as any, { ...ttl, ttl: "0s" } as any)).failures?.map((f) => f.property)).toEqual(["ttl"]);
+    expect((await invites.check(ttl as any, { ...ttl, ttl: "99999999s" } as any)).failures?.map((f) => f.property)).toEqual(["ttl"]);
+    expect((await invites.check(ttl as any, ttl as any)).failures).toEqual([]);
+  });
+
   it("ignores the computed expirationTime when the program gives a ttl", async () => {
     const olds = { groupUid: "g", roleUid: "r", ttl: "60s", expirationTime: "2030-01-01T00:00:00.000Z", email: "", singleUse: false };
     expect((await invites.diff("x", olds as any, { groupUid: "g", roleUid: "r", ttl: "60s" } as any)).changes).toBe(false);

@@ -75,6 +75,40 @@ describe("iam.Group provider", () => {
     expect((await groups.diff(id, outs, { parentUid: parent, name, description: "after" })).changes).toBe(false);
   });
 
+  it("adopts only on the first create: a later replacement creates a new group", async () => {
+    const parent = await freshGroup(ctx);
+    const existing = await apiCreate(ctx, "groups", parent, { name: uniqueName("old") });
+    const inputs = { parentUid: parent, name: uniqueName("adopted"), adoptUid: existing.uid };
+    const first = await groups.check({} as any, inputs);
+    expect(first.inputs).toEqual(inputs);
+    const { outs } = await groups.create(first.inputs);
+    // The program keeps adoptUid (as `irv export` writes it) and moves the group: a replacement.
+    const moved = { ...inputs, parentUid: await freshGroup(ctx) };
+    const checked = await groups.check(inputs, moved);
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs).not.toHaveProperty("adoptUid");
+    expect((await groups.diff(existing.uid, outs, checked.inputs)).replaces).toEqual(["parentUid"]);
+    const replacement = await groups.create(checked.inputs);
+    expect(replacement.id).not.toBe(existing.uid);
+    expect(replacement.outs.parentUid).toBe(moved.parentUid);
+    // Unchanged inputs stay a no-op.
+    const same = await groups.check(inputs, inputs);
+    expect((await groups.diff(existing.uid, outs, same.inputs)).changes).toBe(false);
+  });
+
+  it("fails check, at preview, on an adoptUid under another parent", async () => {
+    const parent = await freshGroup(ctx);
+    const elsewhere = await apiCreate(ctx, "groups", await freshGroup(ctx), { name: uniqueName("x") });
+    const owner = elsewhere.uid.slice(0, elsewhere.uid.lastIndexOf("/"));
+    const r = await groups.check({} as any, { parentUid: parent, name: "a", adoptUid: elsewhere.uid });
+    expect(r.failures).toEqual([{ property: "adoptUid", reason: `adoptUid: belongs to ${owner}, but parentUid is ${parent}` }]);
+    expect((await groups.check({} as any, { parentUid: owner, name: "a", adoptUid: elsewhere.uid })).failures).toEqual([]);
+    expect((await groups.check({} as any, { parentUid: UNKNOWN, name: "a", adoptUid: elsewhere.uid })).failures).toEqual([]);
+    expect((await groups.check({} as any, { parentUid: parent, name: "a", adoptUid: UNKNOWN })).failures).toEqual([]);
+    const assoc = await providers.accountAssociations.check({} as any, { groupUid: parent, name: "a", adoptUid: owner } as any);
+    expect(assoc.failures?.map((f) => f.property)).toEqual(["adoptUid"]);
+  });
+
   it("refuses to adopt a missing group or one under another parent", async () => {
     const parent = await freshGroup(ctx);
     const elsewhere = await apiCreate(ctx, "groups", await freshGroup(ctx), { name: uniqueName("x") });

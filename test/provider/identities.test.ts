@@ -73,6 +73,34 @@ describe("iam.Identity provider", () => {
     expect(wholeUnknown.failures).toEqual([]);
   });
 
+  it("names an unknown key inside a block by its full path", async () => {
+    const g = ctx.server.organization;
+    const r = await identities.check({} as any, { groupUid: g, name: "x", claimMatch: { ...claimMatch, issuerr: "https://x.example.com" } } as any);
+    expect(r.failures).toEqual([{ property: "claimMatch.issuerr", reason: "claimMatch.issuerr: is not a known field" }]);
+    const idp = await providers.identityProviders.check({} as any, {
+      groupUid: g,
+      name: "x",
+      oidc: { issuer: "https://i.example.com", clientId: "c", clientSecret: "s", scopes: ["email"] },
+    } as any);
+    expect(idp.failures?.map((f) => f.property)).toEqual(["oidc.scopes"]);
+    const aa = await providers.accountAssociations.check({} as any, { groupUid: g, name: "x", github: { installations: [{ id: "1", nme: "x" }] } } as any);
+    expect(aa.failures?.map((f) => f.property)).toEqual(["github.installations.0.nme"]);
+  });
+
+  it("checks an expired staticKeys expiration whenever the API will check it again", async () => {
+    const g = ctx.server.organization;
+    const past = new Date(Date.now() - 3600_000).toISOString();
+    const staticKeys = { issuer: "https://i.example.com", subject: "s", issuerKeys: JSON.stringify({ keys: [{ kty: "oct", k: "a" }] }), expirationTime: past };
+    const olds = { groupUid: g, name: "x", staticKeys };
+    // Unchanged, or an unrelated change: an expiration that has since passed breaks nothing.
+    expect((await identities.check(olds as any, olds as any)).failures).toEqual([]);
+    expect((await identities.check(olds as any, { ...olds, description: "d" } as any)).failures).toEqual([]);
+    // Moved to another group (a replacement creates it again) or the block changed: the API checks it.
+    const failure = [{ property: "staticKeys.expirationTime", reason: "staticKeys.expirationTime: must be in the future" }];
+    expect((await identities.check(olds as any, { ...olds, groupUid: `${g}/0123456789abcdef` } as any)).failures).toEqual(failure);
+    expect((await identities.check(olds as any, { ...olds, staticKeys: { ...staticKeys, audiences: ["api"] } } as any)).failures).toEqual(failure);
+  });
+
   it("refuses to adopt an identity of another kind", async () => {
     const group = await freshGroup(ctx);
     const aws = await apiCreate(ctx, "identities", group, { name: "aws", awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/x" } });

@@ -29,6 +29,16 @@ describe("iam.Role provider", () => {
     expect((await roles.diff("x", olds as any, { ...olds, capabilities: ["b.list", "a.list"] } as any)).changes).toBe(false);
   });
 
+  it("sees no perpetual diff when the program repeats a capability (the API stores each once)", async () => {
+    const inputs = { groupUid: await freshGroup(ctx), name: uniqueName("dup"), capabilities: ["groups.list", "roles.list", "groups.list"] };
+    const { id, outs } = await roles.create(inputs);
+    expect(outs.capabilities).toEqual(["groups.list", "roles.list"]);
+    expect((await roles.diff(id, outs, inputs)).changes).toBe(false);
+    const read = await roles.read(id, outs);
+    expect((await roles.diff(id, read.props!, inputs)).changes).toBe(false);
+    expect((await roles.diff(id, outs, { ...inputs, capabilities: ["groups.list"] })).changes).toBe(true);
+  });
+
   it("fails check on unknown capabilities, naming the element", async () => {
     const r = await roles.check({} as any, { groupUid: ctx.server.organization, name: "r", capabilities: ["groups.list", "groups.fly"] } as any);
     expect(r.failures?.map((f) => f.property)).toEqual(["capabilities.1"]);
