@@ -79,6 +79,16 @@ describe("org example through the engine", { timeout: ENGINE_TIMEOUT }, () => {
     expect(state).toContain("release-ci"); // the org is in it
     expect(state).toContain("4dabf18193072939515e22adb298388d"); // pulumi's secret marker
     for (const secret of [ctx.server.token, CLIENT_SECRET, inviteCode]) expect(state).not.toContain(secret);
+
+    // A refresh rewrites every resource's inputs and outputs from what read returns (which keeps
+    // the write-only client secret and the create-only code from the old state): still no plaintext.
+    const refresh = await t.stack.refresh({ onOutput });
+    expect(refresh.summary.resourceChanges).toEqual({ same: ORG_RESOURCES.length + 1 });
+    const refreshed = JSON.stringify(await t.exportState());
+    for (const secret of [ctx.server.token, CLIENT_SECRET, inviteCode]) {
+      expect(refreshed).not.toContain(secret);
+      expect(printed.join("")).not.toContain(secret);
+    }
   });
 
   it("destroys everything it made, leaving the server as it was", async () => {
