@@ -46,15 +46,26 @@ export const ClaimMatch = z
   });
 export type ClaimMatch = z.infer<typeof ClaimMatch>;
 
-/** A JWKS document as a string: JSON with a non-empty `keys` array. */
+/** Members that only private or symmetric JWKs have: an issuer's keys must never carry them. */
+const PRIVATE_JWK_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k", "oth"];
+
+/** A JWKS document of public keys, as a string: JSON with a non-empty `keys` array. */
 const jwks = z.string().superRefine((s, ctx) => {
+  let doc: { keys?: unknown };
   try {
-    const doc = JSON.parse(s);
-    if (Array.isArray(doc?.keys) && doc.keys.length > 0) return;
+    doc = JSON.parse(s);
   } catch {
-    /* reported below */
+    doc = {};
   }
-  ctx.addIssue({ code: "custom", message: 'must be a JWKS document: JSON with a non-empty "keys" array' });
+  if (!Array.isArray(doc?.keys) || doc.keys.length === 0) {
+    ctx.addIssue({ code: "custom", message: 'must be a JWKS document: JSON with a non-empty "keys" array' });
+    return;
+  }
+  doc.keys.forEach((key, i) => {
+    const secret = PRIVATE_JWK_MEMBERS.filter((m) => key && typeof key === "object" && m in key);
+    if (secret.length)
+      ctx.addIssue({ code: "custom", message: `key ${i} holds private key material (${secret.join(", ")}): give public keys only` });
+  });
 });
 
 export const StaticKeys = z.strictObject({

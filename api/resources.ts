@@ -1,10 +1,34 @@
 import { z } from "zod";
-import { AccountBlocks, AwsIdentity, ClaimMatch, StaticKeys, ServicePrincipal } from "./inputs";
 
 /**
- * Resources as the API returns them. Loose: a field the server adds later passes through and
- * does not break an older client. The server builds exactly these shapes.
+ * Resources as the API returns them. Loose: a field the server adds later passes through, and a
+ * value the request rules of api/inputs.ts would refuse (a timestamp without milliseconds, a new
+ * service principal) still reads, so a newer server does not break an older client. The server
+ * builds exactly these shapes.
  */
+
+const text = z.string().optional();
+const textMap = z.record(z.string(), z.string()).optional();
+
+/** The identity kinds as returned: the members of api/inputs.ts, none of its rules. */
+const ClaimMatch = z.looseObject({
+  issuer: text, issuerPattern: text, subject: text, subjectPattern: text, audience: text, audiencePattern: text,
+  claims: textMap, claimPatterns: textMap,
+});
+const StaticKeys = z.looseObject({
+  issuer: z.string(), subject: z.string(), issuerKeys: z.string(), expirationTime: z.string(),
+  audiences: z.array(z.string()).optional(),
+});
+const AwsIdentity = z.looseObject({ awsAccount: z.string(), arn: text, arnPattern: text, userId: text, userIdPattern: text });
+
+/** The account association blocks as returned. */
+const AccountBlocks = {
+  amazon: z.looseObject({ account: z.string() }),
+  google: z.looseObject({ projectId: z.string(), projectNumber: z.string() }),
+  azure: z.looseObject({ tenantId: z.string(), clientIds: z.record(z.string(), z.string()) }),
+  chainguard: z.looseObject({ serviceBindings: z.record(z.string(), z.string()) }),
+  github: z.looseObject({ installations: z.array(z.looseObject({ id: z.string(), name: text })) }),
+};
 
 const times = { createTime: z.string(), updateTime: z.string() };
 
@@ -25,7 +49,7 @@ export const Identity = z.looseObject({
   claimMatch: ClaimMatch.optional(),
   staticKeys: StaticKeys.optional(),
   awsIdentity: AwsIdentity.optional(),
-  servicePrincipal: ServicePrincipal.optional(),
+  servicePrincipal: z.string().optional(),
   lastSeenTime: z.string().optional(),
   ...times,
 });

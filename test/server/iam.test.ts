@@ -35,6 +35,12 @@ describe("identities", () => {
     expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "old", staticKeys: past }), "staticKeys.expirationTime");
     const far = { ...past, expirationTime: new Date(Date.now() + 400 * day).toISOString() };
     expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "far", staticKeys: far }), "staticKeys.expirationTime");
+    // Issuer keys are public keys: a private key would be stored and echoed back in every response.
+    const privateJwks = JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "a", y: "b", d: "private-scalar" }] });
+    const leaky = { ...past, issuerKeys: privateJwks, expirationTime: new Date(Date.now() + day).toISOString() };
+    const refused = await ctx.api.post(path("identities", g.uid), { name: "leaky", staticKeys: leaky });
+    expectFieldViolation(refused, "staticKeys.issuerKeys");
+    expect(refused.text).not.toContain("private-scalar");
 
     const kinds = async (relationshipType: string) =>
       (await listAll(ctx.api, "identities", { "uidp.descendants_of": g.uid, relationshipType })).map((i) => i.name);
