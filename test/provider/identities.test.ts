@@ -90,7 +90,7 @@ describe("iam.Identity provider", () => {
   it("checks an expired staticKeys expiration whenever the API will check it again", async () => {
     const g = ctx.server.organization;
     const past = new Date(Date.now() - 3600_000).toISOString();
-    const staticKeys = { issuer: "https://i.example.com", subject: "s", issuerKeys: JSON.stringify({ keys: [{ kty: "oct", k: "a" }] }), expirationTime: past };
+    const staticKeys = { issuer: "https://i.example.com", subject: "s", issuerKeys: JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "a", y: "b" }] }), expirationTime: past };
     const olds = { groupUid: g, name: "x", staticKeys };
     // Unchanged, or an unrelated change: an expiration that has since passed breaks nothing.
     expect((await identities.check(olds as any, olds as any)).failures).toEqual([]);
