@@ -38,6 +38,14 @@ export const processIo: Io = {
 /** `--help`/`-h`, which every command takes: spread into its `parseArgs` options. */
 export const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
 
+/** The options of the commands that work on a stack: which stack, where, and the output format. */
+export const STACK_OPTIONS = {
+  ...HELP_OPTION,
+  stack: { type: "string", short: "s" },
+  cwd: { type: "string" },
+  format: { type: "string", short: "f" },
+} as const;
+
 /**
  * Runs a command's `util.parseArgs` call, turning its errors into `UsageError`s that say where
  * to find the command's usage.

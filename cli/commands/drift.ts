@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { EXIT, HELP_OPTION, oneOf, parsing, type Command } from "../command";
+import { EXIT, STACK_OPTIONS, oneOf, parsing, type Command } from "../command";
 import { DRIFT_FORMATS, formatDrift, runDrift } from "../drift";
 import { openStack } from "../stack";
 
@@ -29,10 +29,7 @@ Exit codes: 0 in sync, 2 drift found, 1 error.`,
         args: argv,
         strict: true,
         options: {
-          ...HELP_OPTION,
-          stack: { type: "string", short: "s" },
-          cwd: { type: "string" },
-          format: { type: "string", short: "f" },
+          ...STACK_OPTIONS,
         },
       }),
     );

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { EXIT, HELP_OPTION, oneOf, parsing, type Command } from "../command";
+import { EXIT, STACK_OPTIONS, oneOf, parsing, type Command } from "../command";
 import { REVIEW_FORMATS, formatReview, runReview } from "../review";
 import { openStack } from "../stack";
 
@@ -30,10 +30,7 @@ Exit codes: 0 success (with or without changes), 2 changes pending (only with
         args: argv,
         strict: true,
         options: {
-          ...HELP_OPTION,
-          stack: { type: "string", short: "s" },
-          cwd: { type: "string" },
-          format: { type: "string", short: "f" },
+          ...STACK_OPTIONS,
           refresh: { type: "boolean" },
           "detailed-exitcode": { type: "boolean" },
         },
