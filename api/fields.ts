@@ -1,3 +1,4 @@
+import { RE2JS } from "re2js";
 import { z } from "zod";
 import { UID } from "./uid";
 import { isCapability } from "./capabilities";
@@ -8,12 +9,17 @@ import { isCapability } from "./capabilities";
  * where: the caller adds the field path.
  */
 
-/** A group name: `^[a-z0-9 ._-]{1,}$`. */
+/** A group name: `^[a-z0-9 ._-]{1,}$`, at most NAME_MAX characters. */
 export const GROUP_NAME = /^[a-z0-9 ._-]{1,}$/;
+/** The longest name (of a group or anything else) the API stores. */
+export const NAME_MAX = 256;
 
 export const uid = z.string().regex(UID, "must be a uid: 40 hex characters, then /-separated 16-hex segments");
-export const groupName = z.string().regex(GROUP_NAME, "must match ^[a-z0-9 ._-]{1,}$");
-export const name = z.string().min(1, "must not be empty").max(256, "must be at most 256 characters");
+export const groupName = z
+  .string()
+  .max(NAME_MAX, `must be at most ${NAME_MAX} characters`)
+  .regex(GROUP_NAME, "must match ^[a-z0-9 ._-]{1,}$");
+export const name = z.string().min(1, "must not be empty").max(NAME_MAX, `must be at most ${NAME_MAX} characters`);
 export const description = z.string().max(4096, "must be at most 4096 characters");
 
 /** True for localhost, 127.0.0.0/8 and ::1: the only hosts a test issuer may serve plain http from. */
@@ -36,14 +42,46 @@ export const issuerUrl = z.string().superRefine((s, ctx) => {
   ctx.addIssue({ code: "custom", message: "must be an https URL (plain http only on a loopback host)" });
 });
 
-/** A regular expression that compiles. */
-export const pattern = z.string().min(1, "must not be empty").superRefine((s, ctx) => {
-  try {
-    new RegExp(s);
-  } catch (e) {
-    ctx.addIssue({ code: "custom", message: `is not a valid regular expression: ${(e as Error).message}` });
-  }
-});
+/** The longest pattern accepted. */
+export const PATTERN_MAX = 1024;
+
+/**
+ * A regular expression in RE2 syntax (as the platform, written in Go, reads them). Patterns are
+ * matched in linear time (re2js), so RE2 refuses what cannot be: backreferences and lookaround.
+ */
+export const pattern = z
+  .string()
+  .min(1, "must not be empty")
+  .max(PATTERN_MAX, `must be at most ${PATTERN_MAX} characters`)
+  .superRefine((s, ctx) => {
+    try {
+      RE2JS.compile(s);
+    } catch (e) {
+      ctx.addIssue({ code: "custom", message: `is not a valid RE2 regular expression: ${(e as Error).message}` });
+    }
+  });
+
+/** The most entries a map field (claims, claimPatterns, serviceBindings, clientIds) may hold. */
+export const MAP_MAX = 64;
+
+/**
+ * A map field whose values follow `value`. A key such as `__proto__` would be dropped by an
+ * ordinary object (and with it, say, a claim the caller asked to require), so it is refused.
+ */
+export function map<V extends z.ZodType>(value: V) {
+  const key = z.string().min(1, "must not be an empty key").max(NAME_MAX, `keys must be at most ${NAME_MAX} characters`);
+  const record = z
+    .record(key, value)
+    .refine((m) => Object.keys(m).length <= MAP_MAX, { message: `must have at most ${MAP_MAX} entries` });
+  // zod skips a `__proto__` key before validating keys: look at the raw input first.
+  return z
+    .unknown()
+    .superRefine((v, ctx) => {
+      if (typeof v === "object" && v !== null && Object.hasOwn(v, "__proto__"))
+        ctx.addIssue({ code: "custom", path: ["__proto__"], message: "is not an accepted key" });
+    })
+    .pipe(record);
+}
 
 export const capability = z.string().refine(isCapability, { message: "is not a known capability" });
 

@@ -36,8 +36,8 @@ export const ClaimMatch = z
     subjectPattern: f.pattern.optional(),
     audience: z.string().min(1, "must not be empty").optional(),
     audiencePattern: f.pattern.optional(),
-    claims: z.record(z.string(), z.string()).optional(),
-    claimPatterns: z.record(z.string(), f.pattern).optional(),
+    claims: f.map(z.string().max(f.PATTERN_MAX, `must be at most ${f.PATTERN_MAX} characters`)).optional(),
+    claimPatterns: f.map(f.pattern).optional(),
   })
   .superRefine((v, ctx) => {
     oneOf(v, ctx, ["issuer", "issuerPattern"]);
@@ -156,9 +156,9 @@ export const AccountBlocks = {
   google: z.strictObject({ projectId: z.string().min(1), projectNumber: digits("project number") }),
   azure: z.strictObject({
     tenantId: z.uuid({ message: "must be a UUID" }),
-    clientIds: z.record(z.string(), z.uuid({ message: "must be a UUID" })),
+    clientIds: f.map(z.uuid({ message: "must be a UUID" })),
   }),
-  chainguard: z.strictObject({ serviceBindings: z.record(z.string(), f.uid) }),
+  chainguard: z.strictObject({ serviceBindings: f.map(f.uid) }),
   github: z.strictObject({
     installations: z.array(z.strictObject({ id: digits("installation id"), name: z.string().optional() })),
   }),

@@ -31,7 +31,9 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
 
   const handler = async (req: FastifyRequest) => {
     const body = typeof req.body === "object" && req.body !== null ? (req.body as ExchangeParams) : {};
-    return exchange(ctx, keys, { ...body, ...(req.query as ExchangeParams) }, req.headers.authorization);
+    return exchange(ctx, keys, { ...body, ...(req.query as ExchangeParams) }, req.headers.authorization, (reason) =>
+      req.log.info({ reason }, "token exchange denied"),
+    );
   };
   app.get(STS_EXCHANGE_PATH, handler);
   app.post(STS_EXCHANGE_PATH, handler);

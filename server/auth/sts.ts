@@ -1,21 +1,31 @@
 /**
  * Token exchange: `GET|POST {authUrl}/sts/exchange?aud=<api url>&identity=<uid>` with an external
- * OIDC token as the bearer. The token must verify (signature, expiry) and satisfy the identity's
- * rules; the answer is `{token}`, an API token for the identity valid one hour.
- * - claimMatch identities: keys by OIDC discovery of the token's issuer (checked against the
- *   identity's issuer rule first, so we never fetch from an issuer the identity does not trust).
- * - staticKeys identities: keys from the identity's own JWKS; issuer, subject and audiences fixed.
- * - awsIdentity and servicePrincipal identities cannot be assumed by exchange here.
- * Failures: UNAUTHENTICATED (the token itself is bad) or PERMISSION_DENIED (a good token that may
- * not assume this identity). No message quotes the token.
+ * OIDC token as the bearer; the answer is `{token}`, an API token for the identity valid one hour.
+ * The steps are ordered so that nothing an unauthenticated caller sees depends on which identity
+ * uids exist:
+ * 1. the token alone: a JWT, claims of the right types, a sane `exp`/`iat`/`nbf`
+ *    (UNAUTHENTICATED, see external-token.ts);
+ * 2. its issuer must be trusted by some identity of the organization: a claimMatch identity's
+ *    issuer rule (keys then come by OIDC discovery; nothing is fetched from an issuer nobody
+ *    trusts) or a staticKeys identity's issuer (keys from that identity's JWKS). Patterns run in
+ *    linear time (RE2), so this check on the still unverified `iss` cannot be made to stall;
+ * 3. the signature must verify under those keys (UNAUTHENTICATED otherwise);
+ * 4. only then the requested identity, matched against the verified claims only. A claimMatch
+ *    identity accepts only a token verified by its issuer's discovered keys, a staticKeys
+ *    identity only one verified by its own keys. An unknown uid, an identity of another kind and
+ *    a token that breaks its rules all get the same PERMISSION_DENIED (the precise reason goes to
+ *    the server log).
+ * No message quotes the token.
  */
-import { createLocalJWKSet, decodeJwt, jwtVerify, errors as joseErrors, type JWTPayload } from "jose";
+import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload } from "jose";
 import { EXCHANGED_TOKEN_TTL_SECONDS } from "../../api/collections";
 import { UID } from "../../api/uid";
 import type { ServerContext } from "../context";
 import { invalidField, permissionDenied, unauthenticated } from "../errors";
+import type { IdentityRecord } from "../store";
 import { claimMismatch, issuerMismatch } from "./claim-match";
 import type { IssuerKeys } from "./discovery";
+import { tokenProblem } from "./external-token";
 import { describe } from "./tokens";
 
 /** Parameters of an exchange, from the query (or a form body). */
@@ -33,54 +43,73 @@ export function bearerOf(header: string | undefined): string {
   return m[1];
 }
 
-async function verifyExternal(ctx: ServerContext, keys: IssuerKeys, token: string, claims: JWTPayload, uid: string): Promise<void> {
-  const identity = ctx.store.identities.get(uid);
-  const denied = () => permissionDenied(`identity ${uid} does not exist or cannot be assumed by token exchange`);
-  if (!identity) throw denied();
-  const currentDate = new Date(ctx.clock());
-  if (identity.claimMatch) {
-    const cm = identity.claimMatch;
-    const iss = typeof claims.iss === "string" ? claims.iss : "";
-    const wrongIssuer = issuerMismatch(cm, iss);
-    if (wrongIssuer) throw permissionDenied(wrongIssuer);
-    let getKey;
-    try {
-      getKey = await keys.forIssuer(iss);
-    } catch (e) {
-      throw unauthenticated((e as Error).message);
-    }
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, getKey, { issuer: iss, currentDate }));
-    } catch (e) {
-      throw unauthenticated(describe(e));
-    }
-    const mismatch = claimMismatch(cm, payload, ctx.urls.url);
-    if (mismatch) throw permissionDenied(mismatch);
-    return;
-  }
-  if (identity.staticKeys) {
-    const sk = identity.staticKeys;
-    if (Date.parse(sk.expirationTime) <= ctx.clock()) throw permissionDenied(`identity ${uid}'s static keys have expired`);
-    try {
-      await jwtVerify(token, createLocalJWKSet(JSON.parse(sk.issuerKeys)), {
-        issuer: sk.issuer,
-        subject: sk.subject,
-        audience: sk.audiences?.length ? sk.audiences : ctx.urls.url,
-        currentDate,
-      });
-    } catch (e) {
-      if (e instanceof joseErrors.JWTClaimValidationFailed && e.claim !== "exp" && e.claim !== "nbf" && e.claim !== "iat")
-        throw permissionDenied(`the token's ${e.claim} claim does not match the identity's staticKeys`);
-      throw unauthenticated(describe(e));
-    }
-    return;
-  }
-  throw denied();
+/** Who vouched for a token: its issuer's discovered keys, and/or these staticKeys identities' keys. */
+interface Verified {
+  discovered?: JWTPayload;
+  byStaticKeys: Map<string, JWTPayload>;
 }
 
-/** Runs an exchange and returns the response body `{token}`. */
-export async function exchange(ctx: ServerContext, keys: IssuerKeys, params: ExchangeParams, authorization: string | undefined): Promise<{ token: string }> {
+/** Verifies `token` under every key source the organization trusts for its issuer (steps 2, 3). */
+async function verifyToken(ctx: ServerContext, keys: IssuerKeys, token: string, iss: string, deny: () => Error): Promise<Verified> {
+  const identities = ctx.store.identities.all();
+  const discover = identities.some((i) => i.claimMatch && !issuerMismatch(i.claimMatch, iss));
+  const statics = identities.filter((i) => i.staticKeys?.issuer === iss);
+  if (!discover && statics.length === 0) throw deny();
+  const currentDate = new Date(ctx.clock());
+  const out: Verified = { byStaticKeys: new Map() };
+  let firstError: string | undefined;
+  if (discover) {
+    try {
+      const getKey = await keys.forIssuer(iss).catch((e: Error) => {
+        firstError = e.message; // discovery's messages are safe to show
+        throw e;
+      });
+      out.discovered = (await jwtVerify(token, getKey, { issuer: iss, currentDate })).payload;
+    } catch (e) {
+      firstError ??= describe(e);
+    }
+  }
+  for (const i of statics) {
+    try {
+      const jwks = createLocalJWKSet(JSON.parse(i.staticKeys!.issuerKeys));
+      out.byStaticKeys.set(i.uid, (await jwtVerify(token, jwks, { issuer: iss, currentDate })).payload);
+    } catch (e) {
+      firstError ??= describe(e);
+    }
+  }
+  if (!out.discovered && out.byStaticKeys.size === 0) throw unauthenticated(firstError!);
+  return out;
+}
+
+/** Why the verified token may not assume `identity` (step 4), or undefined when it may. */
+function refusal(ctx: ServerContext, identity: IdentityRecord | undefined, verified: Verified): string | undefined {
+  if (!identity) return "no such identity";
+  if (identity.claimMatch) {
+    if (!verified.discovered) return "the token was not verified by its issuer's published keys";
+    return claimMismatch(identity.claimMatch, verified.discovered, ctx.urls.url);
+  }
+  const sk = identity.staticKeys;
+  if (sk) {
+    const claims = verified.byStaticKeys.get(identity.uid);
+    if (!claims) return "the token was not signed by the identity's static keys";
+    if (Date.parse(sk.expirationTime) <= ctx.clock()) return "the identity's static keys have expired";
+    if (claims.sub !== sk.subject) return "the token's subject does not match the identity's staticKeys";
+    const want = sk.audiences?.length ? sk.audiences : [ctx.urls.url];
+    const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (!aud.some((a) => typeof a === "string" && want.includes(a))) return "the token's audience does not match the identity's staticKeys";
+    return undefined;
+  }
+  return "the identity cannot be assumed by token exchange";
+}
+
+/** Runs an exchange and returns the response body `{token}`. `log` hears the precise reason of a denial. */
+export async function exchange(
+  ctx: ServerContext,
+  keys: IssuerKeys,
+  params: ExchangeParams,
+  authorization: string | undefined,
+  log: (reason: string) => void = () => {},
+): Promise<{ token: string }> {
   const token = bearerOf(authorization);
   const { aud, identity } = params;
   if (typeof aud !== "string" || aud === "") throw invalidField("aud", "is required: the API audience, " + ctx.urls.url);
@@ -92,8 +121,21 @@ export async function exchange(ctx: ServerContext, keys: IssuerKeys, params: Exc
   } catch {
     throw unauthenticated("the bearer token is not a valid JWT");
   }
-  await verifyExternal(ctx, keys, token, claims, identity);
-  // The identity may have been deleted while we fetched keys.
-  if (!ctx.store.identities.has(identity)) throw permissionDenied(`identity ${identity} does not exist`);
+  const problem = tokenProblem(claims, ctx.clock());
+  if (problem) throw unauthenticated(problem);
+  const deny = () =>
+    permissionDenied(
+      `the token may not assume identity ${identity}: no such identity, or the token's issuer, subject, audience or claims do not satisfy its rules`,
+    );
+  const verified = await verifyToken(ctx, keys, token, claims.iss!, () => {
+    log("no identity of the organization trusts the token's issuer");
+    return deny();
+  });
+  // Read the identity after the awaits: it may have changed or gone while keys were fetched.
+  const why = refusal(ctx, ctx.store.identities.get(identity), verified);
+  if (why) {
+    log(why);
+    throw deny();
+  }
   return { token: await ctx.tokens.issue(identity, EXCHANGED_TOKEN_TTL_SECONDS) };
 }
