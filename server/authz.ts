@@ -38,6 +38,22 @@ export class Authorizer {
       throw permissionDenied(`identity ${identityUid} lacks "${capability}" on group ${group}`);
   }
 
+  /** The capabilities of `capabilities` the caller does not hold on `group`. */
+  lacking(identityUid: string, capabilities: Iterable<string>, group: string): string[] {
+    const held = this.grants(identityUid).filter((g) => isSelfOrAncestor(g.group, group));
+    return [...capabilities].filter((c) => !held.some((g) => g.capabilities.has(c)));
+  }
+
+  /**
+   * Throws PERMISSION_DENIED unless the caller already holds every one of `capabilities` on
+   * `group`: nobody hands out (to another identity or, through it, to itself) more than it has.
+   */
+  requireAll(identityUid: string, capabilities: Iterable<string>, group: string, what: string): void {
+    const lacking = this.lacking(identityUid, capabilities, group);
+    if (lacking.length > 0)
+      throw permissionDenied(`${what} needs every capability it grants, and the caller lacks on group ${group}: ${lacking.join(", ")}`);
+  }
+
   /** The groups under which the caller holds `capability`, none below another (list scoping). */
   scopes(identityUid: string, capability: string): string[] {
     const groups = this.grants(identityUid)

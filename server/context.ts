@@ -18,7 +18,7 @@ export interface ServerContext {
   organization: string;
   tokens: TokenIssuer;
   authz: Authorizer;
-  /** HMAC key for page tokens (random per start: tokens do not survive a restart). */
+  /** Key that seals page tokens (random per start: tokens do not survive a restart). */
   pageSecret: Buffer;
 }
 

@@ -1,10 +1,11 @@
 /**
- * Page tokens: opaque, signed keyset cursors. A token carries the sort key of the last item
+ * Page tokens: opaque, sealed keyset cursors. A token carries the sort key of the last item
  * served (not an offset, so inserts and deletes between pages neither skip nor repeat items),
- * a hash of the query it belongs to, the `skipped` total so far and when it was issued; it is
- * base64url JSON plus an HMAC so a client can neither forge nor edit one.
+ * a hash of the query it belongs to, the `skipped` total so far and when it was issued. It is
+ * JSON sealed with AES-256-GCM under the server's page key: a client can neither forge nor edit
+ * one, nor read it (a sort key may be an invitee's email or another private field).
  */
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { PAGE_TOKEN_TTL_MS } from "../../api/collections";
 import { invalidField } from "../errors";
 import type { SortKey } from "../store";
@@ -26,14 +27,34 @@ export function queryHash(parts: unknown): string {
   return createHash("sha256").update(JSON.stringify(parts)).digest("base64url").slice(0, 22);
 }
 
-function mac(secret: Buffer, data: string): Buffer {
-  return createHmac("sha256", secret).update(data).digest().subarray(0, 16);
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** The AES-256 key of a page secret (any length: hashed to 32 bytes). */
+function keyOf(secret: Buffer): Buffer {
+  return createHash("sha256").update("irv page tokens\0").update(secret).digest();
 }
 
-/** Encodes and signs a cursor. */
+/** Encodes and seals a cursor. */
 export function encodeToken(c: Cursor, secret: Buffer): string {
-  const data = Buffer.from(JSON.stringify(c)).toString("base64url");
-  return `${data}.${mac(secret, data).toString("base64url")}`;
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", keyOf(secret), iv);
+  const sealed = Buffer.concat([cipher.update(JSON.stringify(c), "utf8"), cipher.final()]);
+  return Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString("base64url");
+}
+
+/** The cursor JSON of a sealed token, or undefined when it was not sealed with this secret. */
+function unseal(token: string, secret: Buffer): string | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
+  const raw = Buffer.from(token, "base64url");
+  if (raw.length <= IV_BYTES + TAG_BYTES) return undefined;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", keyOf(secret), raw.subarray(0, IV_BYTES));
+    decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
+    return Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString("utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 const malformed = () => invalidField("page_token", "is not a page token this server issued");
@@ -43,14 +64,11 @@ const malformed = () => invalidField("page_token", "is not a page token this ser
  * different query, is INVALID_ARGUMENT; an expired one yields undefined: the listing restarts.
  */
 export function decodeToken(token: string, q: string, secret: Buffer, now: number): Cursor | undefined {
-  const [data, sig, extra] = token.split(".");
-  if (!data || !sig || extra !== undefined) throw malformed();
-  const want = mac(secret, data);
-  const got = Buffer.from(sig, "base64url");
-  if (got.length !== want.length || !timingSafeEqual(got, want)) throw malformed();
+  const json = unseal(token, secret);
+  if (json === undefined) throw malformed();
   let c: Cursor;
   try {
-    c = JSON.parse(Buffer.from(data, "base64url").toString("utf8"));
+    c = JSON.parse(json);
   } catch {
     throw malformed();
   }

@@ -5,7 +5,7 @@ import { alreadyExists } from "../errors";
 import { applyPatch, maskPaths } from "../masks";
 import type { AccountAssociationRecord } from "../store";
 import { parseBody } from "../validate";
-import { pick, requireGroup, requireItem } from "./common";
+import { changed, pick, requireGroup, requireItem } from "./common";
 
 export const accountAssociationMaskPaths = maskPaths(AccountAssociationUpdate);
 
@@ -35,6 +35,7 @@ export function updateAccountAssociation(ctx: ServerContext, uid: string, body: 
   const patch = parseBody(AccountAssociationUpdate, body);
   const next = parseBody(AccountAssociationCreate, applyPatch(pick(old, SPEC_KEYS), patch, mask));
   const r = record({ uid, createTime: old.createTime, updateTime: timestamp(ctx) }, next);
+  if (!changed(old, r)) return old;
   ctx.store.accountAssociations.replace(r);
   return r;
 }

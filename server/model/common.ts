@@ -1,4 +1,5 @@
 /** Helpers every model shares: fresh uids, existence checks, role visibility, sort fields. */
+import { isDeepStrictEqual } from "node:util";
 import { isSelfOrAncestor, newChildUid, parentOf } from "../../api/uid";
 import type { ServerContext } from "../context";
 import { invalidField, notFound } from "../errors";
@@ -28,16 +29,50 @@ export function requireItem<T extends Keyed>(coll: Collection<T>, uid: string, k
 }
 
 /**
- * The role `roleUid` if a binding, invite or default role on `group` may use it: a built-in role,
- * or a custom role of `group` or one of its ancestors. INVALID_ARGUMENT on `field` otherwise.
+ * Why `caller` may not name role `roleUid` on `group` (in a binding, an invite or an IdP's default
+ * role), or undefined: it must be a built-in role, or a custom role of `group` or an ancestor
+ * that the caller may read. The words are the same whether or not it exists, so the answer
+ * names no group and reveals no uid.
  */
-export function usableRole(ctx: ServerContext, roleUid: string, group: string, field: string): RoleRecord {
+export function roleRefProblem(ctx: ServerContext, caller: string, roleUid: string, group: string): string | undefined {
   const role = ctx.store.roles.get(roleUid);
-  if (!role) throw invalidField(field, `role ${roleUid} does not exist`);
-  const home = parentOf(role.uid);
-  if (!role.builtin && (home === undefined || !isSelfOrAncestor(home, group)))
-    throw invalidField(field, `role ${roleUid} belongs to group ${home}, which is not ${group} or one of its ancestors`);
+  const home = role && parentOf(role.uid);
+  const usable =
+    role && (role.builtin || (home !== undefined && isSelfOrAncestor(home, group) && ctx.authz.can(caller, "roles.list", home)));
+  return usable ? undefined : `role ${roleUid} does not exist, or is not a built-in role nor a role of group ${group} or an ancestor that you may read`;
+}
+
+/**
+ * The role `roleUid` if `caller` may grant it on `group`: a role it may name (roleRefProblem,
+ * else INVALID_ARGUMENT on `field`) whose every capability the caller already holds on `group`
+ * (else PERMISSION_DENIED): nobody hands out more than it has.
+ */
+export function grantableRole(ctx: ServerContext, caller: string, roleUid: string, group: string, field: string): RoleRecord {
+  const problem = roleRefProblem(ctx, caller, roleUid, group);
+  if (problem) throw invalidField(field, problem);
+  const role = ctx.store.roles.get(roleUid)!;
+  ctx.authz.requireAll(caller, role.capabilities, group, `granting role ${role.name}`);
   return role;
+}
+
+/**
+ * Why `caller` may not bind identity `uid` on `group`, or undefined. It must live on `group` or
+ * an ancestor (so whoever may change how it is assumed already governs every group it is bound
+ * on), and the caller must be able to read it; one it may not read is answered as if it did
+ * not exist.
+ */
+export function identityRefProblem(ctx: ServerContext, caller: string, uid: string, group: string): string | undefined {
+  const home = parentOf(uid);
+  if (!ctx.store.identities.has(uid) || home === undefined || !ctx.authz.can(caller, "identity.list", home))
+    return `identity ${uid} does not exist`;
+  if (!isSelfOrAncestor(home, group))
+    return `identity ${uid} lives in group ${home}, which is not ${group} or one of its ancestors: an identity can only be bound on its own group or below`;
+  return undefined;
+}
+
+/** True when the new record differs from the old in anything but its update time. */
+export function changed<T extends { updateTime: string }>(old: T, next: T): boolean {
+  return !isDeepStrictEqual({ ...old, updateTime: "" }, { ...next, updateTime: "" });
 }
 
 /** Sort getters reading the named top-level fields of an item. */

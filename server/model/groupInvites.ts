@@ -5,7 +5,7 @@ import type { ServerContext } from "../context";
 import { invalidField } from "../errors";
 import type { GroupInviteRecord } from "../store";
 import { parseBody } from "../validate";
-import { freshUid, requireGroup, requireItem, usableRole } from "./common";
+import { freshUid, grantableRole, requireGroup, requireItem } from "./common";
 
 /** When the invite expires, from `ttl` or `expirationTime` (or the default), within the limits. */
 function expiration(now: number, input: GroupInviteCreate): string {
@@ -24,10 +24,11 @@ function expiration(now: number, input: GroupInviteCreate): string {
 }
 
 /** Creates an invite; the result carries the code, which no later read returns. */
-export function createGroupInvite(ctx: ServerContext, groupUid: string, body: unknown): { record: GroupInviteRecord; code: string } {
+export function createGroupInvite(ctx: ServerContext, groupUid: string, body: unknown, caller: string): { record: GroupInviteRecord; code: string } {
   requireGroup(ctx, groupUid);
   const input = parseBody(GroupInviteCreate, body);
-  usableRole(ctx, input.roleUid, groupUid, "roleUid");
+  // Whoever redeems the code gets the role: the creator may hand out only what it holds.
+  grantableRole(ctx, caller, input.roleUid, groupUid, "roleUid");
   const now = ctx.clock();
   const expirationTime = expiration(now, input);
   const code = randomBytes(24).toString("base64url");

@@ -5,7 +5,7 @@ import { failedPrecondition, notFound } from "../errors";
 import { applyPatch, maskPaths } from "../masks";
 import type { GroupRecord } from "../store";
 import { parseBody } from "../validate";
-import { freshUid, pick, requireGroup, requireItem } from "./common";
+import { changed, freshUid, pick, requireGroup, requireItem } from "./common";
 
 export const groupMaskPaths = maskPaths(GroupUpdate);
 
@@ -33,6 +33,7 @@ export function updateGroup(ctx: ServerContext, uid: string, body: unknown, mask
   const patch = parseBody(GroupUpdate, body);
   const next = parseBody(GroupCreate, applyPatch(pick(g, ["name", "description"]), patch, mask));
   const updated: GroupRecord = { ...g, name: next.name, description: next.description ?? "", updateTime: timestamp(ctx) };
+  if (!changed(g, updated)) return g;
   ctx.store.groups.replace(updated);
   return updated;
 }

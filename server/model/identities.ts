@@ -1,12 +1,14 @@
 /** Identities: who may act, and how an external token may assume them (one of four kinds). */
 import { IDENTITY_KINDS, IdentityCreate, IdentityUpdate, type StaticKeys } from "../../api/inputs";
+import { isDeepStrictEqual } from "node:util";
 import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
+import { parentOf } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
-import { invalidField } from "../errors";
+import { invalidField, permissionDenied } from "../errors";
 import { applyPatch, maskPaths } from "../masks";
 import type { IdentityRecord } from "../store";
 import { parseBody } from "../validate";
-import { freshUid, pick, requireGroup, requireItem } from "./common";
+import { changed, freshUid, pick, requireGroup, requireItem } from "./common";
 
 export const identityMaskPaths = maskPaths(IdentityUpdate);
 
@@ -42,8 +44,22 @@ export function createIdentity(ctx: ServerContext, groupUid: string, body: unkno
   return r;
 }
 
-/** Updates an identity. Setting one kind replaces the identity's kind (it has exactly one). */
-export function updateIdentity(ctx: ServerContext, uid: string, body: unknown, mask?: string[]): IdentityRecord {
+/**
+ * Whoever may change how an identity is assumed can become it: the caller must already hold
+ * every capability the identity's role bindings grant, on each binding's group.
+ */
+function requireDominates(ctx: ServerContext, caller: string, uid: string, what: string): void {
+  for (const b of ctx.store.bindingsOf(uid)) {
+    const role = ctx.store.roles.get(b.roleUid);
+    if (role) ctx.authz.requireAll(caller, role.capabilities, parentOf(b.uid)!, what);
+  }
+}
+
+/**
+ * Updates an identity. Setting one kind replaces the identity's kind (it has exactly one).
+ * Changing how it is assumed needs everything its bindings grant (requireDominates).
+ */
+export function updateIdentity(ctx: ServerContext, uid: string, body: unknown, mask: string[] | undefined, caller: string): IdentityRecord {
   const old = requireItem(ctx.store.identities, uid, "identity");
   const patch = parseBody(IdentityUpdate, body);
   const current = pick(old, SPEC_KEYS);
@@ -56,13 +72,25 @@ export function updateIdentity(ctx: ServerContext, uid: string, body: unknown, m
     { uid, email: old.email, lastSeenTime: old.lastSeenTime, createTime: old.createTime, updateTime: timestamp(ctx) },
     next,
   );
+  if (!changed(old, r)) return old;
+  if (IDENTITY_KINDS.some((k) => !isDeepStrictEqual(r[k], old[k])))
+    requireDominates(ctx, caller, uid, `changing how identity ${uid} is assumed`);
   ctx.store.identities.replace(r);
   return r;
 }
 
-/** Deletes an identity and, with it, every role binding naming it. */
-export function deleteIdentity(ctx: ServerContext, uid: string): void {
+/**
+ * Deletes an identity and, with it, every role binding naming it: the caller must be allowed to
+ * delete each of those bindings (else PERMISSION_DENIED and nothing changes).
+ */
+export function deleteIdentity(ctx: ServerContext, uid: string, caller: string): void {
   requireItem(ctx.store.identities, uid, "identity");
+  const bindings = ctx.store.bindingsOf(uid);
+  const held = bindings.filter((b) => !ctx.authz.can(caller, "role_bindings.delete", parentOf(b.uid)!)).length;
+  if (held > 0)
+    throw permissionDenied(
+      `identity ${uid} has ${held} role binding${held === 1 ? "" : "s"} on groups where the caller may not delete role bindings; deleting it would delete them`,
+    );
   for (const b of ctx.store.bindingsOf(uid)) ctx.store.removeBinding(b.uid);
   ctx.store.identities.remove(uid);
 }

@@ -1,12 +1,13 @@
 /** Identity providers: OIDC sign-in for a group. The client secret is write-only. */
 import { createHash } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import { IdentityProviderCreate, IdentityProviderUpdate, Oidc } from "../../api/inputs";
 import { parentOf } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
 import { applyPatch, maskPaths } from "../masks";
 import type { IdentityProviderRecord } from "../store";
 import { parseBody } from "../validate";
-import { freshUid, requireGroup, requireItem, usableRole } from "./common";
+import { changed, freshUid, grantableRole, requireGroup, requireItem } from "./common";
 
 export const identityProviderMaskPaths = maskPaths(IdentityProviderUpdate, ["oidc"]);
 
@@ -22,10 +23,11 @@ function withoutSecret<T>(body: T): T {
 }
 
 /** Creates an identity provider in group `groupUid`. */
-export function createIdentityProvider(ctx: ServerContext, groupUid: string, body: unknown): IdentityProviderRecord {
+export function createIdentityProvider(ctx: ServerContext, groupUid: string, body: unknown, caller: string): IdentityProviderRecord {
   requireGroup(ctx, groupUid);
   const input = parseBody(IdentityProviderCreate, body);
-  if (input.defaultRole) usableRole(ctx, input.defaultRole, groupUid, "defaultRole");
+  // Everyone who signs in through it gets the default role: only what the caller holds.
+  if (input.defaultRole) grantableRole(ctx, caller, input.defaultRole, groupUid, "defaultRole");
   const now = timestamp(ctx);
   const r: IdentityProviderRecord = {
     uid: freshUid(ctx.store.identityProviders, groupUid),
@@ -45,7 +47,13 @@ export function createIdentityProvider(ctx: ServerContext, groupUid: string, bod
  * Updates an identity provider. The secret changes only when a non-empty one is sent without a
  * mask, or when the mask names `oidc` or `oidc.clientSecret` (then an empty one clears it).
  */
-export function updateIdentityProvider(ctx: ServerContext, uid: string, body: unknown, mask?: string[]): IdentityProviderRecord {
+export function updateIdentityProvider(
+  ctx: ServerContext,
+  uid: string,
+  body: unknown,
+  mask: string[] | undefined,
+  caller: string,
+): IdentityProviderRecord {
   const old = requireItem(ctx.store.identityProviders, uid, "identity provider");
   const patch = parseBody(IdentityProviderUpdate, body);
   const sent = patch.oidc?.clientSecret;
@@ -55,7 +63,6 @@ export function updateIdentityProvider(ctx: ServerContext, uid: string, body: un
   const current = { name: old.name, description: old.description, defaultRole: old.defaultRole || undefined, oidc: old.oidc };
   const merged = applyPatch(current, withoutSecret(patch), mask?.filter((p) => p !== "oidc.clientSecret"), ["oidc"]);
   const next = parseBody(IdentityProviderState, withoutSecret(merged));
-  if (next.defaultRole) usableRole(ctx, next.defaultRole, parentOf(uid)!, "defaultRole");
   const r: IdentityProviderRecord = {
     ...old,
     name: next.name,
@@ -65,6 +72,10 @@ export function updateIdentityProvider(ctx: ServerContext, uid: string, body: un
     clientSecretHash,
     updateTime: timestamp(ctx),
   };
+  if (!changed(old, r)) return old;
+  // Who signs in (issuer, client) decides who gets the default role: changing either is granting it.
+  const signIn = (p: IdentityProviderRecord) => [p.defaultRole, p.oidc.issuer, p.oidc.clientId, p.clientSecretHash];
+  if (r.defaultRole && !isDeepStrictEqual(signIn(r), signIn(old))) grantableRole(ctx, caller, r.defaultRole, parentOf(uid)!, "defaultRole");
   ctx.store.identityProviders.replace(r);
   return r;
 }

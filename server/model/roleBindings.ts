@@ -2,19 +2,27 @@
 import { RoleBindingCreate, RoleBindingUpdate } from "../../api/inputs";
 import { parentOf } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
-import { alreadyExists, invalidField } from "../errors";
+import type { FieldViolation } from "../../api/codes";
+import { alreadyExists, invalidArgument } from "../errors";
 import { applyPatch, maskPaths } from "../masks";
 import type { RoleBindingRecord } from "../store";
 import { parseBody } from "../validate";
-import { freshUid, requireGroup, requireItem, usableRole } from "./common";
+import { freshUid, grantableRole, identityRefProblem, requireGroup, requireItem, roleRefProblem } from "./common";
 
 export const roleBindingMaskPaths = maskPaths(RoleBindingUpdate);
 
-/** Checks a binding's references, refusing a duplicate of another binding on the same group. */
-function checkRefs(ctx: ServerContext, group: string, input: RoleBindingCreate, self?: string): void {
-  if (!ctx.store.identities.has(input.identityUid))
-    throw invalidField("identityUid", `identity ${input.identityUid} does not exist`);
-  usableRole(ctx, input.roleUid, group, "roleUid");
+/**
+ * Checks a binding's references for `caller` (identityRefProblem, then grantableRole), refusing a
+ * duplicate of another binding on the same group.
+ */
+function checkRefs(ctx: ServerContext, caller: string, group: string, input: RoleBindingCreate, self?: string): void {
+  const violations: FieldViolation[] = [];
+  const identity = identityRefProblem(ctx, caller, input.identityUid, group);
+  if (identity) violations.push({ field: "identityUid", description: identity });
+  const role = roleRefProblem(ctx, caller, input.roleUid, group);
+  if (role) violations.push({ field: "roleUid", description: role });
+  if (violations.length > 0) throw invalidArgument(violations);
+  grantableRole(ctx, caller, input.roleUid, group, "roleUid");
   const twin = ctx.store
     .bindingsOf(input.identityUid)
     .find((b) => b.uid !== self && b.roleUid === input.roleUid && parentOf(b.uid) === group);
@@ -22,10 +30,10 @@ function checkRefs(ctx: ServerContext, group: string, input: RoleBindingCreate, 
 }
 
 /** Binds a role to an identity on group `groupUid`. */
-export function createRoleBinding(ctx: ServerContext, groupUid: string, body: unknown): RoleBindingRecord {
+export function createRoleBinding(ctx: ServerContext, groupUid: string, body: unknown, caller: string): RoleBindingRecord {
   requireGroup(ctx, groupUid);
   const input = parseBody(RoleBindingCreate, body);
-  checkRefs(ctx, groupUid, input);
+  checkRefs(ctx, caller, groupUid, input);
   const b: RoleBindingRecord = {
     uid: freshUid(ctx.store.roleBindings, groupUid),
     identityUid: input.identityUid,
@@ -36,12 +44,16 @@ export function createRoleBinding(ctx: ServerContext, groupUid: string, body: un
   return b;
 }
 
-/** Changes a binding's role or identity in place (its group is fixed: that is a new binding). */
-export function updateRoleBinding(ctx: ServerContext, uid: string, body: unknown, mask?: string[]): RoleBindingRecord {
+/**
+ * Changes a binding's role or identity in place (its group is fixed: that is a new binding),
+ * checked as a create would be. A PATCH that changes nothing leaves the binding as it is.
+ */
+export function updateRoleBinding(ctx: ServerContext, uid: string, body: unknown, mask: string[] | undefined, caller: string): RoleBindingRecord {
   const old = requireItem(ctx.store.roleBindings, uid, "role binding");
   const patch = parseBody(RoleBindingUpdate, body);
   const next = parseBody(RoleBindingCreate, applyPatch({ identityUid: old.identityUid, roleUid: old.roleUid }, patch, mask));
-  checkRefs(ctx, parentOf(uid)!, next, uid);
+  if (next.identityUid === old.identityUid && next.roleUid === old.roleUid) return old;
+  checkRefs(ctx, caller, parentOf(uid)!, next, uid);
   const b: RoleBindingRecord = { ...old, identityUid: next.identityUid, roleUid: next.roleUid };
   ctx.store.putBinding(b);
   return b;
@@ -52,12 +64,22 @@ export function deleteRoleBinding(ctx: ServerContext, uid: string): void {
   ctx.store.removeBinding(uid);
 }
 
-/** The wire shape: identity, group and role hydrated; createTime only. */
-export function renderRoleBinding(ctx: ServerContext, b: RoleBindingRecord): Record<string, unknown> {
+/**
+ * The wire shape: identity, group and role hydrated, each only as far as `caller` may read it
+ * (a binding on a group may name an identity or role of an ancestor group the caller cannot
+ * list; then only its uid shows). createTime only.
+ */
+export function renderRoleBinding(ctx: ServerContext, b: RoleBindingRecord, caller: string): Record<string, unknown> {
   const s = ctx.store;
-  const i = s.identities.get(b.identityUid);
-  const g = s.groups.get(parentOf(b.uid)!);
-  const r = s.roles.get(b.roleUid);
+  const may = (capability: string, uid: string) => {
+    const home = parentOf(uid);
+    return home !== undefined && ctx.authz.can(caller, capability, home);
+  };
+  const group = parentOf(b.uid)!;
+  const i = may("identity.list", b.identityUid) ? s.identities.get(b.identityUid) : undefined;
+  const g = ctx.authz.can(caller, "groups.list", group) ? s.groups.get(group) : undefined;
+  const role = s.roles.get(b.roleUid);
+  const r = role && (role.builtin || may("roles.list", role.uid)) ? role : undefined;
   return {
     uid: b.uid,
     identity: {
@@ -68,7 +90,7 @@ export function renderRoleBinding(ctx: ServerContext, b: RoleBindingRecord): Rec
       issuer: i?.claimMatch?.issuer ?? i?.staticKeys?.issuer ?? "",
       email: i?.email ?? "",
     },
-    group: { uid: parentOf(b.uid), name: g?.name ?? "", description: g?.description ?? "" },
+    group: { uid: group, name: g?.name ?? "", description: g?.description ?? "" },
     role: { uid: b.roleUid, name: r?.name ?? "", description: r?.description ?? "" },
     createTime: b.createTime,
   };

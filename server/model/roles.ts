@@ -2,12 +2,13 @@
 import { createHash } from "node:crypto";
 import { BUILTIN_ROLES } from "../../api/capabilities";
 import { RoleCreate, RoleUpdate } from "../../api/inputs";
+import { parentOf } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
 import { failedPrecondition, notFound, permissionDenied } from "../errors";
 import { applyPatch, maskPaths } from "../masks";
 import type { RoleRecord } from "../store";
 import { parseBody } from "../validate";
-import { freshUid, pick, requireGroup } from "./common";
+import { changed, freshUid, pick, requireGroup } from "./common";
 
 export const roleMaskPaths = maskPaths(RoleUpdate);
 
@@ -40,10 +41,14 @@ function customRole(ctx: ServerContext, uid: string): RoleRecord {
   return r;
 }
 
-/** Creates a custom role in group `groupUid`. */
-export function createRole(ctx: ServerContext, groupUid: string, body: unknown): RoleRecord {
+/**
+ * Creates a custom role in group `groupUid`. Its capabilities must all be held by the caller on
+ * that group: a role is a grant waiting to be bound, so nobody defines one stronger than itself.
+ */
+export function createRole(ctx: ServerContext, groupUid: string, body: unknown, caller: string): RoleRecord {
   requireGroup(ctx, groupUid);
   const input = parseBody(RoleCreate, body);
+  ctx.authz.requireAll(caller, input.capabilities, groupUid, `defining role ${input.name}`);
   const now = timestamp(ctx);
   const r: RoleRecord = {
     uid: freshUid(ctx.store.roles, groupUid),
@@ -58,8 +63,8 @@ export function createRole(ctx: ServerContext, groupUid: string, body: unknown):
   return r;
 }
 
-/** Updates a custom role. */
-export function updateRole(ctx: ServerContext, uid: string, body: unknown, mask?: string[]): RoleRecord {
+/** Updates a custom role; capabilities it gains must be held by the caller on the role's group. */
+export function updateRole(ctx: ServerContext, uid: string, body: unknown, mask: string[] | undefined, caller: string): RoleRecord {
   const old = customRole(ctx, uid);
   const patch = parseBody(RoleUpdate, body);
   const next = parseBody(RoleCreate, applyPatch(pick(old, ["name", "description", "capabilities"]), patch, mask));
@@ -70,6 +75,9 @@ export function updateRole(ctx: ServerContext, uid: string, body: unknown, mask?
     capabilities: [...new Set(next.capabilities)].sort(),
     updateTime: timestamp(ctx),
   };
+  if (!changed(old, r)) return old;
+  const gained = r.capabilities.filter((c) => !old.capabilities.includes(c));
+  ctx.authz.requireAll(caller, gained, parentOf(uid)!, `adding capabilities to role ${old.name}`);
   ctx.store.roles.replace(r);
   return r;
 }

@@ -27,11 +27,12 @@ export interface CollectionRoutes<T extends Keyed> {
   capability: string;
   /** The group whose bindings govern `uid` (undefined: nobody's, e.g. built-in roles). */
   groupOf(uid: string): string | undefined;
-  render(ctx: ServerContext, item: T): unknown;
+  /** The wire shape for `caller` (who may not see every item a binding names). */
+  render(ctx: ServerContext, item: T, caller: string): unknown;
   /** Creates under `parent` (a group uid) and returns the response body. */
-  create?(ctx: ServerContext, parent: string, body: unknown): unknown;
-  update?: { maskPaths: Set<string>; run(ctx: ServerContext, uid: string, body: unknown, mask?: string[]): T };
-  remove?(ctx: ServerContext, uid: string): void;
+  create?(ctx: ServerContext, parent: string, body: unknown, caller: string): unknown;
+  update?: { maskPaths: Set<string>; run(ctx: ServerContext, uid: string, body: unknown, mask: string[] | undefined, caller: string): T };
+  remove?(ctx: ServerContext, uid: string, caller: string): void;
   /** Why a missing create/update/delete is missing (in the 405 message). */
   readOnly?: string;
   /** Human name of one item (`group`, `role binding`) for NOT_FOUND messages. */
@@ -66,7 +67,7 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
       now: ctx.clock(),
       secret: ctx.pageSecret,
     });
-    const body: Record<string, unknown> = { [def.list.name]: page.items.map((i) => def.render(ctx, i)) };
+    const body: Record<string, unknown> = { [def.list.name]: page.items.map((i) => def.render(ctx, i, callerOf(req))) };
     if (page.nextPageToken) body.nextPageToken = page.nextPageToken;
     body.totalCount = page.totalCount;
     body.skipped = page.skipped;
@@ -78,14 +79,14 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
     guard(req, "list", uid);
     const item = def.items(ctx).get(uid);
     if (!item) throw notFound(`${def.kind} ${uid}`);
-    return def.render(ctx, item);
+    return def.render(ctx, item, callerOf(req));
   });
 
   const create = def.create;
   app.post(`${path}/*`, create ? async (req) => {
     const parent = parseUid((req.params as { "*": string })["*"], "parent");
     authz.require(callerOf(req), cap("create"), parent);
-    return create(ctx, parent, req.body);
+    return create(ctx, parent, req.body, callerOf(req));
   } : refuse("created"));
 
   const update = def.update;
@@ -93,14 +94,14 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
     const uid = uidOf(req);
     guard(req, "update", uid);
     const mask = parseMask(req.query as RawQuery, update.maskPaths);
-    return def.render(ctx, update.run(ctx, uid, maskedBody(req.body, mask), mask));
+    return def.render(ctx, update.run(ctx, uid, maskedBody(req.body, mask), mask, callerOf(req)), callerOf(req));
   } : refuse("updated"));
 
   const remove = def.remove;
   app.delete(`${path}/*`, remove ? async (req) => {
     const uid = uidOf(req);
     guard(req, "delete", uid);
-    remove(ctx, uid);
+    remove(ctx, uid, callerOf(req));
     return {};
   } : refuse("deleted"));
 

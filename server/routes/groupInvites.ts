@@ -17,8 +17,8 @@ export const groupInviteRoutes: CollectionRoutes<GroupInviteRecord> = {
     groupOf: (i) => parentOf(i.uid),
   },
   render: (_ctx, i) => renderGroupInvite(i),
-  create: (ctx, parent, body) => {
-    const { record, code } = createGroupInvite(ctx, parent, body);
+  create: (ctx, parent, body, caller) => {
+    const { record, code } = createGroupInvite(ctx, parent, body, caller);
     // The only response that ever carries the code.
     return { ...renderGroupInvite(record), code };
   },

@@ -24,7 +24,7 @@ export const identityProviderRoutes: CollectionRoutes<IdentityProviderRecord> = 
     groupOf: (p) => parentOf(p.uid),
   },
   render: (_ctx, p) => renderIdentityProvider(p),
-  create: (ctx, parent, body) => renderIdentityProvider(createIdentityProvider(ctx, parent, body)),
+  create: (ctx, parent, body, caller) => renderIdentityProvider(createIdentityProvider(ctx, parent, body, caller)),
   update: { maskPaths: identityProviderMaskPaths, run: updateIdentityProvider },
   remove: deleteIdentityProvider,
 };

@@ -33,7 +33,7 @@ export const roleBindingRoutes: CollectionRoutes<RoleBindingRecord> = {
     groupOf: (b) => parentOf(b.uid),
   },
   render: renderRoleBinding,
-  create: (ctx, parent, body) => renderRoleBinding(ctx, createRoleBinding(ctx, parent, body)),
+  create: (ctx, parent, body, caller) => renderRoleBinding(ctx, createRoleBinding(ctx, parent, body, caller), caller),
   update: { maskPaths: roleBindingMaskPaths, run: updateRoleBinding },
   remove: deleteRoleBinding,
 };

@@ -20,7 +20,7 @@ export const roleRoutes: CollectionRoutes<RoleRecord> = {
     globals: (roles) => roles.filter((r) => r.builtin),
   },
   render: (_ctx, r) => renderRole(r),
-  create: (ctx, parent, body) => renderRole(createRole(ctx, parent, body)),
+  create: (ctx, parent, body, caller) => renderRole(createRole(ctx, parent, body, caller)),
   update: { maskPaths: roleMaskPaths, run: updateRole },
   remove: deleteRole,
 };

@@ -120,10 +120,10 @@ describe("pagination", () => {
     );
     // page_size and skip may change between pages.
     ok(await ctx.api.get(path("groups"), { order_by: "name", page_size: 3, page_token: p.nextPageToken }));
-    // A tampered token is refused.
-    const [data, sig] = p.nextPageToken.split(".");
-    const edited = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(data, "base64url").toString()), s: 99 })).toString("base64url");
-    expectFieldViolation(await ctx.api.get(path("groups"), { order_by: "name", page_token: `${edited}.${sig}` }), "page_token");
+    // A tampered token is refused (tokens are sealed: flip one byte of the ciphertext).
+    const raw = Buffer.from(p.nextPageToken, "base64url");
+    raw[20] ^= 1;
+    expectFieldViolation(await ctx.api.get(path("groups"), { order_by: "name", page_token: raw.toString("base64url") }), "page_token");
   });
 
   it("restarts a listing whose token is older than 3 days, without error", async () => {
