@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { AUTH_PREFIX, authenticate, registerAuthRoutes } from "./auth";
 import type { ServerContext } from "./context";
 import { invalidField } from "./errors";
-import { Faults, installErrors, installFaults, installJsonBody, installRecording, type RecordedRequest } from "./plugins";
+import { clientErrorHandler, Faults, installErrors, installFaults, installJsonBody, installRecording, type RecordedRequest } from "./plugins";
 import { registerApiRoutes } from "./routes";
 
 /** Options of buildApp. */
@@ -27,6 +27,8 @@ export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance 
     routerOptions: { maxParamLength: 8192 },
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
+    // What Node's parser refuses (431, 400) is answered in the error model too.
+    clientErrorHandler,
     // Errors raised before routing (a malformed %-escape in the path) use the error model too.
     frameworkErrors: (_err, _req, reply) => {
       const e = invalidField("path", "is not a valid URL path");

@@ -1,5 +1,6 @@
 /** App-wide plugins: the error model, request recording, fault injection. */
 export { installErrors } from "./errors";
+export { clientErrorHandler } from "./client-errors";
 export { installJsonBody } from "./json-body";
 export { installRecording, redact, type RecordedRequest } from "./recording";
 export { installFaults, Faults, type FaultSpec } from "./faults";
