@@ -45,9 +45,9 @@ export function encodeToken(c: Cursor, secret: Buffer): string {
 
 /** The cursor JSON of a sealed token, or undefined when it was not sealed with this secret. */
 function unseal(token: string, secret: Buffer): string | undefined {
-  if (!/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
   const raw = Buffer.from(token, "base64url");
-  if (raw.length <= IV_BYTES + TAG_BYTES) return undefined;
+  // Only the one spelling we issued: base64url would also read trailing junk bits.
+  if (raw.length <= IV_BYTES + TAG_BYTES || raw.toString("base64url") !== token) return undefined;
   try {
     const decipher = createDecipheriv("aes-256-gcm", keyOf(secret), raw.subarray(0, IV_BYTES));
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
