@@ -56,17 +56,15 @@ export function grantableRole(ctx: ServerContext, caller: string, roleUid: strin
 }
 
 /**
- * Why `caller` may not bind identity `uid` on `group`, or undefined. It must live on `group` or
- * an ancestor (so whoever may change how it is assumed already governs every group it is bound
- * on), and the caller must be able to read it; one it may not read is answered as if it did
- * not exist.
+ * Why `caller` may not bind identity `uid`, or undefined: the caller must be able to read it (an
+ * identity it may not read is answered as if it did not exist). It may live in any group: what
+ * keeps a binding above its group safe is that changing how the identity is assumed, or deleting
+ * it, needs everything its bindings grant (see identities.ts).
  */
-export function identityRefProblem(ctx: ServerContext, caller: string, uid: string, group: string): string | undefined {
+export function identityRefProblem(ctx: ServerContext, caller: string, uid: string): string | undefined {
   const home = parentOf(uid);
   if (!ctx.store.identities.has(uid) || home === undefined || !ctx.authz.can(caller, "identity.list", home))
     return `identity ${uid} does not exist`;
-  if (!isSelfOrAncestor(home, group))
-    return `identity ${uid} lives in group ${home}, which is not ${group} or one of its ancestors: an identity can only be bound on its own group or below`;
   return undefined;
 }
 

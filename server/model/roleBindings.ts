@@ -17,7 +17,7 @@ export const roleBindingMaskPaths = maskPaths(RoleBindingUpdate);
  */
 function checkRefs(ctx: ServerContext, caller: string, group: string, input: RoleBindingCreate, self?: string): void {
   const violations: FieldViolation[] = [];
-  const identity = identityRefProblem(ctx, caller, input.identityUid, group);
+  const identity = identityRefProblem(ctx, caller, input.identityUid);
   if (identity) violations.push({ field: "identityUid", description: identity });
   const role = roleRefProblem(ctx, caller, input.roleUid, group);
   if (role) violations.push({ field: "roleUid", description: role });

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_ROLES } from "../../api";
 import { builtinRoleUid } from "../../server";
 import { listAll, path, useServer, type Api } from "../support/server";
-import { bind, expectError, mkGroup, mkIdentity, ok, role } from "./helpers";
+import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "./helpers";
 
 const ctx = useServer({ fixtures: {} });
 
@@ -158,17 +158,27 @@ describe("no path gives a caller more than its bindings grant", () => {
     return { api: admin().as(await ctx.server.issueToken(id.uid)), uid: id.uid as string };
   };
 
-  it("an identity can only be bound on its own group or below (the org-owner escalation)", async () => {
+  it("an identity of A bound at the root gives A's owner nothing beyond A (the org-owner escalation)", async () => {
+    const org = ctx.server.organization;
     const inA = await mkIdentity(admin(), groups.own, "lives-in-a");
-    for (const g of [groups.ancestor, ctx.server.organization, groups.sibling]) {
-      const res = await admin().post(path("roleBindings", g), { identityUid: inA.uid, roleUid: role.owner });
-      expect(res.body.details[1].fieldViolations[0]).toMatchObject({ field: "identityUid" });
-      expectError(res, "INVALID_ARGUMENT");
-    }
-    ok(await admin().post(path("roleBindings", groups.descendant), { identityUid: inA.uid, roleUid: role.owner }));
-    // Moving an existing binding's identity is checked the same way.
-    const atRoot = await bind(admin(), ctx.server.organization, (await mkIdentity(admin(), ctx.server.organization, "root-id")).uid, role.viewer);
-    expectError(await admin().patch(path("roleBindings", atRoot.uid), { identityUid: inA.uid }), "INVALID_ARGUMENT");
+    // The organization's owner may bind it above its group (it can read it)...
+    const atRoot = await bind(admin(), org, inA.uid, role.owner);
+    // ...and then A's owner may no longer change how it is assumed, nor delete it with its bindings.
+    const hijack = { claimMatch: { issuer: "https://evil.example", subject: "a-owner" } };
+    expectError(await as.owner.patch(path("identities", inA.uid), hijack), "PERMISSION_DENIED");
+    expectError(await as.owner.patch(path("identities", inA.uid), { staticKeys: undefined, servicePrincipal: "INGESTER" }), "PERMISSION_DENIED");
+    expectError(await as.owner.del(path("identities", inA.uid)), "PERMISSION_DENIED");
+    expect(ok(await admin().get(path("identities", inA.uid))).claimMatch).toEqual(inA.claimMatch);
+    ok(await admin().get(path("roleBindings", atRoot.uid)));
+    // Its name and description are A's business.
+    ok(await as.owner.patch(path("identities", inA.uid), { description: "still ours to describe" }));
+    // A's owner cannot bind it (or anything) above A, nor bind a sibling's identity it cannot read.
+    expectError(await as.owner.post(path("roleBindings", groups.ancestor), { identityUid: inA.uid, roleUid: role.viewer }), "PERMISSION_DENIED");
+    const inSibling = await mkIdentity(admin(), groups.sibling, "sibling-id");
+    expectFieldViolation(await as.owner.post(path("roleBindings", groups.own), { identityUid: inSibling.uid, roleUid: role.viewer }), "identityUid");
+    // Once the root binding is gone, A's owner governs every binding the identity has again.
+    ok(await admin().del(path("roleBindings", atRoot.uid)));
+    ok(await as.owner.patch(path("identities", inA.uid), hijack));
   });
 
   it("nobody grants, defines or redirects more than it holds", async () => {
