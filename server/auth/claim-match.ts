@@ -44,8 +44,8 @@ function check(what: string, value: unknown, exact?: string, pattern?: string, m
   return ok ? undefined : `the token's ${what} does not match the identity's claimMatch`;
 }
 
-/** The issuer rule alone (used to decide whose keys may be fetched). */
-export function issuerMismatch(cm: ClaimMatch, iss: unknown): string | undefined {
+/** The issuer rule alone. */
+function issuerMismatch(cm: ClaimMatch, iss: unknown): string | undefined {
   return check("issuer", iss, cm.issuer, cm.issuerPattern);
 }
 

@@ -5,6 +5,7 @@
  */
 import { createRemoteJWKSet, type JWTVerifyGetKey } from "jose";
 import { isLoopbackHost } from "../../api/fields";
+import type { TrustedIssuers } from "./trusted-issuers";
 
 /** Why `url` may not be fetched, or undefined when it may. */
 export function unfetchable(url: string): string | undefined {
@@ -19,9 +20,11 @@ export function unfetchable(url: string): string | undefined {
   return "must be https (plain http only on a loopback host)";
 }
 
-/** Issuer -> JWKS getter, cached for the life of the server. */
+/** Issuer -> JWKS getter, cached for the life of the server; and which issuers may be asked. */
 export class IssuerKeys {
   private cache = new Map<string, Promise<JWTVerifyGetKey>>();
+
+  constructor(readonly trusted: TrustedIssuers) {}
 
   /** The key getter for `issuer`, discovering it once. Throws an Error with a safe message. */
   async forIssuer(issuer: string): Promise<JWTVerifyGetKey> {

@@ -8,6 +8,8 @@ import type { JWTPayload } from "jose";
 
 /** The longest remaining lifetime accepted: a day (workload tokens live minutes to an hour). */
 export const EXTERNAL_TOKEN_MAX_LIFETIME_SECONDS = 24 * 3600;
+/** The longest `iss` looked at (an issuer is a URL; this bounds the work of matching it). */
+export const ISSUER_MAX = 2048;
 /** Clock skew allowed on `iat` and `nbf`. */
 export const CLOCK_SKEW_SECONDS = 60;
 
@@ -17,6 +19,7 @@ const isNumber = (v: unknown): v is number => typeof v === "number" && Number.is
 export function tokenProblem(claims: JWTPayload, nowMs: number): string | undefined {
   const now = Math.floor(nowMs / 1000);
   if (typeof claims.iss !== "string" || claims.iss === "") return `the bearer token's "iss" claim must be a non-empty string`;
+  if (claims.iss.length > ISSUER_MAX) return `the bearer token's "iss" claim is longer than ${ISSUER_MAX} characters`;
   if (typeof claims.sub !== "string" || claims.sub === "") return `the bearer token's "sub" claim must be a non-empty string`;
   const aud = claims.aud;
   const audOk = typeof aud === "string" || (Array.isArray(aud) && aud.length > 0 && aud.every((a) => typeof a === "string"));

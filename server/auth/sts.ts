@@ -23,7 +23,7 @@ import { UID } from "../../api/uid";
 import type { ServerContext } from "../context";
 import { invalidField, permissionDenied, unauthenticated } from "../errors";
 import type { IdentityRecord } from "../store";
-import { claimMismatch, issuerMismatch } from "./claim-match";
+import { claimMismatch } from "./claim-match";
 import type { IssuerKeys } from "./discovery";
 import { tokenProblem } from "./external-token";
 import { describe } from "./tokens";
@@ -51,9 +51,8 @@ interface Verified {
 
 /** Verifies `token` under every key source the organization trusts for its issuer (steps 2, 3). */
 async function verifyToken(ctx: ServerContext, keys: IssuerKeys, token: string, iss: string, deny: () => Error): Promise<Verified> {
-  const identities = ctx.store.identities.all();
-  const discover = identities.some((i) => i.claimMatch && !issuerMismatch(i.claimMatch, iss));
-  const statics = identities.filter((i) => i.staticKeys?.issuer === iss);
+  const discover = keys.trusted.discoverable(iss);
+  const statics = keys.trusted.staticKeysFor(iss);
   if (!discover && statics.length === 0) throw deny();
   const currentDate = new Date(ctx.clock());
   const out: Verified = { byStaticKeys: new Map() };

@@ -37,6 +37,9 @@ describe("issuer patterns cannot stall the server", () => {
     // 300 bytes: a backtracking engine takes about 2^70 steps on this (the reported 230 took 4.8 s).
     const iss = `https://${"a".repeat(300)}!`;
     expectError(await exchange(unsigned({ iss, sub: "s", aud: ctx.server.url, exp: soon() }), uid), "PERMISSION_DENIED");
+    // An issuer longer than any URL needs is refused before any matching.
+    const long = await exchange(unsigned({ iss: `https://${"a".repeat(2048)}.example.com`, sub: "s", aud: ctx.server.url, exp: soon() }), uid);
+    expect(expectError(long, "UNAUTHENTICATED").message).toContain("iss");
     // The server still answers: the exchange did not hold the event loop.
     ok(await ctx.api.get(path("groups", group)));
     ok(await ctx.api.del(path("identities", uid)));
