@@ -12,6 +12,9 @@ const HELP = `Usage: irv-server [options]
   --host <addr>              address to bind (default 127.0.0.1)
   --fixtures <file.json>     repos, tags, advisories and groups to load (default: built-in sample)
   --organization-name <name> name of the root group (default "acme")
+  --data-dir <dir>           keep everything in <dir> and recover it on restart (same
+                             organization, uids and signing key); every write is on disk
+                             before it is answered. Default: memory only
   --quiet                    no request logs on stderr
   --help                     this text
 
@@ -25,6 +28,7 @@ async function main(): Promise<void> {
       host: { type: "string", default: "127.0.0.1" },
       fixtures: { type: "string" },
       "organization-name": { type: "string" },
+      "data-dir": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -41,6 +45,7 @@ async function main(): Promise<void> {
     host: values.host,
     fixtures: values.fixtures,
     organizationName: values["organization-name"],
+    dataDir: values["data-dir"],
     logger: !values.quiet,
     record: false,
   });

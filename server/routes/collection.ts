@@ -6,7 +6,9 @@
  *   PATCH  path/<uid>    Update (needs `<cap>.update` on the item's group), `updateMask` optional
  *   DELETE path/<uid>    Delete (needs `<cap>.delete` on the item's group)
  * A method the collection does not offer answers 405 in the error model. Handlers are
- * synchronous from validation to write, so concurrent requests cannot interleave.
+ * synchronous from validation to write, so concurrent requests cannot interleave. Each write
+ * runs as one store transaction: all of it is committed (made durable, with a data directory)
+ * before the answer, or none of it stays.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS } from "../../api/collections";
@@ -85,7 +87,7 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
   app.post(`${path}/*`, create ? async (req) => {
     const parent = parseUid((req.params as { "*": string })["*"], "parent");
     authz.require(callerOf(req), cap("create"), parent);
-    return create(ctx, parent, req.body);
+    return ctx.store.transaction(() => create(ctx, parent, req.body));
   } : refuse("created"));
 
   const update = def.update;
@@ -93,14 +95,14 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
     const uid = uidOf(req);
     guard(req, "update", uid);
     const mask = parseMask(req.query as RawQuery, update.maskPaths);
-    return def.render(ctx, update.run(ctx, uid, maskedBody(req.body, mask), mask));
+    return def.render(ctx, ctx.store.transaction(() => update.run(ctx, uid, maskedBody(req.body, mask), mask)));
   } : refuse("updated"));
 
   const remove = def.remove;
   app.delete(`${path}/*`, remove ? async (req) => {
     const uid = uidOf(req);
     guard(req, "delete", uid);
-    remove(ctx, uid);
+    ctx.store.transaction(() => remove(ctx, uid));
     return {};
   } : refuse("deleted"));
 
