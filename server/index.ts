@@ -54,7 +54,10 @@ export interface ServerOptions {
    * when the directory is new. Default: memory only.
    */
   dataDir?: string;
-  /** With `dataDir`: write a fresh snapshot once the journal outgrows max(this, the last snapshot). Default 8 MiB. */
+  /**
+   * With `dataDir`: write a fresh snapshot (and start an empty journal) once the journal grows
+   * past this many bytes. Default: max(8 MiB, the size of the last snapshot).
+   */
   compactAfterBytes?: number;
 }
 

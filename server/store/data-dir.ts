@@ -36,7 +36,7 @@ export type DurableState = z.infer<typeof DurableState>;
 
 /** Options of `DataDir.open`. */
 export interface DataDirOptions {
-  /** Compact when the journal grows past max(this, the snapshot's size). Default 8 MiB. */
+  /** Compact when the journal grows past this many bytes. Default: max(8 MiB, the last snapshot's size). */
   compactAfterBytes?: number;
   /** Turns a failed journal append into the error the caller sees. */
   failure?: (e: JournalError) => Error;
@@ -142,7 +142,8 @@ export class DataDir {
     } catch (e) {
       throw e instanceof JournalError ? this.failed(e) : e;
     }
-    if (!this.compacting && this.journal.bytes > Math.max(this.opts.compactAfterBytes ?? DEFAULT_COMPACT_AFTER, this.snapshotBytes)) {
+    const limit = this.opts.compactAfterBytes ?? Math.max(DEFAULT_COMPACT_AFTER, this.snapshotBytes);
+    if (!this.compacting && this.journal.bytes > limit) {
       this.compacting = true;
       // After the answer, between requests: the store is quiescent, the snapshot consistent.
       setImmediate(() => {
