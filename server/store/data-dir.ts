@@ -89,6 +89,8 @@ export class DataDir {
     takeLock(root);
     try {
       const opened = existsSync(join(root, STATE)) ? recover(root, store, opts) : await initialize(root, store, init, opts);
+      // A long journal is folded into a snapshot now, so the next start is quick too.
+      if (opened.dataDir.compactionDue()) opened.dataDir.compact();
       store.setCommitter((changes) => opened.dataDir.commit(changes));
       return opened;
     } catch (e) {
@@ -142,8 +144,7 @@ export class DataDir {
     } catch (e) {
       throw e instanceof JournalError ? this.failed(e) : e;
     }
-    const limit = this.opts.compactAfterBytes ?? Math.max(DEFAULT_COMPACT_AFTER, this.snapshotBytes);
-    if (!this.compacting && this.journal.bytes > limit) {
+    if (!this.compacting && this.compactionDue()) {
       this.compacting = true;
       // After the answer, between requests: the store is quiescent, the snapshot consistent.
       setImmediate(() => {
@@ -156,6 +157,11 @@ export class DataDir {
         }
       });
     }
+  }
+
+  /** True when the journal has outgrown its limit. */
+  compactionDue(): boolean {
+    return this.journal.bytes > (this.opts.compactAfterBytes ?? Math.max(DEFAULT_COMPACT_AFTER, this.snapshotBytes));
   }
 
   private failed(e: JournalError): Error {
