@@ -184,7 +184,7 @@ async function initialize(dir: string, store: Store, init: () => Promise<Omit<Du
 function recover(dir: string, store: Store, opts: DataDirOptions): Opened {
   const state = readJson(join(dir, STATE), (v) => DurableState.parse(v));
   const text = readFileSync(join(dir, SNAPSHOT), "utf8");
-  const generation = readJson(join(dir, SNAPSHOT), () => loadSnapshot(store, text), text);
+  const generation = readJson(join(dir, SNAPSHOT), (doc) => loadSnapshot(store, doc), text);
   const path = join(dir, journalName(generation));
   if (!existsSync(path)) {
     opts.warn?.(`${journalName(generation)} is missing: starting it empty`);

@@ -15,9 +15,9 @@ export function dumpSnapshot(store: Store, generation: number): string {
   return JSON.stringify({ format: FORMAT, generation, collections });
 }
 
-/** Loads a snapshot document into an empty store; returns its generation. */
-export function loadSnapshot(store: Store, text: string): number {
-  const doc = JSON.parse(text) as { format?: unknown; generation?: unknown; collections?: Record<string, unknown> };
+/** Loads a parsed snapshot document into an empty store; returns its generation. */
+export function loadSnapshot(store: Store, parsed: unknown): number {
+  const doc = (parsed ?? {}) as { format?: unknown; generation?: unknown; collections?: Record<string, unknown> };
   if (doc.format !== FORMAT || !Number.isInteger(doc.generation) || typeof doc.collections !== "object" || doc.collections === null)
     throw new Error(`not an ${FORMAT} document`);
   for (const kind of KINDS) {

@@ -3,7 +3,7 @@
  * uids, signing key, page tokens); compaction keeps the data; a journal that can no longer be
  * written refuses writes instead of acknowledging them.
  */
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -146,6 +146,15 @@ describe("startServer({ dataDir })", () => {
     } finally {
       dd.close();
     }
+  });
+
+  it("refuses to start on a damaged data file, naming it, and leaves the directory free", async () => {
+    const dataDir = freshDir();
+    await (await startServer({ dataDir })).close();
+    writeFileSync(join(dataDir, "snapshot.json"), "{\"format\":");
+    await expect(startServer({ dataDir })).rejects.toThrow(/snapshot\.json is not a valid irv-server data file/);
+    writeFileSync(join(dataDir, "state.json"), JSON.stringify({ format: "irv-server-state/1", organization: "x" }));
+    await expect(startServer({ dataDir })).rejects.toThrow(/state\.json is not a valid irv-server data file/);
   });
 
   it("undoes every write of a transaction whose function throws, indexes included", () => {
