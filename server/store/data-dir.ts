@@ -68,6 +68,8 @@ const openHere = new Set<string>();
 export class DataDir {
   private compacting = false;
   private closed = false;
+  /** Journal size when a compaction last failed: the next try waits until it has doubled. */
+  private failedAt = 0;
 
   /** Use `DataDir.open`. */
   constructor(
@@ -152,7 +154,9 @@ export class DataDir {
         if (this.closed) return;
         try {
           this.compact();
+          this.failedAt = 0;
         } catch (e) {
+          this.failedAt = this.journal.bytes;
           this.opts.warn?.(`compaction failed, the journal keeps growing: ${(e as Error).message}`);
         }
       });
@@ -161,7 +165,8 @@ export class DataDir {
 
   /** True when the journal has outgrown its limit. */
   compactionDue(): boolean {
-    return this.journal.bytes > (this.opts.compactAfterBytes ?? Math.max(DEFAULT_COMPACT_AFTER, this.snapshotBytes));
+    const limit = this.opts.compactAfterBytes ?? Math.max(DEFAULT_COMPACT_AFTER, this.snapshotBytes);
+    return this.journal.bytes > Math.max(limit, 2 * this.failedAt);
   }
 
   private failed(e: JournalError): Error {

@@ -4,7 +4,7 @@
  * plans nothing, and destroy deletes them, all with the token the stack was configured with
  * before the restart.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,7 +14,8 @@ import { apiFor, path } from "../support/server";
 
 describe("a stack across an irv-server restart", { timeout: ENGINE_TIMEOUT }, () => {
   it("refreshes and previews with no changes, and destroys, after the server restarts on its data directory", async () => {
-    const dataDir = join(mkdtempSync(join(tmpdir(), "irv-restart-")), "data");
+    const parent = mkdtempSync(join(tmpdir(), "irv-restart-"));
+    const dataDir = join(parent, "data");
     let server: RunningServer = await startServer({ dataDir });
     const endpoint = { url: server.url, authUrl: server.authUrl, token: server.token };
     const org = server.organization;
@@ -52,6 +53,7 @@ describe("a stack across an irv-server restart", { timeout: ENGINE_TIMEOUT }, ()
     } finally {
       await t.dispose();
       await server.close();
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 });

@@ -3,8 +3,7 @@
  * uids, signing key, page tokens); compaction keeps the data; a journal that can no longer be
  * written refuses writes instead of acknowledging them.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startServer } from "../../server";
@@ -12,6 +11,7 @@ import { Store } from "../../server/store";
 import { DataDir } from "../../server/store/data-dir";
 import type { JournalIo } from "../../server/store/journal";
 import { apiFor, path } from "../support/server";
+import { useDataDirs } from "./durability-support";
 import { bind, mkGroup, mkIdentity, ok, role } from "./helpers";
 
 /**
@@ -30,7 +30,7 @@ async function reachable(url: string): Promise<void> {
   }
 }
 
-const freshDir = () => join(mkdtempSync(join(tmpdir(), "irv-datadir-")), "data");
+const freshDir = useDataDirs("irv-datadir-");
 
 describe("startServer({ dataDir })", () => {
   it("brings a stack's resources back after a restart: same organization, uids, keys and page tokens", async () => {

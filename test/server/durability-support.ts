@@ -1,8 +1,10 @@
 /** irv-server as a child process on a data directory, for the durability tests. */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { afterAll } from "vitest";
 
 const root = join(__dirname, "..", "..");
 export const cli = join(root, "dist", "server", "cli.js");
@@ -13,6 +15,21 @@ export function ensureBuilt(): void {
     .map((f) => statSync(join(root, "server", f)).mtimeMs)
     .reduce((a, b) => Math.max(a, b));
   if (!existsSync(cli) || statSync(cli).mtimeMs < newest) spawnSync("npx", ["tsc", "-p", "."], { cwd: root, stdio: "ignore" });
+}
+
+/**
+ * For a test file: a function returning a fresh data directory path (not created yet, so the
+ * server initializes it); the temporary parents are removed after the file's tests.
+ */
+export function useDataDirs(prefix: string): () => string {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const d of made) rmSync(d, { recursive: true, force: true });
+  });
+  return () => {
+    made.push(mkdtempSync(join(tmpdir(), prefix)));
+    return join(made[made.length - 1], "data");
+  };
 }
 
 /** The start line. */

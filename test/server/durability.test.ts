@@ -3,17 +3,16 @@
  * a concurrent write load), a torn journal record is dropped whole, a write the disk refuses is
  * answered UNAVAILABLE and not applied, and a restart keeps organization, uids and signing key.
  */
-import { mkdtempSync, readdirSync, statSync, truncateSync, writeFileSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiFor, path, type Api, type ApiResponse } from "../support/server";
-import { crash, ensureBuilt, journalRecords, launch, portOf, stop } from "./durability-support";
+import { crash, ensureBuilt, journalRecords, launch, portOf, stop, useDataDirs } from "./durability-support";
 import { expectError, mkGroup, mkIdentity, bind, ok, role } from "./helpers";
 
 beforeAll(() => ensureBuilt(), 180_000);
 
-const freshDir = () => join(mkdtempSync(join(tmpdir(), "irv-durable-")), "data");
+const freshDir = useDataDirs("irv-durable-");
 
 type Collection = "groups" | "identities" | "roles" | "roleBindings";
 /** What an item may look like after the restart: fields it must have, or null for gone. */
@@ -30,9 +29,13 @@ function contains(actual: unknown, fields: Record<string, unknown>): boolean {
 }
 
 describe("irv-server --data-dir", () => {
-  it("keeps every acknowledged write across a SIGKILL in the middle of a concurrent write load", async () => {
+  it.each([
+    ["", []],
+    // Compacting every few writes: the crash may land in the middle of one.
+    [", compacting every 4 KiB", ["--compact-after", "4096"]],
+  ])("keeps every acknowledged write across a SIGKILL in the middle of a concurrent write load%s", async (_, args) => {
     const dir = freshDir();
-    const first = await launch(dir);
+    const first = await launch(dir, args);
     const { organization, token } = first.start;
     const api = apiFor(first.start.url, token);
     /** Per uid, the outcomes allowed: one once a write is acknowledged, two while it was in flight at the crash. */
@@ -99,7 +102,7 @@ describe("irv-server --data-dir", () => {
     expect(await first.exited).toBe("SIGKILL");
 
     // Same directory, same port: the old token (signed before the crash) must still verify.
-    const second = await launch(dir, ["--port", portOf(first.start.url)]);
+    const second = await launch(dir, ["--port", portOf(first.start.url), ...args]);
     try {
       expect(second.start.organization).toBe(organization);
       const old = apiFor(second.start.url, token);
