@@ -3,7 +3,7 @@
  * uids, signing key, page tokens); compaction keeps the data; a journal that can no longer be
  * written refuses writes instead of acknowledging them.
  */
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startServer } from "../../server";
@@ -94,6 +94,9 @@ describe("startServer({ dataDir })", () => {
     expect(journals).toHaveLength(1);
     expect(Number(/journal-(\d+)/.exec(journals[0])![1])).toBeGreaterThan(10);
     expect(files.filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    // It holds the signing key: only the owner may read any of it.
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    for (const f of files) expect([f, statSync(join(dataDir, f)).mode & 0o777]).toEqual([f, 0o600]);
     await first.close();
 
     const second = await startServer({ dataDir });
