@@ -151,6 +151,24 @@ describe("startServer({ dataDir })", () => {
     }
   });
 
+  it("recovers from a crash in the middle of a compaction: the stale next journal and temporary snapshot are ignored and removed", async () => {
+    const dataDir = freshDir();
+    const first = await startServer({ dataDir });
+    const api = apiFor(first.url, first.token);
+    const g = await mkGroup(api, first.organization, "before-compaction");
+    await first.close();
+    // What a compaction leaves when it dies before renaming its snapshot into place.
+    writeFileSync(join(dataDir, "journal-1.log"), "half a journal");
+    writeFileSync(join(dataDir, "snapshot.json.tmp"), "{\"format\":\"irv-server-snapshot/1\",\"gen");
+    const second = await startServer({ dataDir });
+    try {
+      expect(ok(await apiFor(second.url, second.token).get(path("groups", g.uid))).name).toBe("before-compaction");
+      expect(readdirSync(dataDir).sort()).toEqual(["journal-0.log", "lock", "snapshot.json", "state.json"]);
+    } finally {
+      await second.close();
+    }
+  });
+
   it("refuses to start on a damaged data file, naming it, and leaves the directory free", async () => {
     const dataDir = freshDir();
     await (await startServer({ dataDir })).close();
