@@ -5,10 +5,12 @@
 import { runServerBench } from "./server";
 import { runEngineBench } from "./engine";
 import { runExchangeBench } from "./exchange";
+import { runDurabilityBench } from "./durability";
 
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === "server") console.log(await runServerBench());
+  if (!only || only === "durability") console.log(await runDurabilityBench());
   if (!only || only === "engine") console.log(await runEngineBench());
   if (!only || only === "exchange") console.log(await runExchangeBench());
 }

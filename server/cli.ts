@@ -12,6 +12,11 @@ const HELP = `Usage: irv-server [options]
   --host <addr>              address to bind (default 127.0.0.1)
   --fixtures <file.json>     repos, tags, advisories and groups to load (default: built-in sample)
   --organization-name <name> name of the root group (default "acme")
+  --data-dir <dir>           keep everything in <dir> and recover it on restart (same
+                             organization, uids and signing key); every write is on disk
+                             before it is answered. Default: memory only
+  --compact-after <bytes>    with --data-dir: fold the journal into a new snapshot once it
+                             grows past this size (default: max(8 MiB, last snapshot))
   --quiet                    no request logs on stderr
   --help                     this text
 
@@ -25,6 +30,8 @@ async function main(): Promise<void> {
       host: { type: "string", default: "127.0.0.1" },
       fixtures: { type: "string" },
       "organization-name": { type: "string" },
+      "data-dir": { type: "string" },
+      "compact-after": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -36,11 +43,16 @@ async function main(): Promise<void> {
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, not ${values.port}`);
+  const compactAfter = values["compact-after"] === undefined ? undefined : Number(values["compact-after"]);
+  if (compactAfter !== undefined && !(Number.isInteger(compactAfter) && compactAfter >= 0))
+    throw new Error(`--compact-after must be a number of bytes, not ${values["compact-after"]}`);
   const server = await startServer({
     port,
     host: values.host,
     fixtures: values.fixtures,
     organizationName: values["organization-name"],
+    dataDir: values["data-dir"],
+    compactAfterBytes: compactAfter,
     logger: !values.quiet,
     record: false,
   });

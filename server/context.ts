@@ -18,7 +18,7 @@ export interface ServerContext {
   organization: string;
   tokens: TokenIssuer;
   authz: Authorizer;
-  /** Key that seals page tokens (random per start: tokens do not survive a restart). */
+  /** Key that seals page tokens: random per organization, kept in the data directory (if any), so tokens outlive a restart there. */
   pageSecret: Buffer;
 }
 

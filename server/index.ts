@@ -17,8 +17,10 @@ import { Authorizer } from "./authz";
 import { bootstrap } from "./bootstrap";
 import type { ServerContext } from "./context";
 import { applyFixtures, readFixtures, type Fixtures } from "./fixtures";
+import { retryLater } from "./errors";
 import { Faults, type FaultSpec, type RecordedRequest } from "./plugins";
 import { Store } from "./store";
+import { DataDir, SigningKey, type DurableState } from "./store/data-dir";
 
 export type { Fixtures, FaultSpec, RecordedRequest };
 export { Faults, Store };
@@ -46,6 +48,17 @@ export interface ServerOptions {
    * (e.g. `seedGroups(store, organization, 100_000)` for benchmarks).
    */
   seed?: (store: Store, organization: string) => void;
+  /**
+   * Keep everything in this directory and recover it on the next start: every write is flushed
+   * to its journal before it is answered. Fixtures, `organizationName` and `seed` apply only
+   * when the directory is new. Default: memory only.
+   */
+  dataDir?: string;
+  /**
+   * With `dataDir`: write a fresh snapshot (and start an empty journal) once the journal grows
+   * past this many bytes. Default: max(8 MiB, the size of the last snapshot).
+   */
+  compactAfterBytes?: number;
 }
 
 /** A running server. */
@@ -69,11 +82,12 @@ export interface RunningServer {
 
 const ADMIN_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
-/** Starts a server and resolves once it listens. */
-export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
-  const clock = opts.clock ?? Date.now;
+/** The organization and its keys: made on a first start, read back from a data directory later. */
+type Identity = Omit<DurableState, "format">;
+
+/** Fills an empty store: bootstrap, fixtures, seed. */
+async function populate(store: Store, opts: ServerOptions, clock: () => number): Promise<Identity> {
   const fixtures = readFixtures(opts.fixtures);
-  const store = new Store();
   const organization = fixtures.organizationUid ?? newRootUid();
   const now = new Date(clock()).toISOString();
   const organizationName = opts.organizationName ?? fixtures.organizationName ?? "acme";
@@ -84,19 +98,45 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const { adminUid } = bootstrap(store, organization, organizationName, now);
   applyFixtures(store, organization, fixtures, now);
   opts.seed?.(store, organization);
+  return { organization, adminUid, signingKey: SigningKey.parse(await TokenIssuer.newSigningKey()), pageSecret: randomBytes(32).toString("base64") };
+}
+
+/** Opens the data directory (recovering it, or filling a new one) or fills a memory-only store. */
+async function open(store: Store, opts: ServerOptions, clock: () => number): Promise<{ id: Identity; dataDir?: DataDir }> {
+  if (opts.dataDir === undefined) return { id: await populate(store, opts, clock) };
+  const { dataDir, state } = await DataDir.open(opts.dataDir, store, () => populate(store, opts, clock), {
+    compactAfterBytes: opts.compactAfterBytes,
+    // Nothing was applied: the client may simply retry.
+    failure: (e) => retryLater("UNAVAILABLE", `the write could not be saved and was not applied: ${e.message}`, 1),
+    warn: (m) => process.stderr.write(`irv-server: ${m}\n`),
+  });
+  return { id: state, dataDir };
+}
+
+/** Starts a server and resolves once it listens. */
+export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
+  const clock = opts.clock ?? Date.now;
+  const store = new Store();
+  const { id, dataDir } = await open(store, opts, clock);
+  const { organization, adminUid } = id;
 
   const urls: IssuerUrls = { url: "", authUrl: "" };
-  const tokens = await TokenIssuer.create(urls, clock);
+  const tokens = await TokenIssuer.create(urls, clock, id.signingKey);
   const ctx: ServerContext = {
     store, clock, urls, organization, tokens,
     authz: new Authorizer(store),
-    pageSecret: randomBytes(32),
+    pageSecret: Buffer.from(id.pageSecret, "base64"),
   };
   const requests: RecordedRequest[] = [];
   const faults = new Faults();
   const app = buildApp(ctx, { logger: opts.logger ?? false, record: opts.record ?? true, requests, faults });
   const host = opts.host ?? "127.0.0.1";
-  await app.listen({ port: opts.port ?? 0, host });
+  try {
+    await app.listen({ port: opts.port ?? 0, host });
+  } catch (e) {
+    dataDir?.close();
+    throw e;
+  }
   const { port } = app.server.address() as AddressInfo;
   const shown = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "[::1]" : host.includes(":") ? `[${host}]` : host;
   urls.url = `http://${shown}:${port}`;
@@ -109,6 +149,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     requests,
     faults,
     issueToken: (uid, ttl = 3600) => tokens.issue(uid, ttl),
-    close: () => app.close(),
+    close: async () => {
+      await app.close();
+      dataDir?.close();
+    },
   };
 }

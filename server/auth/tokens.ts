@@ -4,7 +4,7 @@
  * Its public key is served as the JWKS of `${authUrl}/.well-known/openid-configuration`.
  */
 import { randomUUID } from "node:crypto";
-import { SignJWT, exportJWK, generateKeyPair, jwtVerify, type JWK, type KeyLike } from "jose";
+import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type KeyLike } from "jose";
 import { errors as joseErrors } from "jose";
 import { unauthenticated } from "../errors";
 
@@ -24,11 +24,27 @@ export class TokenIssuer {
     private clock: () => number,
   ) {}
 
-  /** Makes a fresh key pair. `urls` is read at each use (it is filled in after listen). */
-  static async create(urls: IssuerUrls, clock: () => number): Promise<TokenIssuer> {
+  /**
+   * Makes a fresh key pair, or uses `signingKey` (a private ES256 JWK from `newSigningKey`, kept
+   * in a data directory). `urls` is read at each use (it is filled in after listen).
+   */
+  static async create(urls: IssuerUrls, clock: () => number, signingKey?: JWK): Promise<TokenIssuer> {
+    if (signingKey) {
+      const { d: _d, ...pub } = signingKey;
+      const privateKey = (await importJWK(signingKey, "ES256")) as KeyLike;
+      const publicKey = (await importJWK(pub, "ES256")) as KeyLike;
+      return new TokenIssuer(privateKey, publicKey, { ...pub, alg: "ES256", use: "sig" }, urls, clock);
+    }
     const { privateKey, publicKey } = await generateKeyPair("ES256");
     const jwk = { ...(await exportJWK(publicKey)), kid: randomUUID(), alg: "ES256", use: "sig" };
     return new TokenIssuer(privateKey, publicKey, jwk, urls, clock);
+  }
+
+  /** A new private ES256 signing key with its kid, for `create` now and after restarts. */
+  static async newSigningKey(): Promise<JWK> {
+    const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+    const { kty, crv, x, y, d } = await exportJWK(privateKey);
+    return { kty, crv, x, y, d, kid: randomUUID() };
   }
 
   /** An API token for `identityUid`, valid `ttlSeconds`. */

@@ -6,7 +6,9 @@
  *   PATCH  path/<uid>    Update (needs `<cap>.update` on the item's group), `updateMask` optional
  *   DELETE path/<uid>    Delete (needs `<cap>.delete` on the item's group)
  * A method the collection does not offer answers 405 in the error model. Handlers are
- * synchronous from validation to write, so concurrent requests cannot interleave.
+ * synchronous from validation to write, so concurrent requests cannot interleave. Each write
+ * runs as one store transaction: all of it is committed (made durable, with a data directory)
+ * before the answer, or none of it stays.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS } from "../../api/collections";
@@ -86,7 +88,7 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
   app.post(`${path}/*`, create ? async (req) => {
     const parent = parseUid((req.params as { "*": string })["*"], "parent");
     authz.require(callerOf(req), cap("create"), parent);
-    return create(ctx, parent, req.body, callerOf(req));
+    return ctx.store.transaction(() => create(ctx, parent, req.body, callerOf(req)));
   } : refuse("created"));
 
   const update = def.update;
@@ -94,14 +96,15 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
     const uid = uidOf(req);
     guard(req, "update", uid);
     const mask = parseMask(req.query as RawQuery, update.maskPaths);
-    return def.render(ctx, update.run(ctx, uid, maskedBody(req.body, mask), mask, callerOf(req)), callerOf(req));
+    const caller = callerOf(req);
+    return def.render(ctx, ctx.store.transaction(() => update.run(ctx, uid, maskedBody(req.body, mask), mask, caller)), caller);
   } : refuse("updated"));
 
   const remove = def.remove;
   app.delete(`${path}/*`, remove ? async (req) => {
     const uid = uidOf(req);
     guard(req, "delete", uid);
-    remove(ctx, uid, callerOf(req));
+    ctx.store.transaction(() => remove(ctx, uid, callerOf(req)));
     return {};
   } : refuse("deleted"));
 

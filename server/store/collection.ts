@@ -27,6 +27,9 @@ function bound<T extends Keyed>(items: readonly T[], uid: string, strict: boolea
 /** Derived data (sorted/filtered views) cached until the next write; bounded so memory stays flat. */
 const MAX_CACHED_VIEWS = 64;
 
+/** Told of every write: `before` is undefined for an insert, `after` for a remove. */
+export type WriteObserver<T> = (uid: string, before: T | undefined, after: T | undefined) => void;
+
 /** A sorted, indexed set of records of one kind. */
 export class Collection<T extends Keyed> {
   private items: T[] = [];
@@ -36,6 +39,8 @@ export class Collection<T extends Keyed> {
   private indexes = new Map<string, SortedIndex<T>>();
   /** Bumped on every write; cached views are keyed by it. */
   version = 0;
+  /** The store's hook: indexes and the journal see every write through it. */
+  observer?: WriteObserver<T>;
 
   get size(): number {
     return this.items.length;
@@ -61,6 +66,7 @@ export class Collection<T extends Keyed> {
     this.byUid.set(item.uid, item);
     for (const ix of this.indexes.values()) ix.add(item);
     this.touch();
+    this.observer?.(item.uid, undefined, item);
   }
 
   /** Replaces the item with the same uid. */
@@ -75,6 +81,7 @@ export class Collection<T extends Keyed> {
     this.items[i] = item;
     this.byUid.set(item.uid, item);
     this.touch();
+    this.observer?.(item.uid, old, item);
   }
 
   /** Removes the item; false when there was none. */
@@ -85,19 +92,23 @@ export class Collection<T extends Keyed> {
     this.items.splice(bound(this.items, uid, false), 1);
     for (const ix of this.indexes.values()) ix.delete(old);
     this.touch();
+    this.observer?.(uid, old, undefined);
     return true;
   }
 
   /** Loads many items at once (seeding, fixtures): one sort instead of n inserts. */
   bulkLoad(items: Iterable<T>): void {
+    const added: T[] = [];
     for (const item of items) {
       if (this.byUid.has(item.uid)) throw new Error(`duplicate uid ${item.uid}`);
       this.byUid.set(item.uid, item);
       this.items.push(item);
+      added.push(item);
     }
     this.items.sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
     this.indexes.clear();
     this.touch();
+    if (this.observer) for (const item of added) this.observer(item.uid, undefined, item);
   }
 
   /** Index of the first item with uid >= `uid`. */

@@ -2,8 +2,13 @@
  * The server's whole state: one `Collection` per kind, plus the index authorization needs
  * (role bindings by identity). Everything is synchronous: a handler validates and writes with no
  * `await` in between, so concurrent requests never interleave inside a check-then-write.
+ *
+ * Every write of every collection passes through one observer here. Inside `transaction()` the
+ * writes are collected and, when the function returns, handed to the committer (the data
+ * directory's journal) in one piece; if the function or the committer throws, they are undone,
+ * so memory never holds a write that was not made durable.
  */
-import { Collection } from "./collection";
+import { Collection, type Keyed } from "./collection";
 import type {
   AccountAssociationRecord,
   AdvisoryRecord,
@@ -16,6 +21,24 @@ import type {
   RoleRecord,
   TagRecord,
 } from "./records";
+
+/** The store's collections by name: the names the journal and snapshots use. */
+export const KINDS = [
+  "groups", "identities", "roles", "roleBindings", "identityProviders",
+  "accountAssociations", "groupInvites", "repos", "tags", "advisories",
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** One write: `after` is the item's new value, undefined when it was removed. */
+export interface Change {
+  kind: Kind;
+  uid: string;
+  before?: Keyed;
+  after?: Keyed;
+}
+
+/** Makes a transaction's writes durable, or throws (and the transaction is undone). */
+export type Committer = (changes: readonly Change[]) => void;
 
 /** The in-memory store. */
 export class Store {
@@ -32,6 +55,95 @@ export class Store {
 
   /** Binding uids per identity uid: what authorization reads on every request. */
   private bindingsByIdentity = new Map<string, Set<string>>();
+  /** The open transaction's writes, in order. */
+  private pending: Change[] | undefined;
+  /** Writes made while undoing or replaying are not new changes. */
+  private quiet = false;
+  private committer: Committer | undefined;
+
+  constructor() {
+    for (const kind of KINDS) {
+      const coll = this.collection(kind);
+      coll.observer = (uid, before, after) => this.observe(kind, uid, before, after);
+    }
+  }
+
+  /** The collection named `kind`. */
+  collection(kind: Kind): Collection<Keyed> {
+    return this[kind] as unknown as Collection<Keyed>;
+  }
+
+  /** From now on, every transaction's writes go to `committer` before the transaction returns. */
+  setCommitter(committer: Committer | undefined): void {
+    this.committer = committer;
+  }
+
+  /**
+   * Runs `fn` (synchronous) as one unit: its writes are committed together when it returns, or
+   * undone if it (or the commit) throws. Nested calls join the outer transaction.
+   */
+  transaction<R>(fn: () => R): R {
+    if (this.pending) return fn();
+    const changes: Change[] = (this.pending = []);
+    try {
+      const result = fn();
+      if (changes.length > 0) this.committer?.(changes);
+      return result;
+    } catch (e) {
+      this.pending = undefined;
+      this.undo(changes);
+      throw e;
+    } finally {
+      this.pending = undefined;
+    }
+  }
+
+  /** Sets `uid` of `kind` to `value` (undefined: removes it) without recording a change: replay. */
+  restore(kind: Kind, uid: string, value: Keyed | undefined): void {
+    const coll = this.collection(kind);
+    this.quiet = true;
+    try {
+      if (value === undefined) coll.remove(uid);
+      else if (coll.has(uid)) coll.replace(value);
+      else coll.insert(value);
+    } finally {
+      this.quiet = false;
+    }
+  }
+
+  private undo(changes: readonly Change[]): void {
+    for (let i = changes.length - 1; i >= 0; i--) undoChange(this, changes[i]);
+  }
+
+  private observe(kind: Kind, uid: string, before: Keyed | undefined, after: Keyed | undefined): void {
+    if (kind === "roleBindings") this.reindex(before as RoleBindingRecord | undefined, after as RoleBindingRecord | undefined);
+    if (this.quiet) return;
+    if (this.pending) this.pending.push({ kind, uid, before, after });
+    // A write outside any transaction is its own transaction: nothing bypasses the committer.
+    else if (this.committer) this.commitAlone({ kind, uid, before, after });
+  }
+
+  private commitAlone(change: Change): void {
+    try {
+      this.committer!([change]);
+    } catch (e) {
+      undoChange(this, change);
+      throw e;
+    }
+  }
+
+  private reindex(before: RoleBindingRecord | undefined, after: RoleBindingRecord | undefined): void {
+    if (before) {
+      const set = this.bindingsByIdentity.get(before.identityUid);
+      set?.delete(before.uid);
+      if (set?.size === 0) this.bindingsByIdentity.delete(before.identityUid);
+    }
+    if (after) {
+      let set = this.bindingsByIdentity.get(after.identityUid);
+      if (!set) this.bindingsByIdentity.set(after.identityUid, (set = new Set()));
+      set.add(after.uid);
+    }
+  }
 
   /** The bindings naming `identityUid`. */
   bindingsOf(identityUid: string): RoleBindingRecord[] {
@@ -45,29 +157,19 @@ export class Store {
     return out;
   }
 
-  /** Adds or replaces a binding, keeping the identity index. */
+  /** Adds or replaces a binding (the identity index follows every write). */
   putBinding(b: RoleBindingRecord): void {
-    const old = this.roleBindings.get(b.uid);
-    if (old) {
-      this.unindex(old);
-      this.roleBindings.replace(b);
-    } else this.roleBindings.insert(b);
-    let set = this.bindingsByIdentity.get(b.identityUid);
-    if (!set) this.bindingsByIdentity.set(b.identityUid, (set = new Set()));
-    set.add(b.uid);
+    if (this.roleBindings.has(b.uid)) this.roleBindings.replace(b);
+    else this.roleBindings.insert(b);
   }
 
   /** Removes a binding; false when it was already gone. */
   removeBinding(uid: string): boolean {
-    const old = this.roleBindings.get(uid);
-    if (!old) return false;
-    this.unindex(old);
     return this.roleBindings.remove(uid);
   }
+}
 
-  private unindex(b: RoleBindingRecord): void {
-    const set = this.bindingsByIdentity.get(b.identityUid);
-    set?.delete(b.uid);
-    if (set?.size === 0) this.bindingsByIdentity.delete(b.identityUid);
-  }
+/** Puts a change's `before` back. */
+function undoChange(store: Store, c: Change): void {
+  store.restore(c.kind, c.uid, c.before);
 }

@@ -47,6 +47,7 @@ describe("irv-server CLI", () => {
     const help = spawnSync(process.execPath, [cli, "--help"], { encoding: "utf8" });
     expect(help.status).toBe(0);
     expect(help.stdout).toContain("--fixtures");
+    expect(help.stdout).toContain("--data-dir");
     const bad = spawnSync(process.execPath, [cli, "--port", "nope"], { encoding: "utf8" });
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain("--port");
