@@ -12,6 +12,8 @@ const HELP = `Usage: irv-server [options]
   --host <addr>              address to bind (default 127.0.0.1)
   --fixtures <file.json>     repos, tags, advisories and groups to load (default: built-in sample)
   --organization-name <name> name of the root group (default "acme")
+  --registry-host <host>     the container registry host: the audience of registry tokens
+                             (default: this server's own host:port, which serves /v2/)
   --quiet                    no request logs on stderr
   --help                     this text
 
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
       host: { type: "string", default: "127.0.0.1" },
       fixtures: { type: "string" },
       "organization-name": { type: "string" },
+      "registry-host": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -41,6 +44,7 @@ async function main(): Promise<void> {
     host: values.host,
     fixtures: values.fixtures,
     organizationName: values["organization-name"],
+    registryHost: values["registry-host"],
     logger: !values.quiet,
     record: false,
   });

@@ -1,5 +1,5 @@
 /**
- * Token exchange: `GET|POST {authUrl}/sts/exchange?aud=<api url>&identity=<uid>` with an external
+ * Token exchange: `GET|POST {authUrl}/sts/exchange?aud=<api url or registry host>&identity=<uid>` with an external
  * OIDC token as the bearer. The token must verify (signature, expiry) and satisfy the identity's
  * rules; the answer is `{token}`, an API token for the identity valid one hour.
  * - claimMatch identities: keys by OIDC discovery of the token's issuer (checked against the
@@ -14,6 +14,7 @@ import { EXCHANGED_TOKEN_TTL_SECONDS } from "../../api/collections";
 import { UID } from "../../api/uid";
 import type { ServerContext } from "../context";
 import { invalidField, permissionDenied, unauthenticated } from "../errors";
+import { requestedAudience } from "./audience";
 import { claimMismatch, issuerMismatch } from "./claim-match";
 import type { IssuerKeys } from "./discovery";
 import { describe } from "./tokens";
@@ -23,8 +24,6 @@ export interface ExchangeParams {
   aud?: unknown;
   identity?: unknown;
 }
-
-const sameUrl = (a: string, b: string) => a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
 
 /** The bearer token of an Authorization header, or UNAUTHENTICATED. */
 export function bearerOf(header: string | undefined): string {
@@ -83,8 +82,7 @@ async function verifyExternal(ctx: ServerContext, keys: IssuerKeys, token: strin
 export async function exchange(ctx: ServerContext, keys: IssuerKeys, params: ExchangeParams, authorization: string | undefined): Promise<{ token: string }> {
   const token = bearerOf(authorization);
   const { aud, identity } = params;
-  if (typeof aud !== "string" || aud === "") throw invalidField("aud", "is required: the API audience, " + ctx.urls.url);
-  if (!sameUrl(aud, ctx.urls.url)) throw invalidField("aud", `must be this API's audience, ${ctx.urls.url}`);
+  const audience = requestedAudience(ctx.urls, aud);
   if (typeof identity !== "string" || !UID.test(identity)) throw invalidField("identity", "must be the uid of the identity to assume");
   let claims: JWTPayload;
   try {
@@ -95,5 +93,5 @@ export async function exchange(ctx: ServerContext, keys: IssuerKeys, params: Exc
   await verifyExternal(ctx, keys, token, claims, identity);
   // The identity may have been deleted while we fetched keys.
   if (!ctx.store.identities.has(identity)) throw permissionDenied(`identity ${identity} does not exist`);
-  return { token: await ctx.tokens.issue(identity, EXCHANGED_TOKEN_TTL_SECONDS) };
+  return { token: await ctx.tokens.issue(identity, EXCHANGED_TOKEN_TTL_SECONDS, audience) };
 }

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS } from "../../api/collections";
 import { parentOf } from "../../api/uid";
 import { callerOf, type ServerContext } from "../context";
+import { isAnonymous, notPublic, PUBLIC_READ } from "../auth/anonymous";
 import { methodNotAllowed, notFound } from "../errors";
 import { paginate, type ListSpec, type RawQuery } from "../list";
 import { maskedBody, parseMask } from "../masks";
@@ -36,6 +37,8 @@ export interface CollectionRoutes<T extends Keyed> {
   readOnly?: string;
   /** Human name of one item (`group`, `role binding`) for NOT_FOUND messages. */
   kind: string;
+  /** Collections anonymous callers may read (List/Get): which items they see. */
+  isPublic?(ctx: ServerContext, item: T): boolean;
 }
 
 /**
@@ -60,11 +63,18 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
     throw methodNotAllowed(req.method, req.url.split("?")[0], def.readOnly ?? `${def.list.name} cannot be ${verb}`);
   };
 
-  app.get(path, async (req) => {
+  const isPublic = def.isPublic;
+  const routeOptions = isPublic ? PUBLIC_READ : {};
+  // Anonymous callers list the whole organization, restricted to its public items.
+  const anonymousOnly = isPublic && { key: "public", test: (item: Keyed) => isPublic(ctx, item as T) };
+
+  app.get(path, routeOptions, async (req) => {
+    const anonymous = anonymousOnly && isAnonymous(req);
     const page = paginate(def.items(ctx), def.list, req.query as RawQuery, {
-      scopes: authz.scopes(callerOf(req), cap("list")),
+      scopes: anonymous ? [ctx.organization] : authz.scopes(callerOf(req), cap("list")),
       now: ctx.clock(),
       secret: ctx.pageSecret,
+      ...(anonymous ? { only: anonymousOnly } : {}),
     });
     const body: Record<string, unknown> = { [def.list.name]: page.items.map((i) => def.render(ctx, i)) };
     if (page.nextPageToken) body.nextPageToken = page.nextPageToken;
@@ -73,8 +83,13 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
     return body;
   });
 
-  app.get(`${path}/*`, async (req) => {
+  app.get(`${path}/*`, routeOptions, async (req) => {
     const uid = uidOf(req);
+    if (isPublic && isAnonymous(req)) {
+      const item = def.items(ctx).get(uid);
+      if (!item || !isPublic(ctx, item)) throw notPublic(def.kind, uid);
+      return def.render(ctx, item);
+    }
     guard(req, "list", uid);
     const item = def.items(ctx).get(uid);
     if (!item) throw notFound(`${def.kind} ${uid}`);
