@@ -14,7 +14,7 @@ import { parentOf } from "../../api/uid";
 import { callerOf, type ServerContext } from "../context";
 import { isAnonymous, notPublic, PUBLIC_READ } from "../auth/anonymous";
 import { methodNotAllowed, notFound } from "../errors";
-import { paginate, type ListSpec, type RawQuery } from "../list";
+import { paginate, type ListSpec, type PageEnv, type RawQuery } from "../list";
 import { maskedBody, parseMask } from "../masks";
 import type { Collection, Keyed } from "../store";
 import { parseUid } from "../validate";
@@ -48,34 +48,69 @@ export interface CollectionRoutes<T extends Keyed> {
  */
 export const parentGroup = (uid: string): string => parentOf(uid) ?? uid;
 
-const uidOf = (req: FastifyRequest) => parseUid((req.params as { "*": string })["*"]);
+export const uidOf = (req: FastifyRequest) => parseUid((req.params as { "*": string })["*"]);
+
+/**
+ * What the v2beta1 routes and the v1 routes (routes/v1) share for one collection: authorization
+ * of a verb on a uid, the List scope of the caller (anonymous callers: the organization's public
+ * items), and Get of one item as the caller may see it.
+ */
+export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: CollectionRoutes<T>) {
+  const cap = (verb: string) => `${def.capability}.${verb}`;
+  const isPublic = def.isPublic;
+  // Anonymous callers list the whole organization, restricted to its public items.
+  const anonymousOnly = isPublic && { key: "public", test: (item: Keyed) => isPublic(ctx, item as T) };
+  const guard = (req: FastifyRequest, verb: string, uid: string) => {
+    const g = def.groupOf(uid);
+    if (g !== undefined) ctx.authz.require(callerOf(req), cap(verb), g);
+  };
+  return {
+    cap,
+    guard,
+    /** Route options: public-read collections let anonymous GETs through authentication. */
+    readOptions: isPublic ? PUBLIC_READ : {},
+    pageEnv(req: FastifyRequest): PageEnv {
+      const anonymous = anonymousOnly && isAnonymous(req);
+      return {
+        scopes: anonymous ? [ctx.organization] : ctx.authz.scopes(callerOf(req), cap("list")),
+        now: ctx.clock(),
+        secret: ctx.pageSecret,
+        ...(anonymous ? { only: anonymousOnly } : {}),
+      };
+    },
+    /** DELETE of the uid in the path (the collection has `remove`). */
+    removeOne(req: FastifyRequest): Record<string, never> {
+      const uid = uidOf(req);
+      guard(req, "delete", uid);
+      def.remove!(ctx, uid);
+      return {};
+    },
+    /** The item `uid` as the caller may see it, or the error it gets. */
+    getOne(req: FastifyRequest, uid: string): T {
+      if (isPublic && isAnonymous(req)) {
+        const item = def.items(ctx).get(uid);
+        if (!item || !isPublic(ctx, item)) throw notPublic(def.kind, uid);
+        return item;
+      }
+      guard(req, "list", uid);
+      const item = def.items(ctx).get(uid);
+      if (!item) throw notFound(`${def.kind} ${uid}`);
+      return item;
+    },
+  };
+}
 
 /** Registers the routes of one collection on `app`. */
 export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, def: CollectionRoutes<T>): void {
   const path = COLLECTIONS[def.list.name].path;
   const authz = ctx.authz;
-  const cap = (verb: string) => `${def.capability}.${verb}`;
-  const guard = (req: FastifyRequest, verb: string, uid: string) => {
-    const g = def.groupOf(uid);
-    if (g !== undefined) authz.require(callerOf(req), cap(verb), g);
-  };
+  const { cap, guard, readOptions, pageEnv, getOne, removeOne } = collectionAccess(ctx, def);
   const refuse = (verb: string) => (req: FastifyRequest) => {
     throw methodNotAllowed(req.method, req.url.split("?")[0], def.readOnly ?? `${def.list.name} cannot be ${verb}`);
   };
 
-  const isPublic = def.isPublic;
-  const routeOptions = isPublic ? PUBLIC_READ : {};
-  // Anonymous callers list the whole organization, restricted to its public items.
-  const anonymousOnly = isPublic && { key: "public", test: (item: Keyed) => isPublic(ctx, item as T) };
-
-  app.get(path, routeOptions, async (req) => {
-    const anonymous = anonymousOnly && isAnonymous(req);
-    const page = paginate(def.items(ctx), def.list, req.query as RawQuery, {
-      scopes: anonymous ? [ctx.organization] : authz.scopes(callerOf(req), cap("list")),
-      now: ctx.clock(),
-      secret: ctx.pageSecret,
-      ...(anonymous ? { only: anonymousOnly } : {}),
-    });
+  app.get(path, readOptions, async (req) => {
+    const page = paginate(def.items(ctx), def.list, req.query as RawQuery, pageEnv(req));
     const body: Record<string, unknown> = { [def.list.name]: page.items.map((i) => def.render(ctx, i)) };
     if (page.nextPageToken) body.nextPageToken = page.nextPageToken;
     body.totalCount = page.totalCount;
@@ -83,18 +118,7 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
     return body;
   });
 
-  app.get(`${path}/*`, routeOptions, async (req) => {
-    const uid = uidOf(req);
-    if (isPublic && isAnonymous(req)) {
-      const item = def.items(ctx).get(uid);
-      if (!item || !isPublic(ctx, item)) throw notPublic(def.kind, uid);
-      return def.render(ctx, item);
-    }
-    guard(req, "list", uid);
-    const item = def.items(ctx).get(uid);
-    if (!item) throw notFound(`${def.kind} ${uid}`);
-    return def.render(ctx, item);
-  });
+  app.get(`${path}/*`, readOptions, async (req) => def.render(ctx, getOne(req, uidOf(req))));
 
   const create = def.create;
   app.post(`${path}/*`, create ? async (req) => {
@@ -111,13 +135,7 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
     return def.render(ctx, update.run(ctx, uid, maskedBody(req.body, mask), mask));
   } : refuse("updated"));
 
-  const remove = def.remove;
-  app.delete(`${path}/*`, remove ? async (req) => {
-    const uid = uidOf(req);
-    guard(req, "delete", uid);
-    remove(ctx, uid);
-    return {};
-  } : refuse("deleted"));
+  app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse("deleted"));
 
   // The bare collection path takes only GET; anything else is a wrong method, not a wrong path.
   app.route({ method: ["POST", "PATCH", "DELETE", "PUT"], url: path, handler: async (req) => {
