@@ -107,6 +107,24 @@ describe("v1 paths", () => {
     expectFieldViolation(await ctx.api.patch(v1("identityProviders", idp.id), { name: "sso3", defaultRole: role.viewer }), "oidc.issuer");
   });
 
+  it("answers malformed v1 bodies and ids with a 4xx Status, never a 500", async () => {
+    const org = ctx.server.organization;
+    const g = await mkGroup(ctx.api, org, "malformed");
+    for (const body of [null, [], "text", 7, { name: { nested: true } }, { identity: ["a"], role: {} }]) {
+      for (const [method, p] of [["POST", v1("groups", org)], ["PATCH", v1("groups", g.uid)], ["POST", v1("roleBindings", g.uid)], ["PATCH", v1("identityProviders", `${g.uid}/00000000000000aa`)]] as const) {
+        const res = await ctx.api.request(method, p, { body });
+        expect(res.status, `${method} ${p} ${JSON.stringify(body).slice(0, 40)}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+        expect(typeof res.body.code).toBe("number");
+      }
+    }
+    for (const id of ["not-a-uid", "%2e%2e", `${org}/zz`]) {
+      const res = await ctx.api.patch(`/iam/v1/groups/${id}`, { name: "x" });
+      expect(res.status, res.text.slice(0, 200)).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+    }
+  });
+
   it("authorizes as v2beta1 does, and has no Get by id", async () => {
     const nobody = await mkIdentity(ctx.api, ctx.server.organization, "nobody");
     const api = ctx.api.as(await ctx.server.issueToken(nobody.uid));
