@@ -4,10 +4,12 @@
  */
 import { runServerBench } from "./server";
 import { runEngineBench } from "./engine";
+import { runRegistryBench } from "./registry";
 
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === "server") console.log(await runServerBench());
+  if (!only || only === "registry") console.log(await runRegistryBench());
   if (!only || only === "engine") console.log(await runEngineBench());
 }
 
