@@ -106,7 +106,11 @@ export interface GetTagsArgs extends ListArgs {
 /** Tags matching the filters, every page followed. */
 export async function getTags(args: GetTagsArgs = {}): Promise<{ tags: Tag[] }> {
   const q = listQuery({ ...args, childrenOf: args.childrenOf ?? args.repoUid }, { name: args.name, digest: args.digest, updatedSince: args.updatedSince });
-  return { tags: (await registryClient().collect("tags", q)).map(tag) };
+  const client = registryClient();
+  const tags = (await client.collect("tags", q)).map(tag);
+  // Without credentials a private repo's tags are not listed: reading the repo says what to set.
+  if (tags.length === 0 && client.anonymous && args.repoUid) await client.get("repos", args.repoUid);
+  return { tags };
 }
 /** `getTags` as an Output. */
 export const getTagsOutput = outputOf(getTags);

@@ -48,7 +48,7 @@ describe("registry data sources without credentials", () => {
       /is not public.*needs credentials: no credentials: set irv:token \(IRV_TOKEN\), or irv:identity .* or run irv auth login/,
     );
     await expect(irv.registry.getRepo({ name: "private-one" })).rejects.toThrow(/no public repo named "private-one"; private repos need credentials: .*irv:token/);
-    await expect(irv.registry.getTags({ repoUid: priv.uid })).resolves.toEqual({ tags: [] });
+    await expect(irv.registry.getTags({ repoUid: priv.uid })).rejects.toThrow(/is not public.*needs credentials: no credentials: set irv:token/);
   });
 
   it("other data sources still need credentials, and say so", async () => {

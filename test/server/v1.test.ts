@@ -45,9 +45,14 @@ describe("v1 paths", () => {
     const { items } = ok(await ctx.api.get(v1("groups"), { "uidp.children_of": parent.uid }));
     expect(items.length).toBe(205);
     expect(new Set(items.map((g: { id: string }) => g.id)).size).toBe(205);
-    for (const p of ["page_size", "page_token", "order_by", "skip", "pageSize", "uidp.ids"])
+    for (const p of ["page_size", "page_token", "order_by", "skip", "pageSize"])
       expectFieldViolation(await ctx.api.get(v1("groups"), { [p]: "1" }), p);
     expectFieldViolation(await ctx.api.get(v1("groups"), { bogus: "1" }), "bogus");
+    // `id` and `uidp.ids` both select by id (repeatable), but not together.
+    const two = items.slice(0, 2).map((g: { id: string }) => g.id).sort();
+    expect(ok(await ctx.api.get(v1("groups"), { id: two })).items.map((g: { id: string }) => g.id).sort()).toEqual(two);
+    expect(ok(await ctx.api.get(v1("groups"), { "uidp.ids": two })).items.length).toBe(2);
+    expectFieldViolation(await ctx.api.get(v1("groups"), { id: two[0], "uidp.ids": two[1] }), "id");
   });
 
   it("PATCH resets the fields a body omits (v1's rule), and v2beta1's PATCH still keeps them", async () => {

@@ -30,12 +30,12 @@ const V2_LIST_PARAMS = ["page_size", "pageSize", "page_token", "pageToken", "ord
 /** The v1 path of a collection. */
 export const v1Path = (path: string): string => path.replace("/v2beta1/", "/v1/");
 
-/** The List query v1 takes: v2 filters, `id` (repeatable) for `uidp.ids`, no paging or ordering. */
+/** The List query v1 takes: v2 filters, `id` (repeatable) as well as `uidp.ids`, no paging or ordering. */
 function v1ListQuery(query: RawQuery): RawQuery {
   const out: RawQuery = {};
   for (const [k, v] of Object.entries(query)) {
     if (V2_LIST_PARAMS.includes(k)) throw invalidField(k, "is a v2beta1 parameter: v1 lists return every match in one response");
-    if (k === "uidp.ids") throw invalidField(k, "is the v2beta1 name of this filter; v1 calls it id");
+    if (k === "id" && query["uidp.ids"] !== undefined) throw invalidField(k, "give the ids either as id or as uidp.ids, not both");
     out[k === "id" ? "uidp.ids" : k] = v;
   }
   return out;
