@@ -135,6 +135,8 @@ export const Repo = z.looseObject({
   aliases: z.array(z.string()).default([]),
   bundles: z.array(z.string()).default([]),
   activeTags: z.array(z.string()).default([]),
+  /** irv-server: `public` repos (and their tags) are readable without a token. */
+  visibility: z.string().optional(),
   ...times,
 });
 export type Repo = z.infer<typeof Repo>;

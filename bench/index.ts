@@ -6,11 +6,13 @@ import { runServerBench } from "./server";
 import { runEngineBench } from "./engine";
 import { runExchangeBench } from "./exchange";
 import { runDurabilityBench } from "./durability";
+import { runRegistryBench } from "./registry";
 
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === "server") console.log(await runServerBench());
   if (!only || only === "durability") console.log(await runDurabilityBench());
+  if (!only || only === "registry") console.log(await runRegistryBench());
   if (!only || only === "engine") console.log(await runEngineBench());
   if (!only || only === "exchange") console.log(await runExchangeBench());
 }

@@ -1,16 +1,18 @@
+import { authCommand } from "./commands/auth";
 import { exportCommand } from "./commands/export";
 import { drift } from "./commands/drift";
 import { review } from "./commands/review";
 import { EXIT, UsageError, processIo, type Command, type Io } from "./command";
 
 /** Every `irv` command, in the order `irv --help` lists them. */
-export const COMMANDS: readonly Command[] = [drift, review, exportCommand];
+export const COMMANDS: readonly Command[] = [drift, review, exportCommand, authCommand];
 
 /** `irv --help`. */
 export const USAGE = `Usage: irv <command> [options]
 
 Drift detection, change reviews and exporting an org as code for pulumi-irv stacks, on top of
-the Pulumi Automation API (the \`pulumi\` CLI must be on PATH for drift and review).
+the Pulumi Automation API (the \`pulumi\` CLI must be on PATH for drift and review), and
+command-line login as an identity (\`irv auth\`).
 
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`).join("\n")}

@@ -1,4 +1,4 @@
-import { tokenSourceFrom } from "./auth";
+import { tokenSourceFrom, withLogin, type SourceOptions } from "./auth";
 import { IrvClient } from "./client/client";
 import { readSettings, requireApiUrl, settingsKey, type ConfigGetter, type Settings } from "./config";
 
@@ -24,7 +24,11 @@ export function currentClient(): IrvClient {
   return current.client;
 }
 
-/** A client for explicit settings (data sources, tests). */
-export function clientFor(s: Settings): IrvClient {
-  return new IrvClient(requireApiUrl(s), tokenSourceFrom(s));
+/**
+ * A client for explicit settings (data sources, tests), with the `irv auth login` as the last
+ * resort; `anonymous` lets it go without credentials (public registry reads).
+ */
+export function clientFor(s: Settings, o: Pick<SourceOptions, "anonymous" | "env"> = {}): IrvClient {
+  const settings = withLogin(s, o.env);
+  return new IrvClient(requireApiUrl(settings), tokenSourceFrom(settings, o));
 }

@@ -9,15 +9,20 @@ import { clientFor } from "../provider/session";
  * invokes). Settings come from the stack's `irv:*` config, then the environment, exactly as in
  * the provider. Created on first use and reused while the settings stay the same.
  */
-let cached: { key: string; client: IrvClient } | undefined;
+const cached = new Map<boolean, { key: string; client: IrvClient }>();
 
-/** The program-side client. */
-export function programClient(): IrvClient {
+/**
+ * The program-side client. `anonymous` (registry data sources): with no credentials configured,
+ * read without a token, which the API allows for public repos.
+ */
+export function programClient(o: { anonymous?: boolean } = {}): IrvClient {
   // runtime.getConfig reads secrets without the plaintext warning Config.get would print.
   const s = readSettings((key) => pulumi.runtime.getConfig(key));
   const key = settingsKey(s);
-  if (cached?.key !== key) cached = { key, client: clientFor(s) };
-  return cached.client;
+  const anonymous = o.anonymous ?? false;
+  let hit = cached.get(anonymous);
+  if (hit?.key !== key) cached.set(anonymous, (hit = { key, client: clientFor(s, { anonymous }) }));
+  return hit.client;
 }
 
 /** Scope, order and paging arguments every list data source takes. */

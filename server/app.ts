@@ -9,6 +9,7 @@ import type { ServerContext } from "./context";
 import { invalidField } from "./errors";
 import { clientErrorHandler, Faults, installErrors, installFaults, installJsonBody, installRecording, type RecordedRequest } from "./plugins";
 import { registerApiRoutes } from "./routes";
+import { registerRegistryHost } from "./routes/registry-host";
 
 /** Options of buildApp. */
 export interface AppOptions {
@@ -41,6 +42,7 @@ export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance 
   installFaults(app, opts.faults, opts.requests);
   if (opts.record) installRecording(app, opts.requests);
   void app.register(async (auth) => registerAuthRoutes(auth, ctx), { prefix: AUTH_PREFIX });
+  void app.register(async (registry) => registerRegistryHost(registry, ctx));
   void app.register(async (api) => {
     api.addHook("onRequest", authenticate(ctx));
     registerApiRoutes(api, ctx);

@@ -17,6 +17,8 @@ const HELP = `Usage: irv-server [options]
                              before it is answered. Default: memory only
   --compact-after <bytes>    with --data-dir: fold the journal into a new snapshot once it
                              grows past this size (default: max(8 MiB, last snapshot))
+  --registry-host <host>     the container registry host: the audience of registry tokens
+                             (default: this server's own host:port, which serves /v2/)
   --quiet                    no request logs on stderr
   --help                     this text
 
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
       "organization-name": { type: "string" },
       "data-dir": { type: "string" },
       "compact-after": { type: "string" },
+      "registry-host": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
     organizationName: values["organization-name"],
     dataDir: values["data-dir"],
     compactAfterBytes: compactAfter,
+    registryHost: values["registry-host"],
     logger: !values.quiet,
     record: false,
   });

@@ -13,6 +13,7 @@ import { GROUP_NAME } from "../api/fields";
 import { newRootUid } from "../api/uid";
 import { buildApp } from "./app";
 import { TokenIssuer, type IssuerUrls } from "./auth";
+import { checkRegistryHost } from "./auth/audience";
 import { Authorizer } from "./authz";
 import { bootstrap } from "./bootstrap";
 import type { ServerContext } from "./context";
@@ -35,6 +36,11 @@ export interface ServerOptions {
   host?: string;
   /** A fixtures JSON path or object (format: server/fixtures/schema.ts); default: the built-in sample. */
   fixtures?: string | Fixtures;
+  /**
+   * The container registry host: the audience of registry tokens (exchange with `aud=<host>`),
+   * served at `/v2/` (default: this server's own host:port).
+   */
+  registryHost?: string;
   /** Name of the root group (default: the fixtures' organizationName, else "acme"). */
   organizationName?: string;
   /** Log requests to stderr. Default false in process; the CLI logs. */
@@ -67,6 +73,8 @@ export interface RunningServer {
   url: string;
   /** `${url}/auth`: the token issuer; exchange at `${authUrl}/sts/exchange`. */
   authUrl: string;
+  /** The registry host: the audience of registry tokens. */
+  registryHost: string;
   /** The organization: the root group's uid. */
   organization: string;
   /** Admin token: the organization's owner (valid 30 days). */
@@ -75,8 +83,8 @@ export interface RunningServer {
   requests: RecordedRequest[];
   /** Test-only fault injection. */
   faults: Faults;
-  /** An API token for any identity, valid `ttlSeconds` (default 3600). */
-  issueToken(identityUid: string, ttlSeconds?: number): Promise<string>;
+  /** A token for any identity, valid `ttlSeconds` (default 3600), for `audience` (default: the API's url). */
+  issueToken(identityUid: string, ttlSeconds?: number, audience?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -116,11 +124,12 @@ async function open(store: Store, opts: ServerOptions, clock: () => number): Pro
 /** Starts a server and resolves once it listens. */
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const clock = opts.clock ?? Date.now;
+  const registryHost = opts.registryHost === undefined ? undefined : checkRegistryHost(opts.registryHost);
   const store = new Store();
   const { id, dataDir } = await open(store, opts, clock);
   const { organization, adminUid } = id;
 
-  const urls: IssuerUrls = { url: "", authUrl: "" };
+  const urls: IssuerUrls = { url: "", authUrl: "", registryHost: "" };
   const tokens = await TokenIssuer.create(urls, clock, id.signingKey);
   const ctx: ServerContext = {
     store, clock, urls, organization, tokens,
@@ -141,14 +150,16 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const shown = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "[::1]" : host.includes(":") ? `[${host}]` : host;
   urls.url = `http://${shown}:${port}`;
   urls.authUrl = `${urls.url}/auth`;
+  urls.registryHost = registryHost ?? new URL(urls.url).host;
   return {
     url: urls.url,
     authUrl: urls.authUrl,
+    registryHost: urls.registryHost,
     organization,
     token: await tokens.issue(adminUid, ADMIN_TOKEN_TTL_SECONDS),
     requests,
     faults,
-    issueToken: (uid, ttl = 3600) => tokens.issue(uid, ttl),
+    issueToken: (uid, ttl = 3600, audience) => tokens.issue(uid, ttl, audience),
     close: async () => {
       await app.close();
       dataDir?.close();

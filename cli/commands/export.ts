@@ -34,7 +34,8 @@ Options:
   -h, --help         show this help
 
 Credentials, as for the provider: irv:token / IRV_TOKEN, or irv:identity + irv:identityToken /
-IRV_IDENTITY + IRV_IDENTITY_TOKEN (STS exchange at irv:authUrl / IRV_AUTH_URL).
+IRV_IDENTITY + IRV_IDENTITY_TOKEN (STS exchange at irv:authUrl / IRV_AUTH_URL), else the
+\`irv auth login\` (whose API URL is used when none is set).
 
 Exit codes: 0 written, 1 error.`,
   async run(argv, io) {

@@ -16,6 +16,8 @@ export interface TokenSource {
   invalidate?(refused?: string): void;
   /** What kind of source this is, for messages (never the token). */
   readonly describe: string;
+  /** The error to raise instead of an UNAUTHENTICATED answer (a source with no token says what to set). */
+  refused?(err: ApiError): Error;
 }
 
 /** A fixed token (`irv:token` / `IRV_TOKEN`). */

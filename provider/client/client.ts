@@ -59,6 +59,11 @@ export class IrvClient {
     this.#dispatcher = dispatcherFor(u.origin);
   }
 
+  /** True when requests go without a token (no credentials: public registry reads only). */
+  get anonymous(): boolean {
+    return this.#tokens.refused !== undefined;
+  }
+
   /** GET one resource by uid. */
   async get<C extends CollectionName>(c: C, uid: string, o: CallOptions = {}): Promise<Item<C>> {
     return this.#parse(c, await this.send("GET", `${COLLECTIONS[c].path}/${uid}`, { ...o }));
@@ -146,7 +151,8 @@ export class IrvClient {
           path: this.#base + path + search,
           method: method as Dispatcher.HttpMethod,
           headers: {
-            authorization: `Bearer ${token}`,
+            // An empty token is an anonymous request (public registry reads): no header at all.
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
             accept: "application/json",
             ...(o.body ? { "content-type": "application/json" } : {}),
           },
@@ -174,6 +180,7 @@ export class IrvClient {
         this.#tokens.invalidate(token);
         continue;
       }
+      if (err instanceof UnauthenticatedError && this.#tokens.refused) throw this.#tokens.refused(err);
       throw err;
     }
   }

@@ -1,4 +1,9 @@
-/** Registry data sources: repositories and their tags. */
+/**
+ * Registry data sources: repositories and their tags. Public repos are readable without
+ * credentials; a private one asked for without them fails naming the settings to set.
+ */
+import { NO_CREDENTIALS } from "../../provider/auth";
+import { ConfigurationError } from "../../provider/client/errors";
 import type { Item } from "../../provider/client/shapes";
 import { exactlyOne, listQuery, outputOf, programClient, type ListArgs } from "../client";
 
@@ -11,6 +16,8 @@ export interface Repo {
   aliases: string[];
   bundles: string[];
   activeTags: string[];
+  /** `public` or `private` where the API says (irv-server does); public repos need no credentials. */
+  visibility?: string;
   createTime: string;
   updateTime: string;
 }
@@ -25,6 +32,8 @@ export interface Tag {
   createTime?: string;
 }
 
+const registryClient = () => programClient({ anonymous: true });
+
 const repo = (r: Item<"repos">): Repo => ({
   uid: r.uid,
   name: r.name,
@@ -33,6 +42,7 @@ const repo = (r: Item<"repos">): Repo => ({
   aliases: r.aliases,
   bundles: r.bundles,
   activeTags: r.activeTags,
+  ...(r.visibility === undefined ? {} : { visibility: r.visibility }),
   createTime: r.createTime,
   updateTime: r.updateTime,
 });
@@ -54,7 +64,7 @@ export interface GetReposArgs extends ListArgs {
 
 /** Repositories matching the filters (e.g. `descendantsOf: org`), every page followed. */
 export async function getRepos(args: GetReposArgs = {}): Promise<{ repos: Repo[] }> {
-  return { repos: (await programClient().collect("repos", listQuery(args, { name: args.name }))).map(repo) };
+  return { repos: (await registryClient().collect("repos", listQuery(args, { name: args.name }))).map(repo) };
 }
 /** `getRepos` as an Output. */
 export const getReposOutput = outputOf(getRepos);
@@ -69,10 +79,13 @@ export interface GetRepoArgs {
 
 /** One repository. Errors on zero or several matches. */
 export async function getRepo(args: GetRepoArgs): Promise<Repo> {
-  const client = programClient();
+  const client = registryClient();
   if (args.uid) return repo(await client.get("repos", args.uid));
   if (!args.name) throw new Error("getRepo: give uid or name");
   const found = (await client.collect("repos", listQuery({ descendantsOf: args.groupUid }, { name: args.name }))).filter((r) => r.name === args.name);
+  // Without credentials only public repos are listed: say so when that is why nothing matched.
+  if (found.length === 0 && client.anonymous)
+    throw new ConfigurationError(`no public repo named "${args.name}"; private repos need credentials: ${NO_CREDENTIALS}`);
   return repo(exactlyOne(found, `repo named "${args.name}"${args.groupUid ? ` under ${args.groupUid}` : ""}`));
 }
 /** `getRepo` as an Output. */
@@ -93,7 +106,11 @@ export interface GetTagsArgs extends ListArgs {
 /** Tags matching the filters, every page followed. */
 export async function getTags(args: GetTagsArgs = {}): Promise<{ tags: Tag[] }> {
   const q = listQuery({ ...args, childrenOf: args.childrenOf ?? args.repoUid }, { name: args.name, digest: args.digest, updatedSince: args.updatedSince });
-  return { tags: (await programClient().collect("tags", q)).map(tag) };
+  const client = registryClient();
+  const tags = (await client.collect("tags", q)).map(tag);
+  // Without credentials a private repo's tags are not listed: reading the repo says what to set.
+  if (tags.length === 0 && client.anonymous && args.repoUid) await client.get("repos", args.repoUid);
+  return { tags };
 }
 /** `getTags` as an Output. */
 export const getTagsOutput = outputOf(getTags);

@@ -1,6 +1,7 @@
 /**
- * Token exchange: `GET|POST {authUrl}/sts/exchange?aud=<api url>&identity=<uid>` with an external
- * OIDC token as the bearer; the answer is `{token}`, an API token for the identity valid one hour.
+ * Token exchange: `GET|POST {authUrl}/sts/exchange?aud=<api url or registry host>&identity=<uid>`
+ * with an external OIDC token as the bearer; the answer is `{token}`, a token for the identity and
+ * the requested audience (the API, or the registry host), valid one hour.
  * The steps are ordered so that nothing an unauthenticated caller sees depends on which identity
  * uids exist:
  * 1. the token alone: a JWT, claims of the right types, a sane `exp`/`iat`/`nbf`
@@ -23,6 +24,7 @@ import { UID } from "../../api/uid";
 import type { ServerContext } from "../context";
 import { invalidField, permissionDenied, unauthenticated } from "../errors";
 import type { IdentityRecord } from "../store";
+import { requestedAudience } from "./audience";
 import { claimMismatch } from "./claim-match";
 import type { IssuerKeys } from "./discovery";
 import { tokenProblem } from "./external-token";
@@ -33,8 +35,6 @@ export interface ExchangeParams {
   aud?: unknown;
   identity?: unknown;
 }
-
-const sameUrl = (a: string, b: string) => a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
 
 /** The bearer token of an Authorization header, or UNAUTHENTICATED. */
 export function bearerOf(header: string | undefined): string {
@@ -111,8 +111,7 @@ export async function exchange(
 ): Promise<{ token: string }> {
   const token = bearerOf(authorization);
   const { aud, identity } = params;
-  if (typeof aud !== "string" || aud === "") throw invalidField("aud", "is required: the API audience, " + ctx.urls.url);
-  if (!sameUrl(aud, ctx.urls.url)) throw invalidField("aud", `must be this API's audience, ${ctx.urls.url}`);
+  const audience = requestedAudience(ctx.urls, aud);
   if (typeof identity !== "string" || !UID.test(identity)) throw invalidField("identity", "must be the uid of the identity to assume");
   let claims: JWTPayload;
   try {
@@ -136,5 +135,5 @@ export async function exchange(
     log(why);
     throw deny();
   }
-  return { token: await ctx.tokens.issue(identity, EXCHANGED_TOKEN_TTL_SECONDS) };
+  return { token: await ctx.tokens.issue(identity, EXCHANGED_TOKEN_TTL_SECONDS, audience) };
 }

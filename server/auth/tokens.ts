@@ -12,6 +12,8 @@ import { unauthenticated } from "../errors";
 export interface IssuerUrls {
   url: string;
   authUrl: string;
+  /** The container registry host: the audience of registry tokens (audience.ts). */
+  registryHost: string;
 }
 
 /** Signs and verifies this server's API tokens. */
@@ -47,13 +49,13 @@ export class TokenIssuer {
     return { kty, crv, x, y, d, kid: randomUUID() };
   }
 
-  /** An API token for `identityUid`, valid `ttlSeconds`. */
-  issue(identityUid: string, ttlSeconds: number): Promise<string> {
+  /** A token for `identityUid`, valid `ttlSeconds`, for `audience` (default: this API). */
+  issue(identityUid: string, ttlSeconds: number, audience = this.urls.url): Promise<string> {
     const now = Math.floor(this.clock() / 1000);
     return new SignJWT({})
       .setProtectedHeader({ alg: "ES256", kid: this.jwk.kid, typ: "JWT" })
       .setIssuer(this.urls.authUrl)
-      .setAudience(this.urls.url)
+      .setAudience(audience)
       .setSubject(identityUid)
       .setIssuedAt(now)
       .setExpirationTime(now + ttlSeconds)
@@ -61,18 +63,23 @@ export class TokenIssuer {
       .sign(this.privateKey);
   }
 
-  /** The identity uid a token was issued to; UNAUTHENTICATED for anything else. */
-  async verify(token: string): Promise<string> {
+  /**
+   * The identity uid a token for `audience` (default: this API) was issued to; UNAUTHENTICATED
+   * for anything else, a token for the other audience included.
+   */
+  async verify(token: string, audience = this.urls.url): Promise<string> {
     try {
       const { payload } = await jwtVerify(token, this.publicKey, {
         issuer: this.urls.authUrl,
-        audience: this.urls.url,
+        audience,
         algorithms: ["ES256"],
         currentDate: new Date(this.clock()),
         requiredClaims: ["sub", "exp"],
       });
       return payload.sub as string;
     } catch (e) {
+      if (e instanceof joseErrors.JWTClaimValidationFailed && e.claim === "aud")
+        throw unauthenticated(`the bearer token is not for this audience: ${audience} accepts only tokens exchanged with aud=${audience}`);
       throw unauthenticated(describe(e));
     }
   }

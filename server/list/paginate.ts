@@ -35,6 +35,11 @@ export interface PageEnv {
   now: number;
   /** HMAC key for page tokens. */
   secret: Buffer;
+  /**
+   * A restriction beyond scopes (anonymous callers see public items only). Its `key` is bound into
+   * page tokens and caches, so a restricted listing never reuses an unrestricted one's.
+   */
+  only?: { key: string; test(item: Keyed): boolean };
 }
 
 /** Narrows the caller's scopes by `uidp.descendants_of`. */
@@ -83,9 +88,12 @@ function predicate<T extends Keyed>(spec: ListSpec<T>, filters: Record<string, s
   return (item) => tests.every((t) => t(item));
 }
 
-function buildView<T extends Keyed>(coll: Collection<T>, spec: ListSpec<T>, q: ListQuery, prefixes: string[], hash: string): View<T> {
+function buildView<T extends Keyed>(
+  coll: Collection<T>, spec: ListSpec<T>, q: ListQuery, prefixes: string[], hash: string, only?: (item: T) => boolean,
+): View<T> {
   const ranges = prefixes.map((p) => coll.subtree(p)).filter(([lo, hi]) => hi > lo);
-  const test = predicate(spec, q.filters);
+  const filters = predicate(spec, q.filters);
+  const test = only && filters ? (item: T) => only(item) && filters(item) : (only ?? filters);
   const scoped = q.filters["uidp.descendants_of"] || q.filters["uidp.children_of"];
   const globals = scoped ? [] : (spec.globals?.(coll.all()) ?? []);
   const valueOf = spec.sortable[q.order.field];
@@ -117,9 +125,9 @@ function buildView<T extends Keyed>(coll: Collection<T>, spec: ListSpec<T>, q: L
 export function paginate<T extends Keyed>(coll: Collection<T>, spec: ListSpec<T>, raw: RawQuery, env: PageEnv): Page<T> {
   const q = parseListQuery(raw, spec);
   const filterKey = Object.entries(q.filters).sort(([a], [b]) => (a < b ? -1 : 1));
-  const hash = queryHash([spec.name, q.order.field, q.order.desc, filterKey]);
+  const hash = queryHash([spec.name, q.order.field, q.order.desc, filterKey, ...(env.only ? [env.only.key] : [])]);
   const cursor = q.pageToken ? decodeToken(q.pageToken, hash, env.secret, env.now) : undefined;
-  const view = buildView(coll, spec, q, prefixesFor(env.scopes, q.filters["uidp.descendants_of"]?.[0]), hash);
+  const view = buildView(coll, spec, q, prefixesFor(env.scopes, q.filters["uidp.descendants_of"]?.[0]), hash, env.only?.test);
 
   const first = cursor ? view.after(cursor.k) : 0;
   const start = Math.min(first + q.skip, view.length);

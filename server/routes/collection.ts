@@ -14,8 +14,9 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS } from "../../api/collections";
 import { parentOf } from "../../api/uid";
 import { callerOf, type ServerContext } from "../context";
+import { isAnonymous, notPublic, PUBLIC_READ } from "../auth/anonymous";
 import { methodNotAllowed, notFound } from "../errors";
-import { paginate, type ListSpec, type RawQuery } from "../list";
+import { paginate, type ListSpec, type PageEnv, type RawQuery } from "../list";
 import { maskedBody, parseMask } from "../masks";
 import type { Collection, Keyed } from "../store";
 import { parseUid } from "../validate";
@@ -39,6 +40,8 @@ export interface CollectionRoutes<T extends Keyed> {
   readOnly?: string;
   /** Human name of one item (`group`, `role binding`) for NOT_FOUND messages. */
   kind: string;
+  /** Collections anonymous callers may read (List/Get): which items they see. */
+  isPublic?(ctx: ServerContext, item: T): boolean;
 }
 
 /**
@@ -48,47 +51,90 @@ export interface CollectionRoutes<T extends Keyed> {
  */
 export const parentGroup = (uid: string): string => parentOf(uid) ?? uid;
 
-const uidOf = (req: FastifyRequest) => parseUid((req.params as { "*": string })["*"]);
+export const uidOf = (req: FastifyRequest) => parseUid((req.params as { "*": string })["*"]);
+
+/**
+ * What the v2beta1 routes and the v1 routes (routes/v1) share for one collection: authorization
+ * of a verb on a uid, the List scope of the caller (anonymous callers: the organization's public
+ * items), and Get of one item as the caller may see it.
+ */
+export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: CollectionRoutes<T>) {
+  const cap = (verb: string) => `${def.capability}.${verb}`;
+  const isPublic = def.isPublic;
+  // Anonymous callers list the whole organization, restricted to its public items.
+  const anonymousOnly = isPublic && { key: "public", test: (item: Keyed) => isPublic(ctx, item as T) };
+  const guard = (req: FastifyRequest, verb: string, uid: string) => {
+    const g = def.groupOf(uid);
+    if (g !== undefined) ctx.authz.require(callerOf(req), cap(verb), g);
+  };
+  const commit = <R>(req: FastifyRequest, write: (caller: string) => R): R => {
+    const caller = callerOf(req);
+    return ctx.store.transaction(() => write(caller));
+  };
+  return {
+    cap,
+    guard,
+    /** Route options: public-read collections let anonymous GETs through authentication. */
+    readOptions: isPublic ? PUBLIC_READ : {},
+    pageEnv(req: FastifyRequest): PageEnv {
+      const anonymous = anonymousOnly && isAnonymous(req);
+      return {
+        scopes: anonymous ? [ctx.organization] : ctx.authz.scopes(callerOf(req), cap("list")),
+        now: ctx.clock(),
+        secret: ctx.pageSecret,
+        ...(anonymous ? { only: anonymousOnly } : {}),
+      };
+    },
+    /** Runs a write as the caller in one store transaction: durable before the answer, or undone. */
+    commit,
+    /** DELETE of the uid in the path (the collection has `remove`). */
+    removeOne(req: FastifyRequest): Record<string, never> {
+      const uid = uidOf(req);
+      guard(req, "delete", uid);
+      commit(req, (caller) => def.remove!(ctx, uid, caller));
+      return {};
+    },
+    /** The item `uid` as the caller may see it, or the error it gets. */
+    getOne(req: FastifyRequest, uid: string): T {
+      if (isPublic && isAnonymous(req)) {
+        const item = def.items(ctx).get(uid);
+        if (!item || !isPublic(ctx, item)) throw notPublic(def.kind, uid);
+        return item;
+      }
+      guard(req, "list", uid);
+      const item = def.items(ctx).get(uid);
+      if (!item) throw notFound(`${def.kind} ${uid}`);
+      return item;
+    },
+  };
+}
 
 /** Registers the routes of one collection on `app`. */
 export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, def: CollectionRoutes<T>): void {
   const path = COLLECTIONS[def.list.name].path;
   const authz = ctx.authz;
-  const cap = (verb: string) => `${def.capability}.${verb}`;
-  const guard = (req: FastifyRequest, verb: string, uid: string) => {
-    const g = def.groupOf(uid);
-    if (g !== undefined) authz.require(callerOf(req), cap(verb), g);
-  };
+  const { cap, guard, readOptions, pageEnv, getOne, removeOne, commit } = collectionAccess(ctx, def);
   const refuse = (verb: string) => (req: FastifyRequest) => {
     throw methodNotAllowed(req.method, req.url.split("?")[0], def.readOnly ?? `${def.list.name} cannot be ${verb}`);
   };
 
-  app.get(path, async (req) => {
-    const page = paginate(def.items(ctx), def.list, req.query as RawQuery, {
-      scopes: authz.scopes(callerOf(req), cap("list")),
-      now: ctx.clock(),
-      secret: ctx.pageSecret,
-    });
-    const body: Record<string, unknown> = { [def.list.name]: page.items.map((i) => def.render(ctx, i, callerOf(req))) };
+  app.get(path, readOptions, async (req) => {
+    const page = paginate(def.items(ctx), def.list, req.query as RawQuery, pageEnv(req));
+    const caller = callerOf(req);
+    const body: Record<string, unknown> = { [def.list.name]: page.items.map((i) => def.render(ctx, i, caller)) };
     if (page.nextPageToken) body.nextPageToken = page.nextPageToken;
     body.totalCount = page.totalCount;
     body.skipped = page.skipped;
     return body;
   });
 
-  app.get(`${path}/*`, async (req) => {
-    const uid = uidOf(req);
-    guard(req, "list", uid);
-    const item = def.items(ctx).get(uid);
-    if (!item) throw notFound(`${def.kind} ${uid}`);
-    return def.render(ctx, item, callerOf(req));
-  });
+  app.get(`${path}/*`, readOptions, async (req) => def.render(ctx, getOne(req, uidOf(req)), callerOf(req)));
 
   const create = def.create;
   app.post(`${path}/*`, create ? async (req) => {
     const parent = parseUid((req.params as { "*": string })["*"], "parent");
     authz.require(callerOf(req), cap("create"), parent);
-    return ctx.store.transaction(() => create(ctx, parent, req.body, callerOf(req)));
+    return commit(req, (caller) => create(ctx, parent, req.body, caller));
   } : refuse("created"));
 
   const update = def.update;
@@ -96,17 +142,10 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
     const uid = uidOf(req);
     guard(req, "update", uid);
     const mask = parseMask(req.query as RawQuery, update.maskPaths);
-    const caller = callerOf(req);
-    return def.render(ctx, ctx.store.transaction(() => update.run(ctx, uid, maskedBody(req.body, mask), mask, caller)), caller);
+    return def.render(ctx, commit(req, (caller) => update.run(ctx, uid, maskedBody(req.body, mask), mask, caller)), callerOf(req));
   } : refuse("updated"));
 
-  const remove = def.remove;
-  app.delete(`${path}/*`, remove ? async (req) => {
-    const uid = uidOf(req);
-    guard(req, "delete", uid);
-    ctx.store.transaction(() => remove(ctx, uid, callerOf(req)));
-    return {};
-  } : refuse("deleted"));
+  app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse("deleted"));
 
   // The bare collection path takes only GET; anything else is a wrong method, not a wrong path.
   app.route({ method: ["POST", "PATCH", "DELETE", "PUT"], url: path, handler: async (req) => {

@@ -11,6 +11,7 @@ import { identityProviderRoutes } from "./identityProviders";
 import { repoRoutes, tagRoutes } from "./registry";
 import { roleBindingRoutes } from "./roleBindings";
 import { roleRoutes } from "./roles";
+import { registerV1Routes } from "./v1";
 
 /** Registers all collections' routes. */
 export function registerApiRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -24,6 +25,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: ServerContext): voi
   registerCollection(app, ctx, repoRoutes);
   registerCollection(app, ctx, tagRoutes);
   registerCollection(app, ctx, advisoryRoutes);
+  registerV1Routes(app, ctx);
 }
 
 export { registerCollection, type CollectionRoutes } from "./collection";

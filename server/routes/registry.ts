@@ -20,6 +20,7 @@ export const repoRoutes: CollectionRoutes<RepoRecord> = {
   },
   render: (_ctx, r) => r,
   readOnly,
+  isPublic: (_ctx, r) => r.visibility === "public",
 };
 
 /** A tag's group is its repo's group: tags live under their repo's uid. */
@@ -49,4 +50,6 @@ export const tagRoutes: CollectionRoutes<TagRecord> = {
   },
   render: (_ctx, t) => t,
   readOnly,
+  // A tag is as public as its repo.
+  isPublic: (ctx, t) => ctx.store.repos.get(parentOf(t.uid)!)?.visibility === "public",
 };

@@ -76,6 +76,8 @@ export interface GroupInviteRecord {
   createTime: string;
 }
 
-export type RepoRecord = resources.Repo;
+/** Who may read a repo (and its tags) without a token. */
+export type Visibility = "public" | "private";
+export type RepoRecord = resources.Repo & { visibility: Visibility };
 export type TagRecord = resources.Tag;
 export type AdvisoryRecord = resources.Advisory;

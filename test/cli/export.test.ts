@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStack, nodeRequire, recordSteps, repoRoot, type TestStack } from "../support/engine";
+import { createStack, ENGINE_TIMEOUT, nodeRequire, recordSteps, repoRoot, type TestStack } from "../support/engine";
 import { listAll, path as apiPath, startTestServer, type Api, type TestServer } from "../support/server";
 import { runIrv } from "./support";
 
@@ -140,5 +140,5 @@ describe("irv export", () => {
 
     const preview = await t.stack.preview({ expectNoChanges: true });
     expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
-  });
+  }, ENGINE_TIMEOUT);
 });
