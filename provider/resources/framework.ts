@@ -10,7 +10,7 @@ import type { Item } from "../client/shapes";
 import { kindInfo, type Kind } from "../kinds";
 import { currentClient } from "../session";
 import { deadlineFor, parseDuration, type Timeouts } from "../timeouts";
-import { clean, containsUnknown, same, unknownAlong, withoutProvider, isEmpty } from "./values";
+import { clean, containsUnknown, same, unknownAlong, withoutEmpty, withoutProvider, isEmpty } from "./values";
 
 /** Inputs every resource takes besides its own fields. */
 export interface CommonInputs {
@@ -243,11 +243,17 @@ function outputsFor<C extends CollectionName>(spec: KindSpec<C>, item: Item<C>, 
   return clean({ ...spec.outputs(item, prior), adoptUid: prior.adoptUid, __timeouts: prior.__timeouts });
 }
 
+/**
+ * The inputs `read` reports: the declared fields of the live outputs, without the API's empty
+ * defaults (an omitted description reads back as ""), which equal an omitted input in diff and
+ * would otherwise show as `+description` on refresh and `- description: ""` in the next preview.
+ */
 function inputsOf(spec: KindSpec<CollectionName>, outs: Rec): Rec {
-  const picked = spec.inputsOf
+  const picked: Rec = spec.inputsOf
     ? spec.inputsOf(outs)
     : Object.fromEntries(Object.keys(spec.fields).map((k) => [k, outs[k]]));
-  return clean({ ...picked, adoptUid: outs.adoptUid, __timeouts: outs.__timeouts });
+  for (const [k, fs] of Object.entries(spec.fields)) if (fs.default !== undefined && same(picked[k], fs.default)) delete picked[k];
+  return clean({ ...withoutEmpty(picked), adoptUid: outs.adoptUid, __timeouts: outs.__timeouts });
 }
 
 /**
