@@ -1,5 +1,6 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { KINDS } from "../../provider/kinds";
+import { changedSettings } from "../engine/settings";
 import { StepCollector, type Step } from "../engine/steps";
 import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
 import { ACTIONS, type ReviewAction, type ReviewChange, type ReviewReport } from "./report";
@@ -38,7 +39,10 @@ const ACTION_OF: Record<string, ReviewAction | undefined> = {
 export async function runReview({ stack, refresh, onOutput }: ReviewOptions): Promise<ReviewReport> {
   const started = Date.now();
   const collector = new StepCollector();
-  await stack.preview({ onEvent: collector.onEvent, onOutput, refresh });
+  // A refresh without the program reads with the settings recorded at the last update: run the
+  // program when they have changed since, so the refresh asks the API they now name.
+  const settingsChanged = refresh ? await changedSettings(stack) : [];
+  await stack.preview({ onEvent: collector.onEvent, onOutput, refresh, runProgram: settingsChanged.length > 0 || undefined });
   const steps = collector.steps();
   const changes: ReviewChange[] = [];
   let unchanged = 0;
