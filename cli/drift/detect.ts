@@ -1,5 +1,6 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { changedSettings } from "../engine/settings";
+import { nameSecretMembers } from "./secrets";
 import { StepCollector, type Step } from "../engine/steps";
 import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
 import type { DriftedResource, DriftReport, FieldDrift } from "./report";
@@ -30,6 +31,7 @@ export async function runDrift({ stack, onOutput }: DriftOptions): Promise<Drift
     if (drifted) resources.push(drifted);
     else inSync++;
   }
+  await nameSecretMembers(stack, resources);
   return {
     stack: stack.name,
     inSync: resources.length === 0,

@@ -1,9 +1,9 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { SETTINGS } from "../../provider/config";
+import { openedSecret } from "./values";
 
 /** The provider the engine runs dynamic resources on, with the stack config as its inputs. */
 const NODE_PROVIDER = "pulumi:providers:pulumi-nodejs";
-const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
 
 /**
  * The `irv:*` settings whose stack config now differs from what the stack recorded at its last
@@ -24,11 +24,5 @@ export async function changedSettings(stack: Stack): Promise<string[]> {
   const recorded = provider.inputs ?? {};
   return Object.values(SETTINGS)
     .map((s) => s.key)
-    .filter((key) => (opened(recorded[key]) ?? "") !== (config[key]?.value ?? ""));
-}
-
-/** A state value with its secret envelope (`{<sig>, plaintext: "<json>"}`) opened. */
-function opened(v: unknown): unknown {
-  if (v && typeof v === "object" && SECRET_SIG_KEY in v) return JSON.parse(String((v as { plaintext?: string }).plaintext ?? "null"));
-  return v;
+    .filter((key) => (openedSecret(recorded[key]) ?? "") !== (config[key]?.value ?? ""));
 }
