@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStack, nodeRequire, recordSteps, repoRoot, type TestStack } from "../support/engine";
+import { ENGINE_TIMEOUT, createStack, nodeRequire, recordSteps, repoRoot, type TestStack } from "../support/engine";
 import { listAll, path as apiPath, startTestServer, type Api, type TestServer } from "../support/server";
 import { runIrv } from "./support";
 
@@ -56,7 +56,8 @@ async function buildOrg(api: Api, parent: string): Promise<string> {
   return acme;
 }
 
-describe("irv export", () => {
+// An engine test: `up` adopts a few hundred resources, about a minute on a loaded 2-core machine.
+describe("irv export", { timeout: ENGINE_TIMEOUT }, () => {
   let srv: TestServer;
   let out: string;
   let acme: string;
