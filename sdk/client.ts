@@ -56,9 +56,17 @@ export function listQuery(args: ListArgs, own: Record<string, string | string[] 
   return q;
 }
 
-/** `getX` as an Output-returning `getXOutput`. */
-export function outputOf<A, R>(fn: (args: A) => Promise<R>): (args: pulumi.Input<A> | A) => pulumi.Output<R> {
-  return (args) => pulumi.output(args as pulumi.Input<A>).apply((a) => fn(a as A)) as pulumi.Output<R>;
+/**
+ * A data source's arguments as a `getXOutput` takes them: every field an `Input` (lists of
+ * Inputs too), as in every Pulumi provider, so `getTagsOutput({ repoUid: repo.uid })` compiles.
+ */
+export type OutputArgs<A> = {
+  [K in keyof A]: A[K] extends (infer U)[] | undefined ? pulumi.Input<pulumi.Input<U>[]> | Extract<A[K], undefined> : pulumi.Input<A[K]>;
+};
+
+/** `getX` as an Output-returning `getXOutput`: waits for every argument, then calls `getX`. */
+export function outputOf<A, R>(fn: (args: A) => Promise<R>): (args: OutputArgs<A>) => pulumi.Output<R> {
+  return (args) => pulumi.output(args).apply((a) => fn(a as A)) as pulumi.Output<R>;
 }
 
 /** The single match, or an error saying there were none or several. */

@@ -20,7 +20,9 @@ Options:
   -h, --help         show this help
 
 The provider reads its endpoint and credentials from the stack's irv:* config, or from
-IRV_API_URL, IRV_AUTH_URL, IRV_TOKEN, IRV_IDENTITY, IRV_IDENTITY_TOKEN.
+IRV_API_URL, IRV_AUTH_URL, IRV_TOKEN, IRV_IDENTITY, IRV_IDENTITY_TOKEN. A refresh alone uses the
+irv:* config recorded at the last \`pulumi up\`; when the stack's config differs from it, drift
+runs the program too (as \`pulumi refresh --run-program\`), so the current settings are used.
 
 Exit codes: 0 in sync, 2 drift found, 1 error.`,
   async run(argv, io) {

@@ -3,7 +3,7 @@ import { readSettings } from "../../provider/config";
 import { clientFor } from "../../provider/session";
 import { parseArgs } from "node:util";
 import { EXIT, HELP_OPTION, parsing, UsageError, type Command } from "../command";
-import { runExport } from "../export";
+import { packageSpec, runExport } from "../export";
 import { openStack } from "../stack";
 
 /** `irv export`: turn a live group subtree into a Pulumi program that adopts it. */
@@ -29,6 +29,11 @@ Options:
   -o, --out DIR      output folder (default: ./<NAME> with --name, else ./irv-export)
       --name NAME    Pulumi project name (default: the group's name)
       --api-url URL  the API base URL (default: irv:apiUrl, then IRV_API_URL)
+      --package-spec SPEC
+                     the pulumi-irv dependency of the generated package.json: a version or
+                     range (0.1.0), a tarball or folder path (file:<absolute path> is written),
+                     or any npm spec. Default: ^<this version> when irv runs from an installed
+                     package, file:<this checkout> when it runs from a checkout
   -s, --stack S      read irv:* config (apiUrl, token, identity, ...) from this stack
       --cwd DIR      the Pulumi project folder of --stack (default: the current directory)
   -h, --help         show this help
@@ -49,6 +54,7 @@ Exit codes: 0 written, 1 error.`,
           out: { type: "string", short: "o" },
           name: { type: "string" },
           "api-url": { type: "string" },
+          "package-spec": { type: "string" },
           stack: { type: "string", short: "s" },
           cwd: { type: "string" },
         },
@@ -69,6 +75,7 @@ Exit codes: 0 written, 1 error.`,
       groupUid: values.group,
       outDir,
       projectName: values.name,
+      irvVersion: packageSpec(values["package-spec"]),
       progress: (c, read, total, done) => io.err(`  ${c}: ${read} of ${total}${done ? " (done)" : ""}`),
     });
     const counts = Object.entries(result.counts).map(([c, n]) => `${n} ${c}`).join(", ");

@@ -19,6 +19,7 @@ Options:
       --cwd DIR          Pulumi project folder (default: the current directory)
   -f, --format F         markdown (default; ready to post as a PR comment) or json
       --refresh          refresh from the live API first, so the diff is against reality
+                         (with the current irv:* config, also when changed since the last up)
       --detailed-exitcode  exit 2 when there are changes (default: 0 whether or not)
   -h, --help             show this help
 

@@ -1,4 +1,6 @@
 import type { Stack } from "@pulumi/pulumi/automation";
+import { changedSettings } from "../engine/settings";
+import { nameSecretMembers } from "./secrets";
 import { StepCollector, type Step } from "../engine/steps";
 import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
 import type { DriftedResource, DriftReport, FieldDrift } from "./report";
@@ -14,12 +16,14 @@ export interface DriftOptions {
 /**
  * Refreshes `stack` in preview mode (the stack's state is not written) and reports, per
  * resource, what differs between the recorded state and the live API: changed fields with both
- * values, and resources deleted outside Pulumi. Secrets are masked.
+ * values, and resources deleted outside Pulumi. Secrets are masked. When `irv:*` settings changed
+ * since the last update, the program is run so that the provider reads with the current ones.
  */
 export async function runDrift({ stack, onOutput }: DriftOptions): Promise<DriftReport> {
   const started = Date.now();
   const collector = new StepCollector();
-  await stack.previewRefresh({ onEvent: collector.onEvent, onOutput });
+  const settingsChanged = await changedSettings(stack);
+  await stack.previewRefresh({ onEvent: collector.onEvent, onOutput, runProgram: settingsChanged.length > 0 || undefined });
   const resources: DriftedResource[] = [];
   let inSync = 0;
   for (const step of collector.steps()) {
@@ -27,6 +31,7 @@ export async function runDrift({ stack, onOutput }: DriftOptions): Promise<Drift
     if (drifted) resources.push(drifted);
     else inSync++;
   }
+  await nameSecretMembers(stack, resources);
   return {
     stack: stack.name,
     inSync: resources.length === 0,
@@ -34,6 +39,7 @@ export async function runDrift({ stack, onOutput }: DriftOptions): Promise<Drift
     changed: resources.filter((r) => r.status === "changed").length,
     deleted: resources.filter((r) => r.status === "deleted").length,
     resources,
+    settingsChanged,
     durationMs: Date.now() - started,
   };
 }

@@ -30,8 +30,16 @@ export function driftSummary(r: DriftReport): string {
 const NEXT_STEPS =
   "`pulumi refresh` accepts the live values into the stack; `pulumi up` puts the declared values back (and recreates deleted resources).";
 
+/** Says which settings changed since the last update, so the reader knows which API was asked. */
+function settingsNote(r: DriftReport): string | undefined {
+  if (!r.settingsChanged?.length) return undefined;
+  return `Checked with the current ${r.settingsChanged.join(", ")} (changed since the last \`pulumi up\`, which recorded the old value).`;
+}
+
 function text(r: DriftReport): string {
   const lines = [`Stack ${r.stack}: ${driftSummary(r)}`];
+  const note = settingsNote(r);
+  if (note) lines.push(note.replace(/`/g, ""));
   for (const res of r.resources) {
     lines.push("");
     if (res.status === "deleted") {
@@ -50,8 +58,10 @@ function quote(v: Parameters<typeof showText>[0]): string {
 }
 
 function markdown(r: DriftReport): string {
-  if (r.inSync) return `## No drift in stack ${code(r.stack)}\n\n${driftSummary(r)}\n`;
+  const note = settingsNote(r);
+  if (r.inSync) return `## No drift in stack ${code(r.stack)}\n\n${driftSummary(r)}\n${note ? `\n${note}\n` : ""}`;
   const out = [`## Drift detected in stack ${code(r.stack)}`, "", `**${driftSummary(r)}**`];
+  if (note) out.push("", note);
   for (const res of r.resources) out.push("", ...section(res));
   out.push("", "---", "", `To reconcile: ${NEXT_STEPS}`, "");
   return out.join("\n");

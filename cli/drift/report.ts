@@ -39,5 +39,10 @@ export interface DriftReport {
   /** How many were deleted outside Pulumi. */
   deleted: number;
   resources: DriftedResource[];
+  /**
+   * `irv:*` settings changed since the stack's last update (keys only). The check used the
+   * current ones (the program was run so that the provider got them).
+   */
+  settingsChanged: string[];
   durationMs: number;
 }

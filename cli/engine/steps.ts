@@ -68,6 +68,9 @@ export class StepCollector {
   private add(meta: StepEventMetadata) {
     if (isInfrastructure(meta.type)) return;
     const prior = this.byUrn.get(meta.urn);
+    // A refresh that runs the program (`runProgram`) reports the refresh's steps, then the
+    // program's registrations as `same`: those must not hide what the refresh found.
+    if (meta.op === "same" && prior && prior.op !== "same") return;
     const old = meta.old ?? undefined;
     const next = meta.new ?? undefined;
     // A replacement arrives as halves (create-replacement, replace, delete-replaced): fold them

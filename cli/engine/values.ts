@@ -45,6 +45,15 @@ export const IGNORED_FIELDS: ReadonlySet<string> = new Set([
   "lastSeenTime",
 ]);
 
+/**
+ * A value of a decrypted state export (`stack.exportStack()`) with its secret envelope
+ * (`{<sig>, plaintext: "<json>"}`) opened. For comparisons in memory only: never print it.
+ */
+export function openedSecret(v: unknown): unknown {
+  if (v && typeof v === "object" && SECRET_SIG_KEY in v && "plaintext" in v) return JSON.parse(String((v as { plaintext: unknown }).plaintext));
+  return v;
+}
+
 /** True when `v` is a secret as the engine serializes it in events. */
 export function isSecretValue(v: unknown): boolean {
   return typeof v === "object" && v !== null && (v as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG;

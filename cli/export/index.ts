@@ -1,16 +1,20 @@
-import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { IrvClient } from "../../provider/client";
 import { generateProgram, type GeneratedProgram, type GenerateOptions } from "./generate";
+import { npmrcFor, packageSpec } from "./packageSpec";
 import { readOrg, type Progress } from "./read";
 import { countsOf } from "./snapshot";
 
 export { generateProgram, type GeneratedProgram, type GeneratedFile, type RequiredSecret } from "./generate";
 export { readOrg, EXPORTED, type Progress } from "./read";
 export { countsOf, type OrgSnapshot } from "./snapshot";
+export { packageSpec } from "./packageSpec";
 
-/** Options for `runExport`. */
+/**
+ * Options for `runExport`. `irvVersion` is the `pulumi-irv` dependency spec as npm takes it
+ * (`packageSpec()` turns a version, tarball or folder into one); default: `packageSpec()`'s.
+ */
 export interface ExportOptions extends Partial<GenerateOptions> {
   /** The API client (endpoint and credentials already resolved). */
   client: IrvClient;
@@ -38,27 +42,16 @@ export interface ExportResult extends GeneratedProgram {
 export async function runExport(opts: ExportOptions): Promise<ExportResult> {
   const started = Date.now();
   const snapshot = await readOrg(opts.client, opts.groupUid, opts.progress);
+  const irvVersion = opts.irvVersion ?? packageSpec(undefined);
   const generated = generateProgram(snapshot, {
     projectName: opts.projectName,
     groupConfigKey: opts.groupConfigKey,
-    irvVersion: opts.irvVersion ?? `^${packageVersion("pulumi-irv")}`,
-    pulumiVersion: opts.pulumiVersion ?? packageVersion("@pulumi/pulumi"),
+    irvVersion,
+    pulumiVersion: opts.pulumiVersion ?? (require("@pulumi/pulumi/package.json") as { version: string }).version,
   });
+  const npmrc = npmrcFor(irvVersion);
+  if (npmrc) generated.files.push({ path: ".npmrc", text: npmrc });
   await mkdir(opts.outDir, { recursive: true });
   for (const f of generated.files) await writeFile(path.join(opts.outDir, f.path), f.text);
   return { ...generated, outDir: opts.outDir, counts: countsOf(snapshot), durationMs: Date.now() - started };
-}
-
-/** The installed version of `pkg` (this package's own for `pulumi-irv`). */
-function packageVersion(pkg: string): string {
-  if (pkg !== "pulumi-irv") return (require(`${pkg}/package.json`) as { version: string }).version;
-  // Walk up: this file runs from dist/cli/export when built and from cli/export under vitest.
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const file = path.join(dir, "package.json");
-    if (existsSync(file)) {
-      const json = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version: string };
-      if (json.name === "pulumi-irv") return json.version;
-    }
-  }
-  return "0.0.0";
 }

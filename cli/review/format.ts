@@ -35,10 +35,17 @@ function entry(c: ReviewChange): string[] {
       `> **Replacement**: uid ${code(c.uid)} is deleted and a new resource is created with a new uid. ` +
         "Anything outside this stack that refers to the old uid stops working.",
     );
+  } else if (c.action === "adopt") {
+    lines.push(
+      `${head}: adopts uid ${code(c.uid)}`,
+      "",
+      "> **Adoption**: the existing resource is checked (it exists, under the declared parent) and updated to the values below; " +
+        "nothing is created and its uid stays. `pulumi preview` lists it as a create.",
+    );
   } else lines.push(c.uid ? `${head}, uid ${code(c.uid)}` : head);
   if (c.fields.length === 0) return [...lines, "", "_No field-level changes reported._"];
   lines.push("");
-  if (c.action === "create") lines.push(table(["field", "value"], c.fields.map((f) => [code(f.path), cell(f.after)])));
+  if (c.action === "create" || c.action === "adopt") lines.push(table(["field", "value"], c.fields.map((f) => [code(f.path), cell(f.after)])));
   else if (c.action === "update") lines.push(table(["field", "before", "after"], c.fields.map((f) => [code(f.path), cell(f.before), cell(f.after)])));
   else {
     const forces = (path: string) => (c.replaceBecause.includes(path.split(".")[0]) ? "**forces replacement**" : "");

@@ -1,5 +1,6 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { KINDS } from "../../provider/kinds";
+import { changedSettings } from "../engine/settings";
 import { StepCollector, type Step } from "../engine/steps";
 import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
 import { ACTIONS, type ReviewAction, type ReviewChange, type ReviewReport } from "./report";
@@ -38,7 +39,10 @@ const ACTION_OF: Record<string, ReviewAction | undefined> = {
 export async function runReview({ stack, refresh, onOutput }: ReviewOptions): Promise<ReviewReport> {
   const started = Date.now();
   const collector = new StepCollector();
-  await stack.preview({ onEvent: collector.onEvent, onOutput, refresh });
+  // A refresh without the program reads with the settings recorded at the last update: run the
+  // program when they have changed since, so the refresh asks the API they now name.
+  const settingsChanged = refresh ? await changedSettings(stack) : [];
+  await stack.preview({ onEvent: collector.onEvent, onOutput, refresh, runProgram: settingsChanged.length > 0 || undefined });
   const steps = collector.steps();
   const changes: ReviewChange[] = [];
   let unchanged = 0;
@@ -47,7 +51,7 @@ export async function runReview({ stack, refresh, onOutput }: ReviewOptions): Pr
     if (change) changes.push(change);
     else if (step.op === "same") unchanged++;
   }
-  const counts = { create: 0, update: 0, replace: 0, delete: 0 };
+  const counts = { create: 0, adopt: 0, update: 0, replace: 0, delete: 0 };
   for (const c of changes) counts[c.action]++;
   const order = (a: ReviewAction) => ACTIONS.findIndex((x) => x.action === a);
   changes.sort((a, b) => order(a.action) - order(b.action));
@@ -56,9 +60,10 @@ export async function runReview({ stack, refresh, onOutput }: ReviewOptions): Pr
 
 /** The review entry of one step, or undefined when it changes nothing. */
 function changeOf(step: Step): ReviewChange | undefined {
-  const action = ACTION_OF[step.op];
+  const adoptUid = adoptUidOf(step);
+  const action = adoptUid ? "adopt" : ACTION_OF[step.op];
   if (!action) return undefined;
-  const before = action === "create" ? undefined : step.old?.inputs;
+  const before = action === "create" || action === "adopt" ? undefined : step.old?.inputs;
   const after = action === "delete" ? undefined : step.new?.inputs;
   let fields = action === "delete" ? [] : diffFields(before, after, declaredFields(before, after));
   const replaceBecause = action === "replace" ? replaceReasons(step, fields.map((f) => f.path)) : [];
@@ -75,10 +80,19 @@ function changeOf(step: Step): ReviewChange | undefined {
     name: step.name,
     kind: step.kind,
     urn: step.urn,
-    uid: action === "create" ? "" : step.id,
+    uid: adoptUid ?? (action === "create" ? "" : step.id),
     fields,
     replaceBecause,
   };
+}
+
+/**
+ * The uid a create takes over: the engine shows a create, but with `adoptUid` the provider's
+ * create adopts the existing resource instead (irv resources only).
+ */
+function adoptUidOf(step: Step): string | undefined {
+  const uid = step.op === "create" && step.type.startsWith("pulumi-nodejs:dynamic/irv:") ? step.new?.inputs?.adoptUid : undefined;
+  return typeof uid === "string" && uid ? uid : undefined;
 }
 
 /** Why a resource is replaced: the engine's keys, else the kind's replace fields that changed. */
@@ -89,11 +103,12 @@ function replaceReasons(step: Step, changed: string[]): string[] {
   return known.filter((k) => changed.some((p) => p === k || p.startsWith(`${k}.`)));
 }
 
-/** `3 to create, 1 to update, 1 to replace (parentUid), 0 to delete`. */
+/** `3 to create, 1 to update, 1 to replace (parentUid), 0 to delete` (`2 to adopt` when any). */
 export function summaryLine(counts: Record<ReviewAction, number>, changes: ReviewChange[]): string {
   const why = [...new Set(changes.flatMap((c) => c.replaceBecause))].sort();
   return [
     `${counts.create} to create`,
+    ...(counts.adopt ? [`${counts.adopt} to adopt`] : []),
     `${counts.update} to update`,
     `${counts.replace} to replace${why.length ? ` (${why.join(", ")})` : ""}`,
     `${counts.delete} to delete`,

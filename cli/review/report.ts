@@ -1,11 +1,13 @@
 import type { FieldChange } from "../engine/values";
 
 /** What a preview will do to one resource, in the words a reviewer uses. */
-export type ReviewAction = "create" | "update" | "replace" | "delete";
+export type ReviewAction = "create" | "adopt" | "update" | "replace" | "delete";
 
 /** The order actions are listed in, and their section titles. */
 export const ACTIONS: readonly { action: ReviewAction; title: string }[] = [
   { action: "create", title: "Create" },
+  // The engine calls these creates: `adoptUid` makes create take over an existing resource.
+  { action: "adopt", title: "Adopt" },
   { action: "update", title: "Update in place" },
   { action: "replace", title: "Replace" },
   { action: "delete", title: "Delete" },
@@ -19,7 +21,7 @@ export interface ReviewChange {
   /** Readable kind, e.g. `iam.Group`. */
   kind: string;
   urn: string;
-  /** The existing uid (updates, replacements, deletes); empty for a create. */
+  /** The existing uid (adoptions, updates, replacements, deletes); empty for a create. */
   uid: string;
   /** Field-level before and after (secrets masked; `(known after apply)` for unknowns). */
   fields: FieldChange[];

@@ -7,9 +7,10 @@ import type { CollectionName } from "../../api/collections";
 import type { IrvClient } from "../client/client";
 import { DeadlineExceededError, NotFoundError, TransportError } from "../client/errors";
 import type { Item } from "../client/shapes";
+import { kindInfo, type Kind } from "../kinds";
 import { currentClient } from "../session";
 import { deadlineFor, parseDuration, type Timeouts } from "../timeouts";
-import { clean, containsUnknown, same, unknownAlong, withoutProvider, isEmpty } from "./values";
+import { clean, containsUnknown, same, unknownAlong, withoutEmpty, withoutProvider, isEmpty } from "./values";
 
 /** Inputs every resource takes besides its own fields. */
 export interface CommonInputs {
@@ -153,16 +154,23 @@ export function validate(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec)
   return issues.filter((i) => !unknownAlong(inputs, i.path));
 }
 
-/** The failures `check` returns: `{property: "claimMatch.issuer", reason: "claimMatch.issuer: must be ..."}`. */
-export function failuresOf(issues: Issue[]): dynamic.CheckFailure[] {
+/**
+ * The failures `check` returns: `{property: "claimMatch", reason: "claimMatch.issuer: must be ..."}`.
+ * The engine prints `property '<p>' value <inputs[p]>`, looking `p` up among the top-level inputs
+ * only, so a nested path (`capabilities.1`) would print `{<nil>}`: the property is the top-level
+ * input, and the reason names the full path. A field that holds a secret (`secretFields`, an
+ * identity provider's `oidc`) names no property, so the engine prints no value for it.
+ */
+export function failuresOf(issues: Issue[], secretFields: readonly string[] = []): dynamic.CheckFailure[] {
   const seen = new Set<string>();
   const out: dynamic.CheckFailure[] = [];
   for (const i of issues) {
-    const property = i.path.map(String).join(".");
-    const reason = property ? `${property}: ${i.message}` : i.message;
+    const path = i.path.map(String).join(".");
+    const reason = path ? `${path}: ${i.message}` : i.message;
     if (seen.has(reason)) continue;
     seen.add(reason);
-    out.push({ property, reason });
+    const top = i.path.length ? String(i.path[0]) : "";
+    out.push({ property: secretFields.includes(top) ? "" : top, reason });
   }
   return out;
 }
@@ -235,11 +243,17 @@ function outputsFor<C extends CollectionName>(spec: KindSpec<C>, item: Item<C>, 
   return clean({ ...spec.outputs(item, prior), adoptUid: prior.adoptUid, __timeouts: prior.__timeouts });
 }
 
+/**
+ * The inputs `read` reports: the declared fields of the live outputs, without the API's empty
+ * defaults (an omitted description reads back as ""), which equal an omitted input in diff and
+ * would otherwise show as `+description` on refresh and `- description: ""` in the next preview.
+ */
 function inputsOf(spec: KindSpec<CollectionName>, outs: Rec): Rec {
-  const picked = spec.inputsOf
+  const picked: Rec = spec.inputsOf
     ? spec.inputsOf(outs)
     : Object.fromEntries(Object.keys(spec.fields).map((k) => [k, outs[k]]));
-  return clean({ ...picked, adoptUid: outs.adoptUid, __timeouts: outs.__timeouts });
+  for (const [k, fs] of Object.entries(spec.fields)) if (fs.default !== undefined && same(picked[k], fs.default)) delete picked[k];
+  return clean({ ...withoutEmpty(picked), adoptUid: outs.adoptUid, __timeouts: outs.__timeouts });
 }
 
 /**
@@ -257,7 +271,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
     async check(olds: I, news: I): Promise<dynamic.CheckResult<I>> {
       const inputs = withoutProvider(news) as Rec;
       const prior = withoutProvider((olds ?? {}) as Rec);
-      const failures = failuresOf(validate(anySpec, inputs, prior));
+      const failures = failuresOf(validate(anySpec, inputs, prior), kindInfo(spec.collection as Kind).secretOutputs);
       if (Object.keys(prior).length === 0 || !("adoptUid" in (news as Rec))) return { inputs: news, failures };
       const { adoptUid: _, ...rest } = news as Rec;
       return { inputs: rest as I, failures };

@@ -67,6 +67,20 @@ export function same(a: unknown, b: unknown): boolean {
   return canon(a) === canon(b);
 }
 
+/**
+ * `v` without the members that mean "not set" (`""`, `[]`, `{}`, null), at any depth: what the
+ * API fills in for an omitted optional field, which a program that omits it must not see.
+ */
+export function withoutEmpty<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(withoutEmpty) as T;
+  if (v && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (!isEmpty(normalize(x))) out[k] = withoutEmpty(x);
+    return out as T;
+  }
+  return v;
+}
+
 /** `v` without `undefined` anywhere (members dropped, array slots become null). */
 export function clean<T>(v: T): T {
   if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : clean(x))) as T;

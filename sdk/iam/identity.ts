@@ -1,24 +1,35 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { AwsIdentity, ClaimMatch, StaticKeys } from "../../api/inputs";
+import type { SERVICE_PRINCIPALS } from "../../api/fields";
+import type { AwsIdentity, ClaimMatch, IdentityKind, StaticKeys } from "../../api/inputs";
 import { IrvResource, type CommonArgs, type DeepInput } from "../resource";
 
 export type { AwsIdentity, ClaimMatch, StaticKeys };
 
+/** A platform service principal, from the same table the API checks. */
+export type ServicePrincipal = (typeof SERVICE_PRINCIPALS)[number];
+
+/** What an identity is assumed through: each member is one kind. */
+interface IdentityKinds {
+  /** External OIDC tokens that may assume it: issuer/subject (exact, or `*Pattern` regexes), audience, claims. */
+  claimMatch: DeepInput<ClaimMatch>;
+  /** Tokens signed by fixed keys (a JWKS), until `expirationTime`. */
+  staticKeys: DeepInput<StaticKeys>;
+  /** An AWS principal: 12-digit account, ARN (or pattern), user id (or pattern). */
+  awsIdentity: DeepInput<AwsIdentity>;
+  /** A platform service principal, e.g. `REGISTRY_PULLER`. */
+  servicePrincipal: pulumi.Input<ServicePrincipal>;
+}
+
+/** Exactly the kind `K`: the other kinds cannot be given (`never`). */
+type OnlyKind<K extends IdentityKind> = Pick<IdentityKinds, K> & { [O in Exclude<IdentityKind, K>]?: never };
+
 /** Arguments of an identity: exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal. */
-export interface IdentityArgs extends CommonArgs {
+export type IdentityArgs = CommonArgs & {
   /** The owning group's uid. Changing it replaces the identity. */
   groupUid: pulumi.Input<string>;
   name: pulumi.Input<string>;
   description?: pulumi.Input<string>;
-  /** External OIDC tokens that may assume it: issuer/subject (exact, or `*Pattern` regexes), audience, claims. */
-  claimMatch?: DeepInput<ClaimMatch>;
-  /** Tokens signed by fixed keys (a JWKS), until `expirationTime`. */
-  staticKeys?: DeepInput<StaticKeys>;
-  /** An AWS principal: 12-digit account, ARN (or pattern), user id (or pattern). */
-  awsIdentity?: DeepInput<AwsIdentity>;
-  /** A platform service principal, e.g. `REGISTRY_PULLER`. */
-  servicePrincipal?: pulumi.Input<string>;
-}
+} & { [K in IdentityKind]: OnlyKind<K> }[IdentityKind];
 
 /** An identity that workloads or services assume. Changing its kind replaces it. */
 export class Identity extends IrvResource {

@@ -1,5 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { Capability } from "../../api/capabilities";
 import { IrvResource, type CommonArgs } from "../resource";
+
+export type { Capability };
 
 /** Arguments of a custom role. */
 export interface RoleArgs extends CommonArgs {
@@ -7,8 +10,11 @@ export interface RoleArgs extends CommonArgs {
   groupUid: pulumi.Input<string>;
   name: pulumi.Input<string>;
   description?: pulumi.Input<string>;
-  /** Capability names such as `groups.list` or `identity.create` (a set: order does not matter). */
-  capabilities: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Capability names such as `groups.list` or `identity.create` (a set: order does not matter),
+   * typed from the same table the API checks, so a misspelt one fails to compile.
+   */
+  capabilities: pulumi.Input<pulumi.Input<Capability>[]>;
 }
 
 /** A custom role: a named set of capabilities. */

@@ -83,9 +83,9 @@ describe("irv drift and irv review", () => {
     expect(byName.eng).toMatchObject({ kind: "iam.Group", status: "changed" });
     expect(byName.eng.fields).toEqual([{ path: "description", recorded: "Everyone who builds", live: "Changed in the console" }]);
     expect(byName.ci.fields).toEqual([{ path: "claimMatch.subject", recorded: "repo:acme/infra:ref:refs/heads/main", live: subject }]);
-    // The SDK keeps the whole oidc block secret (it holds the client secret): its drift is
-    // reported, masked on both sides.
-    expect(byName.sso.fields).toEqual([{ path: "oidc", recorded: "[secret]", live: "[secret]" }]);
+    // The SDK keeps the whole oidc block secret (it holds the client secret): its drift names
+    // the changed member, masked on both sides.
+    expect(byName.sso.fields).toEqual([{ path: "oidc.clientId", recorded: "[secret]", live: "[secret]" }]);
     expect(byName.scratch).toMatchObject({ status: "deleted", uid: scratch, kind: "iam.Group" });
 
     const markdown = formatDrift(report, "markdown");

@@ -56,7 +56,8 @@ async function buildOrg(api: Api, parent: string): Promise<string> {
   return acme;
 }
 
-describe("irv export", () => {
+// An engine test: `up` adopts a few hundred resources, about a minute on a loaded 2-core machine.
+describe("irv export", { timeout: ENGINE_TIMEOUT }, () => {
   let srv: TestServer;
   let out: string;
   let acme: string;

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { formatReview, runReview } from "../../cli";
 import { ENGINE_TIMEOUT, createStack, loadSdk, recordSteps, type TestStack } from "../support/engine";
 import { path, useServer } from "../support/server";
 
@@ -24,6 +25,20 @@ describe("adopting an existing group", { timeout: ENGINE_TIMEOUT }, () => {
         return { uid: legacy.uid, createTime: legacy.createTime };
       },
     });
+
+    // A reviewer is told it is adopted, with the uid it takes over, not that it is created.
+    const review = await runReview({ stack: t.stack });
+    expect(review.counts).toMatchObject({ create: 0, adopt: 1 });
+    expect(review.summary).toBe("0 to create, 1 to adopt, 0 to update, 0 to replace, 0 to delete");
+    expect(review.changes).toMatchObject([{ action: "adopt", name: "legacy", uid }]);
+    const markdown = formatReview(review, "markdown");
+    expect(markdown).toContain(`### Adopt (1)\n\n#### \`legacy\` (iam.Group): adopts uid \`${uid}\``);
+    expect(markdown).not.toContain("### Create");
+    // The engine's own preview calls it a create (a dynamic provider cannot change that); its
+    // detail (`pulumi preview --diff`) lists the uid adopted among the inputs.
+    const printed: string[] = [];
+    await t.stack.preview({ diff: true, onOutput: (s) => printed.push(s) });
+    expect(printed.join("")).toMatch(new RegExp(`irv:Group: \\(create\\)\\n.*legacy\\]\\n\\s+adoptUid\\s+: "${uid}"`));
 
     const from = ctx.server.requests.length;
     const up = await t.stack.up();

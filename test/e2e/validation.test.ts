@@ -24,8 +24,20 @@ const CASES: { name: string; declare(irv: Sdk, org: string): void; says: RegExp[
   },
   {
     name: "a role with an unknown capability",
-    declare: (irv, org) => new irv.iam.Role("bad-role", { groupUid: org, name: "r", capabilities: ["groups.explode"] }),
+    declare: (irv, org) => new irv.iam.Role("bad-role", { groupUid: org, name: "r", capabilities: ["groups.explode"] as never }),
     says: [/capabilities\.0: is not a known capability/],
+  },
+  {
+    // The engine prints the value it holds for the property: the real one, never `{<nil>}`.
+    name: "a role whose second capability is unknown",
+    declare: (irv, org) => new irv.iam.Role("bad-cap", { groupUid: org, name: "r", capabilities: ["groups.list", "tag.frobnicate"] as never }),
+    says: [/property capabilities value \{\[\{groups\.list\} \{tag\.frobnicate\}\]\} has a problem: capabilities\.1: is not a known capability/],
+  },
+  {
+    name: "an identity provider with a bad issuer, its secret kept out of the message",
+    declare: (irv, org) =>
+      new irv.iam.IdentityProvider("bad-idp", { groupUid: org, name: "sso", oidc: { issuer: "ftp://x", clientId: "c", clientSecret: "plain-s3cret" } }),
+    says: [/resource 'bad-idp' has a problem: oidc\.issuer: must be an https URL/],
   },
 ];
 
@@ -51,6 +63,8 @@ describe("bad input through the engine", { timeout: ENGINE_TIMEOUT }, () => {
     expect(failure).toBeInstanceOf(Error);
     const said = `${failure?.message}\n${printed.join("")}`;
     for (const reason of CASES[i].says) expect(said).toMatch(reason);
+    expect(said).not.toContain("<nil>");
+    expect(said).not.toContain("plain-s3cret");
     expect(ctx.server.requests.filter((r) => r.method !== "GET")).toEqual([]);
   });
 });

@@ -38,7 +38,7 @@ describe("iam.AccountAssociation provider", () => {
 
   it("fails check naming nested fields", async () => {
     const r = await assoc.check({} as any, { groupUid: ctx.server.organization, name: "a", amazon: { account: "12" }, azure: { tenantId: "x", clientIds: {} } } as any);
-    expect(r.failures?.map((f) => f.property).sort()).toEqual(["amazon.account", "azure.tenantId"]);
+    expect(r.failures?.map((f) => f.reason.split(":")[0]).sort()).toEqual(["amazon.account", "azure.tenantId"]);
   });
 
   it("adopts the group's existing association", async () => {

@@ -45,7 +45,7 @@ describe("iam.IdentityProvider provider", () => {
 
   it("fails check on a plain-http issuer and a missing secret, without echoing secrets", async () => {
     const r = await idps.check({} as any, { groupUid: ctx.server.organization, name: "x", oidc: { issuer: "http://sso.example.com", clientId: "c", clientSecret: "" } } as any);
-    expect(r.failures?.map((f) => f.property).sort()).toEqual(["oidc.clientSecret", "oidc.issuer"]);
+    expect(r.failures?.map((f) => f.reason.split(":")[0]).sort()).toEqual(["oidc.clientSecret", "oidc.issuer"]);
     const leaky = await idps.check({} as any, { groupUid: ctx.server.organization, name: "x", oidc: { issuer: "https://i.example.com", clientId: "c", clientSecret: 42 } } as any);
     expect(JSON.stringify(leaky.failures)).not.toContain("42");
   });

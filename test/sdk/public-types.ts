@@ -25,7 +25,20 @@ const cm: pulumi.Output<irv.iam.ClaimMatch | undefined> = ci.claimMatch;
 new irv.iam.Identity("aws", { groupUid: eng.uid, name: "aws", awsIdentity: { awsAccount: "123456789012", arn: "arn" } });
 new irv.iam.Identity("svc", { groupUid: eng.uid, name: "svc", servicePrincipal: "INGESTER" });
 
-const role = new irv.iam.Role("r", { groupUid: eng.uid, name: "r", capabilities: ["groups.list"] });
+// Exactly one identity kind, and service principals from the API's table.
+// @ts-expect-error two kinds
+new irv.iam.Identity("two", { groupUid: eng.uid, name: "two", servicePrincipal: "INGESTER", awsIdentity: { awsAccount: "123456789012", arn: "arn" } });
+// @ts-expect-error no kind
+new irv.iam.Identity("none", { groupUid: eng.uid, name: "none" });
+// @ts-expect-error not a service principal
+new irv.iam.Identity("nope", { groupUid: eng.uid, name: "nope", servicePrincipal: "NOPE" });
+const sp: irv.iam.ServicePrincipal = "REGISTRY_PULLER";
+new irv.iam.Identity("svc-output", { groupUid: eng.uid, name: "svc2", servicePrincipal: pulumi.output(sp) });
+
+const role = new irv.iam.Role("r", { groupUid: eng.uid, name: "r", capabilities: ["groups.list", pulumi.output("tag.create" as const)] });
+// @ts-expect-error not a capability
+new irv.iam.Role("bad-cap", { groupUid: eng.uid, name: "r", capabilities: ["groups.list", "tag.frobnicate"] });
+const cap: irv.iam.Capability = "registry.pull";
 const caps: pulumi.Output<string[]> = role.capabilities;
 
 const viewer: pulumi.Output<irv.iam.RoleResult> = irv.iam.getRoleOutput({ name: "viewer" });
@@ -64,9 +77,13 @@ const repos: Promise<{ repos: irv.registry.Repo[] }> = irv.registry.getRepos({ d
 const repo: pulumi.Output<irv.registry.Repo> = irv.registry.getRepoOutput({ name: "nginx" });
 const tags: Promise<{ tags: irv.registry.Tag[] }> = irv.registry.getTags({ repoUid: "r", updatedSince: "2026-01-01T00:00:00.000Z" });
 const advisories: Promise<{ advisories: irv.vulnerabilities.Advisory[] }> = irv.vulnerabilities.getAdvisories({ aliases: ["CVE-2024-1"], query: "ssl" });
+// Every getXOutput argument is an Input.
+const repoTags: pulumi.Output<{ tags: irv.registry.Tag[] }> = irv.registry.getTagsOutput({ repoUid: repo.uid, name: pulumi.output("latest") });
+const byName: pulumi.Output<irv.iam.GroupResult> = irv.iam.getGroupOutput({ name: pulumi.output("platform"), parentUid: eng.uid });
+const someIds = irv.iam.getRolesOutput({ ids: [role.uid, "r2"], inRoot: pulumi.output(true) });
 const advisory: pulumi.Output<irv.vulnerabilities.Advisory> = irv.vulnerabilities.getAdvisoryOutput({ advisoryId: "CGA-1" });
 
 const refs: irv.iam.Group = irv.iam.Group.get("ref", "uid");
 const refRole: irv.iam.Role = irv.iam.Role.get("ref-role", "uid");
 
-export { uid, parent, times, cm, caps, viewerP, hydrated, bindingTime, oidc, code, exp, g1, g2, roles, who, repos, repo, tags, advisories, advisory, refs, refRole };
+export { cap, repoTags, byName, someIds, uid, parent, times, cm, caps, viewerP, hydrated, bindingTime, oidc, code, exp, g1, g2, roles, who, repos, repo, tags, advisories, advisory, refs, refRole };

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CollectionName } from "../../api";
+import { ENGINE_TIMEOUT, createStack, loadSdk, recordSteps, type TestStack } from "../support/engine";
+import { path as apiPath, startTestServer, type TestServer } from "../support/server";
+
+// An absent optional input and the API's empty default for it ("", [], {}, false) are the same
+// thing. For every kind, each declared with none of its optional fields: a hand edit of one
+// field, then refresh and preview must name that field only, and refreshed state must hold no
+// input the program did not declare (a `description: ""` would show as `- description: ""`).
+
+type Sdk = ReturnType<typeof loadSdk>;
+const irv = loadSdk();
+const GITHUB = "https://token.actions.githubusercontent.com";
+const JWKS = JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0" }] });
+
+interface Case {
+  /** Logical name. */
+  name: string;
+  collection: CollectionName;
+  declare(org: string, role: string): Record<string, unknown>;
+  /** A hand edit through the API (body and mask), and the input it changes. */
+  edit?: { body: Record<string, unknown>; mask: string; field: string };
+  /** Inputs the API computes when omitted, which read reports. */
+  computed?: string[];
+}
+
+/** Every kind, and every identity kind, with only the required inputs. */
+const CASES: Case[] = [
+  { name: "group", collection: "groups", declare: (org) => ({ parentUid: org, name: "g" }), edit: { body: { name: "g2" }, mask: "name", field: "name" } },
+  {
+    name: "oidc-identity",
+    collection: "identities",
+    declare: (org) => ({ groupUid: org, name: "oidc", claimMatch: { issuer: GITHUB, subject: "repo:a/b" } }),
+    edit: { body: { claimMatch: { issuer: GITHUB, subject: "repo:a/c" } }, mask: "claimMatch", field: "claimMatch" },
+  },
+  {
+    name: "static-identity",
+    collection: "identities",
+    declare: (org) => ({
+      groupUid: org,
+      name: "static",
+      staticKeys: { issuer: "https://keys.example.com", subject: "s", issuerKeys: JWKS, expirationTime: new Date(Date.now() + 30 * 86400_000).toISOString().replace(/\.\d+Z$/, ".000Z") },
+    }),
+    edit: { body: { name: "static2" }, mask: "name", field: "name" },
+  },
+  {
+    name: "aws-identity",
+    collection: "identities",
+    declare: (org) => ({ groupUid: org, name: "aws", awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/ci" } }),
+    edit: { body: { name: "aws2" }, mask: "name", field: "name" },
+  },
+  {
+    name: "service-identity",
+    collection: "identities",
+    declare: (org) => ({ groupUid: org, name: "svc", servicePrincipal: "INGESTER" }),
+    edit: { body: { name: "svc2" }, mask: "name", field: "name" },
+  },
+  {
+    name: "role",
+    collection: "roles",
+    declare: (org) => ({ groupUid: org, name: "r", capabilities: ["groups.list"] }),
+    edit: { body: { capabilities: ["groups.list", "roles.list"] }, mask: "capabilities", field: "capabilities" },
+  },
+  { name: "binding", collection: "roleBindings", declare: (org, role) => ({ groupUid: org, roleUid: role }) },
+  {
+    name: "idp",
+    collection: "identityProviders",
+    declare: (org) => ({ groupUid: org, name: "sso", oidc: { issuer: "https://login.example.com", clientId: "c", clientSecret: "s3cret-for-defaults" } }),
+    edit: { body: { name: "sso2" }, mask: "name", field: "name" },
+  },
+  {
+    name: "accounts",
+    collection: "accountAssociations",
+    declare: (org) => ({ groupUid: org, name: "accounts" }),
+    edit: { body: { name: "accounts2" }, mask: "name", field: "name" },
+  },
+  // An invite's expirationTime is computed, not an empty default: read reports it (a declared
+  // one is compared with it), and diff ignores it while the program omits it.
+  { name: "invite", collection: "groupInvites", declare: (org, role) => ({ groupUid: org, roleUid: role }), computed: ["expirationTime"] },
+];
+
+const CLASSES: Record<CollectionName, keyof Sdk["iam"]> = {
+  groups: "Group",
+  identities: "Identity",
+  roles: "Role",
+  roleBindings: "RoleBinding",
+  identityProviders: "IdentityProvider",
+  accountAssociations: "AccountAssociation",
+  groupInvites: "GroupInvite",
+} as Record<CollectionName, keyof Sdk["iam"]>;
+
+/** `v` with the state's secret envelopes (`{<sig>: ..., plaintext: "<json>"}`) opened. */
+function opened(v: unknown): unknown {
+  if (!v || typeof v !== "object") return v;
+  if (SECRET_SIG in v) return opened(JSON.parse((v as { plaintext: string }).plaintext));
+  return Array.isArray(v) ? v.map(opened) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, opened(x)]));
+}
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** The keys of `v` and of every object inside it, as dotted paths. */
+function paths(v: unknown, at = ""): string[] {
+  if (!v || typeof v !== "object" || Object.getPrototypeOf(v) !== Object.prototype) return [];
+  return Object.entries(v).flatMap(([k, x]) => (x === undefined ? [] : [`${at}${k}`, ...paths(x, `${at}${k}.`)]));
+}
+
+describe("absent optional inputs and the API's empty defaults compare equal", { timeout: ENGINE_TIMEOUT }, () => {
+  let srv: TestServer;
+  let t: TestStack;
+  const declared = new Map<string, Record<string, unknown>>();
+
+  beforeAll(async () => {
+    srv = await startTestServer();
+    const org = srv.server.organization;
+    t = await createStack({
+      stackName: "defaults",
+      server: srv.server,
+      program: async () => {
+        const viewer = irv.iam.getRoleOutput({ name: "viewer" }).uid;
+        const resources: Record<string, { uid: unknown }> = {};
+        for (const c of CASES) {
+          const args = c.declare(org, "ROLE");
+          if (c.collection === "roleBindings") Object.assign(args, { identityUid: resources["service-identity"].uid });
+          if ("roleUid" in args) args.roleUid = viewer;
+          declared.set(c.name, args);
+          const Class = irv.iam[CLASSES[c.collection]] as unknown as new (n: string, a: object) => { uid: unknown };
+          resources[c.name] = new Class(c.name, args);
+        }
+      },
+    });
+    await t.stack.up();
+  }, ENGINE_TIMEOUT);
+  afterAll(async () => {
+    await t?.stack.destroy().catch(() => undefined);
+    await t?.dispose();
+    await srv?.close();
+  });
+
+  it("after a hand edit, refresh and preview name only the edited field, for every kind", async () => {
+    const state = await t.exportState();
+    const byName = new Map((state.deployment.resources as any[]).map((r) => [String(r.urn).split("::").pop(), r]));
+    for (const c of CASES) {
+      if (!c.edit) continue;
+      const res = await srv.api.patch(apiPath(c.collection, byName.get(c.name).id), c.edit.body, { updateMask: c.edit.mask });
+      expect(res.status, `${c.name}: ${res.text}`).toBe(200);
+    }
+
+    // The engine prints each refreshed resource's changed inputs: `name updated [diff: +a~b]`.
+    const refreshOut: string[] = [];
+    await t.stack.refresh({ onOutput: (s) => refreshOut.push(s) });
+    const refreshDiffs = new Map<string, string[]>();
+    for (const [, name, diff] of refreshOut.join("").matchAll(/ (\S+) updated \([^)]*\) \[diff: ([^\]]*)\]/g))
+      refreshDiffs.set(name, diff.split(/[-+~]/).filter(Boolean));
+    const refreshed = await t.stack.exportStack(); // secrets decrypted, to compare their shape
+    for (const c of CASES) {
+      const r = (refreshed.deployment.resources as any[]).find((x) => String(x.urn).endsWith(`::${c.name}`));
+      const { __provider: _, ...inputs } = r.inputs;
+      // Read's inputs hold what the program declares, nothing the API only filled in.
+      const allowed = new Set([...paths(declared.get(c.name)), ...(c.computed ?? [])]);
+      expect(paths(opened(inputs)).filter((p) => !allowed.has(p)), c.name).toEqual([]);
+      expect(refreshDiffs.get(c.name) ?? [], `${c.name} refresh diffs`).toEqual(c.edit ? [c.edit.field] : []);
+    }
+
+    const preview = recordSteps();
+    const printed: string[] = [];
+    await t.stack.preview({ onEvent: preview.onEvent, onOutput: (s) => printed.push(s), diff: true });
+    for (const c of CASES) {
+      const step = preview.steps.find((s) => s.name === c.name);
+      expect(step?.op, c.name).toBe(c.edit ? "update" : "same");
+    }
+    const out = printed.join("");
+    expect(out).not.toMatch(/- (description|defaultRoleUid|additionalScopes|singleUse|email|audiences|claims)/);
+    expect(out).not.toMatch(/description: ""/);
+  });
+});
