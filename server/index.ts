@@ -19,6 +19,7 @@ import type { ServerContext } from "./context";
 import { applyFixtures, readFixtures, type Fixtures } from "./fixtures";
 import { Faults, type FaultSpec, type RecordedRequest } from "./plugins";
 import { Store } from "./store";
+import { closeGracefully } from "./shutdown";
 
 export type { Fixtures, FaultSpec, RecordedRequest };
 export { Faults, Store };
@@ -64,6 +65,7 @@ export interface RunningServer {
   faults: Faults;
   /** An API token for any identity, valid `ttlSeconds` (default 3600). */
   issueToken(identityUid: string, ttlSeconds?: number): Promise<string>;
+  /** Stops accepting and lets requests in flight finish (bounded; see shutdown.ts). */
   close(): Promise<void>;
 }
 
@@ -109,6 +111,6 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     requests,
     faults,
     issueToken: (uid, ttl = 3600) => tokens.issue(uid, ttl),
-    close: () => app.close(),
+    close: () => closeGracefully(app),
   };
 }
