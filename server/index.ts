@@ -19,7 +19,7 @@ import type { ServerContext } from "./context";
 import { applyFixtures, readFixtures, type Fixtures } from "./fixtures";
 import { Faults, type FaultSpec, type RecordedRequest } from "./plugins";
 import { Store } from "./store";
-import { closeGracefully } from "./shutdown";
+import { closeGracefully, trackRequests } from "./shutdown";
 
 export type { Fixtures, FaultSpec, RecordedRequest };
 export { Faults, Store };
@@ -98,6 +98,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const faults = new Faults();
   const app = buildApp(ctx, { logger: opts.logger ?? false, record: opts.record ?? true, requests, faults });
   const host = opts.host ?? "127.0.0.1";
+  trackRequests(app.server);
   await app.listen({ port: opts.port ?? 0, host });
   const { port } = app.server.address() as AddressInfo;
   const shown = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "[::1]" : host.includes(":") ? `[${host}]` : host;
