@@ -4,11 +4,17 @@
  */
 import { runServerBench } from "./server";
 import { runEngineBench } from "./engine";
+import { runSoak, soakOptions, soakReport } from "./soak";
 
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === "server") console.log(await runServerBench());
   if (!only || only === "engine") console.log(await runEngineBench());
+  if (!only || only === "soak") {
+    const o = soakOptions(process.argv.slice(3));
+    o.progress = (r) => process.stderr.write(`soak seed ${r.seed}: ${r.passed ? "passed" : `FAILED ${r.error ?? ""}`} (${r.seconds.toFixed(0)} s)\n`);
+    console.log(soakReport(await runSoak(o), o));
+  }
 }
 
 main().catch((err) => {
