@@ -4,7 +4,7 @@
  */
 import { runServerBench } from "./server";
 import { runEngineBench } from "./engine";
-import { runSoak, soakOptions, soakReport } from "./soak";
+import { runSoak, seedLine, soakOptions, soakReport } from "./soak";
 
 async function main(): Promise<void> {
   const only = process.argv[2];
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   if (!only || only === "engine") console.log(await runEngineBench());
   if (!only || only === "soak") {
     const o = soakOptions(process.argv.slice(3));
-    o.progress = (r) => process.stderr.write(`soak seed ${r.seed}: ${r.passed ? "passed" : `FAILED ${r.error ?? ""}`} (${r.seconds.toFixed(0)} s)\n`);
+    o.progress = (r) => process.stderr.write(seedLine(r));
     console.log(soakReport(await runSoak(o), o));
   }
 }

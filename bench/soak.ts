@@ -236,6 +236,12 @@ export function soakReport(results: SeedResult[], o: SoakOptions): string {
   return lines.join("\n");
 }
 
+/** One line per seed, with everything the report sums (progress on stderr). */
+export function seedLine(r: SeedResult): string {
+  const f = Object.entries(r.faults).map(([k, n]) => `${k} ${n}`).join(", ");
+  return `seed ${r.seed}: ${r.passed ? "passed" : `FAILED ${r.error ?? ""}`} in ${r.seconds.toFixed(0)} s; ${r.requests} requests; faults: ${f}; duplicates ${r.duplicates.length}, losses ${r.losses.length}\n`;
+}
+
 /** Options from flags, then the environment, then the defaults. */
 export function soakOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): SoakOptions {
   const { values } = parseArgs({
@@ -260,7 +266,7 @@ export function soakOptions(argv: string[], env: NodeJS.ProcessEnv = process.env
 
 if (require.main === module) {
   const o = soakOptions(process.argv.slice(2));
-  o.progress = (r) => process.stderr.write(`seed ${r.seed}: ${r.passed ? "passed" : `FAILED ${r.error ?? ""}`} (${r.seconds.toFixed(0)} s, ${Object.values(r.faults).reduce((a, b) => a + b, 0)} faults)\n`);
+  o.progress = (r) => process.stderr.write(seedLine(r));
   runSoak(o).then(
     (results) => console.log(soakReport(results, o)),
     (err) => {
