@@ -224,8 +224,6 @@ export async function createRecovering<C extends CollectionName>(
     if (late) return late;
     throw e;
   };
-  // The earliest moment a create this call sent can have landed, for the look-ups.
-  let since = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {
       return await client.create(spec.collection, parent, body, { deadline, retryStatuses });
@@ -236,7 +234,7 @@ export async function createRecovering<C extends CollectionName>(
     // The response was lost: look before sending again.
     for (let look = 1; ; look++) {
       try {
-        const found = await spec.recover(client, inputs, since - 5_000, deadline);
+        const found = await spec.recover(client, inputs, started - 5_000, deadline);
         if (found) return found;
         break;
       } catch (e) {
@@ -246,7 +244,6 @@ export async function createRecovering<C extends CollectionName>(
       }
     }
     await pause(attempt, deadline, undefined);
-    since = Math.min(since, Date.now());
   }
 }
 
