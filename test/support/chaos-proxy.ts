@@ -44,8 +44,6 @@ export interface ChaosProxyOptions {
   retryAfterSeconds?: number;
   /** How long a `slow` answer is held (default 3000 ms). */
   slowMs?: number;
-  /** Close the connection after a 429 or 503, as many gateways do (default false). */
-  closeAfterRefusal?: boolean;
 }
 
 export interface ChaosProxy {
@@ -119,7 +117,7 @@ export async function startChaosProxy(upstreamUrl: string, o: ChaosProxyOptions 
     if (res.destroyed) return;
     const h = { ...headers };
     delete h["transfer-encoding"];
-    if (h.connection !== "close") delete h.connection;
+    delete h.connection;
     delete h["keep-alive"];
     h["content-length"] = String(body.length);
     res.writeHead(status, h);
@@ -129,7 +127,7 @@ export async function startChaosProxy(upstreamUrl: string, o: ChaosProxyOptions 
   function refuse(res: http.ServerResponse, kind: "unavailable" | "exhausted"): void {
     const [status, code, name] = kind === "unavailable" ? [503, 14, "UNAVAILABLE"] : [429, 8, "RESOURCE_EXHAUSTED"];
     const body = Buffer.from(JSON.stringify({ code, message: `chaos proxy: ${name}`, details: [] }));
-    answer(res, status, { "content-type": "application/json", "retry-after": retryAfter, ...(o.closeAfterRefusal ? { connection: "close" } : {}) }, body);
+    answer(res, status, { "content-type": "application/json", "retry-after": retryAfter }, body);
   }
 
   const server = http.createServer((req, res) => {
