@@ -42,8 +42,8 @@ const spec: KindSpec<"groups"> = {
     updateTime: g.updateTime,
   }),
   parentOf: (g) => parentOf(g.uid) ?? "",
-  recover: (client, i, since) =>
-    findCreated(client, "groups", { "uidp.children_of": i.parentUid, name: i.name }, (g) => g.name === i.name && parentOf(g.uid) === i.parentUid, since),
+  recover: (client, i, since, deadline) =>
+    findCreated(client, "groups", { "uidp.children_of": i.parentUid, name: i.name }, (g) => g.name === i.name && parentOf(g.uid) === i.parentUid, since, deadline),
   created: (g) => noteGroupCreated(g.uid),
   deleteError(err, props) {
     if (!(err instanceof FailedPreconditionError)) return undefined;

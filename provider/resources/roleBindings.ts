@@ -47,13 +47,14 @@ const spec: KindSpec<"roleBindings"> = {
     createTime: b.createTime,
   }),
   parentOf: (b) => parentOf(b.uid) ?? "",
-  recover: (client, i, since) =>
+  recover: (client, i, since, deadline) =>
     findCreated(
       client,
       "roleBindings",
       { group: i.groupUid, identity: i.identityUid, role: i.roleUid },
       (b) => parentOf(b.uid) === i.groupUid && b.identity.uid === i.identityUid && b.role.uid === i.roleUid,
       since,
+      deadline,
     ),
 };
 

@@ -38,8 +38,8 @@ const spec: KindSpec<"roles"> = {
     updateTime: r.updateTime,
   }),
   parentOf: (r) => parentOf(r.uid) ?? "",
-  recover: (client, i, since) =>
-    findCreated(client, "roles", { name: i.name }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since),
+  recover: (client, i, since, deadline) =>
+    findCreated(client, "roles", { name: i.name }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since, deadline),
 };
 
 /** The dynamic provider of `iam.Role`. */
