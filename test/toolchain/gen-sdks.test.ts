@@ -82,7 +82,7 @@ describe("scripts/gen-sdks", () => {
   it("writes the TypeScript, Go, Python and .NET SDKs, versioned as the schema says", () => {
     for (const f of [
       "nodejs/package.json", "nodejs/iam/identityProvider.ts", "nodejs/iam/getRole.ts", "nodejs/provider.ts",
-      "go/irvtest/iam/identityProvider.go", "go/irvtest/iam/getRole.go", "go/irvtest/provider.go",
+      "go/go.mod", "go/irvtest/iam/identityProvider.go", "go/irvtest/iam/getRole.go", "go/irvtest/provider.go",
       "python/setup.py", "python/irvtest/iam/identity_provider.py", "python/irvtest/iam/get_role.py",
       "dotnet/IrvTest.Irvtest.csproj", "dotnet/Iam/IdentityProvider.cs", "dotnet/Iam/GetRole.cs", "dotnet/Provider.cs",
     ]) {
@@ -118,24 +118,24 @@ describe("scripts/gen-sdks", () => {
   it("builds the Go SDK and a program using it", { timeout: BUILD_TIMEOUT }, async () => {
     await requireCommand("go", "the Go SDK test builds with Go 1.25+ (scripts/ensure-pulumi needs it too)");
     const sdkVersion = JSON.parse(readFileSync(path.join(repoRoot, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
-    // The generated SDK has no go.mod of its own: it is a module at its import base path's parent.
-    writeFileSync(
-      path.join(out, "go", "go.mod"),
-      `module example.com/irvtest/sdk/go\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${sdkVersion}\n`,
-    );
+    // With the schema's `supportPack` the SDK is a module of its own, at its import base path's parent.
+    expect(read("go/go.mod")).toMatch(/^module example\.com\/irvtest\/sdk\/go$/m);
     const prog = path.join(out, "goprogram");
     mkdirSync(prog);
     writeFileSync(path.join(prog, "main.go"), GO_PROGRAM);
+    // pkg/v3 is not imported: requiring it selects the dependency versions the CLI was built
+    // with, so that their compiled packages in Go's per-machine build cache serve this build too
+    // (otherwise a first run compiles a set of its own: minutes on 2 cores).
+    // `go build -mod=mod` adds the missing requirements; `go mod tidy` would drop pkg/v3.
     writeFileSync(
       path.join(prog, "go.mod"),
       [
         "module example.com/irvtest/program", "", "go 1.25", "",
-        `require github.com/pulumi/pulumi/sdk/v3 v${sdkVersion}`, "",
+        "require (", `\tgithub.com/pulumi/pulumi/sdk/v3 v${sdkVersion}`, `\tgithub.com/pulumi/pulumi/pkg/v3 v${sdkVersion}`, ")", "",
         "replace example.com/irvtest/sdk/go => ../go", "",
       ].join("\n"),
     );
     const env = goEnv();
-    await run("go", ["mod", "tidy"], { cwd: prog, env });
     await run("go", ["build", ...GO_BUILD_FLAGS, "-o", "program", "."], { cwd: prog, env });
     expect(existsSync(path.join(prog, "program"))).toBe(true);
     // Built against the CLI's pulumi SDK, not a newer one pulled in by the generated code.
