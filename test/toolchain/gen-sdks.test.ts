@@ -1,0 +1,163 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../support/engine";
+import { GO_BUILD_FLAGS, goEnv, requireCommand, run } from "./support";
+
+// scripts/gen-sdks on a small schema (fixtures/irvtest-schema.json: one resource with a secret
+// field in a nested type, one function, provider configuration with a secret token) writes the
+// four SDKs, and the ones this machine can build are built: the Go SDK with a program using it
+// (`go build`, modules from the Go module proxy), the TypeScript SDK with a program using it
+// (`tsc` against @pulumi/pulumi). Python is byte-compiled; .NET cannot be built here (no SDK).
+const fixtures = path.join(__dirname, "fixtures");
+const schema = path.join(fixtures, "irvtest-schema.json");
+const BUILD_TIMEOUT = 900_000; // a first run builds the generator and compiles Go modules: minutes
+
+/** What a Go user writes against the generated SDK: a provider instance, a resource, a function. */
+const GO_PROGRAM = `package main
+
+import (
+	"example.com/irvtest/sdk/go/irvtest"
+	"example.com/irvtest/sdk/go/irvtest/config"
+	"example.com/irvtest/sdk/go/irvtest/iam"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		org, err := irvtest.NewProvider(ctx, "org", &irvtest.ProviderArgs{
+			ApiUrl: pulumi.String(config.GetApiUrl(ctx)),
+			Token:  pulumi.String("token"),
+		})
+		if err != nil {
+			return err
+		}
+		idp, err := iam.NewIdentityProvider(ctx, "corp", &iam.IdentityProviderArgs{
+			GroupUid: pulumi.String("org-1/eng"),
+			Name:     pulumi.String("corp"),
+			Oidc: &iam.OidcArgs{
+				Issuer:       pulumi.String("https://idp.example.com"),
+				ClientId:     pulumi.String("client"),
+				ClientSecret: pulumi.ToSecret(pulumi.String("shh")).(pulumi.StringOutput),
+			},
+		}, pulumi.Provider(org))
+		if err != nil {
+			return err
+		}
+		viewer := iam.GetRoleOutput(ctx, iam.GetRoleOutputArgs{Name: pulumi.String("viewer")}, pulumi.Provider(org))
+		ctx.Export("uid", idp.Uid)
+		ctx.Export("clientId", idp.Oidc.ClientId())
+		ctx.Export("capabilities", viewer.Capabilities())
+		return nil
+	})
+}
+`;
+
+/** The same for TypeScript, plus a missing required input that must not type-check. */
+const TS_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as irvtest from "./index";
+
+const org = new irvtest.Provider("org", { apiUrl: irvtest.config.apiUrl, token: pulumi.secret("token") });
+const oidc = { issuer: "https://idp.example.com", clientId: "client", clientSecret: pulumi.secret("shh") };
+const idp = new irvtest.iam.IdentityProvider("corp", { groupUid: "org-1/eng", name: "corp", oidc }, { provider: org });
+const viewer = irvtest.iam.getRoleOutput({ name: "viewer" }, { provider: org });
+export const uid: pulumi.Output<string> = idp.uid;
+export const clientId: pulumi.Output<string> = idp.oidc.clientId;
+export const capabilities: pulumi.Output<string[]> = viewer.capabilities;
+// @ts-expect-error groupUid is required
+new irvtest.iam.IdentityProvider("bad", { name: "corp", oidc });
+`;
+
+describe("scripts/gen-sdks", () => {
+  let out: string;
+  const read = (p: string) => readFileSync(path.join(out, p), "utf8");
+
+  beforeAll(async () => {
+    out = mkdtempSync(path.join(tmpdir(), "irv-sdks-"));
+    await run(path.join(repoRoot, "scripts", "gen-sdks"), [schema, out]);
+  }, BUILD_TIMEOUT);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("writes the TypeScript, Go, Python and .NET SDKs, versioned as the schema says", () => {
+    for (const f of [
+      "nodejs/package.json", "nodejs/iam/identityProvider.ts", "nodejs/iam/getRole.ts", "nodejs/provider.ts",
+      "go/go.mod", "go/irvtest/iam/identityProvider.go", "go/irvtest/iam/getRole.go", "go/irvtest/provider.go",
+      "python/setup.py", "python/irvtest/iam/identity_provider.py", "python/irvtest/iam/get_role.py",
+      "dotnet/IrvTest.Irvtest.csproj", "dotnet/Iam/IdentityProvider.cs", "dotnet/Iam/GetRole.cs", "dotnet/Provider.cs",
+    ]) {
+      expect(existsSync(path.join(out, f)), f).toBe(true);
+    }
+    const pkg = JSON.parse(read("nodejs/package.json"));
+    expect(pkg).toMatchObject({ name: "@irvtest/irvtest", version: "0.1.0", pulumi: { resource: true, name: "irvtest" } });
+    for (const p of ["go/irvtest/pulumi-plugin.json", "python/irvtest/pulumi-plugin.json", "dotnet/pulumi-plugin.json"]) {
+      expect(JSON.parse(read(p)), p).toEqual({ resource: true, name: "irvtest", version: "0.1.0" });
+    }
+    // The .NET package embeds the logo named by the schema's logoUrl, read from beside the schema.
+    expect(readFileSync(path.join(out, "dotnet/logo.png"))).toEqual(readFileSync(path.join(fixtures, "logo.png")));
+  });
+
+  it("keeps the provider's secret token secret in every language", () => {
+    expect(read("nodejs/provider.ts")).toContain("pulumi.secret(args.token)");
+    expect(read("go/irvtest/provider.go")).toContain("pulumi.ToSecret(args.Token)");
+    expect(read("python/irvtest/provider.py")).toContain("pulumi.Output.secret(token)");
+    expect(read("dotnet/Provider.cs")).toContain("Output.CreateSecret");
+  });
+
+  it("refuses a schema that does not validate, naming the field", async () => {
+    const bad = path.join(out, "bad-schema.json");
+    const spec = JSON.parse(readFileSync(schema, "utf8"));
+    spec.logoUrl = path.join(fixtures, spec.logoUrl);
+    spec.resources["irvtest:iam:IdentityProvider"].requiredInputs.push("owner");
+    writeFileSync(bad, JSON.stringify(spec));
+    await expect(run(path.join(repoRoot, "scripts", "gen-sdks"), [bad, path.join(out, "bad")])).rejects.toThrow(
+      /requiredInputs\/3: unknown required property "owner"/,
+    );
+  });
+
+  it("builds the Go SDK and a program using it", { timeout: BUILD_TIMEOUT }, async () => {
+    await requireCommand("go", "the Go SDK test builds with Go 1.25+ (scripts/ensure-pulumi needs it too)");
+    const sdkVersion = JSON.parse(readFileSync(path.join(repoRoot, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+    // With the schema's `supportPack` the SDK is a module of its own, at its import base path's parent.
+    expect(read("go/go.mod")).toMatch(/^module example\.com\/irvtest\/sdk\/go$/m);
+    const prog = path.join(out, "goprogram");
+    mkdirSync(prog);
+    writeFileSync(path.join(prog, "main.go"), GO_PROGRAM);
+    // pkg/v3 is not imported: requiring it selects the dependency versions the CLI was built
+    // with, so that their compiled packages in Go's per-machine build cache serve this build too
+    // (otherwise a first run compiles a set of its own: minutes on 2 cores).
+    // `go build -mod=mod` adds the missing requirements; `go mod tidy` would drop pkg/v3.
+    writeFileSync(
+      path.join(prog, "go.mod"),
+      [
+        "module example.com/irvtest/program", "", "go 1.25", "",
+        "require (", `\tgithub.com/pulumi/pulumi/sdk/v3 v${sdkVersion}`, `\tgithub.com/pulumi/pulumi/pkg/v3 v${sdkVersion}`, ")", "",
+        "replace example.com/irvtest/sdk/go => ../go", "",
+      ].join("\n"),
+    );
+    const env = goEnv();
+    await run("go", ["build", ...GO_BUILD_FLAGS, "-o", "program", "."], { cwd: prog, env });
+    expect(existsSync(path.join(prog, "program"))).toBe(true);
+    // Built against the CLI's pulumi SDK, not a newer one pulled in by the generated code.
+    expect((await run("go", ["list", "-m", "github.com/pulumi/pulumi/sdk/v3"], { cwd: prog, env })).stdout.trim()).toBe(
+      `github.com/pulumi/pulumi/sdk/v3 v${sdkVersion}`,
+    );
+  });
+
+  it("type-checks the TypeScript SDK and a program using it against @pulumi/pulumi", { timeout: BUILD_TIMEOUT }, async () => {
+    const dir = path.join(out, "nodejs");
+    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
+    writeFileSync(path.join(dir, "program.ts"), TS_PROGRAM);
+    // The generated tsconfig (its compiler options as published), over every file plus the program.
+    writeFileSync(
+      path.join(dir, "tsconfig.check.json"),
+      JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { noEmit: true }, files: null, include: ["**/*.ts"], exclude: ["node_modules"] }),
+    );
+    await run(process.execPath, [path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.check.json"], { cwd: dir });
+  });
+
+  it("writes a Python SDK that byte-compiles", { timeout: BUILD_TIMEOUT }, async () => {
+    await requireCommand("python3", "the Python SDK test byte-compiles the generated package");
+    await run("python3", ["-m", "compileall", "-q", path.join(out, "python")]);
+  });
+});
