@@ -3,31 +3,14 @@ import { code, compact, literal, type Code } from "./literal";
 import { Namer, camel, slug, type Name } from "./names";
 import { packageJson, pulumiYaml, readme, TSCONFIG } from "./files";
 import type { OrgSnapshot } from "./snapshot";
+import type { GenerateOptions, RequiredSecret } from "./options";
+
+export type { GenerateOptions, RequiredSecret };
 
 /** One generated file: its path relative to the output folder and its text. */
 export interface GeneratedFile {
   path: string;
   text: string;
-}
-
-/** What to call the generated project, and which package versions it depends on. */
-export interface GenerateOptions {
-  /** The Pulumi project name; default: the exported group's name. */
-  projectName?: string;
-  /** The config key holding the exported group's uid; default `groupUid`. */
-  groupConfigKey?: string;
-  /** The `pulumi-irv` version range for package.json. */
-  irvVersion: string;
-  /** The `@pulumi/pulumi` version for package.json. */
-  pulumiVersion: string;
-}
-
-/** A secret the program needs from stack config because the API never returns it. */
-export interface RequiredSecret {
-  /** Config key (in the project's namespace). */
-  key: string;
-  /** What it is, for the README. */
-  about: string;
 }
 
 /** The generated program: its files, and the secrets its stack config must hold. */
