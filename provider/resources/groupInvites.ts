@@ -3,6 +3,7 @@ import { DURATION, GroupInviteCreate, INVITE_MAX_TTL_SECONDS } from "../../api/i
 import { parentOf } from "../../api/uid";
 import type { CollectionName } from "../../api/collections";
 import { changesOf, findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";
+import { factsOf } from "./facts";
 import { UNKNOWN } from "./values";
 
 /** Inputs of a group invite. Every change replaces the invite (the API cannot update one). */
@@ -31,17 +32,7 @@ export interface GroupInviteOutputs extends GroupInviteInputs {
 }
 
 const spec: KindSpec<"groupInvites"> = {
-  collection: "groupInvites",
-  label: "group invite",
-  parentField: "groupUid",
-  fields: {
-    groupUid: { replace: true },
-    roleUid: { replace: true },
-    ttl: { replace: true },
-    expirationTime: { replace: true, computedWhenOmitted: true },
-    email: { replace: true, default: "" },
-    singleUse: { replace: true, default: false },
-  },
+  ...factsOf("groupInvites"),
   createSchema: GroupInviteCreate,
   createBody: (i) => ({ roleUid: i.roleUid, ttl: i.ttl, expirationTime: i.expirationTime, email: i.email, singleUse: i.singleUse }),
   validate(i, creating, olds) {
@@ -83,7 +74,6 @@ const spec: KindSpec<"groupInvites"> = {
     singleUse: o.singleUse,
     ...(o.ttl ? { ttl: o.ttl } : { expirationTime: o.expirationTime }),
   }),
-  parentOf: (v) => parentOf(v.uid) ?? "",
   async recover(client, i, since) {
     // A found invite is useless without its code, which only a create returns: delete it and
     // let the caller create a fresh one, so there is still exactly one.

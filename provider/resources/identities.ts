@@ -3,6 +3,7 @@ import { IDENTITY_KINDS, IdentityCreate, type AwsIdentity, type ClaimMatch, type
 import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
 import { parentOf } from "../../api/uid";
 import { findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";
+import { factsOf } from "./facts";
 import { UNKNOWN, containsUnknown, same } from "./values";
 
 /** Inputs of an identity: exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal. */
@@ -36,20 +37,7 @@ export function identityKind(v: Record<string, unknown>): string | undefined {
 }
 
 const spec: KindSpec<"identities"> = {
-  collection: "identities",
-  label: "identity",
-  parentField: "groupUid",
-  fields: {
-    groupUid: { replace: true },
-    name: {},
-    description: { default: "" },
-    // Masked as whole blocks: their members constrain each other (issuer or issuerPattern, ...),
-    // and the API updates an identity's kind block as a unit.
-    claimMatch: {},
-    staticKeys: {},
-    awsIdentity: {},
-    servicePrincipal: {},
-  },
+  ...factsOf("identities"),
   createSchema: IdentityCreate,
   createBody: (i) => ({
     name: i.name,
@@ -79,20 +67,6 @@ const spec: KindSpec<"identities"> = {
     const n = identityKind(news);
     return o && n && o !== n ? [n, o] : [];
   },
-  outputs: (x) => ({
-    uid: x.uid,
-    groupUid: parentOf(x.uid) ?? null,
-    name: x.name,
-    description: x.description,
-    claimMatch: x.claimMatch,
-    staticKeys: x.staticKeys,
-    awsIdentity: x.awsIdentity,
-    servicePrincipal: x.servicePrincipal,
-    lastSeenTime: x.lastSeenTime,
-    createTime: x.createTime,
-    updateTime: x.updateTime,
-  }),
-  parentOf: (x) => parentOf(x.uid) ?? "",
   adoptMismatch(x, i) {
     const live = identityKind(x);
     const want = identityKind(i);

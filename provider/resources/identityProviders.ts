@@ -2,6 +2,7 @@ import type { dynamic } from "@pulumi/pulumi";
 import { IdentityProviderCreate } from "../../api/inputs";
 import { parentOf } from "../../api/uid";
 import { findCreated, providerFor, type CommonInputs, type KindSpec } from "./framework";
+import { factsOf } from "./facts";
 
 /** An OIDC identity provider's connection. */
 export interface OidcInputs {
@@ -34,16 +35,7 @@ export interface IdentityProviderOutputs extends IdentityProviderInputs {
 }
 
 const spec: KindSpec<"identityProviders"> = {
-  collection: "identityProviders",
-  label: "identity provider",
-  parentField: "groupUid",
-  fields: {
-    groupUid: { replace: true },
-    name: {},
-    description: { default: "" },
-    defaultRoleUid: { wire: "defaultRole", default: "" },
-    oidc: { block: true },
-  },
+  ...factsOf("identityProviders"),
   createSchema: IdentityProviderCreate,
   createBody: (i) => ({ name: i.name, description: i.description, defaultRole: i.defaultRoleUid, oidc: i.oidc }),
   updateBody(i, mask) {
@@ -75,7 +67,6 @@ const spec: KindSpec<"identityProviders"> = {
     createTime: p.createTime,
     updateTime: p.updateTime,
   }),
-  parentOf: (p) => parentOf(p.uid) ?? "",
   adoptAlwaysMask: (i) => (i.oidc?.clientSecret ? ["oidc.clientSecret"] : []),
   recover: (client, i, since) =>
     findCreated(client, "identityProviders", { "uidp.children_of": i.groupUid, name: i.name }, (p) => p.name === i.name && parentOf(p.uid) === i.groupUid, since),

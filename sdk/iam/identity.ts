@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { SERVICE_PRINCIPALS } from "../../api/fields";
 import type { AwsIdentity, ClaimMatch, IdentityKind, StaticKeys } from "../../api/inputs";
+import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs, type DeepInput } from "../resource";
 
 export type { AwsIdentity, ClaimMatch, StaticKeys };
@@ -53,13 +54,7 @@ export class Identity extends IrvResource {
   declare public readonly adoptUid: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: IdentityArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "identities",
-      name,
-      { ...args },
-      ["groupUid", "name", "description", "claimMatch", "staticKeys", "awsIdentity", "servicePrincipal", "lastSeenTime", "createTime", "updateTime", "adoptUid"],
-      opts,
-    );
+    super("identities", name, { ...args }, outputNames("identities"), opts);
   }
 
   /** A read-only reference to the existing identity `uid`. */

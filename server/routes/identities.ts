@@ -4,14 +4,13 @@ import { parentOf } from "../../api/uid";
 import { exact } from "../list";
 import { createIdentity, deleteIdentity, fields, identityMaskPaths, kindOf, renderIdentity, updateIdentity } from "../model";
 import type { IdentityRecord } from "../store";
-import { parentGroup, type CollectionRoutes } from "./collection";
+import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
 /** `relationshipType` accepts a kind in camelCase or snake_case (`claimMatch`, `claim_match`). */
 const kindName = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 export const identityRoutes: CollectionRoutes<IdentityRecord> = {
-  kind: "identity",
-  capability: "identity",
+  ...kindFacts("identities"),
   items: (ctx) => ctx.store.identities,
   groupOf: parentGroup,
   list: {
