@@ -60,3 +60,13 @@ export function inputNames(d: KindDefinition): string[] {
 export function secretNames(d: KindDefinition): string[] {
   return Object.keys(d.fields).filter((k) => d.fields[k].secret);
 }
+
+/** Fields most kinds share. */
+export const common = {
+  description: { type: "string", description: "Free text.", input: true, default: "" },
+  createTime: { type: "string", description: "When it was created (RFC 3339)." },
+  updateTime: { type: "string", description: "When it last changed (RFC 3339)." },
+  /** The owning group's uid; changing it replaces the resource. */
+  groupUid: (description: string): FieldDefinition => ({ type: "string", description, input: true, replace: true, refersTo: "groups" }),
+  name: (description: string): FieldDefinition => ({ type: "string", description, input: true }),
+} satisfies Record<string, FieldDefinition | ((d: string) => FieldDefinition)>;

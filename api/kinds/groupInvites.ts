@@ -1,4 +1,4 @@
-import { defineKind } from "./definition";
+import { common, defineKind } from "./definition";
 
 /** Every input of an invite replaces it: the API cannot update one. */
 export const groupInvites = defineKind({
@@ -8,7 +8,7 @@ export const groupInvites = defineKind({
   parentField: "groupUid",
   capability: "group_invites",
   fields: {
-    groupUid: { type: "string", description: "The group the invitee joins.", input: true, replace: true, refersTo: "groups" },
+    groupUid: common.groupUid("The group the invitee joins."),
     roleUid: { type: "string", description: "The role the invitee gets.", input: true, replace: true, refersTo: "roles" },
     ttl: { type: "string", description: 'Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.', input: true, replace: true, writeOnly: true },
     expirationTime: { type: "string", description: "When the invite expires (RFC 3339); computed from `ttl` when omitted.", input: true, replace: true, computedWhenOmitted: true },
@@ -16,6 +16,6 @@ export const groupInvites = defineKind({
     singleUse: { type: "boolean", description: "Whether the invite works once only.", input: true, replace: true, default: false },
     keyId: { type: "string", description: "The invite's key id." },
     code: { type: "string | null", description: "The invite code: returned by create only, so null for an adopted or read-only invite.", secret: true, writeOnly: true },
-    createTime: { type: "string", description: "When it was created (RFC 3339)." },
+    createTime: common.createTime,
   },
 });

@@ -1,4 +1,4 @@
-import { defineKind } from "./definition";
+import { common, defineKind } from "./definition";
 
 export const identities = defineKind({
   kind: "identities",
@@ -7,9 +7,9 @@ export const identities = defineKind({
   parentField: "groupUid",
   capability: "identity",
   fields: {
-    groupUid: { type: "string", description: "The owning group's uid.", input: true, replace: true, refersTo: "groups" },
-    name: { type: "string", description: "The identity's name.", input: true },
-    description: { type: "string", description: "Free text.", input: true, default: "" },
+    groupUid: common.groupUid("The owning group's uid."),
+    name: common.name("The identity's name."),
+    description: common.description,
     // Masked as whole blocks: their members constrain each other (issuer or issuerPattern, ...),
     // and the API updates an identity's type block as a unit.
     claimMatch: { type: "ClaimMatch", description: "Who may assume it: an external OIDC token's issuer and subject (exact or pattern).", input: true },
@@ -17,7 +17,7 @@ export const identities = defineKind({
     awsIdentity: { type: "AwsIdentity", description: "An AWS principal.", input: true },
     servicePrincipal: { type: "ServicePrincipal", description: "A platform service.", input: true },
     lastSeenTime: { type: "string", description: "When it was last used (RFC 3339)." },
-    createTime: { type: "string", description: "When it was created (RFC 3339)." },
-    updateTime: { type: "string", description: "When it last changed (RFC 3339)." },
+    createTime: common.createTime,
+    updateTime: common.updateTime,
   },
 });

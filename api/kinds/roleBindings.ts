@@ -1,4 +1,4 @@
-import { defineKind } from "./definition";
+import { common, defineKind } from "./definition";
 
 export const roleBindings = defineKind({
   kind: "roleBindings",
@@ -7,12 +7,12 @@ export const roleBindings = defineKind({
   parentField: "groupUid",
   capability: "role_bindings",
   fields: {
-    groupUid: { type: "string", description: "The group the grant applies to (and everything below it).", input: true, replace: true, refersTo: "groups" },
+    groupUid: common.groupUid("The group the grant applies to (and everything below it)."),
     identityUid: { type: "string", description: "The identity granted the role; changes in place.", input: true, refersTo: "identities" },
     roleUid: { type: "string", description: "The role granted; changes in place.", input: true, refersTo: "roles" },
     identity: { type: "BoundIdentity", description: "The bound identity as the API hydrates it." },
     group: { type: "BoundRef", description: "The group as the API hydrates it." },
     role: { type: "BoundRef", description: "The role as the API hydrates it." },
-    createTime: { type: "string", description: "When it was created (RFC 3339)." },
+    createTime: common.createTime,
   },
 });

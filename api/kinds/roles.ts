@@ -1,4 +1,4 @@
-import { defineKind } from "./definition";
+import { common, defineKind } from "./definition";
 
 export const roles = defineKind({
   kind: "roles",
@@ -7,11 +7,11 @@ export const roles = defineKind({
   parentField: "groupUid",
   capability: "roles",
   fields: {
-    groupUid: { type: "string", description: "The group the role lives in.", input: true, replace: true, refersTo: "groups" },
-    name: { type: "string", description: "The role's name.", input: true },
-    description: { type: "string", description: "Free text.", input: true, default: "" },
+    groupUid: common.groupUid("The group the role lives in."),
+    name: common.name("The role's name."),
+    description: common.description,
     capabilities: { type: "Capability[]", description: "Capability names (`groups.list`, `identity.create`, ...), compared as a set.", input: true },
-    createTime: { type: "string", description: "When it was created (RFC 3339)." },
-    updateTime: { type: "string", description: "When it last changed (RFC 3339)." },
+    createTime: common.createTime,
+    updateTime: common.updateTime,
   },
 });
