@@ -1,5 +1,5 @@
 import type { dynamic } from "@pulumi/pulumi";
-import { IDENTITY_KINDS, IdentityCreate, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/inputs";
+import { RELATIONSHIP_TYPES, IdentityCreate, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/inputs";
 import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
 import { parentOf } from "../../api/uid";
 import { findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";
@@ -31,9 +31,9 @@ export interface IdentityOutputs extends IdentityInputs {
   updateTime: string;
 }
 
-/** Which of the identity kinds `v` declares (undefined when none). */
-export function identityKind(v: Record<string, unknown>): string | undefined {
-  return IDENTITY_KINDS.find((k) => v[k] !== undefined && v[k] !== null);
+/** Which relationship type `v` declares (undefined when none). */
+export function relationshipType(v: Record<string, unknown>): string | undefined {
+  return RELATIONSHIP_TYPES.find((k) => v[k] !== undefined && v[k] !== null);
 }
 
 const spec: KindSpec<"identities"> = {
@@ -63,13 +63,13 @@ const spec: KindSpec<"identities"> = {
     return issues;
   },
   extraReplaces(olds, news) {
-    const o = identityKind(olds);
-    const n = identityKind(news);
+    const o = relationshipType(olds);
+    const n = relationshipType(news);
     return o && n && o !== n ? [n, o] : [];
   },
   adoptMismatch(x, i) {
-    const live = identityKind(x);
-    const want = identityKind(i);
+    const live = relationshipType(x);
+    const want = relationshipType(i);
     return live !== want ? `the existing identity is a ${live ?? "kindless"} identity, but the inputs declare ${want}` : undefined;
   },
   recover: (client, i, since) =>

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { SERVICE_PRINCIPALS } from "../../api/fields";
-import type { AwsIdentity, ClaimMatch, IdentityKind, StaticKeys } from "../../api/inputs";
+import type { AwsIdentity, ClaimMatch, RelationshipType, StaticKeys } from "../../api/inputs";
 import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs, type DeepInput } from "../resource";
 
@@ -9,8 +9,8 @@ export type { AwsIdentity, ClaimMatch, StaticKeys };
 /** A platform service principal, from the same table the API checks. */
 export type ServicePrincipal = (typeof SERVICE_PRINCIPALS)[number];
 
-/** What an identity is assumed through: each member is one kind. */
-interface IdentityKinds {
+/** What an identity is assumed through: each member is one relationship type. */
+interface Relationships {
   /** External OIDC tokens that may assume it: issuer/subject (exact, or `*Pattern` regexes), audience, claims. */
   claimMatch: DeepInput<ClaimMatch>;
   /** Tokens signed by fixed keys (a JWKS), until `expirationTime`. */
@@ -21,8 +21,8 @@ interface IdentityKinds {
   servicePrincipal: pulumi.Input<ServicePrincipal>;
 }
 
-/** Exactly the kind `K`: the other kinds cannot be given (`never`). */
-type OnlyKind<K extends IdentityKind> = Pick<IdentityKinds, K> & { [O in Exclude<IdentityKind, K>]?: never };
+/** Exactly the relationship type `K`: the others cannot be given (`never`). */
+type OnlyRelationship<K extends RelationshipType> = Pick<Relationships, K> & { [O in Exclude<RelationshipType, K>]?: never };
 
 /** Arguments of an identity: exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal. */
 export type IdentityArgs = CommonArgs & {
@@ -30,9 +30,9 @@ export type IdentityArgs = CommonArgs & {
   groupUid: pulumi.Input<string>;
   name: pulumi.Input<string>;
   description?: pulumi.Input<string>;
-} & { [K in IdentityKind]: OnlyKind<K> }[IdentityKind];
+} & { [K in RelationshipType]: OnlyRelationship<K> }[RelationshipType];
 
-/** An identity that workloads or services assume. Changing its kind replaces it. */
+/** An identity that workloads or services assume. Changing its relationship type replaces it. */
 export class Identity extends IrvResource {
   /** The owning group's uid. */
   declare public readonly groupUid: pulumi.Output<string>;

@@ -12,7 +12,7 @@ import { clientFor } from "../../provider";
 import { loginFile, readLogin, writeLogin } from "../../provider/auth";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { apiFor, path, useServer } from "../support/server";
-import { runIrv } from "./support";
+import { runIrv } from "../support/cli";
 
 const ctx = useServer({ fixtures: {} });
 let issuer: OidcIssuer;

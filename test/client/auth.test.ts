@@ -6,7 +6,7 @@ import { ConfigurationError, IrvClient, UnauthenticatedError, clientFor, configu
 import { ExchangeTokenSource, NO_CREDENTIALS, StaticTokenSource, tokenSourceFrom } from "../../provider/auth";
 import { readSettings } from "../../provider/config";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
-import { apiCreate, builtinRole, useProviderServer } from "../provider/harness";
+import { apiCreate, builtinRole, useProviderServer } from "../support/provider";
 
 const ctx = useProviderServer();
 let issuer: OidcIssuer;

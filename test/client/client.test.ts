@@ -14,7 +14,7 @@ import {
 } from "../../provider";
 import { StaticTokenSource } from "../../provider/auth";
 import { backoff, retryAfterMs } from "../../provider/client/retry";
-import { freshGroup, uniqueName, useProviderServer } from "../provider/harness";
+import { freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { path } from "../support/server";
 
 const ctx = useProviderServer();

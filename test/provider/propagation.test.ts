@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { configure, providers, PermissionDeniedError } from "../../provider";
 import { noteGroupCreated } from "../../provider/resources/framework";
-import { apiCreate, builtinRole, freshGroup, path, useProviderServer } from "./harness";
+import { apiCreate, builtinRole, freshGroup, path, useProviderServer } from "../support/provider";
 
 const ctx = useProviderServer();
 
