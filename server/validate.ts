@@ -1,5 +1,5 @@
 /**
- * Request body validation with the shared strict zod schemas (api/inputs.ts): every zod issue
+ * Request body validation with the shared strict zod schemas (api/bodies.ts): every zod issue
  * becomes a BadRequest field violation named by its camelCase path.
  */
 import type { z } from "zod";

@@ -1,6 +1,6 @@
 import type { dynamic } from "@pulumi/pulumi";
 import type { z } from "zod";
-import { ACCOUNT_BLOCKS, AccountAssociationCreate, type AccountBlocks } from "../../api/inputs";
+import { ACCOUNT_BLOCKS, AccountAssociationCreate, type AccountBlocks } from "../../api/bodies";
 import { NotFoundError } from "../client/errors";
 import { providerFor, type CommonInputs, type KindSpec } from "./framework";
 import { factsOf } from "./facts";

@@ -1,5 +1,5 @@
 import type { dynamic } from "@pulumi/pulumi";
-import { DURATION, GroupInviteCreate, INVITE_MAX_TTL_SECONDS } from "../../api/inputs";
+import { DURATION, GroupInviteCreate, INVITE_MAX_TTL_SECONDS } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import type { CollectionName } from "../../api/collections";
 import { changesOf, findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";

@@ -1,4 +1,4 @@
-import { GroupCreate } from "../../api/inputs";
+import { GroupCreate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import { FailedPreconditionError } from "../client/errors";
 import type { dynamic } from "@pulumi/pulumi";

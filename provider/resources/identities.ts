@@ -1,5 +1,5 @@
 import type { dynamic } from "@pulumi/pulumi";
-import { RELATIONSHIP_TYPES, IdentityCreate, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/inputs";
+import { RELATIONSHIP_TYPES, IdentityCreate, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/bodies";
 import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
 import { parentOf } from "../../api/uid";
 import { findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";

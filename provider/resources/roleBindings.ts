@@ -1,5 +1,5 @@
 import type { dynamic } from "@pulumi/pulumi";
-import { RoleBindingCreate } from "../../api/inputs";
+import { RoleBindingCreate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import { findCreated, providerFor, type CommonInputs, type KindSpec } from "./framework";
 import { factsOf } from "./facts";

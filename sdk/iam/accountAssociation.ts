@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import type { AccountBlocks } from "../../api/inputs";
+import type { AccountBlocks } from "../../api/bodies";
 import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs, type DeepInput } from "../resource";
 

@@ -1,6 +1,6 @@
 import { readBack } from "../../api/kinds";
 import { ROOT_UID, parentOf } from "../../api/uid";
-import type { AwsIdentity, ClaimMatch, StaticKeys } from "../../api/inputs";
+import type { AwsIdentity, ClaimMatch, StaticKeys } from "../../api/bodies";
 import type { Item } from "../../provider/client/shapes";
 import { exactlyOne, listQuery, outputOf, programClient, type ListArgs } from "../client";
 

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { SERVICE_PRINCIPALS } from "../../api/fields";
-import type { AwsIdentity, ClaimMatch, RelationshipType, StaticKeys } from "../../api/inputs";
+import type { AwsIdentity, ClaimMatch, RelationshipType, StaticKeys } from "../../api/bodies";
 import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs, type DeepInput } from "../resource";
 

@@ -1,5 +1,5 @@
 /** Identities: who may act, and how an external token may assume them (one of four relationship types). */
-import { RELATIONSHIP_TYPES, IdentityCreate, IdentityUpdate, type StaticKeys } from "../../api/inputs";
+import { RELATIONSHIP_TYPES, IdentityCreate, IdentityUpdate, type StaticKeys } from "../../api/bodies";
 import { isDeepStrictEqual } from "node:util";
 import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
 import { parentOf } from "../../api/uid";

@@ -1,5 +1,5 @@
 /** /iam/v2beta1/identities */
-import { RELATIONSHIP_TYPES } from "../../api/inputs";
+import { RELATIONSHIP_TYPES } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import { exact } from "../list";
 import { createIdentity, deleteIdentity, fields, identityMaskPaths, relationshipTypeOf, renderIdentity, updateIdentity } from "../model";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import * as bodies from "../../api/inputs";
+import * as bodies from "../../api/bodies";
 import { KINDS, inputNames, outputNames } from "../../api/kinds";
 import { SHAPES } from "../../provider/client/shapes";
 import { specs } from "../../provider/resources";
