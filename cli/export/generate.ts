@@ -45,11 +45,11 @@ export function generateProgram(snap: OrgSnapshot, opts: GenerateOptions): Gener
     return code(`${JSON.stringify(uid)} /* ${what} outside the exported group */`);
   };
   let count = 0;
-  const declare = (kind: string, name: Name, uid: string, args: Record<string, unknown>, opts = "") => {
+  const declare = (className: string, name: Name, uid: string, args: Record<string, unknown>, opts = "") => {
     count++;
     refs.set(uid, `${name.variable}.uid`);
     const all = { adoptUid: uid, ...args };
-    body.push(`  const ${name.variable} = new iam.${kind}(${JSON.stringify(name.logical)}, ${literal(all, "  ")}${opts});`);
+    body.push(`  const ${name.variable} = new iam.${className}(${JSON.stringify(name.logical)}, ${literal(all, "  ")}${opts});`);
   };
 
   const rootName = namer.take([snap.root.name, "root-group"], "root-group");
@@ -81,15 +81,15 @@ export function generateProgram(snap: OrgSnapshot, opts: GenerateOptions): Gener
   };
   /**
    * Candidate names for `name` owned by group `owner`: plain, then by parent, then by path, then
-   * with the kind. A name that repeats within its kind (`oncall` in every team) is qualified by
+   * with a word for the kind (`-role`). A name that repeats within its kind (`oncall` in every team) is qualified by
    * its group's path everywhere (`platform-oncall`, `data-oncall`), never plain in one place and
    * qualified in the others.
    */
-  const candidates = (name: string, owner: string | undefined, kind: string, repeats: boolean) => {
+  const candidates = (name: string, owner: string | undefined, word: string, repeats: boolean) => {
     const parent = owner && owner !== snap.root.uid ? (groupNames.get(owner) ?? "") : "";
     const path = pathOf(owner);
-    const all = [name, `${parent}-${name}`, `${path}-${name}`, `${name}-${kind}`, `${path}-${name}-${kind}`];
-    return repeats && path ? [`${path}-${name}`, `${path}-${name}-${kind}`] : all;
+    const all = [name, `${parent}-${name}`, `${path}-${name}`, `${name}-${word}`, `${path}-${name}-${word}`];
+    return repeats && path ? [`${path}-${name}`, `${path}-${name}-${word}`] : all;
   };
   const repeated = <T>(items: T[], name: (x: T) => string) => {
     const seen = new Map<string, number>();
