@@ -7,6 +7,7 @@ import { runEngineBench } from "./engine";
 import { runExchangeBench } from "./exchange";
 import { runDurabilityBench } from "./durability";
 import { runRegistryBench } from "./registry";
+import { runSoak, seedLine, soakOptions, soakReport } from "./soak";
 
 async function main(): Promise<void> {
   const only = process.argv[2];
@@ -15,6 +16,11 @@ async function main(): Promise<void> {
   if (!only || only === "registry") console.log(await runRegistryBench());
   if (!only || only === "engine") console.log(await runEngineBench());
   if (!only || only === "exchange") console.log(await runExchangeBench());
+  if (!only || only === "soak") {
+    const o = soakOptions(process.argv.slice(3));
+    o.progress = (r) => process.stderr.write(seedLine(r));
+    console.log(soakReport(await runSoak(o), o));
+  }
 }
 
 main().catch((err) => {

@@ -27,7 +27,8 @@ export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance 
     // Uids nest: a deep uid path is far longer than find-my-way's default limit of 100.
     routerOptions: { maxParamLength: 8192 },
     bodyLimit: 1024 * 1024,
-    forceCloseConnections: true,
+    // Closing waits for requests in flight (bounded by closeGracefully in shutdown.ts).
+    forceCloseConnections: "idle",
     // What Node's parser refuses (431, 400) is answered in the error model too.
     clientErrorHandler,
     // Errors raised before routing (a malformed %-escape in the path) use the error model too.

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const stop = () => {
     server.close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (e: Error) => (process.stderr.write(`irv-server: ${e.message}\n`), process.exit(1)),
     );
   };
   process.once("SIGINT", stop);

@@ -22,6 +22,7 @@ import { retryLater } from "./errors";
 import { Faults, type FaultSpec, type RecordedRequest } from "./plugins";
 import { Store } from "./store";
 import { DataDir, SigningKey, type DurableState } from "./store/data-dir";
+import { closeGracefully, trackRequests } from "./shutdown";
 
 export type { Fixtures, FaultSpec, RecordedRequest };
 export { Faults, Store };
@@ -85,6 +86,7 @@ export interface RunningServer {
   faults: Faults;
   /** A token for any identity, valid `ttlSeconds` (default 3600), for `audience` (default: the API's url). */
   issueToken(identityUid: string, ttlSeconds?: number, audience?: string): Promise<string>;
+  /** Stops accepting and lets requests in flight finish (bounded; see shutdown.ts), then closes the data directory. */
   close(): Promise<void>;
 }
 
@@ -140,6 +142,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const faults = new Faults();
   const app = buildApp(ctx, { logger: opts.logger ?? false, record: opts.record ?? true, requests, faults });
   const host = opts.host ?? "127.0.0.1";
+  trackRequests(app.server);
   try {
     await app.listen({ port: opts.port ?? 0, host });
   } catch (e) {
@@ -161,8 +164,11 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     faults,
     issueToken: (uid, ttl = 3600, audience) => tokens.issue(uid, ttl, audience),
     close: async () => {
-      await app.close();
-      dataDir?.close();
+      try {
+        await closeGracefully(app);
+      } finally {
+        dataDir?.close();
+      }
     },
   };
 }

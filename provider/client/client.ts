@@ -171,7 +171,14 @@ export class IrvClient {
         if (signal.aborted) throw new DeadlineExceededError(request, deadline - start);
         throw new TransportError(request, e);
       }
-      const text = await res.body.text();
+      let text: string;
+      try {
+        text = await res.body.text();
+      } catch (e) {
+        // The connection died mid-body: the request may have been applied, the answer is lost.
+        if (signal.aborted) throw new DeadlineExceededError(request, deadline - start);
+        throw new TransportError(request, e);
+      }
       const body = text ? parseJson(text) : undefined;
       if (res.statusCode < 300) return body;
       const err = ApiError.fromStatus(res.statusCode, body, request);

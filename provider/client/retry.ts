@@ -11,7 +11,13 @@ import type { RetryHandler } from "undici";
  *   applied, so the client looks the resource up instead (see `createRecovering`).
  * - `extraStatuses` lets one request retry more, e.g. 403 on a child create while a new group's
  *   permissions propagate.
- * - Backoff is exponential with jitter, and no wait runs past `deadline`.
+ * - 429 and 503 are bounded by `deadline` alone: they say the server did not apply the request,
+ *   so waiting out a long throttle is always safe. A fixed count of eight made a read give up
+ *   after about nine seconds of `Retry-After: 1` while most of its two-minute budget was left.
+ *   Connection errors are also bounded by `maxRetries`.
+ * - Backoff is exponential with jitter; a `Retry-After` gets up to half as long again of jitter
+ *   (at most a second), so clients throttled together do not come back together. No wait runs
+ *   past `deadline`.
  */
 export interface RetryPolicy {
   /** Absolute time (ms since epoch) after which no retry is started. */
@@ -20,7 +26,7 @@ export interface RetryPolicy {
   idempotent: boolean;
   /** HTTP statuses retried besides 429 and 503. */
   extraStatuses?: number[];
-  /** Upper bound on attempts after the first. */
+  /** Upper bound on attempts after the first, for connection errors (statuses: the deadline). */
   maxRetries?: number;
   /** First backoff step, ms. */
   minDelayMs?: number;
@@ -52,6 +58,11 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
   return Number.isNaN(t) ? undefined : Math.max(0, t - now);
 }
 
+/** The wait for a `Retry-After` of `ms`: at least that, plus up to half again (at most 1 s) of jitter. */
+export function retryAfterWait(ms: number, random = Math.random): number {
+  return Math.round(ms + random() * Math.min(1000, ms / 2));
+}
+
 /** The `retry` callback for undici's RetryHandler implementing `policy`. */
 export function retryFunction(policy: RetryPolicy): RetryHandler.RetryCallback {
   const { deadline, idempotent, extraStatuses = [], maxRetries = 8, minDelayMs = 200, maxDelayMs = 10_000 } = policy;
@@ -63,8 +74,9 @@ export function retryFunction(policy: RetryPolicy): RetryHandler.RetryCallback {
     };
     const byStatus = statusCode != null && (RETRY_STATUSES.includes(statusCode) || extraStatuses.includes(statusCode));
     const byError = statusCode == null && idempotent && code != null && RETRY_ERROR_CODES.includes(code);
-    if ((!byStatus && !byError) || state.counter > maxRetries) return cb(err);
-    const wait = retryAfterMs(headers?.["retry-after"]) ?? backoff(state.counter, minDelayMs, maxDelayMs);
+    if ((!byStatus && !byError) || (byError && state.counter > maxRetries)) return cb(err);
+    const after = retryAfterMs(headers?.["retry-after"]);
+    const wait = after !== undefined ? retryAfterWait(after) : backoff(state.counter, minDelayMs, maxDelayMs);
     if (Date.now() + wait > deadline) return cb(err);
     setTimeout(() => cb(null), wait).unref?.();
   };

@@ -7,16 +7,26 @@ import { Pool, interceptors, type Dispatcher } from "undici";
  */
 const dispatchers = new Map<string, Dispatcher>();
 
+/** How long one attempt waits for an answer before it counts as lost (and is retried or recovered). */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 60_000;
+
+/** The per-attempt timeout: `IRV_REQUEST_TIMEOUT_MS` when set to a positive number, else the default. */
+export function attemptTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = Number(env.IRV_REQUEST_TIMEOUT_MS);
+  return Number.isFinite(v) && v > 0 ? v : DEFAULT_ATTEMPT_TIMEOUT_MS;
+}
+
 /** The retrying dispatcher for `origin` (e.g. `http://127.0.0.1:4000`), created on first use. */
 export function dispatcherFor(origin: string): Dispatcher {
   let d = dispatchers.get(origin);
   if (!d) {
+    const timeout = attemptTimeoutMs();
     const pool = new Pool(origin, {
       connections: 16,
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 120_000,
-      headersTimeout: 60_000,
-      bodyTimeout: 60_000,
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
     });
     // throwOnError: false hands the final error response (with its body) to the caller, so the
     // client can read the server's Status after the last retry. The retry decision itself comes

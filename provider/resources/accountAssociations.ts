@@ -32,9 +32,9 @@ const spec: KindSpec<"accountAssociations"> = {
     ...Object.fromEntries(ACCOUNT_BLOCKS.map((b) => [b, i[b]])),
   }),
   deleteBeforeReplace: true,
-  async recover(client, i, since) {
+  async recover(client, i, since, deadline) {
     try {
-      const a = await client.get("accountAssociations", i.groupUid);
+      const a = await client.get("accountAssociations", i.groupUid, { deadline });
       return Date.parse(a.createTime) >= since ? a : undefined;
     } catch (e) {
       if (e instanceof NotFoundError) return undefined;

@@ -5,6 +5,8 @@ import type { CollectionName } from "../../api/collections";
 import { changesOf, findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";
 import { factsOf } from "./facts";
 import { UNKNOWN } from "./values";
+import type { IrvClient } from "../client/client";
+import { NotFoundError, TransportError } from "../client/errors";
 
 /** Inputs of a group invite. Every change replaces the invite (the API cannot update one). */
 export interface GroupInviteInputs extends CommonInputs {
@@ -74,20 +76,34 @@ const spec: KindSpec<"groupInvites"> = {
     singleUse: o.singleUse,
     ...(o.ttl ? { ttl: o.ttl } : { expirationTime: o.expirationTime }),
   }),
-  async recover(client, i, since) {
-    // A found invite is useless without its code, which only a create returns: delete it and
-    // let the caller create a fresh one, so there is still exactly one.
-    const orphan = await findCreated(
-      client,
-      "groupInvites",
-      { "uidp.children_of": i.groupUid },
-      (v) => parentOf(v.uid) === i.groupUid && v.roleUid === i.roleUid && v.email === (i.email ?? "") && v.singleUse === (i.singleUse ?? false),
-      since,
-    );
-    if (orphan) await client.delete("groupInvites", orphan.uid);
-    return undefined;
+  /**
+   * A found invite is useless without its code, which only a create returns: delete it, and let
+   * the caller create a fresh one (itself recovered the same way), so there is exactly one
+   * invite, with its code in state. The delete is idempotent: NOT_FOUND on its retry (its first
+   * response lost) means done. If it cannot get through before the deadline, the error names the
+   * invite left behind.
+   */
+  async recover(client, i, since, deadline) {
+    const mine = (v: { uid: string; roleUid: string; email: string; singleUse: boolean }) =>
+      parentOf(v.uid) === i.groupUid && v.roleUid === i.roleUid && v.email === (i.email ?? "") && v.singleUse === (i.singleUse ?? false);
+    for (;;) {
+      const orphan = await findCreated(client, "groupInvites", { "uidp.children_of": i.groupUid }, mine, since, deadline);
+      if (!orphan) return undefined;
+      await deleteOrphan(client, orphan.uid, deadline);
+    }
   },
 };
+
+/** Deletes an invite whose code was lost; already gone counts as deleted. */
+async function deleteOrphan(client: IrvClient, uid: string, deadline: number): Promise<void> {
+  try {
+    await client.delete("groupInvites", uid, { deadline });
+  } catch (e) {
+    if (e instanceof NotFoundError) return;
+    if (e instanceof TransportError) throw e;
+    throw new Error(`group invite ${uid} was created but its response (and code) was lost, and deleting it failed; delete it by hand: ${(e as Error).message}`, { cause: e });
+  }
+}
 
 /** The dynamic provider of `iam.GroupInvite`. */
 export const groupInvites = providerFor<"groupInvites", GroupInviteInputs, GroupInviteOutputs>(spec) satisfies dynamic.ResourceProvider<GroupInviteInputs, GroupInviteOutputs>;

@@ -29,8 +29,8 @@ const spec: KindSpec<"groups"> = {
   ...factsOf("groups"),
   createSchema: GroupCreate,
   createBody: (i) => ({ name: i.name, description: i.description }),
-  recover: (client, i, since) =>
-    findCreated(client, "groups", { "uidp.children_of": i.parentUid, name: i.name }, (g) => g.name === i.name && parentOf(g.uid) === i.parentUid, since),
+  recover: (client, i, since, deadline) =>
+    findCreated(client, "groups", { "uidp.children_of": i.parentUid, name: i.name }, (g) => g.name === i.name && parentOf(g.uid) === i.parentUid, since, deadline),
   created: (g) => noteGroupCreated(g.uid),
   deleteError(err, props) {
     if (!(err instanceof FailedPreconditionError)) return undefined;

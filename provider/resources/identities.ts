@@ -72,8 +72,8 @@ const spec: KindSpec<"identities"> = {
     const want = relationshipType(i);
     return live !== want ? `the existing identity is a ${live ?? "kindless"} identity, but the inputs declare ${want}` : undefined;
   },
-  recover: (client, i, since) =>
-    findCreated(client, "identities", { "uidp.children_of": i.groupUid, name: i.name }, (x) => x.name === i.name && parentOf(x.uid) === i.groupUid, since),
+  recover: (client, i, since, deadline) =>
+    findCreated(client, "identities", { "uidp.children_of": i.groupUid, name: i.name }, (x) => x.name === i.name && parentOf(x.uid) === i.groupUid, since, deadline),
 };
 
 /** The dynamic provider of `iam.Identity`. */

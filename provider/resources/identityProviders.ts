@@ -68,8 +68,8 @@ const spec: KindSpec<"identityProviders"> = {
     updateTime: p.updateTime,
   }),
   adoptAlwaysMask: (i) => (i.oidc?.clientSecret ? ["oidc.clientSecret"] : []),
-  recover: (client, i, since) =>
-    findCreated(client, "identityProviders", { "uidp.children_of": i.groupUid, name: i.name }, (p) => p.name === i.name && parentOf(p.uid) === i.groupUid, since),
+  recover: (client, i, since, deadline) =>
+    findCreated(client, "identityProviders", { "uidp.children_of": i.groupUid, name: i.name }, (p) => p.name === i.name && parentOf(p.uid) === i.groupUid, since, deadline),
 };
 
 /** The dynamic provider of `iam.IdentityProvider`. */

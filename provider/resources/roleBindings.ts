@@ -44,13 +44,14 @@ const spec: KindSpec<"roleBindings"> = {
     role: b.role,
     createTime: b.createTime,
   }),
-  recover: (client, i, since) =>
+  recover: (client, i, since, deadline) =>
     findCreated(
       client,
       "roleBindings",
       { group: i.groupUid, identity: i.identityUid, role: i.roleUid },
       (b) => parentOf(b.uid) === i.groupUid && b.identity.uid === i.identityUid && b.role.uid === i.roleUid,
       since,
+      deadline,
     ),
 };
 

@@ -13,7 +13,7 @@ import {
   providers,
 } from "../../provider";
 import { StaticTokenSource } from "../../provider/auth";
-import { backoff, retryAfterMs } from "../../provider/client/retry";
+import { backoff, retryAfterMs, retryAfterWait } from "../../provider/client/retry";
 import { freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { path } from "../support/server";
 
@@ -103,6 +103,19 @@ describe("retries", () => {
     expect(err).toBeInstanceOf(ResourceExhaustedError);
     expect(retryAfterMs("2")).toBe(2000);
     expect(retryAfterMs(new Date(Date.now() + 60_000).toUTCString())).toBeGreaterThan(50_000);
+  });
+
+  it("waits out throttling past eight retries while the budget lasts", async () => {
+    const org = ctx.server.organization;
+    ctx.server.faults.add({ path: path("groups", org), action: "exhausted", retryAfterSeconds: 0, times: 12 });
+    expect((await client().get("groups", org)).uid).toBe(org);
+  });
+
+  it("honours Retry-After with added jitter, never less", () => {
+    expect(retryAfterWait(1000, () => 0)).toBe(1000);
+    expect(retryAfterWait(1000, () => 1)).toBe(1500);
+    expect(retryAfterWait(10_000, () => 1)).toBe(11_000);
+    expect(retryAfterWait(0, () => 1)).toBe(0);
   });
 
   it("backs off exponentially with jitter", () => {
