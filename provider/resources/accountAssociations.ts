@@ -1,8 +1,9 @@
 import type { dynamic } from "@pulumi/pulumi";
 import type { z } from "zod";
 import { ACCOUNT_BLOCKS, AccountAssociationCreate, type AccountBlocks } from "../../api/bodies";
-import { NotFoundError } from "../client/errors";
-import { providerFor, type CommonInputs, type KindSpec } from "./framework";
+import { NotFoundError } from "../../client/errors";
+import { providerFor } from "./provider";
+import { type CommonInputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 
 type Blocks = { [K in keyof typeof AccountBlocks]?: z.infer<(typeof AccountBlocks)[K]> };

@@ -5,7 +5,7 @@
  */
 import { kindInfo, readBack, type Kind } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
-import type { FieldSpec } from "./framework";
+import { type FieldSpec } from "./spec";
 
 type Rec = Record<string, any>;
 

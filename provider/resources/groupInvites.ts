@@ -2,11 +2,14 @@ import type { dynamic } from "@pulumi/pulumi";
 import { DURATION, GroupInviteCreate, INVITE_MAX_TTL_SECONDS } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import type { CollectionName } from "../../api/collections";
-import { changesOf, findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";
+import { changesOf } from "./diff";
+import { findCreated } from "./create";
+import { providerFor } from "./provider";
+import { type CommonInputs, type Issue, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 import { UNKNOWN } from "./values";
-import type { IrvClient } from "../client/client";
-import { NotFoundError, TransportError } from "../client/errors";
+import type { IrvClient } from "../../client/client";
+import { NotFoundError, TransportError } from "../../client/errors";
 
 /** Inputs of a group invite. Every change replaces the invite (the API cannot update one). */
 export interface GroupInviteInputs extends CommonInputs {

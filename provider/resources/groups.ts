@@ -1,8 +1,11 @@
 import { GroupCreate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
-import { FailedPreconditionError } from "../client/errors";
+import { FailedPreconditionError } from "../../client/errors";
 import type { dynamic } from "@pulumi/pulumi";
-import { findCreated, noteGroupCreated, providerFor, type CommonInputs, type KindSpec } from "./framework";
+import { findCreated } from "./create";
+import { noteGroupCreated } from "./newGroups";
+import { providerFor } from "./provider";
+import { type CommonInputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 
 /** Inputs of a group. */

@@ -2,7 +2,9 @@ import type { dynamic } from "@pulumi/pulumi";
 import { RELATIONSHIP_TYPES, IdentityCreate, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/bodies";
 import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
 import { parentOf } from "../../api/uid";
-import { findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";
+import { findCreated } from "./create";
+import { providerFor } from "./provider";
+import { type CommonInputs, type Issue, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 import { UNKNOWN, containsUnknown, same } from "./values";
 

@@ -16,7 +16,9 @@ export * from "./identityProviders";
 export * from "./accountAssociations";
 export * from "./groupInvites";
 export { UNKNOWN } from "./values";
-export { changesOf, validate, type KindSpec, type CommonInputs } from "./framework";
+export { changesOf } from "./diff";
+export { validate } from "./check";
+export { type KindSpec, type CommonInputs } from "./spec";
 
 /** The provider of each kind. */
 export const providers = {

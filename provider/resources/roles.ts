@@ -1,7 +1,9 @@
 import type { dynamic } from "@pulumi/pulumi";
 import { RoleCreate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
-import { findCreated, providerFor, type CommonInputs, type KindSpec } from "./framework";
+import { findCreated } from "./create";
+import { providerFor } from "./provider";
+import { type CommonInputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 
 /** Inputs of a custom role. */

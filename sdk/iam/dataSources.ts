@@ -1,7 +1,7 @@
 import { readBack } from "../../api/kinds";
 import { ROOT_UID, parentOf } from "../../api/uid";
 import type { AwsIdentity, ClaimMatch, StaticKeys } from "../../api/bodies";
-import type { Item } from "../../provider/client/shapes";
+import type { Item } from "../../client/shapes";
 import { exactlyOne, listQuery, outputOf, programClient, type ListArgs } from "../client";
 
 /** A group as data sources return it. */

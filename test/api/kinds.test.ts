@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import * as bodies from "../../api/bodies";
 import { KINDS, inputNames, outputNames } from "../../api/kinds";
-import { SHAPES } from "../../provider/client/shapes";
+import { SHAPES } from "../../client/shapes";
 import { specs } from "../../provider/resources";
 
 /** The keys of a zod object schema, looking through refinements and pipes. */

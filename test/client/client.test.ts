@@ -12,8 +12,8 @@ import {
   UnavailableError,
   providers,
 } from "../../provider";
-import { StaticTokenSource } from "../../provider/auth";
-import { backoff, retryAfterMs, retryAfterWait } from "../../provider/client/retry";
+import { StaticTokenSource } from "../../client/auth";
+import { backoff, retryAfterMs, retryAfterWait } from "../../client/retry";
 import { freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { path } from "../support/server";
 

@@ -1,2 +1,0 @@
-/** Transitional: the request bodies moved to bodies.ts. */
-export * from "./bodies";
