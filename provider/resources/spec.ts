@@ -57,7 +57,7 @@ export interface KindSpec<C extends CollectionName> {
   outputs(item: Item<C>, prior: Rec): Rec;
   /** The live inputs read from outputs (default: the declared fields). */
   inputsOf?(outs: Rec): Rec;
-  /** The parent of an item (default: the uid's parent). */
+  /** The parent of an item (`factsOf` gives the uid's parent, or the kind's own rule). */
   parentOf(item: Item<C>): string;
   /** Why an existing item cannot be adopted for these inputs, or undefined. */
   adoptMismatch?(item: Item<C>, inputs: Rec): string | undefined;
