@@ -1,6 +1,6 @@
 import type { dynamic } from "@pulumi/pulumi";
 import type { z } from "zod";
-import { ACCOUNT_BLOCKS, AccountAssociationCreate, type AccountBlocks } from "../../api/bodies";
+import { AccountAssociationCreate, type AccountBlocks } from "../../api/bodies";
 import { NotFoundError } from "../../client/errors";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec } from "./spec";
@@ -27,11 +27,6 @@ export interface AccountAssociationOutputs extends AccountAssociationInputs {
 const spec: KindSpec<"accountAssociations"> = {
   ...factsOf("accountAssociations", (a) => a.uid),
   createSchema: AccountAssociationCreate,
-  createBody: (i) => ({
-    name: i.name,
-    description: i.description,
-    ...Object.fromEntries(ACCOUNT_BLOCKS.map((b) => [b, i[b]])),
-  }),
   deleteBeforeReplace: true,
   async recover(client, i, since, deadline) {
     try {

@@ -21,6 +21,9 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
     parentField: d.parentField,
     fields,
     parentOf: (item: Rec): string => parentOfItem(item) ?? "",
+    /** The create body: every input but the parent (which is in the path), by its wire name. */
+    createBody: (inputs: Rec): Rec =>
+      Object.fromEntries(Object.entries(fields).filter(([name]) => name !== d.parentField).map(([name, f]) => [f.wire ?? name, inputs[name]])),
     /** Outputs of an item: uid, the parent, then each field the API returns, by its wire name. */
     outputs: (item: Rec, _prior: Rec): Rec => ({ uid: item.uid, [d.parentField]: parentOfItem(item) ?? null, ...readBack(kind, item) }),
   };

@@ -39,7 +39,6 @@ export interface GroupInviteOutputs extends GroupInviteInputs {
 const spec: KindSpec<"groupInvites"> = {
   ...factsOf("groupInvites"),
   createSchema: GroupInviteCreate,
-  createBody: (i) => ({ roleUid: i.roleUid, ttl: i.ttl, expirationTime: i.expirationTime, email: i.email, singleUse: i.singleUse }),
   validate(i, creating, olds) {
     // Only an invite about to be created must expire in the future: one that has since expired
     // must not break every later preview. Any change to an invite's inputs replaces it, so

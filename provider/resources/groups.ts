@@ -31,7 +31,6 @@ export interface GroupOutputs extends GroupInputs {
 const spec: KindSpec<"groups"> = {
   ...factsOf("groups"),
   createSchema: GroupCreate,
-  createBody: (i) => ({ name: i.name, description: i.description }),
   recover: (client, i, since, deadline) =>
     findCreated(client, "groups", { "uidp.children_of": i.parentUid, name: i.name }, (g) => g.name === i.name && parentOf(g.uid) === i.parentUid, since, deadline),
   created: (g) => noteGroupCreated(g.uid),

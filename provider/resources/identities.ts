@@ -41,14 +41,6 @@ export function relationshipType(v: Record<string, unknown>): string | undefined
 const spec: KindSpec<"identities"> = {
   ...factsOf("identities"),
   createSchema: IdentityCreate,
-  createBody: (i) => ({
-    name: i.name,
-    description: i.description,
-    claimMatch: i.claimMatch,
-    staticKeys: i.staticKeys,
-    awsIdentity: i.awsIdentity,
-    servicePrincipal: i.servicePrincipal,
-  }),
   validate(i, creating, olds) {
     const issues: Issue[] = [];
     const exp = i.staticKeys?.expirationTime;

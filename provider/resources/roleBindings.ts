@@ -35,7 +35,6 @@ export interface RoleBindingOutputs extends RoleBindingInputs {
 const spec: KindSpec<"roleBindings"> = {
   ...factsOf("roleBindings"),
   createSchema: RoleBindingCreate,
-  createBody: (i) => ({ identityUid: i.identityUid, roleUid: i.roleUid }),
   outputs: (b) => ({
     uid: b.uid,
     groupUid: parentOf(b.uid) ?? null,

@@ -27,7 +27,6 @@ export interface RoleOutputs extends RoleInputs {
 const spec: KindSpec<"roles"> = {
   ...factsOf("roles"),
   createSchema: RoleCreate,
-  createBody: (i) => ({ name: i.name, description: i.description, capabilities: i.capabilities }),
   recover: (client, i, since, deadline) =>
     findCreated(client, "roles", { name: i.name }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since, deadline),
 };
