@@ -23,6 +23,9 @@ export const COLLECTIONS = {
 /** A collection's name, which is also the name of its list array. */
 export type CollectionName = keyof typeof COLLECTIONS;
 
+/** Every collection's name, in the order above. */
+export const COLLECTION_NAMES = Object.keys(COLLECTIONS) as CollectionName[];
+
 /** The hierarchy filters every List accepts. `ids` may repeat. */
 export const SCOPE_FILTERS = [
   "uidp.descendants_of",

@@ -3,6 +3,6 @@ export * from "./codes";
 export * from "./uid";
 export * from "./capabilities";
 export * as fields from "./fields";
-export * from "./inputs";
+export * from "./bodies";
 export * as resources from "./resources";
 export * from "./collections";

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * Resources as the API returns them. Loose: a field the server adds later passes through, and a
- * value the request rules of api/inputs.ts would refuse (a timestamp without milliseconds, a new
+ * value the request rules of api/bodies.ts would refuse (a timestamp without milliseconds, a new
  * service principal) still reads, so a newer server does not break an older client. The server
  * builds exactly these shapes.
  */
@@ -10,7 +10,7 @@ import { z } from "zod";
 const text = z.string().optional();
 const textMap = z.record(z.string(), z.string()).optional();
 
-/** The identity kinds as returned: the members of api/inputs.ts, none of its rules. */
+/** The relationship types as returned: the members of api/bodies.ts, none of its rules. */
 const ClaimMatch = z.looseObject({
   issuer: text, issuerPattern: text, subject: text, subjectPattern: text, audience: text, audiencePattern: text,
   claims: textMap, claimPatterns: textMap,

@@ -12,8 +12,8 @@ import * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import * as irv from "../sdk";
 import { startServer, type RunningServer } from "../server";
-import { createStack, serializedProviders, type TestStack } from "../test/support/engine";
-import { Trivial } from "../test/support/trivial";
+import { createStack, serializedProviders, type TestStack } from "../harness/engine";
+import { Trivial } from "../harness/trivial";
 
 /** Resources per stack. */
 const N = 300;

@@ -16,8 +16,8 @@ import { parseArgs } from "node:util";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { COLLECTIONS, type CollectionName } from "../api/collections";
 import { startServer, builtinRoleUid, type RunningServer } from "../server";
-import { FAULT_KINDS, startChaosProxy, type FaultKind } from "../test/support/chaos-proxy";
-import { createStack, loadSdk } from "../test/support/engine";
+import { FAULT_KINDS, startChaosProxy, type FaultKind } from "../harness/chaos-proxy";
+import { createStack, loadSdk } from "../harness/engine";
 
 export interface SoakOptions {
   seeds: number;

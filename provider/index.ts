@@ -4,18 +4,16 @@
  * The client is created lazily, on the first call that needs the API.
  */
 import type { dynamic } from "@pulumi/pulumi";
-import { configure as configureSession } from "./session";
+import { configure as configureSession } from "../client/session";
 import { providers } from "./resources";
 import type { Kind } from "./kinds";
 
 export { providers } from "./resources";
 export * as resources from "./resources";
 export * from "./kinds";
-export * from "./config";
 export * from "./timeouts";
-export { currentClient, clientFor } from "./session";
-export * from "./client";
-export * as auth from "./auth";
+// The API client lives in client/; these keep `pulumi-irv/provider`'s exports as they were.
+export * from "../client";
 
 /** Records the engine's config (`irv:*` keys) as the settings source, env vars as fallback. */
 export function configure(config: Pick<dynamic.Config, "get"> | ((key: string) => string | undefined)): void {

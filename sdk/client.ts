@@ -1,28 +1,18 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { IrvClient } from "../provider/client/client";
-import type { ListQuery } from "../provider/client/client";
-import { readSettings, settingsKey } from "../provider/config";
-import { clientFor } from "../provider/session";
+import type { IrvClient } from "../client/client";
+import type { ListQuery } from "../client/client";
+import { readSettings } from "../client/config";
+import { cachedClient } from "../client/session";
 
 /**
- * The client data sources use, in the program's own process (dynamic providers have no
- * invokes). Settings come from the stack's `irv:*` config, then the environment, exactly as in
- * the provider. Created on first use and reused while the settings stay the same.
- */
-const cached = new Map<boolean, { key: string; client: IrvClient }>();
-
-/**
- * The program-side client. `anonymous` (registry data sources): with no credentials configured,
- * read without a token, which the API allows for public repos.
+ * The program-side client data sources use, in the program's own process (dynamic providers have
+ * no invokes). Settings come from the stack's `irv:*` config, then the environment, exactly as in
+ * the provider, and the client comes from the same cache. `anonymous` (registry data sources):
+ * with no credentials configured, read without a token, which the API allows for public repos.
  */
 export function programClient(o: { anonymous?: boolean } = {}): IrvClient {
   // runtime.getConfig reads secrets without the plaintext warning Config.get would print.
-  const s = readSettings((key) => pulumi.runtime.getConfig(key));
-  const key = settingsKey(s);
-  const anonymous = o.anonymous ?? false;
-  let hit = cached.get(anonymous);
-  if (hit?.key !== key) cached.set(anonymous, (hit = { key, client: clientFor(s, { anonymous }) }));
-  return hit.client;
+  return cachedClient(readSettings((key) => pulumi.runtime.getConfig(key)), o);
 }
 
 /** Scope, order and paging arguments every list data source takes. */

@@ -17,7 +17,7 @@ import { checkRegistryHost } from "./auth/audience";
 import { Authorizer } from "./authz";
 import { bootstrap } from "./bootstrap";
 import type { ServerContext } from "./context";
-import { applyFixtures, readFixtures, type Fixtures } from "./fixtures";
+import { applyFixtures, readFixtures, type Fixtures } from "./sample";
 import { retryLater } from "./errors";
 import { Faults, type FaultSpec, type RecordedRequest } from "./plugins";
 import { Store } from "./store";
@@ -26,7 +26,7 @@ import { closeGracefully, trackRequests } from "./shutdown";
 
 export type { Fixtures, FaultSpec, RecordedRequest };
 export { Faults, Store };
-export { seedGroups, sampleFixtures } from "./fixtures";
+export { seedGroups, sampleFixtures } from "./sample";
 export { builtinRoleUid } from "./model/roles";
 
 /** How to start a server. */
@@ -35,7 +35,7 @@ export interface ServerOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** A fixtures JSON path or object (format: server/fixtures/schema.ts); default: the built-in sample. */
+  /** A fixtures JSON path or object (format: server/sample/schema.ts); default: the built-in sample. */
   fixtures?: string | Fixtures;
   /**
    * The container registry host: the audience of registry tokens (exchange with `aud=<host>`),

@@ -1,25 +1,15 @@
 /**
- * Request body validation with the shared strict zod schemas (api/inputs.ts): every zod issue
+ * Request body validation with the shared strict zod schemas (api/bodies.ts): every zod issue
  * becomes a BadRequest field violation named by its camelCase path.
  */
 import type { z } from "zod";
 import type { FieldViolation } from "../api/codes";
+import { fieldIssues } from "../api/issues";
 import { UID } from "../api/uid";
 import { invalidArgument, invalidField } from "./errors";
 
 function violations(error: z.ZodError): FieldViolation[] {
-  const out: FieldViolation[] = [];
-  for (const issue of error.issues) {
-    const at = issue.path.map(String);
-    if (issue.code === "unrecognized_keys") {
-      for (const k of issue.keys) out.push({ field: [...at, k].join("."), description: "is not a known field" });
-      continue;
-    }
-    const field = at.length ? at.join(".") : "body";
-    const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
-    out.push({ field, description: missing ? "is required" : issue.message });
-  }
-  return out;
+  return fieldIssues(error).map((i) => ({ field: i.path.length ? i.path.map(String).join(".") : "body", description: i.missing ? "is required" : i.message }));
 }
 
 /** Parses `body` with `schema`, or throws INVALID_ARGUMENT listing every failed field. */

@@ -1,7 +1,7 @@
 import { access, constants } from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { ExchangeTokenSource, expiryOf, loginFile, loginToken, readLogin, removeLogin, writeLogin } from "../../provider/auth";
+import { ExchangeTokenSource, expiryOf, loginFile, loginToken, readLogin, removeLogin, writeLogin } from "../../client/auth";
 import { EXIT, HELP_OPTION, parsing, UsageError, type Command, type Io } from "../command";
 
 const HELP = `Usage: irv auth login --identity UID --identity-token FILE [--api-url URL] [--auth-url URL]

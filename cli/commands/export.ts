@@ -1,6 +1,6 @@
 import * as path from "node:path";
-import { readSettings } from "../../provider/config";
-import { clientFor } from "../../provider/session";
+import { readSettings } from "../../client/config";
+import { clientFor } from "../../client/session";
 import { parseArgs } from "node:util";
 import { EXIT, HELP_OPTION, parsing, UsageError, type Command } from "../command";
 import { packageSpec, runExport } from "../export";

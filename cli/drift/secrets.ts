@@ -1,8 +1,8 @@
 import type { Stack } from "@pulumi/pulumi/automation";
-import { readSettings } from "../../provider/config";
+import { readSettings } from "../../client/config";
 import { KINDS } from "../../provider/kinds";
 import { same } from "../../provider/resources/values";
-import { clientFor } from "../../provider/session";
+import { clientFor } from "../../client/session";
 import { SECRET, openedSecret } from "../engine/values";
 import type { DriftedResource } from "./report";
 

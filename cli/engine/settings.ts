@@ -1,5 +1,5 @@
 import type { Stack } from "@pulumi/pulumi/automation";
-import { SETTINGS } from "../../provider/config";
+import { SETTINGS } from "../../client/config";
 import { openedSecret } from "./values";
 
 /** The provider the engine runs dynamic resources on, with the stack config as its inputs. */

@@ -1,4 +1,4 @@
-import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
+import type { EngineEvent, OpType, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
 
 /**
  * One resource's step in an engine operation, reduced to what a report needs: the logical
@@ -22,6 +22,20 @@ export interface Step {
   replaceKeys: string[];
 }
 
+/** One step as the engine announced it (before folding): a replacement shows as its halves. */
+export interface ReportedStep {
+  op: OpType;
+  type: string;
+  name: string;
+  /**
+   * Input keys that changed, when the provider names them (dynamic providers report only
+   * "changed" and the replacing keys, so for them this stays empty).
+   */
+  diffs: string[];
+  /** Keys that forced a replacement. */
+  keys: string[];
+}
+
 /**
  * Operations a replacement is made of. The engine reports a logical `replace` plus its
  * `create-replacement` and `delete-replaced` halves; a report shows one replacement.
@@ -43,6 +57,11 @@ export function kindOf(type: string): string {
   return name ? `${pkg}.${module === "index" ? "" : `${module}.`}${name}` : type;
 }
 
+/** The logical name in a URN (its last segment). */
+function nameOf(urn: string): string {
+  return urn.slice(urn.lastIndexOf("::") + 2);
+}
+
 /** True for the stack itself and provider resources: not resources anyone reviews. */
 function isInfrastructure(type: string): boolean {
   return type === "pulumi:pulumi:Stack" || type.startsWith("pulumi:providers:");
@@ -56,10 +75,15 @@ function isInfrastructure(type: string): boolean {
 export class StepCollector {
   private readonly byUrn = new Map<string, Step>();
   private readonly diagnostics: string[] = [];
+  /** Every step as the engine announced it, in order (its pre-events, the stack excluded). */
+  readonly reported: ReportedStep[] = [];
 
   /** The `onEvent` callback for an Automation API operation. */
   readonly onEvent = (event: EngineEvent): void => {
-    const meta = event.resOutputsEvent?.metadata ?? event.resourcePreEvent?.metadata;
+    const pre = event.resourcePreEvent?.metadata;
+    if (pre && !isInfrastructure(pre.type))
+      this.reported.push({ op: pre.op, type: pre.type, name: nameOf(pre.urn), diffs: pre.diffs ?? [], keys: pre.keys ?? [] });
+    const meta = event.resOutputsEvent?.metadata ?? pre;
     if (meta) return this.add(meta);
     const diag = event.diagnosticEvent;
     if (diag && diag.severity === "error") this.diagnostics.push(diag.message.trim());
@@ -79,7 +103,7 @@ export class StepCollector {
     const replace = REPLACE_PARTS.has(meta.op) || prior?.op === "replace";
     this.byUrn.set(meta.urn, {
       urn: meta.urn,
-      name: meta.urn.slice(meta.urn.lastIndexOf("::") + 2),
+      name: nameOf(meta.urn),
       type: meta.type,
       kind: kindOf(meta.type),
       op: replace ? "replace" : meta.op,

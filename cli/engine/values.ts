@@ -3,19 +3,16 @@
  * unknowns named, nested objects flattened into dotted field paths so a table row names exactly
  * the field that differs.
  */
+import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime";
 
 /** What every secret value is shown as. */
 export const SECRET = "[secret]";
 
 /** What a value the engine will only know after apply is shown as. */
-export const UNKNOWN = "(known after apply)";
+export const KNOWN_AFTER_APPLY = "(known after apply)";
 
 /** The engine's marker for a value not known during preview. */
-export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-
-/** The signature key the engine puts on a serialized secret (`{<sig>: <secret sig>, ciphertext}`). */
-const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+export const UNKNOWN: string = unknownValue;
 
 /**
  * Field names whose values are secret whatever the state says: tokens, client secrets, invite
@@ -50,13 +47,13 @@ export const IGNORED_FIELDS: ReadonlySet<string> = new Set([
  * (`{<sig>, plaintext: "<json>"}`) opened. For comparisons in memory only: never print it.
  */
 export function openedSecret(v: unknown): unknown {
-  if (v && typeof v === "object" && SECRET_SIG_KEY in v && "plaintext" in v) return JSON.parse(String((v as { plaintext: unknown }).plaintext));
+  if (v && typeof v === "object" && specialSigKey in v && "plaintext" in v) return JSON.parse(String((v as { plaintext: unknown }).plaintext));
   return v;
 }
 
 /** True when `v` is a secret as the engine serializes it in events. */
 export function isSecretValue(v: unknown): boolean {
-  return typeof v === "object" && v !== null && (v as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG;
+  return typeof v === "object" && v !== null && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
 }
 
 /** True when the field at `path` holds a secret by name (`oidc.clientSecret`, `token`, ...). */
@@ -64,7 +61,7 @@ export function isSecretPath(path: string): boolean {
   return SECRET_FIELD_NAMES.has(path.slice(path.lastIndexOf(".") + 1));
 }
 
-/** A leaf value as it is reported: masked when secret, `UNKNOWN` when not yet known. */
+/** A leaf value as it is reported: masked when secret, `KNOWN_AFTER_APPLY` when not yet known. */
 export type Shown = string | number | boolean | null | undefined | Shown[];
 
 /**
@@ -79,7 +76,7 @@ export function flatten(value: unknown, prefix = ""): Map<string, Shown> {
       return;
     }
     if (isSecretValue(v)) return void out.set(path, SECRET);
-    if (v === UNKNOWN_VALUE) return void out.set(path, UNKNOWN);
+    if (v === UNKNOWN) return void out.set(path, KNOWN_AFTER_APPLY);
     if (Array.isArray(v)) return void out.set(path, v.map((x) => leaf(x)));
     if (typeof v === "object" && v !== null) {
       const entries = Object.entries(v);
@@ -95,7 +92,7 @@ export function flatten(value: unknown, prefix = ""): Map<string, Shown> {
 
 function leaf(v: unknown): Shown {
   if (isSecretValue(v)) return SECRET;
-  if (v === UNKNOWN_VALUE) return UNKNOWN;
+  if (v === UNKNOWN) return KNOWN_AFTER_APPLY;
   if (typeof v === "object" && v !== null) return JSON.stringify(v);
   return v as Shown;
 }

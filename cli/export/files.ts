@@ -1,5 +1,5 @@
 /** The project files around a generated program: Pulumi.yaml, package.json, tsconfig.json, README.md. */
-import type { GenerateOptions, RequiredSecret } from "./generate";
+import type { GenerateOptions, RequiredSecret } from "./options";
 import type { OrgSnapshot } from "./snapshot";
 
 /** `Pulumi.yaml`: a TypeScript Node.js project. */

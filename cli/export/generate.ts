@@ -1,33 +1,18 @@
-import { IDENTITY_KINDS, parentOf, ACCOUNT_BLOCKS, type resources } from "../../api";
+import { parentOf, type CollectionName, type resources } from "../../api";
+import { kindInfo, type FieldDefinition, type Kind } from "../../api/kinds";
+import { specs, type KindSpec } from "../../provider/resources";
 import { code, compact, literal, type Code } from "./literal";
 import { Namer, camel, slug, type Name } from "./names";
 import { packageJson, pulumiYaml, readme, TSCONFIG } from "./files";
 import type { OrgSnapshot } from "./snapshot";
+import type { GenerateOptions, RequiredSecret } from "./options";
+
+export type { GenerateOptions, RequiredSecret };
 
 /** One generated file: its path relative to the output folder and its text. */
 export interface GeneratedFile {
   path: string;
   text: string;
-}
-
-/** What to call the generated project, and which package versions it depends on. */
-export interface GenerateOptions {
-  /** The Pulumi project name; default: the exported group's name. */
-  projectName?: string;
-  /** The config key holding the exported group's uid; default `groupUid`. */
-  groupConfigKey?: string;
-  /** The `pulumi-irv` version range for package.json. */
-  irvVersion: string;
-  /** The `@pulumi/pulumi` version for package.json. */
-  pulumiVersion: string;
-}
-
-/** A secret the program needs from stack config because the API never returns it. */
-export interface RequiredSecret {
-  /** Config key (in the project's namespace). */
-  key: string;
-  /** What it is, for the README. */
-  about: string;
 }
 
 /** The generated program: its files, and the secrets its stack config must hold. */
@@ -60,11 +45,11 @@ export function generateProgram(snap: OrgSnapshot, opts: GenerateOptions): Gener
     return code(`${JSON.stringify(uid)} /* ${what} outside the exported group */`);
   };
   let count = 0;
-  const declare = (kind: string, name: Name, uid: string, args: Record<string, unknown>, opts = "") => {
+  const declare = (className: string, name: Name, uid: string, args: Record<string, unknown>, opts = "") => {
     count++;
     refs.set(uid, `${name.variable}.uid`);
     const all = { adoptUid: uid, ...args };
-    body.push(`  const ${name.variable} = new iam.${kind}(${JSON.stringify(name.logical)}, ${literal(all, "  ")}${opts});`);
+    body.push(`  const ${name.variable} = new iam.${className}(${JSON.stringify(name.logical)}, ${literal(all, "  ")}${opts});`);
   };
 
   const rootName = namer.take([snap.root.name, "root-group"], "root-group");
@@ -96,15 +81,15 @@ export function generateProgram(snap: OrgSnapshot, opts: GenerateOptions): Gener
   };
   /**
    * Candidate names for `name` owned by group `owner`: plain, then by parent, then by path, then
-   * with the kind. A name that repeats within its kind (`oncall` in every team) is qualified by
+   * with a word for the kind (`-role`). A name that repeats within its kind (`oncall` in every team) is qualified by
    * its group's path everywhere (`platform-oncall`, `data-oncall`), never plain in one place and
    * qualified in the others.
    */
-  const candidates = (name: string, owner: string | undefined, kind: string, repeats: boolean) => {
+  const candidates = (name: string, owner: string | undefined, word: string, repeats: boolean) => {
     const parent = owner && owner !== snap.root.uid ? (groupNames.get(owner) ?? "") : "";
     const path = pathOf(owner);
-    const all = [name, `${parent}-${name}`, `${path}-${name}`, `${name}-${kind}`, `${path}-${name}-${kind}`];
-    return repeats && path ? [`${path}-${name}`, `${path}-${name}-${kind}`] : all;
+    const all = [name, `${parent}-${name}`, `${path}-${name}`, `${name}-${word}`, `${path}-${name}-${word}`];
+    return repeats && path ? [`${path}-${name}`, `${path}-${name}-${word}`] : all;
   };
   const repeated = <T>(items: T[], name: (x: T) => string) => {
     const seen = new Map<string, number>();
@@ -123,74 +108,29 @@ export function generateProgram(snap: OrgSnapshot, opts: GenerateOptions): Gener
   const inGroup = <T>(owner: (x: T) => string | undefined, name: (x: T) => string) => (x: T) =>
     `${treeKey(owner(x))}\u0000${name(x)}`;
 
-  // A group's key is its own path, which its children's keys extend: parents sort first.
-  const groups = byPath(snap.groups, (g) => treeKey(g.uid));
-  const groupRepeats = repeated(groups, (g) => g.name);
-  if (groups.length) body.push("", "  // Groups.");
-  for (const g of groups) {
-    const name = namer.take(candidates(g.name, parentOf(g.uid), "group", groupRepeats(g)), "group");
-    declare("Group", name, g.uid, compact({ parentUid: ref(parentOf(g.uid), "parent group"), name: g.name, description: g.description }));
-  }
-
-  if (snap.roles.length) body.push("", "  // Custom roles.");
-  const roleRepeats = repeated(snap.roles, (r) => r.name);
-  for (const r of byPath(snap.roles, inGroup((r) => parentOf(r.uid), (r) => r.name))) {
-    const name = namer.take(candidates(`${r.name}-role`, parentOf(r.uid), "role", roleRepeats(r)), "role");
-    declare("Role", name, r.uid, compact({ groupUid: ref(parentOf(r.uid), "group"), name: r.name, description: r.description, capabilities: r.capabilities }));
-  }
-
-  if (snap.identities.length) body.push("", "  // Identities.");
-  const identityRepeats = repeated(snap.identities, (i) => i.name);
-  for (const i of byPath(snap.identities, inGroup((i) => parentOf(i.uid), (i) => i.name))) {
-    const name = namer.take(candidates(i.name, parentOf(i.uid), "identity", identityRepeats(i)), "identity");
-    const kind = Object.fromEntries(IDENTITY_KINDS.filter((k) => i[k] !== undefined).map((k) => [k, i[k]]));
-    declare("Identity", name, i.uid, compact({ groupUid: ref(parentOf(i.uid), "group"), name: i.name, description: i.description, ...kind }));
-  }
-
-  const identityNames = new Map(snap.identities.map((i) => [i.uid, i.name]));
-  const bindingGroup = (b: resources.RoleBinding) => b.group?.uid || parentOf(b.uid);
-  const bindingName = (b: resources.RoleBinding) => `${identityNames.get(b.identity.uid) ?? b.identity.name}-${b.role.name}`;
-  if (snap.roleBindings.length) body.push("", "  // Role bindings.");
-  const bindingRepeats = repeated(snap.roleBindings, bindingName);
-  for (const b of byPath(snap.roleBindings, inGroup(bindingGroup, bindingName))) {
-    const name = namer.take(candidates(bindingName(b), bindingGroup(b), "binding", bindingRepeats(b)), "binding");
-    declare("RoleBinding", name, b.uid, {
-      groupUid: ref(bindingGroup(b), "group"),
-      identityUid: ref(b.identity.uid, `identity ${JSON.stringify(b.identity.name)}`),
-      roleUid: ref(b.role.uid, `role ${JSON.stringify(b.role.name)}`),
-    });
-  }
-
-  if (snap.identityProviders.length) body.push("", "  // Identity providers. The API never returns client secrets: they come from secret config.");
-  const idpRepeats = repeated(snap.identityProviders, (p) => p.name);
-  for (const p of byPath(snap.identityProviders, inGroup((p) => parentOf(p.uid), (p) => p.name))) {
-    const name = namer.take(candidates(p.name, parentOf(p.uid), "idp", idpRepeats(p)), "identity-provider");
-    const key = camel(`${name.logical}-client-secret`);
-    secrets.push({ key, about: `OIDC client secret of identity provider ${JSON.stringify(p.name)} (client id ${p.oidc.clientId})` });
-    declare(
-      "IdentityProvider",
-      name,
-      p.uid,
-      compact({
-        groupUid: ref(parentOf(p.uid), "group"),
-        name: p.name,
-        description: p.description,
-        defaultRoleUid: p.defaultRole ? ref(p.defaultRole, "role") : undefined,
-        oidc: {
-          issuer: p.oidc.issuer,
-          clientId: p.oidc.clientId,
-          clientSecret: code(`config.requireSecret(${JSON.stringify(key)})`),
-          additionalScopes: p.oidc.additionalScopes,
-        },
-      }),
-    );
-  }
-
-  if (snap.accountAssociations.length) body.push("", "  // Account associations (one per group).");
-  for (const a of byPath(snap.accountAssociations, (a) => treeKey(a.uid))) {
-    const name = namer.take([`${pathOf(a.uid) || snap.root.name}-accounts`, `${a.name}-accounts`], "accounts");
-    const blocks = Object.fromEntries(ACCOUNT_BLOCKS.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]));
-    declare("AccountAssociation", name, a.uid, compact({ groupUid: ref(a.uid, "group"), name: a.name, description: a.description, ...blocks }));
+  for (const rule of exportRules(snap, pathOf, treeKey)) {
+    const items = rule.items as Item[];
+    if (!items.length) continue;
+    const def = kindInfo(rule.kind);
+    const spec = specs[rule.kind] as unknown as KindSpec<CollectionName>;
+    const owner = (x: Item) => rule.owner?.(x) ?? spec.parentOf(x as never);
+    const nameOf = rule.nameOf ?? ((x: Item) => String(x.name));
+    const repeats = repeated(items, nameOf);
+    const order = rule.order ?? inGroup(owner, nameOf);
+    body.push("", `  // ${rule.comment}`);
+    for (const x of byPath(items, order)) {
+      const name = namer.take(rule.names?.(x) ?? candidates(`${nameOf(x)}${rule.nameSuffix ?? ""}`, owner(x), rule.suffix, repeats(x)), rule.fallback);
+      // The live inputs, as the provider reads them back, with references for uids.
+      const live = spec.outputs(x as never, {});
+      const args: Record<string, unknown> = {};
+      for (const [field, f] of Object.entries(def.fields) as [string, FieldDefinition][]) {
+        if (!f.input) continue;
+        const value = field === def.parentField ? owner(x) : live[field];
+        args[field] = f.refersTo ? ref(value as string | undefined, rule.about?.(field, x) ?? (field === def.parentField && rule.kind === "groups" ? "parent group" : kindInfo(f.refersTo as Kind).label)) : value;
+      }
+      rule.secrets?.(x, name, args, secrets);
+      declare(def.className, name, x.uid, compact(args));
+    }
   }
 
   const program = [
@@ -220,4 +160,84 @@ export function generateProgram(snap: OrgSnapshot, opts: GenerateOptions): Gener
       { path: "README.md", text: readme(projectName, snap, secrets, groupKey, count) },
     ],
   };
+}
+
+type Item = { uid: string } & Record<string, unknown>;
+type CollectionItems = Omit<OrgSnapshot, "apiUrl" | "root" | "externalRoles">;
+
+/** How `irv export` declares one kind: naming and order; the fields come from the kind's definition. */
+interface ExportRule {
+  kind: keyof CollectionItems & Kind;
+  items: CollectionItems[keyof CollectionItems];
+  /** The comment above the kind's declarations. */
+  comment: string;
+  /** An item's name (default: its `name`). */
+  nameOf?(x: Item): string;
+  /** Appended to an item's name (`-role`), and the word that qualifies a repeated one. */
+  nameSuffix?: string;
+  suffix: string;
+  /** The variable name when no candidate is free. */
+  fallback: string;
+  /** The owning group (default: the provider's parent of the item). */
+  owner?(x: Item): string | undefined;
+  /** Candidate names replacing the usual ones. */
+  names?(x: Item): string[];
+  /** The sort key (default: the owner's path, then the name). */
+  order?(x: Item): string;
+  /** What a reference outside the exported group is, in its comment. */
+  about?(field: string, x: Item): string | undefined;
+  /** Fills in values the API never returns from secret config, recording each one. */
+  secrets?(x: Item, name: Name, args: Record<string, unknown>, out: RequiredSecret[]): void;
+}
+
+/** The kinds `irv export` declares, in declaration order (every reference is to one declared above). */
+function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) => string, treeKey: (groupUid: string | undefined) => string): ExportRule[] {
+  const identityNames = new Map(snap.identities.map((i) => [i.uid, i.name]));
+  return [
+    // A group's key is its own path, which its children's keys extend: parents sort first.
+    { kind: "groups", items: snap.groups, comment: "Groups.", suffix: "group", fallback: "group", order: (g) => treeKey(g.uid) },
+    { kind: "roles", items: snap.roles, comment: "Custom roles.", nameSuffix: "-role", suffix: "role", fallback: "role" },
+    { kind: "identities", items: snap.identities, comment: "Identities.", suffix: "identity", fallback: "identity" },
+    {
+      kind: "roleBindings",
+      items: snap.roleBindings,
+      comment: "Role bindings.",
+      suffix: "binding",
+      fallback: "binding",
+      owner: (b) => (b as unknown as resources.RoleBinding).group?.uid || parentOf(b.uid),
+      nameOf(x) {
+        const b = x as unknown as resources.RoleBinding;
+        return `${identityNames.get(b.identity.uid) ?? b.identity.name}-${b.role.name}`;
+      },
+      about(field, x) {
+        const b = x as unknown as resources.RoleBinding;
+        if (field === "identityUid") return `identity ${JSON.stringify(b.identity.name)}`;
+        if (field === "roleUid") return `role ${JSON.stringify(b.role.name)}`;
+        return undefined;
+      },
+    },
+    {
+      kind: "identityProviders",
+      items: snap.identityProviders,
+      comment: "Identity providers. The API never returns client secrets: they come from secret config.",
+      suffix: "idp",
+      fallback: "identity-provider",
+      secrets(x, name, args, out) {
+        const p = x as unknown as resources.IdentityProvider;
+        const key = camel(`${name.logical}-client-secret`);
+        out.push({ key, about: `OIDC client secret of identity provider ${JSON.stringify(p.name)} (client id ${p.oidc.clientId})` });
+        const { additionalScopes, ...oidc } = args.oidc as Record<string, unknown>;
+        args.oidc = { ...oidc, clientSecret: code(`config.requireSecret(${JSON.stringify(key)})`), additionalScopes };
+      },
+    },
+    {
+      kind: "accountAssociations",
+      items: snap.accountAssociations,
+      comment: "Account associations (one per group).",
+      suffix: "accounts",
+      fallback: "accounts",
+      names: (a) => [`${pathOf(a.uid) || snap.root.name}-accounts`, `${a.name}-accounts`],
+      order: (a) => treeKey(a.uid),
+    },
+  ];
 }

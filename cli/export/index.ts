@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import type { IrvClient } from "../../provider/client";
+import type { IrvClient } from "../../client";
 import { generateProgram, type GeneratedProgram, type GenerateOptions } from "./generate";
 import { npmrcFor, packageSpec } from "./packageSpec";
 import { readOrg, type Progress } from "./read";

@@ -1,5 +1,5 @@
 import { ROOT_UID, type CollectionName } from "../../api";
-import type { IrvClient } from "../../provider/client";
+import type { IrvClient } from "../../client";
 import type { OrgSnapshot } from "./snapshot";
 
 /** The collections `irv export` reads, in the order it reports them. */

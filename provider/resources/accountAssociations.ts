@@ -1,8 +1,10 @@
 import type { dynamic } from "@pulumi/pulumi";
 import type { z } from "zod";
-import { ACCOUNT_BLOCKS, AccountAssociationCreate, type AccountBlocks } from "../../api/inputs";
-import { NotFoundError } from "../client/errors";
-import { providerFor, type CommonInputs, type KindSpec } from "./framework";
+import { AccountAssociationCreate, type AccountBlocks } from "../../api/bodies";
+import { NotFoundError } from "../../client/errors";
+import { providerFor } from "./provider";
+import { type CommonInputs, type KindSpec } from "./spec";
+import { factsOf } from "./facts";
 
 type Blocks = { [K in keyof typeof AccountBlocks]?: z.infer<(typeof AccountBlocks)[K]> };
 
@@ -23,32 +25,8 @@ export interface AccountAssociationOutputs extends AccountAssociationInputs {
 }
 
 const spec: KindSpec<"accountAssociations"> = {
-  collection: "accountAssociations",
-  label: "account association",
-  parentField: "groupUid",
-  fields: {
-    groupUid: { replace: true },
-    name: {},
-    description: { default: "" },
-    // Whole-block masks: the API replaces a provider block as a unit (its update body is strict).
-    ...Object.fromEntries(ACCOUNT_BLOCKS.map((b) => [b, {}])),
-  },
+  ...factsOf("accountAssociations", (a) => a.uid),
   createSchema: AccountAssociationCreate,
-  createBody: (i) => ({
-    name: i.name,
-    description: i.description,
-    ...Object.fromEntries(ACCOUNT_BLOCKS.map((b) => [b, i[b]])),
-  }),
-  outputs: (a) => ({
-    uid: a.uid,
-    groupUid: a.uid,
-    name: a.name,
-    description: a.description,
-    ...Object.fromEntries(ACCOUNT_BLOCKS.map((b) => [b, a[b]])),
-    createTime: a.createTime,
-    updateTime: a.updateTime,
-  }),
-  parentOf: (a) => a.uid,
   deleteBeforeReplace: true,
   async recover(client, i, since, deadline) {
     try {

@@ -1,11 +1,15 @@
 import type { dynamic } from "@pulumi/pulumi";
-import { DURATION, GroupInviteCreate, INVITE_MAX_TTL_SECONDS } from "../../api/inputs";
+import { DURATION, GroupInviteCreate, INVITE_MAX_TTL_SECONDS } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import type { CollectionName } from "../../api/collections";
-import { changesOf, findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";
+import { changesOf } from "./diff";
+import { findCreated } from "./create";
+import { providerFor } from "./provider";
+import { type CommonInputs, type Issue, type KindSpec } from "./spec";
+import { factsOf } from "./facts";
 import { UNKNOWN } from "./values";
-import type { IrvClient } from "../client/client";
-import { NotFoundError, TransportError } from "../client/errors";
+import type { IrvClient } from "../../client/client";
+import { NotFoundError, TransportError } from "../../client/errors";
 
 /** Inputs of a group invite. Every change replaces the invite (the API cannot update one). */
 export interface GroupInviteInputs extends CommonInputs {
@@ -33,19 +37,8 @@ export interface GroupInviteOutputs extends GroupInviteInputs {
 }
 
 const spec: KindSpec<"groupInvites"> = {
-  collection: "groupInvites",
-  label: "group invite",
-  parentField: "groupUid",
-  fields: {
-    groupUid: { replace: true },
-    roleUid: { replace: true },
-    ttl: { replace: true },
-    expirationTime: { replace: true, computedWhenOmitted: true },
-    email: { replace: true, default: "" },
-    singleUse: { replace: true, default: false },
-  },
+  ...factsOf("groupInvites"),
   createSchema: GroupInviteCreate,
-  createBody: (i) => ({ roleUid: i.roleUid, ttl: i.ttl, expirationTime: i.expirationTime, email: i.email, singleUse: i.singleUse }),
   validate(i, creating, olds) {
     // Only an invite about to be created must expire in the future: one that has since expired
     // must not break every later preview. Any change to an invite's inputs replaces it, so
@@ -85,7 +78,6 @@ const spec: KindSpec<"groupInvites"> = {
     singleUse: o.singleUse,
     ...(o.ttl ? { ttl: o.ttl } : { expirationTime: o.expirationTime }),
   }),
-  parentOf: (v) => parentOf(v.uid) ?? "",
   /**
    * A found invite is useless without its code, which only a create returns: delete it, and let
    * the caller create a fresh one (itself recovered the same way), so there is exactly one

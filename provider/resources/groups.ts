@@ -1,8 +1,12 @@
-import { GroupCreate } from "../../api/inputs";
+import { GroupCreate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
-import { FailedPreconditionError } from "../client/errors";
+import { FailedPreconditionError } from "../../client/errors";
 import type { dynamic } from "@pulumi/pulumi";
-import { findCreated, noteGroupCreated, providerFor, type CommonInputs, type KindSpec } from "./framework";
+import { findCreated } from "./create";
+import { noteGroupCreated } from "./newGroups";
+import { providerFor } from "./provider";
+import { type CommonInputs, type KindSpec } from "./spec";
+import { factsOf } from "./facts";
 
 /** Inputs of a group. */
 export interface GroupInputs extends CommonInputs {
@@ -25,23 +29,8 @@ export interface GroupOutputs extends GroupInputs {
 }
 
 const spec: KindSpec<"groups"> = {
-  collection: "groups",
-  label: "group",
-  parentField: "parentUid",
-  fields: { parentUid: { replace: true }, name: {}, description: { default: "" } },
+  ...factsOf("groups"),
   createSchema: GroupCreate,
-  createBody: (i) => ({ name: i.name, description: i.description }),
-  outputs: (g) => ({
-    uid: g.uid,
-    parentUid: parentOf(g.uid) ?? null,
-    name: g.name,
-    description: g.description,
-    resourceLimits: g.resourceLimits,
-    verified: g.verified,
-    createTime: g.createTime,
-    updateTime: g.updateTime,
-  }),
-  parentOf: (g) => parentOf(g.uid) ?? "",
   recover: (client, i, since, deadline) =>
     findCreated(client, "groups", { "uidp.children_of": i.parentUid, name: i.name }, (g) => g.name === i.name && parentOf(g.uid) === i.parentUid, since, deadline),
   created: (g) => noteGroupCreated(g.uid),

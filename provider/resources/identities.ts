@@ -1,8 +1,11 @@
 import type { dynamic } from "@pulumi/pulumi";
-import { IDENTITY_KINDS, IdentityCreate, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/inputs";
+import { RELATIONSHIP_TYPES, IdentityCreate, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/bodies";
 import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
 import { parentOf } from "../../api/uid";
-import { findCreated, providerFor, type CommonInputs, type Issue, type KindSpec } from "./framework";
+import { findCreated } from "./create";
+import { providerFor } from "./provider";
+import { type CommonInputs, type Issue, type KindSpec } from "./spec";
+import { factsOf } from "./facts";
 import { UNKNOWN, containsUnknown, same } from "./values";
 
 /** Inputs of an identity: exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal. */
@@ -30,35 +33,14 @@ export interface IdentityOutputs extends IdentityInputs {
   updateTime: string;
 }
 
-/** Which of the identity kinds `v` declares (undefined when none). */
-export function identityKind(v: Record<string, unknown>): string | undefined {
-  return IDENTITY_KINDS.find((k) => v[k] !== undefined && v[k] !== null);
+/** Which relationship type `v` declares (undefined when none). */
+export function relationshipType(v: Record<string, unknown>): string | undefined {
+  return RELATIONSHIP_TYPES.find((k) => v[k] !== undefined && v[k] !== null);
 }
 
 const spec: KindSpec<"identities"> = {
-  collection: "identities",
-  label: "identity",
-  parentField: "groupUid",
-  fields: {
-    groupUid: { replace: true },
-    name: {},
-    description: { default: "" },
-    // Masked as whole blocks: their members constrain each other (issuer or issuerPattern, ...),
-    // and the API updates an identity's kind block as a unit.
-    claimMatch: {},
-    staticKeys: {},
-    awsIdentity: {},
-    servicePrincipal: {},
-  },
+  ...factsOf("identities"),
   createSchema: IdentityCreate,
-  createBody: (i) => ({
-    name: i.name,
-    description: i.description,
-    claimMatch: i.claimMatch,
-    staticKeys: i.staticKeys,
-    awsIdentity: i.awsIdentity,
-    servicePrincipal: i.servicePrincipal,
-  }),
   validate(i, creating, olds) {
     const issues: Issue[] = [];
     const exp = i.staticKeys?.expirationTime;
@@ -75,27 +57,13 @@ const spec: KindSpec<"identities"> = {
     return issues;
   },
   extraReplaces(olds, news) {
-    const o = identityKind(olds);
-    const n = identityKind(news);
+    const o = relationshipType(olds);
+    const n = relationshipType(news);
     return o && n && o !== n ? [n, o] : [];
   },
-  outputs: (x) => ({
-    uid: x.uid,
-    groupUid: parentOf(x.uid) ?? null,
-    name: x.name,
-    description: x.description,
-    claimMatch: x.claimMatch,
-    staticKeys: x.staticKeys,
-    awsIdentity: x.awsIdentity,
-    servicePrincipal: x.servicePrincipal,
-    lastSeenTime: x.lastSeenTime,
-    createTime: x.createTime,
-    updateTime: x.updateTime,
-  }),
-  parentOf: (x) => parentOf(x.uid) ?? "",
   adoptMismatch(x, i) {
-    const live = identityKind(x);
-    const want = identityKind(i);
+    const live = relationshipType(x);
+    const want = relationshipType(i);
     return live !== want ? `the existing identity is a ${live ?? "kindless"} identity, but the inputs declare ${want}` : undefined;
   },
   recover: (client, i, since, deadline) =>

@@ -1,7 +1,10 @@
 import type { dynamic } from "@pulumi/pulumi";
-import { IdentityProviderCreate } from "../../api/inputs";
+import { IdentityProviderCreate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
-import { findCreated, providerFor, type CommonInputs, type KindSpec } from "./framework";
+import { findCreated } from "./create";
+import { providerFor } from "./provider";
+import { type CommonInputs, type KindSpec } from "./spec";
+import { factsOf } from "./facts";
 
 /** An OIDC identity provider's connection. */
 export interface OidcInputs {
@@ -34,18 +37,8 @@ export interface IdentityProviderOutputs extends IdentityProviderInputs {
 }
 
 const spec: KindSpec<"identityProviders"> = {
-  collection: "identityProviders",
-  label: "identity provider",
-  parentField: "groupUid",
-  fields: {
-    groupUid: { replace: true },
-    name: {},
-    description: { default: "" },
-    defaultRoleUid: { wire: "defaultRole", default: "" },
-    oidc: { block: true },
-  },
+  ...factsOf("identityProviders"),
   createSchema: IdentityProviderCreate,
-  createBody: (i) => ({ name: i.name, description: i.description, defaultRole: i.defaultRoleUid, oidc: i.oidc }),
   updateBody(i, mask) {
     const tops = new Set(mask.map((m) => m.split(".")[0]));
     const body: Record<string, unknown> = {};
@@ -75,7 +68,6 @@ const spec: KindSpec<"identityProviders"> = {
     createTime: p.createTime,
     updateTime: p.updateTime,
   }),
-  parentOf: (p) => parentOf(p.uid) ?? "",
   adoptAlwaysMask: (i) => (i.oidc?.clientSecret ? ["oidc.clientSecret"] : []),
   recover: (client, i, since, deadline) =>
     findCreated(client, "identityProviders", { "uidp.children_of": i.groupUid, name: i.name }, (p) => p.name === i.name && parentOf(p.uid) === i.groupUid, since, deadline),

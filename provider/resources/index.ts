@@ -1,12 +1,12 @@
 /** One dynamic provider per resource kind, keyed by kind (see provider/kinds.ts). */
 import type { Kind } from "../kinds";
-import { accountAssociations } from "./accountAssociations";
-import { groupInvites } from "./groupInvites";
-import { groups } from "./groups";
-import { identities } from "./identities";
-import { identityProviders } from "./identityProviders";
-import { roleBindings } from "./roleBindings";
-import { roles } from "./roles";
+import { accountAssociations, accountAssociationSpec } from "./accountAssociations";
+import { groupInvites, groupInviteSpec } from "./groupInvites";
+import { groups, groupSpec } from "./groups";
+import { identities, identitySpec } from "./identities";
+import { identityProviders, identityProviderSpec } from "./identityProviders";
+import { roleBindings, roleBindingSpec } from "./roleBindings";
+import { roles, roleSpec } from "./roles";
 
 export * from "./groups";
 export * from "./identities";
@@ -16,7 +16,9 @@ export * from "./identityProviders";
 export * from "./accountAssociations";
 export * from "./groupInvites";
 export { UNKNOWN } from "./values";
-export { changesOf, validate, type KindSpec, type CommonInputs } from "./framework";
+export { changesOf } from "./diff";
+export { validate } from "./check";
+export { type KindSpec, type CommonInputs } from "./spec";
 
 /** The provider of each kind. */
 export const providers = {
@@ -27,4 +29,15 @@ export const providers = {
   identityProviders,
   accountAssociations,
   groupInvites,
+} satisfies Record<Kind, unknown>;
+
+/** The spec of each kind (behaviour over the kind's definition in api/kinds). */
+export const specs = {
+  groups: groupSpec,
+  identities: identitySpec,
+  roles: roleSpec,
+  roleBindings: roleBindingSpec,
+  identityProviders: identityProviderSpec,
+  accountAssociations: accountAssociationSpec,
+  groupInvites: groupInviteSpec,
 } satisfies Record<Kind, unknown>;

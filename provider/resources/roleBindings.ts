@@ -1,7 +1,10 @@
 import type { dynamic } from "@pulumi/pulumi";
-import { RoleBindingCreate } from "../../api/inputs";
+import { RoleBindingCreate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
-import { findCreated, providerFor, type CommonInputs, type KindSpec } from "./framework";
+import { findCreated } from "./create";
+import { providerFor } from "./provider";
+import { type CommonInputs, type KindSpec } from "./spec";
+import { factsOf } from "./facts";
 
 /** Inputs of a role binding: grants `roleUid` to `identityUid` on the group and its descendants. */
 export interface RoleBindingInputs extends CommonInputs {
@@ -30,12 +33,8 @@ export interface RoleBindingOutputs extends RoleBindingInputs {
 }
 
 const spec: KindSpec<"roleBindings"> = {
-  collection: "roleBindings",
-  label: "role binding",
-  parentField: "groupUid",
-  fields: { groupUid: { replace: true }, identityUid: {}, roleUid: {} },
+  ...factsOf("roleBindings"),
   createSchema: RoleBindingCreate,
-  createBody: (i) => ({ identityUid: i.identityUid, roleUid: i.roleUid }),
   outputs: (b) => ({
     uid: b.uid,
     groupUid: parentOf(b.uid) ?? null,
@@ -46,7 +45,6 @@ const spec: KindSpec<"roleBindings"> = {
     role: b.role,
     createTime: b.createTime,
   }),
-  parentOf: (b) => parentOf(b.uid) ?? "",
   recover: (client, i, since, deadline) =>
     findCreated(
       client,

@@ -1,7 +1,10 @@
 import type { dynamic } from "@pulumi/pulumi";
-import { RoleCreate } from "../../api/inputs";
+import { RoleCreate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
-import { findCreated, providerFor, type CommonInputs, type KindSpec } from "./framework";
+import { findCreated } from "./create";
+import { providerFor } from "./provider";
+import { type CommonInputs, type KindSpec } from "./spec";
+import { factsOf } from "./facts";
 
 /** Inputs of a custom role. */
 export interface RoleInputs extends CommonInputs {
@@ -22,22 +25,8 @@ export interface RoleOutputs extends RoleInputs {
 }
 
 const spec: KindSpec<"roles"> = {
-  collection: "roles",
-  label: "role",
-  parentField: "groupUid",
-  fields: { groupUid: { replace: true }, name: {}, description: { default: "" }, capabilities: {} },
+  ...factsOf("roles"),
   createSchema: RoleCreate,
-  createBody: (i) => ({ name: i.name, description: i.description, capabilities: i.capabilities }),
-  outputs: (r) => ({
-    uid: r.uid,
-    groupUid: parentOf(r.uid) ?? null,
-    name: r.name,
-    description: r.description,
-    capabilities: r.capabilities,
-    createTime: r.createTime,
-    updateTime: r.updateTime,
-  }),
-  parentOf: (r) => parentOf(r.uid) ?? "",
   recover: (client, i, since, deadline) =>
     findCreated(client, "roles", { name: i.name }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since, deadline),
 };

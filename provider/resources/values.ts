@@ -4,8 +4,10 @@
  * provider host rejects it: "Unexpected struct type").
  */
 
-/** The value preview sends for an input that is not known yet. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+import { unknownValue } from "@pulumi/pulumi/runtime";
+
+/** The value preview sends for an input that is not known yet (the engine's unknown sentinel). */
+export const UNKNOWN: string = unknownValue;
 
 /** True when `v` is, or contains, preview's unknown sentinel. */
 export function containsUnknown(v: unknown): boolean {

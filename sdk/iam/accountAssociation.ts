@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import type { AccountBlocks } from "../../api/inputs";
+import type { AccountBlocks } from "../../api/bodies";
+import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs, type DeepInput } from "../resource";
 
 /** The provider blocks of an account association. */
@@ -39,13 +40,7 @@ export class AccountAssociation extends IrvResource {
   declare public readonly adoptUid: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: AccountAssociationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "accountAssociations",
-      name,
-      { ...args },
-      ["groupUid", "name", "description", "amazon", "google", "azure", "chainguard", "github", "createTime", "updateTime", "adoptUid"],
-      opts,
-    );
+    super("accountAssociations", name, { ...args }, outputNames("accountAssociations"), opts);
   }
 
   /** A read-only reference to the association of group `uid`. */

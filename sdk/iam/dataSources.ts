@@ -1,6 +1,7 @@
+import { readBack } from "../../api/kinds";
 import { ROOT_UID, parentOf } from "../../api/uid";
-import type { AwsIdentity, ClaimMatch, StaticKeys } from "../../api/inputs";
-import type { Item } from "../../provider/client/shapes";
+import type { AwsIdentity, ClaimMatch, StaticKeys } from "../../api/bodies";
+import type { Item } from "../../client/shapes";
 import { exactlyOne, listQuery, outputOf, programClient, type ListArgs } from "../client";
 
 /** A group as data sources return it. */
@@ -56,35 +57,18 @@ export interface GetGroupArgs {
 const group = (g: Item<"groups">): GroupResult => ({
   uid: g.uid,
   parentUid: parentOf(g.uid),
-  name: g.name,
-  description: g.description,
-  verified: g.verified,
-  resourceLimits: g.resourceLimits,
-  createTime: g.createTime,
-  updateTime: g.updateTime,
+  ...(readBack("groups", g) as Omit<GroupResult, "uid" | "parentUid">),
 });
 const role = (r: Item<"roles">): RoleResult => ({
   uid: r.uid,
   groupUid: parentOf(r.uid),
   builtin: ROOT_UID.test(r.uid),
-  name: r.name,
-  description: r.description,
-  capabilities: r.capabilities,
-  createTime: r.createTime,
-  updateTime: r.updateTime,
+  ...(readBack("roles", r) as Omit<RoleResult, "uid" | "groupUid" | "builtin">),
 });
 const identity = (i: Item<"identities">): IdentityResult => ({
   uid: i.uid,
   groupUid: parentOf(i.uid),
-  name: i.name,
-  description: i.description,
-  claimMatch: i.claimMatch,
-  staticKeys: i.staticKeys,
-  awsIdentity: i.awsIdentity,
-  servicePrincipal: i.servicePrincipal,
-  lastSeenTime: i.lastSeenTime,
-  createTime: i.createTime,
-  updateTime: i.updateTime,
+  ...(readBack("identities", i) as Omit<IdentityResult, "uid" | "groupUid">),
 });
 
 /** One group: by uid, or by name under a parent. Errors on zero or several matches. */

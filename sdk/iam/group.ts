@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs } from "../resource";
 
 /** Arguments of a group. */
@@ -31,7 +32,7 @@ export class Group extends IrvResource {
   declare public readonly adoptUid: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super("groups", name, { ...args }, ["parentUid", "name", "description", "verified", "resourceLimits", "createTime", "updateTime", "adoptUid"], opts);
+    super("groups", name, { ...args }, outputNames("groups"), opts);
   }
 
   /** A read-only reference to the existing group `uid` (refresh reads it; nothing is managed). */

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs } from "../resource";
 
 /** Arguments of a group invite. Every change replaces the invite. */
@@ -33,13 +34,7 @@ export class GroupInvite extends IrvResource {
   declare public readonly adoptUid: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: GroupInviteArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "groupInvites",
-      name,
-      { ...args },
-      ["groupUid", "roleUid", "ttl", "expirationTime", "email", "singleUse", "keyId", "code", "createTime", "adoptUid"],
-      opts,
-    );
+    super("groupInvites", name, { ...args }, outputNames("groupInvites"), opts);
   }
 
   /** A read-only reference to the existing invite `uid`. */

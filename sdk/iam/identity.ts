@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { SERVICE_PRINCIPALS } from "../../api/fields";
-import type { AwsIdentity, ClaimMatch, IdentityKind, StaticKeys } from "../../api/inputs";
+import type { AwsIdentity, ClaimMatch, RelationshipType, StaticKeys } from "../../api/bodies";
+import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs, type DeepInput } from "../resource";
 
 export type { AwsIdentity, ClaimMatch, StaticKeys };
@@ -8,8 +9,8 @@ export type { AwsIdentity, ClaimMatch, StaticKeys };
 /** A platform service principal, from the same table the API checks. */
 export type ServicePrincipal = (typeof SERVICE_PRINCIPALS)[number];
 
-/** What an identity is assumed through: each member is one kind. */
-interface IdentityKinds {
+/** What an identity is assumed through: each member is one relationship type. */
+interface Relationships {
   /** External OIDC tokens that may assume it: issuer/subject (exact, or `*Pattern` regexes), audience, claims. */
   claimMatch: DeepInput<ClaimMatch>;
   /** Tokens signed by fixed keys (a JWKS), until `expirationTime`. */
@@ -20,8 +21,8 @@ interface IdentityKinds {
   servicePrincipal: pulumi.Input<ServicePrincipal>;
 }
 
-/** Exactly the kind `K`: the other kinds cannot be given (`never`). */
-type OnlyKind<K extends IdentityKind> = Pick<IdentityKinds, K> & { [O in Exclude<IdentityKind, K>]?: never };
+/** Exactly the relationship type `K`: the others cannot be given (`never`). */
+type OnlyRelationship<K extends RelationshipType> = Pick<Relationships, K> & { [O in Exclude<RelationshipType, K>]?: never };
 
 /** Arguments of an identity: exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal. */
 export type IdentityArgs = CommonArgs & {
@@ -29,9 +30,9 @@ export type IdentityArgs = CommonArgs & {
   groupUid: pulumi.Input<string>;
   name: pulumi.Input<string>;
   description?: pulumi.Input<string>;
-} & { [K in IdentityKind]: OnlyKind<K> }[IdentityKind];
+} & { [K in RelationshipType]: OnlyRelationship<K> }[RelationshipType];
 
-/** An identity that workloads or services assume. Changing its kind replaces it. */
+/** An identity that workloads or services assume. Changing its relationship type replaces it. */
 export class Identity extends IrvResource {
   /** The owning group's uid. */
   declare public readonly groupUid: pulumi.Output<string>;
@@ -53,13 +54,7 @@ export class Identity extends IrvResource {
   declare public readonly adoptUid: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: IdentityArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "identities",
-      name,
-      { ...args },
-      ["groupUid", "name", "description", "claimMatch", "staticKeys", "awsIdentity", "servicePrincipal", "lastSeenTime", "createTime", "updateTime", "adoptUid"],
-      opts,
-    );
+    super("identities", name, { ...args }, outputNames("identities"), opts);
   }
 
   /** A read-only reference to the existing identity `uid`. */

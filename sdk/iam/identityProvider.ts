@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs } from "../resource";
 
 /** The OIDC connection of an identity provider. */
@@ -44,13 +45,7 @@ export class IdentityProvider extends IrvResource {
   declare public readonly adoptUid: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: IdentityProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "identityProviders",
-      name,
-      { ...args, oidc: args?.oidc === undefined ? undefined : secretClientSecret(args.oidc) },
-      ["groupUid", "name", "description", "defaultRoleUid", "oidc", "createTime", "updateTime", "adoptUid"],
-      opts,
-    );
+    super("identityProviders", name, { ...args, oidc: args?.oidc === undefined ? undefined : secretClientSecret(args.oidc) }, outputNames("identityProviders"), opts);
   }
 
   /** A read-only reference to the existing identity provider `uid` (its secret is not readable). */

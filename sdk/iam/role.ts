@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Capability } from "../../api/capabilities";
+import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs } from "../resource";
 
 export type { Capability };
@@ -30,7 +31,7 @@ export class Role extends IrvResource {
   declare public readonly adoptUid: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super("roles", name, { ...args }, ["groupUid", "name", "description", "capabilities", "createTime", "updateTime", "adoptUid"], opts);
+    super("roles", name, { ...args }, outputNames("roles"), opts);
   }
 
   /** A read-only reference to the existing role `uid`. */

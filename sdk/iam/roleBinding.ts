@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { BoundRef } from "../../provider/resources/roleBindings";
+import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs } from "../resource";
 
 export type { BoundRef };
@@ -30,7 +31,7 @@ export class RoleBinding extends IrvResource {
   declare public readonly adoptUid: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: RoleBindingArgs, opts?: pulumi.CustomResourceOptions) {
-    super("roleBindings", name, { ...args }, ["groupUid", "identityUid", "roleUid", "identity", "group", "role", "createTime", "adoptUid"], opts);
+    super("roleBindings", name, { ...args }, outputNames("roleBindings"), opts);
   }
 
   /** A read-only reference to the existing binding `uid`. */

@@ -2,9 +2,9 @@
  * Registry data sources: repositories and their tags. Public repos are readable without
  * credentials; a private one asked for without them fails naming the settings to set.
  */
-import { NO_CREDENTIALS } from "../../provider/auth";
-import { ConfigurationError } from "../../provider/client/errors";
-import type { Item } from "../../provider/client/shapes";
+import { NO_CREDENTIALS } from "../../client/auth";
+import { ConfigurationError } from "../../client/errors";
+import type { Item } from "../../client/shapes";
 import { exactlyOne, listQuery, outputOf, programClient, type ListArgs } from "../client";
 
 /** A repository. */

@@ -1,5 +1,5 @@
 /** Vulnerability advisory data sources. */
-import type { Item } from "../../provider/client/shapes";
+import type { Item } from "../../client/shapes";
 import { exactlyOne, listQuery, outputOf, programClient, type ListArgs } from "../client";
 
 /** A vulnerability advisory. */

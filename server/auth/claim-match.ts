@@ -8,7 +8,7 @@
  */
 import type { JWTPayload } from "jose";
 import { RE2JS } from "re2js";
-import type { ClaimMatch } from "../../api/inputs";
+import type { ClaimMatch } from "../../api/bodies";
 
 const compiled = new Map<string, RE2JS | null>();
 

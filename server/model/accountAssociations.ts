@@ -1,5 +1,5 @@
 /** Account associations: a group's links to cloud accounts. One per group; its uid is the group's. */
-import { ACCOUNT_BLOCKS, AccountAssociationCreate, AccountAssociationUpdate } from "../../api/inputs";
+import { ACCOUNT_BLOCKS, AccountAssociationCreate, AccountAssociationUpdate } from "../../api/bodies";
 import { timestamp, type ServerContext } from "../context";
 import { alreadyExists } from "../errors";
 import { applyPatch, maskPaths } from "../masks";

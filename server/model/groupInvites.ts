@@ -1,6 +1,6 @@
 /** Group invites: a code that lets someone join a group with a role. No update: replace instead. */
 import { createHash, randomBytes } from "node:crypto";
-import { GroupInviteCreate, INVITE_DEFAULT_TTL_SECONDS, INVITE_MAX_TTL_SECONDS } from "../../api/inputs";
+import { GroupInviteCreate, INVITE_DEFAULT_TTL_SECONDS, INVITE_MAX_TTL_SECONDS } from "../../api/bodies";
 import type { ServerContext } from "../context";
 import { invalidField } from "../errors";
 import type { GroupInviteRecord } from "../store";

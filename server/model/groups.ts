@@ -1,5 +1,5 @@
 /** Groups: the hierarchy every other resource hangs from. */
-import { GroupCreate, GroupUpdate } from "../../api/inputs";
+import { GroupCreate, GroupUpdate } from "../../api/bodies";
 import { timestamp, type ServerContext } from "../context";
 import { failedPrecondition, notFound } from "../errors";
 import { applyPatch, maskPaths } from "../masks";

@@ -1,5 +1,5 @@
-/** Identities: who may act, and how an external token may assume them (one of four kinds). */
-import { IDENTITY_KINDS, IdentityCreate, IdentityUpdate, type StaticKeys } from "../../api/inputs";
+/** Identities: who may act, and how an external token may assume them (one of four relationship types). */
+import { RELATIONSHIP_TYPES, IdentityCreate, IdentityUpdate, type StaticKeys } from "../../api/bodies";
 import { isDeepStrictEqual } from "node:util";
 import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
 import { parentOf } from "../../api/uid";
@@ -12,7 +12,7 @@ import { changed, freshUid, pick, requireGroup, requireItem } from "./common";
 
 export const identityMaskPaths = maskPaths(IdentityUpdate);
 
-const SPEC_KEYS = ["name", "description", ...IDENTITY_KINDS];
+const SPEC_KEYS = ["name", "description", ...RELATIONSHIP_TYPES];
 
 /** A static-keys identity must expire in the future and at most 365 days ahead. */
 function checkStaticKeys(ctx: ServerContext, sk: StaticKeys | undefined): void {
@@ -26,7 +26,7 @@ function checkStaticKeys(ctx: ServerContext, sk: StaticKeys | undefined): void {
 
 function record(base: Omit<IdentityRecord, keyof IdentityCreate>, input: IdentityCreate): IdentityRecord {
   const r: IdentityRecord = { ...base, name: input.name, description: input.description ?? "" };
-  for (const k of IDENTITY_KINDS) if (input[k] !== undefined) (r as unknown as Record<string, unknown>)[k] = input[k];
+  for (const k of RELATIONSHIP_TYPES) if (input[k] !== undefined) (r as unknown as Record<string, unknown>)[k] = input[k];
   return r;
 }
 
@@ -56,7 +56,7 @@ function requireDominates(ctx: ServerContext, caller: string, uid: string, what:
 }
 
 /**
- * Updates an identity. Setting one kind replaces the identity's kind (it has exactly one).
+ * Updates an identity. Setting one relationship type replaces the identity's (it has exactly one).
  * Changing how it is assumed needs everything its bindings grant (requireDominates).
  */
 export function updateIdentity(ctx: ServerContext, uid: string, body: unknown, mask: string[] | undefined, caller: string): IdentityRecord {
@@ -64,8 +64,8 @@ export function updateIdentity(ctx: ServerContext, uid: string, body: unknown, m
   const patch = parseBody(IdentityUpdate, body);
   const current = pick(old, SPEC_KEYS);
   const inMask = (k: string) => !mask || mask.some((p) => p === k || p.startsWith(`${k}.`));
-  const newKind = IDENTITY_KINDS.find((k) => inMask(k) && patch[k] !== undefined);
-  if (newKind) for (const k of IDENTITY_KINDS) if (k !== newKind) delete current[k];
+  const newKind = RELATIONSHIP_TYPES.find((k) => inMask(k) && patch[k] !== undefined);
+  if (newKind) for (const k of RELATIONSHIP_TYPES) if (k !== newKind) delete current[k];
   const next = parseBody(IdentityCreate, applyPatch(current, patch, mask));
   if (newKind === "staticKeys") checkStaticKeys(ctx, next.staticKeys);
   const r = record(
@@ -73,7 +73,7 @@ export function updateIdentity(ctx: ServerContext, uid: string, body: unknown, m
     next,
   );
   if (!changed(old, r)) return old;
-  if (IDENTITY_KINDS.some((k) => !isDeepStrictEqual(r[k], old[k])))
+  if (RELATIONSHIP_TYPES.some((k) => !isDeepStrictEqual(r[k], old[k])))
     requireDominates(ctx, caller, uid, `changing how identity ${uid} is assumed`);
   ctx.store.identities.replace(r);
   return r;
@@ -101,7 +101,7 @@ export function renderIdentity(r: IdentityRecord): Record<string, unknown> {
   return wire;
 }
 
-/** The kind of an identity, as the `relationshipType` filter names it (either spelling). */
-export function kindOf(r: IdentityRecord): string {
-  return IDENTITY_KINDS.find((k) => r[k] !== undefined) ?? "";
+/** The relationship type of an identity, as the `relationshipType` filter names it (either spelling). */
+export function relationshipTypeOf(r: IdentityRecord): string {
+  return RELATIONSHIP_TYPES.find((k) => r[k] !== undefined) ?? "";
 }

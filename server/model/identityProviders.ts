@@ -1,7 +1,7 @@
 /** Identity providers: OIDC sign-in for a group. The client secret is write-only. */
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import { IdentityProviderCreate, IdentityProviderUpdate, Oidc } from "../../api/inputs";
+import { IdentityProviderCreate, IdentityProviderUpdate, Oidc } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
 import { applyPatch, maskPaths } from "../masks";

@@ -1,5 +1,5 @@
 /** Role bindings: an identity holds a role on a group (and everything below it). */
-import { RoleBindingCreate, RoleBindingUpdate } from "../../api/inputs";
+import { RoleBindingCreate, RoleBindingUpdate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
 import type { FieldViolation } from "../../api/codes";

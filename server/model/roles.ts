@@ -1,7 +1,7 @@
 /** Roles: the built-in ones at the root (read-only, stable uids) and custom roles in groups. */
 import { createHash } from "node:crypto";
 import { BUILTIN_ROLES } from "../../api/capabilities";
-import { RoleCreate, RoleUpdate } from "../../api/inputs";
+import { RoleCreate, RoleUpdate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
 import { failedPrecondition, notFound, permissionDenied } from "../errors";

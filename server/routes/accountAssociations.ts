@@ -8,11 +8,10 @@ import {
   updateAccountAssociation,
 } from "../model";
 import type { AccountAssociationRecord } from "../store";
-import type { CollectionRoutes } from "./collection";
+import { kindFacts, type CollectionRoutes } from "./collection";
 
 export const accountAssociationRoutes: CollectionRoutes<AccountAssociationRecord> = {
-  kind: "account association",
-  capability: "account_associations",
+  ...kindFacts("accountAssociations"),
   items: (ctx) => ctx.store.accountAssociations,
   groupOf: (uid) => uid,
   list: {

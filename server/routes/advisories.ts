@@ -15,7 +15,7 @@ const anyOf = (get: (a: AdvisoryRecord) => string | string[]): FilterSpec<Adviso
 });
 
 export const advisoryRoutes: CollectionRoutes<AdvisoryRecord> = {
-  kind: "advisory",
+  label: "advisory",
   capability: "advisories",
   items: (ctx) => ctx.store.advisories,
   groupOf: parentGroup,

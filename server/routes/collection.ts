@@ -12,6 +12,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS } from "../../api/collections";
+import { kindInfo, type Kind } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { callerOf, type ServerContext } from "../context";
 import { isAnonymous, notPublic, PUBLIC_READ } from "../auth/anonymous";
@@ -39,7 +40,7 @@ export interface CollectionRoutes<T extends Keyed> {
   /** Why a missing create/update/delete is missing (in the 405 message). */
   readOnly?: string;
   /** Human name of one item (`group`, `role binding`) for NOT_FOUND messages. */
-  kind: string;
+  label: string;
   /** Collections anonymous callers may read (List/Get): which items they see. */
   isPublic?(ctx: ServerContext, item: T): boolean;
 }
@@ -50,6 +51,12 @@ export interface CollectionRoutes<T extends Keyed> {
  * existence (and an idempotent delete of it is not a success for just anyone).
  */
 export const parentGroup = (uid: string): string => parentOf(uid) ?? uid;
+
+/** A resource kind's facts the routes use, from its definition (api/kinds): label and capability prefix. */
+export function kindFacts(kind: Kind): { label: string; capability: string } {
+  const { label, capability } = kindInfo(kind);
+  return { label, capability };
+}
 
 export const uidOf = (req: FastifyRequest) => parseUid((req.params as { "*": string })["*"]);
 
@@ -98,12 +105,12 @@ export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: Colle
     getOne(req: FastifyRequest, uid: string): T {
       if (isPublic && isAnonymous(req)) {
         const item = def.items(ctx).get(uid);
-        if (!item || !isPublic(ctx, item)) throw notPublic(def.kind, uid);
+        if (!item || !isPublic(ctx, item)) throw notPublic(def.label, uid);
         return item;
       }
       guard(req, "list", uid);
       const item = def.items(ctx).get(uid);
-      if (!item) throw notFound(`${def.kind} ${uid}`);
+      if (!item) throw notFound(`${def.label} ${uid}`);
       return item;
     },
   };

@@ -3,11 +3,10 @@ import { parentOf } from "../../api/uid";
 import { exact } from "../list";
 import { createGroupInvite, deleteGroupInvite, fields, renderGroupInvite } from "../model";
 import type { GroupInviteRecord } from "../store";
-import { parentGroup, type CollectionRoutes } from "./collection";
+import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
 export const groupInviteRoutes: CollectionRoutes<GroupInviteRecord> = {
-  kind: "group invite",
-  capability: "group_invites",
+  ...kindFacts("groupInvites"),
   items: (ctx) => ctx.store.groupInvites,
   groupOf: parentGroup,
   list: {

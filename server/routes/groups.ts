@@ -2,11 +2,10 @@
 import { exact } from "../list";
 import { createGroup, deleteGroup, fields, groupMaskPaths, updateGroup } from "../model";
 import type { GroupRecord } from "../store";
-import type { CollectionRoutes } from "./collection";
+import { kindFacts, type CollectionRoutes } from "./collection";
 
 export const groupRoutes: CollectionRoutes<GroupRecord> = {
-  kind: "group",
-  capability: "groups",
+  ...kindFacts("groups"),
   items: (ctx) => ctx.store.groups,
   // A group is governed by bindings on itself and its ancestors.
   groupOf: (uid) => uid,

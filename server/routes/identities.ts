@@ -1,17 +1,16 @@
 /** /iam/v2beta1/identities */
-import { IDENTITY_KINDS } from "../../api/inputs";
+import { RELATIONSHIP_TYPES } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import { exact } from "../list";
-import { createIdentity, deleteIdentity, fields, identityMaskPaths, kindOf, renderIdentity, updateIdentity } from "../model";
+import { createIdentity, deleteIdentity, fields, identityMaskPaths, relationshipTypeOf, renderIdentity, updateIdentity } from "../model";
 import type { IdentityRecord } from "../store";
-import { parentGroup, type CollectionRoutes } from "./collection";
+import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
-/** `relationshipType` accepts a kind in camelCase or snake_case (`claimMatch`, `claim_match`). */
-const kindName = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+/** `relationshipType` accepts a relationship type in camelCase or snake_case (`claimMatch`, `claim_match`). */
+const relationshipTypeName = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 export const identityRoutes: CollectionRoutes<IdentityRecord> = {
-  kind: "identity",
-  capability: "identity",
+  ...kindFacts("identities"),
   items: (ctx) => ctx.store.identities,
   groupOf: parentGroup,
   list: {
@@ -21,8 +20,8 @@ export const identityRoutes: CollectionRoutes<IdentityRecord> = {
       name: exact((i) => i.name),
       relationshipType: {
         check: (v) =>
-          (IDENTITY_KINDS as readonly string[]).includes(kindName(v)) ? undefined : `must be one of ${IDENTITY_KINDS.join(", ")}`,
-        match: (i, values) => values.some((v) => kindName(v) === kindOf(i)),
+          (RELATIONSHIP_TYPES as readonly string[]).includes(relationshipTypeName(v)) ? undefined : `must be one of ${RELATIONSHIP_TYPES.join(", ")}`,
+        match: (i, values) => values.some((v) => relationshipTypeName(v) === relationshipTypeOf(i)),
       },
     },
     groupOf: (i) => parentOf(i.uid),

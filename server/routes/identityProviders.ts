@@ -10,11 +10,10 @@ import {
   updateIdentityProvider,
 } from "../model";
 import type { IdentityProviderRecord } from "../store";
-import { parentGroup, type CollectionRoutes } from "./collection";
+import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
 export const identityProviderRoutes: CollectionRoutes<IdentityProviderRecord> = {
-  kind: "identity provider",
-  capability: "identity_providers",
+  ...kindFacts("identityProviders"),
   items: (ctx) => ctx.store.identityProviders,
   groupOf: parentGroup,
   list: {

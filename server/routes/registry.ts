@@ -8,7 +8,7 @@ import { parentGroup, type CollectionRoutes } from "./collection";
 const readOnly = "the registry is read-only in irv-server: load repos and tags with --fixtures";
 
 export const repoRoutes: CollectionRoutes<RepoRecord> = {
-  kind: "repo",
+  label: "repo",
   capability: "repo",
   items: (ctx) => ctx.store.repos,
   groupOf: parentGroup,
@@ -30,7 +30,7 @@ const tagGroup = (uid: string) => {
 };
 
 export const tagRoutes: CollectionRoutes<TagRecord> = {
-  kind: "tag",
+  label: "tag",
   capability: "tag",
   items: (ctx) => ctx.store.tags,
   // A uid too short to be a tag has no group; its lookup then answers NOT_FOUND.

@@ -3,7 +3,7 @@ import { UID, parentOf } from "../../api/uid";
 import { createRoleBinding, deleteRoleBinding, renderRoleBinding, roleBindingMaskPaths, updateRoleBinding } from "../model";
 import type { FilterSpec } from "../list";
 import type { RoleBindingRecord } from "../store";
-import { parentGroup, type CollectionRoutes } from "./collection";
+import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
 const byUid = (get: (b: RoleBindingRecord) => string): FilterSpec<RoleBindingRecord> => ({
   check: (v) => (UID.test(v) ? undefined : "must be a uid"),
@@ -11,8 +11,7 @@ const byUid = (get: (b: RoleBindingRecord) => string): FilterSpec<RoleBindingRec
 });
 
 export const roleBindingRoutes: CollectionRoutes<RoleBindingRecord> = {
-  kind: "role binding",
-  capability: "role_bindings",
+  ...kindFacts("roleBindings"),
   items: (ctx) => ctx.store.roleBindings,
   groupOf: parentGroup,
   list: {

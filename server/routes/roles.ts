@@ -3,11 +3,10 @@ import { parentOf } from "../../api/uid";
 import { exact } from "../list";
 import { createRole, deleteRole, fields, renderRole, roleMaskPaths, updateRole } from "../model";
 import type { RoleRecord } from "../store";
-import type { CollectionRoutes } from "./collection";
+import { kindFacts, type CollectionRoutes } from "./collection";
 
 export const roleRoutes: CollectionRoutes<RoleRecord> = {
-  kind: "role",
-  capability: "roles",
+  ...kindFacts("roles"),
   items: (ctx) => ctx.store.roles,
   // Built-in roles have root uids: no group governs them, any authenticated caller reads them,
   // and the model refuses to change them.

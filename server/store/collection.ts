@@ -4,12 +4,9 @@
  * array, found by binary search: a page costs O(log n + page size), not a scan. Sorted indexes on
  * other fields are built on first use and kept current by every write.
  */
-import { SortedIndex, type SortValue } from "./sorted-index";
+import { SortedIndex, type Keyed, type SortValue } from "./sorted-index";
 
-/** Anything stored: it has a uid. */
-export interface Keyed {
-  uid: string;
-}
+export type { Keyed };
 
 /** First index whose uid is >= `uid` (or > with `strict`). */
 function bound<T extends Keyed>(items: readonly T[], uid: string, strict: boolean): number {

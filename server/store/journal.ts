@@ -12,7 +12,7 @@
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import type { Keyed } from "./collection";
-import { KINDS, type Change, type Kind } from "./store";
+import { COLLECTION_NAMES, type Change, type CollectionName } from "./store";
 
 const HEADER_BYTES = 8;
 /** No honest record is this large (request bodies are capped at 1 MiB); a bigger length is garbage. */
@@ -20,7 +20,7 @@ const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 
 /** One replayed write: `value` undefined means removed. */
 export interface JournalEntry {
-  kind: Kind;
+  kind: CollectionName;
   uid: string;
   value: Keyed | undefined;
 }
@@ -88,10 +88,10 @@ function decodeRecord(buf: Buffer, offset: number, seq: number): { entries: Jour
   if (parsed.seq !== seq || !Array.isArray(parsed.changes)) return undefined;
   const entries: JournalEntry[] = [];
   for (const c of parsed.changes as unknown[]) {
-    if (!Array.isArray(c) || !KINDS.includes(c[0]) || typeof c[1] !== "string") return undefined;
+    if (!Array.isArray(c) || !COLLECTION_NAMES.includes(c[0]) || typeof c[1] !== "string") return undefined;
     const value = c[2] as Keyed | null;
     if (value !== null && (typeof value !== "object" || value.uid !== c[1])) return undefined;
-    entries.push({ kind: c[0] as Kind, uid: c[1], value: value ?? undefined });
+    entries.push({ kind: c[0] as CollectionName, uid: c[1], value: value ?? undefined });
   }
   return { entries, end };
 }

@@ -4,7 +4,7 @@
  * codes) the record keeps references and hashes and the model renders the wire shape.
  */
 import type { resources } from "../../api";
-import type { ClaimMatch, StaticKeys, AwsIdentity } from "../../api/inputs";
+import type { ClaimMatch, StaticKeys, AwsIdentity } from "../../api/bodies";
 
 export interface GroupRecord {
   uid: string;

@@ -3,7 +3,11 @@
  * (ties broken by uid) and is maintained on every write by binary search, so listing a whole
  * collection in `name` (or any) order never re-sorts it.
  */
-import type { Keyed } from "./collection";
+
+/** Anything stored: it has a uid (the tie-breaker of every sort). */
+export interface Keyed {
+  uid: string;
+}
 
 /** A value a list can sort by. */
 export type SortValue = string | number | boolean | null | undefined;

@@ -21,17 +21,14 @@ import type {
   RoleRecord,
   TagRecord,
 } from "./records";
+import { COLLECTION_NAMES, type CollectionName } from "../../api/collections";
 
-/** The store's collections by name: the names the journal and snapshots use. */
-export const KINDS = [
-  "groups", "identities", "roles", "roleBindings", "identityProviders",
-  "accountAssociations", "groupInvites", "repos", "tags", "advisories",
-] as const;
-export type Kind = (typeof KINDS)[number];
+export { COLLECTION_NAMES, type CollectionName };
+
 
 /** One write: `after` is the item's new value, undefined when it was removed. */
 export interface Change {
-  kind: Kind;
+  kind: CollectionName;
   uid: string;
   before?: Keyed;
   after?: Keyed;
@@ -62,14 +59,14 @@ export class Store {
   private committer: Committer | undefined;
 
   constructor() {
-    for (const kind of KINDS) {
+    for (const kind of COLLECTION_NAMES) {
       const coll = this.collection(kind);
       coll.observer = (uid, before, after) => this.observe(kind, uid, before, after);
     }
   }
 
   /** The collection named `kind`. */
-  collection(kind: Kind): Collection<Keyed> {
+  collection(kind: CollectionName): Collection<Keyed> {
     return this[kind] as unknown as Collection<Keyed>;
   }
 
@@ -99,7 +96,7 @@ export class Store {
   }
 
   /** Sets `uid` of `kind` to `value` (undefined: removes it) without recording a change: replay. */
-  restore(kind: Kind, uid: string, value: Keyed | undefined): void {
+  restore(kind: CollectionName, uid: string, value: Keyed | undefined): void {
     const coll = this.collection(kind);
     this.quiet = true;
     try {
@@ -115,7 +112,7 @@ export class Store {
     for (let i = changes.length - 1; i >= 0; i--) undoChange(this, changes[i]);
   }
 
-  private observe(kind: Kind, uid: string, before: Keyed | undefined, after: Keyed | undefined): void {
+  private observe(kind: CollectionName, uid: string, before: Keyed | undefined, after: Keyed | undefined): void {
     if (kind === "roleBindings") this.reindex(before as RoleBindingRecord | undefined, after as RoleBindingRecord | undefined);
     if (this.quiet) return;
     if (this.pending) this.pending.push({ kind, uid, before, after });

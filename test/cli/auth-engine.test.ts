@@ -11,7 +11,7 @@ import { runReview } from "../../cli";
 import { createStack, ENGINE_TIMEOUT, nodeRequire, pulumiEnv, type TestStack } from "../support/engine";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { path as apiPath, startTestServer, type TestServer } from "../support/server";
-import { runIrv } from "./support";
+import { runIrv } from "../support/cli";
 
 const irv = nodeRequire("pulumi-irv") as typeof import("../../sdk");
 const subject = "repo:acme/infra:ref:refs/heads/main";

@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientFor } from "../../provider";
-import { loginFile, readLogin, writeLogin } from "../../provider/auth";
+import { loginFile, readLogin, writeLogin } from "../../client/auth";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { apiFor, path, useServer } from "../support/server";
-import { runIrv } from "./support";
+import { runIrv } from "../support/cli";
 
 const ctx = useServer({ fixtures: {} });
 let issuer: OidcIssuer;

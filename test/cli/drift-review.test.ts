@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDrift, formatReview, runReview, type DriftReport } from "../../cli";
 import { createStack, nodeRequire, pulumiEnv, type TestStack } from "../support/engine";
 import { path as apiPath, startTestServer, type TestServer } from "../support/server";
-import { runIrv } from "./support";
+import { runIrv } from "../support/cli";
 
 // `irv drift` and `irv review` through the real engine against a live irv-server: drift made
 // through the API, reported by the compiled CLI with exit 2, then 0 after `pulumi refresh`; then

@@ -8,7 +8,7 @@ import { packageSpec } from "../../cli/export";
 import { npmrcFor } from "../../cli/export/packageSpec";
 import { ENGINE_TIMEOUT, repoRoot } from "../support/engine";
 import { path as apiPath, startTestServer, type TestServer } from "../support/server";
-import { runIrv } from "./support";
+import { runIrv } from "../support/cli";
 
 const run = promisify(execFile);
 const version = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;

@@ -5,7 +5,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStack, ENGINE_TIMEOUT, nodeRequire, recordSteps, repoRoot, type TestStack } from "../support/engine";
 import { listAll, path as apiPath, startTestServer, type Api, type TestServer } from "../support/server";
-import { runIrv } from "./support";
+import { runIrv } from "../support/cli";
 
 // `irv export` of a server-side org of a few hundred resources (made over the API), then `up` of
 // the generated program through the real engine (adopting everything: no POST, no DELETE, uids

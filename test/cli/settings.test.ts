@@ -6,7 +6,7 @@ import { sampleFixtures } from "../../server";
 import { ENGINE_TIMEOUT, pulumiEnv } from "../support/engine";
 import { createFolderProject, type FolderProject } from "../support/folder";
 import { startTestServer, type TestServer } from "../support/server";
-import { runIrv } from "./support";
+import { runIrv } from "../support/cli";
 
 // A dynamic provider's settings are the ones recorded at the last `pulumi up` (the default
 // pulumi-nodejs provider's inputs), and a refresh that does not run the program uses those. After

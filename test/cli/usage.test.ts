@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runIrv } from "./support";
+import { runIrv } from "../support/cli";
 
 // The compiled bin's argument handling and exit codes; no engine and no server needed.
 describe("irv command line", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SECRET, UNKNOWN, UNKNOWN_VALUE, diffFields, flatten } from "../../cli/engine/values";
+import { SECRET, KNOWN_AFTER_APPLY, UNKNOWN, diffFields, flatten } from "../../cli/engine/values";
 import { kindOf } from "../../cli/engine/steps";
 
 // How engine values are shown: secrets as the engine serializes them in events, secret field
@@ -13,7 +13,7 @@ describe("engine values", () => {
       oidc: { clientId: "irv", clientSecret: "plain-text-in-inputs" },
       token: "also-plain",
       label: engineSecret,
-      claimMatch: { subject: UNKNOWN_VALUE, claims: { repo: "acme/infra" } },
+      claimMatch: { subject: UNKNOWN, claims: { repo: "acme/infra" } },
       capabilities: ["repo.list", "tag.create"],
     });
     expect(Object.fromEntries(shown)).toEqual({
@@ -22,7 +22,7 @@ describe("engine values", () => {
       "oidc.clientSecret": SECRET,
       token: SECRET,
       label: SECRET,
-      "claimMatch.subject": UNKNOWN,
+      "claimMatch.subject": KNOWN_AFTER_APPLY,
       "claimMatch.claims.repo": "acme/infra",
       capabilities: ["repo.list", "tag.create"],
     });

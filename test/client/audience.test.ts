@@ -2,7 +2,7 @@
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigurationError, IrvClient, UnauthenticatedError } from "../../provider";
-import { AnonymousTokenSource, tokenSourceFrom } from "../../provider/auth";
+import { AnonymousTokenSource, tokenSourceFrom } from "../../client/auth";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { apiFor, path, useServer } from "../support/server";
 

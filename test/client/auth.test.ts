@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigurationError, IrvClient, UnauthenticatedError, clientFor, configure, providers } from "../../provider";
-import { ExchangeTokenSource, NO_CREDENTIALS, StaticTokenSource, tokenSourceFrom } from "../../provider/auth";
-import { readSettings } from "../../provider/config";
+import { ExchangeTokenSource, NO_CREDENTIALS, StaticTokenSource, tokenSourceFrom } from "../../client/auth";
+import { readSettings } from "../../client/config";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
-import { apiCreate, builtinRole, useProviderServer } from "../provider/harness";
+import { apiCreate, builtinRole, useProviderServer } from "../support/provider";
 
 const ctx = useProviderServer();
 let issuer: OidcIssuer;

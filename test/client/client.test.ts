@@ -12,9 +12,9 @@ import {
   UnavailableError,
   providers,
 } from "../../provider";
-import { StaticTokenSource } from "../../provider/auth";
-import { backoff, retryAfterMs, retryAfterWait } from "../../provider/client/retry";
-import { freshGroup, uniqueName, useProviderServer } from "../provider/harness";
+import { StaticTokenSource } from "../../client/auth";
+import { backoff, retryAfterMs, retryAfterWait } from "../../client/retry";
+import { freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { path } from "../support/server";
 
 const ctx = useProviderServer();

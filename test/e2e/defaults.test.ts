@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { specialSigKey } from "@pulumi/pulumi/runtime";
 import type { CollectionName } from "../../api";
 import { ENGINE_TIMEOUT, createStack, loadSdk, recordSteps, type TestStack } from "../support/engine";
 import { path as apiPath, startTestServer, type TestServer } from "../support/server";
@@ -92,10 +93,9 @@ const CLASSES: Record<CollectionName, keyof Sdk["iam"]> = {
 /** `v` with the state's secret envelopes (`{<sig>: ..., plaintext: "<json>"}`) opened. */
 function opened(v: unknown): unknown {
   if (!v || typeof v !== "object") return v;
-  if (SECRET_SIG in v) return opened(JSON.parse((v as { plaintext: string }).plaintext));
+  if (specialSigKey in v) return opened(JSON.parse((v as { plaintext: string }).plaintext));
   return Array.isArray(v) ? v.map(opened) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, opened(x)]));
 }
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
 /** The keys of `v` and of every object inside it, as dotted paths. */
 function paths(v: unknown, at = ""): string[] {

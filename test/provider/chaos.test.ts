@@ -10,7 +10,7 @@ import { COLLECTIONS, type CollectionName } from "../../api/collections";
 import { parentOf } from "../../api/uid";
 import { FAULT_KINDS, startChaosProxy, type ChaosProxy, type FaultKind } from "../support/chaos-proxy";
 import { useServer, path } from "../support/server";
-import { apiCreate, builtinRole, freshGroup, uniqueName } from "./harness";
+import { apiCreate, builtinRole, freshGroup, uniqueName } from "../support/provider";
 
 const ctx = useServer();
 let proxy: ChaosProxy;

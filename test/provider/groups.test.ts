@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { providers } from "../../provider";
 import { UNKNOWN } from "../../provider/resources";
-import { apiCreate, freshGroup, path, uniqueName, useProviderServer } from "./harness";
-import { runLifecycle } from "./lifecycle";
+import { apiCreate, freshGroup, path, uniqueName, useProviderServer } from "../support/provider";
+import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
 const groups = providers.groups;

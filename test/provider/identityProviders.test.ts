@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { providers } from "../../provider";
-import { apiCreate, builtinRole, freshGroup, uniqueName, useProviderServer } from "./harness";
-import { runLifecycle } from "./lifecycle";
+import { apiCreate, builtinRole, freshGroup, uniqueName, useProviderServer } from "../support/provider";
+import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
 const idps = providers.identityProviders;

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { configure, providers, PermissionDeniedError } from "../../provider";
-import { noteGroupCreated } from "../../provider/resources/framework";
-import { apiCreate, builtinRole, freshGroup, path, useProviderServer } from "./harness";
+import { noteGroupCreated } from "../../provider/resources/newGroups";
+import { apiCreate, builtinRole, freshGroup, path, useProviderServer } from "../support/provider";
 
 const ctx = useProviderServer();
 

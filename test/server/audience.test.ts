@@ -9,7 +9,7 @@ import { STS_EXCHANGE_PATH } from "../../api";
 import { startServer } from "../../server";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { apiFor, path, startTestServer, useServer } from "../support/server";
-import { expectError, expectFieldViolation, mkIdentity, ok } from "./helpers";
+import { expectError, expectFieldViolation, mkIdentity, ok } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 let issuer: OidcIssuer;

@@ -4,7 +4,7 @@ import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import { STS_EXCHANGE_PATH } from "../../api";
 import { apiFor, path, startTestServer, useServer, type Api } from "../support/server";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
-import { expectError, expectFieldViolation, mkGroup, mkIdentity, ok } from "./helpers";
+import { expectError, expectFieldViolation, mkGroup, mkIdentity, ok } from "../support/server-helpers";
 
 let now = Date.now();
 const ctx = useServer({ fixtures: {}, clock: () => now });

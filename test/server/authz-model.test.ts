@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_ROLES } from "../../api";
 import { builtinRoleUid } from "../../server";
 import { listAll, path, useServer, type Api } from "../support/server";
-import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "./helpers";
+import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { listAll, path, useServer, type Api } from "../support/server";
-import { bind, expectError, mkGroup, mkIdentity, ok, role } from "./helpers";
+import { bind, expectError, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 let A: string, child: string, B: string;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiFor, path } from "../support/server";
-import { ok } from "./helpers";
+import { ok } from "../support/server-helpers";
 
 const root = join(__dirname, "..", "..");
 const cli = join(root, "dist", "server", "cli.js");

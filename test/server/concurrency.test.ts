@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { TYPE_PREFIX } from "../../api";
 import { listAll, path, useServer } from "../support/server";
-import { mkGroup, ok } from "./helpers";
+import { mkGroup, ok } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 

@@ -11,8 +11,8 @@ import { Store } from "../../server/store";
 import { DataDir } from "../../server/store/data-dir";
 import type { JournalIo } from "../../server/store/journal";
 import { apiFor, path } from "../support/server";
-import { useDataDirs } from "./durability-support";
-import { bind, mkGroup, mkIdentity, ok, role } from "./helpers";
+import { useDataDirs } from "../support/server-process";
+import { bind, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
 
 /**
  * Waits until `url` answers: a fetch right after a server on the same port closed may pick a

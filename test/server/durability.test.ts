@@ -7,8 +7,8 @@ import { readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiFor, path, type Api, type ApiResponse } from "../support/server";
-import { crash, ensureBuilt, journalRecords, launch, portOf, stop, useDataDirs } from "./durability-support";
-import { expectError, mkGroup, mkIdentity, bind, ok, role } from "./helpers";
+import { crash, ensureBuilt, journalRecords, launch, portOf, stop, useDataDirs } from "../support/server-process";
+import { expectError, mkGroup, mkIdentity, bind, ok, role } from "../support/server-helpers";
 
 beforeAll(() => ensureBuilt(), 180_000);
 

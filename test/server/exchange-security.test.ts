@@ -7,7 +7,7 @@ import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { apiFor, path, useServer, type ApiResponse } from "../support/server";
-import { expectError, expectFieldViolation, mkGroup, ok } from "./helpers";
+import { expectError, expectFieldViolation, mkGroup, ok } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 let issuer: OidcIssuer;

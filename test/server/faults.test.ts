@@ -1,7 +1,7 @@
 /** Request recording (redacted) and test-only fault injection. */
 import { describe, expect, it } from "vitest";
 import { path, useServer } from "../support/server";
-import { expectError, mkGroup, ok } from "./helpers";
+import { expectError, mkGroup, ok } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 

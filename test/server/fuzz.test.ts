@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { COLLECTIONS, codes } from "../../api";
 import { buildUrl, listAll, path, useServer, type Api } from "../support/server";
-import { mkGroup, mkIdentity, ok } from "./helpers";
+import { mkGroup, mkIdentity, ok } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 const RUNS = 1500;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { TYPE_PREFIX, resources } from "../../api";
 import { path, useServer } from "../support/server";
-import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "./helpers";
+import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { BUILTIN_ROLES, TYPE_PREFIX, resources } from "../../api";
 import { builtinRoleUid } from "../../server";
 import { listAll, path, useServer } from "../support/server";
-import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "./helpers";
+import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 const org = () => ctx.server.organization;

@@ -6,7 +6,7 @@
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { path, useServer } from "../support/server";
-import { expectError, expectFieldViolation, mkGroup, ok, role } from "./helpers";
+import { expectError, expectFieldViolation, mkGroup, ok, role } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 const org = () => ctx.server.organization;

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PAGE_TOKEN_TTL_MS } from "../../api";
 import { seedGroups } from "../../server";
 import { listAll, path, useServer, type Api, type Query } from "../support/server";
-import { expectFieldViolation, mkGroup, ok } from "./helpers";
+import { expectFieldViolation, mkGroup, ok } from "../support/server-helpers";
 
 let now = Date.parse("2026-01-01T00:00:00.000Z");
 let seeded: string[] = [];

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { listAll, path, startTestServer, useServer } from "../support/server";
-import { expectError, expectFieldViolation, ok } from "./helpers";
+import { expectError, expectFieldViolation, ok } from "../support/server-helpers";
 
 const digest = (n: number) => `sha256:${String(n).padStart(64, "0")}`;
 const tags = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `1.${i}`, digest: digest(i + 1) }));

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { resources } from "../../api";
 import { startServer } from "../../server";
 import { listAll, path, startTestServer, useServer } from "../support/server";
-import { expectError, expectFieldViolation, ok } from "./helpers";
+import { expectError, expectFieldViolation, ok } from "../support/server-helpers";
 
 const sample = useServer();
 

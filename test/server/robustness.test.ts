@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { COLLECTIONS, codes } from "../../api";
 import { path, useServer } from "../support/server";
-import { ok } from "./helpers";
+import { ok } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { listAll, path, useServer, type Api } from "../support/server";
-import { expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "./helpers";
+import { expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
 
 const digest = `sha256:${"a".repeat(64)}`;
 const ctx = useServer({

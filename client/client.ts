@@ -1,7 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../../api/collections";
-import type { TokenSource } from "../auth/sources";
+import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../api/collections";
+import type { TokenSource } from "./token-source";
 import { ApiError, DeadlineExceededError, ResponseShapeError, TransportError, UnauthenticatedError } from "./errors";
 import { retryFunction } from "./retry";
 import { SHAPES, envelopeOf, type Item } from "./shapes";

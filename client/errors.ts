@@ -6,7 +6,7 @@ import {
   type ErrorDetail,
   type FieldViolation,
   type PreconditionViolation,
-} from "../../api/codes";
+} from "../api/codes";
 
 /**
  * An error the API answered with: a google.rpc.Status turned into a class keyed on its code.

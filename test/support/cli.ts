@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import * as path from "node:path";
-import { repoRoot } from "../support/engine";
+import { repoRoot } from "./engine";
 
 /** What one `irv` run printed and how it exited. */
 export interface IrvRun {

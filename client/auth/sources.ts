@@ -1,24 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { decodeJwt } from "jose";
 import { STS_EXCHANGE_PATH } from "../../api/collections";
-import { dispatcherFor } from "../client/transport";
-import { retryFunction } from "../client/retry";
-import { ApiError, TransportError } from "../client/errors";
+import { dispatcherFor } from "../transport";
+import { retryFunction } from "../retry";
+import { ApiError, TransportError } from "../errors";
+import type { TokenSource } from "../token-source";
 
-/** Where the client's bearer token comes from. */
-export interface TokenSource {
-  /** A token valid for at least the next minute. */
-  token(): Promise<string>;
-  /**
-   * Forget a cached token the server refused, so the next `token()` gets a fresh one. With the
-   * refused token given, a newer cached token (another request already got one) is kept.
-   */
-  invalidate?(refused?: string): void;
-  /** What kind of source this is, for messages (never the token). */
-  readonly describe: string;
-  /** The error to raise instead of an UNAUTHENTICATED answer (a source with no token says what to set). */
-  refused?(err: ApiError): Error;
-}
+export type { TokenSource };
 
 /** A fixed token (`irv:token` / `IRV_TOKEN`). */
 export class StaticTokenSource implements TokenSource {

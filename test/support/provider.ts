@@ -5,7 +5,7 @@
  */
 import { beforeAll, expect } from "vitest";
 import { configure } from "../../provider";
-import { useServer, path, type TestServer } from "../support/server";
+import { useServer, path, type TestServer } from "./server";
 import type { CollectionName } from "../../api/collections";
 
 export { path };

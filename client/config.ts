@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ConfigurationError } from "./client/errors";
+import { ConfigurationError } from "./errors";
 
 /**
  * The provider's settings. Each comes from Pulumi config (`irv:<key>`) or, when unset, from its

@@ -1,4 +1,4 @@
-import { ConfigurationError, type ApiError } from "../client/errors";
+import { ConfigurationError, type ApiError } from "../errors";
 import { authUrlOf, requireApiUrl, type Settings } from "../config";
 import { LoginTokenSource, readLogin } from "./login";
 import { ExchangeTokenSource, StaticTokenSource, type TokenSource } from "./sources";

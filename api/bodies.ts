@@ -94,8 +94,12 @@ export type AwsIdentity = z.infer<typeof AwsIdentity>;
 export const ServicePrincipal = z.enum(f.SERVICE_PRINCIPALS);
 
 /** The four ways an identity can be assumed; an identity has exactly one. */
-export const IDENTITY_KINDS = ["claimMatch", "staticKeys", "awsIdentity", "servicePrincipal"] as const;
-export type IdentityKind = (typeof IDENTITY_KINDS)[number];
+export const RELATIONSHIP_TYPES = ["claimMatch", "staticKeys", "awsIdentity", "servicePrincipal"] as const;
+export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
+/** @deprecated The old name of RELATIONSHIP_TYPES. */
+export const IDENTITY_KINDS = RELATIONSHIP_TYPES;
+/** @deprecated The old name of RelationshipType. */
+export type IdentityKind = RelationshipType;
 
 const identityFields = {
   name: f.name,
@@ -107,12 +111,12 @@ const identityFields = {
 };
 export const IdentityCreate = z
   .strictObject(identityFields)
-  .superRefine((v, ctx) => oneOf(v, ctx, [...IDENTITY_KINDS]));
+  .superRefine((v, ctx) => oneOf(v, ctx, [...RELATIONSHIP_TYPES]));
 export type IdentityCreate = z.infer<typeof IdentityCreate>;
 export const IdentityUpdate = z
   .strictObject(identityFields)
   .partial()
-  .superRefine((v, ctx) => oneOf(v, ctx, [...IDENTITY_KINDS], true));
+  .superRefine((v, ctx) => oneOf(v, ctx, [...RELATIONSHIP_TYPES], true));
 export type IdentityUpdate = z.infer<typeof IdentityUpdate>;
 
 export const RoleCreate = z.strictObject({

@@ -7,8 +7,8 @@
 import { expect } from "vitest";
 import { providers } from "../../provider";
 import type { Kind } from "../../provider/kinds";
-import { expectNoUndefined, lastMask, path } from "./harness";
-import type { TestServer } from "../support/server";
+import { expectNoUndefined, lastMask, path } from "./provider";
+import type { TestServer } from "./server";
 
 type Rec = Record<string, any>;
 

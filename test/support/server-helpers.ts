@@ -2,7 +2,7 @@
 import { expect } from "vitest";
 import { codes, TYPE_PREFIX, type CodeName } from "../../api";
 import { builtinRoleUid } from "../../server";
-import { path, type Api, type ApiResponse } from "../support/server";
+import { path, type Api, type ApiResponse } from "./server";
 
 /** Asserts an error response: HTTP status and code from the table, ErrorInfo reason; returns the body. */
 export function expectError(res: ApiResponse, name: CodeName) {

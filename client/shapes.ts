@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import * as resources from "../../api/resources";
-import type { CollectionName } from "../../api/collections";
+import * as resources from "../api/resources";
+import type { CollectionName } from "../api/collections";
 
 /** The loose response shape of one item of each collection. */
 export const SHAPES = {

@@ -1,0 +1,18 @@
+import { common, defineKind } from "./definition";
+
+export const groups = defineKind({
+  kind: "groups",
+  className: "Group",
+  label: "group",
+  parentField: "parentUid",
+  capability: "groups",
+  fields: {
+    parentUid: { type: "string", description: "The parent group's uid (the organization's uid for a top-level group).", input: true, replace: true, refersTo: "groups" },
+    name: common.name("The name: lowercase letters, digits, space, `.`, `_` and `-`."),
+    description: common.description,
+    verified: { type: "boolean", description: "Whether the platform has verified the group." },
+    resourceLimits: { type: "Record<string, unknown>", description: "Resource limits as the API reports them." },
+    createTime: common.createTime,
+    updateTime: common.updateTime,
+  },
+});

@@ -1,0 +1,17 @@
+import { common, defineKind } from "./definition";
+
+export const roles = defineKind({
+  kind: "roles",
+  className: "Role",
+  label: "role",
+  parentField: "groupUid",
+  capability: "roles",
+  fields: {
+    groupUid: common.groupUid("The group the role lives in."),
+    name: common.name("The role's name."),
+    description: common.description,
+    capabilities: { type: "Capability[]", description: "Capability names (`groups.list`, `identity.create`, ...), compared as a set.", input: true },
+    createTime: common.createTime,
+    updateTime: common.updateTime,
+  },
+});

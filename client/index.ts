@@ -1,0 +1,14 @@
+/**
+ * The platform's API client, which the provider, the SDK's data sources and the `irv` command all
+ * use: requests, pagination, retries and typed errors; where tokens come from (`auth`); settings
+ * (`irv:*` config or environment) and the process's client cache.
+ */
+export * from "./errors";
+export * from "./client";
+export * from "./retry";
+export type { TokenSource } from "./token-source";
+export { SHAPES, type Item } from "./shapes";
+export { dispatcherFor, closeAll } from "./transport";
+export * from "./config";
+export { cachedClient, clientFor, currentClient } from "./session";
+export * as auth from "./auth";

@@ -1,0 +1,46 @@
+import { tokenSourceFrom, withLogin, type SourceOptions } from "./auth";
+import { IrvClient } from "./client";
+import { readSettings, requireApiUrl, settingsKey, type ConfigGetter, type Settings } from "./config";
+
+/**
+ * The process's clients, one per settings (and per anonymous or not), created on the first call
+ * that needs the API: a preview that never calls the API needs no credentials, and a missing
+ * setting fails with a message naming it only where a call is made. A client (and its cached
+ * exchanged token) is reused while the settings stay the same. The provider and the SDK's data
+ * sources share this one cache.
+ */
+const cache = new Map<string, IrvClient>();
+/** Settings rarely change within a process; a few entries cover tests that switch between them. */
+const CACHE_MAX = 8;
+
+/** The cached client for `s`, created on first use. */
+export function cachedClient(s: Settings, o: Pick<SourceOptions, "anonymous"> = {}): IrvClient {
+  const key = `${o.anonymous ? "anonymous" : "credentials"}:${settingsKey(s)}`;
+  let client = cache.get(key);
+  if (!client) {
+    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(key, (client = clientFor(s, { anonymous: o.anonymous })));
+  }
+  return client;
+}
+
+let getter: ConfigGetter = () => undefined;
+
+/** Records where the provider's settings come from (the engine's config, then the environment). */
+export function configure(get: ConfigGetter): void {
+  getter = get;
+}
+
+/** The provider's client for the configured settings. */
+export function currentClient(): IrvClient {
+  return cachedClient(readSettings(getter));
+}
+
+/**
+ * A new client for explicit settings (data sources, tests), with the `irv auth login` as the
+ * last resort; `anonymous` lets it go without credentials (public registry reads).
+ */
+export function clientFor(s: Settings, o: Pick<SourceOptions, "anonymous" | "env"> = {}): IrvClient {
+  const settings = withLogin(s, o.env);
+  return new IrvClient(requireApiUrl(settings), tokenSourceFrom(settings, o));
+}

@@ -1,0 +1,34 @@
+/** Adoption: `create` with `adoptUid` takes over an existing resource instead of making one. */
+import type { CollectionName } from "../../api/collections";
+import type { IrvClient } from "../../client/client";
+import { NotFoundError } from "../../client/errors";
+import type { Item } from "../../client/shapes";
+import { changesOf, updateBody } from "./diff";
+import { outputsFor } from "./outputs";
+import type { KindSpec, Rec } from "./spec";
+
+/** Takes over `inputs.adoptUid`: checks it exists and matches, then PATCHes it to the inputs. */
+export async function adopt<C extends CollectionName>(client: IrvClient, spec: KindSpec<C>, ins: Rec, deadline: number) {
+  const uid = ins.adoptUid as string;
+  let item: Item<C>;
+  try {
+    item = await client.get(spec.collection, uid, { deadline });
+  } catch (e) {
+    if (e instanceof NotFoundError) throw new Error(`adoptUid ${uid}: no ${spec.label} with this uid exists (or the caller cannot see it)`);
+    throw e;
+  }
+  const parent = spec.parentOf(item);
+  if (parent !== ins[spec.parentField])
+    throw new Error(`adoptUid ${uid}: this ${spec.label} belongs to ${parent}, but ${spec.parentField} is ${ins[spec.parentField]}`);
+  const mismatch = spec.adoptMismatch?.(item, ins);
+  if (mismatch) throw new Error(`adoptUid ${uid}: ${mismatch}`);
+  // Write-only values (a secret, an invite's ttl) cannot be read: take them from the inputs, and
+  // let adoptAlwaysMask send what must be set anyway.
+  const live = spec.outputs(item, ins);
+  const c = changesOf(spec as unknown as KindSpec<CollectionName>, live, ins);
+  if (c.replaces.length)
+    throw new Error(`adoptUid ${uid}: ${c.replaces.join(", ")} of the existing ${spec.label} differ from the inputs and cannot change in place`);
+  const mask = [...new Set([...c.mask, ...(spec.adoptAlwaysMask?.(ins) ?? [])])];
+  const final = mask.length ? await client.update(spec.collection, uid, updateBody(spec as unknown as KindSpec<CollectionName>, ins, mask), mask, { deadline }) : item;
+  return { id: final.uid, outs: outputsFor(spec, final, ins) };
+}

@@ -1,0 +1,66 @@
+/** `check`: every rule the API would enforce, at preview time, as failures naming the field. */
+import type { dynamic } from "@pulumi/pulumi";
+import { z } from "zod";
+import * as f from "../../api/fields";
+import { fieldIssues } from "../../api/issues";
+import type { CollectionName } from "../../api/collections";
+import type { Item } from "../../client/shapes";
+import { parseDuration } from "../timeouts";
+import type { Issue, KindSpec, Rec } from "./spec";
+import { containsUnknown, unknownAlong, withoutProvider } from "./values";
+
+const timeoutString = z.string().refine((s) => parseDuration(s) !== undefined, "must be a duration such as 90s or 1h30m");
+const commonSchema = z.object({
+  adoptUid: f.uid.optional(),
+  __timeouts: z.object({ create: timeoutString.optional(), update: timeoutString.optional(), delete: timeoutString.optional() }).optional(),
+});
+
+/** Runs the kind's rules over inputs; issues on unknown values are dropped. */
+export function validate(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec): Issue[] {
+  const creating = Object.keys(withoutProvider(olds)).length === 0;
+  const issues: Issue[] = [];
+  const parent = z.object({ [spec.parentField]: f.uid }).safeParse(inputs);
+  if (!parent.success) issues.push(...parent.error.issues);
+  const common = commonSchema.safeParse(inputs);
+  if (!common.success) issues.push(...common.error.issues);
+  const body = spec.createSchema.safeParse(spec.createBody(inputs));
+  const toInput = Object.fromEntries(Object.entries(spec.fields).map(([k, v]) => [v.wire ?? k, k]));
+  if (!body.success)
+    for (const i of fieldIssues(body.error)) {
+      const [head, ...rest] = i.path;
+      issues.push({ path: head === undefined ? [] : [toInput[head as string] ?? head, ...rest], message: i.message });
+    }
+  for (const k of Object.keys(inputs))
+    if (!(k in spec.fields) && k !== "adoptUid" && k !== "__timeouts" && k !== "__provider")
+      issues.push({ path: [k], message: "is not a known field" });
+  // An adoptUid outside the declared parent would only fail in create, during `up`: say so now.
+  const adoptUid = inputs.adoptUid;
+  const parentUid = inputs[spec.parentField];
+  if (creating && common.success && parent.success && typeof adoptUid === "string" && !containsUnknown(parentUid)) {
+    const owner = spec.parentOf({ uid: adoptUid } as Item<CollectionName>);
+    if (owner !== parentUid) issues.push({ path: ["adoptUid"], message: `belongs to ${owner || "no group"}, but ${spec.parentField} is ${parentUid}` });
+  }
+  issues.push(...(spec.validate?.(inputs, creating, olds) ?? []));
+  return issues.filter((i) => !unknownAlong(inputs, i.path));
+}
+
+/**
+ * The failures `check` returns: `{property: "claimMatch", reason: "claimMatch.issuer: must be ..."}`.
+ * The engine prints `property '<p>' value <inputs[p]>`, looking `p` up among the top-level inputs
+ * only, so a nested path (`capabilities.1`) would print `{<nil>}`: the property is the top-level
+ * input, and the reason names the full path. A field that holds a secret (`secretFields`, an
+ * identity provider's `oidc`) names no property, so the engine prints no value for it.
+ */
+export function failuresOf(issues: Issue[], secretFields: readonly string[] = []): dynamic.CheckFailure[] {
+  const seen = new Set<string>();
+  const out: dynamic.CheckFailure[] = [];
+  for (const i of issues) {
+    const path = i.path.map(String).join(".");
+    const reason = path ? `${path}: ${i.message}` : i.message;
+    if (seen.has(reason)) continue;
+    seen.add(reason);
+    const top = i.path.length ? String(i.path[0]) : "";
+    out.push({ property: secretFields.includes(top) ? "" : top, reason });
+  }
+  return out;
+}

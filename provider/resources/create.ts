@@ -1,0 +1,91 @@
+/** `create` with recovery: a lost answer is looked up before the create is sent again. */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { CollectionName } from "../../api/collections";
+import type { IrvClient } from "../../client/client";
+import { DeadlineExceededError, TransportError } from "../../client/errors";
+import { backoff } from "../../client/retry";
+import type { Item } from "../../client/shapes";
+import { propagating } from "./newGroups";
+import type { KindSpec, Rec } from "./spec";
+
+/** First and largest pause between a lost create and its next attempt, ms. */
+const RECREATE_MIN_MS = 250;
+const RECREATE_MAX_MS = 5_000;
+/** The look-up after a create that ran out of time gets this long of its own. */
+const LATE_LOOKUP_MS = 15_000;
+
+/**
+ * POSTs a create so that a retry never makes a duplicate: when the response is lost (reset,
+ * closed, timed out), the resource is looked up first and re-created only if it is not there.
+ * Lost responses are tried again until the operation's deadline, not a fixed number of times: on
+ * a bad network three lost answers in a row are common over a large apply. A look-up that fails
+ * on the network is itself tried again, never mistaken for "not there". A create that ran out of
+ * its time budget is looked up once more before failing, so one that landed is kept rather than
+ * orphaned.
+ */
+export async function createRecovering<C extends CollectionName>(
+  client: IrvClient,
+  spec: KindSpec<C>,
+  inputs: Rec,
+  deadline: number,
+): Promise<Item<C>> {
+  const parent = inputs[spec.parentField];
+  const body = spec.createBody(inputs);
+  const retryStatuses = propagating(parent) ? [403] : undefined;
+  const started = Date.now();
+  const lateLookup = async (e: unknown) => {
+    const late = await Promise.race([
+      spec.recover(client, inputs, started - 5_000, Date.now() + LATE_LOOKUP_MS).catch(() => undefined),
+      sleep(LATE_LOOKUP_MS, undefined, { ref: false }),
+    ]);
+    if (late) return late;
+    throw e;
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await client.create(spec.collection, parent, body, { deadline, retryStatuses });
+    } catch (e) {
+      if (e instanceof DeadlineExceededError) return lateLookup(e);
+      if (!(e instanceof TransportError)) throw e;
+    }
+    // The response was lost: look before sending again.
+    for (let look = 1; ; look++) {
+      try {
+        const found = await spec.recover(client, inputs, started - 5_000, deadline);
+        if (found) return found;
+        break;
+      } catch (e) {
+        if (e instanceof DeadlineExceededError) return lateLookup(e);
+        if (!(e instanceof TransportError)) throw e;
+        await pause(look, deadline, e);
+      }
+    }
+    await pause(attempt, deadline, undefined);
+  }
+}
+
+/** Waits before attempt `n + 1`, or throws `e` (or a deadline error) when the wait would pass the deadline. */
+async function pause(n: number, deadline: number, e: unknown): Promise<void> {
+  const wait = backoff(n, RECREATE_MIN_MS, RECREATE_MAX_MS);
+  if (Date.now() + wait >= deadline) {
+    if (e) throw e;
+    return;
+  }
+  await sleep(wait);
+}
+
+/** The first item of a List matching `pred` created at or after `since`. */
+export async function findCreated<C extends CollectionName>(
+  client: IrvClient,
+  c: C,
+  query: Record<string, string>,
+  pred: (item: Item<C>) => boolean,
+  since: number,
+  deadline?: number,
+): Promise<Item<C> | undefined> {
+  for await (const item of client.list(c, query, { deadline })) {
+    const created = Date.parse((item as { createTime?: string }).createTime ?? "");
+    if (pred(item) && !(created < since)) return item;
+  }
+  return undefined;
+}

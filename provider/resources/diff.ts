@@ -1,0 +1,43 @@
+/** What changed between old outputs and new inputs, and the update that makes the change. */
+import type { CollectionName } from "../../api/collections";
+import type { KindSpec, Rec } from "./spec";
+import { clean, containsUnknown, isEmpty, same } from "./values";
+
+/** What changed between old outputs and new inputs. */
+export interface Changes {
+  /** Top-level inputs that differ. */
+  changed: string[];
+  /** Those that force replacement. */
+  replaces: string[];
+  /** updateMask paths (wire names, dotted inside blocks). */
+  mask: string[];
+}
+
+/** Compares old outputs with new inputs, field by field, over the declared inputs only. */
+export function changesOf(spec: KindSpec<CollectionName>, olds: Rec, news: Rec): Changes {
+  const changed: string[] = [];
+  const mask: string[] = [];
+  for (const [name, fs] of Object.entries(spec.fields)) {
+    const o = olds[name] ?? fs.default;
+    const n = news[name] ?? fs.default;
+    if (fs.computedWhenOmitted && news[name] === undefined) continue;
+    if (!containsUnknown(n) && same(o, n)) continue;
+    changed.push(name);
+    const wire = fs.wire ?? name;
+    if (fs.block && !containsUnknown(n) && !isEmpty(o) && !isEmpty(n) && typeof o === "object" && typeof n === "object") {
+      for (const k of [...new Set([...Object.keys(o), ...Object.keys(n)])].sort())
+        if (!same(o[k], n[k])) mask.push(`${wire}.${k}`);
+    } else mask.push(wire);
+  }
+  const replaces = changed.filter((name) => spec.fields[name].replace);
+  for (const r of spec.extraReplaces?.(olds, news) ?? []) if (!replaces.includes(r)) replaces.push(r);
+  return { changed, replaces, mask };
+}
+
+/** The update body: the new values of the top-level fields the mask touches, on the wire. */
+export function updateBody(spec: KindSpec<CollectionName>, inputs: Rec, mask: string[]): Rec {
+  if (spec.updateBody) return clean(spec.updateBody(inputs, mask));
+  const body = spec.createBody(inputs);
+  const tops = new Set(mask.map((m) => m.split(".")[0]));
+  return clean(Object.fromEntries(Object.entries(body).filter(([k]) => tops.has(k))));
+}

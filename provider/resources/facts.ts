@@ -1,0 +1,30 @@
+/**
+ * The part of a provider spec that is fact, not behaviour, read from the kind's definition
+ * (api/kinds): collection, label, parent field, the declared inputs and how each diffs, and the
+ * outputs of an item: every field the API returns, the parent from the uid.
+ */
+import { kindInfo, readBack, type Kind } from "../../api/kinds";
+import { parentOf } from "../../api/uid";
+import { type FieldSpec } from "./spec";
+
+type Rec = Record<string, any>;
+
+/** The spec's facts for `kind`; `parentOfItem` when the parent is not the uid's parent. */
+export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => string | undefined = (x) => parentOf(x.uid)) {
+  const d = kindInfo(kind);
+  const fields: Record<string, FieldSpec> = {};
+  for (const [name, f] of Object.entries(d.fields) as [string, FieldSpec & { input?: boolean }][])
+    if (f.input) fields[name] = { replace: f.replace, default: f.default, block: f.block, computedWhenOmitted: f.computedWhenOmitted, wire: f.wire };
+  return {
+    collection: kind,
+    label: d.label,
+    parentField: d.parentField,
+    fields,
+    parentOf: (item: Rec): string => parentOfItem(item) ?? "",
+    /** The create body: every input but the parent (which is in the path), by its wire name. */
+    createBody: (inputs: Rec): Rec =>
+      Object.fromEntries(Object.entries(fields).filter(([name]) => name !== d.parentField).map(([name, f]) => [f.wire ?? name, inputs[name]])),
+    /** Outputs of an item: uid, the parent, then each field the API returns, by its wire name. */
+    outputs: (item: Rec, _prior: Rec): Rec => ({ uid: item.uid, [d.parentField]: parentOfItem(item) ?? null, ...readBack(kind, item) }),
+  };
+}

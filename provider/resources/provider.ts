@@ -1,0 +1,97 @@
+/** The dynamic provider of a kind, over its spec: check, diff, create, read, update, delete. */
+import type { dynamic } from "@pulumi/pulumi";
+import type { CollectionName } from "../../api/collections";
+import { NotFoundError } from "../../client/errors";
+import type { Item } from "../../client/shapes";
+import { currentClient } from "../../client/session";
+import { kindInfo, type Kind } from "../kinds";
+import { deadlineFor } from "../timeouts";
+import { adopt } from "./adopt";
+import { failuresOf, validate } from "./check";
+import { createRecovering } from "./create";
+import { changesOf, updateBody } from "./diff";
+import { inputsOf, outputsFor } from "./outputs";
+import type { KindSpec, Rec } from "./spec";
+import { withoutProvider } from "./values";
+
+/**
+ * The dynamic provider for a kind: check, diff, create, read, update and delete, following the
+ * contract literally (blank id from read on NOT_FOUND; delete treats NOT_FOUND as done).
+ */
+export function providerFor<C extends CollectionName, I extends object, O extends object>(spec: KindSpec<C>) {
+  const anySpec = spec as unknown as KindSpec<CollectionName>;
+  return {
+    /**
+     * Validates what the API would reject, naming the field; unknown values pass. `adoptUid` only
+     * steers the first create: once the resource is in state (olds), it is dropped, so that a
+     * replacement creates a new resource instead of adopting the one it replaces.
+     */
+    async check(olds: I, news: I): Promise<dynamic.CheckResult<I>> {
+      const inputs = withoutProvider(news) as Rec;
+      const prior = withoutProvider((olds ?? {}) as Rec);
+      const failures = failuresOf(validate(anySpec, inputs, prior), kindInfo(spec.collection as Kind).secretOutputs);
+      if (Object.keys(prior).length === 0 || !("adoptUid" in (news as Rec))) return { inputs: news, failures };
+      const { adoptUid: _, ...rest } = news as Rec;
+      return { inputs: rest as I, failures };
+    },
+
+    /** Exact diff over the declared inputs: no change means `changes: false`. */
+    async diff(_id: string, olds: O, news: I): Promise<dynamic.DiffResult> {
+      const c = changesOf(anySpec, olds as Rec, news as Rec);
+      return {
+        changes: c.changed.length > 0 || c.replaces.length > 0,
+        replaces: c.replaces,
+        deleteBeforeReplace: c.replaces.length > 0 && !!spec.deleteBeforeReplace,
+      };
+    },
+
+    /** Creates (or adopts) the resource; the id is its uid and the outputs are complete. */
+    async create(inputs: I): Promise<dynamic.CreateResult<O>> {
+      const ins = withoutProvider(inputs) as Rec;
+      const deadline = deadlineFor(ins.__timeouts, "create");
+      const client = currentClient();
+      if (ins.adoptUid) return adopt(client, spec, ins, deadline) as Promise<dynamic.CreateResult<O>>;
+      const item = await createRecovering(client, spec, ins, deadline);
+      spec.created?.(item);
+      return { id: item.uid, outs: outputsFor(spec, item, ins) as O };
+    },
+
+    /** Reads the live resource: blank id when gone; live outputs and inputs otherwise. */
+    async read(id: string, props?: O): Promise<dynamic.ReadResult<O>> {
+      const prior = withoutProvider((props ?? {}) as Rec);
+      let item: Item<C>;
+      try {
+        item = await currentClient().get(spec.collection, id);
+      } catch (e) {
+        if (e instanceof NotFoundError) return { id: "", props: {} as O };
+        throw e;
+      }
+      const outs = outputsFor(spec, item, prior);
+      return { id: item.uid, props: outs as O, inputs: inputsOf(anySpec, outs) as O };
+    },
+
+    /** PATCHes exactly the changed fields and returns the complete outputs. */
+    async update(id: string, olds: O, news: I): Promise<dynamic.UpdateResult<O>> {
+      const ins = withoutProvider(news) as Rec;
+      const c = changesOf(anySpec, olds as Rec, ins);
+      if (c.replaces.length) throw new Error(`${spec.label} ${id}: ${c.replaces.join(", ")} cannot change in place`);
+      const client = currentClient();
+      const deadline = deadlineFor(ins.__timeouts, "update");
+      const item = c.mask.length
+        ? await client.update(spec.collection, id, updateBody(spec, ins, c.mask), c.mask, { deadline })
+        : await client.get(spec.collection, id, { deadline });
+      return { outs: outputsFor(spec, item, ins) as O };
+    },
+
+    /** Deletes the resource; NOT_FOUND means it is already gone. */
+    async delete(id: string, props: O): Promise<void> {
+      const prior = withoutProvider((props ?? {}) as Rec);
+      try {
+        await currentClient().delete(spec.collection, id, { deadline: deadlineFor(prior.__timeouts, "delete") });
+      } catch (e) {
+        if (e instanceof NotFoundError) return;
+        throw spec.deleteError?.(e, { ...prior, uid: prior.uid ?? id }) ?? e;
+      }
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/** What one kind's provider is made of: its fields and the mapping between inputs, wire and outputs. */
+import type { z } from "zod";
+import type { CollectionName } from "../../api/collections";
+import type { IrvClient } from "../../client/client";
+import type { Item } from "../../client/shapes";
+import type { Timeouts } from "../timeouts";
+
+/** Inputs every resource takes besides its own fields. */
+export interface CommonInputs {
+  /** Adopt the existing resource with this uid instead of creating one (checked to exist and match). */
+  adoptUid?: string;
+  /** The resource's customTimeouts, copied in by the SDK (see provider/timeouts.ts). */
+  __timeouts?: Timeouts;
+}
+
+/** How one declared input behaves in diff and update. */
+export interface FieldSpec {
+  /** Changing it replaces the resource. */
+  replace?: boolean;
+  /** The value an omitted input means (`""` for description, `false` for singleUse). */
+  default?: unknown;
+  /** A nested block: update masks name its changed members with dotted paths. */
+  block?: boolean;
+  /** Computed by the API when omitted: an omitted input means "no opinion", never a change. */
+  computedWhenOmitted?: boolean;
+  /** Its name on the wire, when it differs (`defaultRoleUid` is sent as `defaultRole`). */
+  wire?: string;
+}
+
+/** A zod-style issue on input names. */
+export interface Issue {
+  path: PropertyKey[];
+  message: string;
+}
+
+/** A record of inputs, outputs or bodies. */
+export type Rec = Record<string, any>;
+
+/** What makes one kind: its collection, its fields and the mapping between inputs, wire and outputs. */
+export interface KindSpec<C extends CollectionName> {
+  collection: C;
+  /** "group", "identity", ... for messages. */
+  label: string;
+  /** The input naming the parent (`parentUid` or `groupUid`). */
+  parentField: string;
+  /** Every declared input except adoptUid and __timeouts. */
+  fields: Record<string, FieldSpec>;
+  /** The create body schema from api/inputs.ts (strict), run by check. */
+  createSchema: z.ZodType;
+  /** Extra checks on inputs (e.g. an invite's expiration in the future when creating). */
+  validate?(inputs: Rec, creating: boolean, olds: Rec): Issue[];
+  /** The create body from inputs. */
+  createBody(inputs: Rec): Rec;
+  /** The update body for `mask` (wire paths): the new values of the fields the mask touches. */
+  updateBody?(inputs: Rec, mask: string[]): Rec;
+  /** Outputs from an API item; `prior` (inputs or old outputs) supplies write-only values. */
+  outputs(item: Item<C>, prior: Rec): Rec;
+  /** The live inputs read from outputs (default: the declared fields). */
+  inputsOf?(outs: Rec): Rec;
+  /** The parent of an item (`factsOf` gives the uid's parent, or the kind's own rule). */
+  parentOf(item: Item<C>): string;
+  /** Why an existing item cannot be adopted for these inputs, or undefined. */
+  adoptMismatch?(item: Item<C>, inputs: Rec): string | undefined;
+  /** Mask paths to send on adoption whatever the diff says (write-only values). */
+  adoptAlwaysMask?(inputs: Rec): string[];
+  /** Extra replaces beyond `replace` fields (an identity's kind). */
+  extraReplaces?(olds: Rec, news: Rec): string[];
+  /** Replacements must delete first (one per group). */
+  deleteBeforeReplace?: boolean;
+  /**
+   * After a create lost its response: the resource that create made, if it exists. Returning
+   * undefined means "create again". Created at or after `since` (ms). A request it makes that
+   * loses its response throws TransportError (the caller looks again); its calls honour `deadline`.
+   */
+  recover(client: IrvClient, inputs: Rec, since: number, deadline: number): Promise<Item<C> | undefined>;
+  /** A plain-words error for a failed delete, or undefined to keep the API's. */
+  deleteError?(err: unknown, props: Rec): Error | undefined;
+  /** Called after a successful create (groups record themselves for propagation waits). */
+  created?(item: Item<C>): void;
+}

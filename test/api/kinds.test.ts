@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import * as bodies from "../../api/bodies";
+import { KINDS, inputNames, outputNames } from "../../api/kinds";
+import { SHAPES } from "../../client/shapes";
+import { specs } from "../../provider/resources";
+
+/** The keys of a zod object schema, looking through refinements and pipes. */
+function keysOf(schema: z.ZodType): string[] {
+  let s = schema as unknown as { shape?: object; def?: { in?: unknown; schema?: unknown; innerType?: unknown } };
+  for (let i = 0; i < 5 && !s.shape; i++) s = (s.def?.in ?? s.def?.schema ?? s.def?.innerType ?? s) as typeof s;
+  return Object.keys(s.shape ?? {});
+}
+
+const CREATE: Record<string, z.ZodType> = {
+  groups: bodies.GroupCreate,
+  identities: bodies.IdentityCreate,
+  roles: bodies.RoleCreate,
+  roleBindings: bodies.RoleBindingCreate,
+  identityProviders: bodies.IdentityProviderCreate,
+  accountAssociations: bodies.AccountAssociationCreate,
+  groupInvites: bodies.GroupInviteCreate,
+};
+
+describe("the kind definitions (api/kinds)", () => {
+  it("name only fields the API has: every read-back field is in the response shape, every input but the parent in the create body", () => {
+    for (const d of KINDS) {
+      const shape = keysOf(SHAPES[d.kind] as z.ZodType);
+      const body = keysOf(CREATE[d.kind]);
+      expect(shape.length, d.kind).toBeGreaterThan(0);
+      expect(body.length, d.kind).toBeGreaterThan(0);
+      for (const [name, f] of Object.entries(d.fields)) {
+        const wire = (f as { wire?: string }).wire ?? name;
+        if (name === d.parentField) continue;
+        if (!f.writeOnly && !(d.kind === "roleBindings" && f.input)) expect(shape, `${d.kind}.${name}`).toContain(wire);
+        if (f.input) expect(body, `${d.kind}.${name}`).toContain(wire);
+      }
+    }
+  });
+
+  it("are what each provider spec diffs and the SDK exposes", () => {
+    for (const d of KINDS) {
+      expect(Object.keys(specs[d.kind].fields), d.kind).toEqual(inputNames(d));
+      expect(specs[d.kind].parentField, d.kind).toBe(d.parentField);
+      expect(outputNames(d.kind).at(-1)).toBe("adoptUid");
+    }
+  });
+});
