@@ -13,15 +13,8 @@ import { callerOf, type ServerContext } from "../../context";
 import { invalidField, methodNotAllowed } from "../../errors";
 import { paginate, type RawQuery } from "../../list";
 import type { Keyed } from "../../store";
-import { accountAssociationRoutes } from "../accountAssociations";
+import { eachV1Collection } from "../all";
 import { collectionAccess, uidOf, type CollectionRoutes } from "../collection";
-import { groupInviteRoutes } from "../groupInvites";
-import { groupRoutes } from "../groups";
-import { identityRoutes } from "../identities";
-import { identityProviderRoutes } from "../identityProviders";
-import { repoRoutes, tagRoutes } from "../registry";
-import { roleBindingRoutes } from "../roleBindings";
-import { roleRoutes } from "../roles";
 import { fromV1, resetMask, toV1 } from "./shapes";
 
 /** v2beta1 query parameters v1 Lists do not take. */
@@ -90,13 +83,5 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
 
 /** Registers the v1 paths of every IAM and registry collection. */
 export function registerV1Routes(app: FastifyInstance, ctx: ServerContext): void {
-  registerV1(app, ctx, groupRoutes);
-  registerV1(app, ctx, identityRoutes);
-  registerV1(app, ctx, roleRoutes);
-  registerV1(app, ctx, roleBindingRoutes);
-  registerV1(app, ctx, identityProviderRoutes);
-  registerV1(app, ctx, accountAssociationRoutes);
-  registerV1(app, ctx, groupInviteRoutes);
-  registerV1(app, ctx, repoRoutes);
-  registerV1(app, ctx, tagRoutes);
+  eachV1Collection((routes) => registerV1(app, ctx, routes));
 }
