@@ -1,21 +1,12 @@
 /** The irv-server command: one JSON start line on stdout, logs on stderr, clean exit on SIGTERM. */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { cli, ensureBuilt } from "../support/server-process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiFor, path } from "../support/server";
 import { ok } from "../support/server-helpers";
 
-const root = join(__dirname, "..", "..");
-const cli = join(root, "dist", "server", "cli.js");
-
-beforeAll(() => {
-  // `npm test` builds first; build here too when dist is missing or older than the source.
-  const src = join(root, "server", "index.ts");
-  if (!existsSync(cli) || statSync(cli).mtimeMs < statSync(src).mtimeMs)
-    spawnSync("npx", ["tsc", "-p", "."], { cwd: root, stdio: "ignore" });
-}, 180_000);
+beforeAll(ensureBuilt, 180_000);
 
 describe("irv-server CLI", () => {
   it("prints exactly one JSON start line, serves the API, and exits cleanly on SIGTERM", async () => {

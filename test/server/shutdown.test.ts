@@ -3,24 +3,16 @@
  * flight finish (so a client learns whether its write landed), and exits; a request still running
  * when the grace period ends is cut off and the exit code says so. Real child processes.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
-import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
+import { cli, ensureBuilt } from "../support/server-process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { path } from "../support/server";
 
-const root = join(__dirname, "..", "..");
-const cli = join(root, "dist", "server", "cli.js");
-
-beforeAll(() => {
-  const src = join(root, "server", "shutdown.ts");
-  if (!existsSync(cli) || statSync(cli).mtimeMs < statSync(src).mtimeMs)
-    spawnSync("npx", ["tsc", "-p", "."], { cwd: root, stdio: "ignore" });
-}, 180_000);
+beforeAll(ensureBuilt, 180_000);
 
 interface Started {
   child: ChildProcess;

@@ -9,9 +9,12 @@ import { afterAll } from "vitest";
 const root = join(__dirname, "..", "..");
 export const cli = join(root, "dist", "server", "cli.js");
 
-/** Builds dist when it is missing or older than the server's sources (`npm test` builds first). */
+/**
+ * Builds dist when `dist/server/cli.js` is missing or older than one of the server's sources that
+ * process tests start through (`npm test` builds first; this serves a test file run on its own).
+ */
 export function ensureBuilt(): void {
-  const newest = ["index.ts", "store/data-dir.ts", "store/journal.ts", "store/store.ts"]
+  const newest = ["cli.ts", "index.ts", "shutdown.ts", "store/data-dir.ts", "store/journal.ts", "store/store.ts"]
     .map((f) => statSync(join(root, "server", f)).mtimeMs)
     .reduce((a, b) => Math.max(a, b));
   if (!existsSync(cli) || statSync(cli).mtimeMs < newest) spawnSync("npx", ["tsc", "-p", "."], { cwd: root, stdio: "ignore" });
