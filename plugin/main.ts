@@ -1,0 +1,13 @@
+/**
+ * `pulumi-resource-irv`: the entry point the engine starts. It serves the provider over gRPC and
+ * prints the port on stdout, the one line the engine reads; everything else goes to stderr.
+ */
+import { serve } from "./server";
+
+serve().then(
+  ({ port }) => process.stdout.write(`${port}\n`),
+  (e: unknown) => {
+    process.stderr.write(`pulumi-resource-irv: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,115 @@
+/**
+ * The Pulumi package schema of the `irv` resource plugin, derived from the per-kind definitions
+ * in api/kinds and the settings of client/config: nothing here names a field of a kind. Each kind
+ * becomes `irv:iam:<className>`; a field's type, description, secrecy and replace-on-change come
+ * from its definition. Types the definitions spell as TypeScript structures (`Oidc`, `ClaimMatch`,
+ * ...) are schema `Any` for now: the provider's check validates them, naming the field.
+ */
+import { KINDS, type FieldDefinition, type KindDefinition } from "../api/kinds";
+import { SETTINGS } from "../client/config";
+import * as path from "node:path";
+
+/** The settings the provider takes, with what they mean and which are secret. */
+const SETTING_DOCS: Record<keyof typeof SETTINGS, { description: string; secret?: boolean }> = {
+  apiUrl: { description: "The API base URL." },
+  authUrl: { description: "The token issuer's URL; default `<apiUrl>/auth`." },
+  token: { description: "A static API token.", secret: true },
+  identity: { description: "The identity uid to assume by token exchange." },
+  identityToken: { description: "An OIDC token, or the path of a file holding one, exchanged for `identity`.", secret: true },
+};
+
+type PropertySpec = Record<string, unknown>;
+
+/** The schema type of a definition's TypeScript type. */
+export function typeOf(ts: string): PropertySpec {
+  const t = ts.replace(/\s*\|\s*null$/, "");
+  if (t === "string" || t === "boolean" || t === "number" || t === "integer") return { type: t };
+  if (t.endsWith("[]")) return { type: "array", items: typeOf(t.slice(0, -2)) };
+  if (/^Record<string,/.test(t)) return { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } };
+  // A capability is a string on the wire; structured blocks stay Any until they get object types.
+  if (t === "Capability") return { type: "string" };
+  return { $ref: "pulumi.json#/Any" };
+}
+
+function propertyOf(f: FieldDefinition, asInput: boolean): PropertySpec {
+  return {
+    ...typeOf(f.type),
+    description: f.description,
+    ...(f.secret ? { secret: true } : {}),
+    ...(asInput && f.replace ? { replaceOnChanges: true, willReplaceOnChanges: true } : {}),
+    ...(asInput && f.default !== undefined ? { default: f.default } : {}),
+  };
+}
+
+/** The schema token of a kind: `irv:iam:Group`. */
+export function tokenOf(d: Pick<KindDefinition, "className">): string {
+  return `irv:iam:${d.className}`;
+}
+
+const UID: PropertySpec = { type: "string", description: "The resource's uid (also its id)." };
+const ADOPT_UID: PropertySpec = {
+  type: "string",
+  description: "Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).",
+};
+
+/** The resource spec of one kind. */
+function resourceOf(d: KindDefinition): PropertySpec {
+  const fields = Object.entries(d.fields);
+  const inputs = fields.filter(([, f]) => f.input);
+  const properties: Record<string, PropertySpec> = { uid: UID };
+  for (const [name, f] of fields) properties[name] = propertyOf(f, false);
+  const inputProperties: Record<string, PropertySpec> = {};
+  for (const [name, f] of inputs) inputProperties[name] = propertyOf(f, true);
+  inputProperties.adoptUid = ADOPT_UID;
+  // Required: the parent and, where the kind has none that the API computes, the name.
+  const requiredInputs = inputs.filter(([name, f]) => name === d.parentField || (name === "name" && !f.computedWhenOmitted)).map(([n]) => n);
+  return {
+    description: `A ${d.label} (API collection \`${d.kind}\`).`,
+    properties,
+    required: ["uid", ...requiredInputs],
+    inputProperties,
+    requiredInputs,
+  };
+}
+
+/** The provider's configuration variables and its resource's inputs, from client/config. */
+function settingsSpecs(): Record<string, PropertySpec> {
+  const out: Record<string, PropertySpec> = {};
+  for (const [name, { env }] of Object.entries(SETTINGS)) {
+    const doc = SETTING_DOCS[name as keyof typeof SETTINGS];
+    out[name] = { type: "string", description: `${doc.description} Falls back to \`${env}\`.`, ...(doc.secret ? { secret: true } : {}) };
+  }
+  return out;
+}
+
+/** This package's version (dist/plugin/ sits two folders below package.json). */
+export const VERSION: string = require(path.join(__dirname, "..", "..", "package.json")).version;
+
+/** The whole package schema. */
+export function packageSchema(): Record<string, unknown> {
+  const settings = settingsSpecs();
+  const respectSchemaVersion = { respectSchemaVersion: true };
+  return {
+    name: "irv",
+    displayName: "IRV Platform",
+    version: VERSION,
+    description: "Manage an organization on the Identity, Registry and Vulnerability Platform as code.",
+    keywords: ["pulumi", "irv", "category/utility", "kind/native"],
+    license: "Apache-2.0",
+    meta: { moduleFormat: "(.*)", supportPack: true },
+    config: { variables: settings },
+    provider: {
+      description: "The irv provider: one instance per organization and set of credentials.",
+      properties: settings,
+      inputProperties: settings,
+    },
+    resources: Object.fromEntries(KINDS.map((d) => [tokenOf(d), resourceOf(d)])),
+    functions: {},
+    language: {
+      nodejs: { packageName: "@pulumi-irv/irv", ...respectSchemaVersion },
+      python: { packageName: "pulumi_irv", ...respectSchemaVersion },
+      go: { importBasePath: "github.com/pulumi-irv/irv/sdk/go/irv", ...respectSchemaVersion },
+      csharp: { rootNamespace: "PulumiIrv", ...respectSchemaVersion },
+    },
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * The resource plugin's gRPC provider server, over the stubs `@pulumi/pulumi` ships. Every
+ * resource operation dispatches to the same per-kind provider the dynamic classes use
+ * (provider/resources); this layer only translates: secrets unwrapped on the way in and wrapped
+ * again on the way out, the engine's timeouts passed on as the operation's deadline, a detailed
+ * diff, previews answered without calling the API, and an import's read (which carries no
+ * properties) answered with outputs and the declared inputs.
+ */
+import * as grpc from "@grpc/grpc-js";
+import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { KINDS, type Kind } from "../provider/kinds";
+import { configure } from "../provider";
+import { changesOf, providers, specs, UNKNOWN, type KindSpec } from "../provider/resources";
+import { packageSchema, tokenOf, VERSION } from "./schema";
+import { isSecret, unwrapSecrets, wrapSecrets } from "./secrets";
+import type { CollectionName } from "../api/collections";
+
+type Rec = Record<string, unknown>;
+type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
+type Done = grpc.sendUnaryData<unknown>;
+
+const KIND_OF_TOKEN = new Map(KINDS.map((k) => [tokenOf(k), k]));
+
+/** The kind of a resource from its URN (`urn:pulumi:stack::project::irv:iam:Group::name`). */
+function kindOf(urn: string): (typeof KINDS)[number] {
+  const type = urn.split("::")[2]?.split("$").pop() ?? "";
+  const k = KIND_OF_TOKEN.get(type);
+  if (!k) throw new Error(`irv: unknown resource type ${type}`);
+  return k;
+}
+
+/** A kind's provider (provider/resources), over plain records. */
+interface KindProvider {
+  check(olds: Rec, news: Rec): Promise<{ inputs: Rec; failures?: { property: string; reason: string }[] }>;
+  diff(id: string, olds: Rec, news: Rec): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
+  create(inputs: Rec): Promise<{ id: string; outs: Rec }>;
+  read(id: string, props: Rec): Promise<{ id?: string; props?: Rec; inputs?: Rec }>;
+  update(id: string, olds: Rec, news: Rec): Promise<{ outs?: Rec }>;
+  delete(id: string, props: Rec): Promise<void>;
+}
+const providerOf = (k: (typeof KINDS)[number]) => providers[k.kind as Kind] as unknown as KindProvider;
+const specOf = (k: (typeof KINDS)[number]) => specs[k.kind as Kind] as unknown as KindSpec<CollectionName>;
+
+/** A Struct as plain values, secrets unwrapped. */
+const plain = (s: structproto.Struct | undefined): Rec => unwrapSecrets(s?.toJavaScript() ?? {}) as Rec;
+/** The top-level names of `s` that arrived secret: kept secret on the way out. */
+const secretKeys = (s: structproto.Struct | undefined): string[] =>
+  Object.entries(s?.toJavaScript() ?? {}).filter(([, v]) => isSecret(v)).map(([k]) => k);
+/** A Struct of `v`, with `undefined` members dropped (Struct refuses them). */
+const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
+/** Outputs without the dynamic classes' hidden members, the kind's secret fields wrapped. */
+function outward(k: (typeof KINDS)[number], v: Rec, alsoSecret: string[] = []): structproto.Struct {
+  const { __timeouts: _t, __provider: _p, ...rest } = v;
+  return struct(wrapSecrets(rest, [...k.secretOutputs, ...alsoSecret]));
+}
+/** The engine's timeout (seconds, 0 when none) as the kinds' `__timeouts` for `op`. */
+const timeoutsFor = (op: "create" | "update" | "delete", seconds: number) => (seconds > 0 ? { __timeouts: { [op]: `${seconds}s` } } : {});
+
+/** Answers a unary call with what `f` returns, or with the error's message. */
+function unary<Req>(f: (req: Req) => Promise<unknown> | unknown) {
+  return (call: Call<Req>, done: Done) => {
+    Promise.resolve()
+      .then(() => f(call.request))
+      .then(
+        (resp) => done(null, resp),
+        (e: unknown) => done({ code: grpc.status.UNKNOWN, message: e instanceof Error ? e.message : String(e) }),
+      );
+  };
+}
+
+/** The settings getter of a Configure request: its args first, then its variables (`irv:config:<key>`). */
+function settingsOf(req: provproto.ConfigureRequest): (key: string) => string | undefined {
+  const args = plain(req.getArgs());
+  const variables = req.getVariablesMap();
+  return (key) => {
+    const name = key.replace(/^irv:/, "");
+    const v = args[name] ?? variables.get(`irv:config:${name}`);
+    return typeof v === "string" && v !== "" ? v : undefined;
+  };
+}
+
+/** Detailed diff entries: replaced fields as replacements, others as adds, deletes or updates. */
+function detailedDiff(olds: Rec, news: Rec, changed: string[], replaces: string[]) {
+  const out = new Map<string, provproto.PropertyDiff>();
+  for (const name of changed) {
+    const replace = replaces.includes(name);
+    const K = provproto.PropertyDiff.Kind;
+    const kind =
+      olds[name] === undefined ? (replace ? K.ADD_REPLACE : K.ADD) : news[name] === undefined ? (replace ? K.DELETE_REPLACE : K.DELETE) : replace ? K.UPDATE_REPLACE : K.UPDATE;
+    out.set(name, new provproto.PropertyDiff().setKind(kind).setInputdiff(true));
+  }
+  for (const name of replaces)
+    if (!out.has(name)) out.set(name, new provproto.PropertyDiff().setKind(provproto.PropertyDiff.Kind.UPDATE_REPLACE).setInputdiff(true));
+  return out;
+}
+
+/** The outputs a preview shows: the inputs, with every output the API computes unknown. */
+function previewOutputs(k: (typeof KINDS)[number], olds: Rec, news: Rec, keepUid: boolean): Rec {
+  const out: Rec = { ...olds, ...news };
+  for (const [name, f] of Object.entries(k.fields)) if (!f.input && !f.writeOnly) out[name] = UNKNOWN;
+  out.uid = keepUid && olds.uid ? olds.uid : UNKNOWN;
+  return out;
+}
+
+/** The service implementation. */
+export const service = {
+  getPluginInfo: unary(() => new plugproto.PluginInfo().setVersion(VERSION)),
+
+  getSchema: unary(() => new provproto.GetSchemaResponse().setSchema(JSON.stringify(packageSchema()))),
+
+  checkConfig: unary((req: provproto.CheckRequest) => new provproto.CheckResponse().setInputs(req.getNews())),
+
+  diffConfig: unary((req: provproto.DiffRequest) => {
+    // Credentials and endpoints never replace what the provider manages.
+    const olds = plain(req.getOldInputs() ?? req.getOlds());
+    const news = plain(req.getNews());
+    const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+    const resp = new provproto.DiffResponse().setDiffsList(changed).setHasdetaileddiff(true);
+    for (const [name, d] of detailedDiff(olds, news, changed, [])) resp.getDetaileddiffMap().set(name, d);
+    return resp.setChanges(changed.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+  }),
+
+  configure: unary((req: provproto.ConfigureRequest) => {
+    configure(settingsOf(req));
+    return new provproto.ConfigureResponse().setSupportspreview(true).setAcceptsecrets(true).setAcceptresources(false);
+  }),
+
+  check: unary(async (req: provproto.CheckRequest) => {
+    const k = kindOf(req.getUrn());
+    const r = await providerOf(k).check(plain(req.getOlds()), plain(req.getNews()));
+    const resp = new provproto.CheckResponse().setInputs(outward(k, r.inputs, secretKeys(req.getNews())));
+    for (const f of r.failures ?? []) resp.addFailures(new provproto.CheckFailure().setProperty(String(f.property)).setReason(f.reason));
+    return resp;
+  }),
+
+  diff: unary(async (req: provproto.DiffRequest) => {
+    const k = kindOf(req.getUrn());
+    const olds = plain(req.getOlds());
+    const news = plain(req.getNews());
+    const r = await providerOf(k).diff(req.getId(), olds, news);
+    const c = changesOf(specOf(k), olds, news);
+    const replaces = r.replaces ?? [];
+    const resp = new provproto.DiffResponse()
+      .setChanges(r.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE)
+      .setReplacesList(replaces)
+      .setDiffsList([...new Set([...c.changed, ...replaces])])
+      .setDeletebeforereplace(!!r.deleteBeforeReplace)
+      .setHasdetaileddiff(true);
+    for (const [name, d] of detailedDiff(olds, news, c.changed, replaces)) resp.getDetaileddiffMap().set(name, d);
+    return resp;
+  }),
+
+  create: unary(async (req: provproto.CreateRequest) => {
+    const k = kindOf(req.getUrn());
+    const news = plain(req.getProperties());
+    const keep = secretKeys(req.getProperties());
+    if (req.getPreview()) return new provproto.CreateResponse().setProperties(outward(k, previewOutputs(k, {}, news, false), keep));
+    const r = await providerOf(k).create({ ...news, ...timeoutsFor("create", req.getTimeout()) });
+    return new provproto.CreateResponse().setId(r.id).setProperties(outward(k, r.outs ?? {}, keep));
+  }),
+
+  read: unary(async (req: provproto.ReadRequest) => {
+    const k = kindOf(req.getUrn());
+    // An import's request carries no properties: the kind reads everything from the API.
+    const r = await providerOf(k).read(req.getId(), plain(req.getProperties()));
+    const resp = new provproto.ReadResponse();
+    if (!r.id) return resp; // gone: a blank id tells the engine so
+    const keep = secretKeys(req.getProperties());
+    return resp
+      .setId(r.id)
+      .setProperties(outward(k, r.props ?? {}, keep))
+      .setInputs(outward(k, r.inputs ?? {}, secretKeys(req.getInputs())));
+  }),
+
+  update: unary(async (req: provproto.UpdateRequest) => {
+    const k = kindOf(req.getUrn());
+    const olds = plain(req.getOlds());
+    const news = plain(req.getNews());
+    const keep = [...secretKeys(req.getOlds()), ...secretKeys(req.getNews())];
+    if (req.getPreview()) return new provproto.UpdateResponse().setProperties(outward(k, previewOutputs(k, olds, news, true), keep));
+    const r = await providerOf(k).update(req.getId(), olds, { ...news, ...timeoutsFor("update", req.getTimeout()) });
+    return new provproto.UpdateResponse().setProperties(outward(k, r.outs ?? {}, keep));
+  }),
+
+  delete: unary(async (req: provproto.DeleteRequest) => {
+    const k = kindOf(req.getUrn());
+    await providerOf(k).delete(req.getId(), { ...plain(req.getProperties()), ...timeoutsFor("delete", req.getTimeout()) });
+    return new emptyproto.Empty();
+  }),
+
+  cancel: unary(() => new emptyproto.Empty()),
+};
+
+/** Starts the server on 127.0.0.1 at a free port; resolves to the port (which the engine reads from stdout). */
+export async function serve(): Promise<{ port: number; server: grpc.Server }> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(provrpc.ResourceProviderService, service as unknown as grpc.UntypedServiceImplementation);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  return { port, server };
+}
