@@ -1,0 +1,111 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINE_TIMEOUT, pulumiEnv, repoRoot } from "../support/engine";
+import { path as apiPath, useServer } from "../support/server";
+import { run } from "../toolchain/support";
+
+// examples/yaml-org through the plain CLI and the YAML language host, in a folder project that
+// finds `pulumi-resource-irv` through `plugins.providers[].path`, as a user's project does.
+const EXAMPLE = readFileSync(path.join(repoRoot, "examples", "yaml-org", "Pulumi.yaml"), "utf8");
+const OIDC_SECRET = "oidc-cs-7d41e2b9";
+
+describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_TIMEOUT }, () => {
+  const ctx = useServer();
+  let base: string;
+  let dir: string;
+  let backend: string;
+  let env: Record<string, string | undefined>;
+  const pulumi = async (...args: string[]) => (await run("pulumi", [...args, "--non-interactive", "--cwd", dir], { env })).stdout;
+  const previewJson = async (...args: string[]) => JSON.parse(await pulumi("preview", "--json", ...args));
+  /** Writes the project: the example, its plugin path made absolute, a file backend, and `edit` applied. */
+  const writeProject = (edit: (yaml: string) => string = (y) => y) =>
+    writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      edit(EXAMPLE.replace("path: ../../bin", `path: ${path.join(repoRoot, "bin")}`).replace("runtime: yaml\n", `runtime: yaml\nbackend:\n  url: file://${backend}\n`)),
+    );
+  const state = () => readFileSync(path.join(backend, ".pulumi", "stacks", "yaml-org", "dev.json"), "utf8");
+
+  beforeAll(async () => {
+    base = mkdtempSync(path.join(tmpdir(), "irv-plugin-yaml-"));
+    dir = path.join(base, "project");
+    backend = path.join(base, "backend");
+    for (const d of [dir, backend]) mkdirSync(d);
+    writeProject();
+    // No IRV_* variables: the provider's settings come from the stack's irv:* config, through Configure.
+    env = { ...process.env, IRV_API_URL: "", IRV_TOKEN: "", ...pulumiEnv(path.join(base, "home")) };
+    await pulumi("stack", "init", "dev");
+    await pulumi("config", "set", "organization", ctx.server.organization);
+    await pulumi("config", "set", "irv:apiUrl", ctx.server.url);
+    await pulumi("config", "set", "--secret", "irv:token", ctx.server.token);
+    await pulumi("config", "set", "--secret", "oidcClientSecret", OIDC_SECRET);
+  });
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+  it("prints the schema derived from the kinds through `pulumi package get-schema`", async () => {
+    const schema = JSON.parse((await run("pulumi", ["package", "get-schema", path.join(repoRoot, "bin", "pulumi-resource-irv")], { env })).stdout);
+    expect(Object.keys(schema.resources).sort()).toEqual(
+      ["AccountAssociation", "Group", "GroupInvite", "Identity", "IdentityProvider", "Role", "RoleBinding"].map((c) => `irv:iam:${c}`),
+    );
+    expect(schema.resources["irv:iam:GroupInvite"].properties.code.secret).toBe(true);
+    expect(schema.resources["irv:iam:Group"].inputProperties.parentUid.replaceOnChanges).toBe(true);
+    expect(schema.config.variables.token.secret).toBe(true);
+    expect(schema.meta.supportPack).toBe(true);
+  });
+
+  it("previews, applies, shows no change, updates in place, replaces, imports, keeps secrets and destroys", async () => {
+    // Six resources and the stack.
+    expect((await previewJson()).changeSummary).toEqual({ create: 7 });
+    await pulumi("up", "--yes", "--skip-preview");
+    const outputs = JSON.parse(await pulumi("stack", "output", "--json", "--show-secrets"));
+    expect(outputs.engineeringUid.startsWith(`${ctx.server.organization}/`)).toBe(true);
+    expect((await ctx.api.get(apiPath("groups", outputs.engineeringUid))).status).toBe(200);
+    expect((await ctx.api.get(apiPath("identities", outputs.ciUid))).body.name).toBe("ci");
+    expect(typeof outputs.inviteCode).toBe("string");
+
+    // Secrets: the invite code, the OIDC client secret and the token stay ciphertext in state.
+    const saved = state();
+    for (const plaintext of [outputs.inviteCode, OIDC_SECRET, ctx.server.token]) expect(saved).not.toContain(plaintext);
+    expect(JSON.parse(await pulumi("stack", "output", "--json")).inviteCode).toBe("[secret]");
+
+    expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 7 });
+
+    // A parent's description changes in place: its children, which reference its uid, stay.
+    writeProject((y) => y.replace("Builds the product.", "Builds and ships the product."));
+    const update = await previewJson();
+    expect(update.changeSummary).toEqual({ update: 1, same: 6 });
+    await pulumi("up", "--yes", "--skip-preview");
+    expect((await ctx.api.get(apiPath("groups", outputs.engineeringUid))).body.description).toBe("Builds and ships the product.");
+    expect(JSON.parse(await pulumi("stack", "output", "--json")).engineeringUid).toBe(outputs.engineeringUid);
+
+    // The invite's email forces a replacement, and the diff names only that field.
+    writeProject((y) => y.replace("Builds the product.", "Builds and ships the product.").replace("new-hire@acme.example", "other-hire@acme.example"));
+    const replace = await previewJson("--diff");
+    expect(replace.changeSummary).toEqual({ replace: 1, same: 6 });
+    const step = replace.steps.find((s: { op: string }) => s.op === "replace");
+    expect(step.urn).toMatch(/irv:iam:GroupInvite::invite$/);
+    expect(step.replaceReasons).toEqual(["email"]);
+    expect(Object.keys(step.detailedDiff)).toEqual(["email"]);
+    await pulumi("up", "--yes", "--skip-preview");
+    expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 7 });
+
+    // `pulumi import` of a group made by hand, then the program that declares it previews no change.
+    const made = await ctx.api.post(apiPath("groups", ctx.server.organization), { name: "legacy", description: "made by hand" });
+    expect(made.status).toBeLessThan(300);
+    await pulumi("import", "irv:iam:Group", "legacy", made.body.uid, "--yes", "--protect=false", "--out", path.join(base, "imported.yaml"));
+    expect(readFileSync(path.join(base, "imported.yaml"), "utf8")).toContain("irv:iam:Group");
+    const legacy = `  legacy:\n    type: irv:iam:Group\n    properties:\n      parentUid: \${organization}\n      name: legacy\n      description: made by hand\n`;
+    writeProject((y) =>
+      y
+        .replace("Builds the product.", "Builds and ships the product.")
+        .replace("new-hire@acme.example", "other-hire@acme.example")
+        .replace("resources:\n", `resources:\n${legacy}`),
+    );
+    expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 8 });
+
+    await pulumi("destroy", "--yes", "--skip-preview");
+    expect((await ctx.api.get(apiPath("groups", outputs.engineeringUid))).status).toBe(404);
+    expect((await ctx.api.get(apiPath("groups", made.body.uid))).status).toBe(404);
+  });
+});
