@@ -7,6 +7,7 @@
  */
 import { KINDS, type FieldDefinition, type KindDefinition } from "../api/kinds";
 import { SETTINGS } from "../client/config";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 
 /** The settings the provider takes, with what they mean and which are secret. */
@@ -82,8 +83,14 @@ function settingsSpecs(): Record<string, PropertySpec> {
   return out;
 }
 
-/** This package's version (dist/plugin/ sits two folders below package.json). */
-export const VERSION: string = require(path.join(__dirname, "..", "..", "package.json")).version;
+/** This package's version: from the nearest package.json above (plugin/ in a checkout, dist/plugin/ when built). */
+export const VERSION: string = (() => {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, "package.json");
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+    if (path.dirname(dir) === dir) return "0.0.0";
+  }
+})();
 
 /** The whole package schema. */
 export function packageSchema(): Record<string, unknown> {
