@@ -54,7 +54,7 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect(schema.meta.supportPack).toBe(true);
   });
 
-  it("previews, applies, shows no change, updates in place, replaces, imports, keeps secrets and destroys", async () => {
+  it("previews, applies, shows no change, updates in place, replaces, imports, refreshes, keeps secrets and destroys", async () => {
     // Six resources and the stack.
     expect((await previewJson()).changeSummary).toEqual({ create: 7 });
     await pulumi("up", "--yes", "--skip-preview");
@@ -103,6 +103,20 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
         .replace("resources:\n", `resources:\n${legacy}`),
     );
     expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 8 });
+
+    // Refresh after edits outside Pulumi: an edited description is read back (and the program
+    // then wins it back as an update), a deleted invite leaves state (and is created again).
+    const edited = await ctx.api.patch(apiPath("groups", made.body.uid), { description: "edited by hand" }, { updateMask: "description" });
+    expect(edited.status).toBe(200);
+    const inviteUid = JSON.parse(await pulumi("stack", "export")).deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::invite")).id;
+    expect((await ctx.api.del(apiPath("groupInvites", inviteUid))).status).toBeLessThan(300);
+    await pulumi("refresh", "--yes", "--skip-preview");
+    const refreshed = JSON.parse(await pulumi("stack", "export")).deployment.resources;
+    expect(refreshed.find((r: { urn: string }) => r.urn.endsWith("::legacy")).outputs.description).toBe("edited by hand");
+    expect(refreshed.some((r: { urn: string }) => r.urn.endsWith("::invite"))).toBe(false);
+    expect((await previewJson()).changeSummary).toEqual({ create: 1, update: 1, same: 6 });
+    await pulumi("up", "--yes", "--skip-preview");
+    expect((await ctx.api.get(apiPath("groups", made.body.uid))).body.description).toBe("made by hand");
 
     await pulumi("destroy", "--yes", "--skip-preview");
     expect((await ctx.api.get(apiPath("groups", outputs.engineeringUid))).status).toBe(404);
