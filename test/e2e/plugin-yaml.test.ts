@@ -118,7 +118,21 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     await pulumi("up", "--yes", "--skip-preview");
     expect((await ctx.api.get(apiPath("groups", made.body.uid))).body.description).toBe("made by hand");
 
+    // The `import` resource option adopts a group made by hand into state, with no change to it.
+    const byHand = await ctx.api.post(apiPath("groups", ctx.server.organization), { name: "adopted", description: "also by hand" });
+    const adopted = `  adopted:\n    type: irv:iam:Group\n    properties:\n      parentUid: \${organization}\n      name: adopted\n      description: also by hand\n    options:\n      import: ${byHand.body.uid}\n`;
+    writeProject((y) =>
+      y
+        .replace("Builds the product.", "Builds and ships the product.")
+        .replace("new-hire@acme.example", "other-hire@acme.example")
+        .replace("resources:\n", `resources:\n${legacy}${adopted}`),
+    );
+    expect((await previewJson()).changeSummary).toEqual({ import: 1, same: 8 });
+    await pulumi("up", "--yes", "--skip-preview");
+    expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 9 });
+
     await pulumi("destroy", "--yes", "--skip-preview");
+    expect((await ctx.api.get(apiPath("groups", byHand.body.uid))).status).toBe(404);
     expect((await ctx.api.get(apiPath("groups", outputs.engineeringUid))).status).toBe(404);
     expect((await ctx.api.get(apiPath("groups", made.body.uid))).status).toBe(404);
   });
