@@ -111,4 +111,28 @@ describe("the plugin's provider server", () => {
     const r = await call<provproto.GetSchemaResponse>("getSchema", new provproto.GetSchemaRequest());
     expect(JSON.parse(r.getSchema()).resources["irv:iam:RoleBinding"]).toBeDefined();
   });
+  it("takes its settings from Configure's variables, then from the IRV_* environment, and names a missing one", async () => {
+    const org = ctx.server.organization;
+    const read = () => call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urn("irv:iam:Group", "g")).setId(org));
+    const configure = (f: (r: provproto.ConfigureRequest) => void = () => {}) => {
+      const req = new provproto.ConfigureRequest();
+      f(req);
+      return call("configure", req);
+    };
+    await configure((r) => r.getVariablesMap().set("irv:config:apiUrl", ctx.server.url).set("irv:config:token", ctx.server.token));
+    expect((await read()).getId()).toBe(org);
+
+    const saved = { url: process.env.IRV_API_URL, token: process.env.IRV_TOKEN };
+    try {
+      delete process.env.IRV_API_URL;
+      delete process.env.IRV_TOKEN;
+      await configure();
+      await expect(read()).rejects.toThrow(/irv:apiUrl \(IRV_API_URL\)/);
+      process.env.IRV_API_URL = ctx.server.url;
+      process.env.IRV_TOKEN = ctx.server.token;
+      expect((await read()).getId()).toBe(org);
+    } finally {
+      for (const [k, v] of [["IRV_API_URL", saved.url], ["IRV_TOKEN", saved.token]] as const) v === undefined ? delete process.env[k] : (process.env[k] = v);
+    }
+  });
 });
