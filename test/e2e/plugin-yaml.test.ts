@@ -140,4 +140,36 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect((await ctx.api.get(apiPath("groups", outputs.engineeringUid))).status).toBe(404);
     expect((await ctx.api.get(apiPath("groups", made.body.uid))).status).toBe(404);
   });
+  it("manages resources through an explicit provider instance with its own credentials", async () => {
+    const project = path.join(base, "explicit");
+    mkdirSync(project);
+    writeFileSync(
+      path.join(project, "Pulumi.yaml"),
+      [
+        "name: yaml-explicit",
+        "runtime: yaml",
+        `backend:\n  url: file://${backend}`,
+        `plugins:\n  providers:\n    - name: irv\n      path: ${path.join(repoRoot, "bin")}`,
+        "config:\n  organization:\n    type: string\n  apiUrl:\n    type: string\n  orgToken:\n    type: string\n    secret: true",
+        "resources:",
+        "  org:\n    type: pulumi:providers:irv\n    properties:\n      apiUrl: ${apiUrl}\n      token: ${orgToken}",
+        "  team:\n    type: irv:iam:Group\n    properties:\n      parentUid: ${organization}\n      name: team\n    options:\n      provider: ${org}",
+        "outputs:\n  teamUid: ${team.uid}",
+        "",
+      ].join("\n"),
+    );
+    const inProject = async (...args: string[]) => (await run("pulumi", [...args, "--non-interactive", "--cwd", project], { env })).stdout;
+    // No irv:* config and no IRV_* variables: only the provider instance's own inputs reach the API.
+    await inProject("stack", "init", "explicit");
+    await inProject("config", "set", "organization", ctx.server.organization);
+    await inProject("config", "set", "apiUrl", ctx.server.url);
+    await inProject("config", "set", "--secret", "orgToken", ctx.server.token);
+    await inProject("up", "--yes", "--skip-preview");
+    const { teamUid } = JSON.parse(await inProject("stack", "output", "--json"));
+    expect((await ctx.api.get(apiPath("groups", teamUid))).body.name).toBe("team");
+    expect(readFileSync(path.join(backend, ".pulumi", "stacks", "yaml-explicit", "explicit.json"), "utf8")).not.toContain(ctx.server.token);
+    expect(JSON.parse(await inProject("preview", "--json", "--expect-no-changes")).changeSummary).toEqual({ same: 3 });
+    await inProject("destroy", "--yes", "--skip-preview");
+    expect((await ctx.api.get(apiPath("groups", teamUid))).status).toBe(404);
+  });
 });
