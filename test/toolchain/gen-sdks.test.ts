@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/engine";
-import { GO_BUILD_FLAGS, goEnv, requireCommand, run } from "./support";
+import { buildGoProgram, pulumiSdkVersion, requireCommand, run, typeCheckTsSdk } from "./support";
 
 // scripts/gen-sdks on a small schema (fixtures/irvtest-schema.json: one resource with a secret
 // field in a nested type, one function, provider configuration with a secret token) writes the
@@ -116,44 +116,15 @@ describe("scripts/gen-sdks", () => {
   });
 
   it("builds the Go SDK and a program using it", { timeout: BUILD_TIMEOUT }, async () => {
-    await requireCommand("go", "the Go SDK test builds with Go 1.25+ (scripts/ensure-pulumi needs it too)");
-    const sdkVersion = JSON.parse(readFileSync(path.join(repoRoot, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
     // With the schema's `supportPack` the SDK is a module of its own, at its import base path's parent.
     expect(read("go/go.mod")).toMatch(/^module example\.com\/irvtest\/sdk\/go$/m);
-    const prog = path.join(out, "goprogram");
-    mkdirSync(prog);
-    writeFileSync(path.join(prog, "main.go"), GO_PROGRAM);
-    // pkg/v3 is not imported: requiring it selects the dependency versions the CLI was built
-    // with, so that their compiled packages in Go's per-machine build cache serve this build too
-    // (otherwise a first run compiles a set of its own: minutes on 2 cores).
-    // `go build -mod=mod` adds the missing requirements; `go mod tidy` would drop pkg/v3.
-    writeFileSync(
-      path.join(prog, "go.mod"),
-      [
-        "module example.com/irvtest/program", "", "go 1.25", "",
-        "require (", `\tgithub.com/pulumi/pulumi/sdk/v3 v${sdkVersion}`, `\tgithub.com/pulumi/pulumi/pkg/v3 v${sdkVersion}`, ")", "",
-        "replace example.com/irvtest/sdk/go => ../go", "",
-      ].join("\n"),
-    );
-    const env = goEnv();
-    await run("go", ["build", ...GO_BUILD_FLAGS, "-o", "program", "."], { cwd: prog, env });
-    expect(existsSync(path.join(prog, "program"))).toBe(true);
+    const chosen = await buildGoProgram(path.join(out, "goprogram"), "example.com/irvtest/sdk/go", "../go", GO_PROGRAM);
     // Built against the CLI's pulumi SDK, not a newer one pulled in by the generated code.
-    expect((await run("go", ["list", "-m", "github.com/pulumi/pulumi/sdk/v3"], { cwd: prog, env })).stdout.trim()).toBe(
-      `github.com/pulumi/pulumi/sdk/v3 v${sdkVersion}`,
-    );
+    expect(chosen).toBe(`github.com/pulumi/pulumi/sdk/v3 v${pulumiSdkVersion()}`);
   });
 
   it("type-checks the TypeScript SDK and a program using it against @pulumi/pulumi", { timeout: BUILD_TIMEOUT }, async () => {
-    const dir = path.join(out, "nodejs");
-    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
-    writeFileSync(path.join(dir, "program.ts"), TS_PROGRAM);
-    // The generated tsconfig (its compiler options as published), over every file plus the program.
-    writeFileSync(
-      path.join(dir, "tsconfig.check.json"),
-      JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { noEmit: true }, files: null, include: ["**/*.ts"], exclude: ["node_modules"] }),
-    );
-    await run(process.execPath, [path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.check.json"], { cwd: dir });
+    await typeCheckTsSdk(path.join(out, "nodejs"), TS_PROGRAM);
   });
 
   it("writes a Python SDK that byte-compiles", { timeout: BUILD_TIMEOUT }, async () => {

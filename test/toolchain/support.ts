@@ -4,10 +4,10 @@
  * the repository's scripts build with.
  */
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { pulumiBinDir } from "../support/engine";
+import { pulumiBinDir, repoRoot } from "../support/engine";
 
 const execFileP = promisify(execFile);
 
@@ -67,3 +67,47 @@ export function goEnv(): Record<string, string | undefined> {
  * pulumi/sdk packages in Go's per-machine build cache instead of compiling them again.
  */
 export const GO_BUILD_FLAGS = ["-trimpath", "-tags", "osusergo,grpcnotrace"];
+
+/** The version of @pulumi/pulumi installed here, which is the CLI's: Go programs build against it. */
+export function pulumiSdkVersion(): string {
+  return JSON.parse(readFileSync(path.join(repoRoot, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+}
+
+/**
+ * Builds `main.go` in a new module at `dir` that uses a generated Go SDK (module `sdkModule`,
+ * found at `sdkDir`) with the CLI's pulumi SDK. Returns the pulumi SDK version the build chose.
+ */
+export async function buildGoProgram(dir: string, sdkModule: string, sdkDir: string, program: string): Promise<string> {
+  await requireCommand("go", "the Go SDK test builds with Go 1.25+ (scripts/ensure-pulumi needs it too)");
+  const sdkVersion = pulumiSdkVersion();
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, "main.go"), program);
+  // pkg/v3 is not imported: requiring it selects the dependency versions the CLI was built
+  // with, so that their compiled packages in Go's per-machine build cache serve this build too
+  // (otherwise a first run compiles a set of its own: minutes on 2 cores).
+  // `go build -mod=mod` adds the missing requirements; `go mod tidy` would drop pkg/v3.
+  writeFileSync(
+    path.join(dir, "go.mod"),
+    [
+      "module example.com/sdkprogram", "", "go 1.25", "",
+      "require (", `\tgithub.com/pulumi/pulumi/sdk/v3 v${sdkVersion}`, `\tgithub.com/pulumi/pulumi/pkg/v3 v${sdkVersion}`, ")", "",
+      `replace ${sdkModule} => ${sdkDir}`, "",
+    ].join("\n"),
+  );
+  const env = goEnv();
+  await run("go", ["build", ...GO_BUILD_FLAGS, "-o", "program", "."], { cwd: dir, env });
+  if (!existsSync(path.join(dir, "program"))) throw new Error(`go build wrote no program in ${dir}`);
+  return (await run("go", ["list", "-m", "github.com/pulumi/pulumi/sdk/v3"], { cwd: dir, env })).stdout.trim();
+}
+
+/** Type-checks a generated TypeScript SDK in `dir` plus `program.ts` against @pulumi/pulumi. */
+export async function typeCheckTsSdk(dir: string, program: string): Promise<void> {
+  symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
+  writeFileSync(path.join(dir, "program.ts"), program);
+  // The generated tsconfig (its compiler options as published), over every file plus the program.
+  writeFileSync(
+    path.join(dir, "tsconfig.check.json"),
+    JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { noEmit: true }, files: null, include: ["**/*.ts"], exclude: ["node_modules"] }),
+  );
+  await run(process.execPath, [path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.check.json"], { cwd: dir });
+}

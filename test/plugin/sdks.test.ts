@@ -1,0 +1,129 @@
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packageSchema } from "../../plugin/schema";
+import { repoRoot } from "../support/engine";
+import { buildGoProgram, pulumiSdkVersion, requireCommand, run, typeCheckTsSdk } from "../toolchain/support";
+
+// The SDKs of the plugin's real schema (packageSchema(), what `pulumi package get-schema` prints
+// through the plugin's GetSchema) from scripts/gen-sdks: all four are written, the Go SDK and a
+// program using it build, the TypeScript SDK and a program type-check, Python byte-compiles.
+// .NET is generated only: there is no .NET SDK on this machine to build it.
+const BUILD_TIMEOUT = 900_000; // a first run may build the generator and compile Go modules: minutes
+
+/** A Go program: an explicit provider, a group, an identity in it and a role binding of both. */
+const GO_PROGRAM = `package main
+
+import (
+	"github.com/pulumi-irv/irv/sdk/go/irv"
+	"github.com/pulumi-irv/irv/sdk/go/irv/config"
+	"github.com/pulumi-irv/irv/sdk/go/irv/iam"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		org, err := irv.NewProvider(ctx, "org", &irv.ProviderArgs{
+			ApiUrl: pulumi.String(config.GetApiUrl(ctx)),
+			Token:  pulumi.ToSecret(pulumi.String("token")).(pulumi.StringOutput),
+		})
+		if err != nil {
+			return err
+		}
+		eng, err := iam.NewGroup(ctx, "eng", &iam.GroupArgs{
+			ParentUid: pulumi.String("org-1"),
+			Name:      pulumi.String("eng"),
+		}, pulumi.Provider(org))
+		if err != nil {
+			return err
+		}
+		ci, err := iam.NewIdentity(ctx, "ci", &iam.IdentityArgs{
+			GroupUid: eng.Uid,
+			Name:     pulumi.String("ci"),
+			ClaimMatch: pulumi.Map{
+				"issuer":  pulumi.String("https://token.actions.example.com"),
+				"subject": pulumi.String("repo:org/app:ref:refs/heads/main"),
+			},
+		}, pulumi.Provider(org))
+		if err != nil {
+			return err
+		}
+		binding, err := iam.NewRoleBinding(ctx, "ci-viewer", &iam.RoleBindingArgs{
+			GroupUid:    eng.Uid,
+			IdentityUid: ci.Uid,
+			RoleUid:     pulumi.String("org-1/viewer"),
+		}, pulumi.Provider(org))
+		if err != nil {
+			return err
+		}
+		ctx.Export("bindingUid", binding.Uid)
+		return nil
+	})
+}
+`;
+
+/** The same in TypeScript, plus a missing required input that must not type-check. */
+const TS_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as irv from "./index";
+
+const org = new irv.Provider("org", { apiUrl: irv.config.apiUrl, token: pulumi.secret("token") });
+const eng = new irv.iam.Group("eng", { parentUid: "org-1", name: "eng" }, { provider: org });
+const claimMatch = { issuer: "https://token.actions.example.com", subject: "repo:org/app:ref:refs/heads/main" };
+const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci", claimMatch }, { provider: org });
+const binding = new irv.iam.RoleBinding("ci-viewer", { groupUid: eng.uid, identityUid: ci.uid, roleUid: "org-1/viewer" }, { provider: org });
+export const bindingUid: pulumi.Output<string> = binding.uid;
+// @ts-expect-error parentUid is required
+new irv.iam.Group("bad", { name: "eng" }, { provider: org });
+`;
+
+describe("the SDKs generated from the plugin's schema", () => {
+  let out: string;
+  const read = (p: string) => readFileSync(path.join(out, p), "utf8");
+  const version = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).version;
+
+  beforeAll(async () => {
+    out = mkdtempSync(path.join(tmpdir(), "irv-plugin-sdks-"));
+    // The schema as served, except its logo: the .NET generator embeds the logo at logoUrl, and
+    // with no network here it is read from a file beside the schema (the toolchain fixture's).
+    const schema = { ...packageSchema(), logoUrl: "logo.png" };
+    writeFileSync(path.join(out, "schema.json"), JSON.stringify(schema));
+    copyFileSync(path.join(repoRoot, "test/toolchain/fixtures/logo.png"), path.join(out, "logo.png"));
+    await run(path.join(repoRoot, "scripts", "gen-sdks"), [path.join(out, "schema.json"), path.join(out, "sdk")]);
+    out = path.join(out, "sdk");
+  }, BUILD_TIMEOUT);
+  afterAll(() => rmSync(path.dirname(out), { recursive: true, force: true }));
+
+  it("writes the TypeScript, Go, Python and .NET SDKs with every kind, at the package's version", () => {
+    for (const f of [
+      "nodejs/package.json", "nodejs/iam/group.ts", "nodejs/iam/identity.ts", "nodejs/iam/roleBinding.ts", "nodejs/provider.ts",
+      "go/go.mod", "go/irv/iam/group.go", "go/irv/iam/identity.go", "go/irv/iam/roleBinding.go", "go/irv/provider.go",
+      "python/setup.py", "python/pulumi_irv/iam/group.py", "python/pulumi_irv/iam/role_binding.py", "python/pulumi_irv/provider.py",
+      "dotnet/PulumiIrv.Irv.csproj", "dotnet/Iam/Group.cs", "dotnet/Iam/RoleBinding.cs", "dotnet/Provider.cs",
+    ]) {
+      expect(existsSync(path.join(out, f)), f).toBe(true);
+    }
+    expect(JSON.parse(read("nodejs/package.json"))).toMatchObject({ name: "@pulumi-irv/irv", version, pulumi: { resource: true, name: "irv" } });
+    for (const p of ["go/irv/pulumi-plugin.json", "python/pulumi_irv/pulumi-plugin.json", "dotnet/pulumi-plugin.json"]) {
+      expect(JSON.parse(read(p)), p).toEqual({ resource: true, name: "irv", version });
+    }
+    // Secrets stay secret: the provider's token and the group invite's code.
+    expect(read("go/irv/provider.go")).toContain("pulumi.ToSecret(args.Token)");
+    expect(read("nodejs/iam/groupInvite.ts")).toMatch(/additionalSecretOutputs: \[[^\]]*"code"/);
+  });
+
+  it("builds the Go SDK and a program declaring a group, an identity and a role binding", { timeout: BUILD_TIMEOUT }, async () => {
+    expect(read("go/go.mod")).toMatch(/^module github\.com\/pulumi-irv\/irv\/sdk\/go$/m);
+    const chosen = await buildGoProgram(path.join(out, "goprogram"), "github.com/pulumi-irv/irv/sdk/go", "../go", GO_PROGRAM);
+    expect(chosen).toBe(`github.com/pulumi/pulumi/sdk/v3 v${pulumiSdkVersion()}`);
+  });
+
+  it("type-checks the TypeScript SDK and a program using it against @pulumi/pulumi", { timeout: BUILD_TIMEOUT }, async () => {
+    await typeCheckTsSdk(path.join(out, "nodejs"), TS_PROGRAM);
+  });
+
+  it("writes a Python SDK that byte-compiles", { timeout: BUILD_TIMEOUT }, async () => {
+    await requireCommand("python3", "the Python SDK test byte-compiles the generated package");
+    await run("python3", ["-m", "compileall", "-q", path.join(out, "python")]);
+  });
+});
