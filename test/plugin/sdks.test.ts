@@ -4,13 +4,12 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageSchema } from "../../plugin/schema";
 import { repoRoot } from "../support/engine";
-import { buildGoProgram, pulumiSdkVersion, requireCommand, run, typeCheckTsSdk } from "../toolchain/support";
+import { BUILD_TIMEOUT, itBuildsGeneratedSdks, run } from "../toolchain/support";
 
 // The SDKs of the plugin's real schema (packageSchema(), what `pulumi package get-schema` prints
 // through the plugin's GetSchema) from scripts/gen-sdks: all four are written, the Go SDK and a
 // program using it build, the TypeScript SDK and a program type-check, Python byte-compiles.
 // .NET is generated only: there is no .NET SDK on this machine to build it.
-const BUILD_TIMEOUT = 900_000; // a first run may build the generator and compile Go modules: minutes
 
 /** A Go program: an explicit provider, a group, an identity in it and a role binding of both. */
 const GO_PROGRAM = `package main
@@ -112,18 +111,5 @@ describe("the SDKs generated from the plugin's schema", () => {
     expect(read("nodejs/iam/groupInvite.ts")).toMatch(/additionalSecretOutputs: \[[^\]]*"code"/);
   });
 
-  it("builds the Go SDK and a program declaring a group, an identity and a role binding", { timeout: BUILD_TIMEOUT }, async () => {
-    expect(read("go/go.mod")).toMatch(/^module github\.com\/pulumi-irv\/irv\/sdk\/go$/m);
-    const chosen = await buildGoProgram(path.join(out, "goprogram"), "github.com/pulumi-irv/irv/sdk/go", "../go", GO_PROGRAM);
-    expect(chosen).toBe(`github.com/pulumi/pulumi/sdk/v3 v${pulumiSdkVersion()}`);
-  });
-
-  it("type-checks the TypeScript SDK and a program using it against @pulumi/pulumi", { timeout: BUILD_TIMEOUT }, async () => {
-    await typeCheckTsSdk(path.join(out, "nodejs"), TS_PROGRAM);
-  });
-
-  it("writes a Python SDK that byte-compiles", { timeout: BUILD_TIMEOUT }, async () => {
-    await requireCommand("python3", "the Python SDK test byte-compiles the generated package");
-    await run("python3", ["-m", "compileall", "-q", path.join(out, "python")]);
-  });
+  itBuildsGeneratedSdks({ out: () => out, goModule: "github.com/pulumi-irv/irv/sdk/go", goProgram: GO_PROGRAM, tsProgram: TS_PROGRAM });
 });

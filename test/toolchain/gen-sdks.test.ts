@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/engine";
-import { buildGoProgram, pulumiSdkVersion, requireCommand, run, typeCheckTsSdk } from "./support";
+import { BUILD_TIMEOUT, itBuildsGeneratedSdks, run } from "./support";
 
 // scripts/gen-sdks on a small schema (fixtures/irvtest-schema.json: one resource with a secret
 // field in a nested type, one function, provider configuration with a secret token) writes the
@@ -12,7 +12,6 @@ import { buildGoProgram, pulumiSdkVersion, requireCommand, run, typeCheckTsSdk }
 // (`tsc` against @pulumi/pulumi). Python is byte-compiled; .NET cannot be built here (no SDK).
 const fixtures = path.join(__dirname, "fixtures");
 const schema = path.join(fixtures, "irvtest-schema.json");
-const BUILD_TIMEOUT = 900_000; // a first run builds the generator and compiles Go modules: minutes
 
 /** What a Go user writes against the generated SDK: a provider instance, a resource, a function. */
 const GO_PROGRAM = `package main
@@ -115,20 +114,5 @@ describe("scripts/gen-sdks", () => {
     );
   });
 
-  it("builds the Go SDK and a program using it", { timeout: BUILD_TIMEOUT }, async () => {
-    // With the schema's `supportPack` the SDK is a module of its own, at its import base path's parent.
-    expect(read("go/go.mod")).toMatch(/^module example\.com\/irvtest\/sdk\/go$/m);
-    const chosen = await buildGoProgram(path.join(out, "goprogram"), "example.com/irvtest/sdk/go", "../go", GO_PROGRAM);
-    // Built against the CLI's pulumi SDK, not a newer one pulled in by the generated code.
-    expect(chosen).toBe(`github.com/pulumi/pulumi/sdk/v3 v${pulumiSdkVersion()}`);
-  });
-
-  it("type-checks the TypeScript SDK and a program using it against @pulumi/pulumi", { timeout: BUILD_TIMEOUT }, async () => {
-    await typeCheckTsSdk(path.join(out, "nodejs"), TS_PROGRAM);
-  });
-
-  it("writes a Python SDK that byte-compiles", { timeout: BUILD_TIMEOUT }, async () => {
-    await requireCommand("python3", "the Python SDK test byte-compiles the generated package");
-    await run("python3", ["-m", "compileall", "-q", path.join(out, "python")]);
-  });
+  itBuildsGeneratedSdks({ out: () => out, goModule: "example.com/irvtest/sdk/go", goProgram: GO_PROGRAM, tsProgram: TS_PROGRAM });
 });

@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import { expect, it } from "vitest";
 import { pulumiBinDir, repoRoot } from "../support/engine";
 
 const execFileP = promisify(execFile);
@@ -110,4 +111,41 @@ export async function typeCheckTsSdk(dir: string, program: string): Promise<void
     JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { noEmit: true }, files: null, include: ["**/*.ts"], exclude: ["node_modules"] }),
   );
   await run(process.execPath, [path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.check.json"], { cwd: dir });
+}
+
+/** A first run may build the generator and compile Go modules: minutes. */
+export const BUILD_TIMEOUT = 900_000;
+
+/** What a set of generated SDKs is checked with: the Go module and a program in each language. */
+export interface GeneratedSdks {
+  /** The folder gen-sdks wrote (known once the file's set-up ran). */
+  out: () => string;
+  /** The Go SDK's module path (with the schema's `supportPack`, a module of its own). */
+  goModule: string;
+  goProgram: string;
+  tsProgram: string;
+}
+
+/**
+ * Registers the checks every generated SDK set gets: the Go SDK with a program builds against the
+ * CLI's pulumi SDK (not a newer one the generated code pulls in), the TypeScript SDK with a program
+ * type-checks, and the Python SDK byte-compiles.
+ */
+export function itBuildsGeneratedSdks(sdks: GeneratedSdks): void {
+  it("builds the Go SDK and a program using it", { timeout: BUILD_TIMEOUT }, async () => {
+    const out = sdks.out();
+    const module = readFileSync(path.join(out, "go", "go.mod"), "utf8").match(/^module (\S+)$/m)?.[1];
+    expect(module).toBe(sdks.goModule);
+    const chosen = await buildGoProgram(path.join(out, "goprogram"), sdks.goModule, "../go", sdks.goProgram);
+    expect(chosen).toBe(`github.com/pulumi/pulumi/sdk/v3 v${pulumiSdkVersion()}`);
+  });
+
+  it("type-checks the TypeScript SDK and a program using it against @pulumi/pulumi", { timeout: BUILD_TIMEOUT }, async () => {
+    await typeCheckTsSdk(path.join(sdks.out(), "nodejs"), sdks.tsProgram);
+  });
+
+  it("writes a Python SDK that byte-compiles", { timeout: BUILD_TIMEOUT }, async () => {
+    await requireCommand("python3", "the Python SDK test byte-compiles the generated package");
+    await run("python3", ["-m", "compileall", "-q", path.join(sdks.out(), "python")]);
+  });
 }
