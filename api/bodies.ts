@@ -4,7 +4,9 @@ import * as f from "./fields";
 /**
  * Request bodies the API accepts, strict: an unknown field is an error. The server parses every
  * body with these; the provider's `check` runs the same rules over a resource's inputs.
- * Update bodies are the `.partial()` of the create bodies.
+ * Update bodies are the `.partial()` of the create bodies. The members of structured fields carry
+ * their descriptions (`.describe`) and named ones an `id` (`.meta`): the plugin's schema turns
+ * them into object and enum types (plugin/types.ts).
  */
 
 type Ctx = z.RefinementCtx;
@@ -30,20 +32,21 @@ export type GroupUpdate = z.infer<typeof GroupUpdate>;
 
 export const ClaimMatch = z
   .strictObject({
-    issuer: f.issuerUrl.optional(),
-    issuerPattern: f.pattern.optional(),
-    subject: z.string().min(1, "must not be empty").optional(),
-    subjectPattern: f.pattern.optional(),
-    audience: z.string().min(1, "must not be empty").optional(),
-    audiencePattern: f.pattern.optional(),
-    claims: f.map(z.string().max(f.PATTERN_MAX, `must be at most ${f.PATTERN_MAX} characters`)).optional(),
-    claimPatterns: f.map(f.pattern).optional(),
+    issuer: f.issuerUrl.optional().describe("The token's exact `iss` (https; plain http only on a loopback host). Give this or `issuerPattern`."),
+    issuerPattern: f.pattern.optional().describe("An RE2 pattern the whole `iss` must match. Give this or `issuer`."),
+    subject: z.string().min(1, "must not be empty").optional().describe("The token's exact `sub`. Give this or `subjectPattern`."),
+    subjectPattern: f.pattern.optional().describe("An RE2 pattern the whole `sub` must match. Give this or `subject`."),
+    audience: z.string().min(1, "must not be empty").optional().describe("An audience `aud` must contain. At most one of this and `audiencePattern`; with neither, `aud` must contain the API URL."),
+    audiencePattern: f.pattern.optional().describe("An RE2 pattern one of the token's audiences must match. At most one of this and `audience`."),
+    claims: f.map(z.string().max(f.PATTERN_MAX, `must be at most ${f.PATTERN_MAX} characters`)).optional().describe("Further claims the token must carry, as exact string values."),
+    claimPatterns: f.map(f.pattern).optional().describe("Further claims the token must carry, as RE2 patterns the whole string value must match."),
   })
   .superRefine((v, ctx) => {
     oneOf(v, ctx, ["issuer", "issuerPattern"]);
     oneOf(v, ctx, ["subject", "subjectPattern"]);
     oneOf(v, ctx, ["audience", "audiencePattern"], true);
-  });
+  })
+  .meta({ id: "ClaimMatch", description: "Which external OIDC tokens may assume an identity: their issuer and subject (exact or pattern), and optionally audience and further claims." });
 export type ClaimMatch = z.infer<typeof ClaimMatch>;
 
 /** Members that only private or symmetric JWKs have: an issuer's keys must never carry them. */
@@ -68,30 +71,33 @@ const jwks = z.string().superRefine((s, ctx) => {
   });
 });
 
-export const StaticKeys = z.strictObject({
-  issuer: f.issuerUrl,
-  subject: z.string().min(1, "must not be empty"),
-  issuerKeys: jwks,
-  expirationTime: f.timestamp,
-  audiences: z.array(z.string().min(1)).optional(),
-});
+export const StaticKeys = z
+  .strictObject({
+    issuer: f.issuerUrl.describe("The `iss` of the tokens (https; plain http only on a loopback host)."),
+    subject: z.string().min(1, "must not be empty").describe("The `sub` of the tokens."),
+    issuerKeys: jwks.describe('The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).'),
+    expirationTime: f.timestamp.describe(`When the keys stop being accepted (RFC 3339 with milliseconds), at most ${f.STATIC_KEYS_MAX_DAYS} days ahead.`),
+    audiences: z.array(z.string().min(1)).optional().describe("Audiences the tokens may carry; default the API URL."),
+  })
+  .meta({ id: "StaticKeys", description: "Tokens signed by the given keys may assume an identity, until the keys expire." });
 export type StaticKeys = z.infer<typeof StaticKeys>;
 
 export const AwsIdentity = z
   .strictObject({
-    awsAccount: z.string().regex(/^\d{12}$/, "must be a 12-digit AWS account id"),
-    arn: z.string().min(1).optional(),
-    arnPattern: f.pattern.optional(),
-    userId: z.string().min(1).optional(),
-    userIdPattern: f.pattern.optional(),
+    awsAccount: z.string().regex(/^\d{12}$/, "must be a 12-digit AWS account id").describe("The AWS account id: 12 digits."),
+    arn: z.string().min(1).optional().describe("The principal's exact ARN. Give this or `arnPattern`."),
+    arnPattern: f.pattern.optional().describe("An RE2 pattern the whole ARN must match. Give this or `arn`."),
+    userId: z.string().min(1).optional().describe("The principal's exact user id. At most one of this and `userIdPattern`."),
+    userIdPattern: f.pattern.optional().describe("An RE2 pattern the whole user id must match. At most one of this and `userId`."),
   })
   .superRefine((v, ctx) => {
     oneOf(v, ctx, ["arn", "arnPattern"]);
     oneOf(v, ctx, ["userId", "userIdPattern"], true);
-  });
+  })
+  .meta({ id: "AwsIdentity", description: "An AWS principal that may assume an identity." });
 export type AwsIdentity = z.infer<typeof AwsIdentity>;
 
-export const ServicePrincipal = z.enum(f.SERVICE_PRINCIPALS);
+export const ServicePrincipal = z.enum(f.SERVICE_PRINCIPALS).meta({ id: "ServicePrincipal", description: "A platform service an identity can stand for." });
 
 /** The four ways an identity can be assumed; an identity has exactly one. */
 export const RELATIONSHIP_TYPES = ["claimMatch", "staticKeys", "awsIdentity", "servicePrincipal"] as const;
@@ -134,11 +140,11 @@ export const RoleBindingUpdate = RoleBindingCreate.partial();
 export type RoleBindingUpdate = z.infer<typeof RoleBindingUpdate>;
 
 export const Oidc = z.strictObject({
-  issuer: f.issuerUrl,
-  clientId: z.string().min(1, "must not be empty"),
+  issuer: f.issuerUrl.describe("The OIDC issuer URL (https; plain http only on a loopback host)."),
+  clientId: z.string().min(1, "must not be empty").describe("The OAuth client id registered with the issuer."),
   /** Write-only: never returned. On update, empty keeps the old secret unless the mask names it. */
-  clientSecret: z.string().optional(),
-  additionalScopes: z.array(z.string().min(1)).optional(),
+  clientSecret: z.string().describe("The OAuth client secret: write-only on the API, never read back.").optional(),
+  additionalScopes: z.array(z.string().min(1)).optional().describe("Scopes to request besides `openid`."),
 });
 export type Oidc = z.infer<typeof Oidc>;
 
@@ -146,7 +152,10 @@ export const IdentityProviderCreate = z.strictObject({
   name: f.name,
   description: f.description.optional(),
   defaultRole: f.uid.optional(),
-  oidc: Oidc.extend({ clientSecret: z.string().min(1, "must not be empty") }),
+  oidc: Oidc.extend({ clientSecret: Oidc.shape.clientSecret.unwrap().min(1, "must not be empty") }).meta({
+    id: "Oidc",
+    description: "An identity provider's OIDC connection.",
+  }),
 });
 export type IdentityProviderCreate = z.infer<typeof IdentityProviderCreate>;
 export const IdentityProviderUpdate = z
@@ -156,16 +165,38 @@ export type IdentityProviderUpdate = z.infer<typeof IdentityProviderUpdate>;
 
 const digits = (n: string) => z.string().regex(/^\d+$/, `must be a numeric ${n}`);
 export const AccountBlocks = {
-  amazon: z.strictObject({ account: z.string().regex(/^\d{12}$/, "must be a 12-digit AWS account id") }),
-  google: z.strictObject({ projectId: z.string().min(1), projectNumber: digits("project number") }),
-  azure: z.strictObject({
-    tenantId: z.uuid({ message: "must be a UUID" }),
-    clientIds: f.map(z.uuid({ message: "must be a UUID" })),
-  }),
-  chainguard: z.strictObject({ serviceBindings: f.map(f.uid) }),
-  github: z.strictObject({
-    installations: z.array(z.strictObject({ id: digits("installation id"), name: z.string().optional() })),
-  }),
+  amazon: z
+    .strictObject({ account: z.string().regex(/^\d{12}$/, "must be a 12-digit AWS account id").describe("The AWS account id: 12 digits.") })
+    .meta({ id: "AccountAssociationAmazon", description: "The group's AWS account." }),
+  google: z
+    .strictObject({
+      projectId: z.string().min(1).describe("The Google Cloud project id."),
+      projectNumber: digits("project number").describe("The Google Cloud project number (digits)."),
+    })
+    .meta({ id: "AccountAssociationGoogle", description: "The group's Google Cloud project." }),
+  azure: z
+    .strictObject({
+      tenantId: z.uuid({ message: "must be a UUID" }).describe("The Azure tenant id (a UUID)."),
+      clientIds: f.map(z.uuid({ message: "must be a UUID" })).describe("Azure client ids (UUIDs) by name."),
+    })
+    .meta({ id: "AccountAssociationAzure", description: "The group's Azure tenant and clients." }),
+  chainguard: z
+    .strictObject({ serviceBindings: f.map(f.uid).describe("Platform service bindings: a name to a uid.") })
+    .meta({ id: "AccountAssociationChainguard", description: "The group's Chainguard service bindings." }),
+  github: z
+    .strictObject({
+      installations: z
+        .array(
+          z
+            .strictObject({
+              id: digits("installation id").describe("The installation id (digits)."),
+              name: z.string().optional().describe("A name for it."),
+            })
+            .meta({ id: "AccountAssociationGithubInstallation", description: "A GitHub App installation." }),
+        )
+        .describe("The GitHub App installations."),
+    })
+    .meta({ id: "AccountAssociationGithub", description: "The group's GitHub App installations." }),
 };
 export const ACCOUNT_BLOCKS = Object.keys(AccountBlocks) as (keyof typeof AccountBlocks)[];
 

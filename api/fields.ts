@@ -1,7 +1,7 @@
 import { RE2JS } from "re2js";
 import { z } from "zod";
 import { UID } from "./uid";
-import { isCapability } from "./capabilities";
+import { CAPABILITIES } from "./capabilities";
 
 /**
  * Field rules shared by the server (which enforces them) and the provider's `check` (which
@@ -83,7 +83,10 @@ export function map<V extends z.ZodType>(value: V) {
     .pipe(record);
 }
 
-export const capability = z.string().refine(isCapability, { message: "is not a known capability" });
+/** A capability name: one of the table the server authorizes with (a closed set: an enum in the plugin's schema). */
+export const capability = z
+  .enum(CAPABILITIES, { error: "is not a known capability" })
+  .meta({ id: "Capability", description: "A capability a role can hold: `<collection>.<verb>`, such as `groups.list`." });
 
 /** An RFC 3339 UTC timestamp with milliseconds, as every `*Time` field is written. */
 export const timestamp = z.iso.datetime({ precision: 3, message: "must be an RFC 3339 UTC timestamp with milliseconds" });

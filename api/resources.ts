@@ -65,15 +65,23 @@ export const Role = z.looseObject({
 export type Role = z.infer<typeof Role>;
 
 /** The identity a binding names, hydrated. `issuer`/`subject` are empty unless it has a claimMatch. */
-export const BoundIdentity = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: z.string().default(""),
-  subject: z.string().default(""),
-  issuer: z.string().default(""),
-  email: z.string().default(""),
-});
-export const BoundRef = z.looseObject({ uid: z.string(), name: z.string(), description: z.string().default("") });
+export const BoundIdentity = z
+  .looseObject({
+    uid: z.string().describe("The identity's uid."),
+    name: z.string().describe("The identity's name."),
+    description: z.string().default("").describe("The identity's description."),
+    subject: z.string().default("").describe("The subject of its claimMatch (empty otherwise)."),
+    issuer: z.string().default("").describe("The issuer of its claimMatch (empty otherwise)."),
+    email: z.string().default("").describe("Its email, if any."),
+  })
+  .meta({ id: "BoundIdentity", description: "The identity a role binding names, as the API hydrates it." });
+export const BoundRef = z
+  .looseObject({
+    uid: z.string().describe("Its uid."),
+    name: z.string().describe("Its name."),
+    description: z.string().default("").describe("Its description."),
+  })
+  .meta({ id: "BoundRef", description: "A group or role a role binding names, as the API hydrates it." });
 
 /** A role binding. It has `createTime` only: bindings carry no `updateTime`. */
 export const RoleBinding = z.looseObject({

@@ -2,11 +2,12 @@
  * The Pulumi package schema of the `irv` resource plugin, derived from the per-kind definitions
  * in api/kinds and the settings of client/config: nothing here names a field of a kind. Each kind
  * becomes `irv:iam:<className>`; a field's type, description, secrecy and replace-on-change come
- * from its definition. Types the definitions spell as TypeScript structures (`Oidc`, `ClaimMatch`,
- * ...) are schema `Any` for now: the provider's check validates them, naming the field.
+ * from its definition, and the field's type, with the object and enum types of structured fields
+ * (`irv:iam:Oidc`, `irv:iam:ClaimMatch`, ...), from the zod schemas the server checks (types.ts).
  */
 import { KINDS, type FieldDefinition, type KindDefinition } from "../api/kinds";
 import { SETTINGS } from "../client/config";
+import { kindTypes } from "./types";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 
@@ -21,20 +22,17 @@ const SETTING_DOCS: Record<keyof typeof SETTINGS, { description: string; secret?
 
 type PropertySpec = Record<string, unknown>;
 
-/** The schema type of a definition's TypeScript type. */
+/** The schema type of a definition's TypeScript type, for a field no zod schema describes (a parent uid). */
 export function typeOf(ts: string): PropertySpec {
   const t = ts.replace(/\s*\|\s*null$/, "");
   if (t === "string" || t === "boolean" || t === "number" || t === "integer") return { type: t };
   if (t.endsWith("[]")) return { type: "array", items: typeOf(t.slice(0, -2)) };
-  if (/^Record<string,/.test(t)) return { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } };
-  // A capability is a string on the wire; structured blocks stay Any until they get object types.
-  if (t === "Capability") return { type: "string" };
   return { $ref: "pulumi.json#/Any" };
 }
 
-function propertyOf(f: FieldDefinition, asInput: boolean): PropertySpec {
+function propertyOf(d: KindDefinition, name: string, f: FieldDefinition, asInput: boolean): PropertySpec {
   return {
-    ...typeOf(f.type),
+    ...(kindTypes().fields[d.kind][name] ?? typeOf(f.type)),
     description: f.description,
     ...(f.secret ? { secret: true } : {}),
     ...(asInput && f.replace ? { replaceOnChanges: true, willReplaceOnChanges: true } : {}),
@@ -58,9 +56,9 @@ function resourceOf(d: KindDefinition): PropertySpec {
   const fields = Object.entries(d.fields);
   const inputs = fields.filter(([, f]) => f.input);
   const properties: Record<string, PropertySpec> = { uid: UID };
-  for (const [name, f] of fields) properties[name] = propertyOf(f, false);
+  for (const [name, f] of fields) properties[name] = propertyOf(d, name, f, false);
   const inputProperties: Record<string, PropertySpec> = {};
-  for (const [name, f] of inputs) inputProperties[name] = propertyOf(f, true);
+  for (const [name, f] of inputs) inputProperties[name] = propertyOf(d, name, f, true);
   inputProperties.adoptUid = ADOPT_UID;
   // Required: the parent and, where the kind has none that the API computes, the name.
   const requiredInputs = inputs.filter(([name, f]) => name === d.parentField || (name === "name" && !f.computedWhenOmitted)).map(([n]) => n);
@@ -111,6 +109,7 @@ export function packageSchema(): Record<string, unknown> {
       inputProperties: settings,
     },
     resources: Object.fromEntries(KINDS.map((d) => [tokenOf(d), resourceOf(d)])),
+    types: kindTypes().types,
     functions: {},
     language: {
       nodejs: { packageName: "@pulumi-irv/irv", ...respectSchemaVersion },

@@ -2,7 +2,7 @@
  * The resource plugin's gRPC provider server, over the stubs `@pulumi/pulumi` ships. Every
  * resource operation dispatches to the same per-kind provider the dynamic classes use
  * (provider/resources); this layer only translates: secrets unwrapped on the way in and wrapped
- * again on the way out, the engine's timeouts passed on as the operation's deadline, a detailed
+ * again on the way out, member by member, the engine's timeouts passed on as the operation's deadline, a detailed
  * diff, previews answered without calling the API, and an import's read (which carries no
  * properties) answered with outputs and the declared inputs.
  */
@@ -16,8 +16,9 @@ import { KINDS, type Kind } from "../provider/kinds";
 import { configure } from "../provider";
 import { changesOf, providers, specs, UNKNOWN, type KindSpec } from "../provider/resources";
 import { packageSchema, tokenOf, VERSION } from "./schema";
-import { isSecret, unwrapSecrets, wrapSecrets } from "./secrets";
+import { secretPathsOf, unwrapSecrets, wrapSecrets, type Path } from "./secrets";
 import type { CollectionName } from "../api/collections";
+import { secretPaths } from "../api/kinds";
 
 type Rec = Record<string, unknown>;
 type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
@@ -47,15 +48,17 @@ const specOf = (k: (typeof KINDS)[number]) => specs[k.kind as Kind] as unknown a
 
 /** A Struct as plain values, secrets unwrapped. */
 const plain = (s: structproto.Struct | undefined): Rec => unwrapSecrets(s?.toJavaScript() ?? {}) as Rec;
-/** The top-level names of `s` that arrived secret: kept secret on the way out. */
-const secretKeys = (s: structproto.Struct | undefined): string[] =>
-  Object.entries(s?.toJavaScript() ?? {}).filter(([, v]) => isSecret(v)).map(([k]) => k);
+/** The paths in `s` that arrived secret, at any depth: kept secret on the way out. */
+const secretKeys = (s: structproto.Struct | undefined): Path[] => secretPathsOf(s?.toJavaScript() ?? {});
 /** A Struct of `v`, with `undefined` members dropped (Struct refuses them). */
 const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
-/** Outputs without the dynamic classes' hidden members, the kind's secret fields wrapped. */
-function outward(k: (typeof KINDS)[number], v: Rec, alsoSecret: string[] = []): structproto.Struct {
+/**
+ * Outputs without the dynamic classes' hidden members, with what arrived secret (`alsoSecret`)
+ * and the kind's secret values (`code`, `oidc.clientSecret`) wrapped at their paths.
+ */
+function outward(k: (typeof KINDS)[number], v: Rec, alsoSecret: Path[] = []): structproto.Struct {
   const { __timeouts: _t, __provider: _p, ...rest } = v;
-  return struct(wrapSecrets(rest, [...k.secretOutputs, ...alsoSecret]));
+  return struct(wrapSecrets(rest, [...alsoSecret, ...secretPaths(k)]));
 }
 /** The engine's timeout (seconds, 0 when none) as the kinds' `__timeouts` for `op`. */
 const timeoutsFor = (op: "create" | "update" | "delete", seconds: number) => (seconds > 0 ? { __timeouts: { [op]: `${seconds}s` } } : {});

@@ -21,7 +21,7 @@ export interface CommonArgs {
 
 /**
  * The base of every irv resource: a dynamic resource of type `pulumi-nodejs:dynamic/irv:<Class>`
- * over its kind's shared shim, marking the kind's secret outputs.
+ * over its kind's shared shim, marking the kind's secret fields (inputs and outputs).
  *
  * `customTimeouts` are honoured by the provider itself (the engine does not pass them to dynamic
  * providers): they are copied into the hidden `__timeouts` input, and `create`, `update` and
@@ -44,6 +44,9 @@ export abstract class IrvResource extends pulumi.dynamic.Resource {
     const all: Record<string, unknown> = {};
     for (const o of outputs) all[o] = undefined;
     Object.assign(all, props);
+    // A field kept secret (an invite's code, a block with a secret member such as `oidc`) is sent
+    // secret as a whole, so state holds it only encrypted: a dynamic resource cannot mark a member.
+    for (const name of info.secretOutputs) if (all[name] !== undefined) all[name] = pulumi.secret(all[name]);
     const t = opts?.customTimeouts;
     if (t && !opts?.id) {
       const timeouts = Object.fromEntries(Object.entries({ create: t.create, update: t.update, delete: t.delete }).filter(([, v]) => v));

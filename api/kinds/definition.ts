@@ -10,8 +10,14 @@ export interface FieldDefinition {
   input?: boolean;
   /** Changing it replaces the resource. */
   replace?: boolean;
-  /** Kept secret in state. */
+  /** Kept secret in state, as a whole. */
   secret?: boolean;
+  /**
+   * For a block: the members kept secret in state (`oidc`'s `clientSecret`), the rest readable.
+   * The plugin marks just these members; the dynamic classes, which can only mark a whole output
+   * secret, keep the whole block secret (see `secretNames`).
+   */
+  secretMembers?: readonly string[];
   /** Write-only on the API: never returned, so never read back (refresh keeps the program's value). */
   writeOnly?: boolean;
   /** The value an omitted input means (`""` for description, `false` for singleUse). */
@@ -56,9 +62,17 @@ export function inputNames(d: KindDefinition): string[] {
   return Object.keys(d.fields).filter((k) => d.fields[k].input);
 }
 
-/** The names of `d`'s secret fields (marked secret in state). */
+/**
+ * The names of the fields of `d` a dynamic resource marks secret in state: the secret fields, and
+ * the blocks that have secret members (a dynamic provider cannot mark one member of an object).
+ */
 export function secretNames(d: KindDefinition): string[] {
-  return Object.keys(d.fields).filter((k) => d.fields[k].secret);
+  return Object.keys(d.fields).filter((k) => d.fields[k].secret || d.fields[k].secretMembers?.length);
+}
+
+/** The paths of the values of `d` kept secret in state, member by member: `["code"]`, `["oidc", "clientSecret"]`. */
+export function secretPaths(d: KindDefinition): string[][] {
+  return Object.entries(d.fields).flatMap(([k, f]) => (f.secret ? [[k]] : (f.secretMembers ?? []).map((m) => [k, m])));
 }
 
 /** Fields most kinds share. */

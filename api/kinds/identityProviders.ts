@@ -11,9 +11,9 @@ export const identityProviders = defineKind({
     name: common.name("The identity provider's name."),
     description: common.description,
     defaultRoleUid: { type: "string", description: "The role new users get (uid).", input: true, wire: "defaultRole", default: "", refersTo: "roles" },
-    // Secret as a whole: Pulumi cannot mark one member of an object secret, and `clientSecret`
-    // (write-only on the API) lives in it.
-    oidc: { type: "Oidc", description: "The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.", input: true, block: true, secret: true },
+    // `clientSecret` (write-only on the API) is secret; the plugin keeps issuer, clientId and
+    // additionalScopes readable, the dynamic classes keep the whole block secret.
+    oidc: { type: "Oidc", description: "The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.", input: true, block: true, secretMembers: ["clientSecret"] },
     createTime: common.createTime,
     updateTime: common.updateTime,
   },

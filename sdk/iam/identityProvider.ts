@@ -45,7 +45,8 @@ export class IdentityProvider extends IrvResource {
   declare public readonly adoptUid: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: IdentityProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    super("identityProviders", name, { ...args, oidc: args?.oidc === undefined ? undefined : secretClientSecret(args.oidc) }, outputNames("identityProviders"), opts);
+    // The base class sends `oidc` secret as a whole (its definition names a secret member).
+    super("identityProviders", name, { ...args }, outputNames("identityProviders"), opts);
   }
 
   /** A read-only reference to the existing identity provider `uid` (its secret is not readable). */
@@ -55,10 +56,10 @@ export class IdentityProvider extends IrvResource {
 }
 
 /**
- * The oidc input as a secret, so neither the inputs nor the outputs in state ever hold the client
- * secret in plaintext. Pulumi marks an object secret as a whole when a member is, so the whole
- * block is secret (the `oidc` output too, via additionalSecretOutputs); issuer and clientId stay
- * readable in the program through `apply`.
+ * The oidc input as a secret, as the class sends it: neither the inputs nor the outputs in state
+ * ever hold the client secret in plaintext. A dynamic resource marks a whole value secret, so the
+ * whole block is secret (the `oidc` output too, via additionalSecretOutputs); issuer and clientId
+ * stay readable in the program through `apply`.
  */
 export function secretClientSecret(oidc: pulumi.Input<OidcArgs>): pulumi.Input<OidcArgs> {
   return pulumi.secret(oidc) as pulumi.Input<OidcArgs>;

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { KINDS } from "../../api/kinds";
+import { z } from "zod";
+import { AccountBlocks, AwsIdentity, ClaimMatch, IdentityProviderCreate, StaticKeys } from "../../api/bodies";
+import { CAPABILITIES } from "../../api/capabilities";
+import { SERVICE_PRINCIPALS } from "../../api/fields";
+import { KINDS, secretNames, secretPaths } from "../../api/kinds";
+import { BoundIdentity, BoundRef } from "../../api/resources";
 import { SETTINGS } from "../../client/config";
 import { packageSchema, tokenOf } from "../../plugin/schema";
+import { enumName, schemaTypeOf } from "../../plugin/types";
 
 // The plugin's schema is derived from api/kinds: every kind and every field, with its secrecy and
 // replace-on-change, appears without being written a second time.
@@ -20,9 +26,13 @@ describe("the plugin's package schema", () => {
     expect(r.requiredInputs).toContain(k.parentField);
   });
 
-  it("marks the invite code and the OIDC block secret, and the token secret in the provider's config", () => {
+  it("marks the invite code and the OIDC client secret secret, and the token secret in the provider's config", () => {
     expect(schema.resources["irv:iam:GroupInvite"].properties.code.secret).toBe(true);
-    expect(schema.resources["irv:iam:IdentityProvider"].inputProperties.oidc.secret).toBe(true);
+    // Only the client secret: issuer, clientId and additionalScopes stay readable in state.
+    const idp = schema.resources["irv:iam:IdentityProvider"];
+    for (const p of [idp.inputProperties.oidc, idp.properties.oidc]) expect(p).toEqual({ $ref: "#/types/irv:iam:Oidc", description: expect.any(String) });
+    const oidc = schema.types["irv:iam:Oidc"].properties;
+    expect(Object.entries(oidc).filter(([, m]: [string, any]) => m.secret).map(([n]) => n)).toEqual(["clientSecret"]);
     expect(Object.keys(schema.config.variables).sort()).toEqual(Object.keys(SETTINGS).sort());
     expect(schema.config.variables.token.secret).toBe(true);
     expect(schema.config.variables.identityToken.secret).toBe(true);
@@ -30,10 +40,116 @@ describe("the plugin's package schema", () => {
   });
 
   it("maps the definitions' types to schema types", () => {
-    expect(schema.resources["irv:iam:Role"].inputProperties.capabilities).toMatchObject({ type: "array", items: { type: "string" } });
+    expect(schema.resources["irv:iam:Role"].inputProperties.capabilities).toMatchObject({ type: "array", items: { $ref: "#/types/irv:iam:Capability" } });
     expect(schema.resources["irv:iam:GroupInvite"].inputProperties.singleUse).toMatchObject({ type: "boolean", default: false });
-    expect(schema.resources["irv:iam:Identity"].inputProperties.claimMatch.$ref).toBe("pulumi.json#/Any");
+    expect(schema.resources["irv:iam:Identity"].inputProperties.claimMatch.$ref).toBe("#/types/irv:iam:ClaimMatch");
     expect(schema.meta.supportPack).toBe(true);
     for (const lang of Object.values(schema.language) as any[]) expect(lang.respectSchemaVersion).toBe(true);
+  });
+});
+
+// Structured fields get object and enum types derived from the zod schemas the server checks.
+describe("the plugin schema's object and enum types", () => {
+  const schema = packageSchema() as any;
+  const types = schema.types as Record<string, any>;
+  const refs = (v: unknown): string[] =>
+    !v || typeof v !== "object" ? [] : Object.entries(v).flatMap(([k, x]) => (k === "$ref" && typeof x === "string" ? [x] : refs(x)));
+
+  it("types every structured field: nothing is Any but the values of an opaque map", () => {
+    for (const k of KINDS) {
+      const r = schema.resources[tokenOf(k)];
+      for (const [name, f] of Object.entries(k.fields)) {
+        const p = r.properties[name];
+        if (/^(string|boolean|number)( \| null)?$/.test(f.type)) expect(p.type, `${k.className}.${name}`).toBe(f.type.split(" ")[0]);
+        else expect(p.$ref ?? p.items?.$ref ?? p.additionalProperties?.$ref, `${k.className}.${name}`).toMatch(/^#\/types\/irv:iam:|^pulumi\.json#\/Any$/);
+        if (p.$ref === "pulumi.json#/Any") throw new Error(`${k.className}.${name} is Any`);
+      }
+    }
+    // Only Group.resourceLimits, which the API reports as it likes, is a map of Any.
+    const anys = KINDS.flatMap((k) => Object.entries(schema.resources[tokenOf(k)].properties).filter(([, p]) => refs(p).includes("pulumi.json#/Any")).map(([n]) => `${k.className}.${n}`));
+    expect(anys).toEqual(["Group.resourceLimits"]);
+    expect(Object.values(types).flatMap(refs)).not.toContain("pulumi.json#/Any");
+    expect(Object.keys(types).sort()).toEqual(
+      [
+        "AccountAssociationAmazon", "AccountAssociationAzure", "AccountAssociationChainguard", "AccountAssociationGithub",
+        "AccountAssociationGithubInstallation", "AccountAssociationGoogle", "AwsIdentity", "BoundIdentity", "BoundRef",
+        "Capability", "ClaimMatch", "Oidc", "ServicePrincipal", "StaticKeys",
+      ].map((t) => `irv:iam:${t}`),
+    );
+  });
+
+  it("refers only to types it declares", () => {
+    const all = [...Object.values(schema.resources), ...Object.values(types)].flatMap(refs).filter((r) => r.startsWith("#/types/"));
+    expect(all.length).toBeGreaterThan(10);
+    for (const r of all) expect(types[r.slice("#/types/".length)], r).toBeDefined();
+  });
+
+  it("describes every type and every member", () => {
+    for (const [token, t] of Object.entries(types)) {
+      expect(t.description, token).toMatch(/\w/);
+      for (const [name, m] of Object.entries(t.properties ?? {}) as [string, any][]) expect(m.description, `${token}.${name}`).toMatch(/\w/);
+    }
+  });
+
+  it("has the members and required-ness of the zod schemas the server checks", () => {
+    const cases: [string, z.ZodObject][] = [
+      ["ClaimMatch", ClaimMatch],
+      ["StaticKeys", StaticKeys],
+      ["AwsIdentity", AwsIdentity],
+      ["Oidc", IdentityProviderCreate.shape.oidc],
+      ["AccountAssociationAmazon", AccountBlocks.amazon],
+      ["AccountAssociationGoogle", AccountBlocks.google],
+      ["AccountAssociationAzure", AccountBlocks.azure],
+      ["AccountAssociationChainguard", AccountBlocks.chainguard],
+      ["AccountAssociationGithub", AccountBlocks.github],
+      ["BoundIdentity", BoundIdentity],
+      ["BoundRef", BoundRef],
+    ];
+    for (const [name, zod] of cases) {
+      const t = types[`irv:iam:${name}`];
+      expect(Object.keys(t.properties), name).toEqual(Object.keys(zod.shape));
+      const required = Object.entries(zod.shape).filter(([, m]) => !(m as z.ZodType).safeParse(undefined).success || (m as z.ZodType).def.type === "default").map(([n]) => n);
+      expect(t.required ?? [], name).toEqual(required);
+    }
+    // The rules the server states: a client secret on create, an issuer or a pattern (so neither required).
+    expect(types["irv:iam:Oidc"].required).toEqual(["issuer", "clientId", "clientSecret"]);
+    expect(types["irv:iam:ClaimMatch"].required).toBeUndefined();
+    expect(types["irv:iam:AwsIdentity"].required).toEqual(["awsAccount"]);
+    expect(types["irv:iam:ClaimMatch"].properties.claims).toMatchObject({ type: "object", additionalProperties: { type: "string" } });
+    expect(types["irv:iam:AccountAssociationGithub"].properties.installations.items).toEqual({ $ref: "#/types/irv:iam:AccountAssociationGithubInstallation" });
+  });
+
+  it("has enums with exactly the values of the server's tables, each with a name the SDKs can use", () => {
+    const values = (t: string) => types[t].enum.map((e: any) => e.value);
+    expect(values("irv:iam:Capability")).toEqual([...CAPABILITIES]);
+    expect(values("irv:iam:ServicePrincipal")).toEqual([...SERVICE_PRINCIPALS]);
+    expect(schema.resources["irv:iam:Identity"].inputProperties.servicePrincipal.$ref).toBe("#/types/irv:iam:ServicePrincipal");
+    for (const t of ["irv:iam:Capability", "irv:iam:ServicePrincipal"]) {
+      const names = types[t].enum.map((e: any) => e.name);
+      expect(new Set(names).size, t).toBe(names.length);
+      for (const n of names) expect(n).toMatch(/^[A-Z][A-Za-z0-9]*$/);
+    }
+    expect(enumName("role_bindings.list")).toBe("RoleBindingsList");
+    expect(enumName("CATALOG_SYNCER")).toBe("CatalogSyncer");
+  });
+
+  it("says which member is secret once: the plugin marks it, the dynamic classes keep its block secret", () => {
+    const idp = KINDS.find((k) => k.className === "IdentityProvider")!;
+    const invite = KINDS.find((k) => k.className === "GroupInvite")!;
+    expect(secretPaths(idp)).toEqual([["oidc", "clientSecret"]]);
+    expect(secretNames(idp)).toEqual(["oidc"]);
+    expect(secretPaths(invite)).toEqual([["code"]]);
+    expect(secretNames(invite)).toEqual(["code"]);
+  });
+
+  it("refuses a structure the schema cannot name", () => {
+    expect(() => schemaTypeOf(z.object({ a: z.string() }), {})).toThrow(/needs a name.*\.meta\(\{ id \}\)/);
+    expect(() => schemaTypeOf(z.enum(["A", "B"]), {})).toThrow(/closed set needs a name/);
+    const types: Record<string, unknown> = {};
+    expect(schemaTypeOf(z.array(z.object({ a: z.string().describe("an a") }).meta({ id: "Thing" })), types, "registry")).toEqual({
+      type: "array",
+      items: { $ref: "#/types/irv:registry:Thing" },
+    });
+    expect(types["irv:registry:Thing"]).toEqual({ type: "object", properties: { a: { type: "string", description: "an a" } }, required: ["a"] });
   });
 });

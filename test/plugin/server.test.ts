@@ -44,7 +44,8 @@ describe("the plugin's provider server", () => {
     expect(r.getFailuresList().map((f) => f.getProperty())).toContain("name");
   });
 
-  it("unwraps secret inputs for check and keeps the kind's secret fields secret in what it returns", async () => {
+  it("unwraps secret inputs for check and keeps the kind's secret member secret in what it returns, the rest of its block readable", async () => {
+    // As YAML sends it: a plain block whose clientSecret is secret.
     const r = await check("irv:iam:IdentityProvider", {
       groupUid: ctx.server.organization,
       name: "sso",
@@ -52,8 +53,80 @@ describe("the plugin's provider server", () => {
     });
     expect(r.getFailuresList()).toEqual([]);
     const inputs = r.getInputs()!.toJavaScript() as any;
-    expect(isSecret(inputs.oidc)).toBe(true);
-    expect(inputs.oidc.value.clientSecret).toBe("cs-1");
+    expect(isSecret(inputs.oidc)).toBe(false);
+    expect(inputs.oidc).toEqual({ issuer: "https://login.acme.example", clientId: "irv", clientSecret: secret("cs-1") });
+  });
+
+  it("keeps the client secret secret in check whatever the program marked: nothing, or the whole block", async () => {
+    const oidc = { issuer: "https://login.acme.example", clientId: "irv", clientSecret: "cs-2", additionalScopes: ["email"] };
+    const news = (o: unknown) => ({ groupUid: ctx.server.organization, name: "sso", oidc: o });
+    // A generated SDK sends nested secret members unmarked: the provider marks the member.
+    const plainIn = (await check("irv:iam:IdentityProvider", news(oidc))).getInputs()!.toJavaScript() as any;
+    expect(plainIn.oidc).toEqual({ ...oidc, clientSecret: secret("cs-2") });
+    // A program that made the whole block secret keeps it secret as a whole (and not wrapped twice).
+    const wholeIn = (await check("irv:iam:IdentityProvider", news(secret(oidc)))).getInputs()!.toJavaScript() as any;
+    expect(wholeIn.oidc).toEqual(secret(oidc));
+    // A bad member of a block with a secret is named, and the failure shows no value.
+    const bad = await check("irv:iam:IdentityProvider", news({ ...oidc, issuer: "http://login.acme.example" }));
+    expect(bad.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([["", expect.stringMatching(/^oidc\.issuer: must be an https URL/)]]);
+  });
+
+  it("creates, refreshes, imports and updates an identity provider with only oidc.clientSecret secret in outputs and inputs", async () => {
+    const org = ctx.server.organization;
+    const urnOf = urn("irv:iam:IdentityProvider", "sso");
+    const inputs = { groupUid: org, name: "sso-depth", oidc: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: secret("cs-3") } };
+    const made = await call<provproto.CreateResponse>("create", new provproto.CreateRequest().setUrn(urnOf).setProperties(struct(inputs)));
+    const outs = made.getProperties()!.toJavaScript() as any;
+    expect(outs.oidc).toEqual({ issuer: "https://login.acme.example", clientId: "irv", additionalScopes: [], clientSecret: secret("cs-3") });
+    expect(outs.uid).toBe(made.getId());
+
+    // A refresh: the write-only secret comes from the prior outputs, and stays secret in both.
+    const read = await call<provproto.ReadResponse>(
+      "read",
+      new provproto.ReadRequest().setUrn(urnOf).setId(made.getId()).setProperties(struct(outs)).setInputs(struct(inputs)),
+    );
+    for (const v of [read.getProperties(), read.getInputs()]) {
+      const o = v!.toJavaScript() as any;
+      expect(o.oidc.issuer).toBe("https://login.acme.example");
+      expect(o.oidc.clientSecret).toEqual(secret("cs-3"));
+    }
+    // An import knows no secret: there is none to wrap, and the rest is plain.
+    const imported = await call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urnOf).setId(made.getId()));
+    expect((imported.getInputs()!.toJavaScript() as any).oidc).toMatchObject({ issuer: "https://login.acme.example", clientId: "irv" });
+    expect((imported.getInputs()!.toJavaScript() as any).oidc.clientSecret).toBeUndefined();
+
+    // An update sent with nothing marked (as a generated SDK does) still stores the secret wrapped.
+    const news = { ...inputs, oidc: { issuer: "https://login.acme.example", clientId: "irv-2", clientSecret: "cs-4" } };
+    const updated = await call<provproto.UpdateResponse>(
+      "update",
+      new provproto.UpdateRequest().setUrn(urnOf).setId(made.getId()).setOlds(struct(outs)).setNews(struct(news)),
+    );
+    expect((updated.getProperties()!.toJavaScript() as any).oidc).toEqual({ issuer: "https://login.acme.example", clientId: "irv-2", additionalScopes: [], clientSecret: secret("cs-4") });
+    expect((await ctx.api.get(apiPath("identityProviders", made.getId()))).body.oidc.clientId).toBe("irv-2");
+    const preview = await call<provproto.UpdateResponse>(
+      "update",
+      new provproto.UpdateRequest().setUrn(urnOf).setId(made.getId()).setOlds(struct(outs)).setNews(struct(news)).setPreview(true),
+    );
+    expect((preview.getProperties()!.toJavaScript() as any).oidc.clientSecret).toEqual(secret("cs-4"));
+  });
+
+  it("keeps whatever arrived secret secret at its depth in check and create outputs; a secret in a list keeps the list secret", async () => {
+    const org = ctx.server.organization;
+    const identity = { groupUid: org, name: "depth", claimMatch: { issuer: "https://token.example", subject: secret("repo:acme/app") } };
+    const checked = (await check("irv:iam:Identity", identity)).getInputs()!.toJavaScript() as any;
+    expect(checked.claimMatch).toEqual({ issuer: "https://token.example", subject: secret("repo:acme/app") });
+    const made = await call<provproto.CreateResponse>("create", new provproto.CreateRequest().setUrn(urn("irv:iam:Identity", "i")).setProperties(struct(identity)));
+    expect((made.getProperties()!.toJavaScript() as any).claimMatch).toEqual({ issuer: "https://token.example", subject: secret("repo:acme/app") });
+    const preview = await call<provproto.CreateResponse>(
+      "create",
+      new provproto.CreateRequest().setUrn(urn("irv:iam:Identity", "i")).setProperties(struct(identity)).setPreview(true),
+    );
+    expect((preview.getProperties()!.toJavaScript() as any).claimMatch.subject).toEqual(secret("repo:acme/app"));
+
+    const role = { groupUid: org, name: "depth", capabilities: ["groups.list", secret("roles.list")] };
+    expect(((await check("irv:iam:Role", role)).getInputs()!.toJavaScript() as any).capabilities).toEqual(secret(["groups.list", "roles.list"]));
+    const madeRole = await call<provproto.CreateResponse>("create", new provproto.CreateRequest().setUrn(urn("irv:iam:Role", "r")).setProperties(struct(role)));
+    expect(isSecret((madeRole.getProperties()!.toJavaScript() as any).capabilities)).toBe(true);
   });
 
   it("creates with the configured credentials, previews without the API, and wraps an invite's code", async () => {

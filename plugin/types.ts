@@ -1,0 +1,138 @@
+/**
+ * The object and enum types of the plugin's schema, derived from the zod schemas the server and
+ * the provider's check already use: an input's from its kind's create body (api/bodies.ts), an
+ * output-only field's from the API item (api/resources.ts). A zod schema named with
+ * `.meta({ id })` becomes the type `irv:<module>:<id>`, with its members' types, descriptions and
+ * required-ness; a named `z.enum` becomes an enum type. Which members are secret comes from the
+ * kinds' definitions (`secretMembers`). Nothing here names a field or a type.
+ */
+import { z } from "zod";
+import { KINDS, type KindDefinition } from "../api/kinds";
+import { SHAPES } from "../client/shapes";
+import { specs } from "../provider/resources";
+
+/** A property or type spec of the schema. */
+export type Spec = Record<string, unknown>;
+/** The schema's `types`, by token. */
+export type Types = Record<string, Spec>;
+
+/** What z.toJSONSchema writes, as far as it is read here. */
+interface Json {
+  type?: string;
+  description?: string;
+  $ref?: string;
+  enum?: unknown[];
+  items?: Json;
+  properties?: Record<string, Json>;
+  additionalProperties?: Json | boolean;
+  required?: string[];
+  $defs?: Record<string, Json>;
+}
+
+const ANY: Spec = { $ref: "pulumi.json#/Any" };
+const SCALARS = new Set(["string", "boolean", "number", "integer"]);
+
+/** An enum value's name in the SDKs: `role_bindings.list` is `RoleBindingsList`, `CATALOG_SYNCER` is `CatalogSyncer`. */
+export function enumName(value: string): string {
+  return value
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase())
+    .join("");
+}
+
+/** The JSON Schema of `schema`, as zod writes it (named schemas under `$defs`). */
+function jsonOf(schema: z.ZodType): Json {
+  return z.toJSONSchema(schema, { unrepresentable: "any" }) as Json;
+}
+
+/**
+ * Converts JSON Schema to schema types in one module (`iam`), adding each named type it reaches
+ * to `types`. Two different schemas under one id are an error, as is an unnamed object or enum:
+ * a schema type needs a token.
+ */
+function converter(types: Types, module: string, defs: Record<string, Json>) {
+  const typeOf = (j: Json, where: string): Spec => {
+    if (j.$ref) return { $ref: `#/types/${define(j.$ref.replace(/^#\/\$defs\//, ""), where)}` };
+    if (j.enum) throw new Error(`${where}: a closed set needs a name for the schema: .meta({ id })`);
+    if (j.type === "array") return { type: "array", items: j.items ? typeOf(j.items, `${where}[]`) : ANY };
+    if (j.type === "object" && j.properties) throw new Error(`${where}: an object needs a name for the schema: .meta({ id })`);
+    if (j.type === "object") {
+      const values = typeof j.additionalProperties === "object" ? j.additionalProperties : {};
+      return { type: "object", additionalProperties: typeOf(values, `${where}{}`) };
+    }
+    if (j.type && SCALARS.has(j.type)) return { type: j.type };
+    return ANY;
+  };
+
+  /** Adds the named type `id` to `types`; returns its token. */
+  const define = (id: string, where: string): string => {
+    const token = `irv:${module}:${id}`;
+    const j = defs[id];
+    if (!j) throw new Error(`${where}: no definition of ${id}`);
+    let spec: Spec;
+    if (j.enum) {
+      spec = { type: "string", description: j.description, enum: j.enum.map((v) => ({ value: v, name: enumName(String(v)) })) };
+    } else {
+      const properties: Record<string, Spec> = {};
+      for (const [name, p] of Object.entries(j.properties ?? {})) properties[name] = { ...typeOf(p, `${id}.${name}`), description: p.description };
+      spec = { type: "object", description: j.description, properties, ...(j.required?.length ? { required: j.required } : {}) };
+    }
+    const known = types[token];
+    if (known && JSON.stringify(known) !== JSON.stringify(spec)) throw new Error(`${where}: two different schemas are named ${id}`);
+    types[token] = spec;
+    return token;
+  };
+  return typeOf;
+}
+
+/** The schema type of zod `schema`, adding the named types it uses to `types` (tokens `irv:<module>:<id>`). */
+export function schemaTypeOf(schema: z.ZodType, types: Types, module = "iam", where = "value"): Spec {
+  // Wrapped, so that a named schema at the top is a reference like any other.
+  const j = jsonOf(z.object({ value: schema }));
+  return converter(types, module, j.$defs ?? {})(j.properties!.value, where);
+}
+
+/** The types of every kind's fields, and the named types they use. */
+export interface KindTypes {
+  /** By kind, then field: the field's schema type (fields no zod schema describes, such as the parent, are absent). */
+  fields: Record<string, Record<string, Spec>>;
+  types: Types;
+}
+
+/** The schema type of each field of `d` a zod schema describes. */
+function fieldTypesOf(d: KindDefinition, types: Types): Record<string, Spec> {
+  const body = jsonOf(specs[d.kind as keyof typeof specs].createSchema);
+  const item = jsonOf(SHAPES[d.kind]);
+  const out: Record<string, Spec> = {};
+  for (const [name, f] of Object.entries(d.fields)) {
+    const wire = f.wire ?? name;
+    const [j, defs] = f.input ? [body.properties?.[wire], body.$defs] : [item.properties?.[wire], item.$defs];
+    if (j) out[name] = converter(types, "iam", defs ?? {})(j, `${d.className}.${name}`);
+  }
+  return out;
+}
+
+/** Marks the secret members the definitions name in the types of their blocks. */
+function markSecretMembers(d: KindDefinition, fields: Record<string, Spec>, types: Types): void {
+  for (const [name, f] of Object.entries(d.fields)) {
+    if (!f.secretMembers?.length) continue;
+    const token = String(fields[name]?.$ref ?? "").replace(/^#\/types\//, "");
+    const properties = types[token]?.properties as Record<string, Spec> | undefined;
+    for (const m of f.secretMembers) {
+      if (!properties?.[m]) throw new Error(`${d.className}.${name}: no member ${m} to keep secret`);
+      properties[m].secret = true;
+    }
+  }
+}
+
+let cached: KindTypes | undefined;
+/** Every kind's field types and the named types they use (computed once). */
+export function kindTypes(): KindTypes {
+  if (cached) return cached;
+  const types: Types = {};
+  const fields: KindTypes["fields"] = {};
+  for (const d of KINDS) fields[d.kind] = fieldTypesOf(d, types);
+  for (const d of KINDS) markSecretMembers(d, fields[d.kind], types);
+  return (cached = { fields, types });
+}
