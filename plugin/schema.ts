@@ -60,12 +60,15 @@ function resourceOf(d: KindDefinition): PropertySpec {
   const inputProperties: Record<string, PropertySpec> = {};
   for (const [name, f] of inputs) inputProperties[name] = propertyOf(d, name, f, true);
   inputProperties.adoptUid = ADOPT_UID;
-  // Required: the parent and, where the kind has none that the API computes, the name.
-  const requiredInputs = inputs.filter(([name, f]) => name === d.parentField || (name === "name" && !f.computedWhenOmitted)).map(([n]) => n);
+  // Required: the parent, what the create body requires (unless the API computes it when omitted),
+  // and, among outputs, also the inputs that have a default or are computed, and what every API item has.
+  const required = kindTypes().required[d.kind];
+  const requiredInputs = inputs.filter(([name, f]) => name === d.parentField || (required.inputs.includes(name) && !f.computedWhenOmitted)).map(([n]) => n);
+  const filled = inputs.filter(([name, f]) => !requiredInputs.includes(name) && (f.default !== undefined || f.computedWhenOmitted)).map(([n]) => n);
   return {
     description: `A ${d.label} (API collection \`${d.kind}\`).`,
     properties,
-    required: ["uid", ...requiredInputs],
+    required: ["uid", ...requiredInputs, ...filled, ...required.outputs],
     inputProperties,
     requiredInputs,
   };

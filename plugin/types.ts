@@ -97,20 +97,25 @@ export function schemaTypeOf(schema: z.ZodType, types: Types, module = "iam", wh
 export interface KindTypes {
   /** By kind, then field: the field's schema type (fields no zod schema describes, such as the parent, are absent). */
   fields: Record<string, Record<string, Spec>>;
+  /** By kind: the inputs a create body requires, and the output-only fields every API item has. */
+  required: Record<string, { inputs: string[]; outputs: string[] }>;
   types: Types;
 }
 
-/** The schema type of each field of `d` a zod schema describes. */
-function fieldTypesOf(d: KindDefinition, types: Types): Record<string, Spec> {
+/** The schema type of each field of `d` a zod schema describes, and which are required. */
+function fieldTypesOf(d: KindDefinition, types: Types) {
   const body = jsonOf(specs[d.kind as keyof typeof specs].createSchema);
   const item = jsonOf(SHAPES[d.kind]);
-  const out: Record<string, Spec> = {};
+  const fields: Record<string, Spec> = {};
+  const required = { inputs: [] as string[], outputs: [] as string[] };
   for (const [name, f] of Object.entries(d.fields)) {
     const wire = f.wire ?? name;
-    const [j, defs] = f.input ? [body.properties?.[wire], body.$defs] : [item.properties?.[wire], item.$defs];
-    if (j) out[name] = converter(types, "iam", defs ?? {})(j, `${d.className}.${name}`);
+    const j = f.input ? body : item;
+    const p = j.properties?.[wire];
+    if (p) fields[name] = converter(types, "iam", j.$defs ?? {})(p, `${d.className}.${name}`);
+    if (j.required?.includes(wire)) (f.input ? required.inputs : required.outputs).push(name);
   }
-  return out;
+  return { fields, required };
 }
 
 /** Marks the secret members the definitions name in the types of their blocks. */
@@ -132,7 +137,8 @@ export function kindTypes(): KindTypes {
   if (cached) return cached;
   const types: Types = {};
   const fields: KindTypes["fields"] = {};
-  for (const d of KINDS) fields[d.kind] = fieldTypesOf(d, types);
+  const required: KindTypes["required"] = {};
+  for (const d of KINDS) ({ fields: fields[d.kind], required: required[d.kind] } = fieldTypesOf(d, types));
   for (const d of KINDS) markSecretMembers(d, fields[d.kind], types);
-  return (cached = { fields, types });
+  return (cached = { fields, required, types });
 }

@@ -119,6 +119,19 @@ describe("the plugin schema's object and enum types", () => {
     expect(types["irv:iam:AccountAssociationGithub"].properties.installations.items).toEqual({ $ref: "#/types/irv:iam:AccountAssociationGithubInstallation" });
   });
 
+  it("requires the inputs the create body requires, and in outputs what is always there", () => {
+    const r = (c: string) => schema.resources[`irv:iam:${c}`];
+    expect(r("IdentityProvider").requiredInputs).toEqual(["groupUid", "name", "oidc"]);
+    expect(r("RoleBinding").requiredInputs).toEqual(["groupUid", "identityUid", "roleUid"]);
+    expect(r("Role").requiredInputs).toEqual(["groupUid", "name", "capabilities"]);
+    expect(r("GroupInvite").requiredInputs).toEqual(["groupUid", "roleUid"]);
+    expect(r("Identity").requiredInputs).toEqual(["groupUid", "name"]);
+    expect(r("RoleBinding").required).toEqual(expect.arrayContaining(["uid", "identity", "group", "role", "createTime"]));
+    expect(r("GroupInvite").required).toEqual(expect.arrayContaining(["expirationTime", "email", "singleUse", "keyId"]));
+    expect(r("GroupInvite").required).not.toContain("code");
+    expect(r("GroupInvite").required).not.toContain("ttl");
+  });
+
   it("has enums with exactly the values of the server's tables, each with a name the SDKs can use", () => {
     const values = (t: string) => types[t].enum.map((e: any) => e.value);
     expect(values("irv:iam:Capability")).toEqual([...CAPABILITIES]);

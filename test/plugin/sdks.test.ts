@@ -11,7 +11,11 @@ import { BUILD_TIMEOUT, itBuildsGeneratedSdks, run } from "../toolchain/support"
 // program using it build, the TypeScript SDK and a program type-check, Python byte-compiles.
 // .NET is generated only: there is no .NET SDK on this machine to build it.
 
-/** A Go program: an explicit provider, a group, an identity in it and a role binding of both. */
+/**
+ * A Go program: an explicit provider, a group, an identity in it (its claimMatch an object type),
+ * a role (capabilities from the enum) and a role binding of both, an identity provider (its oidc an
+ * object type with a secret member).
+ */
 const GO_PROGRAM = `package main
 
 import (
@@ -40,29 +44,52 @@ func main() {
 		ci, err := iam.NewIdentity(ctx, "ci", &iam.IdentityArgs{
 			GroupUid: eng.Uid,
 			Name:     pulumi.String("ci"),
-			ClaimMatch: pulumi.Map{
-				"issuer":  pulumi.String("https://token.actions.example.com"),
-				"subject": pulumi.String("repo:org/app:ref:refs/heads/main"),
+			ClaimMatch: &iam.ClaimMatchArgs{
+				Issuer:  pulumi.String("https://token.actions.example.com"),
+				Subject: pulumi.String("repo:org/app:ref:refs/heads/main"),
+				Claims:  pulumi.StringMap{"ref": pulumi.String("refs/heads/main")},
 			},
 		}, pulumi.Provider(org))
 		if err != nil {
 			return err
 		}
-		binding, err := iam.NewRoleBinding(ctx, "ci-viewer", &iam.RoleBindingArgs{
+		releaser, err := iam.NewRole(ctx, "releaser", &iam.RoleArgs{
+			GroupUid:     eng.Uid,
+			Name:         pulumi.String("releaser"),
+			Capabilities: iam.CapabilityArray{iam.CapabilityRepoList, iam.CapabilityRegistryPush},
+		}, pulumi.Provider(org))
+		if err != nil {
+			return err
+		}
+		binding, err := iam.NewRoleBinding(ctx, "ci-releaser", &iam.RoleBindingArgs{
 			GroupUid:    eng.Uid,
 			IdentityUid: ci.Uid,
-			RoleUid:     pulumi.String("org-1/viewer"),
+			RoleUid:     releaser.Uid,
+		}, pulumi.Provider(org))
+		if err != nil {
+			return err
+		}
+		sso, err := iam.NewIdentityProvider(ctx, "sso", &iam.IdentityProviderArgs{
+			GroupUid: eng.Uid,
+			Name:     pulumi.String("sso"),
+			Oidc: &iam.OidcArgs{
+				Issuer:       pulumi.String("https://login.example.com"),
+				ClientId:     pulumi.String("irv"),
+				ClientSecret: pulumi.String("not-a-real-secret"),
+			},
 		}, pulumi.Provider(org))
 		if err != nil {
 			return err
 		}
 		ctx.Export("bindingUid", binding.Uid)
+		ctx.Export("ssoIssuer", sso.Oidc.Issuer())
+		ctx.Export("boundIdentity", binding.Identity.Name())
 		return nil
 	})
 }
 `;
 
-/** The same in TypeScript, plus a missing required input that must not type-check. */
+/** The same in TypeScript, plus a missing required input and an unknown capability that must not type-check. */
 const TS_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as irv from "./index";
 
@@ -70,10 +97,18 @@ const org = new irv.Provider("org", { apiUrl: irv.config.apiUrl, token: pulumi.s
 const eng = new irv.iam.Group("eng", { parentUid: "org-1", name: "eng" }, { provider: org });
 const claimMatch = { issuer: "https://token.actions.example.com", subject: "repo:org/app:ref:refs/heads/main" };
 const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci", claimMatch }, { provider: org });
-const binding = new irv.iam.RoleBinding("ci-viewer", { groupUid: eng.uid, identityUid: ci.uid, roleUid: "org-1/viewer" }, { provider: org });
+const releaser = new irv.iam.Role("releaser", { groupUid: eng.uid, name: "releaser", capabilities: ["repo.list", irv.iam.Capability.RegistryPush] }, { provider: org });
+const binding = new irv.iam.RoleBinding("ci-releaser", { groupUid: eng.uid, identityUid: ci.uid, roleUid: releaser.uid }, { provider: org });
+const sso = new irv.iam.IdentityProvider("sso", { groupUid: eng.uid, name: "sso", oidc: { issuer: "https://login.example.com", clientId: "irv", clientSecret: pulumi.secret("s") } }, { provider: org });
 export const bindingUid: pulumi.Output<string> = binding.uid;
+export const ssoIssuer: pulumi.Output<string> = sso.oidc.issuer;
+export const boundIdentity: pulumi.Output<string> = binding.identity.name;
 // @ts-expect-error parentUid is required
 new irv.iam.Group("bad", { name: "eng" }, { provider: org });
+// @ts-expect-error not a capability
+new irv.iam.Role("bad", { groupUid: eng.uid, name: "bad", capabilities: ["tag.frobnicate"] }, { provider: org });
+// @ts-expect-error the client secret is required
+new irv.iam.IdentityProvider("bad", { groupUid: eng.uid, name: "bad", oidc: { issuer: "https://login.example.com", clientId: "irv" } }, { provider: org });
 `;
 
 describe("the SDKs generated from the plugin's schema", () => {
@@ -109,6 +144,17 @@ describe("the SDKs generated from the plugin's schema", () => {
     // Secrets stay secret: the provider's token and the group invite's code.
     expect(read("go/irv/provider.go")).toContain("pulumi.ToSecret(args.Token)");
     expect(read("nodejs/iam/groupInvite.ts")).toMatch(/additionalSecretOutputs: \[[^\]]*"code"/);
+  });
+
+  it("writes the object and enum types in every language; .NET marks the client secret, the others leave it to the provider", () => {
+    expect(read("nodejs/types/input.ts")).toMatch(/export interface ClaimMatchArgs \{[^]*?issuerPattern\?: pulumi\.Input<string/);
+    expect(read("nodejs/types/output.ts")).toMatch(/export interface BoundIdentity \{/);
+    expect(read("nodejs/types/enums/iam/index.ts")).toContain('RoleBindingsList: "role_bindings.list"');
+    expect(read("go/irv/iam/pulumiTypes.go")).toMatch(/^type OidcArgs struct \{/m);
+    expect(read("go/irv/iam/pulumiEnums.go")).toMatch(/ServicePrincipalCatalogSyncer\s+= ServicePrincipal\("CATALOG_SYNCER"\)/);
+    expect(read("python/pulumi_irv/iam/_inputs.py")).toContain("class StaticKeysArgs:");
+    expect(read("python/pulumi_irv/iam/_enums.py")).toContain("class Capability(_builtins.str, Enum):");
+    expect(read("dotnet/Iam/Inputs/OidcArgs.cs")).toMatch(/_clientSecret = Output\.Tuple<Input<string>\?, int>\(value, emptySecret\)/);
   });
 
   itBuildsGeneratedSdks({ out: () => out, goModule: "github.com/pulumi-irv/irv/sdk/go", goProgram: GO_PROGRAM, tsProgram: TS_PROGRAM });
