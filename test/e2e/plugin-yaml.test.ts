@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_TIMEOUT, pulumiEnv, repoRoot } from "../support/engine";
 import { path as apiPath, useServer } from "../support/server";
@@ -26,6 +27,21 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
       edit(EXAMPLE.replace("path: ../../bin", `path: ${path.join(repoRoot, "bin")}`).replace("runtime: yaml\n", `runtime: yaml\nbackend:\n  url: file://${backend}\n`)),
     );
   const state = () => readFileSync(path.join(backend, ".pulumi", "stacks", "yaml-org", "dev.json"), "utf8");
+  /** What a preview that must fail prints (a preview that passes yields its output, which the caller's match then refuses). */
+  const failingPreview = () => pulumi("preview").then((out) => `the preview passed:\n${out}`, (err: Error) => err.message);
+  /**
+   * The identity provider's state: `oidc` readable member by member, its clientSecret only as
+   * ciphertext, in inputs and outputs alike (YAML sends `oidc` plain with a secret clientSecret).
+   */
+  const expectOnlyClientSecretEncrypted = (clientId: string) => {
+    const saved = state();
+    expect(saved).not.toContain(OIDC_SECRET);
+    const sso = JSON.parse(saved).checkpoint.latest.resources.find((r: { urn: string }) => r.urn.endsWith("irv:iam:IdentityProvider::sso"));
+    for (const props of [sso.inputs, sso.outputs]) {
+      expect(props.oidc).toMatchObject({ issuer: "https://login.acme.example", clientId });
+      expect(props.oidc.clientSecret).toEqual({ [specialSigKey]: specialSecretSig, ciphertext: expect.any(String) });
+    }
+  };
 
   beforeAll(async () => {
     base = mkdtempSync(path.join(tmpdir(), "irv-plugin-yaml-"));
@@ -68,8 +84,21 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     const saved = state();
     for (const plaintext of [outputs.inviteCode, OIDC_SECRET, ctx.server.token]) expect(saved).not.toContain(plaintext);
     expect(JSON.parse(await pulumi("stack", "output", "--json")).inviteCode).toBe("[secret]");
+    expectOnlyClientSecretEncrypted("irv-platform");
 
     expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 7 });
+
+    // Bad input inside a typed block or an enum is named at preview, member and all; a block that
+    // holds a secret is named without its value.
+    writeProject((y) => y.replace("issuer: https://token.actions.githubusercontent.com", "issuer: http://token.actions.githubusercontent.com"));
+    expect(await failingPreview()).toMatch(/property claimMatch value .* has a problem: claimMatch\.issuer: must be an https URL/);
+    writeProject((y) => y.replace("[repo.list, tag.list,", "[repo.list, tag.frobnicate,"));
+    expect(await failingPreview()).toMatch(/property capabilities value .* has a problem: capabilities\.1: is not a known capability/);
+    writeProject((y) => y.replace("issuer: https://login.acme.example", "issuer: http://login.acme.example"));
+    const badOidc = await failingPreview();
+    expect(badOidc).toMatch(/oidc\.issuer: must be an https URL/);
+    expect(badOidc).not.toContain(OIDC_SECRET);
+    writeProject();
 
     // A parent's description changes in place: its children, which reference its uid, stay.
     writeProject((y) => y.replace("Builds the product.", "Builds and ships the product."));
@@ -118,6 +147,7 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     const refreshed = JSON.parse(await pulumi("stack", "export")).deployment.resources;
     expect(refreshed.find((r: { urn: string }) => r.urn.endsWith("::legacy")).outputs.description).toBe("edited by hand");
     expect(refreshed.some((r: { urn: string }) => r.urn.endsWith("::invite"))).toBe(false);
+    expectOnlyClientSecretEncrypted("irv-platform");
     expect((await previewJson()).changeSummary).toEqual({ create: 1, update: 1, same: 6 });
     await pulumi("up", "--yes", "--skip-preview");
     expect((await ctx.api.get(apiPath("groups", made.body.uid))).body.description).toBe("made by hand");
@@ -133,6 +163,23 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     );
     expect((await previewJson()).changeSummary).toEqual({ import: 1, same: 8 });
     await pulumi("up", "--yes", "--skip-preview");
+    expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 9 });
+
+    // An update inside the identity provider's oidc block: in place, and still only its secret encrypted.
+    writeProject((y) =>
+      y
+        .replace("Builds the product.", "Builds and ships the product.")
+        .replace("new-hire@acme.example", "other-hire@acme.example")
+        .replace("resources:\n", `resources:\n${legacy}${adopted}`)
+        .replace("clientId: irv-platform", "clientId: irv-platform-2"),
+    );
+    const ssoUpdate = await previewJson("--diff");
+    expect(ssoUpdate.changeSummary).toEqual({ update: 1, same: 8 });
+    expect(Object.keys(ssoUpdate.steps.find((s: { op: string }) => s.op === "update").detailedDiff)).toEqual(["oidc"]);
+    await pulumi("up", "--yes", "--skip-preview");
+    const ssoUid = JSON.parse(state()).checkpoint.latest.resources.find((r: { urn: string }) => r.urn.endsWith("::sso")).id;
+    expect((await ctx.api.get(apiPath("identityProviders", ssoUid))).body.oidc.clientId).toBe("irv-platform-2");
+    expectOnlyClientSecretEncrypted("irv-platform-2");
     expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 9 });
 
     await pulumi("destroy", "--yes", "--skip-preview");
