@@ -1,8 +1,8 @@
 /**
  * The Pulumi package schema of the `irv` resource plugin, derived from the per-kind definitions
  * in api/kinds and the settings of client/config: nothing here names a field of a kind. Each kind
- * becomes `irv:iam:<className>`; a field's type, description, secrecy and replace-on-change come
- * from its definition, and the field's type, with the object and enum types of structured fields
+ * becomes `irv:iam:<className>`; a field's description, secrecy and replace-on-change come from
+ * its definition, and its type, with the object and enum types of structured fields
  * (`irv:iam:Oidc`, `irv:iam:ClaimMatch`, ...), from the zod schemas the server checks (types.ts).
  */
 import { KINDS, type FieldDefinition, type KindDefinition } from "../api/kinds";
@@ -111,8 +111,8 @@ export function packageSchema(): Record<string, unknown> {
       properties: settings,
       inputProperties: settings,
     },
-    resources: Object.fromEntries(KINDS.map((d) => [tokenOf(d), resourceOf(d)])),
     types: kindTypes().types,
+    resources: Object.fromEntries(KINDS.map((d) => [tokenOf(d), resourceOf(d)])),
     functions: {},
     language: {
       nodejs: { packageName: "@pulumi-irv/irv", ...respectSchemaVersion },
