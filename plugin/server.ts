@@ -2,9 +2,9 @@
  * The resource plugin's gRPC provider server, over the stubs `@pulumi/pulumi` ships. Every
  * resource operation dispatches to the same per-kind provider the dynamic classes use
  * (provider/resources); this layer only translates: secrets unwrapped on the way in and wrapped
- * again on the way out, member by member, the engine's timeouts passed on as the operation's deadline, a detailed
- * diff, previews answered without calling the API, and an import's read (which carries no
- * properties) answered with outputs and the declared inputs.
+ * again on the way out, member by member, the engine's timeouts passed on as the operation's
+ * deadline, a detailed diff, previews answered without calling the API, and an import's read
+ * (which carries no properties) answered with outputs and the declared inputs.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
