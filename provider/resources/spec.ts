@@ -83,6 +83,8 @@ export interface KindSpec<C extends CollectionName> {
    * loses its response throws TransportError (the caller looks again); its calls honour `deadline`.
    */
   recover(client: IrvClient, inputs: Rec, since: number, deadline: number): Promise<Item<C> | undefined>;
+  /** What a refused delete says the resource still holds (compared between attempts), or undefined for any other error. */
+  heldBy?(err: unknown): string | undefined;
   /** A plain-words error for a failed delete, or undefined to keep the API's. */
   deleteError?(err: unknown, props: Rec): Error | undefined;
   /** Called after a successful create (groups record themselves for propagation waits). */

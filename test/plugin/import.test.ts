@@ -5,7 +5,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serve } from "../../plugin/server";
-import { makeEveryKind, type EveryKind } from "../support/every-kind";
+import { makeEveryKind, type EveryKind, type MadeByHand } from "../support/every-kind";
 import { useServer } from "../support/server";
 
 // Import through the plugin's gRPC server, one resource of every kind made by hand, called as the
@@ -37,7 +37,7 @@ describe("import of every kind through the plugin's provider server", () => {
   const ctx = useServer();
   let stop: () => void;
   let client: any;
-  let made: EveryKind;
+  let made: MadeByHand;
   const call = <T>(method: string, req: unknown): Promise<T> =>
     new Promise((resolve, reject) => client[method](req, (e: Error | null, r: T) => (e ? reject(e) : resolve(r))));
   const read = (type: string, id: string) => call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urn(type, "r")).setId(id));

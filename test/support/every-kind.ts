@@ -25,8 +25,13 @@ export interface EveryKind {
   sso: string;
   accounts: string;
   invite: string;
-  /** A built-in role (outside the team), which the binding and the IdP refer to. */
+  /** A built-in role (outside the team), which the invite and the IdP refer to. */
   viewer: string;
+}
+
+/** What `makeEveryKind` made: the uids, and the static keys' expiration (a value the program must repeat). */
+export interface MadeByHand extends EveryKind {
+  keysExpiration: string;
 }
 
 /** POSTs a create under `parent` and returns the new uid; throws with the API's answer otherwise. */
@@ -37,7 +42,7 @@ export async function make(api: Api, collection: Parameters<typeof apiPath>[0], 
 }
 
 /** Makes one resource of every kind under `parent` (the organization), named after `prefix`. */
-export async function makeEveryKind(api: Api, parent: string, prefix = "imported"): Promise<EveryKind> {
+export async function makeEveryKind(api: Api, parent: string, prefix = "imported"): Promise<MadeByHand> {
   const viewer = (await listAll(api, "roles", { name: "viewer" }))[0].uid as string;
   const team = await make(api, "groups", parent, { name: prefix, description: "Made by hand" });
   const subteam = await make(api, "groups", team, { name: "oncall" });
@@ -59,5 +64,5 @@ export async function makeEveryKind(api: Api, parent: string, prefix = "imported
   });
   const accounts = await make(api, "accountAssociations", team, { name: "accounts", amazon: { account: "123456789012" }, github: { installations: [{ id: "42", name: "acme" }] } });
   const invite = await make(api, "groupInvites", team, { roleUid: viewer, email: "new-hire@acme.example", ttl: "86400s" });
-  return { team, subteam, ci, keys, aws, syncer, deployer, binding, sso, accounts, invite, viewer };
+  return { team, subteam, ci, keys, aws, syncer, deployer, binding, sso, accounts, invite, viewer, keysExpiration: expirationTime };
 }
