@@ -69,7 +69,23 @@ function declaredWithImport(m: MadeByHand, org: string): string {
       "  clientSecret: ${ssoSecret}",
       "  additionalScopes: [email, profile]",
     ]),
-    r("a-accounts", "AccountAssociation", m.accounts, [inTeam, "name: accounts", "amazon:", "  account: '123456789012'", "github:", "  installations:", "    - id: '42'", "      name: acme"]),
+    r("a-accounts", "AccountAssociation", m.accounts, [
+      inTeam,
+      "name: accounts",
+      "amazon:",
+      "  account: '123456789012'",
+      "google: { projectId: acme-prod, projectNumber: '123456789' }",
+      "azure:",
+      "  tenantId: 3f2b6a4c-8d1e-4f5a-9b7c-0e1d2c3b4a59",
+      "  clientIds: { ci: 7c9e6679-7425-40de-944b-e07fc1f90ae7 }",
+      "chainguard:",
+      "  serviceBindings:",
+      "    INGESTER: ${a-team.uid}",
+      "github:",
+      "  installations:",
+      "    - id: '42'",
+      "      name: acme",
+    ]),
     // The ttl it was made with, not its expiration: the invite lives exactly that long, so it matches.
     r("a-invite", "GroupInvite", m.invite, [inTeam, `roleUid: ${m.viewer}`, "email: new-hire@acme.example", "ttl: 86400s"]),
   ].join("");
@@ -102,7 +118,7 @@ describe("pulumi import and the import option, every kind, through the resource 
     // References are code: children of the team depend on it, so destroy deletes them first.
     for (const ref of ["parentUid: ${team.id}", "groupUid: ${oncall.id}", "identityUid: ${ci.id}", "roleUid: ${deployer.id}"]) expect(code).toContain(ref);
     for (const output of COMPUTED) expect(code).not.toContain(output);
-    for (const input of ["servicePrincipal: CATALOG_SYNCER", "awsAccount: '123456789012'", `expirationTime: ${m.keysExpiration}`, "audience: irv", "clientId: irv", "- tag.list", "email: new-hire@acme.example"])
+    for (const input of ["servicePrincipal: CATALOG_SYNCER", "awsAccount: '123456789012'", "projectNumber: '123456789'", "ci: 7c9e6679-7425-40de-944b-e07fc1f90ae7", "tenantId: 3f2b6a4c-8d1e-4f5a-9b7c-0e1d2c3b4a59", `expirationTime: ${m.keysExpiration}`, "audience: irv", "clientId: irv", "- tag.list", "email: new-hire@acme.example"])
       expect(code).toContain(input);
     const state = await p.resources();
     for (const [name, type, key] of BY_FILE) expect(state.find((r) => r.urn.endsWith(`::irv:iam:${type}::${name}`))?.id).toBe(m[key]);

@@ -62,7 +62,14 @@ export async function makeEveryKind(api: Api, parent: string, prefix = "imported
     defaultRole: viewer,
     oidc: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: IDP_CLIENT_SECRET, additionalScopes: ["email", "profile"] },
   });
-  const accounts = await make(api, "accountAssociations", team, { name: "accounts", amazon: { account: "123456789012" }, github: { installations: [{ id: "42", name: "acme" }] } });
+  const accounts = await make(api, "accountAssociations", team, {
+    name: "accounts",
+    amazon: { account: "123456789012" },
+    google: { projectId: "acme-prod", projectNumber: "123456789" },
+    azure: { tenantId: "3f2b6a4c-8d1e-4f5a-9b7c-0e1d2c3b4a59", clientIds: { ci: "7c9e6679-7425-40de-944b-e07fc1f90ae7" } },
+    chainguard: { serviceBindings: { INGESTER: team } },
+    github: { installations: [{ id: "42", name: "acme" }] },
+  });
   const invite = await make(api, "groupInvites", team, { roleUid: viewer, email: "new-hire@acme.example", ttl: "86400s" });
   return { team, subteam, ci, keys, aws, syncer, deployer, binding, sso, accounts, invite, viewer, keysExpiration: expirationTime };
 }
