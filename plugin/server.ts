@@ -109,6 +109,16 @@ function previewOutputs(k: (typeof KINDS)[number], olds: Rec, news: Rec, keepUid
   return out;
 }
 
+/**
+ * Refuses to import what lies in no group: the organization's root group and the built-in roles
+ * belong to the platform, which no program can create or delete. Refer to them by uid instead.
+ */
+function refuseUnowned(k: (typeof KINDS)[number], uid: string, props: Rec): void {
+  if (props[k.parentField]) return;
+  const what = k.kind === "groups" ? "it is the organization's root group" : `it is a built-in ${k.label}`;
+  throw new Error(`${k.label} ${uid} lies in no group (${what}): it belongs to the platform and cannot be imported; refer to it by uid`);
+}
+
 /** The service implementation. */
 export const service = {
   getPluginInfo: unary(() => new plugproto.PluginInfo().setVersion(VERSION)),
@@ -172,6 +182,7 @@ export const service = {
     const r = await providerOf(k).read(req.getId(), plain(req.getProperties()));
     const resp = new provproto.ReadResponse();
     if (!r.id) return resp; // gone: a blank id tells the engine so
+    if (!req.getProperties()?.getFieldsMap().getLength()) refuseUnowned(k, r.id, r.props ?? {});
     const keep = secretKeys(req.getProperties());
     return resp
       .setId(r.id)

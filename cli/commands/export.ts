@@ -10,7 +10,7 @@ import { openStack } from "../stack";
 export const exportCommand: Command = {
   name: "export",
   summary: "write a Pulumi program that adopts a live group subtree",
-  help: `Usage: irv export --group UID [--out DIR] [--api-url URL] [--name NAME] [--stack S --cwd DIR]
+  help: `Usage: irv export --group UID [--out DIR] [--import-file FILE] [--api-url URL] [--name NAME] [--stack S --cwd DIR]
 
 Reads the group's subtree through the API (groups, identities, custom roles, role bindings,
 identity providers, account associations) and writes a TypeScript Pulumi program declaring all
@@ -24,9 +24,17 @@ stderr.
 Files written: program.ts (exports program()), index.ts, Pulumi.yaml, package.json,
 tsconfig.json, README.md.
 
+With --import-file, the same resources also go to FILE as the document \`pulumi import --file\`
+reads: the resource plugin's types (irv:iam:Group, ...), each resource's uid as its id, and the
+program's names (its logical name as the Pulumi name, its variable as the name in the generated
+code). \`pulumi import --file FILE --out <code>\` then takes the org over in any language through
+the plugin, with no adoptUid.
+
 Options:
   -g, --group UID    the group to export (required)
   -o, --out DIR      output folder (default: ./<NAME> with --name, else ./irv-export)
+      --import-file FILE
+                     also write a \`pulumi import --file\` document of the same resources
       --name NAME    Pulumi project name (default: the group's name)
       --api-url URL  the API base URL (default: irv:apiUrl, then IRV_API_URL)
       --package-spec SPEC
@@ -52,6 +60,7 @@ Exit codes: 0 written, 1 error.`,
           ...HELP_OPTION,
           group: { type: "string", short: "g" },
           out: { type: "string", short: "o" },
+          "import-file": { type: "string" },
           name: { type: "string" },
           "api-url": { type: "string" },
           "package-spec": { type: "string" },
@@ -76,11 +85,13 @@ Exit codes: 0 written, 1 error.`,
       outDir,
       projectName: values.name,
       irvVersion: packageSpec(values["package-spec"]),
+      importFile: values["import-file"] && path.resolve(values["import-file"]),
       progress: (c, read, total, done) => io.err(`  ${c}: ${read} of ${total}${done ? " (done)" : ""}`),
     });
     const counts = Object.entries(result.counts).map(([c, n]) => `${n} ${c}`).join(", ");
     io.err(`Read ${counts} in ${(result.durationMs / 1000).toFixed(1)}s.`);
     io.out(`Wrote a program declaring ${result.resources} resources to ${outDir}`);
+    if (values["import-file"]) io.out(`Wrote their \`pulumi import --file\` document to ${path.resolve(values["import-file"])}`);
     if (result.secrets.length) {
       io.out("Set these secrets before `pulumi up` (the API never returns them):");
       for (const s of result.secrets) io.out(`  pulumi config set --secret ${s.key} <value>   # ${s.about}`);

@@ -6,6 +6,7 @@ import { Namer, camel, slug, type Name } from "./names";
 import { packageJson, pulumiYaml, readme, TSCONFIG } from "./files";
 import type { OrgSnapshot } from "./snapshot";
 import type { GenerateOptions, RequiredSecret } from "./options";
+import { importSpec, type ImportSpec } from "./importFile";
 
 export type { GenerateOptions, RequiredSecret };
 
@@ -21,6 +22,8 @@ export interface GeneratedProgram {
   secrets: RequiredSecret[];
   /** Number of resources declared (every one with `adoptUid`). */
   resources: number;
+  /** The same resources as `pulumi import --file` entries, with the program's names. */
+  imports: ImportSpec[];
 }
 
 /**
@@ -45,8 +48,10 @@ export function generateProgram(snap: OrgSnapshot, opts: GenerateOptions): Gener
     return code(`${JSON.stringify(uid)} /* ${what} outside the exported group */`);
   };
   let count = 0;
+  const imports: ImportSpec[] = [];
   const declare = (className: string, name: Name, uid: string, args: Record<string, unknown>, opts = "") => {
     count++;
+    imports.push(importSpec(className, name, uid));
     refs.set(uid, `${name.variable}.uid`);
     const all = { adoptUid: uid, ...args };
     body.push(`  const ${name.variable} = new iam.${className}(${JSON.stringify(name.logical)}, ${literal(all, "  ")}${opts});`);
@@ -151,6 +156,7 @@ export function generateProgram(snap: OrgSnapshot, opts: GenerateOptions): Gener
   return {
     resources: count,
     secrets,
+    imports,
     files: [
       { path: "program.ts", text: program },
       { path: "index.ts", text: 'import { program } from "./program";\n\nprogram();\n' },

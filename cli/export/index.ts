@@ -5,11 +5,13 @@ import { generateProgram, type GeneratedProgram, type GenerateOptions } from "./
 import { npmrcFor, packageSpec } from "./packageSpec";
 import { readOrg, type Progress } from "./read";
 import { countsOf } from "./snapshot";
+import { importFileText } from "./importFile";
 
 export { generateProgram, type GeneratedProgram, type GeneratedFile, type RequiredSecret } from "./generate";
 export { readOrg, EXPORTED, type Progress } from "./read";
 export { countsOf, type OrgSnapshot } from "./snapshot";
 export { packageSpec } from "./packageSpec";
+export { type ImportFile, type ImportSpec } from "./importFile";
 
 /**
  * Options for `runExport`. `irvVersion` is the `pulumi-irv` dependency spec as npm takes it
@@ -24,6 +26,8 @@ export interface ExportOptions extends Partial<GenerateOptions> {
   outDir: string;
   /** Progress per collection while reading. */
   progress?: Progress;
+  /** Also write the `pulumi import --file` document of the same resources to this path. */
+  importFile?: string;
 }
 
 /** The outcome of `irv export`. */
@@ -37,7 +41,8 @@ export interface ExportResult extends GeneratedProgram {
 /**
  * Reads the live subtree of `groupUid` and writes a TypeScript Pulumi program that adopts all of
  * it (`program.ts` exporting `program()`, `index.ts` calling it, `Pulumi.yaml`, `package.json`,
- * `tsconfig.json`, `README.md`) into `outDir`.
+ * `tsconfig.json`, `README.md`) into `outDir`, and with `importFile` the same resources as a
+ * `pulumi import --file` document.
  */
 export async function runExport(opts: ExportOptions): Promise<ExportResult> {
   const started = Date.now();
@@ -53,5 +58,9 @@ export async function runExport(opts: ExportOptions): Promise<ExportResult> {
   if (npmrc) generated.files.push({ path: ".npmrc", text: npmrc });
   await mkdir(opts.outDir, { recursive: true });
   for (const f of generated.files) await writeFile(path.join(opts.outDir, f.path), f.text);
+  if (opts.importFile) {
+    await mkdir(path.dirname(opts.importFile), { recursive: true });
+    await writeFile(opts.importFile, importFileText(generated.imports));
+  }
   return { ...generated, outDir: opts.outDir, counts: countsOf(snapshot), durationMs: Date.now() - started };
 }

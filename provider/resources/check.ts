@@ -7,6 +7,7 @@ import type { CollectionName } from "../../api/collections";
 import type { Item } from "../../client/shapes";
 import { parseDuration } from "../timeouts";
 import type { Issue, KindSpec, Rec } from "./spec";
+import { changesOf } from "./diff";
 import { containsUnknown, unknownAlong, withoutProvider } from "./values";
 
 const timeoutString = z.string().refine((s) => parseDuration(s) !== undefined, "must be a duration such as 90s or 1h30m");
@@ -41,7 +42,19 @@ export function validate(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec)
     if (owner !== parentUid) issues.push({ path: ["adoptUid"], message: `belongs to ${owner || "no group"}, but ${spec.parentField} is ${parentUid}` });
   }
   issues.push(...(spec.validate?.(inputs, creating, olds) ?? []));
-  return issues.filter((i) => !unknownAlong(inputs, i.path));
+  return issues.filter((i) => !unknownAlong(inputs, i.path) && !(!creating && unreadYet(spec, inputs, olds, i.path)));
+}
+
+/**
+ * True when `path` is a write-only input that neither the inputs nor the state hold: an imported
+ * resource has none (the API never returns it), and a program that does not state it leaves the
+ * live value alone. Only a create needs it (also the create of a replacement); a resource that
+ * had one cannot drop it.
+ */
+function unreadYet(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec, path: PropertyKey[]): boolean {
+  const at = (r: Rec, p: PropertyKey[]) => p.reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Rec)[k as string] : undefined), r);
+  if (!(spec.writeOnlyInputs ?? []).includes(path.join(".")) || at(inputs, path) !== undefined || at(withoutProvider(olds), path) !== undefined) return false;
+  return changesOf(spec, olds, inputs).replaces.length === 0;
 }
 
 /**

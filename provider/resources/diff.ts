@@ -22,6 +22,7 @@ export function changesOf(spec: KindSpec<CollectionName>, olds: Rec, news: Rec):
     const n = news[name] ?? fs.default;
     if (fs.computedWhenOmitted && news[name] === undefined) continue;
     if (!containsUnknown(n) && same(o, n)) continue;
+    if (olds[name] === undefined && !containsUnknown(n) && spec.liveConfirms?.(name, olds, news)) continue;
     changed.push(name);
     const wire = fs.wire ?? name;
     if (fs.block && !containsUnknown(n) && !isEmpty(o) && !isEmpty(n) && typeof o === "object" && typeof n === "object") {

@@ -59,6 +59,12 @@ const spec: KindSpec<"groupInvites"> = {
     }
     return issues;
   },
+  /** An imported invite has no ttl in state: a program's ttl matches if the invite lives exactly that long. */
+  liveConfirms: (name, olds, news) =>
+    name === "ttl" &&
+    typeof news.ttl === "string" &&
+    DURATION.test(news.ttl) &&
+    Math.max(1, Math.round(parseFloat(news.ttl) * 1000)) === Date.parse(olds.expirationTime) - Date.parse(olds.createTime),
   outputs: (v, prior) => ({
     uid: v.uid,
     groupUid: parentOf(v.uid) ?? null,

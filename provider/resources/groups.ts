@@ -28,18 +28,25 @@ export interface GroupOutputs extends GroupInputs {
   updateTime: string;
 }
 
+/** What a group still holds, from the API's refusal to delete it (`1 child group`, ...), or undefined. */
+function heldBy(err: unknown): string[] | undefined {
+  if (!(err instanceof FailedPreconditionError)) return undefined;
+  const held = err.violations
+    .filter((v) => v.type === "RESOURCE_NOT_EMPTY")
+    .map((v) => v.description.replace(/^.*?\b(has|contains|holds)\s+/i, ""));
+  return held.length ? held : undefined;
+}
+
 const spec: KindSpec<"groups"> = {
   ...factsOf("groups"),
   createSchema: GroupCreate,
   recover: (client, i, since, deadline) =>
     findCreated(client, "groups", { "uidp.children_of": i.parentUid, name: i.name }, (g) => g.name === i.name && parentOf(g.uid) === i.parentUid, since, deadline),
   created: (g) => noteGroupCreated(g.uid),
+  heldBy: (err) => heldBy(err)?.join(", "),
   deleteError(err, props) {
-    if (!(err instanceof FailedPreconditionError)) return undefined;
-    const held = err.violations
-      .filter((v) => v.type === "RESOURCE_NOT_EMPTY")
-      .map((v) => v.description.replace(/^.*?\b(has|contains|holds)\s+/i, ""));
-    if (!held.length) return undefined;
+    const held = heldBy(err);
+    if (!held) return undefined;
     const who = props.name ? `group ${props.name} (${props.uid})` : `group ${props.uid}`;
     return new Error(`${who} still contains ${held.join(", ")}: delete or move them first`, { cause: err });
   },

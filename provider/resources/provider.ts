@@ -1,5 +1,6 @@
 /** The dynamic provider of a kind, over its spec: check, diff, create, read, update, delete. */
 import type { dynamic } from "@pulumi/pulumi";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { CollectionName } from "../../api/collections";
 import { NotFoundError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
@@ -13,6 +14,9 @@ import { changesOf, updateBody } from "./diff";
 import { inputsOf, outputsFor } from "./outputs";
 import type { KindSpec, Rec } from "./spec";
 import { withoutProvider } from "./values";
+
+/** The pause before deleting again a resource refused for what it still holds. */
+const CONTENTS_WAIT_MS = 1_000;
 
 /**
  * The dynamic provider for a kind: check, diff, create, read, update and delete, following the
@@ -83,14 +87,30 @@ export function providerFor<C extends CollectionName, I extends object, O extend
       return { outs: outputsFor(spec, item, ins) as O };
     },
 
-    /** Deletes the resource; NOT_FOUND means it is already gone. */
+    /**
+     * Deletes the resource; NOT_FOUND means it is already gone. A refusal because of what it still
+     * holds is tried again while that keeps shrinking: the same run may be deleting its contents
+     * in parallel (the engine orders deletes only by references, and a program, or the code
+     * `pulumi import` writes, may name a group by its literal uid).
+     */
     async delete(id: string, props: O): Promise<void> {
       const prior = withoutProvider((props ?? {}) as Rec);
-      try {
-        await currentClient().delete(spec.collection, id, { deadline: deadlineFor(prior.__timeouts, "delete") });
-      } catch (e) {
-        if (e instanceof NotFoundError) return;
-        throw spec.deleteError?.(e, { ...prior, uid: prior.uid ?? id }) ?? e;
+      const deadline = deadlineFor(prior.__timeouts, "delete");
+      let held: string | undefined;
+      for (;;) {
+        try {
+          await currentClient().delete(spec.collection, id, { deadline });
+          return;
+        } catch (e) {
+          if (e instanceof NotFoundError) return;
+          const now = spec.heldBy?.(e);
+          if (now !== undefined && now !== held && Date.now() + CONTENTS_WAIT_MS < deadline) {
+            held = now;
+            await sleep(CONTENTS_WAIT_MS);
+            continue;
+          }
+          throw spec.deleteError?.(e, { ...prior, uid: prior.uid ?? id }) ?? e;
+        }
       }
     },
   };

@@ -47,6 +47,16 @@ export interface KindSpec<C extends CollectionName> {
   fields: Record<string, FieldSpec>;
   /** The create body schema from api/inputs.ts (strict), run by check. */
   createSchema: z.ZodType;
+  /**
+   * Dotted paths of required inputs the API never returns (`oidc.clientSecret`): a resource read
+   * by an import has none, so check accepts them missing unless the resource is being created.
+   */
+  writeOnlyInputs?: string[];
+  /**
+   * True when write-only input `name`, which state lacks (an imported resource), is nonetheless
+   * confirmed by the live values in `olds` (an invite's ttl by its expiration less its creation).
+   */
+  liveConfirms?(name: string, olds: Rec, news: Rec): boolean;
   /** Extra checks on inputs (e.g. an invite's expiration in the future when creating). */
   validate?(inputs: Rec, creating: boolean, olds: Rec): Issue[];
   /** The create body from inputs. */
@@ -73,6 +83,8 @@ export interface KindSpec<C extends CollectionName> {
    * loses its response throws TransportError (the caller looks again); its calls honour `deadline`.
    */
   recover(client: IrvClient, inputs: Rec, since: number, deadline: number): Promise<Item<C> | undefined>;
+  /** What a refused delete says the resource still holds (compared between attempts), or undefined for any other error. */
+  heldBy?(err: unknown): string | undefined;
   /** A plain-words error for a failed delete, or undefined to keep the API's. */
   deleteError?(err: unknown, props: Rec): Error | undefined;
   /** Called after a successful create (groups record themselves for propagation waits). */

@@ -185,7 +185,8 @@ describe("the plugin's provider server", () => {
     expect(JSON.parse(r.getSchema()).resources["irv:iam:RoleBinding"]).toBeDefined();
   });
   it("takes its settings from Configure's variables, then from the IRV_* environment, and names a missing one", async () => {
-    const org = ctx.server.organization;
+    // A group of the org's (the root group itself cannot be imported, so a read with no properties refuses it).
+    const org = (await ctx.api.post(apiPath("groups", ctx.server.organization), { name: "settings-probe" })).body.uid as string;
     const read = () => call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urn("irv:iam:Group", "g")).setId(org));
     const configure = (f: (r: provproto.ConfigureRequest) => void = () => {}) => {
       const req = new provproto.ConfigureRequest();

@@ -1,0 +1,135 @@
+import * as grpc from "@grpc/grpc-js";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serve } from "../../plugin/server";
+import { makeEveryKind, type EveryKind, type MadeByHand } from "../support/every-kind";
+import { useServer } from "../support/server";
+
+// Import through the plugin's gRPC server, one resource of every kind made by hand, called as the
+// engine calls it: Read with no properties, then Check of what it read (old and new alike, as
+// `pulumi import` does), then Diff of the outputs against those inputs, which must be no change.
+const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
+const unwrap = (v: any): any =>
+  v?.[specialSigKey] === specialSecretSig ? unwrap(v.value) : Array.isArray(v) ? v.map(unwrap) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrap(x)])) : v;
+const urn = (type: string, name: string) => `urn:pulumi:dev::p::irv:iam:${type}::${name}`;
+const struct = (v: object) => structproto.Struct.fromJavaScript(v as any);
+const NONE = provproto.DiffResponse.DiffChanges.DIFF_NONE;
+
+/** The resources of `makeEveryKind`, with their kind. */
+const EVERY: [keyof EveryKind, string][] = [
+  ["team", "Group"],
+  ["subteam", "Group"],
+  ["ci", "Identity"],
+  ["keys", "Identity"],
+  ["aws", "Identity"],
+  ["syncer", "Identity"],
+  ["deployer", "Role"],
+  ["binding", "RoleBinding"],
+  ["sso", "IdentityProvider"],
+  ["accounts", "AccountAssociation"],
+  ["invite", "GroupInvite"],
+];
+
+describe("import of every kind through the plugin's provider server", () => {
+  const ctx = useServer();
+  let stop: () => void;
+  let client: any;
+  let made: MadeByHand;
+  const call = <T>(method: string, req: unknown): Promise<T> =>
+    new Promise((resolve, reject) => client[method](req, (e: Error | null, r: T) => (e ? reject(e) : resolve(r))));
+  const read = (type: string, id: string) => call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urn(type, "r")).setId(id));
+  const check = (type: string, olds: object, news: object) =>
+    call<provproto.CheckResponse>("check", new provproto.CheckRequest().setUrn(urn(type, "r")).setOlds(struct(olds)).setNews(struct(news)));
+  const diff = (type: string, id: string, olds: object, news: object) =>
+    call<provproto.DiffResponse>("diff", new provproto.DiffRequest().setUrn(urn(type, "r")).setId(id).setOlds(struct(olds)).setNews(struct(news)));
+  /** What an import reads: the outputs and the inputs, as plain JavaScript (secrets still wrapped). */
+  const imported = async (type: string, id: string) => {
+    const r = await read(type, id);
+    expect(r.getId()).toBe(id);
+    return { outs: r.getProperties()!.toJavaScript() as Record<string, any>, ins: r.getInputs()!.toJavaScript() as Record<string, any> };
+  };
+
+  beforeAll(async () => {
+    const { port, server } = await serve();
+    stop = () => server.forceShutdown();
+    client = new (provrpc as any).ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    await call("configure", new provproto.ConfigureRequest().setArgs(struct({ apiUrl: ctx.server.url, token: secret(ctx.server.token) })).setAcceptsecrets(true));
+    made = await makeEveryKind(ctx.api, ctx.server.organization);
+  });
+  afterAll(() => {
+    client?.close();
+    stop?.();
+  });
+
+  it("reads inputs that check accepts and that diff as no change, for every kind (each identity type too)", async () => {
+    for (const [key, type] of EVERY) {
+      const { outs, ins } = await imported(type, made[key]);
+      const checked = await check(type, ins, ins);
+      expect({ key, failures: checked.getFailuresList().map((f) => f.getReason()) }).toEqual({ key, failures: [] });
+      const d = await diff(type, made[key], outs, checked.getInputs()!.toJavaScript());
+      expect({ key, changes: d.getChanges(), diffs: d.getDiffsList() }).toEqual({ key, changes: NONE, diffs: [] });
+      // Only declared inputs: nothing the API computes.
+      for (const output of ["uid", "createTime", "updateTime", "keyId", "code", "lastSeenTime"]) expect(ins).not.toHaveProperty(output);
+    }
+  });
+
+  it("reads the fields that tell each identity type apart", async () => {
+    const types = await Promise.all((["ci", "keys", "aws", "syncer"] as const).map(async (k) => Object.keys((await imported("Identity", made[k])).ins).sort()));
+    expect(types).toEqual([
+      ["claimMatch", "description", "groupUid", "name"],
+      ["groupUid", "name", "staticKeys"],
+      ["awsIdentity", "groupUid", "name"],
+      ["groupUid", "name", "servicePrincipal"],
+    ]);
+  });
+
+  it("imports an identity provider without its client secret; stating one later is an update of oidc, never a replacement", async () => {
+    const { outs, ins } = await imported("IdentityProvider", made.sso);
+    expect(unwrap(ins).oidc).not.toHaveProperty("clientSecret");
+    expect(unwrap(ins).oidc).toMatchObject({ issuer: "https://login.acme.example", clientId: "irv" });
+
+    const stated = { ...unwrap(ins), oidc: { ...unwrap(ins).oidc, clientSecret: secret("new-secret") } };
+    expect((await check("IdentityProvider", ins, stated)).getFailuresList()).toEqual([]);
+    const d = await diff("IdentityProvider", made.sso, outs, stated);
+    expect(d.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_SOME);
+    expect(d.getReplacesList()).toEqual([]);
+    expect(d.getDetaileddiffMap().get("oidc")!.getKind()).toBe(provproto.PropertyDiff.Kind.UPDATE);
+  });
+
+  it("still requires the client secret to create one, also as a replacement, and once stated it cannot be dropped", async () => {
+    const { ins } = await imported("IdentityProvider", made.sso);
+    const plainIns = unwrap(ins);
+    const reasons = async (olds: object, news: object) => (await check("IdentityProvider", olds, news)).getFailuresList().map((f) => f.getReason());
+    expect(await reasons({}, plainIns)).toEqual([expect.stringMatching(/^oidc\.clientSecret: /)]);
+    expect(await reasons(plainIns, { ...plainIns, groupUid: made.subteam })).toEqual([expect.stringMatching(/^oidc\.clientSecret: /)]);
+    const withSecret = { ...plainIns, oidc: { ...plainIns.oidc, clientSecret: "s" } };
+    expect(await reasons(withSecret, plainIns)).toEqual([expect.stringMatching(/^oidc\.clientSecret: /)]);
+  });
+
+  it("imports an invite with its expiration and no code; a program's ttl matches when the invite lives exactly that long", async () => {
+    const { outs, ins } = await imported("GroupInvite", made.invite);
+    expect(ins).toMatchObject({ groupUid: made.team, roleUid: made.viewer, email: "new-hire@acme.example" });
+    expect(Date.parse(ins.expirationTime) - Date.parse(outs.createTime)).toBe(86400_000);
+    expect(ins).not.toHaveProperty("ttl");
+    expect(outs.code).toBeNull(); // only a create returns the code
+
+    const { expirationTime: _, ...withoutExpiration } = ins;
+    const same = await diff("GroupInvite", made.invite, outs, { ...withoutExpiration, ttl: "86400s" });
+    expect(same.getChanges()).toBe(NONE);
+    const other = await diff("GroupInvite", made.invite, outs, { ...withoutExpiration, ttl: "3600s" });
+    expect(other.getReplacesList()).toEqual(["ttl"]);
+  });
+
+  it("refuses to import the organization's root group and a built-in role, saying why", async () => {
+    await expect(read("Group", ctx.server.organization)).rejects.toThrow(/lies in no group \(it is the organization's root group\).*cannot be imported/);
+    await expect(read("Role", made.viewer)).rejects.toThrow(/lies in no group \(it is a built-in role\).*cannot be imported/);
+  });
+
+  it("fails the import of a uid that does not exist, or is of another kind, as not found", async () => {
+    expect((await read("Identity", made.team)).getId()).toBe("");
+    expect((await read("Group", `${made.team}/0123456789abcdef`)).getId()).toBe("");
+  });
+});
