@@ -118,16 +118,18 @@ function fieldTypesOf(d: KindDefinition, types: Types) {
   return { fields, required };
 }
 
-/** Marks the secret members the definitions name in the types of their blocks. */
-function markSecretMembers(d: KindDefinition, fields: Record<string, Spec>, types: Types): void {
+/** Marks the members the definitions name in the types of their blocks: secret ones, and write-only ones as optional. */
+function markMembers(d: KindDefinition, fields: Record<string, Spec>, types: Types): void {
   for (const [name, f] of Object.entries(d.fields)) {
-    if (!f.secretMembers?.length) continue;
+    if (!f.secretMembers?.length && !f.writeOnlyMembers?.length) continue;
     const token = String(fields[name]?.$ref ?? "").replace(/^#\/types\//, "");
-    const properties = types[token]?.properties as Record<string, Spec> | undefined;
-    for (const m of f.secretMembers) {
-      if (!properties?.[m]) throw new Error(`${d.className}.${name}: no member ${m} to keep secret`);
-      properties[m].secret = true;
-    }
+    const block = types[token];
+    const properties = block?.properties as Record<string, Spec> | undefined;
+    for (const m of [...(f.secretMembers ?? []), ...(f.writeOnlyMembers ?? [])])
+      if (!properties?.[m]) throw new Error(`${d.className}.${name}: no member ${m}`);
+    for (const m of f.secretMembers ?? []) properties![m].secret = true;
+    // A member the API never returns is absent after an import: optional here; check asks for it on create.
+    if (Array.isArray(block.required)) block.required = (block.required as string[]).filter((m) => !f.writeOnlyMembers?.includes(m));
   }
 }
 
@@ -139,6 +141,6 @@ export function kindTypes(): KindTypes {
   const fields: KindTypes["fields"] = {};
   const required: KindTypes["required"] = {};
   for (const d of KINDS) ({ fields: fields[d.kind], required: required[d.kind] } = fieldTypesOf(d, types));
-  for (const d of KINDS) markSecretMembers(d, fields[d.kind], types);
+  for (const d of KINDS) markMembers(d, fields[d.kind], types);
   return (cached = { fields, required, types });
 }

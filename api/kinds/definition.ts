@@ -18,6 +18,11 @@ export interface FieldDefinition {
    * secret, keep the whole block secret (see `secretNames`).
    */
   secretMembers?: readonly string[];
+  /**
+   * For a block: the members the API never returns (`oidc`'s `clientSecret`). An imported
+   * resource has none, so they are optional in the schema and check asks for them only on create.
+   */
+  writeOnlyMembers?: readonly string[];
   /** Write-only on the API: never returned, so never read back (refresh keeps the program's value). */
   writeOnly?: boolean;
   /** The value an omitted input means (`""` for description, `false` for singleUse). */
@@ -73,6 +78,11 @@ export function secretNames(d: KindDefinition): string[] {
 /** The paths of the values of `d` kept secret in state, member by member: `["code"]`, `["oidc", "clientSecret"]`. */
 export function secretPaths(d: KindDefinition): string[][] {
   return Object.entries(d.fields).flatMap(([k, f]) => (f.secret ? [[k]] : (f.secretMembers ?? []).map((m) => [k, m])));
+}
+
+/** The dotted paths of `d`'s write-only block members: `oidc.clientSecret`. */
+export function writeOnlyMemberPaths(d: KindDefinition): string[] {
+  return Object.entries(d.fields).flatMap(([k, f]) => (f.writeOnlyMembers ?? []).map((m) => `${k}.${m}`));
 }
 
 /** Fields most kinds share. */

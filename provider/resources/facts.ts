@@ -3,7 +3,7 @@
  * (api/kinds): collection, label, parent field, the declared inputs and how each diffs, and the
  * outputs of an item: every field the API returns, the parent from the uid.
  */
-import { kindInfo, readBack, type Kind } from "../../api/kinds";
+import { kindInfo, readBack, writeOnlyMemberPaths, type Kind } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { type FieldSpec } from "./spec";
 
@@ -20,6 +20,7 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
     label: d.label,
     parentField: d.parentField,
     fields,
+    writeOnlyInputs: writeOnlyMemberPaths(d),
     parentOf: (item: Rec): string => parentOfItem(item) ?? "",
     /** The create body: every input but the parent (which is in the path), by its wire name. */
     createBody: (inputs: Rec): Rec =>

@@ -39,7 +39,6 @@ export interface IdentityProviderOutputs extends IdentityProviderInputs {
 const spec: KindSpec<"identityProviders"> = {
   ...factsOf("identityProviders"),
   createSchema: IdentityProviderCreate,
-  writeOnlyInputs: ["oidc.clientSecret"],
   updateBody(i, mask) {
     const tops = new Set(mask.map((m) => m.split(".")[0]));
     const body: Record<string, unknown> = {};

@@ -107,8 +107,8 @@ export const boundIdentity: pulumi.Output<string> = binding.identity.name;
 new irv.iam.Group("bad", { name: "eng" }, { provider: org });
 // @ts-expect-error not a capability
 new irv.iam.Role("bad", { groupUid: eng.uid, name: "bad", capabilities: ["tag.frobnicate"] }, { provider: org });
-// @ts-expect-error the client secret is required
-new irv.iam.IdentityProvider("bad", { groupUid: eng.uid, name: "bad", oidc: { issuer: "https://login.example.com", clientId: "irv" } }, { provider: org });
+// @ts-expect-error the issuer is required (the client secret is not: an imported one has none)
+new irv.iam.IdentityProvider("bad", { groupUid: eng.uid, name: "bad", oidc: { clientId: "irv", clientSecret: "s" } }, { provider: org });
 `;
 
 describe("the SDKs generated from the plugin's schema", () => {
