@@ -51,7 +51,7 @@ describe("plugin/sdk, the plugin-backed TypeScript SDK", () => {
     for (const k of KINDS) expect(schema.resources[tokenOf(k)].aliases).toEqual([{ type: dynamicTokenOf(k) }]);
   });
 
-  it("has every dynamic class under the same name, registering as irv:iam:<Class> with the dynamic type as alias", async () => {
+  it("has every dynamic class under the same name; each registers the other's type as its alias", async () => {
     // The built package (npm test builds first): the generated SDK loads its classes lazily with require().
     const dynamic = require("pulumi-irv");
     const plugin = require("pulumi-irv/plugin");
@@ -71,6 +71,7 @@ describe("plugin/sdk, the plugin-backed TypeScript SDK", () => {
       const p = registered.find((r) => r.name === `p-${k.className}`)!;
       expect(p.type).toBe(tokenOf(k));
       expect(p.aliases).toEqual([d.type]);
+      expect(d.aliases).toEqual([p.type]);
       // The plugin version the SDK asks the engine for is this package's (and the schema's).
       expect(p.version).toBe(pkg.version);
     }
