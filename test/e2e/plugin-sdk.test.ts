@@ -146,13 +146,26 @@ describe("the plugin-backed TypeScript SDK (pulumi-irv/plugin) in a user's proje
     expect(imported).toEqual([]);
     const legacy = (await resources()).find((r) => r.urn.endsWith("::legacy"))!;
     expect(legacy).toMatchObject({ type: "irv:iam:Group", id: made.body.uid, outputs: { name: "legacy", description: "made by hand" } });
-    const declared = `new irv.iam.Group("legacy", { parentUid: org, name: "legacy", description: "made by hand" });`;
+    const legacyDecl = `new irv.iam.Group("legacy", { parentUid: org, name: "legacy", description: "made by hand" });`;
     const last = { description: "Builds and ships the product.", email: "other-hire@acme.example" };
-    await compile(program(PLUGIN, { ...last, extra: declared }));
+    await compile(program(PLUGIN, { ...last, extra: legacyDecl }));
     expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 8 });
 
+    // The `import` resource option adopts another one into state, writing nothing to the API.
+    const byHand = await ctx.api.post(apiPath("groups", ctx.server.organization), { name: "adopted", description: "also by hand" });
+    const adoptedDecl = `new irv.iam.Group("adopted", { parentUid: org, name: "adopted", description: "also by hand" }`;
+    await compile(program(PLUGIN, { ...last, extra: `${legacyDecl}\n${adoptedDecl}, { import: "${byHand.body.uid}" });` }));
+    const adopting = await writesDuring(async () => {
+      expect((await previewJson()).changeSummary).toEqual({ import: 1, same: 8 });
+      await p.pulumi("up", "--yes", "--skip-preview");
+    });
+    expect(adopting).toEqual([]);
+    const declared = `${legacyDecl}\n${adoptedDecl});`;
+    await compile(program(PLUGIN, { ...last, extra: declared }));
+    expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 9 });
+
     // And back to the dynamic classes, also by the import line. The resources whose state the plugin
-    // wrote (the updated group, the replaced invite, the imported group) are updated once, to put
+    // wrote (the updated group, the replaced invite, the imported groups) are updated once, to put
     // the dynamic provider's `__provider` back into their state; the others still hold it from
     // before the move. Nothing is written to the API.
     const moving = JSON.parse(await p.pulumi("stack", "output", "--json", "--show-secrets"));
@@ -160,9 +173,9 @@ describe("the plugin-backed TypeScript SDK (pulumi-irv/plugin) in a user's proje
     await compile(program(DYNAMIC, { ...last, extra: declared }));
     const back = await writesDuring(async () => {
       const preview = await previewJson();
-      expect(preview.changeSummary).toEqual({ update: 3, same: 5 });
+      expect(preview.changeSummary).toEqual({ update: 4, same: 5 });
       const updated = preview.steps.filter((s: { op: string }) => s.op === "update").map((s: { urn: string }) => s.urn.split("::").pop());
-      expect(updated.sort()).toEqual(["eng", "invite", "legacy"]);
+      expect(updated.sort()).toEqual(["adopted", "eng", "invite", "legacy"]);
       await p.pulumi("up", "--yes", "--skip-preview");
     });
     expect(back).toEqual([]);
@@ -170,11 +183,11 @@ describe("the plugin-backed TypeScript SDK (pulumi-irv/plugin) in a user's proje
     expect(new Set(dynamic.map((r) => r.type.replace(/:[A-Za-z]+$/, "")))).toEqual(new Set(["pulumi-nodejs:dynamic/irv"]));
     for (const r of dynamic) expect(r.id).toBe(ids.get(r.urn.split("::").pop()));
     expect(JSON.parse(await p.pulumi("stack", "output", "--json", "--show-secrets"))).toEqual(moving);
-    expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 8 });
+    expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 9 });
 
     // The dynamic classes destroy what the plugin managed.
     await p.pulumi("destroy", "--yes", "--skip-preview");
-    for (const uid of [engUid, made.body.uid]) expect((await ctx.api.get(apiPath("groups", uid))).status).toBe(404);
+    for (const uid of [engUid, made.body.uid, byHand.body.uid]) expect((await ctx.api.get(apiPath("groups", uid))).status).toBe(404);
 
     // From nothing: the same program previews and applies its creates through the plugin.
     await compile(program(PLUGIN));
