@@ -80,6 +80,9 @@ describe("the plugin-backed TypeScript SDK (pulumi-irv/plugin) in a user's proje
     writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));
     p = await createFolderProject({ dir, main: "bin/index.js", server: ctx.server, config: { organization: ctx.server.organization } });
     await p.pulumi("config", "set", "--secret", "oidcClientSecret", OIDC_SECRET);
+    // An explicit provider's own settings (the same server here: the instance is what is tested).
+    await p.pulumi("config", "set", "orgBUrl", ctx.server.url);
+    await p.pulumi("config", "set", "--secret", "orgBToken", ctx.server.token);
     // Where the engine finds pulumi-resource-irv: the installed package's bin folder.
     appendFileSync(path.join(dir, "Pulumi.yaml"), "plugins:\n  providers:\n    - name: irv\n      path: node_modules/pulumi-irv/bin\n");
   }, ENGINE_TIMEOUT);
@@ -117,9 +120,19 @@ describe("the plugin-backed TypeScript SDK (pulumi-irv/plugin) in a user's proje
     const state = await p.pulumi("stack", "export");
     for (const plaintext of [outputs.inviteCode, OIDC_SECRET, ctx.server.token]) expect(state).not.toContain(plaintext);
     expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 7 });
+
+    // The outputs keep the dynamic classes' hidden __provider until the plugin writes them: a
+    // refresh reads every resource through the plugin, drops it, and changes nothing.
+    expect(state).toContain("__provider");
+    await p.pulumi("refresh", "--yes", "--skip-preview");
+    const refreshed = await p.pulumi("stack", "export");
+    expect(refreshed).not.toContain("__provider");
+    for (const plaintext of [outputs.inviteCode, OIDC_SECRET, ctx.server.token]) expect(refreshed).not.toContain(plaintext);
+    expect(JSON.parse(await p.pulumi("stack", "output", "--json", "--show-secrets"))).toEqual(outputs);
+    expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 7 });
   });
 
-  it("updates in place, replaces only on the field that forces it, imports, moves back to the dynamic classes, and creates from nothing", async () => {
+  it("updates in place, replaces only on the field that forces it, imports, moves back to the dynamic classes, and creates from nothing with an explicit provider", async () => {
     const engUid = JSON.parse(await p.pulumi("stack", "output", "engUid", "--json"));
 
     // The parent's description changes in place; its children, which reference its uid, stay.
@@ -164,18 +177,15 @@ describe("the plugin-backed TypeScript SDK (pulumi-irv/plugin) in a user's proje
     await compile(program(PLUGIN, { ...last, extra: declared }));
     expect((await previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 9 });
 
-    // And back to the dynamic classes, also by the import line. The resources whose state the plugin
-    // wrote (the updated group, the replaced invite, the imported groups) are updated once, to put
-    // the dynamic provider's `__provider` back into their state; the others still hold it from
-    // before the move. Nothing is written to the API.
+    // And back to the dynamic classes, also by the import line. Every resource's state is now the
+    // plugin's (refreshed, updated, replaced or imported through it): each is updated once, to put
+    // the dynamic provider's `__provider` back into its state. Nothing is written to the API.
     const moving = JSON.parse(await p.pulumi("stack", "output", "--json", "--show-secrets"));
     const ids = new Map((await resources()).map((r) => [r.urn.split("::").pop(), r.id]));
     await compile(program(DYNAMIC, { ...last, extra: declared }));
     const back = await writesDuring(async () => {
       const preview = await previewJson();
-      expect(preview.changeSummary).toEqual({ update: 4, same: 5 });
-      const updated = preview.steps.filter((s: { op: string }) => s.op === "update").map((s: { urn: string }) => s.urn.split("::").pop());
-      expect(updated.sort()).toEqual(["adopted", "eng", "invite", "legacy"]);
+      expect(preview.changeSummary).toEqual({ update: 8, same: 1 });
       await p.pulumi("up", "--yes", "--skip-preview");
     });
     expect(back).toEqual([]);
@@ -189,13 +199,19 @@ describe("the plugin-backed TypeScript SDK (pulumi-irv/plugin) in a user's proje
     await p.pulumi("destroy", "--yes", "--skip-preview");
     for (const uid of [engUid, made.body.uid, byHand.body.uid]) expect((await ctx.api.get(apiPath("groups", uid))).status).toBe(404);
 
-    // From nothing: the same program previews and applies its creates through the plugin.
-    await compile(program(PLUGIN));
-    expect((await previewJson()).changeSummary).toEqual({ create: 7 });
+    // From nothing: the same program previews and applies its creates through the plugin, plus a
+    // group through an explicit provider instance that has its own settings (no irv:* config).
+    const explicit = `const orgB = new irv.Provider("org-b", { apiUrl: config.require("orgBUrl"), token: config.requireSecret("orgBToken") });
+export const teamUid = new irv.iam.Group("team", { parentUid: org, name: "team" }, { provider: orgB }).uid;`;
+    await compile(program(PLUGIN, { extra: explicit }));
+    expect((await previewJson()).changeSummary).toEqual({ create: 9 });
     await p.pulumi("up", "--yes", "--skip-preview");
     const fresh = JSON.parse(await p.pulumi("stack", "output", "engUid", "--json"));
     expect((await ctx.api.get(apiPath("groups", fresh))).body.name).toBe("engineering");
+    const teamUid = JSON.parse(await p.pulumi("stack", "output", "teamUid", "--json"));
+    expect((await ctx.api.get(apiPath("groups", teamUid))).body.name).toBe("team");
+    expect(await p.pulumi("stack", "export")).not.toContain(ctx.server.token);
     await p.pulumi("destroy", "--yes", "--skip-preview");
-    expect((await ctx.api.get(apiPath("groups", fresh))).status).toBe(404);
+    for (const uid of [fresh, teamUid]) expect((await ctx.api.get(apiPath("groups", uid))).status).toBe(404);
   });
 });
