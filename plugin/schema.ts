@@ -45,6 +45,15 @@ export function tokenOf(d: Pick<KindDefinition, "className">): string {
   return `irv:iam:${d.className}`;
 }
 
+/**
+ * The type the dynamic classes give a kind's resources (sdk/resource.ts: module "irv", the class
+ * name). Each plugin resource lists it as an alias, so the SDKs generated from this schema carry
+ * it and a stack moves from the dynamic classes to the plugin without recreating anything.
+ */
+export function dynamicTokenOf(d: Pick<KindDefinition, "className">): string {
+  return `pulumi-nodejs:dynamic/irv:${d.className}`;
+}
+
 const UID: PropertySpec = { type: "string", description: "The resource's uid (also its id)." };
 const ADOPT_UID: PropertySpec = {
   type: "string",
@@ -71,6 +80,7 @@ function resourceOf(d: KindDefinition): PropertySpec {
     required: ["uid", ...requiredInputs, ...filled, ...required.outputs],
     inputProperties,
     requiredInputs,
+    aliases: [{ type: dynamicTokenOf(d) }],
   };
 }
 

@@ -29,5 +29,18 @@ export function connect(kind: Kind, config?: Pick<dynamic.Config, "get">) {
   if (config) configure(config);
   const p = providers[kind];
   if (!p) throw new Error(`pulumi-irv: unknown resource kind ${kind}; is the installed pulumi-irv older than the program's?`);
-  return { check: p.check, diff: p.diff, create: p.create, read: p.read, update: p.update, delete: p.delete };
+  return { check: p.check, diff: movedIn(p.diff as (id: string, olds: object, news: object) => Promise<dynamic.DiffResult>), create: p.create, read: p.read, update: p.update, delete: p.delete };
+}
+
+/**
+ * The diff of a resource whose state the irv resource plugin wrote (a stack moved back from
+ * `pulumi-irv/plugin`, through the alias each class carries): its outputs have no `__provider`,
+ * which the engine's host needs to refresh or delete it later. Report a change, so that the host
+ * updates the resource and stores `__provider`; an update that changes nothing only reads.
+ */
+function movedIn(diff: (id: string, olds: object, news: object) => Promise<dynamic.DiffResult>) {
+  return async (id: string, olds: object, news: object): Promise<dynamic.DiffResult> => {
+    const d = await diff(id, olds, news);
+    return olds && !("__provider" in olds) ? { ...d, changes: true } : d;
+  };
 }

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { kindInfo, type Kind } from "../provider/kinds";
+import { tokenOf } from "../plugin/schema";
 import { shimFor } from "./shim";
 
 /** Input<T> all the way down: nested members may be Outputs too. */
@@ -53,9 +54,11 @@ export abstract class IrvResource extends pulumi.dynamic.Resource {
       if (Object.keys(timeouts).length) all.__timeouts = timeouts;
     }
     const secrets = [...info.secretOutputs];
+    // The plugin's type as an alias: a stack moves back from `pulumi-irv/plugin` without recreating anything.
+    const aliases = [...(opts?.aliases ?? []), { type: tokenOf(info) }];
     const o: pulumi.CustomResourceOptions = secrets.length
-      ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] }
-      : { ...opts };
+      ? { ...opts, aliases, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] }
+      : { ...opts, aliases };
     super(shimFor(kind), name, all, o, "irv", info.className);
     (this as { uid: pulumi.Output<string> }).uid = this.id;
   }

@@ -81,10 +81,14 @@ export function providerFor<C extends CollectionName, I extends object, O extend
       if (c.replaces.length) throw new Error(`${spec.label} ${id}: ${c.replaces.join(", ")} cannot change in place`);
       const client = currentClient();
       const deadline = deadlineFor(ins.__timeouts, "update");
-      const item = c.mask.length
-        ? await client.update(spec.collection, id, updateBody(spec, ins, c.mask), c.mask, { deadline })
-        : await client.get(spec.collection, id, { deadline });
-      return { outs: outputsFor(spec, item, ins) as O };
+      if (c.mask.length) {
+        const item = await client.update(spec.collection, id, updateBody(spec, ins, c.mask), c.mask, { deadline });
+        return { outs: outputsFor(spec, item, ins) as O };
+      }
+      // Nothing to change on the API (a stack moving between the plugin and the dynamic classes):
+      // read, keeping what only the old outputs know (an invite's code, which only create returns).
+      const item = await client.get(spec.collection, id, { deadline });
+      return { outs: outputsFor(spec, item, { ...withoutProvider(olds as Rec), ...ins }) as O };
     },
 
     /**

@@ -24,6 +24,14 @@ describe("iam.GroupInvite provider", () => {
     });
   });
 
+  it("keeps the code from state through an update that changes nothing (a stack moving back from the plugin)", async () => {
+    const viewer = await builtinRole(ctx, "viewer");
+    const inputs = { groupUid: await freshGroup(ctx), roleUid: viewer, ttl: "3600s" };
+    const { id, outs } = await invites.create(inputs);
+    const updated = await invites.update(id, outs as any, inputs as any);
+    expect(updated.outs).toEqual(outs);
+  });
+
   it("keeps the code from state on read, and reads ttl-declared inputs back as ttl", async () => {
     const viewer = await builtinRole(ctx, "viewer");
     const group = await freshGroup(ctx);
