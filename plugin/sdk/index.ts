@@ -14,10 +14,12 @@ utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 // Export sub-modules:
 import * as config from "./config";
 import * as iam from "./iam";
+import * as types from "./types";
 
 export {
     config,
     iam,
+    types,
 };
 pulumi.runtime.registerResourcePackage("irv", {
     version: utilities.getVersion(),

@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "../types/input";
+import * as outputs from "../types/output";
+import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
@@ -37,31 +40,31 @@ export class AccountAssociation extends pulumi.CustomResource {
     /**
      * The group's amazon accounts.
      */
-    declare public readonly amazon: pulumi.Output<any | undefined>;
+    declare public readonly amazon: pulumi.Output<outputs.iam.AccountAssociationAmazon | undefined>;
     /**
      * The group's azure accounts.
      */
-    declare public readonly azure: pulumi.Output<any | undefined>;
+    declare public readonly azure: pulumi.Output<outputs.iam.AccountAssociationAzure | undefined>;
     /**
      * The group's chainguard accounts.
      */
-    declare public readonly chainguard: pulumi.Output<any | undefined>;
+    declare public readonly chainguard: pulumi.Output<outputs.iam.AccountAssociationChainguard | undefined>;
     /**
      * When it was created (RFC 3339).
      */
-    declare public /*out*/ readonly createTime: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly createTime: pulumi.Output<string>;
     /**
      * Free text.
      */
-    declare public readonly description: pulumi.Output<string | undefined>;
+    declare public readonly description: pulumi.Output<string>;
     /**
      * The group's github accounts.
      */
-    declare public readonly github: pulumi.Output<any | undefined>;
+    declare public readonly github: pulumi.Output<outputs.iam.AccountAssociationGithub | undefined>;
     /**
      * The group's google accounts.
      */
-    declare public readonly google: pulumi.Output<any | undefined>;
+    declare public readonly google: pulumi.Output<outputs.iam.AccountAssociationGoogle | undefined>;
     /**
      * The group (one association per group; its uid is the group's).
      */
@@ -77,7 +80,7 @@ export class AccountAssociation extends pulumi.CustomResource {
     /**
      * When it last changed (RFC 3339).
      */
-    declare public /*out*/ readonly updateTime: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly updateTime: pulumi.Output<string>;
 
     /**
      * Create a AccountAssociation resource with the given unique name, arguments, and options.
@@ -139,15 +142,15 @@ export interface AccountAssociationArgs {
     /**
      * The group's amazon accounts.
      */
-    amazon?: any | undefined;
+    amazon?: pulumi.Input<inputs.iam.AccountAssociationAmazonArgs | undefined>;
     /**
      * The group's azure accounts.
      */
-    azure?: any | undefined;
+    azure?: pulumi.Input<inputs.iam.AccountAssociationAzureArgs | undefined>;
     /**
      * The group's chainguard accounts.
      */
-    chainguard?: any | undefined;
+    chainguard?: pulumi.Input<inputs.iam.AccountAssociationChainguardArgs | undefined>;
     /**
      * Free text.
      */
@@ -155,11 +158,11 @@ export interface AccountAssociationArgs {
     /**
      * The group's github accounts.
      */
-    github?: any | undefined;
+    github?: pulumi.Input<inputs.iam.AccountAssociationGithubArgs | undefined>;
     /**
      * The group's google accounts.
      */
-    google?: any | undefined;
+    google?: pulumi.Input<inputs.iam.AccountAssociationGoogleArgs | undefined>;
     /**
      * The group (one association per group; its uid is the group's).
      */

@@ -37,11 +37,11 @@ export class Group extends pulumi.CustomResource {
     /**
      * When it was created (RFC 3339).
      */
-    declare public /*out*/ readonly createTime: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly createTime: pulumi.Output<string>;
     /**
      * Free text.
      */
-    declare public readonly description: pulumi.Output<string | undefined>;
+    declare public readonly description: pulumi.Output<string>;
     /**
      * The name: lowercase letters, digits, space, `.`, `_` and `-`.
      */
@@ -53,7 +53,7 @@ export class Group extends pulumi.CustomResource {
     /**
      * Resource limits as the API reports them.
      */
-    declare public /*out*/ readonly resourceLimits: pulumi.Output<{[key: string]: any} | undefined>;
+    declare public /*out*/ readonly resourceLimits: pulumi.Output<{[key: string]: any}>;
     /**
      * The resource's uid (also its id).
      */
@@ -61,11 +61,11 @@ export class Group extends pulumi.CustomResource {
     /**
      * When it last changed (RFC 3339).
      */
-    declare public /*out*/ readonly updateTime: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly updateTime: pulumi.Output<string>;
     /**
      * Whether the platform has verified the group.
      */
-    declare public /*out*/ readonly verified: pulumi.Output<boolean | undefined>;
+    declare public /*out*/ readonly verified: pulumi.Output<boolean>;
 
     /**
      * Create a Group resource with the given unique name, arguments, and options.

@@ -41,15 +41,15 @@ export class GroupInvite extends pulumi.CustomResource {
     /**
      * When it was created (RFC 3339).
      */
-    declare public /*out*/ readonly createTime: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly createTime: pulumi.Output<string>;
     /**
      * The invitee's email, if the invite is for one person.
      */
-    declare public readonly email: pulumi.Output<string | undefined>;
+    declare public readonly email: pulumi.Output<string>;
     /**
      * When the invite expires (RFC 3339); computed from `ttl` when omitted.
      */
-    declare public readonly expirationTime: pulumi.Output<string | undefined>;
+    declare public readonly expirationTime: pulumi.Output<string>;
     /**
      * The group the invitee joins.
      */
@@ -57,15 +57,15 @@ export class GroupInvite extends pulumi.CustomResource {
     /**
      * The invite's key id.
      */
-    declare public /*out*/ readonly keyId: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly keyId: pulumi.Output<string>;
     /**
      * The role the invitee gets.
      */
-    declare public readonly roleUid: pulumi.Output<string | undefined>;
+    declare public readonly roleUid: pulumi.Output<string>;
     /**
      * Whether the invite works once only.
      */
-    declare public readonly singleUse: pulumi.Output<boolean | undefined>;
+    declare public readonly singleUse: pulumi.Output<boolean>;
     /**
      * Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.
      */
@@ -88,6 +88,9 @@ export class GroupInvite extends pulumi.CustomResource {
         if (!opts.id) {
             if (args?.groupUid === undefined && !opts.urn) {
                 throw new Error("Missing required property 'groupUid'");
+            }
+            if (args?.roleUid === undefined && !opts.urn) {
+                throw new Error("Missing required property 'roleUid'");
             }
             resourceInputs["adoptUid"] = args?.adoptUid;
             resourceInputs["email"] = (args?.email) ?? "";
@@ -144,7 +147,7 @@ export interface GroupInviteArgs {
     /**
      * The role the invitee gets.
      */
-    roleUid?: pulumi.Input<string | undefined>;
+    roleUid: pulumi.Input<string>;
     /**
      * Whether the invite works once only.
      */

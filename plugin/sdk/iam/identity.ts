@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "../types/input";
+import * as outputs from "../types/output";
+import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
@@ -37,19 +40,19 @@ export class Identity extends pulumi.CustomResource {
     /**
      * An AWS principal.
      */
-    declare public readonly awsIdentity: pulumi.Output<any | undefined>;
+    declare public readonly awsIdentity: pulumi.Output<outputs.iam.AwsIdentity | undefined>;
     /**
      * Who may assume it: an external OIDC token's issuer and subject (exact or pattern).
      */
-    declare public readonly claimMatch: pulumi.Output<any | undefined>;
+    declare public readonly claimMatch: pulumi.Output<outputs.iam.ClaimMatch | undefined>;
     /**
      * When it was created (RFC 3339).
      */
-    declare public /*out*/ readonly createTime: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly createTime: pulumi.Output<string>;
     /**
      * Free text.
      */
-    declare public readonly description: pulumi.Output<string | undefined>;
+    declare public readonly description: pulumi.Output<string>;
     /**
      * The owning group's uid.
      */
@@ -65,11 +68,11 @@ export class Identity extends pulumi.CustomResource {
     /**
      * A platform service.
      */
-    declare public readonly servicePrincipal: pulumi.Output<any | undefined>;
+    declare public readonly servicePrincipal: pulumi.Output<enums.iam.ServicePrincipal | undefined>;
     /**
      * Tokens signed by the given keys.
      */
-    declare public readonly staticKeys: pulumi.Output<any | undefined>;
+    declare public readonly staticKeys: pulumi.Output<outputs.iam.StaticKeys | undefined>;
     /**
      * The resource's uid (also its id).
      */
@@ -77,7 +80,7 @@ export class Identity extends pulumi.CustomResource {
     /**
      * When it last changed (RFC 3339).
      */
-    declare public /*out*/ readonly updateTime: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly updateTime: pulumi.Output<string>;
 
     /**
      * Create a Identity resource with the given unique name, arguments, and options.
@@ -139,11 +142,11 @@ export interface IdentityArgs {
     /**
      * An AWS principal.
      */
-    awsIdentity?: any | undefined;
+    awsIdentity?: pulumi.Input<inputs.iam.AwsIdentityArgs | undefined>;
     /**
      * Who may assume it: an external OIDC token's issuer and subject (exact or pattern).
      */
-    claimMatch?: any | undefined;
+    claimMatch?: pulumi.Input<inputs.iam.ClaimMatchArgs | undefined>;
     /**
      * Free text.
      */
@@ -159,9 +162,9 @@ export interface IdentityArgs {
     /**
      * A platform service.
      */
-    servicePrincipal?: any | undefined;
+    servicePrincipal?: pulumi.Input<enums.iam.ServicePrincipal | undefined>;
     /**
      * Tokens signed by the given keys.
      */
-    staticKeys?: any | undefined;
+    staticKeys?: pulumi.Input<inputs.iam.StaticKeysArgs | undefined>;
 }

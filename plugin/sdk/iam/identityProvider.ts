@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "../types/input";
+import * as outputs from "../types/output";
+import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
@@ -37,15 +40,15 @@ export class IdentityProvider extends pulumi.CustomResource {
     /**
      * When it was created (RFC 3339).
      */
-    declare public /*out*/ readonly createTime: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly createTime: pulumi.Output<string>;
     /**
      * The role new users get (uid).
      */
-    declare public readonly defaultRoleUid: pulumi.Output<string | undefined>;
+    declare public readonly defaultRoleUid: pulumi.Output<string>;
     /**
      * Free text.
      */
-    declare public readonly description: pulumi.Output<string | undefined>;
+    declare public readonly description: pulumi.Output<string>;
     /**
      * The group it lives in.
      */
@@ -57,7 +60,7 @@ export class IdentityProvider extends pulumi.CustomResource {
     /**
      * The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.
      */
-    declare public readonly oidc: pulumi.Output<any | undefined>;
+    declare public readonly oidc: pulumi.Output<outputs.iam.Oidc>;
     /**
      * The resource's uid (also its id).
      */
@@ -65,7 +68,7 @@ export class IdentityProvider extends pulumi.CustomResource {
     /**
      * When it last changed (RFC 3339).
      */
-    declare public /*out*/ readonly updateTime: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly updateTime: pulumi.Output<string>;
 
     /**
      * Create a IdentityProvider resource with the given unique name, arguments, and options.
@@ -84,12 +87,15 @@ export class IdentityProvider extends pulumi.CustomResource {
             if (args?.name === undefined && !opts.urn) {
                 throw new Error("Missing required property 'name'");
             }
+            if (args?.oidc === undefined && !opts.urn) {
+                throw new Error("Missing required property 'oidc'");
+            }
             resourceInputs["adoptUid"] = args?.adoptUid;
             resourceInputs["defaultRoleUid"] = (args?.defaultRoleUid) ?? "";
             resourceInputs["description"] = (args?.description) ?? "";
             resourceInputs["groupUid"] = args?.groupUid;
             resourceInputs["name"] = args?.name;
-            resourceInputs["oidc"] = args?.oidc ? pulumi.secret(args.oidc) : undefined;
+            resourceInputs["oidc"] = args?.oidc;
             resourceInputs["createTime"] = undefined /*out*/;
             resourceInputs["uid"] = undefined /*out*/;
             resourceInputs["updateTime"] = undefined /*out*/;
@@ -106,8 +112,6 @@ export class IdentityProvider extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/irv:IdentityProvider" }] };
         opts = pulumi.mergeOptions(opts, aliasOpts);
-        const secretOpts = { additionalSecretOutputs: ["oidc"] };
-        opts = pulumi.mergeOptions(opts, secretOpts);
         super(IdentityProvider.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -139,5 +143,5 @@ export interface IdentityProviderArgs {
     /**
      * The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.
      */
-    oidc?: any | undefined;
+    oidc: pulumi.Input<inputs.iam.OidcArgs>;
 }

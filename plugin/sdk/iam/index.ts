@@ -41,6 +41,9 @@ export const RoleBinding: typeof import("./roleBinding").RoleBinding = null as a
 utilities.lazyLoad(exports, ["RoleBinding"], () => require("./roleBinding"));
 
 
+// Export enums:
+export * from "../types/enums/iam";
+
 const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {

@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "../types/input";
+import * as outputs from "../types/output";
+import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
@@ -37,15 +40,15 @@ export class Role extends pulumi.CustomResource {
     /**
      * Capability names (`groups.list`, `identity.create`, ...), compared as a set.
      */
-    declare public readonly capabilities: pulumi.Output<string[] | undefined>;
+    declare public readonly capabilities: pulumi.Output<enums.iam.Capability[]>;
     /**
      * When it was created (RFC 3339).
      */
-    declare public /*out*/ readonly createTime: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly createTime: pulumi.Output<string>;
     /**
      * Free text.
      */
-    declare public readonly description: pulumi.Output<string | undefined>;
+    declare public readonly description: pulumi.Output<string>;
     /**
      * The group the role lives in.
      */
@@ -61,7 +64,7 @@ export class Role extends pulumi.CustomResource {
     /**
      * When it last changed (RFC 3339).
      */
-    declare public /*out*/ readonly updateTime: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly updateTime: pulumi.Output<string>;
 
     /**
      * Create a Role resource with the given unique name, arguments, and options.
@@ -74,6 +77,9 @@ export class Role extends pulumi.CustomResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         if (!opts.id) {
+            if (args?.capabilities === undefined && !opts.urn) {
+                throw new Error("Missing required property 'capabilities'");
+            }
             if (args?.groupUid === undefined && !opts.urn) {
                 throw new Error("Missing required property 'groupUid'");
             }
@@ -115,7 +121,7 @@ export interface RoleArgs {
     /**
      * Capability names (`groups.list`, `identity.create`, ...), compared as a set.
      */
-    capabilities?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    capabilities: pulumi.Input<pulumi.Input<enums.iam.Capability>[]>;
     /**
      * Free text.
      */

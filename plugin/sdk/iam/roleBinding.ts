@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "../types/input";
+import * as outputs from "../types/output";
+import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
@@ -37,11 +40,11 @@ export class RoleBinding extends pulumi.CustomResource {
     /**
      * When it was created (RFC 3339).
      */
-    declare public /*out*/ readonly createTime: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly createTime: pulumi.Output<string>;
     /**
      * The group as the API hydrates it.
      */
-    declare public /*out*/ readonly group: pulumi.Output<any | undefined>;
+    declare public /*out*/ readonly group: pulumi.Output<outputs.iam.BoundRef>;
     /**
      * The group the grant applies to (and everything below it).
      */
@@ -49,19 +52,19 @@ export class RoleBinding extends pulumi.CustomResource {
     /**
      * The bound identity as the API hydrates it.
      */
-    declare public /*out*/ readonly identity: pulumi.Output<any | undefined>;
+    declare public /*out*/ readonly identity: pulumi.Output<outputs.iam.BoundIdentity>;
     /**
      * The identity granted the role; changes in place.
      */
-    declare public readonly identityUid: pulumi.Output<string | undefined>;
+    declare public readonly identityUid: pulumi.Output<string>;
     /**
      * The role as the API hydrates it.
      */
-    declare public /*out*/ readonly role: pulumi.Output<any | undefined>;
+    declare public /*out*/ readonly role: pulumi.Output<outputs.iam.BoundRef>;
     /**
      * The role granted; changes in place.
      */
-    declare public readonly roleUid: pulumi.Output<string | undefined>;
+    declare public readonly roleUid: pulumi.Output<string>;
     /**
      * The resource's uid (also its id).
      */
@@ -80,6 +83,12 @@ export class RoleBinding extends pulumi.CustomResource {
         if (!opts.id) {
             if (args?.groupUid === undefined && !opts.urn) {
                 throw new Error("Missing required property 'groupUid'");
+            }
+            if (args?.identityUid === undefined && !opts.urn) {
+                throw new Error("Missing required property 'identityUid'");
+            }
+            if (args?.roleUid === undefined && !opts.urn) {
+                throw new Error("Missing required property 'roleUid'");
             }
             resourceInputs["adoptUid"] = args?.adoptUid;
             resourceInputs["groupUid"] = args?.groupUid;
@@ -122,9 +131,9 @@ export interface RoleBindingArgs {
     /**
      * The identity granted the role; changes in place.
      */
-    identityUid?: pulumi.Input<string | undefined>;
+    identityUid: pulumi.Input<string>;
     /**
      * The role granted; changes in place.
      */
-    roleUid?: pulumi.Input<string | undefined>;
+    roleUid: pulumi.Input<string>;
 }
