@@ -60,9 +60,11 @@ describe("plugin/sdk, the plugin-backed TypeScript SDK", () => {
       const D = (dynamic.iam as any)[k.className];
       const P = (plugin.iam as any)[k.className];
       expect(typeof P, k.className).toBe("function");
-      // Constructed with no required inputs checked: only the registration's type and aliases matter.
-      new D(`d-${k.className}`, { parentUid: org, groupUid: org, name: "n" });
-      new P(`p-${k.className}`, { parentUid: org, groupUid: org, name: "n", identityUid: "i", roleUid: "r", email: "e@x.example" });
+      // Only the registration's type and aliases matter: every input the schema requires gets a placeholder.
+      const required: string[] = (packageSchema() as any).resources[tokenOf(k)].requiredInputs;
+      const args = Object.fromEntries(required.map((n) => [n, n.endsWith("Uid") ? org : "x"]));
+      new D(`d-${k.className}`, args);
+      new P(`p-${k.className}`, args);
     }
     const pkg = JSON.parse(readFileSync(path.join(SDK_DIR, "..", "..", "package.json"), "utf8"));
     await new Promise((r) => setTimeout(r, 100));
