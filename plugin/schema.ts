@@ -7,6 +7,7 @@
  */
 import { KINDS, type FieldDefinition, type KindDefinition } from "../api/kinds";
 import { SETTINGS } from "../client/config";
+import { functionSpecs, functionTypes } from "./functions";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 
@@ -111,7 +112,9 @@ export function packageSchema(): Record<string, unknown> {
       inputProperties: settings,
     },
     resources: Object.fromEntries(KINDS.map((d) => [tokenOf(d), resourceOf(d)])),
-    functions: {},
+    // The functions' result objects; kept apart from the resources' input types (plugin/types.ts).
+    types: functionTypes(),
+    functions: functionSpecs(),
     language: {
       nodejs: { packageName: "@pulumi-irv/irv", ...respectSchemaVersion },
       python: { packageName: "pulumi_irv", ...respectSchemaVersion },

@@ -16,6 +16,8 @@ import { KINDS, type Kind } from "../provider/kinds";
 import { configure } from "../provider";
 import { changesOf, providers, specs, UNKNOWN, type KindSpec } from "../provider/resources";
 import { packageSchema, tokenOf, VERSION } from "./schema";
+import { invoke } from "./functions";
+import { currentClient } from "../client/session";
 import { isSecret, unwrapSecrets, wrapSecrets } from "./secrets";
 import type { CollectionName } from "../api/collections";
 
@@ -191,6 +193,8 @@ export const service = {
     await providerOf(k).delete(req.getId(), { ...plain(req.getProperties()), ...timeoutsFor("delete", req.getTimeout()) });
     return new emptyproto.Empty();
   }),
+
+  invoke: unary((req: provproto.InvokeRequest) => invoke(req, currentClient)),
 
   cancel: unary(() => new emptyproto.Empty()),
 };
