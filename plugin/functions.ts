@@ -87,8 +87,8 @@ export function functionTypes(): Record<string, PropertySpec> {
 
 const FUNCTION_OF_TOKEN = new Map<string, FunctionDefinition>(FUNCTIONS.map((f) => [f.token, f]));
 
-/** `v` (an object of `def`'s shape) with its secret fields wrapped, nested objects included. */
-function wrapResult(def: ObjectDefinition, v: unknown): unknown {
+/** `v` (an object of `def`'s shape, or an array of them) with its secret fields wrapped, nested objects included. */
+export function wrapResult(def: ObjectDefinition, v: unknown): unknown {
   if (Array.isArray(v)) return v.map((e) => wrapResult(def, e));
   if (!v || typeof v !== "object") return v;
   const out: Rec = { ...(v as Rec) };
@@ -118,7 +118,7 @@ export async function invokeFunction(
       failures: parsed.error.issues.flatMap((i) =>
         i.code === "unrecognized_keys"
           ? i.keys.map((k) => ({ property: k, reason: `not an argument of ${token} (its arguments: ${Object.keys(f.args.shape).join(", ")})` }))
-          : [{ property: i.path.join(".") || "(arguments)", reason: i.message }],
+          : [{ property: propertyPath(i.path) || "(arguments)", reason: i.message }],
       ),
     };
   let result: object;
@@ -131,6 +131,10 @@ export async function invokeFunction(
   const wrapped = "object" in r ? wrapResult(r.object, result) : { [r.list]: wrapResult(r.of, (result as Rec)[r.list]) };
   return { result: wrapped as Rec };
 }
+
+/** A zod issue's path as a Pulumi property path: `ids[1]`, `filters.name`. */
+const propertyPath = (path: PropertyKey[]): string =>
+  path.reduce<string>((s, p) => (typeof p === "number" ? `${s}[${p}]` : s ? `${s}.${String(p)}` : String(p)), "");
 
 /** The arguments as an error message shows them, naming each: secret ones hidden, long ones cut. */
 function argsText(raw: Rec): string {
