@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_TIMEOUT, pulumiEnv, repoRoot } from "../support/engine";
-import { path as apiPath, useServer } from "../support/server";
+import { path as apiPath, listAll, useServer } from "../support/server";
 import { run } from "../toolchain/support";
 
 // examples/yaml-org through the plain CLI and the YAML language host, in a folder project that
@@ -26,6 +26,16 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
       edit(EXAMPLE.replace("path: ../../bin", `path: ${path.join(repoRoot, "bin")}`).replace("runtime: yaml\n", `runtime: yaml\nbackend:\n  url: file://${backend}\n`)),
     );
   const state = () => readFileSync(path.join(backend, ".pulumi", "stacks", "yaml-org", "dev.json"), "utf8");
+  /** A folder project `yaml-<name>` of its own, on the same backend and finding the plugin the same way: its file's writer and its CLI. */
+  const otherProject = (name: string) => {
+    const project = path.join(base, name);
+    mkdirSync(project);
+    const header = [`name: yaml-${name}`, "runtime: yaml", `backend:\n  url: file://${backend}`, `plugins:\n  providers:\n    - name: irv\n      path: ${path.join(repoRoot, "bin")}`];
+    return {
+      write: (...blocks: string[]) => writeFileSync(path.join(project, "Pulumi.yaml"), [...header, ...blocks, ""].join("\n")),
+      cli: async (...args: string[]) => (await run("pulumi", [...args, "--non-interactive", "--cwd", project], { env })).stdout,
+    };
+  };
 
   beforeAll(async () => {
     base = mkdtempSync(path.join(tmpdir(), "irv-plugin-yaml-"));
@@ -63,6 +73,8 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect((await ctx.api.get(apiPath("groups", outputs.engineeringUid))).status).toBe(200);
     expect((await ctx.api.get(apiPath("identities", outputs.ciUid))).body.name).toBe("ci");
     expect(typeof outputs.inviteCode).toBe("string");
+    // The example's one `fn::invoke`: the built-in viewer role, as the API has it.
+    expect(outputs.viewerRoleUid).toBe((await listAll(ctx.api, "roles")).find((r) => r.name === "viewer").uid);
 
     // Secrets: the invite code, the OIDC client secret and the token stay ciphertext in state.
     const saved = state();
@@ -141,35 +153,91 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect((await ctx.api.get(apiPath("groups", made.body.uid))).status).toBe(404);
   });
   it("manages resources through an explicit provider instance with its own credentials", async () => {
-    const project = path.join(base, "explicit");
-    mkdirSync(project);
-    writeFileSync(
-      path.join(project, "Pulumi.yaml"),
-      [
-        "name: yaml-explicit",
-        "runtime: yaml",
-        `backend:\n  url: file://${backend}`,
-        `plugins:\n  providers:\n    - name: irv\n      path: ${path.join(repoRoot, "bin")}`,
-        "config:\n  organization:\n    type: string\n  apiUrl:\n    type: string\n  orgToken:\n    type: string\n    secret: true",
-        "resources:",
-        "  org:\n    type: pulumi:providers:irv\n    properties:\n      apiUrl: ${apiUrl}\n      token: ${orgToken}",
-        "  team:\n    type: irv:iam:Group\n    properties:\n      parentUid: ${organization}\n      name: team\n    options:\n      provider: ${org}",
-        "outputs:\n  teamUid: ${team.uid}",
-        "",
-      ].join("\n"),
+    const { write, cli: inProject } = otherProject("explicit");
+    write(
+      "config:\n  organization:\n    type: string\n  apiUrl:\n    type: string\n  orgToken:\n    type: string\n    secret: true",
+      "resources:",
+      "  org:\n    type: pulumi:providers:irv\n    properties:\n      apiUrl: ${apiUrl}\n      token: ${orgToken}",
+      "  team:\n    type: irv:iam:Group\n    properties:\n      parentUid: ${organization}\n      name: team\n    options:\n      provider: ${org}",
+      // An invoke through the instance: the only provider here with settings.
+      "variables:\n  viewer:\n    fn::invoke:\n      function: irv:iam:getRole\n      arguments:\n        name: viewer\n      options:\n        provider: ${org}\n      return: uid",
+      "outputs:\n  teamUid: ${team.uid}\n  viewerUid: ${viewer}",
     );
-    const inProject = async (...args: string[]) => (await run("pulumi", [...args, "--non-interactive", "--cwd", project], { env })).stdout;
     // No irv:* config and no IRV_* variables: only the provider instance's own inputs reach the API.
     await inProject("stack", "init", "explicit");
     await inProject("config", "set", "organization", ctx.server.organization);
     await inProject("config", "set", "apiUrl", ctx.server.url);
     await inProject("config", "set", "--secret", "orgToken", ctx.server.token);
     await inProject("up", "--yes", "--skip-preview");
-    const { teamUid } = JSON.parse(await inProject("stack", "output", "--json"));
+    const { teamUid, viewerUid } = JSON.parse(await inProject("stack", "output", "--json"));
     expect((await ctx.api.get(apiPath("groups", teamUid))).body.name).toBe("team");
+    expect(viewerUid).toBe((await listAll(ctx.api, "roles")).find((r) => r.name === "viewer").uid);
     expect(readFileSync(path.join(backend, ".pulumi", "stacks", "yaml-explicit", "explicit.json"), "utf8")).not.toContain(ctx.server.token);
     expect(JSON.parse(await inProject("preview", "--json", "--expect-no-changes")).changeSummary).toEqual({ same: 3 });
     await inProject("destroy", "--yes", "--skip-preview");
     expect((await ctx.api.get(apiPath("groups", teamUid))).status).toBe(404);
+  });
+
+  it("invokes every function with fn::invoke, answering with the API's data, and names the arguments of a failed lookup and of a refused one", async () => {
+    const org = ctx.server.organization;
+    const team = (await ctx.api.post(apiPath("groups", org), { name: "fn-team", description: "found by a function" })).body;
+    const claimMatch = { issuer: "https://token.actions.example.com", subject: "repo:acme/fn:ref:refs/heads/main" };
+    const ci = (await ctx.api.post(apiPath("identities", team.uid), { name: "fn-ci", claimMatch })).body;
+    const project = otherProject("functions");
+    const inProject = project.cli;
+    const invoke = (name: string, fn: string, args: string, ret?: string) =>
+      `  ${name}:\n    fn::invoke:\n      function: ${fn}\n      arguments: ${args}\n${ret ? `      return: ${ret}\n` : ""}`;
+    const write = (variables: string, outputs: string) =>
+      project.write("config:\n  organization:\n    type: string\n  issuer:\n    type: string\n  subject:\n    type: string", `variables:\n${variables}`, `outputs:\n${outputs}`);
+    write(
+      [
+        invoke("team", "irv:iam:getGroup", "{ name: fn-team, parentUid: '${organization}' }"),
+        invoke("viewer", "irv:iam:getRole", "{ name: viewer }"),
+        invoke("builtins", "irv:iam:getRoles", "{ builtin: true, orderBy: name }", "roles"),
+        invoke("ci", "irv:iam:getIdentity", "{ issuer: '${issuer}', subject: '${subject}' }"),
+        invoke("repos", "irv:registry:getRepos", "{ descendantsOf: '${organization}', orderBy: name }", "repos"),
+        invoke("nginx", "irv:registry:getRepo", "{ name: nginx }"),
+        invoke("latest", "irv:registry:getTags", "{ repoUid: '${nginx.uid}', name: latest }", "tags"),
+        invoke("openssl", "irv:vulnerabilities:getAdvisories", "{ componentNames: [openssl] }", "advisories"),
+        invoke("advisory", "irv:vulnerabilities:getAdvisory", "{ advisoryId: '${openssl[0].advisoryId}' }"),
+      ].join(""),
+      ["team", "viewer", "builtins", "ci", "repos", "nginx", "latest", "openssl", "advisory"].map((v) => `  ${v}: \${${v}}`).join("\n") + "\n",
+    );
+    await inProject("stack", "init", "functions");
+    await inProject("config", "set", "organization", org);
+    await inProject("config", "set", "issuer", claimMatch.issuer);
+    await inProject("config", "set", "subject", claimMatch.subject);
+    await inProject("config", "set", "irv:apiUrl", ctx.server.url);
+    await inProject("config", "set", "--secret", "irv:token", ctx.server.token);
+    await inProject("up", "--yes", "--skip-preview");
+    const out = JSON.parse(await inProject("stack", "output", "--json"));
+
+    // Each value is what the API holds.
+    expect(out.team).toMatchObject({ uid: team.uid, parentUid: org, name: "fn-team", description: "found by a function", createTime: team.createTime });
+    const roles = await listAll(ctx.api, "roles");
+    expect(out.viewer).toMatchObject({ uid: roles.find((r) => r.name === "viewer").uid, builtin: true });
+    expect(out.builtins.map((r: { name: string }) => r.name)).toEqual(["editor", "owner", "registry.pull", "registry.push", "viewer"]);
+    expect(out.ci).toMatchObject({ uid: ci.uid, groupUid: team.uid, name: "fn-ci", claimMatch });
+    const repos = await listAll(ctx.api, "repos", { "uidp.descendants_of": org });
+    expect(out.repos.map((r: { uid: string }) => r.uid).sort()).toEqual(repos.map((r) => r.uid).sort());
+    expect(out.repos.map((r: { name: string }) => r.name)).toEqual(out.repos.map((r: { name: string }) => r.name).sort());
+    const nginx = (await ctx.api.get(apiPath("repos", out.nginx.uid))).body;
+    expect(out.nginx).toMatchObject({ name: "nginx", catalogTier: nginx.catalogTier, bundles: nginx.bundles, createTime: nginx.createTime });
+    const latest = (await listAll(ctx.api, "tags", { "uidp.children_of": nginx.uid })).find((t) => t.name === "latest");
+    expect(out.latest).toEqual([expect.objectContaining({ uid: latest.uid, digest: latest.digest })]);
+    const openssl = await listAll(ctx.api, "advisories", { componentNames: "openssl" });
+    expect(out.openssl.map((a: { uid: string }) => a.uid).sort()).toEqual(openssl.map((a) => a.uid).sort());
+    expect(out.advisory).toEqual(out.openssl[0]);
+    expect((await ctx.api.get(apiPath("advisories", out.advisory.uid))).body.advisoryId).toBe(out.advisory.advisoryId);
+
+    // A lookup that finds nothing fails the preview, naming the function and its arguments.
+    write(invoke("gone", "irv:iam:getGroup", "{ name: nobody, parentUid: '${organization}' }"), "  gone: ${gone.uid}\n");
+    await expect(inProject("preview")).rejects.toThrow(`irv:iam:getGroup(name: "nobody", parentUid: "${org}"): no group named "nobody" under ${org}`);
+    // An argument of the wrong type, or one the function does not take, is refused naming it.
+    write(invoke("wrong", "irv:iam:getGroup", "{ uid: 5 }"), "  wrong: ${wrong.uid}\n");
+    await expect(inProject("preview")).rejects.toThrow(/irv:iam:getGroup invoke failed: .*expected string, received number \(uid\)/);
+    write(invoke("typo", "irv:iam:getGroup", "{ groupUid: '${organization}' }"), "  typo: ${typo.uid}\n");
+    await expect(inProject("preview")).rejects.toThrow(/not an argument of irv:iam:getGroup \(its arguments: uid, name, parentUid\) \(groupUid\)/);
+    await inProject("destroy", "--yes", "--skip-preview");
   });
 });

@@ -11,7 +11,8 @@ import { serve } from "../../plugin/server";
 import { path as apiPath, listAll, useServer } from "../support/server";
 
 // The plugin's Invoke, called as the engine calls it, against a live irv-server with its sample
-// registry and advisories: every function answers with what the API holds, through the client
+// registry and advisories: every function answers with what the API holds (and what the schema
+// declares, nested types too), through the client
 // Configure set up; bad arguments come back as failures naming the argument, and lookups that
 // find none or several as errors naming the arguments given.
 const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
@@ -25,15 +26,28 @@ describe("the plugin's Invoke", () => {
   const call = <T>(method: string, req: unknown): Promise<T> =>
     new Promise((resolve, reject) => client[method](req, (e: Error | null, r: T) => (e ? reject(e) : resolve(r))));
   const invokeRaw = (tok: string, args: object) => call<provproto.InvokeResponse>("invoke", new provproto.InvokeRequest().setTok(tok).setArgs(struct(args)));
-  /** The result of a successful invoke, failing the test on refused arguments. */
+  const schema = packageSchema() as any;
+  /** Checks `v` against an object spec of the schema: no undeclared field, every required one, nested types too. */
+  const conforms = (spec: { properties: Record<string, any>; required?: string[] }, v: any, where: string): void => {
+    expect(Object.keys(v).filter((k) => !(k in spec.properties)), where).toEqual([]);
+    for (const r of spec.required ?? []) expect(v, `${where}.${r}`).toHaveProperty(r);
+    for (const [k, p] of Object.entries(spec.properties)) {
+      const ref: string | undefined = p.$ref ?? p.items?.$ref;
+      if (v[k] === undefined || !ref?.startsWith("#/types/")) continue;
+      for (const e of p.items ? v[k] : [v[k]]) conforms(schema.types[ref.slice("#/types/".length)], e, `${where}.${k}`);
+    }
+  };
+  /** The result of a successful invoke, failing the test on refused arguments or a result the schema does not declare. */
   const invoke = async (tok: string, args: object = {}): Promise<any> => {
     const r = await invokeRaw(tok, args);
     expect(r.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`)).toEqual([]);
-    return r.getReturn()!.toJavaScript();
+    const result = r.getReturn()!.toJavaScript();
+    conforms(schema.functions[tok].outputs, result, tok);
+    return result;
   };
   const failures = async (tok: string, args: object) =>
     (await invokeRaw(tok, args)).getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
-  const outputsOf = (tok: string) => (packageSchema() as any).functions[tok].outputs;
+  const outputsOf = (tok: string) => schema.functions[tok].outputs;
 
   beforeAll(async () => {
     const { port, server } = await serve();
@@ -133,7 +147,6 @@ describe("the plugin's Invoke", () => {
   });
 
   it("answers every function the schema declares, and wraps result fields marked secret", async () => {
-    const schema = packageSchema() as any;
     expect(Object.keys(schema.functions).sort()).toEqual(FUNCTIONS.map((f) => f.token).sort());
     // No function's result is secret today; the wrapping is the same for any field marked so.
     const def = { name: "T", module: "iam" as const, description: "", fields: { code: { type: "string", description: "", secret: true }, plain: { type: "string", description: "" } } };

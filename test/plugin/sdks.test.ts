@@ -11,13 +11,15 @@ import { BUILD_TIMEOUT, itBuildsGeneratedSdks, run } from "../toolchain/support"
 // program using it build, the TypeScript SDK and a program type-check, Python byte-compiles.
 // .NET is generated only: there is no .NET SDK on this machine to build it.
 
-/** A Go program: an explicit provider, a group, an identity in it and a role binding of both. */
+/** A Go program: an explicit provider, a group, an identity in it and a role binding of both, and functions. */
 const GO_PROGRAM = `package main
 
 import (
 	"github.com/pulumi-irv/irv/sdk/go/irv"
 	"github.com/pulumi-irv/irv/sdk/go/irv/config"
 	"github.com/pulumi-irv/irv/sdk/go/irv/iam"
+	"github.com/pulumi-irv/irv/sdk/go/irv/registry"
+	"github.com/pulumi-irv/irv/sdk/go/irv/vulnerabilities"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -57,12 +59,30 @@ func main() {
 			return err
 		}
 		ctx.Export("bindingUid", binding.Uid)
+		// Functions: one object, a list of named objects, and their Output forms with nested lists.
+		viewer, err := iam.LookupRole(ctx, &iam.LookupRoleArgs{Name: pulumi.StringRef("viewer")}, pulumi.Provider(org))
+		if err != nil {
+			return err
+		}
+		builtins, err := iam.GetRoles(ctx, &iam.GetRolesArgs{Builtin: pulumi.BoolRef(true), OrderBy: pulumi.StringRef("name")}, pulumi.Provider(org))
+		if err != nil {
+			return err
+		}
+		tags := registry.GetTagsOutput(ctx, registry.GetTagsOutputArgs{RepoUid: eng.Uid}, pulumi.Provider(org))
+		advisories := vulnerabilities.GetAdvisoriesOutput(ctx, vulnerabilities.GetAdvisoriesOutputArgs{
+			Aliases: pulumi.StringArray{pulumi.String("CVE-2024-1")},
+		}, pulumi.Provider(org))
+		var firstBuiltin string = builtins.Roles[0].Name
+		ctx.Export("viewerUid", pulumi.String(viewer.Uid))
+		ctx.Export("firstBuiltin", pulumi.String(firstBuiltin))
+		ctx.Export("firstTag", tags.Tags().Index(pulumi.Int(0)).Name())
+		ctx.Export("firstSeverity", advisories.Advisories().Index(pulumi.Int(0)).Severities().Index(pulumi.Int(0)).Source())
 		return nil
 	})
 }
 `;
 
-/** The same in TypeScript, plus a missing required input that must not type-check. */
+/** The same in TypeScript, plus a missing required input and a mistyped argument that must not type-check. */
 const TS_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as irv from "./index";
 
@@ -72,6 +92,15 @@ const claimMatch = { issuer: "https://token.actions.example.com", subject: "repo
 const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci", claimMatch }, { provider: org });
 const binding = new irv.iam.RoleBinding("ci-viewer", { groupUid: eng.uid, identityUid: ci.uid, roleUid: "org-1/viewer" }, { provider: org });
 export const bindingUid: pulumi.Output<string> = binding.uid;
+// Functions: one object, a list of named objects, and the Output form with nested lists.
+export const viewer: Promise<string> = irv.iam.getRole({ name: "viewer" }, { provider: org }).then((r) => r.uid);
+export const firstBuiltin: Promise<string> = irv.iam.getRoles({ builtin: true }, { provider: org }).then((r) => r.roles[0].name);
+export const firstTag: pulumi.Output<string> = irv.registry.getTagsOutput({ repoUid: eng.uid }, { provider: org }).tags[0].name;
+export const severity: pulumi.Output<string> = irv.vulnerabilities
+  .getAdvisoriesOutput({ aliases: ["CVE-2024-1"] }, { provider: org })
+  .advisories.apply((a) => a[0].severities[0].source);
+// @ts-expect-error uid is a string
+irv.iam.getGroup({ uid: 5 });
 // @ts-expect-error parentUid is required
 new irv.iam.Group("bad", { name: "eng" }, { provider: org });
 `;
@@ -99,6 +128,9 @@ describe("the SDKs generated from the plugin's schema", () => {
       "go/go.mod", "go/irv/iam/group.go", "go/irv/iam/identity.go", "go/irv/iam/roleBinding.go", "go/irv/provider.go",
       "python/setup.py", "python/pulumi_irv/iam/group.py", "python/pulumi_irv/iam/role_binding.py", "python/pulumi_irv/provider.py",
       "dotnet/PulumiIrv.Irv.csproj", "dotnet/Iam/Group.cs", "dotnet/Iam/RoleBinding.cs", "dotnet/Provider.cs",
+      // Functions, and the named objects of their list results.
+      "nodejs/iam/getRoles.ts", "nodejs/registry/getTags.ts", "nodejs/vulnerabilities/getAdvisory.ts", "go/irv/iam/getRoles.go",
+      "go/irv/registry/pulumiTypes.go", "python/pulumi_irv/vulnerabilities/get_advisories.py", "dotnet/Registry/GetRepos.cs",
     ]) {
       expect(existsSync(path.join(out, f)), f).toBe(true);
     }
