@@ -13,6 +13,8 @@ const OIDC_SECRET = "oidc-cs-7d41e2b9";
 
 describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_TIMEOUT }, () => {
   const ctx = useServer();
+  /** A second organization's API, for a program that reads two orgs through two providers. */
+  const elsewhere = useServer();
   let base: string;
   let dir: string;
   let backend: string;
@@ -180,17 +182,20 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect((await ctx.api.get(apiPath("groups", teamUid))).status).toBe(404);
   });
 
-  it("invokes every function with fn::invoke, answering with the API's data, and names the arguments of a failed lookup and of a refused one", async () => {
+  it("invokes every function with fn::invoke, answering with the API's data (another org's through an explicit provider), and names the arguments of a failed lookup and of a refused one", async () => {
     const org = ctx.server.organization;
     const team = (await ctx.api.post(apiPath("groups", org), { name: "fn-team", description: "found by a function" })).body;
     const claimMatch = { issuer: "https://token.actions.example.com", subject: "repo:acme/fn:ref:refs/heads/main" };
     const ci = (await ctx.api.post(apiPath("identities", team.uid), { name: "fn-ci", claimMatch })).body;
     const project = otherProject("functions");
     const inProject = project.cli;
-    const invoke = (name: string, fn: string, args: string, ret?: string) =>
-      `  ${name}:\n    fn::invoke:\n      function: ${fn}\n      arguments: ${args}\n${ret ? `      return: ${ret}\n` : ""}`;
+    const invoke = (name: string, fn: string, args: string, ret?: string, provider?: string) =>
+      `  ${name}:\n    fn::invoke:\n      function: ${fn}\n      arguments: ${args}\n${ret ? `      return: ${ret}\n` : ""}${provider ? `      options:\n        provider: \${${provider}}\n` : ""}`;
+    const config = ["organization", "issuer", "subject", "elsewhereUrl", "elsewhereOrganization"].map((k) => `  ${k}:\n    type: string\n`).join("");
+    // The default provider reads this org (the stack's irv:* config); `elsewhere`, an explicit instance, another.
+    const elsewhereProvider = "resources:\n  elsewhere:\n    type: pulumi:providers:irv\n    properties:\n      apiUrl: ${elsewhereUrl}\n      token: ${elsewhereToken}";
     const write = (variables: string, outputs: string) =>
-      project.write("config:\n  organization:\n    type: string\n  issuer:\n    type: string\n  subject:\n    type: string", `variables:\n${variables}`, `outputs:\n${outputs}`);
+      project.write(`config:\n${config}  elsewhereToken:\n    type: string\n    secret: true`, elsewhereProvider, `variables:\n${variables}`, `outputs:\n${outputs}`);
     write(
       [
         invoke("team", "irv:iam:getGroup", "{ name: fn-team, parentUid: '${organization}' }"),
@@ -202,8 +207,9 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
         invoke("latest", "irv:registry:getTags", "{ repoUid: '${nginx.uid}', name: latest }", "tags"),
         invoke("openssl", "irv:vulnerabilities:getAdvisories", "{ componentNames: [openssl] }", "advisories"),
         invoke("advisory", "irv:vulnerabilities:getAdvisory", "{ advisoryId: '${openssl[0].advisoryId}' }"),
+        invoke("elsewhereOrg", "irv:iam:getGroup", "{ uid: '${elsewhereOrganization}' }", undefined, "elsewhere"),
       ].join(""),
-      ["team", "viewer", "builtins", "ci", "repos", "nginx", "latest", "openssl", "advisory"].map((v) => `  ${v}: \${${v}}`).join("\n") + "\n",
+      ["team", "viewer", "builtins", "ci", "repos", "nginx", "latest", "openssl", "advisory", "elsewhereOrg"].map((v) => `  ${v}: \${${v}}`).join("\n") + "\n",
     );
     await inProject("stack", "init", "functions");
     await inProject("config", "set", "organization", org);
@@ -211,6 +217,9 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     await inProject("config", "set", "subject", claimMatch.subject);
     await inProject("config", "set", "irv:apiUrl", ctx.server.url);
     await inProject("config", "set", "--secret", "irv:token", ctx.server.token);
+    await inProject("config", "set", "elsewhereUrl", elsewhere.server.url);
+    await inProject("config", "set", "elsewhereOrganization", elsewhere.server.organization);
+    await inProject("config", "set", "--secret", "elsewhereToken", elsewhere.server.token);
     await inProject("up", "--yes", "--skip-preview");
     const out = JSON.parse(await inProject("stack", "output", "--json"));
 
@@ -231,6 +240,9 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect(out.openssl.map((a: { uid: string }) => a.uid).sort()).toEqual(openssl.map((a) => a.uid).sort());
     expect(out.advisory).toEqual(out.openssl[0]);
     expect((await ctx.api.get(apiPath("advisories", out.advisory.uid))).body.advisoryId).toBe(out.advisory.advisoryId);
+    // The invoke through the explicit instance went to its API, with its credentials: the other org.
+    expect(elsewhere.server.organization).not.toBe(org);
+    expect(out.elsewhereOrg).toMatchObject({ uid: elsewhere.server.organization, createTime: (await elsewhere.api.get(apiPath("groups", elsewhere.server.organization))).body.createTime });
 
     // A lookup that finds nothing fails the preview, naming the function and its arguments.
     write(invoke("gone", "irv:iam:getGroup", "{ name: nobody, parentUid: '${organization}' }"), "  gone: ${gone.uid}\n");

@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -154,5 +157,23 @@ describe("the plugin's Invoke", () => {
     expect(isSecret(out[0].code)).toBe(true);
     expect(out[0].code.value).toBe("c-1");
     expect(out[0].plain).toBe("p");
+  });
+
+  it("configured with no credentials, reads public repos without a token and says which settings the others need", async () => {
+    const saved = Object.fromEntries(["IRV_TOKEN", "IRV_IDENTITY", "IRV_IDENTITY_TOKEN", "IRV_API_URL", "IRV_CONFIG_DIR"].map((k) => [k, process.env[k]]));
+    try {
+      for (const k of Object.keys(saved)) delete process.env[k];
+      process.env.IRV_CONFIG_DIR = mkdtempSync(join(tmpdir(), "irv-fn-anon-")); // no irv auth login either
+      await call("configure", new provproto.ConfigureRequest().setArgs(struct({ apiUrl: ctx.server.url })));
+      const before = ctx.server.requests.length;
+      const { repos } = await invoke("irv:registry:getRepos", {});
+      expect(repos.length).toBeGreaterThan(0);
+      expect(repos.every((r: any) => r.visibility === "public")).toBe(true);
+      expect(ctx.server.requests.slice(before).every((r) => r.caller === undefined)).toBe(true);
+      await expect(invokeRaw("irv:iam:getRoles", {})).rejects.toThrow(/irv:iam:getRoles\(\): .*no credentials: set irv:token \(IRV_TOKEN\)/);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) v === undefined ? delete process.env[k] : (process.env[k] = v);
+      await call("configure", new provproto.ConfigureRequest().setArgs(struct({ apiUrl: ctx.server.url, token: secret(ctx.server.token) })));
+    }
   });
 });
