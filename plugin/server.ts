@@ -4,7 +4,8 @@
  * (provider/resources); this layer only translates: secrets unwrapped on the way in and wrapped
  * again on the way out, the engine's timeouts passed on as the operation's deadline, a detailed
  * diff, previews answered without calling the API, and an import's read (which carries no
- * properties) answered with outputs and the declared inputs.
+ * properties) answered with outputs and the declared inputs. Invoke runs the functions the
+ * TypeScript SDK's data sources run (plugin/functions.ts), with the configured client.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
