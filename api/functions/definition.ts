@@ -87,6 +87,14 @@ export function kindResult(
   return { name: o.name, module: "iam", description: `A ${d.label} as the functions return it.`, fields };
 }
 
+/**
+ * True when the TypeScript type `T` has exactly the fields the definition `O` lists: the SDK's
+ * result interfaces are checked against the definitions when compiling (`true satisfies ...`).
+ */
+export type FieldsMatch<T, O extends { fields: object }> = [Exclude<keyof T, keyof O["fields"]>, Exclude<keyof O["fields"], keyof T>] extends [never, never]
+  ? true
+  : false;
+
 /** The named object a field's type refers to (`AdvisorySeverity[]` -> AdvisorySeverity), if any. */
 export function objectOf(type: string, objects: readonly ObjectDefinition[]): ObjectDefinition | undefined {
   return objects.find((o) => o.name === type.replace(/\[\]$/, ""));

@@ -23,7 +23,7 @@ export const IdentityResult = kindResult("identities", {
   optional: ["claimMatch", "staticKeys", "awsIdentity", "servicePrincipal", "lastSeenTime"],
 });
 
-export const Repo: ObjectDefinition = {
+export const Repo = {
   name: "Repo",
   module: "registry",
   description: "An image repository.",
@@ -39,9 +39,9 @@ export const Repo: ObjectDefinition = {
     createTime: common.createTime,
     updateTime: common.updateTime,
   },
-};
+} satisfies ObjectDefinition;
 
-export const Tag: ObjectDefinition = {
+export const Tag = {
   name: "Tag",
   module: "registry",
   description: "A tag of a repository (its uid is under the repository's).",
@@ -54,9 +54,9 @@ export const Tag: ObjectDefinition = {
     bundles: { type: "string[]", description: "The bundles it belongs to." },
     createTime: { ...common.createTime, optional: true },
   },
-};
+} satisfies ObjectDefinition;
 
-export const AdvisorySeverity: ObjectDefinition = {
+export const AdvisorySeverity = {
   name: "AdvisorySeverity",
   module: "vulnerabilities",
   description: "A severity rating of an advisory by one source.",
@@ -65,9 +65,9 @@ export const AdvisorySeverity: ObjectDefinition = {
     score: { type: "number", description: "The score (CVSS), when given.", optional: true },
     level: { type: "string", description: "The level (`LOW`, `HIGH`, ...), when given.", optional: true },
   },
-};
+} satisfies ObjectDefinition;
 
-export const AdvisoryEvent: ObjectDefinition = {
+export const AdvisoryEvent = {
   name: "AdvisoryEvent",
   module: "vulnerabilities",
   description: "A step in an advisory's history.",
@@ -75,9 +75,9 @@ export const AdvisoryEvent: ObjectDefinition = {
     type: { type: "string", description: "What happened (`DETECTED`, `FIXED`, ...)." },
     time: { type: "string", description: "When (RFC 3339)." },
   },
-};
+} satisfies ObjectDefinition;
 
-export const Advisory: ObjectDefinition = {
+export const Advisory = {
   name: "Advisory",
   module: "vulnerabilities",
   description: "A vulnerability advisory.",
@@ -96,7 +96,7 @@ export const Advisory: ObjectDefinition = {
     createTime: common.createTime,
     updateTime: common.updateTime,
   },
-};
+} satisfies ObjectDefinition;
 
 /** Every named object, for resolving field types such as `AdvisorySeverity[]`. */
 export const OBJECTS: readonly ObjectDefinition[] = [GroupResult, RoleResult, IdentityResult, Repo, Tag, AdvisorySeverity, AdvisoryEvent, Advisory];

@@ -2,7 +2,7 @@
  * The registry functions: repositories and their tags. Public repos are readable without
  * credentials; a private one asked for without them fails naming the settings to set.
  */
-import { OBJECTS, pick, type ArgsOf, type getRepo as GetRepo, type getRepos as GetRepos, type getTags as GetTags } from "../../api/functions";
+import { OBJECTS, pick, type ArgsOf, type FieldsMatch, type getRepo as GetRepo, type getRepos as GetRepos, type getTags as GetTags } from "../../api/functions";
 import { Repo as RepoObject, Tag as TagObject } from "../../api/functions/results";
 import { NO_CREDENTIALS } from "../../client/auth";
 import { ConfigurationError } from "../../client/errors";
@@ -33,6 +33,9 @@ export interface Tag {
   bundles: string[];
   createTime?: string;
 }
+
+// The interfaces above name exactly the fields of their definitions.
+true satisfies FieldsMatch<Repo, typeof RepoObject> & FieldsMatch<Tag, typeof TagObject>;
 
 /** Filters of `getRepos`. */
 export type GetReposArgs = ArgsOf<typeof GetRepos>;

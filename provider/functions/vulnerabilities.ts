@@ -1,6 +1,6 @@
 /** The vulnerability advisory functions. */
-import { OBJECTS, pick, type ArgsOf, type getAdvisories as GetAdvisories, type getAdvisory as GetAdvisory } from "../../api/functions";
-import { Advisory as AdvisoryObject } from "../../api/functions/results";
+import { OBJECTS, pick, type ArgsOf, type FieldsMatch, type getAdvisories as GetAdvisories, type getAdvisory as GetAdvisory } from "../../api/functions";
+import { Advisory as AdvisoryObject, AdvisoryEvent, AdvisorySeverity } from "../../api/functions/results";
 import type { Item } from "../../client/shapes";
 import { exactlyOne, listQuery, type ClientSource } from "./query";
 
@@ -21,6 +21,11 @@ export interface Advisory {
   createTime: string;
   updateTime: string;
 }
+
+// The interface above names exactly the fields of the definitions, nested ones too.
+true satisfies FieldsMatch<Advisory, typeof AdvisoryObject> &
+  FieldsMatch<Advisory["severities"][number], typeof AdvisorySeverity> &
+  FieldsMatch<Advisory["events"][number], typeof AdvisoryEvent>;
 
 /** Filters of `getAdvisories` (each list matches any of its values). */
 export type GetAdvisoriesArgs = ArgsOf<typeof GetAdvisories>;
