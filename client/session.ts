@@ -31,9 +31,9 @@ export function configure(get: ConfigGetter): void {
   getter = get;
 }
 
-/** The provider's client for the configured settings. */
-export function currentClient(): IrvClient {
-  return cachedClient(readSettings(getter));
+/** The provider's client for the configured settings (`anonymous`: see cachedClient). */
+export function currentClient(o: Pick<SourceOptions, "anonymous"> = {}): IrvClient {
+  return cachedClient(readSettings(getter), o);
 }
 
 /**

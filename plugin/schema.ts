@@ -8,6 +8,7 @@
 import { KINDS, type FieldDefinition, type KindDefinition } from "../api/kinds";
 import { SETTINGS } from "../client/config";
 import { kindTypes } from "./types";
+import { functionSpecs, functionTypes } from "./functions";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 
@@ -121,9 +122,10 @@ export function packageSchema(): Record<string, unknown> {
       properties: settings,
       inputProperties: settings,
     },
-    types: kindTypes().types,
+    // The resources' object and enum types, and the functions' result objects (plugin/functions.ts).
+    types: { ...kindTypes().types, ...functionTypes() },
     resources: Object.fromEntries(KINDS.map((d) => [tokenOf(d), resourceOf(d)])),
-    functions: {},
+    functions: functionSpecs(),
     language: {
       nodejs: { packageName: "@pulumi-irv/irv", ...respectSchemaVersion },
       python: { packageName: "pulumi_irv", ...respectSchemaVersion },

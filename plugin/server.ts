@@ -4,7 +4,8 @@
  * (provider/resources); this layer only translates: secrets unwrapped on the way in and wrapped
  * again on the way out, member by member, the engine's timeouts passed on as the operation's
  * deadline, a detailed diff, previews answered without calling the API, and an import's read
- * (which carries no properties) answered with outputs and the declared inputs.
+ * (which carries no properties) answered with outputs and the declared inputs. Invoke runs the
+ * functions the TypeScript SDK's data sources run (plugin/functions.ts), with the configured client.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
@@ -16,6 +17,8 @@ import { KINDS, type Kind } from "../provider/kinds";
 import { configure } from "../provider";
 import { changesOf, providers, specs, UNKNOWN, type KindSpec } from "../provider/resources";
 import { packageSchema, tokenOf, VERSION } from "./schema";
+import { invoke } from "./functions";
+import { currentClient } from "../client/session";
 import { secretPathsOf, unwrapSecrets, wrapSecrets, type Path } from "./secrets";
 import type { CollectionName } from "../api/collections";
 import { secretPaths } from "../api/kinds";
@@ -205,6 +208,8 @@ export const service = {
     await providerOf(k).delete(req.getId(), { ...plain(req.getProperties()), ...timeoutsFor("delete", req.getTimeout()) });
     return new emptyproto.Empty();
   }),
+
+  invoke: unary((req: provproto.InvokeRequest) => invoke(req, currentClient)),
 
   cancel: unary(() => new emptyproto.Empty()),
 };

@@ -1,6 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { IrvClient } from "../client/client";
-import type { ListQuery } from "../client/client";
 import { readSettings } from "../client/config";
 import { cachedClient } from "../client/session";
 
@@ -15,36 +14,8 @@ export function programClient(o: { anonymous?: boolean } = {}): IrvClient {
   return cachedClient(readSettings((key) => pulumi.runtime.getConfig(key)), o);
 }
 
-/** Scope, order and paging arguments every list data source takes. */
-export interface ListArgs {
-  /** `uidp.descendants_of`: this group and everything under it. */
-  descendantsOf?: string;
-  /** `uidp.children_of`: direct children of this group. */
-  childrenOf?: string;
-  /** `uidp.ancestors_of`: the ancestors of this uid. */
-  ancestorsOf?: string;
-  /** `uidp.in_root`: only top-level items. */
-  inRoot?: boolean;
-  /** `uidp.ids`: only these uids. */
-  ids?: string[];
-  /** `order_by`, e.g. `"name desc"`. */
-  orderBy?: string;
-  /** Any other filter the API's List accepts, by its query name. */
-  filters?: Record<string, string | string[]>;
-}
-
-/** The List query for `args` plus the collection filters in `own`. */
-export function listQuery(args: ListArgs, own: Record<string, string | string[] | boolean | undefined> = {}): ListQuery {
-  const q: ListQuery = { ...args.filters };
-  if (args.descendantsOf) q["uidp.descendants_of"] = args.descendantsOf;
-  if (args.childrenOf) q["uidp.children_of"] = args.childrenOf;
-  if (args.ancestorsOf) q["uidp.ancestors_of"] = args.ancestorsOf;
-  if (args.inRoot !== undefined) q["uidp.in_root"] = args.inRoot;
-  if (args.ids?.length) q["uidp.ids"] = args.ids;
-  if (args.orderBy) q.orderBy = args.orderBy;
-  for (const [k, v] of Object.entries(own)) if (v !== undefined && !(Array.isArray(v) && v.length === 0)) q[k] = v;
-  return q;
-}
+/** Scope, order and paging arguments every list data source takes (from api/functions). */
+export type { ListArgs } from "../api/functions";
 
 /**
  * A data source's arguments as a `getXOutput` takes them: every field an `Input` (lists of
@@ -57,12 +28,4 @@ export type OutputArgs<A> = {
 /** `getX` as an Output-returning `getXOutput`: waits for every argument, then calls `getX`. */
 export function outputOf<A, R>(fn: (args: A) => Promise<R>): (args: OutputArgs<A>) => pulumi.Output<R> {
   return (args) => pulumi.output(args).apply((a) => fn(a as A)) as pulumi.Output<R>;
-}
-
-/** The single match, or an error saying there were none or several. */
-export function exactlyOne<T extends { uid: string }>(items: T[], what: string): T {
-  if (items.length === 1) return items[0];
-  if (items.length === 0) throw new Error(`no ${what}`);
-  const plural = what.replace(/^(\w+?)(y?)\b/, (_, stem: string, y: string) => (y ? `${stem}ies` : `${stem}s`));
-  throw new Error(`${items.length} ${plural}: ${items.map((i) => i.uid).join(", ")}; narrow the query`);
 }

@@ -14,12 +14,16 @@ utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 // Export sub-modules:
 import * as config from "./config";
 import * as iam from "./iam";
+import * as registry from "./registry";
 import * as types from "./types";
+import * as vulnerabilities from "./vulnerabilities";
 
 export {
     config,
     iam,
+    registry,
     types,
+    vulnerabilities,
 };
 pulumi.runtime.registerResourcePackage("irv", {
     version: utilities.getVersion(),

@@ -1,163 +1,29 @@
-import { readBack } from "../../api/kinds";
-import { ROOT_UID, parentOf } from "../../api/uid";
-import type { AwsIdentity, ClaimMatch, StaticKeys } from "../../api/bodies";
-import type { Item } from "../../client/shapes";
-import { exactlyOne, listQuery, outputOf, programClient, type ListArgs } from "../client";
+/** IAM data sources: the functions of provider/functions, with the program's client. */
+import * as functions from "../../provider/functions/iam";
+import { outputOf, programClient } from "../client";
+import type { GetGroupArgs, GetIdentityArgs, GetRoleArgs, GetRolesArgs } from "../../provider/functions/iam";
 
-/** A group as data sources return it. */
-export interface GroupResult {
-  uid: string;
-  /** The parent's uid; undefined for the organization itself. */
-  parentUid: string | undefined;
-  name: string;
-  description: string;
-  verified: boolean;
-  resourceLimits: Record<string, unknown>;
-  createTime: string;
-  updateTime: string;
-}
-/** A role as data sources return it. */
-export interface RoleResult {
-  uid: string;
-  /** The group of a custom role; undefined for a built-in one. */
-  groupUid: string | undefined;
-  /** A built-in role (viewer, editor, owner, registry.pull, registry.push). */
-  builtin: boolean;
-  name: string;
-  description: string;
-  capabilities: string[];
-  createTime: string;
-  updateTime: string;
-}
-/** An identity as data sources return it. */
-export interface IdentityResult {
-  uid: string;
-  groupUid: string | undefined;
-  name: string;
-  description: string;
-  claimMatch?: ClaimMatch;
-  staticKeys?: StaticKeys;
-  awsIdentity?: AwsIdentity;
-  servicePrincipal?: string;
-  lastSeenTime?: string;
-  createTime: string;
-  updateTime: string;
-}
-
-/** Look a group up by uid, or by name under a parent. */
-export interface GetGroupArgs {
-  /** The group's uid. */
-  uid?: string;
-  /** The group's exact name (with `parentUid`, or searched everywhere visible). */
-  name?: string;
-  /** The parent group's uid to search under (direct children). */
-  parentUid?: string;
-}
-
-const group = (g: Item<"groups">): GroupResult => ({
-  uid: g.uid,
-  parentUid: parentOf(g.uid),
-  ...(readBack("groups", g) as Omit<GroupResult, "uid" | "parentUid">),
-});
-const role = (r: Item<"roles">): RoleResult => ({
-  uid: r.uid,
-  groupUid: parentOf(r.uid),
-  builtin: ROOT_UID.test(r.uid),
-  ...(readBack("roles", r) as Omit<RoleResult, "uid" | "groupUid" | "builtin">),
-});
-const identity = (i: Item<"identities">): IdentityResult => ({
-  uid: i.uid,
-  groupUid: parentOf(i.uid),
-  ...(readBack("identities", i) as Omit<IdentityResult, "uid" | "groupUid">),
-});
+export type { GroupResult, RoleResult, IdentityResult, GetGroupArgs, GetRoleArgs, GetRolesArgs, GetIdentityArgs } from "../../provider/functions/iam";
 
 /** One group: by uid, or by name under a parent. Errors on zero or several matches. */
-export async function getGroup(args: GetGroupArgs): Promise<GroupResult> {
-  const client = programClient();
-  if (args.uid) return group(await client.get("groups", args.uid));
-  if (!args.name) throw new Error("getGroup: give uid, or name (and parentUid)");
-  const q = listQuery({ childrenOf: args.parentUid }, { name: args.name });
-  const found = (await client.collect("groups", q)).filter((g) => g.name === args.name);
-  return group(exactlyOne(found, `group named "${args.name}"${args.parentUid ? ` under ${args.parentUid}` : ""}`));
-}
+export const getGroup = (args: GetGroupArgs) => functions.getGroup(programClient, args);
 /** `getGroup` as an Output. */
 export const getGroupOutput = outputOf(getGroup);
-
-/** Look a role up by name (built-ins such as `viewer` included). */
-export interface GetRoleArgs {
-  /** The role's uid. */
-  uid?: string;
-  /** The role's exact name. */
-  name?: string;
-  /** Only the custom role in this group (built-ins live at the root and have no group). */
-  groupUid?: string;
-}
 
 /**
  * One role: by uid, or by name. Without `groupUid`, a name shared by a built-in and custom roles
  * resolves to the built-in; otherwise several matches are an error.
  */
-export async function getRole(args: GetRoleArgs): Promise<RoleResult> {
-  const client = programClient();
-  if (args.uid) return role(await client.get("roles", args.uid));
-  if (!args.name) throw new Error("getRole: give uid or name");
-  let found = (await client.collect("roles", { name: args.name })).filter((r) => r.name === args.name).map(role);
-  if (args.groupUid) found = found.filter((r) => r.groupUid === args.groupUid);
-  else if (found.length > 1 && found.filter((r) => r.builtin).length === 1) found = found.filter((r) => r.builtin);
-  return exactlyOne(found, `role named "${args.name}"${args.groupUid ? ` in ${args.groupUid}` : ""}`);
-}
+export const getRole = (args: GetRoleArgs) => functions.getRole(programClient, args);
 /** `getRole` as an Output. */
 export const getRoleOutput = outputOf(getRole);
 
-/** Filters of `getRoles`. */
-export interface GetRolesArgs extends ListArgs {
-  /** Exact name. */
-  name?: string;
-  /** Only custom roles of this group. */
-  groupUid?: string;
-  /** Only built-in roles (true) or only custom roles (false). */
-  builtin?: boolean;
-}
-
 /** Roles matching the filters, every page followed. */
-export async function getRoles(args: GetRolesArgs = {}): Promise<{ roles: RoleResult[] }> {
-  const all = (await programClient().collect("roles", listQuery(args, { name: args.name }))).map(role);
-  return {
-    roles: all.filter((r) => (!args.groupUid || r.groupUid === args.groupUid) && (args.builtin === undefined || r.builtin === args.builtin)),
-  };
-}
+export const getRoles = (args: GetRolesArgs = {}) => functions.getRoles(programClient, args);
 /** `getRoles` as an Output. */
 export const getRolesOutput = outputOf(getRoles);
 
-/** Look an identity up by uid, or by the issuer and subject its claimMatch accepts. */
-export interface GetIdentityArgs {
-  uid?: string;
-  /** The claimMatch issuer (exact). */
-  issuer?: string;
-  /** The claimMatch subject (exact). */
-  subject?: string;
-  /** Search only under this group (and its descendants). */
-  groupUid?: string;
-  /** The identity's exact name. */
-  name?: string;
-}
-
 /** One identity: by uid, or by issuer+subject (and/or name). Errors on zero or several matches. */
-export async function getIdentity(args: GetIdentityArgs): Promise<IdentityResult> {
-  const client = programClient();
-  if (args.uid) return identity(await client.get("identities", args.uid));
-  if (!args.name && !(args.issuer && args.subject)) throw new Error("getIdentity: give uid, issuer and subject, or name");
-  const q = listQuery({ descendantsOf: args.groupUid }, { name: args.name });
-  const found = (await client.collect("identities", q)).filter(
-    (i) =>
-      (!args.name || i.name === args.name) &&
-      (!args.issuer || i.claimMatch?.issuer === args.issuer) &&
-      (!args.subject || i.claimMatch?.subject === args.subject),
-  );
-  const what = [args.name && `named "${args.name}"`, args.issuer && `for issuer ${args.issuer}`, args.subject && `and subject ${args.subject}`]
-    .filter(Boolean)
-    .join(" ");
-  return identity(exactlyOne(found, `identity ${what}`));
-}
+export const getIdentity = (args: GetIdentityArgs) => functions.getIdentity(programClient, args);
 /** `getIdentity` as an Output. */
 export const getIdentityOutput = outputOf(getIdentity);

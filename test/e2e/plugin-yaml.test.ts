@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_TIMEOUT, pulumiEnv, repoRoot } from "../support/engine";
-import { path as apiPath, useServer } from "../support/server";
+import { path as apiPath, listAll, useServer } from "../support/server";
 import { run } from "../toolchain/support";
 
 // examples/yaml-org through the plain CLI and the YAML language host, in a folder project that
@@ -14,6 +14,8 @@ const OIDC_SECRET = "oidc-cs-7d41e2b9";
 
 describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_TIMEOUT }, () => {
   const ctx = useServer();
+  /** A second organization's API, for a program that reads two orgs through two providers. */
+  const elsewhere = useServer();
   let base: string;
   let dir: string;
   let backend: string;
@@ -41,6 +43,15 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
       expect(props.oidc).toMatchObject({ issuer: "https://login.acme.example", clientId });
       expect(props.oidc.clientSecret).toEqual({ [specialSigKey]: specialSecretSig, ciphertext: expect.any(String) });
     }
+  /** A folder project `yaml-<name>` of its own, on the same backend and finding the plugin the same way: its file's writer and its CLI. */
+  const otherProject = (name: string) => {
+    const project = path.join(base, name);
+    mkdirSync(project);
+    const header = [`name: yaml-${name}`, "runtime: yaml", `backend:\n  url: file://${backend}`, `plugins:\n  providers:\n    - name: irv\n      path: ${path.join(repoRoot, "bin")}`];
+    return {
+      write: (...blocks: string[]) => writeFileSync(path.join(project, "Pulumi.yaml"), [...header, ...blocks, ""].join("\n")),
+      cli: async (...args: string[]) => (await run("pulumi", [...args, "--non-interactive", "--cwd", project], { env })).stdout,
+    };
   };
 
   beforeAll(async () => {
@@ -68,6 +79,8 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect(schema.resources["irv:iam:Group"].inputProperties.parentUid.replaceOnChanges).toBe(true);
     expect(schema.config.variables.token.secret).toBe(true);
     expect(schema.meta.supportPack).toBe(true);
+    expect(Object.keys(schema.functions)).toHaveLength(9);
+    expect(schema.functions["irv:registry:getTags"].outputs.properties.tags.items.$ref).toBe("#/types/irv:registry:Tag");
   });
 
   it("previews, applies, shows no change, updates in place, replaces, imports, refreshes, keeps secrets and destroys", async () => {
@@ -79,6 +92,8 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect((await ctx.api.get(apiPath("groups", outputs.engineeringUid))).status).toBe(200);
     expect((await ctx.api.get(apiPath("identities", outputs.ciUid))).body.name).toBe("ci");
     expect(typeof outputs.inviteCode).toBe("string");
+    // The example's one `fn::invoke`: the built-in viewer role, as the API has it.
+    expect(outputs.viewerRoleUid).toBe((await listAll(ctx.api, "roles")).find((r) => r.name === "viewer").uid);
 
     // Secrets: the invite code, the OIDC client secret and the token stay ciphertext in state.
     const saved = state();
@@ -188,35 +203,101 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect((await ctx.api.get(apiPath("groups", made.body.uid))).status).toBe(404);
   });
   it("manages resources through an explicit provider instance with its own credentials", async () => {
-    const project = path.join(base, "explicit");
-    mkdirSync(project);
-    writeFileSync(
-      path.join(project, "Pulumi.yaml"),
-      [
-        "name: yaml-explicit",
-        "runtime: yaml",
-        `backend:\n  url: file://${backend}`,
-        `plugins:\n  providers:\n    - name: irv\n      path: ${path.join(repoRoot, "bin")}`,
-        "config:\n  organization:\n    type: string\n  apiUrl:\n    type: string\n  orgToken:\n    type: string\n    secret: true",
-        "resources:",
-        "  org:\n    type: pulumi:providers:irv\n    properties:\n      apiUrl: ${apiUrl}\n      token: ${orgToken}",
-        "  team:\n    type: irv:iam:Group\n    properties:\n      parentUid: ${organization}\n      name: team\n    options:\n      provider: ${org}",
-        "outputs:\n  teamUid: ${team.uid}",
-        "",
-      ].join("\n"),
+    const { write, cli: inProject } = otherProject("explicit");
+    write(
+      "config:\n  organization:\n    type: string\n  apiUrl:\n    type: string\n  orgToken:\n    type: string\n    secret: true",
+      "resources:",
+      "  org:\n    type: pulumi:providers:irv\n    properties:\n      apiUrl: ${apiUrl}\n      token: ${orgToken}",
+      "  team:\n    type: irv:iam:Group\n    properties:\n      parentUid: ${organization}\n      name: team\n    options:\n      provider: ${org}",
+      // An invoke through the instance: the only provider here with settings.
+      "variables:\n  viewer:\n    fn::invoke:\n      function: irv:iam:getRole\n      arguments:\n        name: viewer\n      options:\n        provider: ${org}\n      return: uid",
+      "outputs:\n  teamUid: ${team.uid}\n  viewerUid: ${viewer}",
     );
-    const inProject = async (...args: string[]) => (await run("pulumi", [...args, "--non-interactive", "--cwd", project], { env })).stdout;
     // No irv:* config and no IRV_* variables: only the provider instance's own inputs reach the API.
     await inProject("stack", "init", "explicit");
     await inProject("config", "set", "organization", ctx.server.organization);
     await inProject("config", "set", "apiUrl", ctx.server.url);
     await inProject("config", "set", "--secret", "orgToken", ctx.server.token);
     await inProject("up", "--yes", "--skip-preview");
-    const { teamUid } = JSON.parse(await inProject("stack", "output", "--json"));
+    const { teamUid, viewerUid } = JSON.parse(await inProject("stack", "output", "--json"));
     expect((await ctx.api.get(apiPath("groups", teamUid))).body.name).toBe("team");
+    expect(viewerUid).toBe((await listAll(ctx.api, "roles")).find((r) => r.name === "viewer").uid);
     expect(readFileSync(path.join(backend, ".pulumi", "stacks", "yaml-explicit", "explicit.json"), "utf8")).not.toContain(ctx.server.token);
     expect(JSON.parse(await inProject("preview", "--json", "--expect-no-changes")).changeSummary).toEqual({ same: 3 });
     await inProject("destroy", "--yes", "--skip-preview");
     expect((await ctx.api.get(apiPath("groups", teamUid))).status).toBe(404);
+  });
+
+  it("invokes every function with fn::invoke, answering with the API's data (another org's through an explicit provider), and names the arguments of a failed lookup and of a refused one", async () => {
+    const org = ctx.server.organization;
+    const team = (await ctx.api.post(apiPath("groups", org), { name: "fn-team", description: "found by a function" })).body;
+    const claimMatch = { issuer: "https://token.actions.example.com", subject: "repo:acme/fn:ref:refs/heads/main" };
+    const ci = (await ctx.api.post(apiPath("identities", team.uid), { name: "fn-ci", claimMatch })).body;
+    const project = otherProject("functions");
+    const inProject = project.cli;
+    const invoke = (name: string, fn: string, args: string, ret?: string, provider?: string) =>
+      `  ${name}:\n    fn::invoke:\n      function: ${fn}\n      arguments: ${args}\n${ret ? `      return: ${ret}\n` : ""}${provider ? `      options:\n        provider: \${${provider}}\n` : ""}`;
+    const config = ["organization", "issuer", "subject", "elsewhereUrl", "elsewhereOrganization"].map((k) => `  ${k}:\n    type: string\n`).join("");
+    // The default provider reads this org (the stack's irv:* config); `elsewhere`, an explicit instance, another.
+    const elsewhereProvider = "resources:\n  elsewhere:\n    type: pulumi:providers:irv\n    properties:\n      apiUrl: ${elsewhereUrl}\n      token: ${elsewhereToken}";
+    const write = (variables: string, outputs: string) =>
+      project.write(`config:\n${config}  elsewhereToken:\n    type: string\n    secret: true`, elsewhereProvider, `variables:\n${variables}`, `outputs:\n${outputs}`);
+    write(
+      [
+        invoke("team", "irv:iam:getGroup", "{ name: fn-team, parentUid: '${organization}' }"),
+        invoke("viewer", "irv:iam:getRole", "{ name: viewer }"),
+        invoke("builtins", "irv:iam:getRoles", "{ builtin: true, orderBy: name }", "roles"),
+        invoke("ci", "irv:iam:getIdentity", "{ issuer: '${issuer}', subject: '${subject}' }"),
+        invoke("repos", "irv:registry:getRepos", "{ descendantsOf: '${organization}', orderBy: name }", "repos"),
+        invoke("nginx", "irv:registry:getRepo", "{ name: nginx }"),
+        invoke("latest", "irv:registry:getTags", "{ repoUid: '${nginx.uid}', name: latest }", "tags"),
+        invoke("openssl", "irv:vulnerabilities:getAdvisories", "{ componentNames: [openssl] }", "advisories"),
+        invoke("advisory", "irv:vulnerabilities:getAdvisory", "{ advisoryId: '${openssl[0].advisoryId}' }"),
+        invoke("elsewhereOrg", "irv:iam:getGroup", "{ uid: '${elsewhereOrganization}' }", undefined, "elsewhere"),
+      ].join(""),
+      ["team", "viewer", "builtins", "ci", "repos", "nginx", "latest", "openssl", "advisory", "elsewhereOrg"].map((v) => `  ${v}: \${${v}}`).join("\n") + "\n",
+    );
+    await inProject("stack", "init", "functions");
+    await inProject("config", "set", "organization", org);
+    await inProject("config", "set", "issuer", claimMatch.issuer);
+    await inProject("config", "set", "subject", claimMatch.subject);
+    await inProject("config", "set", "irv:apiUrl", ctx.server.url);
+    await inProject("config", "set", "--secret", "irv:token", ctx.server.token);
+    await inProject("config", "set", "elsewhereUrl", elsewhere.server.url);
+    await inProject("config", "set", "elsewhereOrganization", elsewhere.server.organization);
+    await inProject("config", "set", "--secret", "elsewhereToken", elsewhere.server.token);
+    await inProject("up", "--yes", "--skip-preview");
+    const out = JSON.parse(await inProject("stack", "output", "--json"));
+
+    // Each value is what the API holds.
+    expect(out.team).toMatchObject({ uid: team.uid, parentUid: org, name: "fn-team", description: "found by a function", createTime: team.createTime });
+    const roles = await listAll(ctx.api, "roles");
+    expect(out.viewer).toMatchObject({ uid: roles.find((r) => r.name === "viewer").uid, builtin: true });
+    expect(out.builtins.map((r: { name: string }) => r.name)).toEqual(["editor", "owner", "registry.pull", "registry.push", "viewer"]);
+    expect(out.ci).toMatchObject({ uid: ci.uid, groupUid: team.uid, name: "fn-ci", claimMatch });
+    const repos = await listAll(ctx.api, "repos", { "uidp.descendants_of": org });
+    expect(out.repos.map((r: { uid: string }) => r.uid).sort()).toEqual(repos.map((r) => r.uid).sort());
+    expect(out.repos.map((r: { name: string }) => r.name)).toEqual(out.repos.map((r: { name: string }) => r.name).sort());
+    const nginx = (await ctx.api.get(apiPath("repos", out.nginx.uid))).body;
+    expect(out.nginx).toMatchObject({ name: "nginx", catalogTier: nginx.catalogTier, bundles: nginx.bundles, createTime: nginx.createTime });
+    const latest = (await listAll(ctx.api, "tags", { "uidp.children_of": nginx.uid })).find((t) => t.name === "latest");
+    expect(out.latest).toEqual([expect.objectContaining({ uid: latest.uid, digest: latest.digest })]);
+    const openssl = await listAll(ctx.api, "advisories", { componentNames: "openssl" });
+    expect(out.openssl.map((a: { uid: string }) => a.uid).sort()).toEqual(openssl.map((a) => a.uid).sort());
+    expect(out.advisory).toEqual(out.openssl[0]);
+    expect((await ctx.api.get(apiPath("advisories", out.advisory.uid))).body.advisoryId).toBe(out.advisory.advisoryId);
+    // The invoke through the explicit instance went to its API, with its credentials: the other org.
+    expect(elsewhere.server.organization).not.toBe(org);
+    expect(out.elsewhereOrg).toMatchObject({ uid: elsewhere.server.organization, createTime: (await elsewhere.api.get(apiPath("groups", elsewhere.server.organization))).body.createTime });
+
+    // A lookup that finds nothing fails the preview, naming the function and its arguments.
+    write(invoke("gone", "irv:iam:getGroup", "{ name: nobody, parentUid: '${organization}' }"), "  gone: ${gone.uid}\n");
+    await expect(inProject("preview")).rejects.toThrow(`irv:iam:getGroup(name: "nobody", parentUid: "${org}"): no group named "nobody" under ${org}`);
+    // An argument of the wrong type, or one the function does not take, is refused naming it.
+    write(invoke("wrong", "irv:iam:getGroup", "{ uid: 5 }"), "  wrong: ${wrong.uid}\n");
+    await expect(inProject("preview")).rejects.toThrow(/irv:iam:getGroup invoke failed: .*expected string, received number \(uid\)/);
+    write(invoke("typo", "irv:iam:getGroup", "{ groupUid: '${organization}' }"), "  typo: ${typo.uid}\n");
+    await expect(inProject("preview")).rejects.toThrow(/not an argument of irv:iam:getGroup \(its arguments: uid, name, parentUid\) \(groupUid\)/);
+    await inProject("destroy", "--yes", "--skip-preview");
   });
 });

@@ -14,7 +14,7 @@ import { BUILD_TIMEOUT, itBuildsGeneratedSdks, run } from "../toolchain/support"
 /**
  * A Go program: an explicit provider, a group, an identity in it (its claimMatch an object type),
  * a role (capabilities from the enum) and a role binding of both, an identity provider (its oidc an
- * object type with a secret member).
+ * object type with a secret member), and functions.
  */
 const GO_PROGRAM = `package main
 
@@ -22,6 +22,8 @@ import (
 	"github.com/pulumi-irv/irv/sdk/go/irv"
 	"github.com/pulumi-irv/irv/sdk/go/irv/config"
 	"github.com/pulumi-irv/irv/sdk/go/irv/iam"
+	"github.com/pulumi-irv/irv/sdk/go/irv/registry"
+	"github.com/pulumi-irv/irv/sdk/go/irv/vulnerabilities"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -84,12 +86,30 @@ func main() {
 		ctx.Export("bindingUid", binding.Uid)
 		ctx.Export("ssoIssuer", sso.Oidc.Issuer())
 		ctx.Export("boundIdentity", binding.Identity.Name())
+		// Functions: one object, a list of named objects, and their Output forms with nested lists.
+		viewer, err := iam.LookupRole(ctx, &iam.LookupRoleArgs{Name: pulumi.StringRef("viewer")}, pulumi.Provider(org))
+		if err != nil {
+			return err
+		}
+		builtins, err := iam.GetRoles(ctx, &iam.GetRolesArgs{Builtin: pulumi.BoolRef(true), OrderBy: pulumi.StringRef("name")}, pulumi.Provider(org))
+		if err != nil {
+			return err
+		}
+		tags := registry.GetTagsOutput(ctx, registry.GetTagsOutputArgs{RepoUid: eng.Uid}, pulumi.Provider(org))
+		advisories := vulnerabilities.GetAdvisoriesOutput(ctx, vulnerabilities.GetAdvisoriesOutputArgs{
+			Aliases: pulumi.StringArray{pulumi.String("CVE-2024-1")},
+		}, pulumi.Provider(org))
+		var firstBuiltin string = builtins.Roles[0].Name
+		ctx.Export("viewerUid", pulumi.String(viewer.Uid))
+		ctx.Export("firstBuiltin", pulumi.String(firstBuiltin))
+		ctx.Export("firstTag", tags.Tags().Index(pulumi.Int(0)).Name())
+		ctx.Export("firstSeverity", advisories.Advisories().Index(pulumi.Int(0)).Severities().Index(pulumi.Int(0)).Source())
 		return nil
 	})
 }
 `;
 
-/** The same in TypeScript, plus a missing required input and an unknown capability that must not type-check. */
+/** The same in TypeScript, plus a missing required input, an unknown capability and a mistyped argument that must not type-check. */
 const TS_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as irv from "./index";
 
@@ -103,6 +123,15 @@ const sso = new irv.iam.IdentityProvider("sso", { groupUid: eng.uid, name: "sso"
 export const bindingUid: pulumi.Output<string> = binding.uid;
 export const ssoIssuer: pulumi.Output<string> = sso.oidc.issuer;
 export const boundIdentity: pulumi.Output<string> = binding.identity.name;
+// Functions: one object, a list of named objects, and the Output form with nested lists.
+export const viewer: Promise<string> = irv.iam.getRole({ name: "viewer" }, { provider: org }).then((r) => r.uid);
+export const firstBuiltin: Promise<string> = irv.iam.getRoles({ builtin: true }, { provider: org }).then((r) => r.roles[0].name);
+export const firstTag: pulumi.Output<string> = irv.registry.getTagsOutput({ repoUid: eng.uid }, { provider: org }).tags[0].name;
+export const severity: pulumi.Output<string> = irv.vulnerabilities
+  .getAdvisoriesOutput({ aliases: ["CVE-2024-1"] }, { provider: org })
+  .advisories.apply((a) => a[0].severities[0].source);
+// @ts-expect-error uid is a string
+irv.iam.getGroup({ uid: 5 });
 // @ts-expect-error parentUid is required
 new irv.iam.Group("bad", { name: "eng" }, { provider: org });
 // @ts-expect-error not a capability
@@ -134,6 +163,9 @@ describe("the SDKs generated from the plugin's schema", () => {
       "go/go.mod", "go/irv/iam/group.go", "go/irv/iam/identity.go", "go/irv/iam/roleBinding.go", "go/irv/provider.go",
       "python/setup.py", "python/pulumi_irv/iam/group.py", "python/pulumi_irv/iam/role_binding.py", "python/pulumi_irv/provider.py",
       "dotnet/PulumiIrv.Irv.csproj", "dotnet/Iam/Group.cs", "dotnet/Iam/RoleBinding.cs", "dotnet/Provider.cs",
+      // Functions, and the named objects of their list results.
+      "nodejs/iam/getRoles.ts", "nodejs/registry/getTags.ts", "nodejs/vulnerabilities/getAdvisory.ts", "go/irv/iam/getRoles.go",
+      "go/irv/registry/pulumiTypes.go", "python/pulumi_irv/vulnerabilities/get_advisories.py", "dotnet/Registry/GetRepos.cs",
     ]) {
       expect(existsSync(path.join(out, f)), f).toBe(true);
     }

@@ -10,6 +10,26 @@ export type AccountAssociation = import("./accountAssociation").AccountAssociati
 export const AccountAssociation: typeof import("./accountAssociation").AccountAssociation = null as any;
 utilities.lazyLoad(exports, ["AccountAssociation"], () => require("./accountAssociation"));
 
+export { GetGroupArgs, GetGroupResult, GetGroupOutputArgs } from "./getGroup";
+export const getGroup: typeof import("./getGroup").getGroup = null as any;
+export const getGroupOutput: typeof import("./getGroup").getGroupOutput = null as any;
+utilities.lazyLoad(exports, ["getGroup","getGroupOutput"], () => require("./getGroup"));
+
+export { GetIdentityArgs, GetIdentityResult, GetIdentityOutputArgs } from "./getIdentity";
+export const getIdentity: typeof import("./getIdentity").getIdentity = null as any;
+export const getIdentityOutput: typeof import("./getIdentity").getIdentityOutput = null as any;
+utilities.lazyLoad(exports, ["getIdentity","getIdentityOutput"], () => require("./getIdentity"));
+
+export { GetRoleArgs, GetRoleResult, GetRoleOutputArgs } from "./getRole";
+export const getRole: typeof import("./getRole").getRole = null as any;
+export const getRoleOutput: typeof import("./getRole").getRoleOutput = null as any;
+utilities.lazyLoad(exports, ["getRole","getRoleOutput"], () => require("./getRole"));
+
+export { GetRolesArgs, GetRolesResult, GetRolesOutputArgs } from "./getRoles";
+export const getRoles: typeof import("./getRoles").getRoles = null as any;
+export const getRolesOutput: typeof import("./getRoles").getRolesOutput = null as any;
+utilities.lazyLoad(exports, ["getRoles","getRolesOutput"], () => require("./getRoles"));
+
 export { GroupArgs } from "./group";
 export type Group = import("./group").Group;
 export const Group: typeof import("./group").Group = null as any;

@@ -191,3 +191,9 @@ export namespace iam {
         subject: pulumi.Input<string>;
     }
 }
+
+export namespace registry {
+}
+
+export namespace vulnerabilities {
+}

@@ -214,6 +214,44 @@ export namespace iam {
     }
 
     /**
+     * A role as the functions return it.
+     */
+    export interface RoleResult {
+        /**
+         * A built-in role (viewer, editor, owner, registry.pull, registry.push).
+         */
+        builtin: boolean;
+        /**
+         * Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+         */
+        capabilities: enums.iam.Capability[];
+        /**
+         * When it was created (RFC 3339).
+         */
+        createTime: string;
+        /**
+         * Free text.
+         */
+        description: string;
+        /**
+         * The group of a custom role; absent for a built-in one.
+         */
+        groupUid?: string;
+        /**
+         * The role's name.
+         */
+        name: string;
+        /**
+         * The role's uid.
+         */
+        uid: string;
+        /**
+         * When it last changed (RFC 3339).
+         */
+        updateTime: string;
+    }
+
+    /**
      * Tokens signed by the given keys may assume an identity, until the keys expire.
      */
     export interface StaticKeys {
@@ -237,6 +275,182 @@ export namespace iam {
          * The `sub` of the tokens.
          */
         subject: string;
+    }
+
+}
+
+export namespace registry {
+    /**
+     * An image repository.
+     */
+    export interface Repo {
+        /**
+         * The tags currently maintained.
+         */
+        activeTags: string[];
+        /**
+         * Other names it is known by.
+         */
+        aliases: string[];
+        /**
+         * The bundles it belongs to.
+         */
+        bundles: string[];
+        /**
+         * Its catalog tier (`FREE`, `PREMIUM`, ...).
+         */
+        catalogTier: string;
+        /**
+         * When it was created (RFC 3339).
+         */
+        createTime: string;
+        /**
+         * Free text.
+         */
+        description: string;
+        /**
+         * Its name, e.g. `nginx`.
+         */
+        name: string;
+        /**
+         * The repository's uid.
+         */
+        uid: string;
+        /**
+         * When it last changed (RFC 3339).
+         */
+        updateTime: string;
+        /**
+         * `public` or `private` where the API says (irv-server does); public repos need no credentials.
+         */
+        visibility?: string;
+    }
+
+    /**
+     * A tag of a repository (its uid is under the repository's).
+     */
+    export interface Tag {
+        /**
+         * The bundles it belongs to.
+         */
+        bundles: string[];
+        /**
+         * When it was created (RFC 3339).
+         */
+        createTime?: string;
+        /**
+         * Whether it is deprecated.
+         */
+        deprecated: boolean;
+        /**
+         * The image digest it points at.
+         */
+        digest: string;
+        /**
+         * When it last moved (RFC 3339).
+         */
+        lastUpdated: string;
+        /**
+         * The tag, e.g. `latest`.
+         */
+        name: string;
+        /**
+         * The tag's uid.
+         */
+        uid: string;
+    }
+
+}
+
+export namespace vulnerabilities {
+    /**
+     * A vulnerability advisory.
+     */
+    export interface Advisory {
+        /**
+         * Its id, e.g. `CGA-xxxx-xxxx-xxxx`.
+         */
+        advisoryId: string;
+        /**
+         * CVE ids and other aliases.
+         */
+        aliases: string[];
+        /**
+         * The artifact's architecture.
+         */
+        artifactArchitecture: string;
+        /**
+         * The artifact it concerns.
+         */
+        artifactName: string;
+        /**
+         * The artifact's type.
+         */
+        artifactType: string;
+        /**
+         * Where the component sits in the artifact.
+         */
+        componentLocation: string;
+        /**
+         * The vulnerable component.
+         */
+        componentName: string;
+        /**
+         * The component's type.
+         */
+        componentType: string;
+        /**
+         * When it was created (RFC 3339).
+         */
+        createTime: string;
+        /**
+         * Its history.
+         */
+        events: outputs.vulnerabilities.AdvisoryEvent[];
+        /**
+         * Its severity ratings.
+         */
+        severities: outputs.vulnerabilities.AdvisorySeverity[];
+        /**
+         * The advisory's uid.
+         */
+        uid: string;
+        /**
+         * When it last changed (RFC 3339).
+         */
+        updateTime: string;
+    }
+
+    /**
+     * A step in an advisory's history.
+     */
+    export interface AdvisoryEvent {
+        /**
+         * When (RFC 3339).
+         */
+        time: string;
+        /**
+         * What happened (`DETECTED`, `FIXED`, ...).
+         */
+        type: string;
+    }
+
+    /**
+     * A severity rating of an advisory by one source.
+     */
+    export interface AdvisorySeverity {
+        /**
+         * The level (`LOW`, `HIGH`, ...), when given.
+         */
+        level?: string;
+        /**
+         * The score (CVSS), when given.
+         */
+        score?: number;
+        /**
+         * Who rated it.
+         */
+        source: string;
     }
 
 }

@@ -1,0 +1,119 @@
+import { z } from "zod";
+import { kindInfo, type FieldDefinition, type Kind } from "../kinds";
+
+/**
+ * One provider function (a data source): its token, what it does, its arguments and its result,
+ * as facts. The TypeScript SDK's `getX`, the resource plugin's Invoke and the plugin's schema all
+ * read these, so a function's arguments and result fields are written here and nowhere else.
+ */
+
+/** A module of the package: the middle part of a token. */
+export type Module = "iam" | "registry" | "vulnerabilities";
+
+/** One field of a result, spelled as a kind's fields are (`type` in TypeScript). */
+export interface ResultField extends Pick<FieldDefinition, "type" | "description" | "secret"> {
+  /** Absent from some results (a built-in role has no `groupUid`). */
+  optional?: boolean;
+  /** The kind's field it reports (claimMatch of identities), whose schema type it shares. */
+  of?: { kind: Kind; field: string };
+}
+
+/** A named object of results: a list's items, an advisory's severities. */
+export interface ObjectDefinition {
+  /** Its name, also the TypeScript SDK's interface name (`RoleResult`, `Repo`). */
+  name: string;
+  module: Module;
+  description: string;
+  fields: Record<string, ResultField>;
+}
+
+/** What a function returns: one object's fields, or one list of objects under `list`. */
+export type ResultDefinition = { object: ObjectDefinition } | { list: string; description: string; of: ObjectDefinition };
+
+export interface FunctionDefinition<A extends z.ZodObject = z.ZodObject> {
+  /** `irv:<module>:<name>`, e.g. `irv:iam:getGroup`. */
+  token: string;
+  /** The SDK's function: `iam.getGroup`. */
+  name: string;
+  module: Module;
+  description: string;
+  /** The arguments, each `.describe()`d; unknown ones are refused. */
+  args: A;
+  result: ResultDefinition;
+}
+
+/** Checks a definition's shape while keeping its literal types; derives the token. */
+export function defineFunction<A extends z.ZodObject>(d: Omit<FunctionDefinition<A>, "token">): FunctionDefinition<A> {
+  return { token: `irv:${d.module}:${d.name}`, ...d };
+}
+
+/** A function's arguments as its TypeScript callers pass them. */
+export type ArgsOf<F extends FunctionDefinition> = z.infer<F["args"]>;
+
+/** Optional text arguments, with their descriptions. */
+export const text = (description: string) => z.string().optional().describe(description);
+
+/** The scope, order and paging arguments every list function takes. */
+export const listArgs = {
+  descendantsOf: text("`uidp.descendants_of`: this group and everything under it."),
+  childrenOf: text("`uidp.children_of`: direct children of this group."),
+  ancestorsOf: text("`uidp.ancestors_of`: the ancestors of this uid."),
+  inRoot: z.boolean().optional().describe("`uidp.in_root`: only top-level items."),
+  ids: z.array(z.string()).optional().describe("`uidp.ids`: only these uids."),
+  orderBy: text('`order_by`, e.g. `"name desc"`.'),
+  filters: z
+    .record(z.string(), z.union([z.string(), z.array(z.string())]))
+    .optional()
+    .describe("Any other filter the API's List accepts, by its query name."),
+};
+/** The list arguments as TypeScript callers pass them. */
+export type ListArgs = z.infer<z.ZodObject<typeof listArgs>>;
+
+const UID: ResultField = { type: "string", description: "Its uid." };
+
+/**
+ * The result object of a kind, from its definition in api/kinds: `uid`, the parent (derived from
+ * the uid, `optional` where the item can sit at the root), `extra`, then every field the API
+ * returns (what `readBack` reads), in the kind's order.
+ */
+export function kindResult(
+  kind: Kind,
+  o: { name: string; parent: ResultField; extra?: Record<string, ResultField>; optional?: string[] },
+): ObjectDefinition {
+  const d = kindInfo(kind);
+  const fields: Record<string, ResultField> = { uid: { ...UID, description: `The ${d.label}'s uid.` }, [d.parentField]: o.parent, ...o.extra };
+  for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][]) {
+    if (name === d.parentField || f.writeOnly) continue;
+    fields[name] = { type: f.type, description: f.description, of: { kind, field: name }, ...(f.secret ? { secret: true } : {}), ...(o.optional?.includes(name) ? { optional: true } : {}) };
+  }
+  return { name: o.name, module: "iam", description: `A ${d.label} as the functions return it.`, fields };
+}
+
+/**
+ * True when the TypeScript type `T` has exactly the fields the definition `O` lists: the SDK's
+ * result interfaces are checked against the definitions when compiling (`true satisfies ...`).
+ */
+export type FieldsMatch<T, O extends { fields: object }> = [Exclude<keyof T, keyof O["fields"]>, Exclude<keyof O["fields"], keyof T>] extends [never, never]
+  ? true
+  : false;
+
+/** The named object a field's type refers to (`AdvisorySeverity[]` -> AdvisorySeverity), if any. */
+export function objectOf(type: string, objects: readonly ObjectDefinition[]): ObjectDefinition | undefined {
+  return objects.find((o) => o.name === type.replace(/\[\]$/, ""));
+}
+
+/**
+ * The result object `def` describes, read from an API item: its fields by name, nested objects
+ * (arrays of them too) read the same way; an absent value stays absent.
+ */
+export function pick(def: ObjectDefinition, item: object, objects: readonly ObjectDefinition[]): Record<string, unknown> {
+  const x = item as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [name, f] of Object.entries(def.fields)) {
+    const v = x[name];
+    if (v === undefined) continue;
+    const nested = objectOf(f.type, objects);
+    out[name] = !nested || v === null ? v : Array.isArray(v) ? v.map((e: object) => pick(nested, e, objects)) : pick(nested, v, objects);
+  }
+  return out;
+}

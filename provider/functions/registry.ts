@@ -1,0 +1,76 @@
+/**
+ * The registry functions: repositories and their tags. Public repos are readable without
+ * credentials; a private one asked for without them fails naming the settings to set.
+ */
+import { OBJECTS, pick, type ArgsOf, type FieldsMatch, type getRepo as GetRepo, type getRepos as GetRepos, type getTags as GetTags } from "../../api/functions";
+import { Repo as RepoObject, Tag as TagObject } from "../../api/functions/results";
+import { NO_CREDENTIALS } from "../../client/auth";
+import { ConfigurationError } from "../../client/errors";
+import type { Item } from "../../client/shapes";
+import { exactlyOne, listQuery, type ClientSource } from "./query";
+
+/** A repository. */
+export interface Repo {
+  uid: string;
+  name: string;
+  description: string;
+  catalogTier: string;
+  aliases: string[];
+  bundles: string[];
+  activeTags: string[];
+  /** `public` or `private` where the API says (irv-server does); public repos need no credentials. */
+  visibility?: string;
+  createTime: string;
+  updateTime: string;
+}
+/** A tag of a repository (its uid is under the repo's). */
+export interface Tag {
+  uid: string;
+  name: string;
+  digest: string;
+  lastUpdated: string;
+  deprecated: boolean;
+  bundles: string[];
+  createTime?: string;
+}
+
+// The interfaces above name exactly the fields of their definitions.
+true satisfies FieldsMatch<Repo, typeof RepoObject> & FieldsMatch<Tag, typeof TagObject>;
+
+/** Filters of `getRepos`. */
+export type GetReposArgs = ArgsOf<typeof GetRepos>;
+/** One repository by uid, or by name (optionally under a group). */
+export type GetRepoArgs = ArgsOf<typeof GetRepo>;
+/** Filters of `getTags`. */
+export type GetTagsArgs = ArgsOf<typeof GetTags>;
+
+const repo = (r: Item<"repos">) => pick(RepoObject, r, OBJECTS) as unknown as Repo;
+const tag = (t: Item<"tags">) => pick(TagObject, t, OBJECTS) as unknown as Tag;
+const anonymous = (clients: ClientSource) => clients({ anonymous: true });
+
+/** Repositories matching the filters (e.g. `descendantsOf: org`), every page followed. */
+export async function getRepos(clients: ClientSource, args: GetReposArgs = {}): Promise<{ repos: Repo[] }> {
+  return { repos: (await anonymous(clients).collect("repos", listQuery(args, { name: args.name }))).map(repo) };
+}
+
+/** One repository. Errors on zero or several matches. */
+export async function getRepo(clients: ClientSource, args: GetRepoArgs): Promise<Repo> {
+  const client = anonymous(clients);
+  if (args.uid) return repo(await client.get("repos", args.uid));
+  if (!args.name) throw new Error("getRepo: give uid or name");
+  const found = (await client.collect("repos", listQuery({ descendantsOf: args.groupUid }, { name: args.name }))).filter((r) => r.name === args.name);
+  // Without credentials only public repos are listed: say so when that is why nothing matched.
+  if (found.length === 0 && client.anonymous)
+    throw new ConfigurationError(`no public repo named "${args.name}"; private repos need credentials: ${NO_CREDENTIALS}`);
+  return repo(exactlyOne(found, `repo named "${args.name}"${args.groupUid ? ` under ${args.groupUid}` : ""}`));
+}
+
+/** Tags matching the filters, every page followed. */
+export async function getTags(clients: ClientSource, args: GetTagsArgs = {}): Promise<{ tags: Tag[] }> {
+  const q = listQuery({ ...args, childrenOf: args.childrenOf ?? args.repoUid }, { name: args.name, digest: args.digest, updatedSince: args.updatedSince });
+  const client = anonymous(clients);
+  const tags = (await client.collect("tags", q)).map(tag);
+  // Without credentials a private repo's tags are not listed: reading the repo says what to set.
+  if (tags.length === 0 && client.anonymous && args.repoUid) await client.get("repos", args.repoUid);
+  return { tags };
+}
