@@ -43,6 +43,7 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
       expect(props.oidc).toMatchObject({ issuer: "https://login.acme.example", clientId });
       expect(props.oidc.clientSecret).toEqual({ [specialSigKey]: specialSecretSig, ciphertext: expect.any(String) });
     }
+  };
   /** A folder project `yaml-<name>` of its own, on the same backend and finding the plugin the same way: its file's writer and its CLI. */
   const otherProject = (name: string) => {
     const project = path.join(base, name);

@@ -37,7 +37,10 @@ describe("the plugin's Invoke", () => {
     for (const [k, p] of Object.entries(spec.properties)) {
       const ref: string | undefined = p.$ref ?? p.items?.$ref;
       if (v[k] === undefined || !ref?.startsWith("#/types/")) continue;
-      for (const e of p.items ? v[k] : [v[k]]) conforms(schema.types[ref.slice("#/types/".length)], e, `${where}.${k}`);
+      const t = schema.types[ref.slice("#/types/".length)];
+      for (const e of p.items ? v[k] : [v[k]])
+        if (t.enum) expect(t.enum.map((x: { value: unknown }) => x.value), `${where}.${k}`).toContain(e);
+        else conforms(t, e, `${where}.${k}`);
     }
   };
   /** The result of a successful invoke, failing the test on refused arguments or a result the schema does not declare. */
