@@ -202,7 +202,11 @@ describe("the plugin-backed TypeScript SDK (pulumi-irv/plugin) in a user's proje
     // From nothing: the same program previews and applies its creates through the plugin, plus a
     // group through an explicit provider instance that has its own settings (no irv:* config).
     const explicit = `const orgB = new irv.Provider("org-b", { apiUrl: config.require("orgBUrl"), token: config.requireSecret("orgBToken") });
-export const teamUid = new irv.iam.Group("team", { parentUid: org, name: "team" }, { provider: orgB }).uid;`;
+const team = new irv.iam.Group("team", { parentUid: org, name: "team" }, { provider: orgB });
+export const teamUid = team.uid;
+// Data sources through the plugin's functions: by the default provider and by the explicit one.
+export const releaserCaps = irv.iam.getRoleOutput({ uid: releaser.uid }).capabilities;
+export const teamName = irv.iam.getGroupOutput({ uid: team.uid }, { provider: orgB }).name;`;
     await compile(program(PLUGIN, { extra: explicit }));
     expect((await previewJson()).changeSummary).toEqual({ create: 9 });
     await p.pulumi("up", "--yes", "--skip-preview");
@@ -210,6 +214,8 @@ export const teamUid = new irv.iam.Group("team", { parentUid: org, name: "team" 
     expect((await ctx.api.get(apiPath("groups", fresh))).body.name).toBe("engineering");
     const teamUid = JSON.parse(await p.pulumi("stack", "output", "teamUid", "--json"));
     expect((await ctx.api.get(apiPath("groups", teamUid))).body.name).toBe("team");
+    expect(JSON.parse(await p.pulumi("stack", "output", "releaserCaps", "--json"))).toEqual(["repo.list", "tag.list"]);
+    expect(JSON.parse(await p.pulumi("stack", "output", "teamName", "--json"))).toBe("team");
     expect(await p.pulumi("stack", "export")).not.toContain(ctx.server.token);
     await p.pulumi("destroy", "--yes", "--skip-preview");
     for (const uid of [fresh, teamUid]) expect((await ctx.api.get(apiPath("groups", uid))).status).toBe(404);
