@@ -4,7 +4,7 @@
  * inputs are unwrapped on the way in, and the kind's secret fields are wrapped again on the way
  * out, so that state keeps them secret whatever language the program is in.
  */
-import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import { specialSecretSig, specialSigKey } from "../provider/sentinels";
 
 type Rec = Record<string, unknown>;
 
