@@ -71,6 +71,7 @@ export async function runPluginBench(rounds = 3): Promise<string> {
   const stacks = {} as Record<Side, TestStack>;
   const seconds = {} as Samples;
   const requests = {} as Samples;
+  let state = {} as Record<Side, number>;
   for (const side of SIDES) {
     seconds[side] = { up: [], preview: [], refresh: [], destroy: [] };
     requests[side] = { up: [], preview: [], refresh: [], destroy: [] };
@@ -95,26 +96,33 @@ export async function runPluginBench(rounds = 3): Promise<string> {
             requests[side][op].push(server.requests.length - from);
           }
         }
-        if (op === "up") await checkState(stacks);
+        if (op === "up") state = await stateBytes(stacks);
       }
     }
   } finally {
     for (const t of Object.values(stacks)) await t.dispose();
     await server.close();
   }
-  return report(seconds, requests, rounds, [loadBefore, loadavg()[0]], (performance.now() - started) / 1000);
+  return report(seconds, requests, state, rounds, [loadBefore, loadavg()[0]], (performance.now() - started) / 1000);
 }
 
-/** Each stack holds its N resources after up (so no side measures an empty or partial stack). */
-async function checkState(stacks: Record<Side, TestStack>): Promise<void> {
+/**
+ * Checks that each stack holds its N resources after up (so no side measures an empty or partial
+ * stack); returns the size of each one's state, which the engine writes again after every step.
+ */
+async function stateBytes(stacks: Record<Side, TestStack>): Promise<Record<Side, number>> {
+  const bytes = {} as Record<Side, number>;
   for (const side of SIDES) {
-    const resources = ((await stacks[side].exportState()).deployment as { resources?: { type: string }[] }).resources ?? [];
+    const state = await stacks[side].exportState();
+    const resources = (state.deployment as { resources?: { type: string }[] }).resources ?? [];
     const ours = resources.filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
     if (ours.length !== N) throw new Error(`${side}: ${ours.length} resources in state after up, expected ${N}`);
+    bytes[side] = Buffer.byteLength(JSON.stringify(state));
   }
+  return bytes;
 }
 
-function report(seconds: Samples, requests: Samples, rounds: number, load: number[], wall: number): string {
+function report(seconds: Samples, requests: Samples, state: Record<Side, number>, rounds: number, load: number[], wall: number): string {
   const s = (side: Side, op: Op) => median(seconds[side][op]);
   const rows = OPS.map((op) => {
     const cells = [
@@ -138,14 +146,23 @@ function report(seconds: Samples, requests: Samples, rounds: number, load: numbe
     "|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
+    `State after up: ${SIDES.map((side) => `${side} ${Math.round(state[side] / 1024)} KiB`).join(", ")}.`,
     "Goal: the plugin within 1.1x of trivial.",
     `Machine: ${cpus().length} cores; 1-minute load average ${load.map((l) => l.toFixed(1)).join(" before, ")} after; ${Math.round(wall)} s in all.`,
   ].join("\n");
 }
 
+/** The `--rounds N` of a command line, if given. */
+export function roundsOf(argv: string[]): number | undefined {
+  const i = argv.indexOf("--rounds");
+  if (i < 0) return undefined;
+  const n = Number(argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--rounds: expected a positive whole number, got ${argv[i + 1] ?? "nothing"}`);
+  return n;
+}
+
 if (require.main === module) {
-  const i = process.argv.indexOf("--rounds");
-  runPluginBench(i > 0 ? Number(process.argv[i + 1]) : undefined).then(
+  runPluginBench(roundsOf(process.argv)).then(
     (text) => console.log(text),
     (err) => {
       console.error(err);
