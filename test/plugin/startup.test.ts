@@ -7,7 +7,8 @@ import { repoRoot } from "../support/engine";
 
 // The engine starts the plugin for every operation, so what it loads at start-up is paid on every
 // preview: the plugin reaches Pulumi only through the gRPC stubs, never the Node runtime (which
-// brings TypeScript and npm's arborist), and writes out the few wire constants it needs.
+// brings TypeScript and npm's arborist), writes out the few wire constants it needs, and loads the
+// HTTP client on the first request.
 describe("the plugin's start-up", () => {
   it("uses Pulumi's own wire sentinels", () => {
     expect(sentinels.unknownValue).toBe(rpc.unknownValue);
@@ -15,7 +16,7 @@ describe("the plugin's start-up", () => {
     expect(sentinels.specialSecretSig).toBe(rpc.specialSecretSig);
   });
 
-  it("loads only the gRPC stubs of @pulumi/pulumi, not its runtime", () => {
+  it("loads only the gRPC stubs of @pulumi/pulumi, not its runtime, and no HTTP client yet", () => {
     // The built plugin, as bin/pulumi-resource-irv loads it, in a fresh node process.
     const script = `require(${JSON.stringify(path.join(repoRoot, "dist", "plugin", "server.js"))});
       process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
@@ -23,6 +24,10 @@ describe("the plugin's start-up", () => {
     const pulumi = loaded.filter((m) => m.includes(`${path.sep}@pulumi${path.sep}pulumi${path.sep}`));
     expect(pulumi.length).toBeGreaterThan(0);
     expect(pulumi.filter((m) => !m.includes(`${path.sep}proto${path.sep}`))).toEqual([]);
-    expect(loaded.filter((m) => m.includes(`${path.sep}node_modules${path.sep}typescript${path.sep}`))).toEqual([]);
+    const packages = (name: string) => loaded.filter((m) => m.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`));
+    expect(packages("typescript")).toEqual([]);
+    // The HTTP client and the JWT library wait for the first request: a preview makes none.
+    expect(packages("undici")).toEqual([]);
+    expect(packages("jose")).toEqual([]);
   });
 });
