@@ -22,7 +22,7 @@ export const TEAMS = N / 5;
 export const OPS = ["up", "preview", "refresh", "destroy"] as const;
 export type Op = (typeof OPS)[number];
 /** Runs of each operation; the no-op ones repeat cheaply, so their median damps machine noise. */
-export const RUNS: Record<Op, number> = { up: 1, preview: 5, refresh: 5, destroy: 1 };
+const RUNS: Record<Op, number> = { up: 1, preview: 5, refresh: 5, destroy: 1 };
 
 /** An org of N resources under `organization`. */
 export function orgProgram(organization: string): PulumiFn {
@@ -77,7 +77,7 @@ export function operation(stack: Stack, op: Op): () => Promise<unknown> {
 }
 
 /** Median seconds and requests per run of `runs` runs of `run`. */
-export async function timed(server: RunningServer, runs: number, run: () => Promise<unknown>): Promise<[number, number]> {
+async function timed(server: RunningServer, runs: number, run: () => Promise<unknown>): Promise<[number, number]> {
   const seconds: number[] = [];
   const from = server.requests.length;
   for (let i = 0; i < runs; i++) {
