@@ -32,7 +32,7 @@ class PluginResource extends pulumi.CustomResource {
 }
 
 /** orgProgram's org (bench/engine.ts), resource for resource, through the plugin. */
-export function pluginProgram(organization: string): PulumiFn {
+function pluginProgram(organization: string): PulumiFn {
   return async () => {
     for (let i = 0; i < TEAMS; i++) {
       const team = new PluginResource("Group", `team-${i}`, { parentUid: organization, name: `team-${i}`, description: `team ${i}` });
@@ -53,7 +53,7 @@ export function pluginProgram(organization: string): PulumiFn {
 }
 
 /** Makes `t`'s project find `pulumi-resource-irv` in this package's bin/, as a user's project does. */
-export async function usePluginFromBin(t: TestStack): Promise<void> {
+async function usePluginFromBin(t: TestStack): Promise<void> {
   const ws = t.stack.workspace;
   const settings = await ws.projectSettings();
   await ws.saveProjectSettings({ ...settings, plugins: { providers: [{ name: "irv", path: path.join(repoRoot, "bin") }] } } as typeof settings);
