@@ -9,23 +9,23 @@
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import * as pulumi from "@pulumi/pulumi";
-import type { PulumiFn } from "@pulumi/pulumi/automation";
+import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import * as irv from "../sdk";
 import { startServer, type RunningServer } from "../server";
 import { createStack, serializedProviders, type TestStack } from "../harness/engine";
 import { Trivial } from "../harness/trivial";
 
 /** Resources per stack. */
-const N = 300;
+export const N = 300;
 /** Each team is 5 resources: group, subgroup, role, identity, role binding. */
-const TEAMS = N / 5;
-const OPS = ["up", "preview", "refresh", "destroy"] as const;
-type Op = (typeof OPS)[number];
+export const TEAMS = N / 5;
+export const OPS = ["up", "preview", "refresh", "destroy"] as const;
+export type Op = (typeof OPS)[number];
 /** Runs of each operation; the no-op ones repeat cheaply, so their median damps machine noise. */
 const RUNS: Record<Op, number> = { up: 1, preview: 5, refresh: 5, destroy: 1 };
 
 /** An org of N resources under `organization`. */
-function orgProgram(organization: string): PulumiFn {
+export function orgProgram(organization: string): PulumiFn {
   return async () => {
     for (let i = 0; i < TEAMS; i++) {
       const team = new irv.iam.Group(`team-${i}`, { parentUid: organization, name: `team-${i}`, description: `team ${i}` });
@@ -50,7 +50,7 @@ function orgProgram(organization: string): PulumiFn {
  * identity take the team's output, the binding takes theirs), so both sides give the engine the
  * same dependency graph to walk and only the providers differ.
  */
-const trivialProgram: PulumiFn = async () => {
+export const trivialProgram: PulumiFn = async () => {
   for (let i = 0; i < TEAMS; i++) {
     const team = new Trivial(`team-${i}`, { value: `team-${i}` });
     const [squad, role, ci] = ["squad", "role", "ci"].map(
@@ -64,6 +64,16 @@ interface Measured {
   seconds: Record<Op, number>;
   requests: Record<Op, number>;
   providerBytes: number;
+}
+
+/** Runs `op` on `stack`; a preview expects no changes. */
+export function operation(stack: Stack, op: Op): () => Promise<unknown> {
+  return {
+    up: () => stack.up(),
+    preview: () => stack.preview({ expectNoChanges: true }),
+    refresh: () => stack.refresh(),
+    destroy: () => stack.destroy(),
+  }[op];
 }
 
 /** Median seconds and requests per run of `runs` runs of `run`. */
@@ -93,14 +103,7 @@ export async function runEngineBench(): Promise<string> {
     // Interleaved per operation, so machine noise hits both sides alike.
     for (const op of OPS) {
       for (const kind of ["trivial", "irv"] as const) {
-        const { stack } = stacks[kind];
-        const run = {
-          up: () => stack.up(),
-          preview: () => stack.preview({ expectNoChanges: true }),
-          refresh: () => stack.refresh(),
-          destroy: () => stack.destroy(),
-        }[op];
-        [results[kind].seconds[op], results[kind].requests[op]] = await timed(server, RUNS[op], run);
+        [results[kind].seconds[op], results[kind].requests[op]] = await timed(server, RUNS[op], operation(stacks[kind].stack, op));
         if (op === "up") {
           const shims = [...serializedProviders(await stacks[kind].exportState()).values()];
           if (shims.length !== N) throw new Error(`${kind}: ${shims.length} dynamic resources in state, expected ${N}`);

@@ -1,4 +1,4 @@
-import { Pool, interceptors, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 
 /**
  * One keep-alive Pool per origin, with undici's retry interceptor composed on it. Shared by every
@@ -20,6 +20,9 @@ export function attemptTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
 export function dispatcherFor(origin: string): Dispatcher {
   let d = dispatchers.get(origin);
   if (!d) {
+    // undici is loaded here, on the first request, not at start-up: the resource plugin starts
+    // afresh for every operation, and a preview makes no request.
+    const { Pool, interceptors } = require("undici") as typeof import("undici");
     const timeout = attemptTimeoutMs();
     const pool = new Pool(origin, {
       connections: 16,

@@ -12,7 +12,7 @@
 import { z } from "zod";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import { unknownValue } from "../provider/sentinels";
 import { FUNCTIONS, OBJECTS, objectOf, type FunctionDefinition, type ObjectDefinition, type ResultField } from "../api/functions";
 import { IMPLEMENTATIONS, type ClientSource } from "../provider/functions";
 import { typeOf } from "./schema";

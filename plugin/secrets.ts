@@ -6,7 +6,7 @@
  * and whatever arrived secret are wrapped again at their paths, so that state keeps them secret
  * whatever language the program is in and however much of a block it marked.
  */
-import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import { specialSecretSig, specialSigKey } from "../provider/sentinels";
 
 type Rec = Record<string, unknown>;
 

@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { decodeJwt } from "jose";
 import { STS_EXCHANGE_PATH } from "../../api/collections";
 import { dispatcherFor } from "../transport";
 import { retryFunction } from "../retry";
@@ -103,7 +102,8 @@ export class ExchangeTokenSource implements TokenSource {
 /** The expiry (ms) of a JWT from its `exp`; tokens without one are treated as an hour long. */
 export function expiryOf(token: string): number {
   try {
-    const { exp } = decodeJwt(token);
+    // jose on first use, not at the resource plugin's start-up (see transport.ts).
+    const { exp } = (require("jose") as typeof import("jose")).decodeJwt(token);
     if (typeof exp === "number") return exp * 1000;
   } catch {
     /* not a JWT: fall through */

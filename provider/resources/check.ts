@@ -16,11 +16,22 @@ const commonSchema = z.object({
   __timeouts: z.object({ create: timeoutString.optional(), update: timeoutString.optional(), delete: timeoutString.optional() }).optional(),
 });
 
+/**
+ * `{<parent field>: uid}`, one schema per field name, built once: zod compiles an object schema
+ * on its first parse, which a new schema per check would pay on every resource of a preview.
+ */
+const parentSchemas = new Map<string, z.ZodType>();
+function parentSchema(field: string): z.ZodType {
+  let schema = parentSchemas.get(field);
+  if (!schema) parentSchemas.set(field, (schema = z.object({ [field]: f.uid })));
+  return schema;
+}
+
 /** Runs the kind's rules over inputs; issues on unknown values are dropped. */
 export function validate(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec): Issue[] {
   const creating = Object.keys(withoutProvider(olds)).length === 0;
   const issues: Issue[] = [];
-  const parent = z.object({ [spec.parentField]: f.uid }).safeParse(inputs);
+  const parent = parentSchema(spec.parentField).safeParse(inputs);
   if (!parent.success) issues.push(...parent.error.issues);
   const common = commonSchema.safeParse(inputs);
   if (!common.success) issues.push(...common.error.issues);

@@ -4,7 +4,7 @@
  * provider host rejects it: "Unexpected struct type").
  */
 
-import { unknownValue } from "@pulumi/pulumi/runtime";
+import { unknownValue } from "../sentinels";
 
 /** The value preview sends for an input that is not known yet (the engine's unknown sentinel). */
 export const UNKNOWN: string = unknownValue;

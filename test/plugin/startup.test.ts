@@ -1,0 +1,33 @@
+import { execFileSync } from "node:child_process";
+import * as path from "node:path";
+import * as rpc from "@pulumi/pulumi/runtime/rpc";
+import { describe, expect, it } from "vitest";
+import * as sentinels from "../../provider/sentinels";
+import { repoRoot } from "../support/engine";
+
+// The engine starts the plugin for every operation, so what it loads at start-up is paid on every
+// preview: the plugin reaches Pulumi only through the gRPC stubs, never the Node runtime (which
+// brings TypeScript and npm's arborist), writes out the few wire constants it needs, and loads the
+// HTTP client on the first request.
+describe("the plugin's start-up", () => {
+  it("uses Pulumi's own wire sentinels", () => {
+    expect(sentinels.unknownValue).toBe(rpc.unknownValue);
+    expect(sentinels.specialSigKey).toBe(rpc.specialSigKey);
+    expect(sentinels.specialSecretSig).toBe(rpc.specialSecretSig);
+  });
+
+  it("loads only the gRPC stubs of @pulumi/pulumi, not its runtime, and no HTTP client yet", () => {
+    // The built plugin, as bin/pulumi-resource-irv loads it, in a fresh node process.
+    const script = `require(${JSON.stringify(path.join(repoRoot, "dist", "plugin", "server.js"))});
+      process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
+    const loaded: string[] = JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }));
+    const pulumi = loaded.filter((m) => m.includes(`${path.sep}@pulumi${path.sep}pulumi${path.sep}`));
+    expect(pulumi.length).toBeGreaterThan(0);
+    expect(pulumi.filter((m) => !m.includes(`${path.sep}proto${path.sep}`))).toEqual([]);
+    const packages = (name: string) => loaded.filter((m) => m.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`));
+    expect(packages("typescript")).toEqual([]);
+    // The HTTP client and the JWT library wait for the first request: a preview makes none.
+    expect(packages("undici")).toEqual([]);
+    expect(packages("jose")).toEqual([]);
+  });
+});
