@@ -1,16 +1,13 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as grpc from "@grpc/grpc-js";
-import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import { beforeAll, describe, expect, it } from "vitest";
+import { isSecret, secret, struct, usePlugin } from "../support/plugin";
 import { FUNCTIONS } from "../../api/functions";
 import { wrapResult } from "../../plugin/functions";
 import { packageSchema } from "../../plugin/schema";
-import { serve } from "../../plugin/server";
 import { path as apiPath, listAll, useServer } from "../support/server";
 
 // The plugin's Invoke, called as the engine calls it, against a live irv-server with its sample
@@ -18,16 +15,11 @@ import { path as apiPath, listAll, useServer } from "../support/server";
 // declares, nested types too), through the client
 // Configure set up; bad arguments come back as failures naming the argument, and lookups that
 // find none or several as errors naming the arguments given.
-const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
-const isSecret = (v: any) => v?.[specialSigKey] === specialSecretSig;
-const struct = (v: object) => structproto.Struct.fromJavaScript(v as any);
 
 describe("the plugin's Invoke", () => {
   const ctx = useServer();
-  let stop: () => void;
-  let client: any;
-  const call = <T>(method: string, req: unknown): Promise<T> =>
-    new Promise((resolve, reject) => client[method](req, (e: Error | null, r: T) => (e ? reject(e) : resolve(r))));
+  const plugin = usePlugin();
+  const call = plugin.call;
   const invokeRaw = (tok: string, args: object) => call<provproto.InvokeResponse>("invoke", new provproto.InvokeRequest().setTok(tok).setArgs(struct(args)));
   const schema = packageSchema() as any;
   /** Checks `v` against an object spec of the schema: no undeclared field, every required one, nested types too. */
@@ -56,14 +48,7 @@ describe("the plugin's Invoke", () => {
   const outputsOf = (tok: string) => schema.functions[tok].outputs;
 
   beforeAll(async () => {
-    const { port, server } = await serve();
-    stop = () => server.forceShutdown();
-    client = new (provrpc as any).ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    await call("configure", new provproto.ConfigureRequest().setArgs(struct({ apiUrl: ctx.server.url, token: secret(ctx.server.token) })).setAcceptsecrets(true));
-  });
-  afterAll(() => {
-    client?.close();
-    stop?.();
+    await plugin.configure({ apiUrl: ctx.server.url, token: secret(ctx.server.token) });
   });
 
   it("finds groups, roles and identities as the API holds them, with every field the schema declares", async () => {

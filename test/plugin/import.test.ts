@@ -1,21 +1,16 @@
-import * as grpc from "@grpc/grpc-js";
-import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serve } from "../../plugin/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { secret, struct, usePlugin } from "../support/plugin";
 import { makeEveryKind, type EveryKind, type MadeByHand } from "../support/every-kind";
 import { useServer } from "../support/server";
 
 // Import through the plugin's gRPC server, one resource of every kind made by hand, called as the
 // engine calls it: Read with no properties, then Check of what it read (old and new alike, as
 // `pulumi import` does), then Diff of the outputs against those inputs, which must be no change.
-const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
 const unwrap = (v: any): any =>
   v?.[specialSigKey] === specialSecretSig ? unwrap(v.value) : Array.isArray(v) ? v.map(unwrap) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrap(x)])) : v;
 const urn = (type: string, name: string) => `urn:pulumi:dev::p::irv:iam:${type}::${name}`;
-const struct = (v: object) => structproto.Struct.fromJavaScript(v as any);
 const NONE = provproto.DiffResponse.DiffChanges.DIFF_NONE;
 
 /** The resources of `makeEveryKind`, with their kind. */
@@ -35,11 +30,9 @@ const EVERY: [keyof EveryKind, string][] = [
 
 describe("import of every kind through the plugin's provider server", () => {
   const ctx = useServer();
-  let stop: () => void;
-  let client: any;
   let made: MadeByHand;
-  const call = <T>(method: string, req: unknown): Promise<T> =>
-    new Promise((resolve, reject) => client[method](req, (e: Error | null, r: T) => (e ? reject(e) : resolve(r))));
+  const plugin = usePlugin();
+  const call = plugin.call;
   const read = (type: string, id: string) => call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urn(type, "r")).setId(id));
   const check = (type: string, olds: object, news: object) =>
     call<provproto.CheckResponse>("check", new provproto.CheckRequest().setUrn(urn(type, "r")).setOlds(struct(olds)).setNews(struct(news)));
@@ -53,15 +46,8 @@ describe("import of every kind through the plugin's provider server", () => {
   };
 
   beforeAll(async () => {
-    const { port, server } = await serve();
-    stop = () => server.forceShutdown();
-    client = new (provrpc as any).ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    await call("configure", new provproto.ConfigureRequest().setArgs(struct({ apiUrl: ctx.server.url, token: secret(ctx.server.token) })).setAcceptsecrets(true));
+    await plugin.configure({ apiUrl: ctx.server.url, token: secret(ctx.server.token) });
     made = await makeEveryKind(ctx.api, ctx.server.organization);
-  });
-  afterAll(() => {
-    client?.close();
-    stop?.();
   });
 
   it("reads inputs that check accepts and that diff as no change, for every kind (each identity type too)", async () => {

@@ -1,39 +1,23 @@
-import * as grpc from "@grpc/grpc-js";
-import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serve } from "../../plugin/server";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import { beforeAll, describe, expect, it } from "vitest";
+import { isSecret, secret, struct, usePlugin } from "../support/plugin";
 import { path as apiPath, listAll, useServer } from "../support/server";
 
 // The plugin's gRPC server, called as the engine calls it: Configure from its args, check naming
 // the field, secrets unwrapped and wrapped again, a detailed diff, previews without the API, and
 // an import's read that carries no properties.
-const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
-const isSecret = (v: any) => v?.[specialSigKey] === specialSecretSig;
 const urn = (type: string, name: string) => `urn:pulumi:dev::p::${type}::${name}`;
-const struct = (v: object) => structproto.Struct.fromJavaScript(v as any);
 
 describe("the plugin's provider server", () => {
   const ctx = useServer();
-  let stop: () => void;
-  let client: any;
-  const call = <T>(method: string, req: unknown): Promise<T> =>
-    new Promise((resolve, reject) => client[method](req, (e: Error | null, r: T) => (e ? reject(e) : resolve(r))));
+  const plugin = usePlugin();
+  const call = plugin.call;
 
   beforeAll(async () => {
-    const { port, server } = await serve();
-    stop = () => server.forceShutdown();
-    client = new (provrpc as any).ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    const req = new provproto.ConfigureRequest().setArgs(struct({ apiUrl: ctx.server.url, token: secret(ctx.server.token) })).setAcceptsecrets(true);
-    const resp = await call<provproto.ConfigureResponse>("configure", req);
+    const resp = await plugin.configure({ apiUrl: ctx.server.url, token: secret(ctx.server.token) });
     expect(resp.getSupportspreview()).toBe(true);
     expect(resp.getAcceptsecrets()).toBe(true);
-  });
-  afterAll(() => {
-    client?.close();
-    stop?.();
   });
 
   const check = (type: string, news: object, olds: object = {}) =>
