@@ -171,7 +171,7 @@ describe("retries", () => {
     // An invite's code comes only with its create: the orphan is deleted and a fresh one made.
     ctx.server.faults.add({ method: "POST", path: path("groupInvites", group), action: "drop-after" });
     const invite = await providers.groupInvites.create({ groupUid: group, roleUid: viewer, ttl: "3600s" });
-    expect(invite.outs.code).toBeTruthy();
+    expect(invite.outs!.code).toBeTruthy();
     const invites = await client().collect("groupInvites", { "uidp.children_of": group });
     expect(invites.map((i) => i.uid)).toEqual([invite.id]);
   });

@@ -93,7 +93,7 @@ const CLASSES: Record<CollectionName, keyof Sdk["iam"]> = {
 /** `v` with the state's secret envelopes (`{<sig>: ..., plaintext: "<json>"}`) opened. */
 function opened(v: unknown): unknown {
   if (!v || typeof v !== "object") return v;
-  if (specialSigKey in v) return opened(JSON.parse((v as { plaintext: string }).plaintext));
+  if (specialSigKey in v) return opened(JSON.parse((v as unknown as { plaintext: string }).plaintext));
   return Array.isArray(v) ? v.map(opened) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, opened(x)]));
 }
 

@@ -69,7 +69,7 @@ describe("the plugin-backed TypeScript SDK (pulumi-irv/plugin) in a user's proje
   const writesDuring = async (fn: () => Promise<unknown>) => {
     const from = ctx.server.requests.length;
     await fn();
-    return ctx.server.requests.slice(from).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.url}`);
+    return ctx.server.requests.slice(from).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
   };
 
   beforeAll(async () => {

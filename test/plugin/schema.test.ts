@@ -166,7 +166,7 @@ describe("the plugin schema's object and enum types", () => {
   it("refuses a structure the schema cannot name", () => {
     expect(() => schemaTypeOf(z.object({ a: z.string() }), {})).toThrow(/needs a name.*\.meta\(\{ id \}\)/);
     expect(() => schemaTypeOf(z.enum(["A", "B"]), {})).toThrow(/closed set needs a name/);
-    const types: Record<string, unknown> = {};
+    const types: Record<string, Record<string, unknown>> = {};
     expect(schemaTypeOf(z.array(z.object({ a: z.string().describe("an a") }).meta({ id: "Thing" })), types, "registry")).toEqual({
       type: "array",
       items: { $ref: "#/types/irv:registry:Thing" },

@@ -33,7 +33,7 @@ describe("iam.AccountAssociation provider", () => {
     const { id, outs } = await assoc.create({ groupUid: group, name: "a", amazon: { account: "123456789012" }, google: { projectId: "p", projectNumber: "1" } });
     const { outs: after } = await assoc.update(id, outs as any, { groupUid: group, name: "a", amazon: { account: "123456789012" } });
     expect(ctx.server.requests.filter((r) => r.method === "PATCH").at(-1)!.query.updateMask).toBe("google");
-    expect(after.google).toBeUndefined();
+    expect(after!.google).toBeUndefined();
   });
 
   it("fails check naming nested fields", async () => {
@@ -46,6 +46,6 @@ describe("iam.AccountAssociation provider", () => {
     await apiCreate(ctx, "accountAssociations", group, { name: "old" });
     const { id, outs } = await assoc.create({ groupUid: group, name: "new", adoptUid: group });
     expect(id).toBe(group);
-    expect(outs.name).toBe("new");
+    expect(outs!.name).toBe("new");
   });
 });

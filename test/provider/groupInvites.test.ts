@@ -37,13 +37,13 @@ describe("iam.GroupInvite provider", () => {
     const group = await freshGroup(ctx);
     const { id, outs } = await invites.create({ groupUid: group, roleUid: viewer, ttl: "3600s" });
     const read = await invites.read(id, outs as any);
-    expect(read.props!.code).toBe(outs.code);
+    expect(read.props!.code).toBe(outs!.code);
     // The API's defaults for omitted inputs (email "", singleUse false) are not read back as inputs.
     expect(read.inputs).toEqual({ groupUid: group, roleUid: viewer, ttl: "3600s" });
     // A read-only reference (no prior state) still gets a full state, with a null code.
     const fresh = await invites.read(id, {} as any);
-    expect(fresh.props).toMatchObject({ uid: id, roleUid: viewer, keyId: outs.keyId, code: null });
-    expect(fresh.inputs!.expirationTime).toBe(outs.expirationTime);
+    expect(fresh.props).toMatchObject({ uid: id, roleUid: viewer, keyId: outs!.keyId, code: null });
+    expect(fresh.inputs!.expirationTime).toBe(outs!.expirationTime);
   });
 
   it("checks the expiration only when the invite is being created", async () => {
@@ -85,7 +85,7 @@ describe("iam.GroupInvite provider", () => {
     const existing = await apiCreate(ctx, "groupInvites", group, { roleUid: viewer, ttl: "3600s" });
     const { id, outs } = await invites.create({ groupUid: group, roleUid: viewer, ttl: "3600s", adoptUid: existing.uid });
     expect(id).toBe(existing.uid);
-    expect(outs.code).toBeNull();
+    expect(outs!.code).toBeNull();
     await expect(invites.create({ groupUid: group, roleUid: viewer, email: "x@example.com", adoptUid: existing.uid })).rejects.toThrow(
       /email of the existing group invite differ/,
     );

@@ -38,12 +38,12 @@ describe("iam.Identity provider", () => {
   it("switches subject to subjectPattern in place, masking the whole claimMatch block", async () => {
     const group = await freshGroup(ctx);
     const { id, outs } = await identities.create({ groupUid: group, name: uniqueName("p"), claimMatch });
-    const news = { groupUid: group, name: outs.name, claimMatch: { issuer: claimMatch.issuer, subjectPattern: "repo:acme/.*", claims: { ref: "main" } } };
-    const { outs: after } = await identities.update(id, outs, news);
+    const news = { groupUid: group, name: outs!.name, claimMatch: { issuer: claimMatch.issuer, subjectPattern: "repo:acme/.*", claims: { ref: "main" } } };
+    const { outs: after } = await identities.update(id, outs!, news);
     const patch = ctx.server.requests.filter((r) => r.method === "PATCH").at(-1)!;
     expect(patch.query.updateMask).toBe("claimMatch");
-    expect(after.claimMatch).toEqual(news.claimMatch);
-    expect((await identities.diff(id, after, news)).changes).toBe(false);
+    expect(after!.claimMatch).toEqual(news.claimMatch);
+    expect((await identities.diff(id, after!, news)).changes).toBe(false);
   });
 
   it("replaces on a group change", async () => {

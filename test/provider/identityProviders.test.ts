@@ -55,7 +55,7 @@ describe("iam.IdentityProvider provider", () => {
     const existing = await apiCreate(ctx, "identityProviders", group, { name: "sso", oidc: { ...oidc, clientSecret: "unknown-old" } });
     const { id, outs } = await idps.create({ groupUid: group, name: "sso", oidc, adoptUid: existing.uid });
     expect(id).toBe(existing.uid);
-    expect(outs.oidc.clientSecret).toBe(oidc.clientSecret);
+    expect(outs!.oidc.clientSecret).toBe(oidc.clientSecret);
     const patch = ctx.server.requests.filter((r) => r.method === "PATCH").at(-1)!;
     expect(patch.query.updateMask).toBe("oidc.clientSecret");
   });

@@ -32,11 +32,11 @@ describe("iam.Role provider", () => {
   it("sees no perpetual diff when the program repeats a capability (the API stores each once)", async () => {
     const inputs = { groupUid: await freshGroup(ctx), name: uniqueName("dup"), capabilities: ["groups.list", "roles.list", "groups.list"] };
     const { id, outs } = await roles.create(inputs);
-    expect(outs.capabilities).toEqual(["groups.list", "roles.list"]);
-    expect((await roles.diff(id, outs, inputs)).changes).toBe(false);
+    expect(outs!.capabilities).toEqual(["groups.list", "roles.list"]);
+    expect((await roles.diff(id, outs!, inputs)).changes).toBe(false);
     const read = await roles.read(id, outs);
     expect((await roles.diff(id, read.props!, inputs)).changes).toBe(false);
-    expect((await roles.diff(id, outs, { ...inputs, capabilities: ["groups.list"] })).changes).toBe(true);
+    expect((await roles.diff(id, outs!, { ...inputs, capabilities: ["groups.list"] })).changes).toBe(true);
   });
 
   it("fails check on unknown capabilities, naming the element", async () => {
@@ -52,6 +52,6 @@ describe("iam.Role provider", () => {
     const { id, outs } = await roles.create({ groupUid: group, name: "new", capabilities: ["groups.list", "repo.list"], adoptUid: role.uid });
     expect(id).toBe(role.uid);
     expect(outs).toMatchObject({ name: "new" });
-    expect([...outs.capabilities].sort()).toEqual(["groups.list", "repo.list"]);
+    expect([...outs!.capabilities].sort()).toEqual(["groups.list", "repo.list"]);
   });
 });

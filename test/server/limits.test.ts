@@ -77,7 +77,7 @@ describe("requests refused by the HTTP parser", () => {
       headers: { authorization: `Bearer ${ctx.server.token}` },
     });
     expect(res.status).toBe(431);
-    const body = await res.json();
+    const body: any = await res.json();
     expect(body).toMatchObject({ code: 3, message: expect.stringMatching(/^Invalid argument: /) });
     expect(body.details[1].fieldViolations[0].field).toBe("headers");
 
@@ -85,7 +85,7 @@ describe("requests refused by the HTTP parser", () => {
     for (let i = 0; i < 400; i++) headers[`x-h${i}`] = "v".repeat(40);
     const many = await fetch(`${ctx.server.url}/iam/v2beta1/groups`, { headers });
     expect(many.status).toBe(431);
-    expect((await many.json()).code).toBe(3);
+    expect(((await many.json()) as { code: number }).code).toBe(3);
   });
 
   it("answer a malformed request with 400 in the error model", async () => {
