@@ -16,7 +16,7 @@ import { unknownValue } from "../provider/sentinels";
 import { FUNCTIONS, OBJECTS, objectOf, type FunctionDefinition, type ObjectDefinition, type ResultField } from "../api/functions";
 import { IMPLEMENTATIONS, type ClientSource } from "../provider/functions";
 import { typeOf } from "./schema";
-import { kindTypes } from "./types";
+import { converter, kindTypes, type Json } from "./types";
 import { isSecret, secret, unwrapSecrets } from "./secrets";
 
 type Rec = Record<string, unknown>;
@@ -25,22 +25,19 @@ type PropertySpec = Record<string, unknown>;
 /** The schema token of a named result object: `irv:registry:Repo`. */
 export const objectToken = (o: ObjectDefinition): string => `irv:${o.module}:${o.name}`;
 
-/** The schema type of a JSON Schema (what `z.toJSONSchema` writes for an argument). */
-function typeOfJson(s: Rec): PropertySpec {
-  const t = s.type;
-  if (t === "string" || t === "boolean" || t === "number" || t === "integer") return { type: t };
-  if (t === "array") return { type: "array", items: typeOfJson(s.items as Rec) };
-  if (t === "object" && s.additionalProperties && typeof s.additionalProperties === "object")
-    return { type: "object", additionalProperties: typeOfJson(s.additionalProperties as Rec) };
-  return { $ref: "pulumi.json#/Any" };
-}
-
-/** The inputs of a function: its arguments' JSON Schema as schema properties. */
+/**
+ * The inputs of a function: its arguments' JSON Schema as schema properties, converted as the
+ * kinds' fields are (plugin/types.ts). Arguments are scalars, lists and maps: a named type among
+ * them would need declaring, so it is refused here rather than left dangling.
+ */
 function inputsOf(f: FunctionDefinition): PropertySpec {
-  const json = z.toJSONSchema(f.args, { io: "input" }) as { properties?: Record<string, Rec>; required?: string[] };
+  const json = z.toJSONSchema(f.args, { io: "input" }) as { properties?: Record<string, Json>; required?: string[]; $defs?: Record<string, Json> };
+  const named: Record<string, PropertySpec> = {};
+  const typeOfJson = converter(named, f.module, json.$defs ?? {});
   const properties = Object.fromEntries(
-    Object.entries(json.properties ?? {}).map(([name, s]) => [name, { ...typeOfJson(s), description: s.description }]),
+    Object.entries(json.properties ?? {}).map(([name, s]) => [name, { ...typeOfJson(s, `${f.token}.${name}`), description: s.description }]),
   );
+  if (Object.keys(named).length) throw new Error(`${f.token}: arguments of named types (${Object.keys(named).join(", ")}) are not declared in the schema`);
   return { properties, ...(json.required?.length ? { required: json.required } : {}) };
 }
 

@@ -17,7 +17,7 @@ export type Spec = Record<string, unknown>;
 export type Types = Record<string, Spec>;
 
 /** What z.toJSONSchema writes, as far as it is read here. */
-interface Json {
+export interface Json {
   type?: string;
   description?: string;
   $ref?: string;
@@ -51,7 +51,7 @@ function jsonOf(schema: z.ZodType): Json {
  * to `types`. Two different schemas under one id are an error, as is an unnamed object or enum:
  * a schema type needs a token.
  */
-function converter(types: Types, module: string, defs: Record<string, Json>) {
+export function converter(types: Types, module: string, defs: Record<string, Json>) {
   const typeOf = (j: Json, where: string): Spec => {
     if (j.$ref) return { $ref: `#/types/${define(j.$ref.replace(/^#\/\$defs\//, ""), where)}` };
     if (j.enum) throw new Error(`${where}: a closed set needs a name for the schema: .meta({ id })`);
