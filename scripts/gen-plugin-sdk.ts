@@ -47,16 +47,24 @@ plugin's schema by \`npm run gen:plugin-sdk\`. Do not edit these files: change t
 schema (plugin/schema.ts) and regenerate. See "Dynamic or plugin" in the package README.
 `;
 
+/**
+ * Writes every SDK of the current schema (`nodejs`, `go`, `python`, `dotnet`) into `work/out`
+ * through scripts/gen-sdks, with the schema beside them; returns `work/out`. The schema as served,
+ * but for its logo, which the .NET generator embeds from `logoUrl` and which is read from a file.
+ */
+export async function generateSdks(work: string): Promise<string> {
+  writeFileSync(path.join(work, "schema.json"), JSON.stringify({ ...packageSchema(), logoUrl: "logo.png" }));
+  writeFileSync(path.join(work, "logo.png"), Buffer.from(LOGO, "base64"));
+  const out = path.join(work, "out");
+  await promisify(execFile)(path.join(ROOT, "scripts", "gen-sdks"), [path.join(work, "schema.json"), out], { maxBuffer: 16 << 20 });
+  return out;
+}
+
 /** Writes the SDK of the current schema into `outDir` (replacing it). */
 export async function generatePluginSdk(outDir: string = SDK_DIR): Promise<void> {
   const work = mkdtempSync(path.join(tmpdir(), "irv-gen-plugin-sdk-"));
   try {
-    writeFileSync(path.join(work, "schema.json"), JSON.stringify({ ...packageSchema(), logoUrl: "logo.png" }));
-    writeFileSync(path.join(work, "logo.png"), Buffer.from(LOGO, "base64"));
-    await promisify(execFile)(path.join(ROOT, "scripts", "gen-sdks"), [path.join(work, "schema.json"), path.join(work, "out")], {
-      maxBuffer: 16 << 20,
-    });
-    const generated = path.join(work, "out", "nodejs");
+    const generated = path.join(await generateSdks(work), "nodejs");
     rmSync(outDir, { recursive: true, force: true });
     cpSync(generated, outDir, { recursive: true, filter: (src) => !NOT_SHIPPED.has(path.relative(generated, src)) });
     const utilities = path.join(outDir, "utilities.ts");

@@ -1,8 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packageSchema } from "../../plugin/schema";
+import { generateSdks } from "../../scripts/gen-plugin-sdk";
 import { ENGINE_TIMEOUT, pulumiBinDir, pulumiEnv, repoRoot } from "../support/engine";
 import { path as apiPath, useServer } from "../support/server";
 import { BUILD_TIMEOUT, buildGoProgram, run } from "../toolchain/support";
@@ -78,13 +78,10 @@ describe("a Go program on the generated Go SDK, through the engine and the irv r
     const host = path.join(pulumiBinDir(), "pulumi-language-go");
     if (!existsSync(host)) throw new Error(`no ${host}: scripts/ensure-pulumi could not build the Go language host (its log says why)`);
     base = mkdtempSync(path.join(tmpdir(), "irv-plugin-go-"));
-    // As test/plugin/sdks.test.ts does: the .NET generator (run too) embeds a logo, read from a file here.
-    writeFileSync(path.join(base, "schema.json"), JSON.stringify({ ...packageSchema(), logoUrl: "logo.png" }));
-    copyFileSync(path.join(repoRoot, "test/toolchain/fixtures/logo.png"), path.join(base, "logo.png"));
-    await run(path.join(repoRoot, "scripts", "gen-sdks"), [path.join(base, "schema.json"), path.join(base, "sdk")]);
-    const goModule = readFileSync(path.join(base, "sdk", "go", "go.mod"), "utf8").match(/^module (\S+)$/m)![1];
+    const sdks = await generateSdks(base);
+    const goModule = readFileSync(path.join(sdks, "go", "go.mod"), "utf8").match(/^module (\S+)$/m)![1];
     dir = path.join(base, "project");
-    await buildGoProgram(dir, goModule, "../sdk/go", GO_PROGRAM);
+    await buildGoProgram(dir, goModule, path.join(sdks, "go"), GO_PROGRAM);
     // The prebuilt binary, so the engine's run does not compile; the plugin found as a user's project finds it.
     const backend = path.join(base, "backend");
     mkdirSync(backend);

@@ -1,10 +1,10 @@
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packageSchema } from "../../plugin/schema";
 import { repoRoot } from "../support/engine";
-import { BUILD_TIMEOUT, itBuildsGeneratedSdks, run } from "../toolchain/support";
+import { generateSdks } from "../../scripts/gen-plugin-sdk";
+import { BUILD_TIMEOUT, itBuildsGeneratedSdks } from "../toolchain/support";
 
 // The SDKs of the plugin's real schema (packageSchema(), what `pulumi package get-schema` prints
 // through the plugin's GetSchema) from scripts/gen-sdks: all four are written, the Go SDK and a
@@ -146,14 +146,8 @@ describe("the SDKs generated from the plugin's schema", () => {
   const version = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).version;
 
   beforeAll(async () => {
-    out = mkdtempSync(path.join(tmpdir(), "irv-plugin-sdks-"));
-    // The schema as served, except its logo: the .NET generator embeds the logo at logoUrl, and
-    // with no network here it is read from a file beside the schema (the toolchain fixture's).
-    const schema = { ...packageSchema(), logoUrl: "logo.png" };
-    writeFileSync(path.join(out, "schema.json"), JSON.stringify(schema));
-    copyFileSync(path.join(repoRoot, "test/toolchain/fixtures/logo.png"), path.join(out, "logo.png"));
-    await run(path.join(repoRoot, "scripts", "gen-sdks"), [path.join(out, "schema.json"), path.join(out, "sdk")]);
-    out = path.join(out, "sdk");
+    // The schema as served, but for its logo (see generateSdks).
+    out = await generateSdks(mkdtempSync(path.join(tmpdir(), "irv-plugin-sdks-")));
   }, BUILD_TIMEOUT);
   afterAll(() => rmSync(path.dirname(out), { recursive: true, force: true }));
 
