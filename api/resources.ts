@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { accountAssociations, groupInvites, groups, identities, identityProviders, readShapeOf, roleBindings, roles } from "./kinds";
 
 /**
  * Resources as the API returns them. Loose: a field the server adds later passes through, and a
@@ -7,133 +8,28 @@ import { z } from "zod";
  * builds exactly these shapes.
  */
 
-const text = z.string().optional();
-const textMap = z.record(z.string(), z.string()).optional();
-
-/** The relationship types as returned: the members of api/bodies.ts, none of its rules. */
-const ClaimMatch = z.looseObject({
-  issuer: text, issuerPattern: text, subject: text, subjectPattern: text, audience: text, audiencePattern: text,
-  claims: textMap, claimPatterns: textMap,
-});
-const StaticKeys = z.looseObject({
-  issuer: z.string(), subject: z.string(), issuerKeys: z.string(), expirationTime: z.string(),
-  audiences: z.array(z.string()).optional(),
-});
-const AwsIdentity = z.looseObject({ awsAccount: z.string(), arn: text, arnPattern: text, userId: text, userIdPattern: text });
-
-/** The account association blocks as returned. */
-const AccountBlocks = {
-  amazon: z.looseObject({ account: z.string() }),
-  google: z.looseObject({ projectId: z.string(), projectNumber: z.string() }),
-  azure: z.looseObject({ tenantId: z.string(), clientIds: z.record(z.string(), z.string()) }),
-  chainguard: z.looseObject({ serviceBindings: z.record(z.string(), z.string()) }),
-  github: z.looseObject({ installations: z.array(z.looseObject({ id: z.string(), name: text })) }),
-};
+/** Each kind's item: derived from its definition (api/kinds), every field's read shape by wire name. */
+export const Group = readShapeOf(groups);
+export type Group = z.infer<typeof Group>;
+export const Identity = readShapeOf(identities);
+export type Identity = z.infer<typeof Identity>;
+export const Role = readShapeOf(roles);
+export type Role = z.infer<typeof Role>;
+/** A role binding: the identity, group and role it names, hydrated; no `updateTime`. */
+export const RoleBinding = readShapeOf(roleBindings);
+export type RoleBinding = z.infer<typeof RoleBinding>;
+/** An identity provider: its client secret is write-only and never appears. */
+export const IdentityProvider = readShapeOf(identityProviders);
+export type IdentityProvider = z.infer<typeof IdentityProvider>;
+/** An account association. Its uid is its group's uid: one per group. */
+export const AccountAssociation = readShapeOf(accountAssociations);
+export type AccountAssociation = z.infer<typeof AccountAssociation>;
+/** A group invite. `code` is present only in the create response: it is a secret. */
+export const GroupInvite = readShapeOf(groupInvites);
+export type GroupInvite = z.infer<typeof GroupInvite>;
+export { BoundIdentity, BoundRef } from "./kinds/roleBindings";
 
 const times = { createTime: z.string(), updateTime: z.string() };
-
-export const Group = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: z.string().default(""),
-  resourceLimits: z.record(z.string(), z.unknown()).default({}),
-  verified: z.boolean().default(false),
-  ...times,
-});
-export type Group = z.infer<typeof Group>;
-
-export const Identity = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: z.string().default(""),
-  claimMatch: ClaimMatch.optional(),
-  staticKeys: StaticKeys.optional(),
-  awsIdentity: AwsIdentity.optional(),
-  servicePrincipal: z.string().optional(),
-  lastSeenTime: z.string().optional(),
-  ...times,
-});
-export type Identity = z.infer<typeof Identity>;
-
-export const Role = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: z.string().default(""),
-  capabilities: z.array(z.string()).default([]),
-  ...times,
-});
-export type Role = z.infer<typeof Role>;
-
-/** The identity a binding names, hydrated. `issuer`/`subject` are empty unless it has a claimMatch. */
-export const BoundIdentity = z
-  .looseObject({
-    uid: z.string().describe("The identity's uid."),
-    name: z.string().describe("The identity's name."),
-    description: z.string().default("").describe("The identity's description."),
-    subject: z.string().default("").describe("The subject of its claimMatch (empty otherwise)."),
-    issuer: z.string().default("").describe("The issuer of its claimMatch (empty otherwise)."),
-    email: z.string().default("").describe("Its email, if any."),
-  })
-  .meta({ id: "BoundIdentity", description: "The identity a role binding names, as the API hydrates it." });
-export const BoundRef = z
-  .looseObject({
-    uid: z.string().describe("Its uid."),
-    name: z.string().describe("Its name."),
-    description: z.string().default("").describe("Its description."),
-  })
-  .meta({ id: "BoundRef", description: "A group or role a role binding names, as the API hydrates it." });
-
-/** A role binding. It has `createTime` only: bindings carry no `updateTime`. */
-export const RoleBinding = z.looseObject({
-  uid: z.string(),
-  identity: BoundIdentity,
-  group: BoundRef,
-  role: BoundRef,
-  createTime: z.string(),
-});
-export type RoleBinding = z.infer<typeof RoleBinding>;
-
-export const IdentityProvider = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: z.string().default(""),
-  defaultRole: z.string().default(""),
-  /** The client secret is write-only and never appears here. */
-  oidc: z.looseObject({
-    issuer: z.string(),
-    clientId: z.string(),
-    additionalScopes: z.array(z.string()).default([]),
-  }),
-  ...times,
-});
-export type IdentityProvider = z.infer<typeof IdentityProvider>;
-
-/** An account association. Its uid is its group's uid: one per group. */
-export const AccountAssociation = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: z.string().default(""),
-  amazon: AccountBlocks.amazon.optional(),
-  google: AccountBlocks.google.optional(),
-  azure: AccountBlocks.azure.optional(),
-  chainguard: AccountBlocks.chainguard.optional(),
-  github: AccountBlocks.github.optional(),
-  ...times,
-});
-export type AccountAssociation = z.infer<typeof AccountAssociation>;
-
-/** A group invite. `code` is present only in the create response: it is a secret. */
-export const GroupInvite = z.looseObject({
-  uid: z.string(),
-  roleUid: z.string(),
-  email: z.string().default(""),
-  singleUse: z.boolean().default(false),
-  expirationTime: z.string(),
-  keyId: z.string(),
-  code: z.string().optional(),
-  createTime: z.string(),
-});
-export type GroupInvite = z.infer<typeof GroupInvite>;
 
 export const Repo = z.looseObject({
   uid: z.string(),

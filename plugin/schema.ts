@@ -5,7 +5,7 @@
  * its definition, and its type, with the object and enum types of structured fields
  * (`irv:iam:Oidc`, `irv:iam:ClaimMatch`, ...), from the zod schemas the server checks (types.ts).
  */
-import { KINDS, type FieldDefinition, type KindDefinition } from "../api/kinds";
+import { KINDS, dynamicTokenOf, tokenOf, type FieldDefinition, type KindDefinition } from "../api/kinds";
 import { SETTINGS } from "../client/config";
 import { kindTypes } from "./types";
 import { functionSpecs, functionTypes } from "./functions";
@@ -41,19 +41,8 @@ function propertyOf(d: KindDefinition, name: string, f: FieldDefinition, asInput
   };
 }
 
-/** The schema token of a kind: `irv:iam:Group`. */
-export function tokenOf(d: Pick<KindDefinition, "className">): string {
-  return `irv:iam:${d.className}`;
-}
-
-/**
- * The type the dynamic classes give a kind's resources (sdk/resource.ts: module "irv", the class
- * name). Each plugin resource lists it as an alias, so the SDKs generated from this schema carry
- * it and a stack moves from the dynamic classes to the plugin without recreating anything.
- */
-export function dynamicTokenOf(d: Pick<KindDefinition, "className">): string {
-  return `pulumi-nodejs:dynamic/irv:${d.className}`;
-}
+// The type tokens live with the definitions; cli/export/importFile.ts still reads them from here.
+export { tokenOf, dynamicTokenOf };
 
 const UID: PropertySpec = { type: "string", description: "The resource's uid (also its id)." };
 const ADOPT_UID: PropertySpec = {

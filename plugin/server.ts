@@ -13,10 +13,10 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { KINDS, type Kind } from "../provider/kinds";
+import { KINDS, kindOfTypeToken, type Kind } from "../api/kinds";
 import { configure } from "../provider";
 import { changesOf, providers, specs, UNKNOWN, type KindSpec } from "../provider/resources";
-import { packageSchema, tokenOf, VERSION } from "./schema";
+import { packageSchema, VERSION } from "./schema";
 import { invoke } from "./functions";
 import { currentClient } from "../client/session";
 import { secretPathsOf, unwrapSecrets, wrapSecrets, type Path } from "./secrets";
@@ -27,12 +27,10 @@ type Rec = Record<string, unknown>;
 type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
 type Done = grpc.sendUnaryData<unknown>;
 
-const KIND_OF_TOKEN = new Map(KINDS.map((k) => [tokenOf(k), k]));
-
 /** The kind of a resource from its URN (`urn:pulumi:stack::project::irv:iam:Group::name`). */
-function kindOf(urn: string): (typeof KINDS)[number] {
+function kindOfUrn(urn: string): (typeof KINDS)[number] {
   const type = urn.split("::")[2]?.split("$").pop() ?? "";
-  const k = KIND_OF_TOKEN.get(type);
+  const k = kindOfTypeToken(type);
   if (!k) throw new Error(`irv: unknown resource type ${type}`);
   return k;
 }
@@ -146,7 +144,7 @@ export const service = {
   }),
 
   check: unary(async (req: provproto.CheckRequest) => {
-    const k = kindOf(req.getUrn());
+    const k = kindOfUrn(req.getUrn());
     const r = await providerOf(k).check(plain(req.getOlds()), plain(req.getNews()));
     const resp = new provproto.CheckResponse().setInputs(outward(k, r.inputs, secretKeys(req.getNews())));
     for (const f of r.failures ?? []) resp.addFailures(new provproto.CheckFailure().setProperty(String(f.property)).setReason(f.reason));
@@ -154,7 +152,7 @@ export const service = {
   }),
 
   diff: unary(async (req: provproto.DiffRequest) => {
-    const k = kindOf(req.getUrn());
+    const k = kindOfUrn(req.getUrn());
     const olds = plain(req.getOlds());
     const news = plain(req.getNews());
     const r = await providerOf(k).diff(req.getId(), olds, news);
@@ -171,7 +169,7 @@ export const service = {
   }),
 
   create: unary(async (req: provproto.CreateRequest) => {
-    const k = kindOf(req.getUrn());
+    const k = kindOfUrn(req.getUrn());
     const news = plain(req.getProperties());
     const keep = secretKeys(req.getProperties());
     if (req.getPreview()) return new provproto.CreateResponse().setProperties(outward(k, previewOutputs(k, {}, news, false), keep));
@@ -180,7 +178,7 @@ export const service = {
   }),
 
   read: unary(async (req: provproto.ReadRequest) => {
-    const k = kindOf(req.getUrn());
+    const k = kindOfUrn(req.getUrn());
     // An import's request carries no properties: the kind reads everything from the API.
     const r = await providerOf(k).read(req.getId(), plain(req.getProperties()));
     const resp = new provproto.ReadResponse();
@@ -194,7 +192,7 @@ export const service = {
   }),
 
   update: unary(async (req: provproto.UpdateRequest) => {
-    const k = kindOf(req.getUrn());
+    const k = kindOfUrn(req.getUrn());
     const olds = plain(req.getOlds());
     const news = plain(req.getNews());
     const keep = [...secretKeys(req.getOlds()), ...secretKeys(req.getNews())];
@@ -204,7 +202,7 @@ export const service = {
   }),
 
   delete: unary(async (req: provproto.DeleteRequest) => {
-    const k = kindOf(req.getUrn());
+    const k = kindOfUrn(req.getUrn());
     await providerOf(k).delete(req.getId(), { ...plain(req.getProperties()), ...timeoutsFor("delete", req.getTimeout()) });
     return new emptyproto.Empty();
   }),

@@ -7,9 +7,7 @@
  * kinds' definitions (`secretMembers`). Nothing here names a field or a type.
  */
 import { z } from "zod";
-import { KINDS, type KindDefinition } from "../api/kinds";
-import { SHAPES } from "../client/shapes";
-import { specs } from "../provider/resources";
+import { KINDS, createBodyOf, readShapeOf, type KindDefinition } from "../api/kinds";
 
 /** A property or type spec of the schema. */
 export type Spec = Record<string, unknown>;
@@ -104,8 +102,8 @@ export interface KindTypes {
 
 /** The schema type of each field of `d` a zod schema describes, and which are required. */
 function fieldTypesOf(d: KindDefinition, types: Types) {
-  const body = jsonOf(specs[d.kind as keyof typeof specs].createSchema);
-  const item = jsonOf(SHAPES[d.kind]);
+  const body = jsonOf(createBodyOf(d));
+  const item = jsonOf(readShapeOf(d));
   const fields: Record<string, Spec> = {};
   const required = { inputs: [] as string[], outputs: [] as string[] };
   for (const [name, f] of Object.entries(d.fields)) {

@@ -6,11 +6,11 @@
 import type { dynamic } from "@pulumi/pulumi";
 import { configure as configureSession } from "../client/session";
 import { providers } from "./resources";
-import type { Kind } from "./kinds";
+import type { Kind } from "../api/kinds";
 
 export { providers } from "./resources";
 export * as resources from "./resources";
-export * from "./kinds";
+export { KINDS, kindInfo, type Kind } from "../api/kinds";
 export * from "./timeouts";
 // The API client lives in client/; these keep `pulumi-irv/provider`'s exports as they were.
 export * from "../client";

@@ -1,6 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { kindInfo, type Kind } from "../provider/kinds";
-import { tokenOf } from "../plugin/schema";
+import { kindInfo, secretNames, tokenOf, type Kind } from "../api/kinds";
 import { shimFor } from "./shim";
 
 /** Input<T> all the way down: nested members may be Outputs too. */
@@ -42,18 +41,19 @@ export abstract class IrvResource extends pulumi.dynamic.Resource {
 
   protected constructor(kind: Kind, name: string, props: Record<string, unknown>, outputs: readonly string[], opts?: pulumi.CustomResourceOptions) {
     const info = kindInfo(kind);
+    const secretOutputs = secretNames(info);
     const all: Record<string, unknown> = {};
     for (const o of outputs) all[o] = undefined;
     Object.assign(all, props);
     // A field kept secret (an invite's code, a block with a secret member such as `oidc`) is sent
     // secret as a whole, so state holds it only encrypted: a dynamic resource cannot mark a member.
-    for (const name of info.secretOutputs) if (all[name] !== undefined) all[name] = pulumi.secret(all[name]);
+    for (const name of secretOutputs) if (all[name] !== undefined) all[name] = pulumi.secret(all[name]);
     const t = opts?.customTimeouts;
     if (t && !opts?.id) {
       const timeouts = Object.fromEntries(Object.entries({ create: t.create, update: t.update, delete: t.delete }).filter(([, v]) => v));
       if (Object.keys(timeouts).length) all.__timeouts = timeouts;
     }
-    const secrets = [...info.secretOutputs];
+    const secrets = [...secretOutputs];
     // The plugin's type as an alias: a stack moves back from `pulumi-irv/plugin` without recreating anything.
     const aliases = [...(opts?.aliases ?? []), { type: tokenOf(info) }];
     const o: pulumi.CustomResourceOptions = secrets.length

@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { Kind } from "../provider/kinds";
+import type { Kind } from "../api/kinds";
 
 /**
  * The tiny provider object each resource's `__provider` holds: it captures only its kind.

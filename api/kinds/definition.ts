@@ -1,13 +1,29 @@
+import { z } from "zod";
 import type { CollectionName } from "../collections";
+import * as rule from "../fields";
 
-/** One field of a resource kind, as the provider, the SDK, `irv export` and the docs see it. */
+/** One field of a resource kind: its rules, its shape on the wire, and how the provider treats it. */
 export interface FieldDefinition {
-  /** Its type as the SDK spells it (TypeScript), for documentation and schemas. */
+  /** Its type as the TypeScript SDK spells it (the generated classes and the docs show it). */
   type: string;
   /** What it is, in plain words. */
   description: string;
-  /** A declared input (otherwise the API computes it: an output only). */
+  /** A declared input (every field is also an output; without this, an output only). */
   input?: boolean;
+  /**
+   * The request rule: the member of the create body (strict; `.optional()` when the body may
+   * omit it). Every input but the parent, which travels in the path, has one. The server parses
+   * bodies with it and the provider's check runs it at preview time.
+   */
+  schema?: z.ZodType;
+  /** The member of the update body, when it is not `schema` made optional (`oidc`: every member optional). */
+  update?: z.ZodType;
+  /**
+   * The field as the API returns it: loose (a newer server's extra member or value still reads),
+   * with the default an omitted value reads as. Absent for what an item never carries (the
+   * parent, which is the uid's, a write-only input, a binding's uids, which it hydrates).
+   */
+  read?: z.ZodType;
   /** Changing it replaces the resource. */
   replace?: boolean;
   /** Kept secret in state, as a whole. */
@@ -25,7 +41,7 @@ export interface FieldDefinition {
   writeOnlyMembers?: readonly string[];
   /** Write-only on the API: never returned, so never read back (refresh keeps the program's value). */
   writeOnly?: boolean;
-  /** The value an omitted input means (`""` for description, `false` for singleUse). */
+  /** The value an omitted input means (`""` for description, `false` for a one-off invite). */
   default?: unknown;
   /** A nested block: update masks name its changed members with dotted paths. */
   block?: boolean;
@@ -37,15 +53,19 @@ export interface FieldDefinition {
   refersTo?: CollectionName;
 }
 
+/** A cross-field rule of a body ("exactly one of"), run after its members' own rules. */
+export type BodyRule = (value: Record<string, unknown>, ctx: z.RefinementCtx) => void;
+
 /**
  * Everything about one resource kind that is a fact rather than behaviour: its API collection,
- * the SDK class, the input naming its parent, and its fields. The server, the provider, the SDK
- * and `irv export` read these; a kind's facts are written here and nowhere else.
+ * the SDK class, the input naming its parent, and its fields. The server's bodies and records,
+ * the API's read shapes, the provider's types and specs, the SDK classes, the plugin's schema and
+ * `irv export` are derived from these; a kind's facts are written here and nowhere else.
  */
 export interface KindDefinition<K extends CollectionName = CollectionName> {
   /** The kind's name: also its API collection's name. */
   kind: K;
-  /** The SDK class (`iam.<className>`, type `pulumi-nodejs:dynamic/irv:<className>`). */
+  /** The SDK class (`iam.<className>`), and so its type token and display name (see `tokenOf`). */
   className: string;
   /** One item in plain words: "group", "role binding". */
   label: string;
@@ -53,12 +73,14 @@ export interface KindDefinition<K extends CollectionName = CollectionName> {
   parentField: string;
   /** Capability prefix on the API: `groups.list`, `identity.create`, ... */
   capability: string;
+  /** Cross-field rules of the create and update bodies; `update: false` when the API cannot update one. */
+  rules?: { create?: BodyRule; update?: BodyRule | false };
   /** Every field but `uid` (and `adoptUid`, which every kind takes), in the order docs show them. */
   fields: Record<string, FieldDefinition>;
 }
 
-/** Checks a definition's shape while keeping its literal types. */
-export function defineKind<K extends CollectionName>(d: KindDefinition<K>): KindDefinition<K> {
+/** Checks a definition's shape while keeping its literal types (the derived types read them). */
+export function defineKind<const D extends KindDefinition>(d: D): D {
   return d;
 }
 
@@ -85,12 +107,63 @@ export function writeOnlyMemberPaths(d: KindDefinition): string[] {
   return Object.entries(d.fields).flatMap(([k, f]) => (f.writeOnlyMembers ?? []).map((m) => `${k}.${m}`));
 }
 
+/** The fields of `d` that force replacement when they change. */
+export function replaceNames(d: KindDefinition): string[] {
+  return Object.keys(d.fields).filter((k) => d.fields[k].replace);
+}
+
+/** The type token of a kind's resources in the resource plugin: `irv:iam:Group`. */
+export function tokenOf(d: Pick<KindDefinition, "className">): string {
+  return `irv:iam:${d.className}`;
+}
+
+/**
+ * The type token the dynamic classes give a kind's resources (`pulumi-nodejs:dynamic/irv:Group`):
+ * module "irv", the class name. Each plugin resource lists it as an alias, so a stack moves
+ * between the dynamic classes and the plugin without recreating anything.
+ */
+export function dynamicTokenOf(d: Pick<KindDefinition, "className">): string {
+  return `${DYNAMIC_TYPE_PREFIX}${d.className}`;
+}
+
+/** What every dynamic irv class's type token starts with. */
+export const DYNAMIC_TYPE_PREFIX = "pulumi-nodejs:dynamic/irv:";
+
+/** The display name of a kind, as `irv` reports and the SDK namespace show it: `iam.Group`. */
+export function displayNameOf(d: Pick<KindDefinition, "className">): string {
+  return `iam.${d.className}`;
+}
+
+/** Adds an issue unless exactly one (or, with `optional`, at most one) of `keys` is set. */
+export function oneOf(v: Record<string, unknown>, ctx: z.RefinementCtx, keys: readonly string[], optional = false): void {
+  const set = keys.filter((k) => v[k] !== undefined && v[k] !== null);
+  if (set.length > 1) {
+    for (const k of set.slice(1))
+      ctx.addIssue({ code: "custom", path: [k], message: `only one of ${keys.join(", ")} may be set` });
+  } else if (set.length === 0 && !optional) {
+    ctx.addIssue({ code: "custom", path: [keys[0]], message: `one of ${keys.join(", ")} is required` });
+  }
+}
+
+/** Text as the API returns it, when it may be absent. */
+export const text = z.string().optional();
+/** A string map as the API returns it, when it may be absent. */
+export const textMap = z.record(z.string(), z.string()).optional();
+
 /** Fields most kinds share. */
 export const common = {
-  description: { type: "string", description: "Free text.", input: true, default: "" },
-  createTime: { type: "string", description: "When it was created (RFC 3339)." },
-  updateTime: { type: "string", description: "When it last changed (RFC 3339)." },
-  /** The owning group's uid; changing it replaces the resource. */
-  groupUid: (description: string): FieldDefinition => ({ type: "string", description, input: true, replace: true, refersTo: "groups" }),
-  name: (description: string): FieldDefinition => ({ type: "string", description, input: true }),
+  description: {
+    type: "string",
+    description: "Free text.",
+    input: true,
+    default: "",
+    schema: rule.description.optional(),
+    read: z.string().default(""),
+  },
+  createTime: { type: "string", description: "When it was created (RFC 3339).", read: z.string() },
+  updateTime: { type: "string", description: "When it last changed (RFC 3339).", read: z.string() },
+  /** The owning group's uid (the parent, in the path); changing it replaces the resource. */
+  groupUid: (description: string) => ({ type: "string", description, input: true, replace: true, refersTo: "groups" }) as const,
+  /** A name, by the API's rule for names. */
+  name: (description: string) => ({ type: "string", description, input: true, schema: rule.name, read: z.string() }) as const,
 } satisfies Record<string, FieldDefinition | ((d: string) => FieldDefinition)>;

@@ -1,4 +1,13 @@
-import { common, defineKind } from "./definition";
+import { z } from "zod";
+import * as f from "../fields";
+import { common, defineKind, oneOf } from "./definition";
+
+/** A protobuf Duration as JSON: seconds with an `s`, e.g. `86400s`. */
+export const DURATION = /^\d+(\.\d{1,9})?s$/;
+/** The longest an invite may live. */
+export const INVITE_MAX_TTL_SECONDS = 30 * 24 * 3600;
+/** How long an invite lives when neither `ttl` nor `expirationTime` is given. */
+export const INVITE_DEFAULT_TTL_SECONDS = 7 * 24 * 3600;
 
 /** Every input of an invite replaces it: the API cannot update one. */
 export const groupInvites = defineKind({
@@ -7,15 +16,32 @@ export const groupInvites = defineKind({
   label: "group invite",
   parentField: "groupUid",
   capability: "group_invites",
+  rules: { create: (v, ctx) => oneOf(v, ctx, ["ttl", "expirationTime"], true), update: false },
   fields: {
     groupUid: common.groupUid("The group the invitee joins."),
-    roleUid: { type: "string", description: "The role the invitee gets.", input: true, replace: true, refersTo: "roles" },
-    ttl: { type: "string", description: 'Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.', input: true, replace: true, writeOnly: true },
-    expirationTime: { type: "string", description: "When the invite expires (RFC 3339); computed from `ttl` when omitted.", input: true, replace: true, computedWhenOmitted: true },
-    email: { type: "string", description: "The invitee's email, if the invite is for one person.", input: true, replace: true, default: "" },
-    singleUse: { type: "boolean", description: "Whether the invite works once only.", input: true, replace: true, default: false },
-    keyId: { type: "string", description: "The invite's key id." },
-    code: { type: "string | null", description: "The invite code: returned by create only, so null for an adopted or read-only invite.", secret: true, writeOnly: true },
+    roleUid: { type: "string", description: "The role the invitee gets.", input: true, replace: true, refersTo: "roles", schema: f.uid, read: z.string() },
+    ttl: {
+      type: "string",
+      description: 'Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.',
+      input: true,
+      replace: true,
+      writeOnly: true,
+      schema: z.string().regex(DURATION, 'must be a duration in seconds such as "86400s"').optional(),
+    },
+    expirationTime: {
+      type: "string",
+      description: "When the invite expires (RFC 3339); computed from `ttl` when omitted.",
+      input: true,
+      replace: true,
+      computedWhenOmitted: true,
+      schema: f.timestamp.optional(),
+      read: z.string(),
+    },
+    email: { type: "string", description: "The invitee's email, if the invite is for one person.", input: true, replace: true, default: "", schema: z.email({ message: "must be an email address" }).optional(), read: z.string().default("") },
+    singleUse: { type: "boolean", description: "Whether the invite works once only.", input: true, replace: true, default: false, schema: z.boolean().optional(), read: z.boolean().default(false) },
+    keyId: { type: "string", description: "The invite's key id.", read: z.string() },
+    /** Present in the create response only. */
+    code: { type: "string | null", description: "The invite code: returned by create only, so null for an adopted or read-only invite.", secret: true, writeOnly: true, read: z.string().optional() },
     createTime: common.createTime,
   },
 });

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import * as f from "../fields";
 import { common, defineKind } from "./definition";
 
 export const groups = defineKind({
@@ -8,10 +10,10 @@ export const groups = defineKind({
   capability: "groups",
   fields: {
     parentUid: { type: "string", description: "The parent group's uid (the organization's uid for a top-level group).", input: true, replace: true, refersTo: "groups" },
-    name: common.name("The name: lowercase letters, digits, space, `.`, `_` and `-`."),
+    name: { ...common.name("The name: lowercase letters, digits, space, `.`, `_` and `-`."), schema: f.groupName },
     description: common.description,
-    verified: { type: "boolean", description: "Whether the platform has verified the group." },
-    resourceLimits: { type: "Record<string, unknown>", description: "Resource limits as the API reports them." },
+    verified: { type: "boolean", description: "Whether the platform has verified the group.", read: z.boolean().default(false) },
+    resourceLimits: { type: "Record<string, unknown>", description: "Resource limits as the API reports them.", read: z.record(z.string(), z.unknown()).default({}) },
     createTime: common.createTime,
     updateTime: common.updateTime,
   },

@@ -1,4 +1,97 @@
-import { common, defineKind } from "./definition";
+import { z } from "zod";
+import * as f from "../fields";
+import { common, defineKind, oneOf, text, textMap } from "./definition";
+
+const nonEmpty = () => z.string().min(1, "must not be empty");
+
+export const ClaimMatch = z
+  .strictObject({
+    issuer: f.issuerUrl.optional().describe("The token's exact `iss` (https; plain http only on a loopback host). Give this or `issuerPattern`."),
+    issuerPattern: f.pattern.optional().describe("An RE2 pattern the whole `iss` must match. Give this or `issuer`."),
+    subject: nonEmpty().optional().describe("The token's exact `sub`. Give this or `subjectPattern`."),
+    subjectPattern: f.pattern.optional().describe("An RE2 pattern the whole `sub` must match. Give this or `subject`."),
+    audience: nonEmpty().optional().describe("An audience `aud` must contain. At most one of this and `audiencePattern`; with neither, `aud` must contain the API URL."),
+    audiencePattern: f.pattern.optional().describe("An RE2 pattern one of the token's audiences must match. At most one of this and `audience`."),
+    claims: f.map(z.string().max(f.PATTERN_MAX, `must be at most ${f.PATTERN_MAX} characters`)).optional().describe("Further claims the token must carry, as exact string values."),
+    claimPatterns: f.map(f.pattern).optional().describe("Further claims the token must carry, as RE2 patterns the whole string value must match."),
+  })
+  .superRefine((v, ctx) => {
+    oneOf(v, ctx, ["issuer", "issuerPattern"]);
+    oneOf(v, ctx, ["subject", "subjectPattern"]);
+    oneOf(v, ctx, ["audience", "audiencePattern"], true);
+  })
+  .meta({ id: "ClaimMatch", description: "Which external OIDC tokens may assume an identity: their issuer and subject (exact or pattern), and optionally audience and further claims." });
+export type ClaimMatch = z.infer<typeof ClaimMatch>;
+
+/** Members that only private or symmetric JWKs have: an issuer's keys must never carry them. */
+const PRIVATE_JWK_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k", "oth"];
+
+/** A JWKS document of public keys, as a string: JSON with a non-empty `keys` array. */
+const jwks = z.string().superRefine((s, ctx) => {
+  let doc: { keys?: unknown };
+  try {
+    doc = JSON.parse(s);
+  } catch {
+    doc = {};
+  }
+  if (!Array.isArray(doc?.keys) || doc.keys.length === 0) {
+    ctx.addIssue({ code: "custom", message: 'must be a JWKS document: JSON with a non-empty "keys" array' });
+    return;
+  }
+  doc.keys.forEach((key, i) => {
+    const secret = PRIVATE_JWK_MEMBERS.filter((m) => key && typeof key === "object" && m in key);
+    if (secret.length)
+      ctx.addIssue({ code: "custom", message: `key ${i} holds private key material (${secret.join(", ")}): give public keys only` });
+  });
+});
+
+export const StaticKeys = z
+  .strictObject({
+    issuer: f.issuerUrl.describe("The `iss` of the tokens (https; plain http only on a loopback host)."),
+    subject: nonEmpty().describe("The `sub` of the tokens."),
+    issuerKeys: jwks.describe('The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).'),
+    expirationTime: f.timestamp.describe(`When the keys stop being accepted (RFC 3339 with milliseconds), at most ${f.STATIC_KEYS_MAX_DAYS} days ahead.`),
+    audiences: z.array(z.string().min(1)).optional().describe("Audiences the tokens may carry; default the API URL."),
+  })
+  .meta({ id: "StaticKeys", description: "Tokens signed by the given keys may assume an identity, until the keys expire." });
+export type StaticKeys = z.infer<typeof StaticKeys>;
+
+export const AwsIdentity = z
+  .strictObject({
+    awsAccount: z.string().regex(/^\d{12}$/, "must be a 12-digit AWS account id").describe("The AWS account id: 12 digits."),
+    arn: z.string().min(1).optional().describe("The principal's exact ARN. Give this or `arnPattern`."),
+    arnPattern: f.pattern.optional().describe("An RE2 pattern the whole ARN must match. Give this or `arn`."),
+    userId: z.string().min(1).optional().describe("The principal's exact user id. At most one of this and `userIdPattern`."),
+    userIdPattern: f.pattern.optional().describe("An RE2 pattern the whole user id must match. At most one of this and `userId`."),
+  })
+  .superRefine((v, ctx) => {
+    oneOf(v, ctx, ["arn", "arnPattern"]);
+    oneOf(v, ctx, ["userId", "userIdPattern"], true);
+  })
+  .meta({ id: "AwsIdentity", description: "An AWS principal that may assume an identity." });
+export type AwsIdentity = z.infer<typeof AwsIdentity>;
+
+export const ServicePrincipal = z.enum(f.SERVICE_PRINCIPALS).meta({ id: "ServicePrincipal", description: "A platform service an identity can stand for." });
+
+/**
+ * The relationship types as returned: the members above, none of their rules, so a newer
+ * server's value (a new service principal, a timestamp without milliseconds) still reads.
+ */
+const read = {
+  claimMatch: z.looseObject({
+    issuer: text, issuerPattern: text, subject: text, subjectPattern: text, audience: text, audiencePattern: text,
+    claims: textMap, claimPatterns: textMap,
+  }),
+  staticKeys: z.looseObject({
+    issuer: z.string(), subject: z.string(), issuerKeys: z.string(), expirationTime: z.string(),
+    audiences: z.array(z.string()).optional(),
+  }),
+  awsIdentity: z.looseObject({ awsAccount: z.string(), arn: text, arnPattern: text, userId: text, userIdPattern: text }),
+};
+
+/** The four ways an identity can be assumed (its relationship types); an identity has exactly one. */
+export const RELATIONSHIP_TYPES = ["claimMatch", "staticKeys", "awsIdentity", "servicePrincipal"] as const;
+export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
 
 export const identities = defineKind({
   kind: "identities",
@@ -6,17 +99,21 @@ export const identities = defineKind({
   label: "identity",
   parentField: "groupUid",
   capability: "identity",
+  rules: {
+    create: (v, ctx) => oneOf(v, ctx, RELATIONSHIP_TYPES),
+    update: (v, ctx) => oneOf(v, ctx, RELATIONSHIP_TYPES, true),
+  },
   fields: {
     groupUid: common.groupUid("The owning group's uid."),
     name: common.name("The identity's name."),
     description: common.description,
     // Masked as whole blocks: their members constrain each other (issuer or issuerPattern, ...),
     // and the API updates an identity's type block as a unit.
-    claimMatch: { type: "ClaimMatch", description: "Who may assume it: an external OIDC token's issuer and subject (exact or pattern).", input: true },
-    staticKeys: { type: "StaticKeys", description: "Tokens signed by the given keys.", input: true },
-    awsIdentity: { type: "AwsIdentity", description: "An AWS principal.", input: true },
-    servicePrincipal: { type: "ServicePrincipal", description: "A platform service.", input: true },
-    lastSeenTime: { type: "string", description: "When it was last used (RFC 3339)." },
+    claimMatch: { type: "ClaimMatch", description: "Who may assume it: an external OIDC token's issuer and subject (exact or pattern).", input: true, schema: ClaimMatch.optional(), read: read.claimMatch.optional() },
+    staticKeys: { type: "StaticKeys", description: "Tokens signed by the given keys.", input: true, schema: StaticKeys.optional(), read: read.staticKeys.optional() },
+    awsIdentity: { type: "AwsIdentity", description: "An AWS principal.", input: true, schema: AwsIdentity.optional(), read: read.awsIdentity.optional() },
+    servicePrincipal: { type: "ServicePrincipal", description: "A platform service.", input: true, schema: ServicePrincipal.optional(), read: z.string().optional() },
+    lastSeenTime: { type: "string", description: "When it was last used (RFC 3339).", read: z.string().optional() },
     createTime: common.createTime,
     updateTime: common.updateTime,
   },

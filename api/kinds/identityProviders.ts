@@ -1,4 +1,16 @@
+import { z } from "zod";
+import * as f from "../fields";
 import { common, defineKind } from "./definition";
+
+/** The OIDC connection as requests carry it. */
+export const Oidc = z.strictObject({
+  issuer: f.issuerUrl.describe("The OIDC issuer URL (https; plain http only on a loopback host)."),
+  clientId: z.string().min(1, "must not be empty").describe("The OAuth client id registered with the issuer."),
+  /** Write-only: never returned. On update, empty keeps the old secret unless the mask names it. */
+  clientSecret: z.string().describe("The OAuth client secret: write-only on the API, never read back.").optional(),
+  additionalScopes: z.array(z.string().min(1)).optional().describe("Scopes to request besides `openid`."),
+});
+export type Oidc = z.infer<typeof Oidc>;
 
 export const identityProviders = defineKind({
   kind: "identityProviders",
@@ -10,10 +22,34 @@ export const identityProviders = defineKind({
     groupUid: common.groupUid("The group it lives in."),
     name: common.name("The identity provider's name."),
     description: common.description,
-    defaultRoleUid: { type: "string", description: "The role new users get (uid).", input: true, wire: "defaultRole", default: "", refersTo: "roles" },
+    defaultRoleUid: {
+      type: "string",
+      description: "The role new users get (uid).",
+      input: true,
+      wire: "defaultRole",
+      default: "",
+      refersTo: "roles",
+      schema: f.uid.optional(),
+      read: z.string().default(""),
+    },
     // `clientSecret` (write-only on the API) is secret; the plugin keeps issuer, clientId and
     // additionalScopes readable, the dynamic classes keep the whole block secret.
-    oidc: { type: "Oidc", description: "The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.", input: true, block: true, secretMembers: ["clientSecret"], writeOnlyMembers: ["clientSecret"] },
+    oidc: {
+      type: "Oidc",
+      description: "The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.",
+      input: true,
+      block: true,
+      secretMembers: ["clientSecret"],
+      writeOnlyMembers: ["clientSecret"],
+      // A create needs the secret; an update names only what changes.
+      schema: Oidc.extend({ clientSecret: Oidc.shape.clientSecret.unwrap().min(1, "must not be empty") }).meta({
+        id: "Oidc",
+        description: "An identity provider's OIDC connection.",
+      }),
+      update: Oidc.partial(),
+      /** The client secret is write-only and never appears here. */
+      read: z.looseObject({ issuer: z.string(), clientId: z.string(), additionalScopes: z.array(z.string()).default([]) }),
+    },
     createTime: common.createTime,
     updateTime: common.updateTime,
   },

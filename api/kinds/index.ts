@@ -1,9 +1,35 @@
 /**
  * Every resource kind, once: one module per kind holds its facts (collection, SDK class, parent
- * field, fields with types and descriptions, which replace, which are secret, which the API
- * never returns). The provider builds one dynamic provider per entry, the SDK one resource class,
- * `irv export` one block of declarations, and the tests walk this list so a new kind cannot go
- * untested.
+ * field, fields with their request rules and read shapes, descriptions, which replace, which are
+ * secret, which the API never returns). The server's bodies and records, the provider, the SDK
+ * classes (generated), the plugin's schema, `irv export`, `irv review` and `irv drift` are
+ * derived from this list, and the tests walk it so a new kind cannot go untested.
+ *
+ * Glossary: one word for one thing, everywhere.
+ * - **kind**: a resource kind, named by its API collection (`groups`, `roleBindings`): `Kind`.
+ *   Only the seven IAM collections that Pulumi manages are kinds; `repos`, `tags` and
+ *   `advisories` are collections the functions read.
+ * - **collection**: a path of the API and the name of its list array (api/collections.ts):
+ *   every kind is one, not every collection is a kind.
+ * - **definition**: a kind's facts (`KindDefinition`, this directory); **field**: one member of
+ *   it (`FieldDefinition`), named as the SDK names it; its **wire** name is the API's, where it
+ *   differs (`defaultRoleUid` is `defaultRole` on the wire).
+ * - **class name**: the SDK class (`Group`); **display name**: how `irv` reports a resource of
+ *   the kind (`iam.Group`, `displayNameOf`); **label**: one item in plain words in messages
+ *   ("role binding").
+ * - **type token**: the engine's name of a resource type: `irv:iam:Group` for the plugin
+ *   (`tokenOf`), `pulumi-nodejs:dynamic/irv:Group` for the dynamic classes
+ *   (`dynamicTokenOf`); `kindOfTypeToken` maps either back to the kind, `kindOfDisplayName` a display name.
+ * - **parent**: the group a resource lives in, named by its `parentField` (`parentUid` or
+ *   `groupUid`), travelling in the request path, never in a body.
+ * - **input** / **output**: what a program declares / what the provider reports; every field is
+ *   an output, `input` marks the declared ones.
+ * - **request rule** (`schema`): a field as a create body must carry it; **read shape**
+ *   (`read`): a field as the API returns it, loose.
+ * - **relationship type**: how an identity is assumed (`claimMatch`, `staticKeys`, `awsIdentity`,
+ *   `servicePrincipal`); never called a kind.
+ * - **spec**: a kind's behaviour in the provider (provider/resources/<kind>.ts) over its
+ *   definition's facts.
  */
 import { accountAssociations } from "./accountAssociations";
 import { groupInvites } from "./groupInvites";
@@ -12,10 +38,11 @@ import { identities } from "./identities";
 import { identityProviders } from "./identityProviders";
 import { roleBindings } from "./roleBindings";
 import { roles } from "./roles";
-
-import type { FieldDefinition } from "./definition";
+import { displayNameOf, dynamicTokenOf, tokenOf, type FieldDefinition, type KindDefinition } from "./definition";
 
 export * from "./definition";
+export * from "./derive";
+export { groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites };
 
 /** The kinds, in the order the docs and `irv export` list them. */
 export const KINDS = [groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites] as const;
@@ -23,9 +50,27 @@ export const KINDS = [groups, identities, roles, roleBindings, identityProviders
 /** A resource kind's name; also the name of its API collection. */
 export type Kind = (typeof KINDS)[number]["kind"];
 
+/** The definition of kind `K`. */
+export type DefinitionOf<K extends Kind> = Extract<(typeof KINDS)[number], { kind: K }>;
+
 /** The definition of `kind`. */
-export function kindInfo<K extends Kind>(kind: K): Extract<(typeof KINDS)[number], { kind: K }> {
-  return KINDS.find((k) => k.kind === kind) as Extract<(typeof KINDS)[number], { kind: K }>;
+export function kindInfo<K extends Kind>(kind: K): DefinitionOf<K> {
+  return KINDS.find((k) => k.kind === kind) as DefinitionOf<K>;
+}
+
+/**
+ * The kind of a resource type token, the plugin's (`irv:iam:Group`) or the dynamic classes'
+ * (`pulumi-nodejs:dynamic/irv:Group`), or undefined for any other type.
+ */
+export function kindOfTypeToken(type: string): (typeof KINDS)[number] | undefined {
+  return (KINDS as readonly KindDefinition[]).find((d) => type === tokenOf(d) || type === dynamicTokenOf(d)) as
+    | (typeof KINDS)[number]
+    | undefined;
+}
+
+/** The kind whose display name is `name` (`iam.Group`), or undefined. */
+export function kindOfDisplayName(name: string): (typeof KINDS)[number] | undefined {
+  return KINDS.find((d) => displayNameOf(d) === name);
 }
 
 /** Every field of `kind` the SDK class exposes as an output, in order, with `adoptUid` last. */
@@ -38,7 +83,7 @@ export function outputNames(kind: Kind): string[] {
  * but the parent (which the caller derives from the uid) and the write-only ones.
  */
 export function readBack(kind: Kind, item: object): Record<string, unknown> {
-  const d = kindInfo(kind);
+  const d = kindInfo(kind) as KindDefinition;
   const x = item as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][])

@@ -1,5 +1,30 @@
+import { z } from "zod";
+import * as f from "../fields";
 import { common, defineKind } from "./definition";
 
+/** The identity a binding names, hydrated. `issuer`/`subject` are empty unless it has a claimMatch. */
+export const BoundIdentity = z
+  .looseObject({
+    uid: z.string().describe("The identity's uid."),
+    name: z.string().describe("The identity's name."),
+    description: z.string().default("").describe("The identity's description."),
+    subject: z.string().default("").describe("The subject of its claimMatch (empty otherwise)."),
+    issuer: z.string().default("").describe("The issuer of its claimMatch (empty otherwise)."),
+    email: z.string().default("").describe("Its email, if any."),
+  })
+  .meta({ id: "BoundIdentity", description: "The identity a role binding names, as the API hydrates it." });
+/** A group or role a binding names, hydrated. */
+export const BoundRef = z
+  .looseObject({
+    uid: z.string().describe("Its uid."),
+    name: z.string().describe("Its name."),
+    description: z.string().default("").describe("Its description."),
+  })
+  .meta({ id: "BoundRef", description: "A group or role a role binding names, as the API hydrates it." });
+/** A group, role or identity a binding names, as the SDK types it. */
+export type BoundRef = Pick<z.output<typeof BoundRef>, "uid" | "name" | "description">;
+
+/** A binding's item carries no uids of its own but hydrates them; it has no `updateTime`. */
 export const roleBindings = defineKind({
   kind: "roleBindings",
   className: "RoleBinding",
@@ -8,11 +33,11 @@ export const roleBindings = defineKind({
   capability: "role_bindings",
   fields: {
     groupUid: common.groupUid("The group the grant applies to (and everything below it)."),
-    identityUid: { type: "string", description: "The identity granted the role; changes in place.", input: true, refersTo: "identities" },
-    roleUid: { type: "string", description: "The role granted; changes in place.", input: true, refersTo: "roles" },
-    identity: { type: "BoundIdentity", description: "The bound identity as the API hydrates it." },
-    group: { type: "BoundRef", description: "The group as the API hydrates it." },
-    role: { type: "BoundRef", description: "The role as the API hydrates it." },
+    identityUid: { type: "string", description: "The identity granted the role; changes in place.", input: true, refersTo: "identities", schema: f.uid },
+    roleUid: { type: "string", description: "The role granted; changes in place.", input: true, refersTo: "roles", schema: f.uid },
+    identity: { type: "BoundIdentity", description: "The bound identity as the API hydrates it.", read: BoundIdentity },
+    group: { type: "BoundRef", description: "The group as the API hydrates it.", read: BoundRef },
+    role: { type: "BoundRef", description: "The role as the API hydrates it.", read: BoundRef },
     createTime: common.createTime,
   },
 });

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import * as f from "../fields";
 import { common, defineKind } from "./definition";
 
 export const roles = defineKind({
@@ -10,7 +12,13 @@ export const roles = defineKind({
     groupUid: common.groupUid("The group the role lives in."),
     name: common.name("The role's name."),
     description: common.description,
-    capabilities: { type: "Capability[]", description: "Capability names (`groups.list`, `identity.create`, ...), compared as a set.", input: true },
+    capabilities: {
+      type: "Capability[]",
+      description: "Capability names (`groups.list`, `identity.create`, ...), compared as a set.",
+      input: true,
+      schema: z.array(f.capability).min(1, "must name at least one capability"),
+      read: z.array(z.string()).default([]),
+    },
     createTime: common.createTime,
     updateTime: common.updateTime,
   },

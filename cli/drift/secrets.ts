@@ -1,11 +1,10 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { readSettings } from "../../client/config";
-import { KINDS } from "../../provider/kinds";
+import { kindOfDisplayName, secretNames, type KindDefinition } from "../../api/kinds";
 import { same } from "../../provider/resources/values";
 import { clientFor } from "../../client/session";
 import { SECRET, openedSecret } from "../engine/values";
 import type { DriftedResource } from "./report";
-
 
 /**
  * Names the changed members of a secret block. The engine masks a secret output whole (an
@@ -13,7 +12,8 @@ import type { DriftedResource } from "./report";
  * as `oidc: [secret] -> [secret]`. Here the recorded block (from the stack's state, decrypted in
  * memory) is compared member by member with the live resource read through the API with the
  * stack's current settings, and the drift becomes `oidc.clientId: [secret] -> [secret]`: the
- * member is named, its values are not. Write-only members (the client secret) are not compared.
+ * member is named, its values are not. Write-only members (the client secret, per the kind's
+ * definition) are not compared.
  * Any failure leaves the report as it was.
  */
 export async function nameSecretMembers(stack: Stack, resources: DriftedResource[]): Promise<void> {
@@ -26,7 +26,7 @@ export async function nameSecretMembers(stack: Stack, resources: DriftedResource
     const client = clientFor(readSettings((key) => config[key]));
     const recorded = new Map(((state.deployment?.resources ?? []) as { urn: string; outputs?: Record<string, unknown> }[]).map((r) => [r.urn, r.outputs ?? {}]));
     for (const r of masked) {
-      const kind = kindOf(r)!;
+      const kind = kindOfDisplayName(r.kind)!;
       const live = (await client.get(kind.kind, r.uid)) as unknown as Record<string, Record<string, unknown>>;
       const old = recorded.get(r.urn) ?? {};
       r.fields = r.fields.flatMap((f) => {
@@ -34,7 +34,8 @@ export async function nameSecretMembers(stack: Stack, resources: DriftedResource
         const before = openedSecret(old[f.path]) as Record<string, unknown> | undefined;
         const after = live[f.path] ?? {};
         const members = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after)])].sort();
-        const changed = members.filter((m) => !WRITE_ONLY.has(m) && !same(before?.[m], after[m]));
+        const writeOnly = (kind as KindDefinition).fields[f.path]?.writeOnlyMembers ?? [];
+        const changed = members.filter((m) => !writeOnly.includes(m) && !same(before?.[m], after[m]));
         return changed.length ? changed.map((m) => ({ path: `${f.path}.${m}`, recorded: SECRET, live: SECRET })) : [f];
       });
     }
@@ -43,14 +44,8 @@ export async function nameSecretMembers(stack: Stack, resources: DriftedResource
   }
 }
 
-/** Members the API never returns. */
-const WRITE_ONLY = new Set(["clientSecret"]);
-
-function kindOf(r: DriftedResource) {
-  return KINDS.find((k) => `iam.${k.className}` === r.kind);
-}
-
 /** True when `path` is a whole block the SDK marks secret (`oidc`), reported masked. */
 function isWholeSecret(r: DriftedResource, path: string): boolean {
-  return (kindOf(r)?.secretOutputs as readonly string[] | undefined)?.includes(path) ?? false;
+  const d = kindOfDisplayName(r.kind);
+  return d ? secretNames(d).includes(path) : false;
 }

@@ -1,5 +1,5 @@
 import type { Stack } from "@pulumi/pulumi/automation";
-import { KINDS } from "../../provider/kinds";
+import { DYNAMIC_TYPE_PREFIX, kindOfDisplayName, replaceNames } from "../../api/kinds";
 import { changedSettings } from "../engine/settings";
 import { StepCollector, type Step } from "../engine/steps";
 import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
@@ -14,16 +14,6 @@ export interface ReviewOptions {
   /** Called with each line of engine output; default: dropped. */
   onOutput?: (line: string) => void;
 }
-
-/**
- * Fields that force a replacement per resource kind, used only when the engine reports none
- * for a replacement (it reports the provider's `replaces` as `keys`, which is preferred).
- */
-const REPLACE_FIELDS: Record<string, string[]> = {
-  ...Object.fromEntries(KINDS.map((k) => [k.className, [k.parentField]])),
-  // Invites cannot be updated: every input forces a new one.
-  GroupInvite: ["groupUid", "roleUid", "ttl", "expirationTime", "email", "singleUse"],
-};
 
 const ACTION_OF: Record<string, ReviewAction | undefined> = {
   create: "create",
@@ -91,15 +81,18 @@ function changeOf(step: Step): ReviewChange | undefined {
  * create adopts the existing resource instead (irv resources only).
  */
 function adoptUidOf(step: Step): string | undefined {
-  const uid = step.op === "create" && step.type.startsWith("pulumi-nodejs:dynamic/irv:") ? step.new?.inputs?.adoptUid : undefined;
+  const uid = step.op === "create" && step.type.startsWith(DYNAMIC_TYPE_PREFIX) ? step.new?.inputs?.adoptUid : undefined;
   return typeof uid === "string" && uid ? uid : undefined;
 }
 
-/** Why a resource is replaced: the engine's keys, else the kind's replace fields that changed. */
+/**
+ * Why a resource is replaced: the engine's keys (the provider's `replaces`, preferred), else the
+ * fields of its kind's definition that force replacement and changed.
+ */
 function replaceReasons(step: Step, changed: string[]): string[] {
   if (step.replaceKeys.length) return [...step.replaceKeys].sort();
-  const kind = step.kind.slice(step.kind.lastIndexOf(".") + 1);
-  const known = REPLACE_FIELDS[kind] ?? [];
+  const d = kindOfDisplayName(step.kind);
+  const known = d ? replaceNames(d) : [];
   return known.filter((k) => changed.some((p) => p === k || p.startsWith(`${k}.`)));
 }
 

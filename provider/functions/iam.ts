@@ -1,50 +1,24 @@
 /** The IAM functions: groups, roles and identities looked up by uid, name or claims. */
-import { readBack } from "../../api/kinds";
+import { readBack, type groups, type identities, type ItemOf, type roles } from "../../api/kinds";
 import { ROOT_UID, parentOf } from "../../api/uid";
 import type { ArgsOf, getGroup as GetGroup, getIdentity as GetIdentity, getRole as GetRole, getRoles as GetRoles } from "../../api/functions";
-import type { AwsIdentity, ClaimMatch, StaticKeys } from "../../api/bodies";
 import type { Item } from "../../client/shapes";
 import { exactlyOne, listQuery, type ClientSource } from "./query";
 
-/** A group as the functions return it. */
-export interface GroupResult {
-  uid: string;
+/** A group as the functions return it: its definition's fields (api/kinds). */
+export type GroupResult = ItemOf<typeof groups> & {
   /** The parent's uid; undefined for the organization itself. */
   parentUid: string | undefined;
-  name: string;
-  description: string;
-  verified: boolean;
-  resourceLimits: Record<string, unknown>;
-  createTime: string;
-  updateTime: string;
-}
+};
 /** A role as the functions return it. */
-export interface RoleResult {
-  uid: string;
+export type RoleResult = ItemOf<typeof roles> & {
   /** The group of a custom role; undefined for a built-in one. */
   groupUid: string | undefined;
   /** A built-in role (viewer, editor, owner, registry.pull, registry.push). */
   builtin: boolean;
-  name: string;
-  description: string;
-  capabilities: string[];
-  createTime: string;
-  updateTime: string;
-}
+};
 /** An identity as the functions return it. */
-export interface IdentityResult {
-  uid: string;
-  groupUid: string | undefined;
-  name: string;
-  description: string;
-  claimMatch?: ClaimMatch;
-  staticKeys?: StaticKeys;
-  awsIdentity?: AwsIdentity;
-  servicePrincipal?: string;
-  lastSeenTime?: string;
-  createTime: string;
-  updateTime: string;
-}
+export type IdentityResult = ItemOf<typeof identities> & { groupUid: string | undefined };
 
 /** Look a group up by uid, or by name under a parent. */
 export type GetGroupArgs = ArgsOf<typeof GetGroup>;

@@ -1,32 +1,19 @@
+import type { accountAssociations as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import type { dynamic } from "@pulumi/pulumi";
 import type { z } from "zod";
-import { AccountAssociationCreate, type AccountBlocks } from "../../api/bodies";
+import { type AccountBlocks } from "../../api/bodies";
 import { NotFoundError } from "../../client/errors";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 
-type Blocks = { [K in keyof typeof AccountBlocks]?: z.infer<(typeof AccountBlocks)[K]> };
-
-/** Inputs of a group's account association (one per group; its uid is the group's uid). */
-export interface AccountAssociationInputs extends CommonInputs, Blocks {
-  /** The group; changing it replaces the association (deleting the old one first). */
-  groupUid: string;
-  name: string;
-  description?: string;
-}
-
-/** Outputs of an account association. */
-export interface AccountAssociationOutputs extends AccountAssociationInputs {
-  uid: string;
-  description: string;
-  createTime: string;
-  updateTime: string;
-}
+/** Inputs of an AccountAssociation, as its definition (api/kinds) types them. */
+export type AccountAssociationInputs = CommonInputs & InputsOf<typeof definition>;
+/** Outputs of an AccountAssociation: the inputs as they are live, and the API's fields. */
+export type AccountAssociationOutputs = CommonInputs & OutputsOf<typeof definition>;
 
 const spec: KindSpec<"accountAssociations"> = {
   ...factsOf("accountAssociations", (a) => a.uid),
-  createSchema: AccountAssociationCreate,
   deleteBeforeReplace: true,
   async recover(client, i, since, deadline) {
     try {

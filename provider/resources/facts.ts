@@ -1,9 +1,10 @@
 /**
  * The part of a provider spec that is fact, not behaviour, read from the kind's definition
- * (api/kinds): collection, label, parent field, the declared inputs and how each diffs, and the
- * outputs of an item: every field the API returns, the parent from the uid.
+ * (api/kinds): collection, label, parent field, the declared inputs and how each diffs, the
+ * create body check runs, and the outputs of an item: every field the API returns, the parent
+ * from the uid.
  */
-import { kindInfo, readBack, writeOnlyMemberPaths, type Kind } from "../../api/kinds";
+import { createBodyOf, kindInfo, readBack, writeOnlyMemberPaths, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { type FieldSpec } from "./spec";
 
@@ -11,15 +12,16 @@ type Rec = Record<string, any>;
 
 /** The spec's facts for `kind`; `parentOfItem` when the parent is not the uid's parent. */
 export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => string | undefined = (x) => parentOf(x.uid)) {
-  const d = kindInfo(kind);
+  const d: KindDefinition = kindInfo(kind);
   const fields: Record<string, FieldSpec> = {};
-  for (const [name, f] of Object.entries(d.fields) as [string, FieldSpec & { input?: boolean }][])
+  for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][])
     if (f.input) fields[name] = { replace: f.replace, default: f.default, block: f.block, computedWhenOmitted: f.computedWhenOmitted, wire: f.wire };
   return {
     collection: kind,
     label: d.label,
     parentField: d.parentField,
     fields,
+    createSchema: createBodyOf(d),
     writeOnlyInputs: writeOnlyMemberPaths(d),
     parentOf: (item: Rec): string => parentOfItem(item) ?? "",
     /** The create body: every input but the parent (which is in the path), by its wire name. */

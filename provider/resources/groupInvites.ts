@@ -1,5 +1,6 @@
+import type { groupInvites as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import type { dynamic } from "@pulumi/pulumi";
-import { DURATION, GroupInviteCreate, INVITE_MAX_TTL_SECONDS } from "../../api/bodies";
+import { DURATION, INVITE_MAX_TTL_SECONDS } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import type { CollectionName } from "../../api/collections";
 import { changesOf } from "./diff";
@@ -11,34 +12,13 @@ import { UNKNOWN } from "./values";
 import type { IrvClient } from "../../client/client";
 import { NotFoundError, TransportError } from "../../client/errors";
 
-/** Inputs of a group invite. Every change replaces the invite (the API cannot update one). */
-export interface GroupInviteInputs extends CommonInputs {
-  groupUid: string;
-  /** The role the invitee gets. */
-  roleUid: string;
-  /** Lifetime as a duration in seconds ("86400s"); input only. Or give `expirationTime`. */
-  ttl?: string;
-  /** When the invite expires (RFC 3339, ms). Computed from `ttl` when omitted. */
-  expirationTime?: string;
-  email?: string;
-  singleUse?: boolean;
-}
-
-/** Outputs of a group invite; `code` is secret and exists only for invites this program created. */
-export interface GroupInviteOutputs extends GroupInviteInputs {
-  uid: string;
-  expirationTime: string;
-  email: string;
-  singleUse: boolean;
-  keyId: string;
-  /** The invite code: returned by create only, so null for an adopted or read-only invite. */
-  code: string | null;
-  createTime: string;
-}
+/** Inputs of a GroupInvite, as its definition (api/kinds) types them. */
+export type GroupInviteInputs = CommonInputs & InputsOf<typeof definition>;
+/** Outputs of a GroupInvite: the inputs as they are live, and the API's fields. */
+export type GroupInviteOutputs = CommonInputs & OutputsOf<typeof definition>;
 
 const spec: KindSpec<"groupInvites"> = {
   ...factsOf("groupInvites"),
-  createSchema: GroupInviteCreate,
   validate(i, creating, olds) {
     // Only an invite about to be created must expire in the future: one that has since expired
     // must not break every later preview. Any change to an invite's inputs replaces it, so

@@ -1,4 +1,4 @@
-import { GroupCreate } from "../../api/bodies";
+import type { groups as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { FailedPreconditionError } from "../../client/errors";
 import type { dynamic } from "@pulumi/pulumi";
@@ -7,26 +7,6 @@ import { noteGroupCreated } from "./newGroups";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
-
-/** Inputs of a group. */
-export interface GroupInputs extends CommonInputs {
-  /** The parent group's uid; changing it replaces the group. */
-  parentUid: string;
-  /** Name: `^[a-z0-9 ._-]{1,}$`. */
-  name: string;
-  /** Free text; omitted means "". */
-  description?: string;
-}
-
-/** Outputs of a group: the inputs as they are live, plus the API's fields. */
-export interface GroupOutputs extends GroupInputs {
-  uid: string;
-  description: string;
-  resourceLimits: Record<string, unknown>;
-  verified: boolean;
-  createTime: string;
-  updateTime: string;
-}
 
 /** What a group still holds, from the API's refusal to delete it (`1 child group`, ...), or undefined. */
 function heldBy(err: unknown): string[] | undefined {
@@ -37,9 +17,13 @@ function heldBy(err: unknown): string[] | undefined {
   return held.length ? held : undefined;
 }
 
+/** Inputs of a Group, as its definition (api/kinds) types them. */
+export type GroupInputs = CommonInputs & InputsOf<typeof definition>;
+/** Outputs of a Group: the inputs as they are live, and the API's fields. */
+export type GroupOutputs = CommonInputs & OutputsOf<typeof definition>;
+
 const spec: KindSpec<"groups"> = {
   ...factsOf("groups"),
-  createSchema: GroupCreate,
   recover: (client, i, since, deadline) =>
     findCreated(client, "groups", { "uidp.children_of": i.parentUid, name: i.name }, (g) => g.name === i.name && parentOf(g.uid) === i.parentUid, since, deadline),
   created: (g) => noteGroupCreated(g.uid),

@@ -1,5 +1,6 @@
+import type { identities as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import type { dynamic } from "@pulumi/pulumi";
-import { RELATIONSHIP_TYPES, IdentityCreate, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/bodies";
+import { RELATIONSHIP_TYPES, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/bodies";
 import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
 import { parentOf } from "../../api/uid";
 import { findCreated } from "./create";
@@ -8,39 +9,18 @@ import { type CommonInputs, type Issue, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 import { UNKNOWN, containsUnknown, same } from "./values";
 
-/** Inputs of an identity: exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal. */
-export interface IdentityInputs extends CommonInputs {
-  /** The owning group's uid; changing it replaces the identity. */
-  groupUid: string;
-  name: string;
-  description?: string;
-  /** Who may assume it: an external OIDC token's issuer/subject (exact or pattern). */
-  claimMatch?: ClaimMatch;
-  /** Tokens signed by the given keys. */
-  staticKeys?: StaticKeys;
-  /** An AWS principal. */
-  awsIdentity?: AwsIdentity;
-  /** A platform service. */
-  servicePrincipal?: string;
-}
-
-/** Outputs of an identity. */
-export interface IdentityOutputs extends IdentityInputs {
-  uid: string;
-  description: string;
-  lastSeenTime?: string;
-  createTime: string;
-  updateTime: string;
-}
-
 /** Which relationship type `v` declares (undefined when none). */
 export function relationshipType(v: Record<string, unknown>): string | undefined {
   return RELATIONSHIP_TYPES.find((k) => v[k] !== undefined && v[k] !== null);
 }
 
+/** Inputs of an Identity, as its definition (api/kinds) types them. */
+export type IdentityInputs = CommonInputs & InputsOf<typeof definition>;
+/** Outputs of an Identity: the inputs as they are live, and the API's fields. */
+export type IdentityOutputs = CommonInputs & OutputsOf<typeof definition>;
+
 const spec: KindSpec<"identities"> = {
   ...factsOf("identities"),
-  createSchema: IdentityCreate,
   validate(i, creating, olds) {
     const issues: Issue[] = [];
     const exp = i.staticKeys?.expirationTime;

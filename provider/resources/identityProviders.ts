@@ -1,44 +1,18 @@
+import type { identityProviders as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import type { dynamic } from "@pulumi/pulumi";
-import { IdentityProviderCreate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import { findCreated } from "./create";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 
-/** An OIDC identity provider's connection. */
-export interface OidcInputs {
-  /** The issuer URL: https (plain http only on a loopback host). */
-  issuer: string;
-  clientId: string;
-  /** Write-only: never returned by the API; kept (encrypted) in state to detect changes. */
-  clientSecret: string;
-  additionalScopes?: string[];
-}
-
-/** Inputs of an identity provider. */
-export interface IdentityProviderInputs extends CommonInputs {
-  /** The group it lives in; changing it replaces it. */
-  groupUid: string;
-  name: string;
-  description?: string;
-  /** The role new users get (uid); sent as `defaultRole`. */
-  defaultRoleUid?: string;
-  oidc: OidcInputs;
-}
-
-/** Outputs of an identity provider. */
-export interface IdentityProviderOutputs extends IdentityProviderInputs {
-  uid: string;
-  description: string;
-  defaultRoleUid: string;
-  createTime: string;
-  updateTime: string;
-}
+/** Inputs of an IdentityProvider, as its definition (api/kinds) types them. */
+export type IdentityProviderInputs = CommonInputs & InputsOf<typeof definition>;
+/** Outputs of an IdentityProvider: the inputs as they are live, and the API's fields. */
+export type IdentityProviderOutputs = CommonInputs & OutputsOf<typeof definition>;
 
 const spec: KindSpec<"identityProviders"> = {
   ...factsOf("identityProviders"),
-  createSchema: IdentityProviderCreate,
   updateBody(i, mask) {
     const tops = new Set(mask.map((m) => m.split(".")[0]));
     const body: Record<string, unknown> = {};

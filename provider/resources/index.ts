@@ -1,5 +1,5 @@
-/** One dynamic provider per resource kind, keyed by kind (see provider/kinds.ts). */
-import type { Kind } from "../kinds";
+/** One dynamic provider per resource kind, keyed by kind (the kinds are api/kinds' definitions). */
+import type { Kind } from "../../api/kinds";
 import { accountAssociations, accountAssociationSpec } from "./accountAssociations";
 import { groupInvites, groupInviteSpec } from "./groupInvites";
 import { groups, groupSpec } from "./groups";

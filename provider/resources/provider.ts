@@ -5,7 +5,7 @@ import type { CollectionName } from "../../api/collections";
 import { NotFoundError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
 import { currentClient } from "../../client/session";
-import { kindInfo, type Kind } from "../kinds";
+import { kindInfo, secretNames, type Kind } from "../../api/kinds";
 import { deadlineFor } from "../timeouts";
 import { adopt } from "./adopt";
 import { failuresOf, validate } from "./check";
@@ -33,7 +33,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
     async check(olds: I, news: I): Promise<dynamic.CheckResult<I>> {
       const inputs = withoutProvider(news) as Rec;
       const prior = withoutProvider((olds ?? {}) as Rec);
-      const failures = failuresOf(validate(anySpec, inputs, prior), kindInfo(spec.collection as Kind).secretOutputs);
+      const failures = failuresOf(validate(anySpec, inputs, prior), secretNames(kindInfo(spec.collection as Kind)));
       if (Object.keys(prior).length === 0 || !("adoptUid" in (news as Rec))) return { inputs: news, failures };
       const { adoptUid: _, ...rest } = news as Rec;
       return { inputs: rest as I, failures };

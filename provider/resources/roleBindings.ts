@@ -1,40 +1,18 @@
+import type { roleBindings as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import type { dynamic } from "@pulumi/pulumi";
-import { RoleBindingCreate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import { findCreated } from "./create";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 
-/** Inputs of a role binding: grants `roleUid` to `identityUid` on the group and its descendants. */
-export interface RoleBindingInputs extends CommonInputs {
-  /** The group the grant applies to; changing it replaces the binding. */
-  groupUid: string;
-  /** The identity granted the role; changes in place. */
-  identityUid: string;
-  /** The role granted; changes in place. */
-  roleUid: string;
-}
-
-/** A hydrated reference as bindings return it. */
-export interface BoundRef {
-  uid: string;
-  name: string;
-  description: string;
-}
-
-/** Outputs of a role binding, with the hydrated identity, group and role. */
-export interface RoleBindingOutputs extends RoleBindingInputs {
-  uid: string;
-  identity: BoundRef & { subject: string; issuer: string; email: string };
-  group: BoundRef;
-  role: BoundRef;
-  createTime: string;
-}
+/** Inputs of a RoleBinding, as its definition (api/kinds) types them. */
+export type RoleBindingInputs = CommonInputs & InputsOf<typeof definition>;
+/** Outputs of a RoleBinding: the inputs as they are live, and the API's fields. */
+export type RoleBindingOutputs = CommonInputs & OutputsOf<typeof definition>;
 
 const spec: KindSpec<"roleBindings"> = {
   ...factsOf("roleBindings"),
-  createSchema: RoleBindingCreate,
   outputs: (b) => ({
     uid: b.uid,
     groupUid: parentOf(b.uid) ?? null,

@@ -1,6 +1,7 @@
 /** What one kind's provider is made of: its fields and the mapping between inputs, wire and outputs. */
 import type { z } from "zod";
 import type { CollectionName } from "../../api/collections";
+import type { FieldDefinition } from "../../api/kinds";
 import type { IrvClient } from "../../client/client";
 import type { Item } from "../../client/shapes";
 import type { Timeouts } from "../timeouts";
@@ -13,19 +14,8 @@ export interface CommonInputs {
   __timeouts?: Timeouts;
 }
 
-/** How one declared input behaves in diff and update. */
-export interface FieldSpec {
-  /** Changing it replaces the resource. */
-  replace?: boolean;
-  /** The value an omitted input means (`""` for description, `false` for singleUse). */
-  default?: unknown;
-  /** A nested block: update masks name its changed members with dotted paths. */
-  block?: boolean;
-  /** Computed by the API when omitted: an omitted input means "no opinion", never a change. */
-  computedWhenOmitted?: boolean;
-  /** Its name on the wire, when it differs (`defaultRoleUid` is sent as `defaultRole`). */
-  wire?: string;
-}
+/** How one declared input behaves in diff and update: the facts of its definition that say so. */
+export type FieldSpec = Pick<FieldDefinition, "replace" | "default" | "block" | "computedWhenOmitted" | "wire">;
 
 /** A zod-style issue on input names. */
 export interface Issue {
@@ -45,7 +35,7 @@ export interface KindSpec<C extends CollectionName> {
   parentField: string;
   /** Every declared input except adoptUid and __timeouts. */
   fields: Record<string, FieldSpec>;
-  /** The create body schema from api/inputs.ts (strict), run by check. */
+  /** The create body (strict, derived from the definition), run by check. */
   createSchema: z.ZodType;
   /**
    * Dotted paths of required inputs the API never returns (`oidc.clientSecret`): a resource read

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { BoundRef } from "../../provider/resources/roleBindings";
+import type { BoundRef } from "../../api/kinds/roleBindings";
 import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs } from "../resource";
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Capability } from "../../api/capabilities";
 import { providers } from "../../provider";
 import { apiCreate, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
@@ -30,7 +31,7 @@ describe("iam.Role provider", () => {
   });
 
   it("sees no perpetual diff when the program repeats a capability (the API stores each once)", async () => {
-    const inputs = { groupUid: await freshGroup(ctx), name: uniqueName("dup"), capabilities: ["groups.list", "roles.list", "groups.list"] };
+    const inputs = { groupUid: await freshGroup(ctx), name: uniqueName("dup"), capabilities: ["groups.list", "roles.list", "groups.list"] as Capability[] };
     const { id, outs } = await roles.create(inputs);
     expect(outs!.capabilities).toEqual(["groups.list", "roles.list"]);
     expect((await roles.diff(id, outs!, inputs)).changes).toBe(false);

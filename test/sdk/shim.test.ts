@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
-import { KINDS } from "../../provider/kinds";
+import { KINDS } from "../../api/kinds";
 import { shimFor } from "../../sdk/shim";
 import { useServer, path } from "../support/server";
 

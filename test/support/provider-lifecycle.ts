@@ -6,7 +6,7 @@
  */
 import { expect } from "vitest";
 import { providers } from "../../provider";
-import type { Kind } from "../../provider/kinds";
+import type { Kind } from "../../api/kinds";
 import { expectNoUndefined, lastMask, path } from "./provider";
 import type { TestServer } from "./server";
 

@@ -1,0 +1,60 @@
+/**
+ * What the definitions imply, in code: the create and update bodies the server parses, the
+ * shape of an item as the API returns it, and their TypeScript types, including the provider's
+ * inputs and outputs. Nothing here names a kind or a field.
+ */
+import { z } from "zod";
+import type { BodyRule, FieldDefinition, KindDefinition } from "./definition";
+
+type Fields<D extends KindDefinition> = D["fields"];
+type WireOf<F, N> = F extends { wire: infer W extends string } ? W : N;
+type SchemaOf<F, P extends "schema" | "read" | "update"> = F extends { [K in P]: infer S extends z.ZodType } ? S : never;
+
+/** The members of `d`'s create body, by wire name. */
+export type BodyShape<D extends KindDefinition> = {
+  [N in keyof Fields<D> & string as Fields<D>[N] extends { schema: z.ZodType } ? WireOf<Fields<D>[N], N> : never]: SchemaOf<Fields<D>[N], "schema">;
+};
+
+/** The members of an item of `d` as the API returns it, by wire name (the uid besides). */
+export type ReadShape<D extends KindDefinition> = { uid: z.ZodString } & {
+  [N in keyof Fields<D> & string as Fields<D>[N] extends { read: z.ZodType } ? WireOf<Fields<D>[N], N> : never]: SchemaOf<Fields<D>[N], "read">;
+};
+
+/** An item of `d` as the API returns it, without members a newer server may add. */
+export type ItemOf<D extends KindDefinition> = z.output<z.ZodObject<ReadShape<D>>>;
+
+/** The request rules of `d`'s inputs, by input name, with the parent uid. */
+type InputShape<D extends KindDefinition> = { [P in D["parentField"]]: z.ZodString } & {
+  [N in keyof Fields<D> & string as Fields<D>[N] extends { schema: z.ZodType } ? N : never]: SchemaOf<Fields<D>[N], "schema">;
+};
+/** The API's values of `d`'s fields, by field name. */
+type OutputShape<D extends KindDefinition> = {
+  [N in keyof Fields<D> & string as Fields<D>[N] extends { read: z.ZodType } ? N : never]: SchemaOf<Fields<D>[N], "read">;
+};
+
+/** The provider's inputs of `d`: the parent and each input, as the request rules take them. */
+export type InputsOf<D extends KindDefinition> = z.input<z.ZodObject<InputShape<D>>>;
+
+/** The provider's outputs of `d`: the inputs as they are live, the uid, and every field the API returns. */
+export type OutputsOf<D extends KindDefinition> = InputsOf<D> & { uid: string } & z.output<z.ZodObject<OutputShape<D>>>;
+
+const entries = (d: KindDefinition) => Object.entries(d.fields) as [string, FieldDefinition][];
+const withRule = <S extends z.ZodObject>(s: S, rule: BodyRule | false | undefined): S => (rule ? s.superRefine(rule as never) : s);
+
+/** The create body of `d` (strict: an unknown field is an error), with its cross-field rules. */
+export function createBodyOf<D extends KindDefinition>(d: D): z.ZodObject<BodyShape<D>, z.core.$strict> {
+  const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.schema ? [[f.wire ?? n, f.schema]] : [])));
+  return withRule(z.strictObject(shape), d.rules?.create) as never;
+}
+
+/** The update body of `d`: each member optional (its `update` rule where it has one), with the update's cross-field rules. */
+export function updateBodyOf<D extends KindDefinition>(d: D): z.ZodObject<{ [K in keyof BodyShape<D>]: z.ZodOptional<BodyShape<D>[K]> }, z.core.$strict> {
+  const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.schema ? [[f.wire ?? n, f.update ?? f.schema]] : [])));
+  return withRule(z.strictObject(shape).partial(), d.rules?.update) as never;
+}
+
+/** An item of `d` as the API returns it: loose, so a field a newer server adds passes through. */
+export function readShapeOf<D extends KindDefinition>(d: D): z.ZodObject<ReadShape<D>, z.core.$loose> {
+  const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.read ? [[f.wire ?? n, f.read]] : [])));
+  return z.looseObject({ uid: z.string(), ...shape }) as never;
+}
