@@ -9,6 +9,9 @@ export type DeepInput<T> = T extends string | number | boolean | null | undefine
     ? pulumi.Input<DeepInput<U>[]>
     : pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }>;
 
+/** Exactly one member of `T`: giving another too is a type error (`never`). */
+export type ExactlyOne<T> = { [K in keyof T]: Pick<T, K> & { [O in Exclude<keyof T, K>]?: never } }[keyof T];
+
 /** Every resource also takes these. */
 export interface CommonArgs {
   /**

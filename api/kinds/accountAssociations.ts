@@ -66,6 +66,7 @@ export const accountAssociations = defineKind({
   kind: "accountAssociations",
   className: "AccountAssociation",
   label: "account association",
+  description: "The cloud and source accounts associated with a group.",
   parentField: "groupUid",
   capability: "account_associations",
   fields: {

@@ -6,6 +6,11 @@ import * as rule from "../fields";
 export interface FieldDefinition {
   /** Its type as the TypeScript SDK spells it (the generated classes and the docs show it). */
   type: string;
+  /**
+   * Its argument's type in the TypeScript SDK, when `type` does not give it (an input block whose
+   * output differs, `OidcArgs`): otherwise `pulumi.Input<type>`, or `DeepInput<type>` for a block.
+   */
+  argType?: string;
   /** What it is, in plain words. */
   description: string;
   /** A declared input (every field is also an output; without this, an output only). */
@@ -53,9 +58,6 @@ export interface FieldDefinition {
   refersTo?: CollectionName;
 }
 
-/** A cross-field rule of a body ("exactly one of"), run after its members' own rules. */
-export type BodyRule = (value: Record<string, unknown>, ctx: z.RefinementCtx) => void;
-
 /**
  * Everything about one resource kind that is a fact rather than behaviour: its API collection,
  * the SDK class, the input naming its parent, and its fields. The server's bodies and records,
@@ -69,12 +71,16 @@ export interface KindDefinition<K extends CollectionName = CollectionName> {
   className: string;
   /** One item in plain words: "group", "role binding". */
   label: string;
+  /** What a resource of the kind is, in a sentence (the SDK class's doc comment and the docs). */
+  description: string;
   /** The input naming the parent group (`parentUid` or `groupUid`). */
   parentField: string;
   /** Capability prefix on the API: `groups.list`, `identity.create`, ... */
   capability: string;
-  /** Cross-field rules of the create and update bodies; `update: false` when the API cannot update one. */
-  rules?: { create?: BodyRule; update?: BodyRule | false };
+  /** Inputs of which a create must give exactly one (an update at most one): an identity's relationship types. */
+  exactlyOne?: readonly string[];
+  /** Inputs of which a body may give at most one (an invite's `ttl` and `expirationTime`). */
+  atMostOne?: readonly string[];
   /** Every field but `uid` (and `adoptUid`, which every kind takes), in the order docs show them. */
   fields: Record<string, FieldDefinition>;
 }

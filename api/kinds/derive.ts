@@ -4,7 +4,7 @@
  * inputs and outputs. Nothing here names a kind or a field.
  */
 import { z } from "zod";
-import type { BodyRule, FieldDefinition, KindDefinition } from "./definition";
+import { oneOf, type FieldDefinition, type KindDefinition } from "./definition";
 
 type Fields<D extends KindDefinition> = D["fields"];
 type WireOf<F, N> = F extends { wire: infer W extends string } ? W : N;
@@ -39,18 +39,29 @@ export type InputsOf<D extends KindDefinition> = z.input<z.ZodObject<InputShape<
 export type OutputsOf<D extends KindDefinition> = InputsOf<D> & { uid: string } & z.output<z.ZodObject<OutputShape<D>>>;
 
 const entries = (d: KindDefinition) => Object.entries(d.fields) as [string, FieldDefinition][];
-const withRule = <S extends z.ZodObject>(s: S, rule: BodyRule | false | undefined): S => (rule ? s.superRefine(rule as never) : s);
+/** `s` with `d`'s "exactly one of" (at most one on update) and "at most one of" rules. */
+function withRules<S extends z.ZodObject>(s: S, d: KindDefinition, update: boolean): S {
+  const { exactlyOne, atMostOne } = d;
+  if (!exactlyOne && !atMostOne) return s;
+  return s.superRefine((v: Record<string, unknown>, ctx) => {
+    if (exactlyOne) oneOf(v, ctx, exactlyOne, update);
+    if (atMostOne) oneOf(v, ctx, atMostOne, true);
+  }) as S;
+}
+
+/** `T` without the index signature a loose object's type has: its declared members only. */
+export type Known<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 
 /** The create body of `d` (strict: an unknown field is an error), with its cross-field rules. */
 export function createBodyOf<D extends KindDefinition>(d: D): z.ZodObject<BodyShape<D>, z.core.$strict> {
   const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.schema ? [[f.wire ?? n, f.schema]] : [])));
-  return withRule(z.strictObject(shape), d.rules?.create) as never;
+  return withRules(z.strictObject(shape), d, false) as never;
 }
 
 /** The update body of `d`: each member optional (its `update` rule where it has one), with the update's cross-field rules. */
 export function updateBodyOf<D extends KindDefinition>(d: D): z.ZodObject<{ [K in keyof BodyShape<D>]: z.ZodOptional<BodyShape<D>[K]> }, z.core.$strict> {
   const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.schema ? [[f.wire ?? n, f.update ?? f.schema]] : [])));
-  return withRule(z.strictObject(shape).partial(), d.rules?.update) as never;
+  return withRules(z.strictObject(shape).partial(), d, true) as never;
 }
 
 /** An item of `d` as the API returns it: loose, so a field a newer server adds passes through. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, defineKind, oneOf } from "./definition";
+import { common, defineKind } from "./definition";
 
 /** A protobuf Duration as JSON: seconds with an `s`, e.g. `86400s`. */
 export const DURATION = /^\d+(\.\d{1,9})?s$/;
@@ -16,7 +16,8 @@ export const groupInvites = defineKind({
   label: "group invite",
   parentField: "groupUid",
   capability: "group_invites",
-  rules: { create: (v, ctx) => oneOf(v, ctx, ["ttl", "expirationTime"], true), update: false },
+  description: "An invitation to join a group with a role. Its `code` is secret.",
+  atMostOne: ["ttl", "expirationTime"],
   fields: {
     groupUid: common.groupUid("The group the invitee joins."),
     roleUid: { type: "string", description: "The role the invitee gets.", input: true, replace: true, refersTo: "roles", schema: f.uid, read: z.string() },

@@ -6,6 +6,7 @@ export const groups = defineKind({
   kind: "groups",
   className: "Group",
   label: "group",
+  description: "A group in the organization's hierarchy.",
   parentField: "parentUid",
   capability: "groups",
   fields: {

@@ -71,6 +71,8 @@ export const AwsIdentity = z
   .meta({ id: "AwsIdentity", description: "An AWS principal that may assume an identity." });
 export type AwsIdentity = z.infer<typeof AwsIdentity>;
 
+/** A platform service principal, from the same table the API checks. */
+export type ServicePrincipal = (typeof f.SERVICE_PRINCIPALS)[number];
 export const ServicePrincipal = z.enum(f.SERVICE_PRINCIPALS).meta({ id: "ServicePrincipal", description: "A platform service an identity can stand for." });
 
 /**
@@ -99,10 +101,8 @@ export const identities = defineKind({
   label: "identity",
   parentField: "groupUid",
   capability: "identity",
-  rules: {
-    create: (v, ctx) => oneOf(v, ctx, RELATIONSHIP_TYPES),
-    update: (v, ctx) => oneOf(v, ctx, RELATIONSHIP_TYPES, true),
-  },
+  description: "An identity that workloads or services assume. Changing its relationship type replaces it.",
+  exactlyOne: RELATIONSHIP_TYPES,
   fields: {
     groupUid: common.groupUid("The owning group's uid."),
     name: common.name("The identity's name."),

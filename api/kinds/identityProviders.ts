@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as f from "../fields";
 import { common, defineKind } from "./definition";
+import type { Known } from "./derive";
 
 /** The OIDC connection as requests carry it. */
 export const Oidc = z.strictObject({
@@ -12,10 +13,16 @@ export const Oidc = z.strictObject({
 });
 export type Oidc = z.infer<typeof Oidc>;
 
+/** The connection as a create body carries it: the client secret is required. */
+export type OidcInput = z.input<(typeof identityProviders)["fields"]["oidc"]["schema"]>;
+/** The connection as outputs show it: the API's members, and the client secret the program set. */
+export type OidcOutput = Known<z.output<(typeof identityProviders)["fields"]["oidc"]["read"]>> & { clientSecret?: string };
+
 export const identityProviders = defineKind({
   kind: "identityProviders",
   className: "IdentityProvider",
   label: "identity provider",
+  description: "An OIDC identity provider people sign in with.",
   parentField: "groupUid",
   capability: "identity_providers",
   fields: {
@@ -36,6 +43,7 @@ export const identityProviders = defineKind({
     // additionalScopes readable, the dynamic classes keep the whole block secret.
     oidc: {
       type: "Oidc",
+      argType: "pulumi.Input<OidcArgs>",
       description: "The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.",
       input: true,
       block: true,

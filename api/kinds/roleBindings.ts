@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as f from "../fields";
 import { common, defineKind } from "./definition";
+import type { Known } from "./derive";
 
 /** The identity a binding names, hydrated. `issuer`/`subject` are empty unless it has a claimMatch. */
 export const BoundIdentity = z
@@ -21,14 +22,17 @@ export const BoundRef = z
     description: z.string().default("").describe("Its description."),
   })
   .meta({ id: "BoundRef", description: "A group or role a role binding names, as the API hydrates it." });
-/** A group, role or identity a binding names, as the SDK types it. */
-export type BoundRef = Pick<z.output<typeof BoundRef>, "uid" | "name" | "description">;
+/** A group or role a binding names, as the SDK types it. */
+export type BoundRef = Known<z.output<typeof BoundRef>>;
+/** The identity a binding names, as the SDK types it. */
+export type BoundIdentity = Known<z.output<typeof BoundIdentity>>;
 
 /** A binding's item carries no uids of its own but hydrates them; it has no `updateTime`. */
 export const roleBindings = defineKind({
   kind: "roleBindings",
   className: "RoleBinding",
   label: "role binding",
+  description: "Grants a role to an identity on a group and everything under it.",
   parentField: "groupUid",
   capability: "role_bindings",
   fields: {

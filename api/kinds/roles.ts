@@ -2,10 +2,13 @@ import { z } from "zod";
 import * as f from "../fields";
 import { common, defineKind } from "./definition";
 
+export type { Capability } from "../capabilities";
+
 export const roles = defineKind({
   kind: "roles",
   className: "Role",
   label: "role",
+  description: "A custom role: a named set of capabilities.",
   parentField: "groupUid",
   capability: "roles",
   fields: {
