@@ -1,23 +1,20 @@
 /**
- * Every collection of the API in one table: its path, the name of its list array, the filters
- * its List accepts besides `uidp.*` and paging, and its default order. Server routes, the client
- * and the tests all read this, so a path is written down once.
+ * Every collection of the API in one table: its path (its key is also the name of its list
+ * array) and its default order. Which filters a List accepts is the server's list spec
+ * (server/routes). Server routes, the client and the tests all read this, so a path is written
+ * down once.
  */
 export const COLLECTIONS = {
-  groups: { path: "/iam/v2beta1/groups", filters: ["name"], defaultOrder: "uid" },
-  identities: { path: "/iam/v2beta1/identities", filters: ["name", "relationshipType"], defaultOrder: "uid" },
-  roles: { path: "/iam/v2beta1/roles", filters: ["name"], defaultOrder: "uid" },
-  roleBindings: { path: "/iam/v2beta1/roleBindings", filters: ["identity", "group", "role"], defaultOrder: "uid" },
-  identityProviders: { path: "/iam/v2beta1/identityProviders", filters: ["name"], defaultOrder: "uid" },
-  accountAssociations: { path: "/iam/v2beta1/accountAssociations", filters: ["name"], defaultOrder: "group" },
-  groupInvites: { path: "/iam/v2beta1/groupInvites", filters: ["keyId"], defaultOrder: "create_time desc" },
-  repos: { path: "/registry/v2beta1/repos", filters: ["name"], defaultOrder: "uid" },
-  tags: { path: "/registry/v2beta1/tags", filters: ["name", "digest", "updatedSince"], defaultOrder: "uid" },
-  advisories: {
-    path: "/vulnerabilities/v2beta1/advisories",
-    filters: ["advisoryIds", "aliases", "artifactNames", "componentNames", "query"],
-    defaultOrder: "uid",
-  },
+  groups: { path: "/iam/v2beta1/groups", defaultOrder: "uid" },
+  identities: { path: "/iam/v2beta1/identities", defaultOrder: "uid" },
+  roles: { path: "/iam/v2beta1/roles", defaultOrder: "uid" },
+  roleBindings: { path: "/iam/v2beta1/roleBindings", defaultOrder: "uid" },
+  identityProviders: { path: "/iam/v2beta1/identityProviders", defaultOrder: "uid" },
+  accountAssociations: { path: "/iam/v2beta1/accountAssociations", defaultOrder: "group" },
+  groupInvites: { path: "/iam/v2beta1/groupInvites", defaultOrder: "create_time desc" },
+  repos: { path: "/registry/v2beta1/repos", defaultOrder: "uid" },
+  tags: { path: "/registry/v2beta1/tags", defaultOrder: "uid" },
+  advisories: { path: "/vulnerabilities/v2beta1/advisories", defaultOrder: "uid" },
 } as const;
 
 /** A collection's name, which is also the name of its list array. */

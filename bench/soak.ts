@@ -14,7 +14,8 @@
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
-import { COLLECTIONS, type CollectionName } from "../api/collections";
+import { COLLECTIONS } from "../api/collections";
+import { KINDS, kindOfTypeToken } from "../api/kinds";
 import { startServer, builtinRoleUid, type RunningServer } from "../server";
 import { FAULT_KINDS, startChaosProxy, type FaultKind } from "../harness/chaos-proxy";
 import { createStack, loadSdk } from "../harness/engine";
@@ -41,7 +42,6 @@ export interface SeedResult {
 }
 
 export const RESOURCES_PER_TEAM = 8;
-const KINDS: CollectionName[] = ["groups", "identities", "roles", "roleBindings", "identityProviders", "accountAssociations", "groupInvites"];
 /** The client's per-attempt timeout in the provider host, and a `slow` answer that outlasts it. */
 const ATTEMPT_TIMEOUT_MS = 2_000;
 const SLOW_MS = 3_000;
@@ -87,7 +87,7 @@ function orgProgram(organization: string, teams: number, version: 1 | 2): Pulumi
 /** Every uid of the managed kinds on the server, read directly as the owner. */
 async function serverUids(server: RunningServer): Promise<Set<string>> {
   const uids = new Set<string>();
-  for (const c of KINDS) {
+  for (const { kind: c } of KINDS) {
     let token = "";
     do {
       const u = new URL(server.url + COLLECTIONS[c].path);
@@ -107,24 +107,11 @@ async function serverUids(server: RunningServer): Promise<Set<string>> {
 function stateUids(resources: { type: string; outputs?: Record<string, unknown> }[]): Set<string> {
   const out = new Set<string>();
   for (const r of resources) {
-    if (!r.type.startsWith("pulumi-nodejs:dynamic")) continue;
+    const kind = kindOfTypeToken(r.type)?.kind;
     const outs = r.outputs ?? {};
-    const kind = kindOf(outs);
     if (kind && typeof outs.uid === "string") out.add(`${kind}:${outs.uid}`);
   }
   return out;
-}
-
-/** Which kind a resource's outputs belong to, from the fields only that kind has. */
-function kindOf(o: Record<string, unknown>): CollectionName | undefined {
-  if ("parentUid" in o) return "groups";
-  if ("keyId" in o) return "groupInvites";
-  if ("identityUid" in o) return "roleBindings";
-  if ("capabilities" in o) return "roles";
-  if ("oidc" in o) return "identityProviders";
-  if ("amazon" in o || "github" in o || "google" in o) return "accountAssociations";
-  if ("claimMatch" in o) return "identities";
-  return undefined;
 }
 
 /** Runs one seed: up, update, refresh, destroy, comparing state and server after each. */

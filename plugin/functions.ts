@@ -15,8 +15,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { unknownValue } from "../provider/sentinels";
 import { FUNCTIONS, OBJECTS, objectOf, type FunctionDefinition, type ObjectDefinition, type ResultField } from "../api/functions";
 import { IMPLEMENTATIONS, type ClientSource } from "../provider/functions";
-import { typeOf } from "./schema";
-import { converter, kindTypes, type Json } from "./types";
+import { converter, kindTypes, tsTypeSpec, type Json } from "./types";
 import { isSecret, secret, unwrapSecrets } from "./secrets";
 
 type Rec = Record<string, unknown>;
@@ -44,7 +43,7 @@ function inputsOf(f: FunctionDefinition): PropertySpec {
 /** The schema type of a result field: a named object (or an array of them), else as a kind's field. */
 function resultType(f: ResultField): PropertySpec {
   const o = objectOf(f.type, OBJECTS);
-  if (!o) return (f.of && kindTypes().fields[f.of.kind][f.of.field]) || typeOf(f.type);
+  if (!o) return (f.of && kindTypes().fields[f.of.kind][f.of.field]) || tsTypeSpec(f.type);
   const ref = { $ref: `#/types/${objectToken(o)}` };
   return f.type.endsWith("[]") ? { type: "array", items: ref } : ref;
 }

@@ -7,7 +7,7 @@
  */
 import { KINDS, dynamicTokenOf, tokenOf, type FieldDefinition, type KindDefinition } from "../api/kinds";
 import { SETTINGS } from "../client/config";
-import { kindTypes } from "./types";
+import { kindTypes, tsTypeSpec } from "./types";
 import { functionSpecs, functionTypes } from "./functions";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -23,17 +23,9 @@ const SETTING_DOCS: Record<keyof typeof SETTINGS, { description: string; secret?
 
 type PropertySpec = Record<string, unknown>;
 
-/** The schema type of a definition's TypeScript type, for a field no zod schema describes (a parent uid). */
-export function typeOf(ts: string): PropertySpec {
-  const t = ts.replace(/\s*\|\s*null$/, "");
-  if (t === "string" || t === "boolean" || t === "number" || t === "integer") return { type: t };
-  if (t.endsWith("[]")) return { type: "array", items: typeOf(t.slice(0, -2)) };
-  return { $ref: "pulumi.json#/Any" };
-}
-
 function propertyOf(d: KindDefinition, name: string, f: FieldDefinition, asInput: boolean): PropertySpec {
   return {
-    ...(kindTypes().fields[d.kind][name] ?? typeOf(f.type)),
+    ...(kindTypes().fields[d.kind][name] ?? tsTypeSpec(f.type)),
     description: f.description,
     ...(f.secret ? { secret: true } : {}),
     ...(asInput && f.replace ? { replaceOnChanges: true, willReplaceOnChanges: true } : {}),

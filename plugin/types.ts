@@ -39,6 +39,14 @@ export function enumName(value: string): string {
     .join("");
 }
 
+/** The schema type of a definition's TypeScript type, for a field no zod schema describes (a parent uid). */
+export function tsTypeSpec(ts: string): Spec {
+  const t = ts.replace(/\s*\|\s*null$/, "");
+  if (t === "string" || t === "boolean" || t === "number" || t === "integer") return { type: t };
+  if (t.endsWith("[]")) return { type: "array", items: tsTypeSpec(t.slice(0, -2)) };
+  return { $ref: "pulumi.json#/Any" };
+}
+
 /** The JSON Schema of `schema`, as zod writes it (named schemas under `$defs`). */
 function jsonOf(schema: z.ZodType): Json {
   return z.toJSONSchema(schema, { unrepresentable: "any" }) as Json;

@@ -12,8 +12,6 @@ export { providers } from "./resources";
 export * as resources from "./resources";
 export { KINDS, kindInfo, type Kind } from "../api/kinds";
 export * from "./timeouts";
-// The API client lives in client/; these keep `pulumi-irv/provider`'s exports as they were.
-export * from "../client";
 
 /** Records the engine's config (`irv:*` keys) as the settings source, env vars as fallback. */
 export function configure(config: Pick<dynamic.Config, "get"> | ((key: string) => string | undefined)): void {

@@ -1,4 +1,5 @@
 import type { EngineEvent, OpType, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
+import { displayNameOf, dynamicTokenOf, kindOfTypeToken } from "../../api/kinds";
 
 /**
  * One resource's step in an engine operation, reduced to what a report needs: the logical
@@ -43,13 +44,15 @@ export interface ReportedStep {
 const REPLACE_PARTS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced"]);
 
 /**
- * Readable kind of a type token: `pulumi-nodejs:dynamic/irv:Group` -> `iam.Group`, the name the
- * SDK gives it (every irv resource class lives in `iam`).
+ * The display name of a type token: a dynamic irv class's is its kind's
+ * (`pulumi-nodejs:dynamic/irv:Group` -> `iam.Group`, api/kinds `displayNameOf`); any other is
+ * read from the token (`irv:iam:Group` -> `irv.iam.Group`).
  */
-export function kindOf(type: string): string {
+export function displayNameOfType(type: string): string {
+  const kind = kindOfTypeToken(type);
+  if (kind && type === dynamicTokenOf(kind)) return displayNameOf(kind);
   const dyn = /^pulumi-nodejs:dynamic(?:\/([^:]+))?:(.+)$/.exec(type);
   if (dyn) {
-    if (dyn[1] === "irv") return `iam.${dyn[2]}`;
     return dyn[1] ? `${dyn[1]}.${dyn[2]}` : dyn[2] === "Resource" ? "dynamic resource" : dyn[2];
   }
   const [pkg, mod, name] = type.split(":");
@@ -105,7 +108,7 @@ export class StepCollector {
       urn: meta.urn,
       name: nameOf(meta.urn),
       type: meta.type,
-      kind: kindOf(meta.type),
+      kind: displayNameOfType(meta.type),
       op: replace ? "replace" : meta.op,
       id: old?.id || next?.id || prior?.id || "",
       old: replace ? (prior?.old ?? old) : old,

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientFor } from "../../provider";
+import { clientFor } from "../../client";
 import { loginFile, readLogin, writeLogin } from "../../client/auth";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { apiFor, path, useServer } from "../support/server";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SECRET, KNOWN_AFTER_APPLY, UNKNOWN, diffFields, flatten } from "../../cli/engine/values";
-import { kindOf } from "../../cli/engine/steps";
+import { displayNameOfType } from "../../cli/engine/steps";
 
 // How engine values are shown: secrets as the engine serializes them in events, secret field
 // names, unknowns, nested paths. (The e2e tests check the same through real engine events.)
@@ -38,8 +38,8 @@ describe("engine values", () => {
   });
 
   it("names kinds as the SDK does", () => {
-    expect(kindOf("pulumi-nodejs:dynamic/irv:RoleBinding")).toBe("iam.RoleBinding");
-    expect(kindOf("pulumi-nodejs:dynamic:Resource")).toBe("dynamic resource");
-    expect(kindOf("aws:s3/bucket:Bucket")).toBe("aws.s3.Bucket");
+    expect(displayNameOfType("pulumi-nodejs:dynamic/irv:RoleBinding")).toBe("iam.RoleBinding");
+    expect(displayNameOfType("pulumi-nodejs:dynamic:Resource")).toBe("dynamic resource");
+    expect(displayNameOfType("aws:s3/bucket:Bucket")).toBe("aws.s3.Bucket");
   });
 });

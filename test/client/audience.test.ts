@@ -1,7 +1,7 @@
 /** The client's token sources for either audience: the API's or the registry host's. */
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigurationError, IrvClient, UnauthenticatedError } from "../../provider";
+import { ConfigurationError, IrvClient, UnauthenticatedError } from "../../client";
 import { AnonymousTokenSource, tokenSourceFrom } from "../../client/auth";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { apiFor, path, useServer } from "../support/server";

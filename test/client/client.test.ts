@@ -10,8 +10,8 @@ import {
   ResourceExhaustedError,
   UnauthenticatedError,
   UnavailableError,
-  providers,
-} from "../../provider";
+} from "../../client";
+import { providers } from "../../provider";
 import { StaticTokenSource } from "../../client/auth";
 import { backoff, retryAfterMs, retryAfterWait } from "../../client/retry";
 import { freshGroup, uniqueName, useProviderServer } from "../support/provider";

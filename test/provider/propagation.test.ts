@@ -4,7 +4,8 @@
  * Propagation is simulated by granting the caller its role a moment after the first refusal.
  */
 import { describe, expect, it } from "vitest";
-import { configure, providers, PermissionDeniedError } from "../../provider";
+import { PermissionDeniedError } from "../../client";
+import { configure, providers } from "../../provider";
 import { noteGroupCreated } from "../../provider/resources/newGroups";
 import { apiCreate, builtinRole, freshGroup, path, useProviderServer } from "../support/provider";
 

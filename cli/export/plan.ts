@@ -1,0 +1,232 @@
+/**
+ * What `irv export` declares, as data: the exported group's variable, the built-in roles it
+ * refers to, then each kind's resources in declaration order, each with its unique name and its
+ * arguments (uids already references to variables declared above). The emitter (emit.ts) turns a
+ * plan into files; the fields of each declaration come from the kind's definition.
+ */
+import type { z } from "zod";
+import { parentOf, type CollectionName, type resources } from "../../api";
+import { kindInfo, type FieldDefinition, type Kind } from "../../api/kinds";
+import { specs, type KindSpec } from "../../provider/resources";
+import { code, compact, type Code } from "./literal";
+import { Namer, camel, slug, type Name } from "./names";
+import type { OrgSnapshot } from "./snapshot";
+import type { GenerateOptions, RequiredSecret } from "./options";
+
+/** One resource the program declares. */
+export interface Declaration {
+  className: string;
+  name: Name;
+  uid: string;
+  /** Its arguments but `adoptUid` (references and config reads as `Code`). */
+  args: Record<string, unknown>;
+}
+
+/** The program to write. */
+export interface ProgramPlan {
+  projectName: string;
+  /** The config key holding the exported group's uid. */
+  groupKey: string;
+  /** The exported group: referenced through config, never managed. */
+  root: { variable: string; name: string; uid: string };
+  /** Built-in roles the resources refer to: constants. */
+  builtinRoles: { variable: string; name: string; uid: string }[];
+  /** Each kind's declarations, under a comment. */
+  sections: { comment: string; declarations: Declaration[] }[];
+  /** The secrets the stack config must hold. */
+  secrets: RequiredSecret[];
+}
+
+/** Plans a TypeScript Pulumi program declaring everything in `snap` (see generateProgram). */
+export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPlan {
+  const namer = new Namer();
+  const secrets: RequiredSecret[] = [];
+  // uid -> expression that yields it in the program (a variable's `.uid`, or a constant).
+  const refs = new Map<string, string>();
+  const ref = (uid: string | undefined, what: string): string | Code | undefined => {
+    if (!uid) return undefined;
+    const r = refs.get(uid);
+    if (r) return code(r);
+    // Outside the exported subtree and not a known built-in: keep the uid, and say so.
+    return code(`${JSON.stringify(uid)} /* ${what} outside the exported group */`);
+  };
+
+  const rootName = namer.take([snap.root.name, "root-group"], "root-group");
+  refs.set(snap.root.uid, rootName.variable);
+  const builtinRoles = [...snap.externalRoles]
+    .sort(([, a], [, b]) => a.localeCompare(b))
+    .map(([uid, name]) => {
+      const n = namer.take([`${name}-role`], "role");
+      refs.set(uid, n.variable);
+      return { variable: n.variable, name, uid };
+    });
+
+  const { pathOf, treeKey, candidates } = naming(snap);
+  const sections: ProgramPlan["sections"] = [];
+  for (const rule of exportRules(snap, pathOf, treeKey)) {
+    const items = rule.items as Item[];
+    if (!items.length) continue;
+    const def = kindInfo(rule.kind);
+    const spec = specs[rule.kind] as unknown as KindSpec<CollectionName>;
+    const owner = (x: Item) => rule.owner?.(x) ?? spec.parentOf(x as never);
+    const nameOf = rule.nameOf ?? ((x: Item) => String(x.name));
+    const repeats = repeated(items, nameOf);
+    const order = rule.order ?? ((x: Item) => `${treeKey(owner(x))}\u0000${nameOf(x)}`);
+    const declarations: Declaration[] = [];
+    for (const x of byKey(items, order)) {
+      const name = namer.take(rule.names?.(x) ?? candidates(`${nameOf(x)}${rule.nameSuffix ?? ""}`, owner(x), rule.suffix, repeats(x)), rule.fallback);
+      // The live inputs, as the provider reads them back, with references for uids.
+      const live = spec.outputs(x as never, {});
+      const args: Record<string, unknown> = {};
+      for (const [field, f] of Object.entries(def.fields) as [string, FieldDefinition][]) {
+        if (!f.input) continue;
+        const value = field === def.parentField ? owner(x) : live[field];
+        args[field] = f.refersTo ? ref(value as string | undefined, rule.about?.(field, x) ?? (field === def.parentField && rule.kind === "groups" ? "parent group" : kindInfo(f.refersTo as Kind).label)) : value;
+      }
+      rule.secrets?.(x, name, args, secrets);
+      refs.set(x.uid, `${name.variable}.uid`);
+      declarations.push({ className: def.className, name, uid: x.uid, args: compact(args) });
+    }
+    sections.push({ comment: rule.comment, declarations });
+  }
+  return {
+    projectName: slug(opts.projectName ?? snap.root.name) || "irv-org",
+    groupKey: opts.groupConfigKey ?? "groupUid",
+    root: { variable: rootName.variable, name: snap.root.name, uid: snap.root.uid },
+    builtinRoles,
+    sections,
+    secrets,
+  };
+}
+
+/**
+ * How resources are named: each group's path of names below the exported one
+ * (`platform-oncall`) tells apart resources whose own names repeat across teams.
+ */
+function naming(snap: OrgSnapshot) {
+  const groupNames = new Map<string, string>([[snap.root.uid, snap.root.name]]);
+  for (const g of snap.groups) groupNames.set(g.uid, g.name);
+  const pathOf = (groupUid: string | undefined): string => {
+    if (!groupUid || groupUid === snap.root.uid || !groupNames.has(groupUid)) return "";
+    const up = pathOf(parentOf(groupUid));
+    return up ? `${up}-${groupNames.get(groupUid)}` : groupNames.get(groupUid)!;
+  };
+  /**
+   * Candidate names for `name` owned by group `owner`: plain, then by parent, then by path, then
+   * with a word for the kind (`-role`). A name that repeats within its kind (`oncall` in every team) is qualified by
+   * its group's path everywhere (`platform-oncall`, `data-oncall`), never plain in one place and
+   * qualified in the others.
+   */
+  const candidates = (name: string, owner: string | undefined, word: string, repeats: boolean) => {
+    const parent = owner && owner !== snap.root.uid ? (groupNames.get(owner) ?? "") : "";
+    const path = pathOf(owner);
+    const all = [name, `${parent}-${name}`, `${path}-${name}`, `${name}-${word}`, `${path}-${name}-${word}`];
+    return repeats && path ? [`${path}-${name}`, `${path}-${name}-${word}`] : all;
+  };
+  // Each collection in tree order (by the owning group's path of names, then name): parents
+  // come before children, so every reference is to a variable already declared, and the file
+  // reads as a tree.
+  const treeKey = (groupUid: string | undefined) => pathOf(groupUid).replace(/-/g, "\u0001");
+  return { pathOf, treeKey, candidates };
+}
+
+/** Whether an item's name repeats among `items`. */
+function repeated<T>(items: T[], name: (x: T) => string) {
+  const seen = new Map<string, number>();
+  for (const x of items) seen.set(name(x), (seen.get(name(x)) ?? 0) + 1);
+  return (x: T) => (seen.get(name(x)) ?? 0) > 1;
+}
+
+/** `items` sorted by `key`. */
+function byKey<T>(items: T[], key: (x: T) => string): T[] {
+  return items
+    .map((x) => ({ x, key: key(x) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((e) => e.x);
+}
+
+/** `block` with its members in the order the kind's request rule lists them. */
+function inSchemaOrder(kind: Kind, field: string, block: Record<string, unknown>): Record<string, unknown> {
+  const schema = (kindInfo(kind).fields as Record<string, FieldDefinition>)[field].schema as z.ZodObject;
+  const order = Object.keys(schema.shape);
+  return Object.fromEntries(Object.entries(block).sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)));
+}
+
+type Item = { uid: string } & Record<string, unknown>;
+type CollectionItems = Omit<OrgSnapshot, "apiUrl" | "root" | "externalRoles">;
+
+/** How `irv export` declares one kind: naming and order; the fields come from the kind's definition. */
+interface ExportRule {
+  kind: keyof CollectionItems & Kind;
+  items: CollectionItems[keyof CollectionItems];
+  /** The comment above the kind's declarations. */
+  comment: string;
+  /** An item's name (default: its `name`). */
+  nameOf?(x: Item): string;
+  /** Appended to an item's name (`-role`), and the word that qualifies a repeated one. */
+  nameSuffix?: string;
+  suffix: string;
+  /** The variable name when no candidate is free. */
+  fallback: string;
+  /** The owning group (default: the provider's parent of the item). */
+  owner?(x: Item): string | undefined;
+  /** Candidate names replacing the usual ones. */
+  names?(x: Item): string[];
+  /** The sort key (default: the owner's path, then the name). */
+  order?(x: Item): string;
+  /** What a reference outside the exported group is, in its comment. */
+  about?(field: string, x: Item): string | undefined;
+  /** Fills in values the API never returns from secret config, recording each one. */
+  secrets?(x: Item, name: Name, args: Record<string, unknown>, out: RequiredSecret[]): void;
+}
+
+/** The kinds `irv export` declares, in declaration order (every reference is to one declared above). */
+function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) => string, treeKey: (groupUid: string | undefined) => string): ExportRule[] {
+  const identityNames = new Map(snap.identities.map((i) => [i.uid, i.name]));
+  return [
+    // A group's key is its own path, which its children's keys extend: parents sort first.
+    { kind: "groups", items: snap.groups, comment: "Groups.", suffix: "group", fallback: "group", order: (g) => treeKey(g.uid) },
+    { kind: "roles", items: snap.roles, comment: "Custom roles.", nameSuffix: "-role", suffix: "role", fallback: "role" },
+    { kind: "identities", items: snap.identities, comment: "Identities.", suffix: "identity", fallback: "identity" },
+    {
+      kind: "roleBindings",
+      items: snap.roleBindings,
+      comment: "Role bindings.",
+      suffix: "binding",
+      fallback: "binding",
+      owner: (b) => (b as unknown as resources.RoleBinding).group?.uid || parentOf(b.uid),
+      nameOf(x) {
+        const b = x as unknown as resources.RoleBinding;
+        return `${identityNames.get(b.identity.uid) ?? b.identity.name}-${b.role.name}`;
+      },
+      about(field, x) {
+        const b = x as unknown as resources.RoleBinding;
+        if (field === "identityUid") return `identity ${JSON.stringify(b.identity.name)}`;
+        if (field === "roleUid") return `role ${JSON.stringify(b.role.name)}`;
+        return undefined;
+      },
+    },
+    {
+      kind: "identityProviders",
+      items: snap.identityProviders,
+      comment: "Identity providers. The API never returns client secrets: they come from secret config.",
+      suffix: "idp",
+      fallback: "identity-provider",
+      secrets(x, name, args, out) {
+        const p = x as unknown as resources.IdentityProvider;
+        const key = camel(`${name.logical}-client-secret`);
+        out.push({ key, about: `OIDC client secret of identity provider ${JSON.stringify(p.name)} (client id ${p.oidc.clientId})` });
+        args.oidc = inSchemaOrder("identityProviders", "oidc", { ...(args.oidc as object), clientSecret: code(`config.requireSecret(${JSON.stringify(key)})`) });
+      },
+    },
+    {
+      kind: "accountAssociations",
+      items: snap.accountAssociations,
+      comment: "Account associations (one per group).",
+      suffix: "accounts",
+      fallback: "accounts",
+      names: (a) => [`${pathOf(a.uid) || snap.root.name}-accounts`, `${a.name}-accounts`],
+      order: (a) => treeKey(a.uid),
+    },
+  ];
+}
