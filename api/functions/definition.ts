@@ -71,20 +71,23 @@ export type ListArgs = z.infer<z.ZodObject<typeof listArgs>>;
 
 const UID: ResultField = { type: "string", description: "Its uid." };
 
+/** True when an API item may lack the field: its read shape is optional. */
+const mayLack = (f: FieldDefinition) => (f.read as { _zod?: { optout?: string } } | undefined)?._zod?.optout === "optional";
+
 /**
  * The result object of a kind, from its definition in api/kinds: `uid`, the parent (derived from
  * the uid, `optional` where the item can sit at the root), `extra`, then every field the API
- * returns (what `readBack` reads), in the kind's order.
+ * returns (what `readBack` reads), in the kind's order, optional where an item may lack it.
  */
 export function kindResult(
   kind: Kind,
-  o: { name: string; parent: ResultField; extra?: Record<string, ResultField>; optional?: string[] },
+  o: { name: string; parent: ResultField; extra?: Record<string, ResultField> },
 ): ObjectDefinition {
   const d = kindInfo(kind);
   const fields: Record<string, ResultField> = { uid: { ...UID, description: `The ${d.label}'s uid.` }, [d.parentField]: o.parent, ...o.extra };
   for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][]) {
     if (name === d.parentField || f.writeOnly) continue;
-    fields[name] = { type: f.type, description: f.description, of: { kind, field: name }, ...(f.secret ? { secret: true } : {}), ...(o.optional?.includes(name) ? { optional: true } : {}) };
+    fields[name] = { type: f.type, description: f.description, of: { kind, field: name }, ...(f.secret ? { secret: true } : {}), ...(mayLack(f) ? { optional: true } : {}) };
   }
   return { name: o.name, module: "iam", description: `A ${d.label} as the functions return it.`, fields };
 }

@@ -20,7 +20,6 @@ export const RoleResult = kindResult("roles", {
 export const IdentityResult = kindResult("identities", {
   name: "IdentityResult",
   parent: { type: "string", description: "The owning group's uid.", optional: true },
-  optional: ["claimMatch", "staticKeys", "awsIdentity", "servicePrincipal", "lastSeenTime"],
 });
 
 export const Repo = {

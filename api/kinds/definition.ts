@@ -52,7 +52,7 @@ export interface FieldDefinition {
   block?: boolean;
   /** Computed by the API when omitted: an omitted input means "no opinion", never a change. */
   computedWhenOmitted?: boolean;
-  /** Its name on the wire, when it differs (`defaultRoleUid` is sent as `defaultRole`). */
+  /** Its name on the wire, when it differs (an identity provider's default role uid is sent as `defaultRole`). */
   wire?: string;
   /** For a uid field: the collection it refers to (`irv export` writes a reference). */
   refersTo?: CollectionName;
@@ -79,7 +79,7 @@ export interface KindDefinition<K extends CollectionName = CollectionName> {
   capability: string;
   /** Inputs of which a create must give exactly one (an update at most one): an identity's relationship types. */
   exactlyOne?: readonly string[];
-  /** Inputs of which a body may give at most one (an invite's `ttl` and `expirationTime`). */
+  /** Inputs of which a body may give at most one (an invite's lifetime and its expiration). */
   atMostOne?: readonly string[];
   /** Every field but `uid` (and `adoptUid`, which every kind takes), in the order docs show them. */
   fields: Record<string, FieldDefinition>;

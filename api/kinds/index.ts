@@ -13,7 +13,7 @@
  *   every kind is one, not every collection is a kind.
  * - **definition**: a kind's facts (`KindDefinition`, this directory); **field**: one member of
  *   it (`FieldDefinition`), named as the SDK names it; its **wire** name is the API's, where it
- *   differs (`defaultRoleUid` is `defaultRole` on the wire).
+ *   differs (an identity provider's default role is `defaultRole` on the wire).
  * - **class name**: the SDK class (`Group`); **display name**: how `irv` reports a resource of
  *   the kind (`iam.Group`, `displayNameOf`); **label**: one item in plain words in messages
  *   ("role binding").
@@ -26,8 +26,9 @@
  *   an output, `input` marks the declared ones.
  * - **request rule** (`schema`): a field as a create body must carry it; **read shape**
  *   (`read`): a field as the API returns it, loose.
- * - **relationship type**: how an identity is assumed (`claimMatch`, `staticKeys`, `awsIdentity`,
- *   `servicePrincipal`); never called a kind.
+ * - **relationship type**: how an identity is assumed (`RELATIONSHIP_TYPES` in
+ *   identities.ts: an OIDC claim match, static keys, an AWS principal, a service principal);
+ *   never called a kind.
  * - **spec**: a kind's behaviour in the provider (provider/resources/<kind>.ts) over its
  *   definition's facts.
  */

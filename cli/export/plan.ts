@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { parentOf, type CollectionName, type resources } from "../../api";
-import { kindInfo, type FieldDefinition, type Kind } from "../../api/kinds";
+import { kindInfo, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
 import { specs, type KindSpec } from "../../provider/resources";
 import { code, compact, type Code } from "./literal";
 import { Namer, camel, slug, type Name } from "./names";
@@ -81,7 +81,7 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
       for (const [field, f] of Object.entries(def.fields) as [string, FieldDefinition][]) {
         if (!f.input) continue;
         const value = field === def.parentField ? owner(x) : live[field];
-        args[field] = f.refersTo ? ref(value as string | undefined, rule.about?.(field, x) ?? (field === def.parentField && rule.kind === "groups" ? "parent group" : kindInfo(f.refersTo as Kind).label)) : value;
+        args[field] = f.refersTo ? ref(value as string | undefined, about(def, field, f, x)) : value;
       }
       rule.secrets?.(x, name, args, secrets);
       refs.set(x.uid, `${name.variable}.uid`);
@@ -145,6 +145,18 @@ function byKey<T>(items: T[], key: (x: T) => string): T[] {
     .map((e) => e.x);
 }
 
+/**
+ * What a reference outside the exported group is, in its comment: the parent group, the item the
+ * API hydrates for a uid field (a binding's `identity` for `identityUid`) by its name, else the
+ * kind it refers to.
+ */
+function about(def: KindDefinition, field: string, f: FieldDefinition, x: Item): string {
+  const label = kindInfo(f.refersTo as Kind).label;
+  if (field === def.parentField) return def.kind === "groups" ? "parent group" : label;
+  const hydrated = x[field.replace(/Uid$/, "")] as { name?: string } | undefined;
+  return hydrated?.name !== undefined ? `${label} ${JSON.stringify(hydrated.name)}` : label;
+}
+
 /** `block` with its members in the order the kind's request rule lists them. */
 function inSchemaOrder(kind: Kind, field: string, block: Record<string, unknown>): Record<string, unknown> {
   const schema = (kindInfo(kind).fields as Record<string, FieldDefinition>)[field].schema as z.ZodObject;
@@ -174,8 +186,6 @@ interface ExportRule {
   names?(x: Item): string[];
   /** The sort key (default: the owner's path, then the name). */
   order?(x: Item): string;
-  /** What a reference outside the exported group is, in its comment. */
-  about?(field: string, x: Item): string | undefined;
   /** Fills in values the API never returns from secret config, recording each one. */
   secrets?(x: Item, name: Name, args: Record<string, unknown>, out: RequiredSecret[]): void;
 }
@@ -198,12 +208,6 @@ function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) =
       nameOf(x) {
         const b = x as unknown as resources.RoleBinding;
         return `${identityNames.get(b.identity.uid) ?? b.identity.name}-${b.role.name}`;
-      },
-      about(field, x) {
-        const b = x as unknown as resources.RoleBinding;
-        if (field === "identityUid") return `identity ${JSON.stringify(b.identity.name)}`;
-        if (field === "roleUid") return `role ${JSON.stringify(b.role.name)}`;
-        return undefined;
       },
     },
     {

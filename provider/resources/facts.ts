@@ -27,7 +27,22 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
     /** The create body: every input but the parent (which is in the path), by its wire name. */
     createBody: (inputs: Rec): Rec =>
       Object.fromEntries(Object.entries(fields).filter(([name]) => name !== d.parentField).map(([name, f]) => [f.wire ?? name, inputs[name]])),
-    /** Outputs of an item: uid, the parent, then each field the API returns, by its wire name. */
-    outputs: (item: Rec, _prior: Rec): Rec => ({ uid: item.uid, [d.parentField]: parentOfItem(item) ?? null, ...readBack(kind, item) }),
+    atMostOne: d.atMostOne,
+    /**
+     * Outputs of an item: uid, the parent, then each field the API returns, by its wire name. A
+     * write-only value, which the API does not return (or only create does), is the one `prior`
+     * (the inputs or the old outputs) holds: the program's, never read back.
+     */
+    outputs: (item: Rec, prior: Rec): Rec => {
+      const read = readBack(kind, item);
+      const out: Rec = { uid: item.uid, [d.parentField]: parentOfItem(item) ?? null };
+      for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][]) {
+        if (name === d.parentField) continue;
+        if (f.writeOnly) out[name] = item[f.wire ?? name] ?? prior[name] ?? (f.type.includes("null") ? null : undefined);
+        else if (f.writeOnlyMembers && read[name]) out[name] = { ...(read[name] as Rec), ...Object.fromEntries(f.writeOnlyMembers.map((m) => [m, prior[name]?.[m]])) };
+        else out[name] = read[name];
+      }
+      return out;
+    },
   };
 }

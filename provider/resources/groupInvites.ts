@@ -45,25 +45,6 @@ const spec: KindSpec<"groupInvites"> = {
     typeof news.ttl === "string" &&
     DURATION.test(news.ttl) &&
     Math.max(1, Math.round(parseFloat(news.ttl) * 1000)) === Date.parse(olds.expirationTime) - Date.parse(olds.createTime),
-  outputs: (v, prior) => ({
-    uid: v.uid,
-    groupUid: parentOf(v.uid) ?? null,
-    roleUid: v.roleUid,
-    ttl: prior.ttl,
-    expirationTime: v.expirationTime,
-    email: v.email,
-    singleUse: v.singleUse,
-    keyId: v.keyId,
-    code: v.code ?? prior.code ?? null,
-    createTime: v.createTime,
-  }),
-  inputsOf: (o) => ({
-    groupUid: o.groupUid,
-    roleUid: o.roleUid,
-    email: o.email,
-    singleUse: o.singleUse,
-    ...(o.ttl ? { ttl: o.ttl } : { expirationTime: o.expirationTime }),
-  }),
   /**
    * A found invite is useless without its code, which only a create returns: delete it, and let
    * the caller create a fresh one (itself recovered the same way), so there is exactly one

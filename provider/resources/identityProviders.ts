@@ -3,7 +3,7 @@ import type { dynamic } from "@pulumi/pulumi";
 import { parentOf } from "../../api/uid";
 import { findCreated } from "./create";
 import { providerFor } from "./provider";
-import { type CommonInputs, type KindSpec } from "./spec";
+import { type CommonInputs, type KindSpec, type Rec } from "./spec";
 import { factsOf } from "./facts";
 
 /** Inputs of an IdentityProvider, as its definition (api/kinds) types them. */
@@ -11,37 +11,21 @@ export type IdentityProviderInputs = CommonInputs & InputsOf<typeof definition>;
 /** Outputs of an IdentityProvider: the inputs as they are live, and the API's fields. */
 export type IdentityProviderOutputs = CommonInputs & OutputsOf<typeof definition>;
 
+const facts = factsOf("identityProviders");
 const spec: KindSpec<"identityProviders"> = {
-  ...factsOf("identityProviders"),
+  ...facts,
+  /** The masked fields, with an empty description sent as such, and the client secret only when the mask names it. */
   updateBody(i, mask) {
     const tops = new Set(mask.map((m) => m.split(".")[0]));
-    const body: Record<string, unknown> = {};
-    if (tops.has("name")) body.name = i.name;
+    const body = Object.fromEntries(Object.entries(facts.createBody(i)).filter(([k]) => tops.has(k)));
     if (tops.has("description")) body.description = i.description ?? "";
-    if (tops.has("defaultRole")) body.defaultRole = i.defaultRoleUid;
-    if (tops.has("oidc") && i.oidc) {
-      const { clientSecret, ...rest } = i.oidc;
+    if (body.oidc) {
+      const { clientSecret, ...rest } = body.oidc as Rec;
       // The secret travels only when the mask names it: an update never re-sends it needlessly.
       body.oidc = mask.includes("oidc") || mask.includes("oidc.clientSecret") ? { ...rest, clientSecret } : rest;
     }
     return body;
   },
-  outputs: (p, prior) => ({
-    uid: p.uid,
-    groupUid: parentOf(p.uid) ?? null,
-    name: p.name,
-    description: p.description,
-    defaultRoleUid: p.defaultRole,
-    oidc: {
-      issuer: p.oidc.issuer,
-      clientId: p.oidc.clientId,
-      additionalScopes: p.oidc.additionalScopes,
-      // Write-only on the API: the value the program set, never read back.
-      clientSecret: prior.oidc?.clientSecret,
-    },
-    createTime: p.createTime,
-    updateTime: p.updateTime,
-  }),
   adoptAlwaysMask: (i) => (i.oidc?.clientSecret ? ["oidc.clientSecret"] : []),
   recover: (client, i, since, deadline) =>
     findCreated(client, "identityProviders", { "uidp.children_of": i.groupUid, name: i.name }, (p) => p.name === i.name && parentOf(p.uid) === i.groupUid, since, deadline),

@@ -55,6 +55,8 @@ export interface KindSpec<C extends CollectionName> {
   updateBody?(inputs: Rec, mask: string[]): Rec;
   /** Outputs from an API item; `prior` (inputs or old outputs) supplies write-only values. */
   outputs(item: Item<C>, prior: Rec): Rec;
+  /** Inputs of which at most one is given: the live inputs keep the first one set. */
+  atMostOne?: readonly string[];
   /** The live inputs read from outputs (default: the declared fields). */
   inputsOf?(outs: Rec): Rec;
   /** The parent of an item (`factsOf` gives the uid's parent, or the kind's own rule). */
