@@ -1,16 +1,13 @@
 import type { z } from "zod";
 import * as resources from "../api/resources";
 import type { CollectionName } from "../api/collections";
+import { KINDS, readShapeOf, type ReadShape } from "../api/kinds";
 
-/** The loose response shape of one item of each collection. */
+type KindShapes = { [D in (typeof KINDS)[number] as D["kind"]]: z.ZodObject<ReadShape<D>, z.core.$loose> };
+
+/** The loose response shape of one item of each collection: each kind's from its definition. */
 export const SHAPES = {
-  groups: resources.Group,
-  identities: resources.Identity,
-  roles: resources.Role,
-  roleBindings: resources.RoleBinding,
-  identityProviders: resources.IdentityProvider,
-  accountAssociations: resources.AccountAssociation,
-  groupInvites: resources.GroupInvite,
+  ...(Object.fromEntries(KINDS.map((d) => [d.kind, readShapeOf(d)])) as KindShapes),
   repos: resources.Repo,
   tags: resources.Tag,
   advisories: resources.Advisory,
