@@ -6,6 +6,8 @@
  */
 import { createBodyOf, kindInfo, readBack, writeOnlyMemberPaths, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
+import type { IrvClient } from "../../client/client";
+import { findCreated } from "./create";
 import { type FieldSpec } from "./spec";
 
 type Rec = Record<string, any>;
@@ -28,6 +30,12 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
     createBody: (inputs: Rec): Rec =>
       Object.fromEntries(Object.entries(fields).filter(([name]) => name !== d.parentField).map(([name, f]) => [f.wire ?? name, inputs[name]])),
     atMostOne: d.atMostOne,
+    /**
+     * After a create lost its response, the item of the inputs' name under their parent created
+     * since (a kind whose names are not unique under a parent says otherwise in its spec).
+     */
+    recover: (client: IrvClient, i: Rec, since: number, deadline: number) =>
+      findCreated(client, kind, { "uidp.children_of": i[d.parentField], name: i.name }, (x: Rec) => x.name === i.name && parentOfItem(x) === i[d.parentField], since, deadline),
     /**
      * Outputs of an item: uid, the parent, then each field the API returns, by its wire name. A
      * write-only value, which the API does not return (or only create does), is the one `prior`

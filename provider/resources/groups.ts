@@ -2,7 +2,6 @@ import type { groups as definition, InputsOf, OutputsOf } from "../../api/kinds"
 import { parentOf } from "../../api/uid";
 import { FailedPreconditionError } from "../../client/errors";
 import type { dynamic } from "@pulumi/pulumi";
-import { findCreated } from "./create";
 import { noteGroupCreated } from "./newGroups";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec } from "./spec";
@@ -24,8 +23,6 @@ export type GroupOutputs = CommonInputs & OutputsOf<typeof definition>;
 
 const spec: KindSpec<"groups"> = {
   ...factsOf("groups"),
-  recover: (client, i, since, deadline) =>
-    findCreated(client, "groups", { "uidp.children_of": i.parentUid, name: i.name }, (g) => g.name === i.name && parentOf(g.uid) === i.parentUid, since, deadline),
   created: (g) => noteGroupCreated(g.uid),
   heldBy: (err) => heldBy(err)?.join(", "),
   deleteError(err, props) {

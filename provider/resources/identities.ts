@@ -3,7 +3,6 @@ import type { dynamic } from "@pulumi/pulumi";
 import { RELATIONSHIP_TYPES, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/bodies";
 import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
 import { parentOf } from "../../api/uid";
-import { findCreated } from "./create";
 import { providerFor } from "./provider";
 import { type CommonInputs, type Issue, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
@@ -46,8 +45,6 @@ const spec: KindSpec<"identities"> = {
     const want = relationshipType(i);
     return live !== want ? `the existing identity is a ${live ?? "kindless"} identity, but the inputs declare ${want}` : undefined;
   },
-  recover: (client, i, since, deadline) =>
-    findCreated(client, "identities", { "uidp.children_of": i.groupUid, name: i.name }, (x) => x.name === i.name && parentOf(x.uid) === i.groupUid, since, deadline),
 };
 
 /** The dynamic provider of `iam.Identity`. */

@@ -1,7 +1,6 @@
 import type { identityProviders as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import type { dynamic } from "@pulumi/pulumi";
 import { parentOf } from "../../api/uid";
-import { findCreated } from "./create";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec, type Rec } from "./spec";
 import { factsOf } from "./facts";
@@ -27,8 +26,6 @@ const spec: KindSpec<"identityProviders"> = {
     return body;
   },
   adoptAlwaysMask: (i) => (i.oidc?.clientSecret ? ["oidc.clientSecret"] : []),
-  recover: (client, i, since, deadline) =>
-    findCreated(client, "identityProviders", { "uidp.children_of": i.groupUid, name: i.name }, (p) => p.name === i.name && parentOf(p.uid) === i.groupUid, since, deadline),
 };
 
 /** The dynamic provider of `iam.IdentityProvider`. */

@@ -1,5 +1,12 @@
-/** One dynamic provider per resource kind, keyed by kind (the kinds are api/kinds' definitions). */
-import type { Kind } from "../../api/kinds";
+/**
+ * One dynamic provider per resource kind, keyed by kind (the kinds are api/kinds' definitions). A
+ * kind with behaviour of its own has a module here; any other is served by its facts alone.
+ */
+import { KINDS, type Kind } from "../../api/kinds";
+import type { CollectionName } from "../../api/collections";
+import { factsOf } from "./facts";
+import { providerFor } from "./provider";
+import type { KindSpec } from "./spec";
 import { accountAssociations, accountAssociationSpec } from "./accountAssociations";
 import { groupInvites, groupInviteSpec } from "./groupInvites";
 import { groups, groupSpec } from "./groups";
@@ -20,19 +27,8 @@ export { changesOf } from "./diff";
 export { validate } from "./check";
 export { type KindSpec, type CommonInputs } from "./spec";
 
-/** The provider of each kind. */
-export const providers = {
-  groups,
-  identities,
-  roles,
-  roleBindings,
-  identityProviders,
-  accountAssociations,
-  groupInvites,
-} satisfies Record<Kind, unknown>;
-
-/** The spec of each kind (behaviour over the kind's definition in api/kinds). */
-export const specs = {
+/** The spec of each kind with behaviour of its own (over its definition in api/kinds). */
+const ownSpecs = {
   groups: groupSpec,
   identities: identitySpec,
   roles: roleSpec,
@@ -40,4 +36,22 @@ export const specs = {
   identityProviders: identityProviderSpec,
   accountAssociations: accountAssociationSpec,
   groupInvites: groupInviteSpec,
-} satisfies Record<Kind, unknown>;
+};
+
+/** The kinds with nothing special, each with its facts as its spec. */
+const plain: [Kind, KindSpec<CollectionName>][] = KINDS.filter((d) => !(d.kind in ownSpecs)).map((d) => [d.kind, factsOf(d.kind) as KindSpec<CollectionName>]);
+
+/** The spec of each kind. */
+export const specs = { ...(Object.fromEntries(plain) as Record<Kind, KindSpec<CollectionName>>), ...ownSpecs };
+
+/** The provider of each kind. */
+export const providers = {
+  ...(Object.fromEntries(plain.map(([k, spec]) => [k, providerFor(spec)])) as Record<Kind, ReturnType<typeof providerFor>>),
+  groups,
+  identities,
+  roles,
+  roleBindings,
+  identityProviders,
+  accountAssociations,
+  groupInvites,
+};
