@@ -96,6 +96,12 @@ function checkedLookup(policy: OutboundPolicy): LookupFunction {
   };
 }
 
+/** Drops a response body unread (its abort error heard, so it cannot go uncaught). */
+function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on("error", () => {});
+  body.destroy();
+}
+
 /** Fetches JSON documents under one policy. */
 export class OutboundFetcher {
   private agent: Agent;
@@ -135,12 +141,12 @@ export class OutboundFetcher {
     try {
       const res = await request(url, { dispatcher: this.agent, signal, headers: { accept: "application/json" } });
       if (res.statusCode !== 200) {
-        res.body.destroy();
+        discard(res.body);
         throw new OutboundError("status");
       }
       const declared = Number(res.headers["content-length"] ?? 0);
       if (declared > FETCH_MAX_BYTES) {
-        res.body.destroy();
+        discard(res.body);
         throw new OutboundError("too-large");
       }
       const chunks: Buffer[] = [];
@@ -148,7 +154,7 @@ export class OutboundFetcher {
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         size += chunk.length;
         if (size > FETCH_MAX_BYTES) {
-          res.body.destroy();
+          discard(res.body);
           throw new OutboundError("too-large");
         }
         chunks.push(chunk);
