@@ -10,6 +10,7 @@
 import { performance } from "node:perf_hooks";
 import { newChildUid } from "../api/uid";
 import { startServer, type RunningServer } from "../server";
+import { runHostileExchangeBench } from "./exchange-hostile";
 
 const PATTERN = "https://([a-z0-9-]+\\.?)+\\.example\\.com";
 const crafted = (n: number) => `https://${"a".repeat(n)}!`;
@@ -86,6 +87,7 @@ export async function runExchangeBench(): Promise<string> {
       js.test(crafted(n));
       lines.push(`| ${n} | ${(performance.now() - t).toFixed(1)} ms |`);
     }
+    lines.push("", await runHostileExchangeBench());
     return lines.join("\n");
   } finally {
     await small.close();
