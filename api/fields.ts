@@ -73,7 +73,7 @@ export const pattern = z
       return;
     }
     if (size > PATTERN_MAX_INSTRUCTIONS)
-      ctx.addIssue({ code: "custom", message: `compiles to ${size} instructions: at most ${PATTERN_MAX_INSTRUCTIONS} (write repeats such as {1000} out smaller)` });
+      ctx.addIssue({ code: "custom", message: `compiles to ${size} instructions: at most ${PATTERN_MAX_INSTRUCTIONS} (a repeat count such as {1000} multiplies what it repeats)` });
   });
 
 /** The most entries a map field (claims, claimPatterns, serviceBindings, clientIds) may hold. */
