@@ -18,7 +18,13 @@ export const KEYS_REFRESH_MS = 60 * 1000;
 /** How long a failed discovery is remembered (no fetch for that issuer until it passes). */
 export const FAILURE_TTL_MS = 60 * 1000;
 
-type Entry = { getKey: JWTVerifyGetKey; at: number } | { failure: OutboundError; at: number };
+/** What is known of one issuer: its keys (when ever found) and its last failure, with times. */
+interface Entry {
+  getKey?: JWTVerifyGetKey;
+  fetchedAt: number;
+  failure?: OutboundError;
+  triedAt: number;
+}
 
 /** Issuer -> key getter, discovered under the outbound rules, cached with bounds. */
 export class IssuerKeys {
@@ -33,35 +39,43 @@ export class IssuerKeys {
   /** The key getter of `issuer` if it is cached and fresh: no fetch. */
   cached(issuer: string): JWTVerifyGetKey | undefined {
     const e = this.cache.get(issuer);
-    return e && "getKey" in e && this.clock() - e.at < KEYS_TTL_MS ? e.getKey : undefined;
+    return e?.getKey && this.clock() - e.fetchedAt < KEYS_TTL_MS ? e.getKey : undefined;
   }
 
   /** The key getter for `issuer`, discovering it when not cached. Throws OutboundError. */
   async forIssuer(issuer: string): Promise<JWTVerifyGetKey> {
     if (!this.fetcher.schemeAllowed(issuer)) throw new OutboundError("insecure");
+    const fresh = this.cached(issuer);
+    if (fresh) return fresh;
     const e = this.cache.get(issuer);
-    if (e && "failure" in e && this.clock() - e.at < FAILURE_TTL_MS) throw e.failure;
-    return this.cached(issuer) ?? this.fetch(issuer);
+    if (e?.failure && this.clock() - e.triedAt < FAILURE_TTL_MS) throw e.failure;
+    return this.fetch(issuer);
   }
 
   /**
-   * After a token named a kid the cached set lacks: a fresh key getter when the set is older than
-   * KEYS_REFRESH_MS (the issuer may have rotated), else undefined.
+   * After a token named a kid the cached set lacks: a fresh key getter when the issuer was last
+   * asked more than KEYS_REFRESH_MS ago (it may have rotated its keys), else undefined.
    */
   async refreshed(issuer: string): Promise<JWTVerifyGetKey | undefined> {
     const e = this.cache.get(issuer);
-    if (e && "getKey" in e && this.clock() - e.at < KEYS_REFRESH_MS) return undefined;
-    return this.fetch(issuer);
+    if (e && this.clock() - e.triedAt < KEYS_REFRESH_MS) return undefined;
+    return this.fetch(issuer).catch(() => undefined);
   }
 
   private fetch(issuer: string): Promise<JWTVerifyGetKey> {
     let p = this.pending.get(issuer);
     if (!p) {
       p = this.discover(issuer).then(
-        (getKey) => (this.remember(issuer, { getKey, at: this.clock() }), getKey),
+        (getKey) => {
+          const now = this.clock();
+          this.remember(issuer, { getKey, fetchedAt: now, triedAt: now });
+          return getKey;
+        },
         (e: unknown) => {
           const failure = e instanceof OutboundError ? e : new OutboundError("not-json");
-          this.remember(issuer, { failure, at: this.clock() });
+          // Keys found before stay usable until they age out; the failure only holds off refetches.
+          const prev = this.cache.get(issuer);
+          this.remember(issuer, { getKey: prev?.getKey, fetchedAt: prev?.fetchedAt ?? 0, failure, triedAt: this.clock() });
           throw failure;
         },
       );

@@ -10,10 +10,10 @@
  *   issuer and bounded at write to STATIC_KEYS_PER_ISSUER distinct keys.
  * The index is rebuilt once per change of the identities.
  */
-import { RE2JS } from "re2js";
-import { patternInstructions } from "../../api/fields";
+import type { RE2JS } from "re2js";
 import { invalidField } from "../errors";
 import type { Collection, IdentityRecord } from "../store";
+import { program } from "./claim-match";
 import { staticKeysOf, type StaticKey } from "./static-keys";
 import { exchangeWork } from "./work";
 
@@ -25,7 +25,6 @@ export const STATIC_KEYS_PER_ISSUER = 64;
 const VERDICTS_KEPT = 1024;
 
 interface IssuerPattern {
-  source: string;
   program: RE2JS;
   instructions: number;
 }
@@ -45,18 +44,10 @@ interface Index {
   verdicts: Map<string, boolean>;
 }
 
-const programs = new Map<string, IssuerPattern>();
-
-/** The compiled anchored program of an issuer pattern (compiled once per distinct pattern). */
-function issuerPattern(source: string): IssuerPattern {
-  let p = programs.get(source);
-  if (!p) {
-    const program = RE2JS.compile(`^(?:${source})$`);
-    p = { source, program, instructions: program.programSize() };
-    if (programs.size >= 4096) programs.clear();
-    programs.set(source, p);
-  }
-  return p;
+/** An issuer pattern's program and size (compiled once, by claim-match's cache). */
+function issuerPattern(source: string): IssuerPattern | undefined {
+  const p = program(source);
+  return p ? { program: p, instructions: p.programSize() } : undefined;
 }
 
 export class TrustedIssuers {
@@ -73,7 +64,8 @@ export class TrustedIssuers {
     for (const i of this.identities.all()) {
       const cm = i.claimMatch;
       if (cm?.issuer !== undefined) exact.add(cm.issuer);
-      if (cm?.issuerPattern !== undefined && !patterns.has(cm.issuerPattern)) patterns.set(cm.issuerPattern, issuerPattern(cm.issuerPattern));
+      const p = cm?.issuerPattern !== undefined && !patterns.has(cm.issuerPattern) ? issuerPattern(cm.issuerPattern) : undefined;
+      if (p) patterns.set(cm!.issuerPattern!, p);
       if (i.staticKeys) {
         let s = statics.get(i.staticKeys.issuer);
         if (!s) statics.set(i.staticKeys.issuer, (s = { keys: [], holders: new Map() }));
@@ -118,12 +110,14 @@ export class TrustedIssuers {
    */
   checkBounds(next: IdentityRecord): void {
     const others = this.identities.all().filter((i) => i.uid !== next.uid);
+    // An identity whose issuer rules did not change passes, even in an organization written before these bounds.
+    const old = this.identities.get(next.uid);
     const pattern = next.claimMatch?.issuerPattern;
-    if (pattern !== undefined) {
+    if (pattern !== undefined && pattern !== old?.claimMatch?.issuerPattern) {
       const sources = new Set(others.flatMap((i) => (i.claimMatch?.issuerPattern === undefined ? [] : [i.claimMatch.issuerPattern])));
       if (!sources.has(pattern)) {
-        const used = [...sources].reduce((n, s) => n + issuerPattern(s).instructions, 0);
-        const size = patternInstructions(pattern);
+        const used = [...sources].reduce((n, s) => n + (issuerPattern(s)?.instructions ?? 0), 0);
+        const size = issuerPattern(pattern)?.instructions ?? 0;
         if (used + size > ISSUER_PATTERNS_MAX_INSTRUCTIONS)
           throw invalidField(
             "claimMatch.issuerPattern",
@@ -132,10 +126,11 @@ export class TrustedIssuers {
       }
     }
     const sk = next.staticKeys;
-    if (sk) {
+    const mine = staticKeysOf(next); // parsed here, at write, once for this record
+    if (sk && !(sk.issuer === old?.staticKeys?.issuer && sk.issuerKeys === old.staticKeys.issuerKeys)) {
       const ids = new Set<string>();
       for (const i of others) if (i.staticKeys?.issuer === sk.issuer) for (const k of staticKeysOf(i)) ids.add(k.id);
-      for (const k of staticKeysOf(next)) ids.add(k.id);
+      for (const k of mine) ids.add(k.id);
       if (ids.size > STATIC_KEYS_PER_ISSUER)
         throw invalidField(
           "staticKeys.issuerKeys",

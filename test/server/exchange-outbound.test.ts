@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { SignJWT, exportJWK, generateKeyPair, type KeyLike } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { FAILURE_TTL_MS, ISSUERS_CACHED, IssuerKeys } from "../../server/auth/discovery";
+import { FAILURE_TTL_MS, ISSUERS_CACHED, IssuerKeys, KEYS_REFRESH_MS } from "../../server/auth/discovery";
 import { OutboundError, OutboundFetcher, isPublicAddress, outboundPolicy } from "../../server/auth/outbound";
 import { workSnapshot } from "../../server/auth/work";
 import { startOidcIssuer } from "../support/oidc-issuer";
@@ -262,6 +262,31 @@ describe("a failing issuer is fetched at most once per negative-cache window", (
     } finally {
       await srv.close();
       await failing.close();
+    }
+  });
+});
+
+describe("an unknown kid refetches an issuer's keys at most once per refresh window", () => {
+  it("counts key-set fetches, not time", async () => {
+    let now = Date.now();
+    const issuer = await startOidcIssuer();
+    const srv = await startTestServer({ fixtures: {}, allowPrivateIssuers: true, clock: () => now });
+    try {
+      const group = (await mkGroup(srv.api, srv.server.organization, "kid")).uid;
+      const uid = ok(await srv.api.post(path("identities", group), { name: "x", claimMatch: { issuer: issuer.url, subject: "s" } })).uid;
+      const exchange = async (t: string) => apiFor(srv.server.authUrl, t).get("/sts/exchange", { aud: srv.server.url, identity: uid });
+      ok(await exchange(await issuer.sign({ sub: "s", aud: srv.server.url })));
+      const rotated = () => issuer.signForeign({ sub: "s", aud: srv.server.url }, { kid: "rotated" });
+      for (let i = 0; i < 3; i++) expectError(await exchange(await rotated()), "UNAUTHENTICATED");
+      expect(issuer.hits.jwks).toBe(1);
+      now += KEYS_REFRESH_MS + 1000;
+      for (let i = 0; i < 3; i++) expectError(await exchange(await rotated()), "UNAUTHENTICATED");
+      expect(issuer.hits.jwks).toBe(2);
+      // The published key still works throughout.
+      ok(await exchange(await issuer.sign({ sub: "s", aud: srv.server.url })));
+    } finally {
+      await srv.close();
+      await issuer.close();
     }
   });
 });
