@@ -33,11 +33,16 @@ async function firstUid(s: RunningServer): Promise<string> {
   return ((await res.json()) as { identities: { uid: string }[] }).identities[0]?.uid ?? `${s.organization}/0123456789abcdef`;
 }
 
+/** `n` letters, `a` but for a tail that spells `i`: a fresh issuer per request, so no earlier verdict on it is reused. */
+export function freshLetters(n: number, i: number): string {
+  const tail = i.toString(26).replace(/./g, (d) => String.fromCharCode(98 + parseInt(d, 26)));
+  return `${"a".repeat(Math.max(0, n - tail.length))}${tail}`;
+}
+
 let serial = 0;
-/** An unsigned token with a fresh `iss` of `https://` + 2040 letters (fresh: no verdict is reused). */
+/** An unsigned token with a fresh `iss` of `https://` + 2040 letters. */
 function heavyToken(s: RunningServer): string {
-  const tail = (serial++).toString(26).replace(/./g, (d) => String.fromCharCode(98 + parseInt(d, 26)));
-  const iss = `https://${"a".repeat(2040 - tail.length)}${tail}`;
+  const iss = `https://${freshLetters(2040, serial++)}`;
   return unsigned({ iss, sub: "s", aud: s.url, exp: Math.floor(Date.now() / 1000) + 300 });
 }
 
