@@ -46,6 +46,17 @@ export const issuerUrl = z.string().superRefine((s, ctx) => {
 export const PATTERN_MAX = 1024;
 
 /**
+ * The most instructions a pattern may compile to. Matching takes time linear in the input times
+ * this size at worst: `(?:.*a){1000}b` is 16 characters but 3,000 instructions.
+ */
+export const PATTERN_MAX_INSTRUCTIONS = 1000;
+
+/** The size of `pattern`'s anchored RE2 program, as the server compiles it; throws when it does not compile. */
+export function patternInstructions(pattern: string): number {
+  return RE2JS.compile(`^(?:${pattern})$`).programSize();
+}
+
+/**
  * A regular expression in RE2 syntax (as the platform, written in Go, reads them). Patterns are
  * matched in linear time (re2js), so RE2 refuses what cannot be: backreferences and lookaround.
  */
@@ -54,11 +65,15 @@ export const pattern = z
   .min(1, "must not be empty")
   .max(PATTERN_MAX, `must be at most ${PATTERN_MAX} characters`)
   .superRefine((s, ctx) => {
+    let size: number;
     try {
-      RE2JS.compile(s);
+      size = patternInstructions(s);
     } catch (e) {
       ctx.addIssue({ code: "custom", message: `is not a valid RE2 regular expression: ${(e as Error).message}` });
+      return;
     }
+    if (size > PATTERN_MAX_INSTRUCTIONS)
+      ctx.addIssue({ code: "custom", message: `compiles to ${size} instructions: at most ${PATTERN_MAX_INSTRUCTIONS} (a repeat count such as {1000} multiplies what it repeats)` });
   });
 
 /** The most entries a map field (claims, claimPatterns, serviceBindings, clientIds) may hold. */

@@ -19,6 +19,9 @@ const HELP = `Usage: irv-server [options]
                              grows past this size (default: max(8 MiB, last snapshot))
   --registry-host <host>     the container registry host: the audience of registry tokens
                              (default: this server's own host:port, which serves /v2/)
+  --allow-private-issuers    let token exchanges fetch OIDC discovery and keys from private,
+                             loopback and link-local addresses (and plain http on loopback):
+                             for test issuers on this machine. Default: https, public only
   --quiet                    no request logs on stderr
   --help                     this text
 
@@ -35,6 +38,7 @@ async function main(): Promise<void> {
       "data-dir": { type: "string" },
       "compact-after": { type: "string" },
       "registry-host": { type: "string" },
+      "allow-private-issuers": { type: "boolean", default: false },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -57,6 +61,7 @@ async function main(): Promise<void> {
     dataDir: values["data-dir"],
     compactAfterBytes: compactAfter,
     registryHost: values["registry-host"],
+    allowPrivateIssuers: values["allow-private-issuers"],
     logger: !values.quiet,
     record: false,
   });

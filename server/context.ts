@@ -20,6 +20,8 @@ export interface ServerContext {
   authz: Authorizer;
   /** Key that seals page tokens: random per organization, kept in the data directory (if any), so tokens outlive a restart there. */
   pageSecret: Buffer;
+  /** Whether issuers on private and loopback addresses may be fetched (the `allowPrivateIssuers` option). */
+  allowPrivateIssuers: boolean;
 }
 
 /** The current time as the API writes it: RFC 3339 UTC with milliseconds. */

@@ -66,6 +66,12 @@ export interface ServerOptions {
    * past this many bytes. Default: max(8 MiB, the size of the last snapshot).
    */
   compactAfterBytes?: number;
+  /**
+   * Let token exchanges fetch OIDC discovery and keys from private, loopback and link-local
+   * addresses, and over plain http from loopback hosts: for test issuers on this machine only.
+   * Default false: issuers are fetched over https from public addresses only.
+   */
+  allowPrivateIssuers?: boolean;
 }
 
 /** A running server. */
@@ -134,7 +140,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const urls: IssuerUrls = { url: "", authUrl: "", registryHost: "" };
   const tokens = await TokenIssuer.create(urls, clock, id.signingKey);
   const ctx: ServerContext = {
-    store, clock, urls, organization, tokens,
+    store, clock, urls, organization, tokens, allowPrivateIssuers: opts.allowPrivateIssuers ?? false,
     authz: new Authorizer(store),
     pageSecret: Buffer.from(id.pageSecret, "base64"),
   };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
+import { ISSUER_KEYS_MAX, ISSUER_KEYS_MAX_CHARS, publicJwkProblem } from "../jwk";
 import { common, defineKind, oneOf, text, textMap } from "./definition";
 
 const nonEmpty = () => z.string().min(1, "must not be empty");
@@ -27,7 +28,7 @@ export type ClaimMatch = z.infer<typeof ClaimMatch>;
 const PRIVATE_JWK_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k", "oth"];
 
 /** A JWKS document of public keys, as a string: JSON with a non-empty `keys` array. */
-const jwks = z.string().superRefine((s, ctx) => {
+const jwks = z.string().max(ISSUER_KEYS_MAX_CHARS, `must be at most ${ISSUER_KEYS_MAX_CHARS} characters`).superRefine((s, ctx) => {
   let doc: { keys?: unknown };
   try {
     doc = JSON.parse(s);
@@ -38,10 +39,11 @@ const jwks = z.string().superRefine((s, ctx) => {
     ctx.addIssue({ code: "custom", message: 'must be a JWKS document: JSON with a non-empty "keys" array' });
     return;
   }
+  if (doc.keys.length > ISSUER_KEYS_MAX) ctx.addIssue({ code: "custom", message: `must hold at most ${ISSUER_KEYS_MAX} keys` });
   doc.keys.forEach((key, i) => {
     const secret = PRIVATE_JWK_MEMBERS.filter((m) => key && typeof key === "object" && m in key);
-    if (secret.length)
-      ctx.addIssue({ code: "custom", message: `key ${i} holds private key material (${secret.join(", ")}): give public keys only` });
+    const problem = secret.length ? `holds private key material (${secret.join(", ")}): give public keys only` : publicJwkProblem(key);
+    if (problem) ctx.addIssue({ code: "custom", message: `key ${i} ${problem}` });
   });
 });
 

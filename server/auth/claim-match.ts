@@ -12,8 +12,8 @@ import type { ClaimMatch } from "../../api/bodies";
 
 const compiled = new Map<string, RE2JS | null>();
 
-/** The anchored RE2 program of `pattern` (cached; null when it does not compile). */
-function program(pattern: string): RE2JS | null {
+/** The anchored RE2 program of `pattern` (compiled once; null when it does not compile). */
+export function program(pattern: string): RE2JS | null {
   let p = compiled.get(pattern);
   if (p === undefined) {
     try {

@@ -1,58 +1,106 @@
 /**
- * Finding an external issuer's keys: OIDC discovery (`<iss>/.well-known/openid-configuration`
- * -> `jwks_uri`), then jose's remote JWKS set, cached per issuer (jose refetches on an unknown
- * kid). Only https issuers are fetched, except plain http on loopback hosts (test issuers).
+ * Finding an external issuer's keys: OIDC discovery (`<iss>/.well-known/openid-configuration`,
+ * whose `issuer` must be `iss`, -> `jwks_uri`), both fetched under the outbound rules
+ * (outbound.ts). Both caches are bounded: a found key set is kept for KEYS_TTL_MS (refetched
+ * sooner, at most once per KEYS_REFRESH_MS, when a token names a kid it lacks); a failure is kept
+ * for FAILURE_TTL_MS, so a failing issuer is asked at most once per window however often
+ * strangers send its tokens. Concurrent exchanges for one issuer share one fetch.
  */
-import { createRemoteJWKSet, type JWTVerifyGetKey } from "jose";
-import { isLoopbackHost } from "../../api/fields";
-import type { TrustedIssuers } from "./trusted-issuers";
+import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
+import { OutboundError, type OutboundFetcher } from "./outbound";
 
-/** Why `url` may not be fetched, or undefined when it may. */
-export function unfetchable(url: string): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return "is not a URL";
-  }
-  if (u.protocol === "https:") return undefined;
-  if (u.protocol === "http:" && isLoopbackHost(u.hostname)) return undefined;
-  return "must be https (plain http only on a loopback host)";
+/** How many issuers' keys (and failures) are remembered: the oldest is forgotten first. */
+export const ISSUERS_CACHED = 256;
+/** How long a found key set is used before it is fetched again. */
+export const KEYS_TTL_MS = 60 * 60 * 1000;
+/** The shortest time between two fetches of one issuer's keys for an unknown kid. */
+export const KEYS_REFRESH_MS = 60 * 1000;
+/** How long a failed discovery is remembered (no fetch for that issuer until it passes). */
+export const FAILURE_TTL_MS = 60 * 1000;
+
+/** What is known of one issuer: its keys (when ever found) and its last failure, with times. */
+interface Entry {
+  getKey?: JWTVerifyGetKey;
+  fetchedAt: number;
+  failure?: OutboundError;
+  triedAt: number;
 }
 
-/** Issuer -> JWKS getter, cached for the life of the server; and which issuers may be asked. */
+/** Issuer -> key getter, discovered under the outbound rules, cached with bounds. */
 export class IssuerKeys {
-  private cache = new Map<string, Promise<JWTVerifyGetKey>>();
+  private cache = new Map<string, Entry>();
+  private pending = new Map<string, Promise<JWTVerifyGetKey>>();
 
-  constructor(readonly trusted: TrustedIssuers) {}
+  constructor(
+    private fetcher: OutboundFetcher,
+    private clock: () => number,
+  ) {}
 
-  /** The key getter for `issuer`, discovering it once. Throws an Error with a safe message. */
+  /** The key getter of `issuer` if it is cached and fresh: no fetch. */
+  cached(issuer: string): JWTVerifyGetKey | undefined {
+    const e = this.cache.get(issuer);
+    return e?.getKey && this.clock() - e.fetchedAt < KEYS_TTL_MS ? e.getKey : undefined;
+  }
+
+  /** The key getter for `issuer`, discovering it when not cached. Throws OutboundError. */
   async forIssuer(issuer: string): Promise<JWTVerifyGetKey> {
-    let hit = this.cache.get(issuer);
-    if (!hit) {
-      hit = this.discover(issuer);
-      this.cache.set(issuer, hit);
-      // A failed discovery is not cached: the issuer may come up later.
-      hit.catch(() => this.cache.delete(issuer));
+    if (!this.fetcher.schemeAllowed(issuer)) throw new OutboundError("insecure");
+    const fresh = this.cached(issuer);
+    if (fresh) return fresh;
+    const e = this.cache.get(issuer);
+    if (e?.failure && this.clock() - e.triedAt < FAILURE_TTL_MS) throw e.failure;
+    return this.fetch(issuer);
+  }
+
+  /**
+   * After a token named a kid the cached set lacks: a fresh key getter when the issuer was last
+   * asked more than KEYS_REFRESH_MS ago (it may have rotated its keys), else undefined.
+   */
+  async refreshed(issuer: string): Promise<JWTVerifyGetKey | undefined> {
+    const e = this.cache.get(issuer);
+    if (e && this.clock() - e.triedAt < KEYS_REFRESH_MS) return undefined;
+    return this.fetch(issuer).catch(() => undefined);
+  }
+
+  private fetch(issuer: string): Promise<JWTVerifyGetKey> {
+    let p = this.pending.get(issuer);
+    if (!p) {
+      p = this.discover(issuer).then(
+        (getKey) => {
+          const now = this.clock();
+          this.remember(issuer, { getKey, fetchedAt: now, triedAt: now });
+          return getKey;
+        },
+        (e: unknown) => {
+          const failure = e instanceof OutboundError ? e : new OutboundError("not-json");
+          // Keys found before stay usable until they age out; the failure only holds off refetches.
+          const prev = this.cache.get(issuer);
+          this.remember(issuer, { getKey: prev?.getKey, fetchedAt: prev?.fetchedAt ?? 0, failure, triedAt: this.clock() });
+          throw failure;
+        },
+      );
+      this.pending.set(issuer, p);
+      const done = () => this.pending.delete(issuer);
+      p.then(done, done);
     }
-    return hit;
+    return p;
+  }
+
+  private remember(issuer: string, entry: Entry): void {
+    this.cache.delete(issuer);
+    this.cache.set(issuer, entry);
+    if (this.cache.size > ISSUERS_CACHED) this.cache.delete(this.cache.keys().next().value!);
   }
 
   private async discover(issuer: string): Promise<JWTVerifyGetKey> {
-    const bad = unfetchable(issuer);
-    if (bad) throw new Error(`the token's issuer ${bad}`);
-    const where = `${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`;
-    let doc: { jwks_uri?: unknown };
+    const doc = await this.fetcher.json(`${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`);
+    // OIDC Discovery 4.3: the document speaks for exactly this issuer.
+    if (doc.issuer !== issuer || typeof doc.jwks_uri !== "string") throw new OutboundError("not-json");
+    const jwks = await this.fetcher.json(doc.jwks_uri);
     try {
-      const res = await fetch(where, { signal: AbortSignal.timeout(5000), redirect: "error" });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      doc = (await res.json()) as { jwks_uri?: unknown };
-    } catch (e) {
-      throw new Error(`OIDC discovery at ${where} failed: ${(e as Error).message}`);
+      return createLocalJWKSet(jwks as unknown as JSONWebKeySet);
+    } catch {
+      throw new OutboundError("not-json");
     }
-    if (typeof doc.jwks_uri !== "string") throw new Error(`OIDC discovery at ${where} has no jwks_uri`);
-    const badJwks = unfetchable(doc.jwks_uri);
-    if (badJwks) throw new Error(`the issuer's jwks_uri ${badJwks}`);
-    return createRemoteJWKSet(new URL(doc.jwks_uri), { timeoutDuration: 5000 });
   }
 }

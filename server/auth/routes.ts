@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { STS_EXCHANGE_PATH } from "../../api/collections";
 import type { ServerContext } from "../context";
 import { IssuerKeys } from "./discovery";
-import { TrustedIssuers } from "./trusted-issuers";
+import { OutboundFetcher, outboundPolicy } from "./outbound";
 import { exchange, type ExchangeParams } from "./sts";
 
 /** The path prefix of authUrl. */
@@ -14,7 +14,9 @@ export const AUTH_PREFIX = "/auth";
 
 /** Registers discovery, JWKS and exchange routes (call inside a scope prefixed by AUTH_PREFIX). */
 export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const keys = new IssuerKeys(new TrustedIssuers(ctx.store.identities));
+  const fetcher = new OutboundFetcher(outboundPolicy(ctx.allowPrivateIssuers));
+  const keys = new IssuerKeys(fetcher, ctx.clock);
+  app.addHook("onClose", () => fetcher.close());
   // Exchange parameters may also come as a form body.
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));

@@ -7,10 +7,12 @@
  * 1. the token alone: a JWT, claims of the right types, a sane `exp`/`iat`/`nbf`
  *    (UNAUTHENTICATED, see external-token.ts);
  * 2. its issuer must be trusted by some identity of the organization: a claimMatch identity's
- *    issuer rule (keys then come by OIDC discovery; nothing is fetched from an issuer nobody
- *    trusts) or a staticKeys identity's issuer (keys from that identity's JWKS). Patterns run in
- *    linear time (RE2), so this check on the still unverified `iss` cannot be made to stall;
- * 3. the signature must verify under those keys (UNAUTHENTICATED otherwise);
+ *    issuer rule (keys then come by OIDC discovery under the outbound rules; nothing is fetched
+ *    from an issuer nobody trusts) or a staticKeys identity's issuer (keys from the identities'
+ *    key sets, parsed at write). This check on the still unverified `iss` costs a bounded amount
+ *    of work whatever the organization holds (trusted-issuers.ts);
+ * 3. the signature must verify under those keys (UNAUTHENTICATED otherwise; a failed fetch is
+ *    one message whatever went wrong, and never quotes what came back);
  * 4. only then the requested identity, matched against the verified claims only. A claimMatch
  *    identity accepts only a token verified by its issuer's discovered keys, a staticKeys
  *    identity only one verified by its own keys. An unknown uid, an identity of another kind and
@@ -18,7 +20,7 @@
  *    the server log).
  * No message quotes the token.
  */
-import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload } from "jose";
+import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload, type ProtectedHeaderParameters } from "jose";
 import { EXCHANGED_TOKEN_TTL_SECONDS } from "../../api/collections";
 import { UID } from "../../api/uid";
 import type { ServerContext } from "../context";
@@ -27,6 +29,8 @@ import type { IdentityRecord } from "../store";
 import { requestedAudience } from "./audience";
 import { claimMismatch } from "./claim-match";
 import type { IssuerKeys } from "./discovery";
+import { OutboundError } from "./outbound";
+import { trustedIssuers, type StaticIssuer } from "./trusted-issuers";
 import { tokenProblem } from "./external-token";
 import { describe } from "./tokens";
 
@@ -49,33 +53,70 @@ interface Verified {
   byStaticKeys: Map<string, JWTPayload>;
 }
 
+/** The token's claims under `getKey`, retried once with refreshed keys when its kid is unknown. */
+async function verifyDiscovered(keys: IssuerKeys, token: string, iss: string, currentDate: Date): Promise<JWTPayload> {
+  const getKey = keys.cached(iss) ?? (await keys.forIssuer(iss));
+  try {
+    return (await jwtVerify(token, getKey, { issuer: iss, currentDate })).payload;
+  } catch (e) {
+    if (!(e instanceof joseErrors.JWKSNoMatchingKey)) throw e;
+    const fresh = await keys.refreshed(iss);
+    if (!fresh) throw e;
+    return (await jwtVerify(token, fresh, { issuer: iss, currentDate })).payload;
+  }
+}
+
+/** The kty a JWS algorithm needs. */
+const ktyOf = (alg: unknown) => (typeof alg !== "string" ? "" : alg.startsWith("ES") ? "EC" : alg.startsWith("EdDSA") || alg === "Ed25519" ? "OKP" : /^(RS|PS)/.test(alg) ? "RSA" : "");
+
+/**
+ * The token under the organization's static keys for its issuer: each distinct key the header
+ * can mean is tried once (at most STATIC_KEYS_PER_ISSUER), and a key that verifies vouches for
+ * every identity holding it.
+ */
+async function verifyStatic(token: string, statics: StaticIssuer, iss: string, currentDate: Date, out: Verified): Promise<string | undefined> {
+  let header: ProtectedHeaderParameters;
+  try {
+    header = decodeProtectedHeader(token);
+  } catch {
+    return "the bearer token is not a valid JWT";
+  }
+  const candidates = statics.keys.filter(
+    (k) => k.kty === ktyOf(header.alg) && (header.kid === undefined || k.kid === header.kid) && (k.alg === undefined || k.alg === header.alg),
+  );
+  if (candidates.length === 0) return "the bearer token is signed by a key its issuer does not publish";
+  let firstError: string | undefined;
+  for (const k of candidates) {
+    try {
+      const { payload } = await jwtVerify(token, k.key, { issuer: iss, currentDate });
+      for (const uid of statics.holders.get(k.id) ?? []) out.byStaticKeys.set(uid, payload);
+      return undefined;
+    } catch (e) {
+      firstError ??= describe(e);
+    }
+  }
+  return firstError;
+}
+
 /** Verifies `token` under every key source the organization trusts for its issuer (steps 2, 3). */
-async function verifyToken(ctx: ServerContext, keys: IssuerKeys, token: string, iss: string, deny: () => Error): Promise<Verified> {
-  const discover = keys.trusted.discoverable(iss);
-  const statics = keys.trusted.staticKeysFor(iss);
-  if (!discover && statics.length === 0) throw deny();
+async function verifyToken(ctx: ServerContext, keys: IssuerKeys, token: string, iss: string, log: (reason: string) => void, deny: () => Error): Promise<Verified> {
+  const trusted = trustedIssuers(ctx.store.identities);
+  const discover = trusted.discoverable(iss);
+  const statics = trusted.staticKeysFor(iss);
+  if (!discover && !statics) throw deny();
   const currentDate = new Date(ctx.clock());
   const out: Verified = { byStaticKeys: new Map() };
   let firstError: string | undefined;
   if (discover) {
     try {
-      const getKey = await keys.forIssuer(iss).catch((e: Error) => {
-        firstError = e.message; // discovery's messages are safe to show
-        throw e;
-      });
-      out.discovered = (await jwtVerify(token, getKey, { issuer: iss, currentDate })).payload;
+      out.discovered = await verifyDiscovered(keys, token, iss, currentDate);
     } catch (e) {
-      firstError ??= describe(e);
+      if (e instanceof OutboundError) log(`the issuer's keys could not be fetched (${e.kind})`);
+      // Outbound errors say one thing whatever happened; jose's are described without the token.
+      firstError = e instanceof OutboundError ? e.message : describe(e);
     }
   }
-  for (const i of statics) {
-    try {
-      const jwks = createLocalJWKSet(JSON.parse(i.staticKeys!.issuerKeys));
-      out.byStaticKeys.set(i.uid, (await jwtVerify(token, jwks, { issuer: iss, currentDate })).payload);
-    } catch (e) {
-      firstError ??= describe(e);
-    }
-  }
+  if (statics) firstError = (await verifyStatic(token, statics, iss, currentDate, out)) ?? firstError;
   if (!out.discovered && out.byStaticKeys.size === 0) throw unauthenticated(firstError!);
   return out;
 }
@@ -125,7 +166,7 @@ export async function exchange(
     permissionDenied(
       `the token may not assume identity ${identity}: no such identity, or the token's issuer, subject, audience or claims do not satisfy its rules`,
     );
-  const verified = await verifyToken(ctx, keys, token, claims.iss!, () => {
+  const verified = await verifyToken(ctx, keys, token, claims.iss!, log, () => {
     log("no identity of the organization trusts the token's issuer");
     return deny();
   });

@@ -1,17 +1,53 @@
 /**
- * Which issuers the organization trusts, indexed once per change of the identities (the exchange
- * asks on every request, unauthenticated): the exact `issuer`s of claimMatch identities, their
- * distinct `issuerPattern`s, and staticKeys identities by issuer. The cost of one question is a
- * set lookup plus one linear-time match per distinct pattern, whatever the number of identities.
+ * Which issuers the organization trusts, asked by every (unauthenticated) exchange before anything
+ * is verified or fetched, so its cost must not follow what owners configure:
+ * - exact `issuer`s of claimMatch identities and staticKeys issuers: a map lookup;
+ * - `issuerPattern`s: each distinct pattern compiled once, and together bounded at write to
+ *   ISSUER_PATTERNS_MAX_INSTRUCTIONS, so matching an `iss` (at most ISSUER_MAX characters) takes
+ *   a bounded number of steps whatever the number of identities; an `iss` already judged under
+ *   the current identities is not matched again;
+ * - staticKeys key sets: parsed once per record version (staticKeys.ts), their keys pooled per
+ *   issuer and bounded at write to STATIC_KEYS_PER_ISSUER distinct keys.
+ * The index is rebuilt once per change of the identities.
  */
+import type { RE2JS } from "re2js";
+import { invalidField } from "../errors";
 import type { Collection, IdentityRecord } from "../store";
-import { fullMatch } from "./claim-match";
+import { program } from "./claim-match";
+import { staticKeysOf, type StaticKey } from "./static-keys";
+import { exchangeWork } from "./work";
+
+/** The most instructions the organization's distinct issuer patterns may compile to, together. */
+export const ISSUER_PATTERNS_MAX_INSTRUCTIONS = 500;
+/** The most distinct static keys the organization's identities may hold for one issuer, together. */
+export const STATIC_KEYS_PER_ISSUER = 64;
+/** How many `iss` verdicts are remembered per version of the identities. */
+const VERDICTS_KEPT = 1024;
+
+interface IssuerPattern {
+  program: RE2JS;
+  instructions: number;
+}
+
+/** The keys trusted for one static issuer (one of each), and the identities holding each key id. */
+export interface StaticIssuer {
+  keys: StaticKey[];
+  holders: Map<string, string[]>;
+}
 
 interface Index {
   version: number;
   exact: Set<string>;
-  patterns: string[];
-  statics: Map<string, IdentityRecord[]>;
+  patterns: IssuerPattern[];
+  instructions: number;
+  statics: Map<string, StaticIssuer>;
+  verdicts: Map<string, boolean>;
+}
+
+/** An issuer pattern's program and size (compiled once, by claim-match's cache). */
+function issuerPattern(source: string): IssuerPattern | undefined {
+  const p = program(source);
+  return p ? { program: p, instructions: p.programSize() } : undefined;
 }
 
 export class TrustedIssuers {
@@ -23,25 +59,92 @@ export class TrustedIssuers {
     const version = this.identities.version;
     if (this.index?.version === version) return this.index;
     const exact = new Set<string>();
-    const patterns = new Set<string>();
-    const statics = new Map<string, IdentityRecord[]>();
+    const patterns = new Map<string, IssuerPattern>();
+    const statics = new Map<string, StaticIssuer>();
     for (const i of this.identities.all()) {
-      if (i.claimMatch?.issuer !== undefined) exact.add(i.claimMatch.issuer);
-      if (i.claimMatch?.issuerPattern !== undefined) patterns.add(i.claimMatch.issuerPattern);
-      if (i.staticKeys) statics.set(i.staticKeys.issuer, [...(statics.get(i.staticKeys.issuer) ?? []), i]);
+      const cm = i.claimMatch;
+      if (cm?.issuer !== undefined) exact.add(cm.issuer);
+      const p = cm?.issuerPattern !== undefined && !patterns.has(cm.issuerPattern) ? issuerPattern(cm.issuerPattern) : undefined;
+      if (p) patterns.set(cm!.issuerPattern!, p);
+      if (i.staticKeys) {
+        let s = statics.get(i.staticKeys.issuer);
+        if (!s) statics.set(i.staticKeys.issuer, (s = { keys: [], holders: new Map() }));
+        for (const key of staticKeysOf(i)) {
+          const holders = s.holders.get(key.id);
+          if (holders) holders.push(i.uid);
+          else (s.keys.push(key), s.holders.set(key.id, [i.uid]));
+        }
+      }
     }
-    this.index = { version, exact, patterns: [...patterns], statics };
+    const list = [...patterns.values()];
+    const instructions = list.reduce((n, p) => n + p.instructions, 0);
+    this.index = { version, exact, patterns: list, instructions, statics, verdicts: new Map() };
     return this.index;
   }
 
   /** True when some claimMatch identity trusts `iss`: its keys may be discovered. */
   discoverable(iss: string): boolean {
-    const { exact, patterns } = this.current();
-    return exact.has(iss) || patterns.some((p) => fullMatch(p, iss));
+    const { exact, patterns, verdicts } = this.current();
+    if (exact.has(iss)) return true;
+    let verdict = verdicts.get(iss);
+    if (verdict === undefined) {
+      verdict = patterns.some((p) => {
+        exchangeWork.patternRuns++;
+        exchangeWork.patternSteps += p.instructions * iss.length;
+        return p.program.matcher(iss).matches();
+      });
+      if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
+      verdicts.set(iss, verdict);
+    }
+    return verdict;
   }
 
-  /** The staticKeys identities whose issuer is `iss`. */
-  staticKeysFor(iss: string): readonly IdentityRecord[] {
-    return this.current().statics.get(iss) ?? [];
+  /** The static keys trusted for `iss`, with who holds each; undefined when no identity names it. */
+  staticKeysFor(iss: string): StaticIssuer | undefined {
+    return this.current().statics.get(iss);
   }
+
+  /**
+   * Refuses (INVALID_ARGUMENT, naming the field) an identity record about to be written that would
+   * take the organization past its bounds. Its key set is parsed here, at write, once.
+   */
+  checkBounds(next: IdentityRecord): void {
+    const others = this.identities.all().filter((i) => i.uid !== next.uid);
+    // An identity whose issuer rules did not change passes, even in an organization written before these bounds.
+    const old = this.identities.get(next.uid);
+    const pattern = next.claimMatch?.issuerPattern;
+    if (pattern !== undefined && pattern !== old?.claimMatch?.issuerPattern) {
+      const sources = new Set(others.flatMap((i) => (i.claimMatch?.issuerPattern === undefined ? [] : [i.claimMatch.issuerPattern])));
+      if (!sources.has(pattern)) {
+        const used = [...sources].reduce((n, s) => n + (issuerPattern(s)?.instructions ?? 0), 0);
+        const size = issuerPattern(pattern)?.instructions ?? 0;
+        if (used + size > ISSUER_PATTERNS_MAX_INSTRUCTIONS)
+          throw invalidField(
+            "claimMatch.issuerPattern",
+            `compiles to ${size} instructions, and the organization's other issuer patterns to ${used}: together at most ${ISSUER_PATTERNS_MAX_INSTRUCTIONS} (give exact issuers with "issuer")`,
+          );
+      }
+    }
+    const sk = next.staticKeys;
+    const mine = staticKeysOf(next); // parsed here, at write, once for this record
+    if (sk && !(sk.issuer === old?.staticKeys?.issuer && sk.issuerKeys === old.staticKeys.issuerKeys)) {
+      const ids = new Set<string>();
+      for (const i of others) if (i.staticKeys?.issuer === sk.issuer) for (const k of staticKeysOf(i)) ids.add(k.id);
+      for (const k of mine) ids.add(k.id);
+      if (ids.size > STATIC_KEYS_PER_ISSUER)
+        throw invalidField(
+          "staticKeys.issuerKeys",
+          `would make ${ids.size} distinct keys for issuer ${sk.issuer} across the organization's identities: at most ${STATIC_KEYS_PER_ISSUER}`,
+        );
+    }
+  }
+}
+
+const byCollection = new WeakMap<Collection<IdentityRecord>, TrustedIssuers>();
+
+/** The one TrustedIssuers of a store's identities. */
+export function trustedIssuers(identities: Collection<IdentityRecord>): TrustedIssuers {
+  let t = byCollection.get(identities);
+  if (!t) byCollection.set(identities, (t = new TrustedIssuers(identities)));
+  return t;
 }

@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
 import { parentOf } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
+import { trustedIssuers } from "../auth/trusted-issuers";
 import { invalidField, permissionDenied } from "../errors";
 import { applyPatch, maskPaths } from "../masks";
 import type { IdentityRecord } from "../store";
@@ -40,6 +41,7 @@ export function createIdentity(ctx: ServerContext, groupUid: string, body: unkno
     { uid: freshUid(ctx.store.identities, groupUid), email: "", lastSeenTime: now, createTime: now, updateTime: now },
     input,
   );
+  trustedIssuers(ctx.store.identities).checkBounds(r);
   ctx.store.identities.insert(r);
   return r;
 }
@@ -75,6 +77,7 @@ export function updateIdentity(ctx: ServerContext, uid: string, body: unknown, m
   if (!changed(old, r)) return old;
   if (RELATIONSHIP_TYPES.some((k) => !isDeepStrictEqual(r[k], old[k])))
     requireDominates(ctx, caller, uid, `changing how identity ${uid} is assumed`);
+  trustedIssuers(ctx.store.identities).checkBounds(r);
   ctx.store.identities.replace(r);
   return r;
 }

@@ -24,7 +24,7 @@ describe("irv auth login through the engine", () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    srv = await startTestServer({ fixtures: {} });
+    srv = await startTestServer({ fixtures: {}, allowPrivateIssuers: true });
     issuer = await startOidcIssuer();
     const org = srv.server.organization;
     identity = (await srv.api.post(apiPath("identities", org), { name: "operator", claimMatch: { issuer: issuer.url, subject } })).body.uid;

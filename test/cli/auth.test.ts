@@ -14,7 +14,7 @@ import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { apiFor, path, useServer } from "../support/server";
 import { runIrv } from "../support/cli";
 
-const ctx = useServer({ fixtures: {} });
+const ctx = useServer({ fixtures: {}, allowPrivateIssuers: true });
 let issuer: OidcIssuer;
 let identity: string;
 let home: string;

@@ -6,7 +6,7 @@ import { AnonymousTokenSource, tokenSourceFrom } from "../../client/auth";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { apiFor, path, useServer } from "../support/server";
 
-const ctx = useServer({ fixtures: { repos: [{ name: "open", visibility: "public" }, { name: "closed" }] } });
+const ctx = useServer({ fixtures: { repos: [{ name: "open", visibility: "public" }, { name: "closed" }] }, allowPrivateIssuers: true });
 let issuer: OidcIssuer;
 let identity: string;
 const subject = "repo:acme/infra:ref:refs/heads/main";

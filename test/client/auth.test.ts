@@ -9,7 +9,7 @@ import { readSettings } from "../../client/config";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { apiCreate, builtinRole, useProviderServer } from "../support/provider";
 
-const ctx = useProviderServer();
+const ctx = useProviderServer({ allowPrivateIssuers: true });
 let issuer: OidcIssuer;
 let identity: string;
 const subject = "repo:acme/infra:ref:refs/heads/main";

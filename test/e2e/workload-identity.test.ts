@@ -12,7 +12,7 @@ const SUBJECT = "repo:acme/infra:ref:refs/heads/main";
 // binds it to viewer; a second stack holding no API token, only the issuer's OIDC token, reads
 // through the exchange and is refused writes.
 describe("workload identity through the engine", { timeout: ENGINE_TIMEOUT }, () => {
-  const ctx = useServer();
+  const ctx = useServer({ allowPrivateIssuers: true });
   let issuer: OidcIssuer;
   let admin: TestStack;
   let job: TestStack | undefined;

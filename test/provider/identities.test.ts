@@ -3,6 +3,7 @@ import { providers } from "../../provider";
 import { UNKNOWN } from "../../provider/resources";
 import { apiCreate, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
+import { JWKS } from "../support/every-kind";
 
 const ctx = useProviderServer();
 const identities = providers.identities;
@@ -91,7 +92,7 @@ describe("iam.Identity provider", () => {
   it("checks an expired staticKeys expiration whenever the API will check it again", async () => {
     const g = ctx.server.organization;
     const past = new Date(Date.now() - 3600_000).toISOString();
-    const staticKeys = { issuer: "https://i.example.com", subject: "s", issuerKeys: JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "a", y: "b" }] }), expirationTime: past };
+    const staticKeys = { issuer: "https://i.example.com", subject: "s", issuerKeys: JWKS, expirationTime: past };
     const olds = { groupUid: g, name: "x", staticKeys };
     // Unchanged, or an unrelated change: an expiration that has since passed breaks nothing.
     expect((await identities.check(olds as any, olds as any)).failures).toEqual([]);

@@ -11,7 +11,7 @@ import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { apiFor, path, startTestServer, useServer } from "../support/server";
 import { expectError, expectFieldViolation, mkIdentity, ok } from "../support/server-helpers";
 
-const ctx = useServer({ fixtures: {} });
+const ctx = useServer({ fixtures: {}, allowPrivateIssuers: true });
 let issuer: OidcIssuer;
 let identity: string;
 const subject = "repo:acme/infra:ref:refs/heads/main";

@@ -7,7 +7,7 @@ import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { expectError, expectFieldViolation, mkGroup, mkIdentity, ok } from "../support/server-helpers";
 
 let now = Date.now();
-const ctx = useServer({ fixtures: {}, clock: () => now });
+const ctx = useServer({ fixtures: {}, clock: () => now, allowPrivateIssuers: true });
 let issuer: OidcIssuer;
 beforeAll(async () => {
   issuer = await startOidcIssuer();

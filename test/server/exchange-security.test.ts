@@ -9,7 +9,7 @@ import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { apiFor, path, useServer, type ApiResponse } from "../support/server";
 import { expectError, expectFieldViolation, mkGroup, ok } from "../support/server-helpers";
 
-const ctx = useServer({ fixtures: {} });
+const ctx = useServer({ fixtures: {}, allowPrivateIssuers: true });
 let issuer: OidcIssuer;
 let group: string;
 

@@ -4,6 +4,7 @@ import { BUILTIN_ROLES, TYPE_PREFIX, resources } from "../../api";
 import { builtinRoleUid } from "../../server";
 import { listAll, path, useServer } from "../support/server";
 import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
+import { JWKS } from "../support/every-kind";
 
 const ctx = useServer({ fixtures: {} });
 const org = () => ctx.server.organization;
@@ -15,7 +16,7 @@ describe("identities", () => {
     const cm = await mkIdentity(ctx.api, g.uid, "gh");
     expect(resources.Identity.parse(cm).claimMatch?.subject).toBe("repo:acme/gh");
     expect(cm.lastSeenTime).toBe(cm.createTime);
-    const jwks = JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "a", y: "b" }] });
+    const jwks = JWKS;
     const sk = ok(await ctx.api.post(path("identities", g.uid), {
       name: "static",
       staticKeys: { issuer: "https://issuer.example", subject: "svc", issuerKeys: jwks, expirationTime: new Date(Date.now() + 30 * day).toISOString() },

@@ -7,7 +7,8 @@
  *   const forged = await issuer.signForeign({ sub: "repo:acme/infra", aud: server.url });
  *   await issuer.close();
  *
- * Plain http is fine: the server accepts http issuers on loopback hosts only.
+ * A server fetches it only when started with `allowPrivateIssuers: true` (`--allow-private-issuers`):
+ * by default issuers must be https on public addresses.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";

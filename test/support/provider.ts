@@ -5,14 +5,15 @@
  */
 import { beforeAll, expect } from "vitest";
 import { configure } from "../../provider";
+import type { ServerOptions } from "../../server";
 import { useServer, path, type TestServer } from "./server";
 import type { CollectionName } from "../../api/collections";
 
 export { path };
 
-/** Starts a server for the file and points the provider at it. */
-export function useProviderServer(): TestServer {
-  const ctx = useServer();
+/** Starts a server for the file (with `opts`) and points the provider at it. */
+export function useProviderServer(opts: ServerOptions = {}): TestServer {
+  const ctx = useServer(opts);
   beforeAll(() => {
     const settings: Record<string, string> = { "irv:apiUrl": ctx.server.url, "irv:token": ctx.server.token };
     configure((key) => settings[key]);

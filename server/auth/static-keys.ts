@@ -1,0 +1,50 @@
+/**
+ * staticKeys key sets, parsed once per record version: records are replaced, never changed, on
+ * write, so a parse is kept for as long as its record object lives. Keys that cannot verify (from
+ * a data directory written before the write rules refused them) are skipped.
+ */
+import { createPublicKey, type KeyObject } from "node:crypto";
+import { exchangeWork } from "./work";
+
+/** One public key of a staticKeys identity. */
+export interface StaticKey {
+  /** The same for the same key, kid and alg in any identity: keys are pooled by it. */
+  id: string;
+  kid?: string;
+  alg?: string;
+  kty: string;
+  key: KeyObject;
+}
+
+const parsed = new WeakMap<object, StaticKey[]>();
+
+function parse(issuerKeys: string): StaticKey[] {
+  exchangeWork.keySetBytesParsed += issuerKeys.length;
+  let keys: unknown;
+  try {
+    keys = (JSON.parse(issuerKeys) as { keys?: unknown }).keys;
+  } catch {
+    return [];
+  }
+  const out: StaticKey[] = [];
+  for (const jwk of Array.isArray(keys) ? keys : []) {
+    try {
+      const key = createPublicKey({ key: jwk, format: "jwk" });
+      const kid = typeof jwk.kid === "string" ? jwk.kid : undefined;
+      const alg = typeof jwk.alg === "string" ? jwk.alg : undefined;
+      const id = JSON.stringify([kid ?? null, alg ?? null, key.export({ format: "jwk" })]);
+      out.push({ id, kid, alg, kty: String(jwk.kty), key });
+    } catch {
+      // Not a public key: it can verify nothing.
+    }
+  }
+  return out;
+}
+
+/** The parsed keys of a staticKeys identity (record), parsed on first use. */
+export function staticKeysOf(record: { staticKeys?: { issuerKeys: string } }): StaticKey[] {
+  if (!record.staticKeys) return [];
+  let keys = parsed.get(record);
+  if (!keys) parsed.set(record, (keys = parse(record.staticKeys.issuerKeys)));
+  return keys;
+}
