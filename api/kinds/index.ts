@@ -7,7 +7,7 @@
  *
  * Glossary: one word for one thing, everywhere.
  * - **kind**: a resource kind, named by its API collection (`groups`, `roleBindings`): `Kind`.
- *   Only the seven IAM collections that Pulumi manages are kinds; `repos`, `tags` and
+ *   Only the IAM collections that programs manage (`KINDS`) are kinds; `repos`, `tags` and
  *   `advisories` are collections the functions read.
  * - **collection**: a path of the API and the name of its list array (api/collections.ts):
  *   every kind is one, not every collection is a kind.
@@ -19,7 +19,8 @@
  *   ("role binding").
  * - **type token**: the engine's name of a resource type: `irv:iam:Group` for the plugin
  *   (`tokenOf`), `pulumi-nodejs:dynamic/irv:Group` for the dynamic classes
- *   (`dynamicTokenOf`); `kindOfTypeToken` maps either back to the kind, `kindOfDisplayName` a display name.
+ *   (`dynamicTokenOf`); `kindOfTypeToken` maps either back to the kind, `kindOfDisplayName`
+ *   a display name.
  * - **parent**: the group a resource lives in, named by its `parentField` (`parentUid` or
  *   `groupUid`), travelling in the request path, never in a body.
  * - **input** / **output**: what a program declares / what the provider reports; every field is

@@ -147,7 +147,7 @@ function byKey<T>(items: T[], key: (x: T) => string): T[] {
 
 /**
  * What a reference outside the exported group is, in its comment: the parent group, the item the
- * API hydrates for a uid field (a binding's `identity` for `identityUid`) by its name, else the
+ * API hydrates for a uid field (a binding's `identity` for the uid of its identity) by its name, else the
  * kind it refers to.
  */
 function about(def: KindDefinition, field: string, f: FieldDefinition, x: Item): string {
