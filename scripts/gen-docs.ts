@@ -1,0 +1,41 @@
+/**
+ * `npm run gen:docs`: rewrites the reference pages under docs/ (docs/resources, docs/functions and
+ * the reference list in docs/_index.md) from the resource plugin's schema. Run it after any change
+ * to the kinds, the functions or the schema, and commit the result; test/docs/docs.test.ts fails
+ * while the committed pages are stale. No network, no build tools: it takes a fraction of a second.
+ */
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { packageSchema } from "../plugin/schema";
+import { GENERATED_DIRS, INDEX, generateDocs } from "./docs/generate";
+import type { PackageSchema } from "./docs/schema";
+import { ROOT } from "./gen-plugin-sdk";
+
+/** Where the docs live in the repository. */
+export const DOCS_DIR = path.join(ROOT, "docs");
+
+/** The generated files as they should be now, by path under docs/. */
+export function currentDocs(): Map<string, string> {
+  return generateDocs(packageSchema() as unknown as PackageSchema, readFileSync(path.join(DOCS_DIR, INDEX), "utf8"));
+}
+
+/** The files now in the generated folders, by path under docs/. */
+export function committedPages(): string[] {
+  return GENERATED_DIRS.flatMap((dir) => {
+    try {
+      return readdirSync(path.join(DOCS_DIR, dir)).map((f) => `${dir}/${f}`);
+    } catch {
+      return [];
+    }
+  }).sort();
+}
+
+if (require.main === module) {
+  const files = currentDocs();
+  for (const stale of committedPages()) if (!files.has(stale)) rmSync(path.join(DOCS_DIR, stale));
+  for (const [file, text] of files) {
+    mkdirSync(path.dirname(path.join(DOCS_DIR, file)), { recursive: true });
+    writeFileSync(path.join(DOCS_DIR, file), text);
+  }
+  console.log(`Wrote ${files.size} files under ${DOCS_DIR}`);
+}
