@@ -2,13 +2,19 @@ import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../api/collections";
 import type { TokenSource } from "./token-source";
-import { ApiError, DeadlineExceededError, ResponseShapeError, TransportError, UnauthenticatedError } from "./errors";
+import { ApiError, DeadlineExceededError, NotTheApiError, ResponseShapeError, TransportError, UnauthenticatedError } from "./errors";
 import { retryFunction } from "./retry";
 import { SHAPES, envelopeOf, type Item } from "./shapes";
 import { dispatcherFor } from "./transport";
 
 /** How long one call may take, retries included, unless the caller gives a deadline. */
 export const DEFAULT_CALL_BUDGET_MS = 120_000;
+
+/** The call budget: `IRV_CALL_BUDGET_MS` when set to a positive number, else the default. */
+export function callBudgetMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = Number(env.IRV_CALL_BUDGET_MS);
+  return Number.isFinite(v) && v > 0 ? v : DEFAULT_CALL_BUDGET_MS;
+}
 
 /** Per-call options. */
 export interface CallOptions {
@@ -136,7 +142,7 @@ export class IrvClient {
     o: CallOptions & { body?: object; query?: Record<string, unknown> } = {},
   ): Promise<unknown> {
     const start = Date.now();
-    const deadline = o.deadline ?? start + DEFAULT_CALL_BUDGET_MS;
+    const deadline = o.deadline ?? start + callBudgetMs();
     const request = `${method} ${path}`;
     const search = toSearch(o.query);
     for (let authAttempt = 0; ; authAttempt++) {
@@ -169,7 +175,7 @@ export class IrvClient {
         } as Dispatcher.RequestOptions);
       } catch (e) {
         if (signal.aborted) throw new DeadlineExceededError(request, deadline - start);
-        throw new TransportError(request, e);
+        throw new TransportError(request, e, this.apiUrl);
       }
       let text: string;
       try {
@@ -177,9 +183,13 @@ export class IrvClient {
       } catch (e) {
         // The connection died mid-body: the request may have been applied, the answer is lost.
         if (signal.aborted) throw new DeadlineExceededError(request, deadline - start);
-        throw new TransportError(request, e);
+        throw new TransportError(request, e, this.apiUrl);
       }
       const body = text ? parseJson(text) : undefined;
+      // A gateway's own 429/502/503/504 page still means "try later": keep those as the status says.
+      if (!GATEWAY_STATUSES.includes(res.statusCode) && (body === NOT_JSON || (res.statusCode >= 300 && !isStatus(body))))
+        throw new NotTheApiError(request, this.apiUrl, res.statusCode);
+      if (body === NOT_JSON) throw ApiError.fromStatus(res.statusCode, undefined, request);
       if (res.statusCode < 300) return body;
       const err = ApiError.fromStatus(res.statusCode, body, request);
       // An exchanged token the server refuses may have been revoked or skewed: exchange again once.
@@ -215,10 +225,21 @@ function toSearch(query: Record<string, unknown> | undefined): string {
   return s ? `?${s}` : "";
 }
 
+/** Statuses a proxy in front of the API answers with a page of its own. */
+const GATEWAY_STATUSES = [429, 502, 503, 504];
+
+/** What parseJson returns for a body that is not JSON. */
+const NOT_JSON = Symbol("not JSON");
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return { message: text.slice(0, 200) };
+    return NOT_JSON;
   }
+}
+
+/** Whether an error body is the API's Status (`{code, message}`), as every API error is. */
+function isStatus(body: unknown): boolean {
+  return typeof body === "object" && body !== null && typeof (body as { code?: unknown }).code === "number";
 }

@@ -126,9 +126,11 @@ function describe(request: string | undefined, message: string, details: ErrorDe
 export class TransportError extends Error {
   /** The underlying error code (`UND_ERR_SOCKET`, `ECONNRESET`, `UND_ERR_HEADERS_TIMEOUT`, ...). */
   readonly errorCode: string | undefined;
-  constructor(request: string, cause: unknown) {
+  /** `where`: the API's URL, named so a wrong `irv:apiUrl` shows in the message. */
+  constructor(request: string, cause: unknown, where?: string) {
     const code = (cause as { code?: string })?.code;
-    super(`${request}: no response from the API (${code ?? (cause as Error)?.message ?? "unknown error"})`, { cause });
+    const at = where ? ` at ${where}` : "";
+    super(`${request}: no response from the API${at} (${code ?? (cause as Error)?.message ?? "unknown error"})${where ? "; check irv:apiUrl" : ""}`, { cause });
     this.name = "TransportError";
     this.errorCode = code;
   }
@@ -147,6 +149,21 @@ export class ResponseShapeError extends Error {
   constructor(request: string, issues: string) {
     super(`${request}: unexpected response shape: ${issues}`);
     this.name = "ResponseShapeError";
+  }
+}
+
+/**
+ * The address answered, but not as the platform's API does: no JSON, or an error without the
+ * API's Status. Usually a wrong `irv:apiUrl` pointing at some other web server. The body is
+ * never quoted: it is not ours to echo.
+ */
+export class NotTheApiError extends Error {
+  /** The HTTP status of the answer. */
+  readonly status: number;
+  constructor(request: string, where: string, status: number) {
+    super(`${request}: ${where} answered HTTP ${status}, but not as the platform's API does; check irv:apiUrl`);
+    this.name = "NotTheApiError";
+    this.status = status;
   }
 }
 

@@ -11,10 +11,12 @@ import type { RetryHandler } from "undici";
  *   applied, so the client looks the resource up instead (see `createRecovering`).
  * - `extraStatuses` lets one request retry more, e.g. 403 on a child create while a new group's
  *   permissions propagate.
- * - 429 and 503 are bounded by `deadline` alone: they say the server did not apply the request,
- *   so waiting out a long throttle is always safe. A fixed count of eight made a read give up
- *   after about nine seconds of `Retry-After: 1` while most of its two-minute budget was left.
- *   Connection errors are also bounded by `maxRetries`.
+ * - Every retry is bounded by `deadline`, the operation's one budget: 429 and 503 say the server
+ *   did not apply the request, and an idempotent request is safe to repeat. A fixed count (eight
+ *   once) made deletes and updates give up after about 26 s of a down server while creates waited
+ *   out their whole budget. `maxRetries` can still cap connection errors for one call.
+ * - A waiting retry keeps the process alive: a script or command must never end, let alone with
+ *   success, while one of its requests is still pending.
  * - Backoff is exponential with jitter; a `Retry-After` gets up to half as long again of jitter
  *   (at most a second), so clients throttled together do not come back together. No wait runs
  *   past `deadline`.
@@ -26,7 +28,7 @@ export interface RetryPolicy {
   idempotent: boolean;
   /** HTTP statuses retried besides 429 and 503. */
   extraStatuses?: number[];
-  /** Upper bound on attempts after the first, for connection errors (statuses: the deadline). */
+  /** Upper bound on attempts after the first, for connection errors (default: none but the deadline). */
   maxRetries?: number;
   /** First backoff step, ms. */
   minDelayMs?: number;
@@ -65,7 +67,7 @@ export function retryAfterWait(ms: number, random = Math.random): number {
 
 /** The `retry` callback for undici's RetryHandler implementing `policy`. */
 export function retryFunction(policy: RetryPolicy): RetryHandler.RetryCallback {
-  const { deadline, idempotent, extraStatuses = [], maxRetries = 8, minDelayMs = 200, maxDelayMs = 10_000 } = policy;
+  const { deadline, idempotent, extraStatuses = [], maxRetries = Infinity, minDelayMs = 200, maxDelayMs = 10_000 } = policy;
   return (err, { state }, cb) => {
     const { statusCode, code, headers } = err as Error & {
       statusCode?: number;
@@ -78,6 +80,6 @@ export function retryFunction(policy: RetryPolicy): RetryHandler.RetryCallback {
     const after = retryAfterMs(headers?.["retry-after"]);
     const wait = after !== undefined ? retryAfterWait(after) : backoff(state.counter, minDelayMs, maxDelayMs);
     if (Date.now() + wait > deadline) return cb(err);
-    setTimeout(() => cb(null), wait).unref?.();
+    setTimeout(() => cb(null), wait);
   };
 }

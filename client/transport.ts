@@ -34,7 +34,7 @@ export function dispatcherFor(origin: string): Dispatcher {
     // throwOnError: false hands the final error response (with its body) to the caller, so the
     // client can read the server's Status after the last retry. The retry decision itself comes
     // per request through `retryOptions.retry` (see retry.ts).
-    d = pool.compose(interceptors.retry({ throwOnError: false, maxRetries: 8 }));
+    d = pool.compose(interceptors.retry({ throwOnError: false }));
     dispatchers.set(origin, d);
   }
   return d;

@@ -42,11 +42,15 @@ export async function createRecovering<C extends CollectionName>(
     throw e;
   };
   for (let attempt = 1; ; attempt++) {
+    // The create's own lost answer: when the look-ups after it fail too, this is what the user
+    // is told, since the create is what failed (not the look-up that happened to run last).
+    let lost: TransportError;
     try {
       return await client.create(spec.collection, parent, body, { deadline, retryStatuses });
     } catch (e) {
       if (e instanceof DeadlineExceededError) return lateLookup(e);
       if (!(e instanceof TransportError)) throw e;
+      lost = e;
     }
     // The response was lost: look before sending again.
     for (let look = 1; ; look++) {
@@ -55,9 +59,9 @@ export async function createRecovering<C extends CollectionName>(
         if (found) return found;
         break;
       } catch (e) {
-        if (e instanceof DeadlineExceededError) return lateLookup(e);
+        if (e instanceof DeadlineExceededError) return lateLookup(lost);
         if (!(e instanceof TransportError)) throw e;
-        await pause(look, deadline, e);
+        await pause(look, deadline, lost);
       }
     }
     await pause(attempt, deadline, undefined);

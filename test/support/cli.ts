@@ -18,8 +18,13 @@ export const IRV_BIN = path.join(repoRoot, "dist", "cli", "index.js");
 
 /** Runs `node dist/cli/index.js ...args` with `env` added to this process's environment. */
 export function runIrv(args: string[], env: Record<string, string> = {}, cwd = repoRoot): Promise<IrvRun> {
+  return runNode([IRV_BIN, ...args], env, cwd);
+}
+
+/** Runs `node ...args` (a script, or `-e` and code) with `env` added to this process's environment. */
+export function runNode(args: string[], env: Record<string, string> = {}, cwd = repoRoot): Promise<IrvRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [IRV_BIN, ...args], { cwd, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

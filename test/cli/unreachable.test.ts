@@ -1,0 +1,87 @@
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../support/engine";
+import { runIrv, runNode, type IrvRun } from "../support/cli";
+
+// A wrong API URL must fail loudly, never end quietly: no `irv` command and no library call may
+// end (least of all with success) while one of its requests still waits for a retry. Before the
+// fix a retry's backoff timer was unref'd, so Node exited 0 mid-retry with nothing printed.
+
+/** A port that was free a moment ago: nothing listens there. */
+async function closedPort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+/** Some other web server: answers every request with an HTML page carrying a marker. */
+const MARKER = "INTERNAL-PAGE-MARKER";
+const other = http.createServer((_req, res) => {
+  res.writeHead(404, { "content-type": "text/html" });
+  res.end(`<html><body>${MARKER}</body></html>`);
+});
+
+/** Short budgets so a refused connection gives up within seconds; the outcome does not depend on them. */
+const BUDGET = { IRV_CALL_BUDGET_MS: "3000", IRV_TOKEN: "t", IRV_IDENTITY: "", IRV_IDENTITY_TOKEN: "" };
+
+/** Runs a plain Node script that uses the compiled client, the way a user's script would. */
+function runScript(apiUrl: string): Promise<IrvRun> {
+  const script = `
+    const { IrvClient, auth } = require(${JSON.stringify(path.join(repoRoot, "dist", "client"))});
+    new IrvClient(${JSON.stringify(apiUrl)}, new auth.StaticTokenSource("t")).get("groups", "0123456789abcdef0123456789abcdef01234567")
+      .then(() => console.log("resolved"), (e) => { console.error(e.message); process.exitCode = 1; });`;
+  return runNode(["-e", script], BUDGET);
+}
+
+let closed: string;
+let html: string;
+beforeAll(async () => {
+  closed = `http://127.0.0.1:${await closedPort()}`;
+  await new Promise<void>((r) => other.listen(0, "127.0.0.1", r));
+  html = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => other.close(() => r())));
+
+const GROUP = "0123456789abcdef0123456789abcdef01234567";
+
+describe("a wrong API URL", { timeout: 60_000 }, () => {
+  it("fails a plain script's client call, naming the URL, where nothing listens", async () => {
+    const r = await runScript(closed);
+    expect(r.stdout).not.toContain("resolved");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`no response from the API at ${closed}`);
+    expect(r.stderr).toContain("ECONNREFUSED");
+    expect(r.stderr).toContain("check irv:apiUrl");
+  });
+
+  it("fails a plain script's client call, naming the status and not quoting the page, where another server answers", async () => {
+    const r = await runScript(html);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${html} answered HTTP 404, but not as the platform's API does; check irv:apiUrl`);
+    expect(r.stderr).not.toContain(MARKER);
+  });
+
+  // Every irv command that calls the API directly (drift and review call it through the engine).
+  const commands: [string, (url: string) => string[]][] = [
+    ["export", (url) => ["export", "--group", GROUP, "--api-url", url, "--out", path.join(repoRoot, "tmp", "unreachable-export")]],
+    ["auth token", () => ["auth", "token"]],
+  ];
+  for (const [name, args] of commands) {
+    it(`makes irv ${name} exit 1 with the URL where nothing listens`, async () => {
+      const r = await runIrv(args(closed), { ...BUDGET, IRV_API_URL: closed, IRV_CONFIG_DIR: path.join(repoRoot, "tmp", "unreachable-config") });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`${closed.replace(/[.:/]/g, "\\$&")}|not logged in|log in`, "i"));
+    });
+  }
+
+  it("makes irv export name the URL and status where another server answers", async () => {
+    const r = await runIrv(["export", "--group", GROUP, "--api-url", html, "--out", path.join(repoRoot, "tmp", "unreachable-export-html")], BUDGET);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${html} answered HTTP 404`);
+    expect(r.stderr).not.toContain(MARKER);
+  });
+});
