@@ -1,5 +1,5 @@
 import type { Stack } from "@pulumi/pulumi/automation";
-import { changedSettings } from "../engine/settings";
+import { checkSettings } from "../engine/settings";
 import { nameSecretMembers } from "./secrets";
 import { StepCollector, type Step } from "../engine/steps";
 import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
@@ -22,8 +22,8 @@ export interface DriftOptions {
 export async function runDrift({ stack, onOutput }: DriftOptions): Promise<DriftReport> {
   const started = Date.now();
   const collector = new StepCollector();
-  const settingsChanged = await changedSettings(stack);
-  await stack.previewRefresh({ onEvent: collector.onEvent, onOutput, runProgram: settingsChanged.length > 0 || undefined });
+  const settings = await checkSettings(stack);
+  await stack.previewRefresh({ onEvent: collector.onEvent, onOutput, runProgram: settings.runProgram || undefined });
   const resources: DriftedResource[] = [];
   let inSync = 0;
   for (const step of collector.steps()) {
@@ -39,7 +39,7 @@ export async function runDrift({ stack, onOutput }: DriftOptions): Promise<Drift
     changed: resources.filter((r) => r.status === "changed").length,
     deleted: resources.filter((r) => r.status === "deleted").length,
     resources,
-    settingsChanged,
+    settingsChanged: settings.changed,
     durationMs: Date.now() - started,
   };
 }

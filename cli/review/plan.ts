@@ -1,6 +1,6 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { DYNAMIC_TYPE_PREFIX, kindOfDisplayName, replaceNames } from "../../api/kinds";
-import { changedSettings } from "../engine/settings";
+import { checkSettings } from "../engine/settings";
 import { StepCollector, type Step } from "../engine/steps";
 import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
 import { ACTIONS, type ReviewAction, type ReviewChange, type ReviewReport } from "./report";
@@ -14,6 +14,9 @@ export interface ReviewOptions {
   /** Called with each line of engine output; default: dropped. */
   onOutput?: (line: string) => void;
 }
+
+/** The steps of a resource the change leaves as it is. */
+const UNCHANGED_OPS = new Set(["same", "refresh"]);
 
 const ACTION_OF: Record<string, ReviewAction | undefined> = {
   create: "create",
@@ -30,16 +33,18 @@ export async function runReview({ stack, refresh, onOutput }: ReviewOptions): Pr
   const started = Date.now();
   const collector = new StepCollector();
   // A refresh without the program reads with the settings recorded at the last update: run the
-  // program when they have changed since, so the refresh asks the API they now name.
-  const settingsChanged = refresh ? await changedSettings(stack) : [];
-  await stack.preview({ onEvent: collector.onEvent, onOutput, refresh, runProgram: settingsChanged.length > 0 || undefined });
+  // program when they may have changed since, so the refresh asks the API they now name.
+  const runProgram = refresh ? (await checkSettings(stack)).runProgram : false;
+  await stack.preview({ onEvent: collector.onEvent, onOutput, refresh, runProgram: runProgram || undefined });
   const steps = collector.steps();
   const changes: ReviewChange[] = [];
   let unchanged = 0;
   for (const step of steps) {
     const change = changeOf(step);
     if (change) changes.push(change);
-    else if (step.op === "same") unchanged++;
+    // With --refresh, a resource the program leaves as it is keeps its refresh step (see
+    // StepCollector): unchanged too.
+    else if (UNCHANGED_OPS.has(step.op)) unchanged++;
   }
   const counts = { create: 0, adopt: 0, update: 0, replace: 0, delete: 0 };
   for (const c of changes) counts[c.action]++;
