@@ -40,8 +40,10 @@ Options:
       --package-spec SPEC
                      the pulumi-irv dependency of the generated package.json: a version or
                      range (0.1.0), a tarball or folder path (file:<absolute path> is written),
-                     or any npm spec. Default: ^<this version> when irv runs from an installed
-                     package, file:<this checkout> when it runs from a checkout
+                     or any npm spec. Default: exactly what irv runs from: file:<this
+                     checkout>, or for an installed copy what its project's lockfile says it was
+                     installed from (that tarball or folder, or the exact registry version);
+                     with no such record, irv asks for this option
   -s, --stack S      read irv:* config (apiUrl, token, identity, ...) from this stack
       --cwd DIR      the Pulumi project folder of --stack (default: the current directory)
   -h, --help         show this help

@@ -24,6 +24,7 @@ export function packageJson(name: string, opts: GenerateOptions): string {
       main: "index.ts",
       dependencies: { "@pulumi/pulumi": opts.pulumiVersion, "pulumi-irv": opts.irvVersion },
       devDependencies: { "@types/node": "^20", typescript: "~5.9" },
+      ...(opts.overrides ? { overrides: opts.overrides } : {}),
     },
     null,
     2,

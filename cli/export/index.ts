@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { IrvClient } from "../../client";
 import { generateProgram, type GeneratedProgram, type GenerateOptions } from "./generate";
-import { npmrcFor, packageSpec } from "./packageSpec";
+import { npmrcFor, ownPackage, packageSpec } from "./packageSpec";
 import { readOrg, type Progress } from "./read";
 import { countsOf } from "./snapshot";
 import { importFileText } from "./importFile";
@@ -53,6 +53,7 @@ export async function runExport(opts: ExportOptions): Promise<ExportResult> {
     groupConfigKey: opts.groupConfigKey,
     irvVersion,
     pulumiVersion: opts.pulumiVersion ?? (require("@pulumi/pulumi/package.json") as { version: string }).version,
+    overrides: ownPackage().overrides,
   });
   const npmrc = npmrcFor(irvVersion);
   if (npmrc) generated.files.push({ path: ".npmrc", text: npmrc });

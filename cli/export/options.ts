@@ -10,6 +10,8 @@ export interface GenerateOptions {
   irvVersion: string;
   /** The `@pulumi/pulumi` version for package.json. */
   pulumiVersion: string;
+  /** npm `overrides` for package.json: pulumi-irv's own, which an installing project must repeat (npm reads only the root's). */
+  overrides?: Record<string, unknown>;
 }
 
 /** A secret the program needs from stack config because the API never returns it. */

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
@@ -27,6 +27,25 @@ describe("the package.json irv export writes", () => {
     expect(packageSpec(undefined)).toBe(`file:${repoRoot}`);
     expect(npmrcFor(`file:${repoRoot}`)).toBe("install-links=true\n");
     expect(npmrcFor(`^${version}`)).toBeUndefined();
+  });
+
+  it("defaults, for an installed copy, to what its project's lockfile says it came from, and never guesses a registry range", () => {
+    const project = mkdtempSync(path.join(tmpdir(), "irv-installed-"));
+    try {
+      const root = path.join(project, "node_modules", "pulumi-irv");
+      mkdirSync(root, { recursive: true });
+      const own = { root, version: "0.1.0" };
+      const lock = (resolved: string) =>
+        writeFileSync(path.join(project, "node_modules", ".package-lock.json"), JSON.stringify({ packages: { "node_modules/pulumi-irv": { version: "0.1.0", resolved } } }));
+      // No record of where it came from: refuse, naming the option.
+      expect(() => packageSpec(undefined, project, own)).toThrow(/--package-spec: cannot tell where this copy of pulumi-irv was installed from/);
+      lock("file:vendor/pulumi-irv-0.1.0.tgz");
+      expect(packageSpec(undefined, project, own)).toBe(`file:${path.join(project, "vendor", "pulumi-irv-0.1.0.tgz")}`);
+      lock("https://registry.example/pulumi-irv/-/pulumi-irv-0.1.0.tgz");
+      expect(packageSpec(undefined, project, own)).toBe("0.1.0");
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   describe("installed with npm", { timeout: ENGINE_TIMEOUT }, () => {
@@ -57,6 +76,8 @@ describe("the package.json irv export writes", () => {
       expect(exported.code, exported.stderr).toBe(0);
       const pkg = JSON.parse(readFileSync(path.join(out, "package.json"), "utf8"));
       expect(pkg.dependencies["pulumi-irv"]).toBe(`file:${tarball}`);
+      // npm reads overrides from the root package only: the export repeats pulumi-irv's own.
+      expect(pkg.overrides).toEqual(JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).overrides);
 
       const install = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: out, maxBuffer: 16 << 20 });
       expect(install.stderr).not.toMatch(/ERR!/);
