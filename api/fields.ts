@@ -2,6 +2,7 @@ import { RE2JS } from "re2js";
 import { z } from "zod";
 import { UID } from "./uid";
 import { CAPABILITIES } from "./capabilities";
+import { withSuggestion } from "./suggest";
 
 /**
  * Field rules shared by the server (which enforces them) and the provider's `check` (which
@@ -100,7 +101,8 @@ export function map<V extends z.ZodType>(value: V) {
 
 /** A capability name: one of the table the server authorizes with (a closed set: an enum in the plugin's schema). */
 export const capability = z
-  .enum(CAPABILITIES, { error: "is not a known capability" })
+  // YAML and Go programs get no compiler to suggest the right name: the rule does.
+  .enum(CAPABILITIES, { error: (iss) => withSuggestion("is not a known capability", iss.input, CAPABILITIES) })
   .meta({ id: "Capability", description: "A capability a role can hold: `<collection>.<verb>`, such as `groups.list`." });
 
 /** An RFC 3339 UTC timestamp with milliseconds, as every `*Time` field is written. */

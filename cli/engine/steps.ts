@@ -49,8 +49,9 @@ const REPLACE_PARTS = new Set(["replace", "create-replacement", "delete-replaced
  * read from the token (`irv:iam:Group` -> `irv.iam.Group`).
  */
 export function displayNameOfType(type: string): string {
+  // One label per kind, whichever way the stack runs it (dynamic classes or the plugin).
   const kind = kindOfTypeToken(type);
-  if (kind && type === dynamicTokenOf(kind)) return displayNameOf(kind);
+  if (kind) return displayNameOf(kind);
   const dyn = /^pulumi-nodejs:dynamic(?:\/([^:]+))?:(.+)$/.exec(type);
   if (dyn) {
     return dyn[1] ? `${dyn[1]}.${dyn[2]}` : dyn[2] === "Resource" ? "dynamic resource" : dyn[2];

@@ -79,7 +79,8 @@ describe("irv drift and review on a plugin stack whose irv settings change", { t
     const run = await irv("drift", "--format", "json");
     const report = JSON.parse(run.stdout) as DriftReport;
     // `far` lives on the first server only: through the provider the program names now, it is gone.
-    expect(report.resources).toMatchObject([{ name: "far", status: "deleted", uid: uids.far }]);
+    // One label per kind, as on a stack of the dynamic classes.
+    expect(report.resources).toMatchObject([{ name: "far", kind: "iam.Group", status: "deleted", uid: uids.far }]);
     expect(run.code).toBe(2);
     expect(reads(first, "far")).toBe(before);
     expect(reads(second, "far")).toBeGreaterThan(0);

@@ -39,6 +39,8 @@ describe("engine values", () => {
 
   it("names kinds as the SDK does", () => {
     expect(displayNameOfType("pulumi-nodejs:dynamic/irv:RoleBinding")).toBe("iam.RoleBinding");
+    // The plugin's type token of a kind gets the same label as its dynamic class.
+    expect(displayNameOfType("irv:iam:RoleBinding")).toBe("iam.RoleBinding");
     expect(displayNameOfType("pulumi-nodejs:dynamic:Resource")).toBe("dynamic resource");
     expect(displayNameOfType("aws:s3/bucket:Bucket")).toBe("aws.s3.Bucket");
   });

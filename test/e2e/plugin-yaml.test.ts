@@ -110,6 +110,9 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect(await failingPreview()).toMatch(/property claimMatch value .* has a problem: claimMatch\.issuer: must be an https URL/);
     writeProject((y) => y.replace("[repo.list, tag.list,", "[repo.list, tag.frobnicate,"));
     expect(await failingPreview()).toMatch(/property capabilities value .* has a problem: capabilities\.1: is not a known capability/);
+    // YAML has no compiler to suggest a name: the check does.
+    writeProject((y) => y.replace("[repo.list, tag.list,", "[repo.list, tag.lsit,"));
+    expect(await failingPreview()).toMatch(/capabilities\.1: is not a known capability \(did you mean "tag\.list"\?\)/);
     writeProject((y) => y.replace("issuer: https://login.acme.example", "issuer: http://login.acme.example"));
     const badOidc = await failingPreview();
     expect(badOidc).toMatch(/oidc\.issuer: must be an https URL/);
