@@ -57,7 +57,7 @@ function resourceOf(d: KindDefinition): PropertySpec {
   const requiredInputs = inputs.filter(([name, f]) => name === d.parentField || (required.inputs.includes(name) && !f.computedWhenOmitted)).map(([n]) => n);
   const filled = inputs.filter(([name, f]) => !requiredInputs.includes(name) && (f.default !== undefined || f.computedWhenOmitted)).map(([n]) => n);
   return {
-    description: `A ${d.label} (API collection \`${d.kind}\`).`,
+    description: `${d.description} API collection: \`${d.kind}\`.`,
     properties,
     required: ["uid", ...requiredInputs, ...filled, ...required.outputs],
     inputProperties,

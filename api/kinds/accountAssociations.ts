@@ -69,6 +69,12 @@ export const accountAssociations = defineKind({
   description: "The cloud and source accounts associated with a group.",
   parentField: "groupUid",
   capability: "account_associations",
+  example: {
+    name: "accounts",
+    inputs: { groupUid: "${group}", name: "accounts", amazon: { account: "123456789012" }, github: { installations: [{ id: "12345678", name: "acme" }] } },
+    notes: ["A group has at most one account association, so its uid is the group's uid; a replacement deletes the old one first."],
+    importNotes: ["Import it by its group's uid."],
+  },
   fields: {
     groupUid: common.groupUid("The group (one association per group; its uid is the group's)."),
     name: common.name("The association's name."),

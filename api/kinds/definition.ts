@@ -81,8 +81,26 @@ export interface KindDefinition<K extends CollectionName = CollectionName> {
   exactlyOne?: readonly string[];
   /** Inputs of which a body may give at most one (an invite's lifetime and its expiration). */
   atMostOne?: readonly string[];
+  /** The reference page's example and what it says beyond the fields (docs/resources, `npm run gen:docs`). */
+  example: KindExample;
   /** Every field but `uid` (and `adoptUid`, which every kind takes), in the order docs show them. */
   fields: Record<string, FieldDefinition>;
+}
+
+/**
+ * A kind's example for its reference page. A value `${name}` stands for the stack config value
+ * `name` (scripts/docs/examples.ts declares them): TypeScript reads it with `config.require`,
+ * YAML as `${name}`. test/docs runs every example through the schema and the provider's check.
+ */
+export interface KindExample {
+  /** The example resource's logical name. */
+  name: string;
+  /** Its inputs, as a program gives them. */
+  inputs: Record<string, unknown>;
+  /** Facts about the kind that the fields cannot say, one sentence each. */
+  notes?: readonly string[];
+  /** What to know when importing it, beyond "by its uid". */
+  importNotes?: readonly string[];
 }
 
 /** Checks a definition's shape while keeping its literal types (the derived types read them). */

@@ -18,6 +18,12 @@ export const groupInvites = defineKind({
   capability: "group_invites",
   description: "An invitation to join a group with a role. Its `code` is secret.",
   atMostOne: ["ttl", "expirationTime"],
+  example: {
+    name: "security-invite",
+    inputs: { groupUid: "${group}", roleUid: "${role}", ttl: "86400s", singleUse: true },
+    notes: ["Invites cannot be updated: changing any input replaces the invite.", "Give `ttl` or `expirationTime`. The `code` output is secret and returned by create only."],
+    importNotes: ["An imported invite declares its expiration time (or the `ttl` it was made with); its `code` is null, because only create returns it."],
+  },
   fields: {
     groupUid: common.groupUid("The group the invitee joins."),
     roleUid: { type: "string", description: "The role the invitee gets.", input: true, replace: true, refersTo: "roles", schema: f.uid, read: z.string() },

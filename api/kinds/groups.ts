@@ -9,6 +9,11 @@ export const groups = defineKind({
   description: "A group in the organization's hierarchy.",
   parentField: "parentUid",
   capability: "groups",
+  example: {
+    name: "engineering",
+    inputs: { parentUid: "${organization}", name: "engineering", description: "Everyone who builds the product" },
+    notes: ["Deleting a group that still holds anything fails with the API's reason; Pulumi deletes a group's contents first when the program declares them."],
+  },
   fields: {
     parentUid: { type: "string", description: "The parent group's uid (the organization's uid for a top-level group).", input: true, replace: true, refersTo: "groups" },
     name: { ...common.name("The name: lowercase letters, digits, space, `.`, `_` and `-`."), schema: f.groupName },

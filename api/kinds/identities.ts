@@ -105,6 +105,19 @@ export const identities = defineKind({
   capability: "identity",
   description: "An identity that workloads or services assume. Changing its relationship type replaces it.",
   exactlyOne: RELATIONSHIP_TYPES,
+  example: {
+    name: "release-ci",
+    inputs: {
+      groupUid: "${group}",
+      name: "release-ci",
+      description: "GitHub Actions jobs on acme/product's main branch",
+      claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/product:ref:refs/heads/main" },
+    },
+    notes: [
+      "Changing which relationship type an identity takes replaces it.",
+      "Patterns (`issuerPattern`, `subjectPattern`, ...) are RE2, the platform's syntax: no backreferences or lookaround.",
+    ],
+  },
   fields: {
     groupUid: common.groupUid("The owning group's uid."),
     name: common.name("The identity's name."),

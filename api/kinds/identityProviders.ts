@@ -25,6 +25,21 @@ export const identityProviders = defineKind({
   description: "An OIDC identity provider people sign in with.",
   parentField: "groupUid",
   capability: "identity_providers",
+  example: {
+    name: "sso",
+    inputs: {
+      groupUid: "${group}",
+      name: "acme-sso",
+      description: "Company single sign-on",
+      defaultRoleUid: "${role}",
+      oidc: { issuer: "https://login.acme.example", clientId: "irv-platform", clientSecret: "${ssoClientSecret}", additionalScopes: ["email", "profile"] },
+    },
+    notes: [
+      "`oidc.clientSecret` is write-only on the API: it is never read back, so its drift cannot be seen. Creating an identity provider needs it.",
+      "The dynamic classes (`pulumi-irv`) keep the whole `oidc` block secret in state; the resource plugin keeps only `clientSecret` secret.",
+    ],
+    importNotes: ["The client secret is not imported (the API never returns it). A program without one previews no change; once the program states one, the next `pulumi up` writes it."],
+  },
   fields: {
     groupUid: common.groupUid("The group it lives in."),
     name: common.name("The identity provider's name."),

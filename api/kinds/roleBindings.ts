@@ -35,6 +35,14 @@ export const roleBindings = defineKind({
   description: "Grants a role to an identity on a group and everything under it.",
   parentField: "groupUid",
   capability: "role_bindings",
+  example: {
+    name: "release-ci-releaser",
+    inputs: { groupUid: "${group}", identityUid: "${identity}", roleUid: "${role}" },
+    notes: [
+      "The identity and the role update in place; another group replaces the binding.",
+      "That the identity and the role exist is checked by the API at `pulumi up`, not at preview.",
+    ],
+  },
   fields: {
     groupUid: common.groupUid("The group the grant applies to (and everything below it)."),
     identityUid: { type: "string", description: "The identity granted the role; changes in place.", input: true, refersTo: "identities", schema: f.uid },

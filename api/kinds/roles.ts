@@ -11,6 +11,11 @@ export const roles = defineKind({
   description: "A custom role: a named set of capabilities.",
   parentField: "groupUid",
   capability: "roles",
+  example: {
+    name: "releaser",
+    inputs: { groupUid: "${group}", name: "releaser", description: "Publishes release tags", capabilities: ["repo.list", "tag.list", "tag.create", "tag.update"] },
+    notes: ["Capabilities are compared as a set: reordering them is no change.", "The credentials Pulumi runs with must hold every capability they put in a role."],
+  },
   fields: {
     groupUid: common.groupUid("The group the role lives in."),
     name: common.name("The role's name."),

@@ -64,7 +64,7 @@ function top(token: string, description = ""): string[] {
 }
 
 /** A bulleted list and the blank line after it, or nothing. */
-function bullets(items: string[] = []): string[] {
+function bullets(items: readonly string[] = []): string[] {
   return items.length ? [...items.map((n) => `- ${n}`), ""] : [];
 }
 
@@ -82,7 +82,7 @@ function examples(programs: { ts: string; yaml: string }): string[] {
 /** One resource's page. */
 export function resourcePage(schema: PackageSchema, token: string): string {
   const r = schema.resources[token];
-  const example = exampleOf<ResourceExample<object>>(RESOURCE_EXAMPLES, "RESOURCE_EXAMPLES", token);
+  const example = exampleOf<ResourceExample>(RESOURCE_EXAMPLES, "RESOURCE_EXAMPLES", token);
   const inputs = { ...r, properties: r.inputProperties, required: r.requiredInputs };
   const inputNames = Object.keys(r.inputProperties);
   const outputsOnly = Object.fromEntries(Object.entries(r.properties ?? {}).filter(([n]) => !inputNames.includes(n)));

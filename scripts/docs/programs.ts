@@ -82,7 +82,7 @@ function yamlConfig(names: string[]): string[] {
 }
 
 /** The TypeScript and YAML programs declaring one resource and exporting its uid. */
-export function resourcePrograms(token: string, example: ResourceExample<object>): { ts: string; yaml: string } {
+export function resourcePrograms(token: string, example: ResourceExample): { ts: string; yaml: string } {
   const names = configNames(example.inputs);
   const v = variableOf(example.name);
   const ts = [

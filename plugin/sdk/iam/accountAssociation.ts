@@ -8,7 +8,7 @@ import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
- * A account association (API collection `accountAssociations`).
+ * The cloud and source accounts associated with a group. API collection: `accountAssociations`.
  */
 export class AccountAssociation extends pulumi.CustomResource {
     /**

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "../utilities";
 
 /**
- * A group (API collection `groups`).
+ * A group in the organization's hierarchy. API collection: `groups`.
  */
 export class Group extends pulumi.CustomResource {
     /**

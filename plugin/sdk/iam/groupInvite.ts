@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "../utilities";
 
 /**
- * A group invite (API collection `groupInvites`).
+ * An invitation to join a group with a role. Its `code` is secret. API collection: `groupInvites`.
  */
 export class GroupInvite extends pulumi.CustomResource {
     /**

@@ -8,7 +8,7 @@ import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
- * A identity (API collection `identities`).
+ * An identity that workloads or services assume. Changing its relationship type replaces it. API collection: `identities`.
  */
 export class Identity extends pulumi.CustomResource {
     /**

@@ -8,7 +8,7 @@ import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
- * A identity provider (API collection `identityProviders`).
+ * An OIDC identity provider people sign in with. API collection: `identityProviders`.
  */
 export class IdentityProvider extends pulumi.CustomResource {
     /**

@@ -8,7 +8,7 @@ import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
- * A role (API collection `roles`).
+ * A custom role: a named set of capabilities. API collection: `roles`.
  */
 export class Role extends pulumi.CustomResource {
     /**

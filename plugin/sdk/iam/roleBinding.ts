@@ -8,7 +8,7 @@ import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
- * A role binding (API collection `roleBindings`).
+ * Grants a role to an identity on a group and everything under it. API collection: `roleBindings`.
  */
 export class RoleBinding extends pulumi.CustomResource {
     /**
