@@ -19,28 +19,28 @@ export class Authorizer {
 
   constructor(private store: Store) {}
 
-  /** What `identityUid` is granted, one entry per binding. */
-  grants(identityUid: string): Grant[] {
-    return this.store.bindingsOf(identityUid).map((b) => ({
+  /** What `caller` is granted, one entry per binding. */
+  grants(caller: string): Grant[] {
+    return this.store.bindingsOf(caller).map((b) => ({
       group: parentOf(b.uid)!,
       capabilities: this.capabilitiesOf(b.roleUid),
     }));
   }
 
   /** True when the caller holds `capability` on `group` (through it or an ancestor). */
-  can(identityUid: string, capability: string, group: string): boolean {
-    return this.grants(identityUid).some((g) => g.capabilities.has(capability) && isSelfOrAncestor(g.group, group));
+  can(caller: string, capability: string, group: string): boolean {
+    return this.grants(caller).some((g) => g.capabilities.has(capability) && isSelfOrAncestor(g.group, group));
   }
 
   /** Throws PERMISSION_DENIED unless the caller holds `capability` on `group`. */
-  require(identityUid: string, capability: string, group: string): void {
-    if (!this.can(identityUid, capability, group))
-      throw permissionDenied(`identity ${identityUid} lacks "${capability}" on group ${group}`);
+  require(caller: string, capability: string, group: string): void {
+    if (!this.can(caller, capability, group))
+      throw permissionDenied(`identity ${caller} lacks "${capability}" on group ${group}`);
   }
 
   /** The capabilities of `capabilities` the caller does not hold on `group`. */
-  lacking(identityUid: string, capabilities: Iterable<string>, group: string): string[] {
-    const held = this.grants(identityUid).filter((g) => isSelfOrAncestor(g.group, group));
+  lacking(caller: string, capabilities: Iterable<string>, group: string): string[] {
+    const held = this.grants(caller).filter((g) => isSelfOrAncestor(g.group, group));
     return [...capabilities].filter((c) => !held.some((g) => g.capabilities.has(c)));
   }
 
@@ -48,15 +48,15 @@ export class Authorizer {
    * Throws PERMISSION_DENIED unless the caller already holds every one of `capabilities` on
    * `group`: nobody hands out (to another identity or, through it, to itself) more than it has.
    */
-  requireAll(identityUid: string, capabilities: Iterable<string>, group: string, what: string): void {
-    const lacking = this.lacking(identityUid, capabilities, group);
+  requireAll(caller: string, capabilities: Iterable<string>, group: string, what: string): void {
+    const lacking = this.lacking(caller, capabilities, group);
     if (lacking.length > 0)
       throw permissionDenied(`${what} needs every capability it grants, and the caller lacks on group ${group}: ${lacking.join(", ")}`);
   }
 
   /** The groups under which the caller holds `capability`, none below another (list scoping). */
-  scopes(identityUid: string, capability: string): string[] {
-    const groups = this.grants(identityUid)
+  scopes(caller: string, capability: string): string[] {
+    const groups = this.grants(caller)
       .filter((g) => g.capabilities.has(capability))
       .map((g) => g.group)
       .sort();

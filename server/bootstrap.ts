@@ -3,6 +3,8 @@
  * start-line token belongs to, bound to the built-in owner role at the root.
  */
 import { builtinRoleUid, builtinRoles } from "./model/roles";
+import { bindingRecord } from "./model/roleBindings";
+import { groupRecord } from "./model/groups";
 import type { Store } from "./store";
 
 /** What bootstrap made. */
@@ -12,10 +14,7 @@ export interface Bootstrapped {
 
 /** Puts the root group, built-in roles, admin identity and its owner binding into `store`. */
 export function bootstrap(store: Store, organization: string, organizationName: string, now: string): Bootstrapped {
-  store.groups.insert({
-    uid: organization, name: organizationName, description: "The organization (root group).",
-    resourceLimits: {}, verified: false, createTime: now, updateTime: now,
-  });
+  store.groups.insert(groupRecord({ uid: organization, name: organizationName, description: "The organization (root group).", createTime: now, updateTime: now }));
   store.roles.bulkLoad(builtinRoles());
   // Fixed segments so the admin is recognisable; they cannot collide with random 8-byte uids in practice.
   const adminUid = `${organization}/0000000000000001`;
@@ -23,6 +22,6 @@ export function bootstrap(store: Store, organization: string, organizationName: 
     uid: adminUid, name: "admin", description: "Organization owner: the identity of the irv-server start-line token.",
     email: "admin@irv-server.local", lastSeenTime: now, createTime: now, updateTime: now,
   });
-  store.putBinding({ uid: `${organization}/0000000000000002`, identityUid: adminUid, roleUid: builtinRoleUid("owner"), createTime: now });
+  store.putBinding(bindingRecord(`${organization}/0000000000000002`, adminUid, builtinRoleUid("owner"), now));
   return { adminUid };
 }

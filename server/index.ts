@@ -91,7 +91,7 @@ export interface RunningServer {
   /** Test-only fault injection. */
   faults: Faults;
   /** A token for any identity, valid `ttlSeconds` (default 3600), for `audience` (default: the API's url). */
-  issueToken(identityUid: string, ttlSeconds?: number, audience?: string): Promise<string>;
+  issueToken(identity: string, ttlSeconds?: number, audience?: string): Promise<string>;
   /** Stops accepting and lets requests in flight finish (bounded; see shutdown.ts), then closes the data directory. */
   close(): Promise<void>;
 }

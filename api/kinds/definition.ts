@@ -158,6 +158,20 @@ export function displayNameOf(d: Pick<KindDefinition, "className">): string {
   return `iam.${d.className}`;
 }
 
+/** One problem with an input, by its path in the inputs: what the server refuses and check reports. */
+export interface InputIssue {
+  path: string[];
+  message: string;
+}
+
+/** Why the timestamp `value` is not after `now` and at most `maxDays` days ahead, or undefined. */
+export function expiryProblem(value: string, now: number, maxDays: number): string | undefined {
+  const t = Date.parse(value);
+  if (t <= now) return "must be in the future";
+  if (t > now + maxDays * 86_400_000) return `must be at most ${maxDays} days ahead`;
+  return undefined;
+}
+
 /** Adds an issue unless exactly one (or, with `optional`, at most one) of `keys` is set. */
 export function oneOf(v: Record<string, unknown>, ctx: z.RefinementCtx, keys: readonly string[], optional = false): void {
   const set = keys.filter((k) => v[k] !== undefined && v[k] !== null);

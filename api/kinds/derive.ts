@@ -64,6 +64,16 @@ export function updateBodyOf<D extends KindDefinition>(d: D): z.ZodObject<{ [K i
   return withRules(z.strictObject(shape).partial(), d, true) as never;
 }
 
+/**
+ * The values an item of `d` has for what nobody gave (a new group's `verified`, its limits), by
+ * wire name: the defaults of its read shape. Fresh objects on every call.
+ */
+export function readDefaults(d: KindDefinition): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [n, f] of entries(d)) if (f.read instanceof z.ZodDefault) out[f.wire ?? n] = structuredClone(f.read.def.defaultValue);
+  return out;
+}
+
 /** An item of `d` as the API returns it: loose, so a field a newer server adds passes through. */
 export function readShapeOf<D extends KindDefinition>(d: D): z.ZodObject<ReadShape<D>, z.core.$loose> {
   const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.read ? [[f.wire ?? n, f.read]] : [])));

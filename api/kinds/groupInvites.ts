@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, defineKind } from "./definition";
+import { common, defineKind, expiryProblem, type InputIssue } from "./definition";
 
 /** A protobuf Duration as JSON: seconds with an `s`, e.g. `86400s`. */
 export const DURATION = /^\d+(\.\d{1,9})?s$/;
@@ -8,6 +8,47 @@ export const DURATION = /^\d+(\.\d{1,9})?s$/;
 export const INVITE_MAX_TTL_SECONDS = 30 * 24 * 3600;
 /** How long an invite lives when neither `ttl` nor `expirationTime` is given. */
 export const INVITE_DEFAULT_TTL_SECONDS = 7 * 24 * 3600;
+
+/** An invite's lifetime as its inputs give it: a `ttl`, an `expirationTime`, or neither. */
+interface Lifetime {
+  ttl?: string;
+  expirationTime?: string;
+}
+
+/**
+ * The problems of an invite's lifetime at `now`: an expiration in the past or more than
+ * INVITE_MAX_TTL_SECONDS ahead, a ttl outside 1s to that. The server refuses them; check reports
+ * them at preview. Values that are not yet known (or not well-formed, which the schema reports)
+ * are skipped.
+ */
+export function lifetimeIssues(i: Lifetime, now: number, known: (v: string) => boolean = () => true): InputIssue[] {
+  const issues: InputIssue[] = [];
+  if (typeof i.expirationTime === "string" && known(i.expirationTime)) {
+    const problem = expiryProblem(i.expirationTime, now, INVITE_MAX_TTL_SECONDS / 86_400);
+    if (problem) issues.push({ path: ["expirationTime"], message: problem });
+  }
+  if (typeof i.ttl === "string" && DURATION.test(i.ttl)) {
+    const s = parseFloat(i.ttl);
+    if (s <= 0 || s > INVITE_MAX_TTL_SECONDS) issues.push({ path: ["ttl"], message: `must be between 1s and ${INVITE_MAX_TTL_SECONDS}s` });
+  }
+  return issues;
+}
+
+/** The lifetime of a `ttl`, ms (at least 1: a positive ttl below a millisecond must not make an invite already expired). */
+export function ttlMs(ttl: string): number {
+  return Math.max(1, Math.round(parseFloat(ttl) * 1000));
+}
+
+/** When an invite made at `now` with a lifetime that passed `lifetimeIssues` expires: as given, after its ttl, or after the default. */
+export function expiresAt(i: Lifetime, now: number): { expirationTime: string } {
+  const t = i.expirationTime !== undefined ? Date.parse(i.expirationTime) : now + (i.ttl !== undefined ? ttlMs(i.ttl) : INVITE_DEFAULT_TTL_SECONDS * 1000);
+  return { expirationTime: new Date(t).toISOString() };
+}
+
+/** Whether an invite `live` lives exactly `ttl` (an imported invite has no ttl in state: a program's ttl matches then). */
+export function livesFor(live: { expirationTime?: unknown; createTime?: unknown }, ttl: string): boolean {
+  return DURATION.test(ttl) && ttlMs(ttl) === Date.parse(String(live.expirationTime)) - Date.parse(String(live.createTime));
+}
 
 /** Every input of an invite replaces it: the API cannot update one. */
 export const groupInvites = defineKind({

@@ -16,7 +16,7 @@ Reads the group's subtree through the API (groups, identities, custom roles, rol
 identity providers, account associations) and writes a TypeScript Pulumi program declaring all
 of it, every resource with adoptUid set, so that \`pulumi up\` takes the org over without
 creating or replacing anything and the next preview shows no changes. References become code
-(a binding's identityUid is \`ci.uid\`). The exported group itself is referenced through the
+(a binding's identity is \`ci.uid\`). The exported group itself is referenced through the
 config value \`groupUid\` (default: its uid), never managed. Client secrets, which the API never
 returns, become \`config.requireSecret(...)\` (listed in the generated README). Progress goes to
 stderr.

@@ -1,12 +1,12 @@
 import type { groupInvites as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import type { dynamic } from "@pulumi/pulumi";
-import { DURATION, INVITE_MAX_TTL_SECONDS } from "../../api/bodies";
+import { lifetimeIssues, livesFor } from "../../api/kinds/groupInvites";
 import { parentOf } from "../../api/uid";
 import type { CollectionName } from "../../api/collections";
 import { changesOf } from "./diff";
 import { findCreated } from "./create";
 import { providerFor } from "./provider";
-import { type CommonInputs, type Issue, type KindSpec } from "./spec";
+import { type CommonInputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 import { UNKNOWN } from "./values";
 import type { IrvClient } from "../../client/client";
@@ -24,27 +24,10 @@ const spec: KindSpec<"groupInvites"> = {
     // must not break every later preview. Any change to an invite's inputs replaces it, so
     // changed inputs mean a create too.
     if (!creating && changesOf(spec as unknown as KindSpec<CollectionName>, olds, i).changed.length === 0) return [];
-    const issues: Issue[] = [];
-    const now = Date.now();
-    if (typeof i.expirationTime === "string" && i.expirationTime !== UNKNOWN) {
-      const t = Date.parse(i.expirationTime);
-      if (t <= now) issues.push({ path: ["expirationTime"], message: "must be in the future" });
-      else if (t > now + INVITE_MAX_TTL_SECONDS * 1000)
-        issues.push({ path: ["expirationTime"], message: `must be at most ${INVITE_MAX_TTL_SECONDS / 86400} days ahead` });
-    }
-    if (typeof i.ttl === "string" && DURATION.test(i.ttl)) {
-      const s = parseFloat(i.ttl);
-      if (s <= 0 || s > INVITE_MAX_TTL_SECONDS)
-        issues.push({ path: ["ttl"], message: `must be between 1s and ${INVITE_MAX_TTL_SECONDS}s` });
-    }
-    return issues;
+    return lifetimeIssues(i, Date.now(), (v) => v !== UNKNOWN);
   },
   /** An imported invite has no ttl in state: a program's ttl matches if the invite lives exactly that long. */
-  liveConfirms: (name, olds, news) =>
-    name === "ttl" &&
-    typeof news.ttl === "string" &&
-    DURATION.test(news.ttl) &&
-    Math.max(1, Math.round(parseFloat(news.ttl) * 1000)) === Date.parse(olds.expirationTime) - Date.parse(olds.createTime),
+  liveConfirms: (name, olds, news) => name === "ttl" && typeof news.ttl === "string" && livesFor(olds, news.ttl),
   /**
    * A found invite is useless without its code, which only a create returns: delete it, and let
    * the caller create a fresh one (itself recovered the same way), so there is exactly one

@@ -1,7 +1,7 @@
 import type { identities as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import type { dynamic } from "@pulumi/pulumi";
 import { RELATIONSHIP_TYPES, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/bodies";
-import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
+import { staticKeysIssues } from "../../api/kinds/identities";
 import { parentOf } from "../../api/uid";
 import { providerFor } from "./provider";
 import { type CommonInputs, type Issue, type KindSpec } from "./spec";
@@ -21,19 +21,11 @@ export type IdentityOutputs = CommonInputs & OutputsOf<typeof definition>;
 const spec: KindSpec<"identities"> = {
   ...factsOf("identities"),
   validate(i, creating, olds) {
-    const issues: Issue[] = [];
-    const exp = i.staticKeys?.expirationTime;
     // Only an expiration the API will check must lie ahead: on a create (also a replacement by a
     // new group) and on any change to the staticKeys block, which the API re-checks as a whole.
     // One that passed must not break previews of unrelated changes.
     const checked = creating || olds.groupUid !== i.groupUid || !same(olds.staticKeys, i.staticKeys) || containsUnknown(i.staticKeys);
-    if (typeof exp === "string" && exp !== UNKNOWN && checked) {
-      const t = Date.parse(exp);
-      if (t <= Date.now()) issues.push({ path: ["staticKeys", "expirationTime"], message: "must be in the future" });
-      else if (t > Date.now() + STATIC_KEYS_MAX_DAYS * 86400_000)
-        issues.push({ path: ["staticKeys", "expirationTime"], message: `must be at most ${STATIC_KEYS_MAX_DAYS} days ahead` });
-    }
-    return issues;
+    return checked ? staticKeysIssues(i, Date.now(), (v) => v !== UNKNOWN) : [];
   },
   extraReplaces(olds, news) {
     const o = relationshipType(olds);

@@ -23,6 +23,7 @@
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload, type ProtectedHeaderParameters } from "jose";
 import { EXCHANGED_TOKEN_TTL_SECONDS } from "../../api/collections";
 import { UID } from "../../api/uid";
+import { keysExpired } from "../../api/kinds/identities";
 import type { ServerContext } from "../context";
 import { invalidField, permissionDenied, unauthenticated } from "../errors";
 import type { IdentityRecord } from "../store";
@@ -132,7 +133,7 @@ function refusal(ctx: ServerContext, identity: IdentityRecord | undefined, verif
   if (sk) {
     const claims = verified.byStaticKeys.get(identity.uid);
     if (!claims) return "the token was not signed by the identity's static keys";
-    if (Date.parse(sk.expirationTime) <= ctx.clock()) return "the identity's static keys have expired";
+    if (keysExpired(sk, ctx.clock())) return "the identity's static keys have expired";
     if (claims.sub !== sk.subject) return "the token's subject does not match the identity's staticKeys";
     const want = sk.audiences?.length ? sk.audiences : [ctx.urls.url];
     const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];

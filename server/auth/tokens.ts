@@ -49,14 +49,14 @@ export class TokenIssuer {
     return { kty, crv, x, y, d, kid: randomUUID() };
   }
 
-  /** A token for `identityUid`, valid `ttlSeconds`, for `audience` (default: this API). */
-  issue(identityUid: string, ttlSeconds: number, audience = this.urls.url): Promise<string> {
+  /** A token whose subject is the identity `subject`, valid `ttlSeconds`, for `audience` (default: this API). */
+  issue(subject: string, ttlSeconds: number, audience = this.urls.url): Promise<string> {
     const now = Math.floor(this.clock() / 1000);
     return new SignJWT({})
       .setProtectedHeader({ alg: "ES256", kid: this.jwk.kid, typ: "JWT" })
       .setIssuer(this.urls.authUrl)
       .setAudience(audience)
-      .setSubject(identityUid)
+      .setSubject(subject)
       .setIssuedAt(now)
       .setExpirationTime(now + ttlSeconds)
       .setJti(randomUUID())

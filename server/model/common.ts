@@ -1,6 +1,7 @@
 /** Helpers every model shares: fresh uids, existence checks, role visibility, sort fields. */
 import { isDeepStrictEqual } from "node:util";
 import { isSelfOrAncestor, newChildUid, parentOf } from "../../api/uid";
+import type { KindDefinition } from "../../api/kinds";
 import type { ServerContext } from "../context";
 import { invalidField, notFound } from "../errors";
 import type { SortValue } from "../list";
@@ -78,6 +79,12 @@ export function fields<T>(...names: (keyof T & string)[]): Record<string, (item:
   const out: Record<string, (item: T) => SortValue> = {};
   for (const n of names) out[n] = (item) => item[n] as SortValue;
   return out;
+}
+
+/** What a List of `d` may sort by: the uid and every scalar field an item carries (write-only ones never are), by wire name. */
+export function scalarFields<T>(d: KindDefinition): Record<string, (item: T) => SortValue> {
+  const names = Object.entries(d.fields).filter(([, f]) => f.read && !f.writeOnly && ["string", "boolean", "number"].includes(f.type));
+  return fields<T>("uid" as keyof T & string, ...names.map(([n, f]) => (f.wire ?? n) as keyof T & string));
 }
 
 /** Picks the keys of `obj` that are set. */

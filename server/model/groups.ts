@@ -1,5 +1,6 @@
 /** Groups: the hierarchy every other resource hangs from. */
 import { GroupCreate, GroupUpdate } from "../../api/bodies";
+import { groups, readDefaults } from "../../api/kinds";
 import { timestamp, type ServerContext } from "../context";
 import { failedPrecondition, notFound } from "../errors";
 import { applyPatch, maskPaths } from "../masks";
@@ -14,17 +15,14 @@ export function createGroup(ctx: ServerContext, parentUid: string, body: unknown
   requireGroup(ctx, parentUid);
   const input = parseBody(GroupCreate, body);
   const now = timestamp(ctx);
-  const g: GroupRecord = {
-    uid: freshUid(ctx.store.groups, parentUid),
-    name: input.name,
-    description: input.description ?? "",
-    resourceLimits: {},
-    verified: false,
-    createTime: now,
-    updateTime: now,
-  };
+  const g = groupRecord({ uid: freshUid(ctx.store.groups, parentUid), name: input.name, description: input.description ?? "", createTime: now, updateTime: now });
   ctx.store.groups.insert(g);
   return g;
+}
+
+/** A new group's record: what is given, and the API's defaults for the rest (api/kinds/groups). */
+export function groupRecord(g: Pick<GroupRecord, "uid" | "name" | "description" | "createTime" | "updateTime">): GroupRecord {
+  return { ...(readDefaults(groups) as Omit<GroupRecord, keyof typeof g>), ...g };
 }
 
 /** Changes a group's name and description. */

@@ -1,7 +1,7 @@
 /** Identities: who may act, and how an external token may assume them (one of four relationship types). */
 import { RELATIONSHIP_TYPES, IdentityCreate, IdentityUpdate, type StaticKeys } from "../../api/bodies";
 import { isDeepStrictEqual } from "node:util";
-import { STATIC_KEYS_MAX_DAYS } from "../../api/fields";
+import { staticKeysIssues } from "../../api/kinds/identities";
 import { parentOf } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
 import { trustedIssuers } from "../auth/trusted-issuers";
@@ -15,14 +15,9 @@ export const identityMaskPaths = maskPaths(IdentityUpdate);
 
 const SPEC_KEYS = ["name", "description", ...RELATIONSHIP_TYPES];
 
-/** A static-keys identity must expire in the future and at most 365 days ahead. */
+/** A static-keys identity must expire in the future, and not too far ahead. */
 function checkStaticKeys(ctx: ServerContext, sk: StaticKeys | undefined): void {
-  if (!sk) return;
-  const t = Date.parse(sk.expirationTime);
-  const now = ctx.clock();
-  if (t <= now) throw invalidField("staticKeys.expirationTime", "must be in the future");
-  if (t > now + STATIC_KEYS_MAX_DAYS * 86_400_000)
-    throw invalidField("staticKeys.expirationTime", `must be at most ${STATIC_KEYS_MAX_DAYS} days ahead`);
+  for (const issue of staticKeysIssues({ staticKeys: sk }, ctx.clock())) throw invalidField(issue.path.join("."), issue.message);
 }
 
 function record(base: Omit<IdentityRecord, keyof IdentityCreate>, input: IdentityCreate): IdentityRecord {

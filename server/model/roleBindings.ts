@@ -34,14 +34,14 @@ export function createRoleBinding(ctx: ServerContext, groupUid: string, body: un
   requireGroup(ctx, groupUid);
   const input = parseBody(RoleBindingCreate, body);
   checkRefs(ctx, caller, groupUid, input);
-  const b: RoleBindingRecord = {
-    uid: freshUid(ctx.store.roleBindings, groupUid),
-    identityUid: input.identityUid,
-    roleUid: input.roleUid,
-    createTime: timestamp(ctx),
-  };
+  const b = bindingRecord(freshUid(ctx.store.roleBindings, groupUid), input.identityUid, input.roleUid, timestamp(ctx));
   ctx.store.putBinding(b);
   return b;
+}
+
+/** A binding's record: `identity` holds `role` on the binding's group from `createTime` on. */
+export function bindingRecord(uid: string, identity: string, role: string, createTime: string): RoleBindingRecord {
+  return { uid, identityUid: identity, roleUid: role, createTime };
 }
 
 /**

@@ -1,7 +1,8 @@
 /** /iam/v2beta1/groupInvites: create, get, list, delete; no update (an invite is replaced). */
 import { parentOf } from "../../api/uid";
 import { exact } from "../list";
-import { createGroupInvite, deleteGroupInvite, fields, renderGroupInvite } from "../model";
+import { groupInvites } from "../../api/kinds";
+import { createGroupInvite, deleteGroupInvite, renderGroupInvite, scalarFields } from "../model";
 import type { GroupInviteRecord } from "../store";
 import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
@@ -11,7 +12,7 @@ export const groupInviteRoutes: CollectionRoutes<GroupInviteRecord> = {
   groupOf: parentGroup,
   list: {
     name: "groupInvites",
-    sortable: fields<GroupInviteRecord>("uid", "createTime", "expirationTime", "email", "keyId", "roleUid", "singleUse"),
+    sortable: scalarFields<GroupInviteRecord>(groupInvites),
     filters: { keyId: exact((i) => i.keyId) },
     groupOf: (i) => parentOf(i.uid),
   },

@@ -10,6 +10,9 @@ const byUid = (get: (b: RoleBindingRecord) => string): FilterSpec<RoleBindingRec
   match: (b, values) => values.includes(get(b)),
 });
 
+/** Role bindings' body fields: v2beta1 name -> v1 name (v1 says `identity` and `role`). */
+export const V1_BODY_NAMES: Record<string, string> = { identityUid: "identity", roleUid: "role" };
+
 export const roleBindingRoutes: CollectionRoutes<RoleBindingRecord> = {
   ...kindFacts("roleBindings"),
   items: (ctx) => ctx.store.roleBindings,

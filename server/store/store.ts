@@ -22,6 +22,7 @@ import type {
   TagRecord,
 } from "./records";
 import { COLLECTION_NAMES, type CollectionName } from "../../api/collections";
+import { roleBindings, type FieldDefinition } from "../../api/kinds";
 
 export { COLLECTION_NAMES, type CollectionName };
 
@@ -131,20 +132,22 @@ export class Store {
 
   private reindex(before: RoleBindingRecord | undefined, after: RoleBindingRecord | undefined): void {
     if (before) {
-      const set = this.bindingsByIdentity.get(before.identityUid);
+      const identity = identityOf(before);
+      const set = this.bindingsByIdentity.get(identity);
       set?.delete(before.uid);
-      if (set?.size === 0) this.bindingsByIdentity.delete(before.identityUid);
+      if (set?.size === 0) this.bindingsByIdentity.delete(identity);
     }
     if (after) {
-      let set = this.bindingsByIdentity.get(after.identityUid);
-      if (!set) this.bindingsByIdentity.set(after.identityUid, (set = new Set()));
+      const identity = identityOf(after);
+      let set = this.bindingsByIdentity.get(identity);
+      if (!set) this.bindingsByIdentity.set(identity, (set = new Set()));
       set.add(after.uid);
     }
   }
 
-  /** The bindings naming `identityUid`. */
-  bindingsOf(identityUid: string): RoleBindingRecord[] {
-    const uids = this.bindingsByIdentity.get(identityUid);
+  /** The bindings naming the identity `identity`. */
+  bindingsOf(identity: string): RoleBindingRecord[] {
+    const uids = this.bindingsByIdentity.get(identity);
     if (!uids) return [];
     const out: RoleBindingRecord[] = [];
     for (const uid of uids) {
@@ -165,6 +168,10 @@ export class Store {
     return this.roleBindings.remove(uid);
   }
 }
+
+/** The field of a binding that names its identity: the one its definition says refers to identities. */
+const IDENTITY_FIELD = (Object.entries(roleBindings.fields) as [string, FieldDefinition][]).find(([, f]) => f.refersTo === "identities")![0] as keyof RoleBindingRecord;
+const identityOf = (b: RoleBindingRecord): string => b[IDENTITY_FIELD] as string;
 
 /** Puts a change's `before` back. */
 function undoChange(store: Store, c: Change): void {

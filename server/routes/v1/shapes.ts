@@ -6,14 +6,13 @@
  */
 import type { CollectionName } from "../../../api/collections";
 import { invalidField } from "../../errors";
+import { V1_BODY_NAMES } from "../roleBindings";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** v2beta1 name -> v1 name, for every collection. */
 const RENAMED: Record<string, string> = { uid: "id", createTime: "createdAt", updateTime: "updatedAt" };
-/** Role bindings' body fields: v2beta1 name -> v1 name. */
-const BINDING_BODY: Record<string, string> = { identityUid: "identity", roleUid: "role" };
 
 /** A v2beta1 response item in its v1 shape. */
 export function toV1(collection: CollectionName, item: unknown): unknown {
@@ -33,7 +32,7 @@ export function toV1(collection: CollectionName, item: unknown): unknown {
  */
 export function fromV1(collection: CollectionName, body: unknown, target?: { id: string; group?: string }): unknown {
   if (!isObj(body)) return body;
-  const v2Names = collection === "roleBindings" ? { ...RENAMED, ...BINDING_BODY } : RENAMED;
+  const v2Names = collection === "roleBindings" ? { ...RENAMED, ...V1_BODY_NAMES } : RENAMED;
   const out: Obj = {};
   for (const [k, v] of Object.entries(body)) {
     if (k in v2Names) throw invalidField(k, `is the v2beta1 name of this field; v1 calls it ${v2Names[k]}`);
