@@ -1,17 +1,25 @@
+import { KINDS, type KindDefinition } from "./kinds";
+
+/** One collection: its path and its default order. */
+interface CollectionInfo {
+  path: string;
+  defaultOrder: string;
+}
+
+/** The kinds' collections: each at `/iam/v2beta1/<kind>`, in its definition's default order. */
+const kindCollections = Object.fromEntries((KINDS as readonly KindDefinition[]).map((k) => [k.kind, { path: `/iam/v2beta1/${k.kind}`, defaultOrder: k.defaultOrder ?? "uid" }])) as {
+  [K in (typeof KINDS)[number]["kind"]]: CollectionInfo;
+};
+
 /**
  * Every collection of the API in one table: its path (its key is also the name of its list
- * array) and its default order. Which filters a List accepts is the server's list spec
+ * array) and its default order: the kinds' from their definitions (api/kinds), then the
+ * collections the functions read. Which filters a List accepts is the server's list spec
  * (server/routes). Server routes, the client and the tests all read this, so a path is written
  * down once.
  */
 export const COLLECTIONS = {
-  groups: { path: "/iam/v2beta1/groups", defaultOrder: "uid" },
-  identities: { path: "/iam/v2beta1/identities", defaultOrder: "uid" },
-  roles: { path: "/iam/v2beta1/roles", defaultOrder: "uid" },
-  roleBindings: { path: "/iam/v2beta1/roleBindings", defaultOrder: "uid" },
-  identityProviders: { path: "/iam/v2beta1/identityProviders", defaultOrder: "uid" },
-  accountAssociations: { path: "/iam/v2beta1/accountAssociations", defaultOrder: "group" },
-  groupInvites: { path: "/iam/v2beta1/groupInvites", defaultOrder: "create_time desc" },
+  ...kindCollections,
   repos: { path: "/registry/v2beta1/repos", defaultOrder: "uid" },
   tags: { path: "/registry/v2beta1/tags", defaultOrder: "uid" },
   advisories: { path: "/vulnerabilities/v2beta1/advisories", defaultOrder: "uid" },

@@ -68,6 +68,7 @@ export const accountAssociations = defineKind({
   label: "account association",
   description: "The cloud and source accounts associated with a group.",
   parentField: "groupUid",
+  defaultOrder: "group",
   capability: "account_associations",
   example: {
     name: "accounts",

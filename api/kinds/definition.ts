@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { CollectionName } from "../collections";
 import * as rule from "../fields";
 
 /** One field of a resource kind: its rules, its shape on the wire, and how the provider treats it. */
@@ -55,7 +54,8 @@ export interface FieldDefinition {
   /** Its name on the wire, when it differs (an identity provider's default role uid is sent as `defaultRole`). */
   wire?: string;
   /** For a uid field: the collection it refers to (`irv export` writes a reference). */
-  refersTo?: CollectionName;
+  /** (A collection's name: test/api/kinds.test.ts checks it is one.) */
+  refersTo?: string;
 }
 
 /**
@@ -64,7 +64,7 @@ export interface FieldDefinition {
  * the API's read shapes, the provider's types and specs, the SDK classes, the plugin's schema and
  * `irv export` are derived from these; a kind's facts are written here and nowhere else.
  */
-export interface KindDefinition<K extends CollectionName = CollectionName> {
+export interface KindDefinition<K extends string = string> {
   /** The kind's name: also its API collection's name. */
   kind: K;
   /** The SDK class (`iam.<className>`), and so its type token and display name (see `tokenOf`). */
@@ -75,6 +75,8 @@ export interface KindDefinition<K extends CollectionName = CollectionName> {
   description: string;
   /** The input naming the parent group (`parentUid` or `groupUid`). */
   parentField: string;
+  /** The API's order for a List with no `order_by` (api/collections.ts); default `uid`. */
+  defaultOrder?: string;
   /** Capability prefix on the API: `groups.list`, `identity.create`, ... */
   capability: string;
   /** Inputs of which a create must give exactly one (an update at most one): an identity's relationship types. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import * as bodies from "../../api/bodies";
+import { COLLECTION_NAMES } from "../../api/collections";
 import { KINDS, inputNames, outputNames } from "../../api/kinds";
 import { SHAPES } from "../../client/shapes";
 import { specs } from "../../provider/resources";
@@ -23,6 +24,12 @@ const CREATE: Record<string, z.ZodType> = {
 };
 
 describe("the kind definitions (api/kinds)", () => {
+  it("refer only to collections the API has", () => {
+    const refs = KINDS.flatMap((d) => Object.values(d.fields as Record<string, { refersTo?: string }>).flatMap((f) => (f.refersTo ? [f.refersTo] : [])));
+    expect(refs.length).toBeGreaterThan(0);
+    for (const r of refs) expect(COLLECTION_NAMES).toContain(r);
+  });
+
   it("name only fields the API has: every read-back field is in the response shape, every input but the parent in the create body", () => {
     for (const d of KINDS) {
       const shape = keysOf(SHAPES[d.kind] as z.ZodType);
