@@ -85,7 +85,7 @@ function argsOf(d: KindDefinition): string {
     doc("", `The inputs of ${article(d.label)} ${d.label} of which exactly one is given.`) +
     `interface ${d.className}Choice {\n${choices}}\n\n` +
     doc("", `Arguments of ${article(d.label)} ${d.label}: exactly one of ${[...one].join(", ")}.`) +
-    `export type ${d.className}Args = CommonArgs & {\n${plain}} & ExactlyOne<${d.className}Choice>;\n`
+    `export type ${d.className}Args = CommonArgs & {\n${plain}} & ExactlyOne<${d.className}Choice, ${JSON.stringify([...one].join(", "))}>;\n`
   );
 }
 

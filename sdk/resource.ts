@@ -9,8 +9,15 @@ export type DeepInput<T> = T extends string | number | boolean | null | undefine
     ? pulumi.Input<DeepInput<U>[]>
     : pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }>;
 
-/** Exactly one member of `T`: giving another too is a type error (`never`). */
-export type ExactlyOne<T> = { [K in keyof T]: Pick<T, K> & { [O in Exclude<keyof T, K>]?: never } }[keyof T];
+/**
+ * Exactly one member of `T`: giving another too is a type error (`never`). `Names` lists them:
+ * giving none makes the compiler say "Property '"give exactly one of <Names>"' is missing" rather
+ * than name whichever member it happened to try last (a property no object can have, so it admits
+ * nothing more).
+ */
+export type ExactlyOne<T, Names extends string = string> =
+  | { [K in keyof T]: Pick<T, K> & { [O in Exclude<keyof T, K>]?: never } }[keyof T]
+  | { [M in `give exactly one of ${Names}`]: never };
 
 /** Every resource also takes these. */
 export interface CommonArgs {

@@ -24,7 +24,7 @@ export type IdentityArgs = CommonArgs & {
   name: pulumi.Input<string>;
   /** Free text. */
   description?: pulumi.Input<string>;
-} & ExactlyOne<IdentityChoice>;
+} & ExactlyOne<IdentityChoice, "claimMatch, staticKeys, awsIdentity, servicePrincipal">;
 
 /** An identity that workloads or services assume. Changing its relationship type replaces it. */
 export class Identity extends IrvResource {
