@@ -20,10 +20,23 @@ export interface AppOptions {
   faults: Faults;
 }
 
+/**
+ * What the request log says of a request: method and path, and the query's parameter names (those
+ * that look like one) with every value redacted. A client may put a token in the query (`?access_token=...`), and the log
+ * must never hold one.
+ */
+export function logLine(req: { method: string; url: string }): { method: string; url: string } {
+  const [path, query] = req.url.split(/\?(.*)/s, 2);
+  if (query === undefined) return { method: req.method, url: path };
+  // A name that does not look like a parameter (long, odd characters) may itself be a token.
+  const names = [...new URLSearchParams(query).keys()].map((k) => `${/^[a-z][A-Za-z0-9_.]{0,31}$/.test(k) ? k : "[name]"}=[redacted]`);
+  return { method: req.method, url: `${path}?${names.join("&")}` };
+}
+
 /** Builds (does not start) the app over `ctx`. */
 export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance {
   const app = Fastify({
-    logger: opts.logger ? { level: "info", stream: process.stderr } : false,
+    logger: opts.logger ? { level: "info", stream: process.stderr, serializers: { req: logLine } } : false,
     // Uids nest: a deep uid path is far longer than find-my-way's default limit of 100.
     routerOptions: { maxParamLength: 8192 },
     bodyLimit: 1024 * 1024,

@@ -56,10 +56,10 @@ export interface ServerProcess {
 /**
  * Runs `irv-server --quiet --data-dir dir ...args` and waits for its start line. `fileSizeKiB`
  * caps the size of any file it writes (RLIMIT_FSIZE): past it, writes fail with EFBIG, as a full
- * disk fails them.
+ * disk fails them. With `logs`, no `--quiet`: the request log goes to stderr.
  */
-export async function launch(dir: string, args: string[] = [], fileSizeKiB?: number): Promise<ServerProcess> {
-  const argv = [cli, "--quiet", "--data-dir", dir, ...args];
+export async function launch(dir: string, args: string[] = [], fileSizeKiB?: number, logs = false): Promise<ServerProcess> {
+  const argv = [cli, ...(logs ? [] : ["--quiet"]), "--data-dir", dir, ...args];
   const child =
     fileSizeKiB === undefined
       ? spawn(process.execPath, argv, { stdio: ["ignore", "pipe", "pipe"] })
