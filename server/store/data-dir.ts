@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { syncDir, writeFileAtomic, writeFlushed } from "./files";
+import { secureDataDir } from "./permissions";
 import { Journal, JournalError, type JournalIo, type ReplayResult } from "./journal";
 import { dumpSnapshot, loadSnapshot } from "./snapshot";
 import type { Change, Store } from "./store";
@@ -88,6 +89,7 @@ export class DataDir {
   static async open(dir: string, store: Store, init: () => Promise<Omit<DurableState, "format">>, opts: DataDirOptions = {}): Promise<Opened> {
     const root = resolve(dir);
     mkdirSync(root, { recursive: true, mode: 0o700 });
+    secureDataDir(root, opts.warn ?? (() => undefined));
     takeLock(root);
     try {
       const opened = existsSync(join(root, STATE)) ? recover(root, store, opts) : await initialize(root, store, init, opts);
