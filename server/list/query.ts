@@ -88,6 +88,14 @@ function nonNegativeInt(name: string, v: string): number {
   return Number(v);
 }
 
+/** A `page_size`: any non-negative integer, however many digits; 0 means the default, above the maximum is the maximum. */
+function pageSizeOf(v: string): number {
+  if (!/^\d+$/.test(v)) throw invalidField("page_size", "must be a non-negative integer");
+  const digits = v.replace(/^0+(?=\d)/, "");
+  const n = digits.length > 9 ? PAGE_SIZE_MAX : Number(digits);
+  return n === 0 ? PAGE_SIZE_DEFAULT : Math.min(n, PAGE_SIZE_MAX);
+}
+
 /** Parses and validates a List query for `spec`. */
 export function parseListQuery<T extends Keyed>(raw: RawQuery, spec: ListSpec<T>): ListQuery {
   const q: ListQuery = {
@@ -100,8 +108,7 @@ export function parseListQuery<T extends Keyed>(raw: RawQuery, spec: ListSpec<T>
     if (value === undefined) continue;
     const paging = own(PAGING, name);
     if (paging === "page_size") {
-      const n = nonNegativeInt("page_size", single("page_size", value));
-      q.pageSize = n === 0 ? PAGE_SIZE_DEFAULT : Math.min(n, PAGE_SIZE_MAX);
+      q.pageSize = pageSizeOf(single("page_size", value));
     } else if (paging === "page_token") {
       const t = single("page_token", value);
       if (t !== "") q.pageToken = t;

@@ -38,6 +38,9 @@ describe("pagination", () => {
     expect(first.skipped).toBe(0);
     expect(typeof first.nextPageToken).toBe("string");
     expect(ok(await ctx.api.get(path("groups"), { page_size: 1000 })).groups).toHaveLength(200);
+    // Clamped however many digits it has, as the docs say.
+    for (const big of ["201", "1000000000", "99999999999999999999", "0".repeat(30) + "7"])
+      expect(ok(await ctx.api.get(path("groups"), { page_size: big })).groups, big).toHaveLength(big.endsWith("7") ? 7 : 200);
     expect(ok(await ctx.api.get(path("groups"), { page_size: 0 })).groups).toHaveLength(50);
     expect(ok(await ctx.api.get(path("groups"), { pageSize: 7 })).groups).toHaveLength(7);
     for (const bad of ["-1", "abc", "1.5", ""])
