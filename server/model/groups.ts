@@ -10,9 +10,20 @@ import { changed, freshUid, pick, requireGroup, requireItem } from "./common";
 
 export const groupMaskPaths = maskPaths(GroupUpdate);
 
+/**
+ * How deep groups nest below the organization. Every request checks a caller's bindings along a
+ * uid's ancestors, and every uid below repeats its parent's: the cost of both grows with depth,
+ * so it is bounded (the platform documents no limit; real hierarchies are a handful deep).
+ */
+export const GROUP_DEPTH_MAX = 32;
+
 /** Creates a group under `parentUid`. */
 export function createGroup(ctx: ServerContext, parentUid: string, body: unknown): GroupRecord {
   requireGroup(ctx, parentUid);
+  if (parentUid.split("/").length > GROUP_DEPTH_MAX)
+    throw failedPrecondition(`groups nest at most ${GROUP_DEPTH_MAX} deep below the organization, and ${parentUid} is that deep already`, [
+      { type: "DEPTH", subject: parentUid, description: `at most ${GROUP_DEPTH_MAX} levels of groups below the organization` },
+    ]);
   const input = parseBody(GroupCreate, body);
   const now = timestamp(ctx);
   const g = groupRecord({ uid: freshUid(ctx.store.groups, parentUid), name: input.name, description: input.description ?? "", createTime: now, updateTime: now });

@@ -1,6 +1,7 @@
 /** Groups CRUD over HTTP, masks, group deletion rules, and how bad input is refused. */
 import { describe, expect, it } from "vitest";
 import { TYPE_PREFIX, resources } from "../../api";
+import { GROUP_DEPTH_MAX } from "../../server/model/groups";
 import { path, useServer } from "../support/server";
 import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
 
@@ -141,5 +142,13 @@ describe("masks ignore fields outside them", () => {
     const g = await mkGroup(ctx.api, ctx.server.organization, "ignore-outside", "a");
     const r = ok(await ctx.api.patch(path("groups", g.uid), { name: "NOT VALID!", description: "b" }, { updateMask: "description" }));
     expect(r).toMatchObject({ name: "ignore-outside", description: "b" });
+  });
+
+  it("nests at most GROUP_DEPTH_MAX deep, refusing the next level in the error model", async () => {
+    let parent = ctx.server.organization;
+    for (let depth = 1; depth <= GROUP_DEPTH_MAX; depth++) parent = (await mkGroup(ctx.api, parent, `level-${depth}`)).uid;
+    expect(parent.split("/")).toHaveLength(GROUP_DEPTH_MAX + 1);
+    const refused = expectError(await ctx.api.post(path("groups", parent), { name: "too-deep" }), "FAILED_PRECONDITION");
+    expect(refused.message).toContain(`at most ${GROUP_DEPTH_MAX} deep`);
   });
 });
