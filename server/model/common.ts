@@ -69,6 +69,16 @@ export function identityRefProblem(ctx: ServerContext, caller: string, uid: stri
   return undefined;
 }
 
+/**
+ * Why `caller` may not name `uid` as a group or an identity (an account association's service
+ * bindings name either), or undefined. One it may not list is answered as if it did not exist, so
+ * a body never tells a caller what it could not read.
+ */
+export function memberRefProblem(ctx: ServerContext, caller: string, uid: string): string | undefined {
+  if (ctx.store.groups.has(uid) && ctx.authz.can(caller, "groups.list", uid)) return undefined;
+  return identityRefProblem(ctx, caller, uid) && `${uid} is not a group or an identity that exists`;
+}
+
 /** True when the new record differs from the old in anything but its update time. */
 export function changed<T extends { updateTime: string }>(old: T, next: T): boolean {
   return !isDeepStrictEqual({ ...old, updateTime: "" }, { ...next, updateTime: "" });
