@@ -48,29 +48,38 @@ export function updateGroup(ctx: ServerContext, uid: string, body: unknown, mask
 }
 
 /** What can hold a group up, with words for the RESOURCE_NOT_EMPTY description. */
-function childKinds(ctx: ServerContext): [{ childrenOf(uid: string): unknown[] }, string, string][] {
+function childKinds(ctx: ServerContext): [{ childrenOf(uid: string): unknown[] }, string, string, string][] {
   const s = ctx.store;
   return [
-    [s.groups, "child group", "child groups"],
-    [s.identities, "identity", "identities"],
-    [s.roles, "custom role", "custom roles"],
-    [s.roleBindings, "role binding", "role bindings"],
-    [s.identityProviders, "identity provider", "identity providers"],
-    [s.groupInvites, "group invite", "group invites"],
-    [s.repos, "repo", "repos"],
-    [s.advisories, "advisory", "advisories"],
+    [s.groups, "child group", "child groups", "groups.list"],
+    [s.identities, "identity", "identities", "identity.list"],
+    [s.roles, "custom role", "custom roles", "roles.list"],
+    [s.roleBindings, "role binding", "role bindings", "role_bindings.list"],
+    [s.identityProviders, "identity provider", "identity providers", "identity_providers.list"],
+    [s.groupInvites, "group invite", "group invites", "group_invites.list"],
+    [s.repos, "repo", "repos", "repo.list"],
+    [s.advisories, "advisory", "advisories", "advisories.list"],
   ];
 }
 
 /** Deletes an empty group; FAILED_PRECONDITION RESOURCE_NOT_EMPTY naming what it still holds. */
-export function deleteGroup(ctx: ServerContext, uid: string): void {
+export function deleteGroup(ctx: ServerContext, uid: string, caller: string): void {
   if (!ctx.store.groups.has(uid)) throw notFound(`group ${uid}`);
+  // The refusal counts only what the caller may list: the rest is "contents you may not list",
+  // never a count that tells what is there.
+  const may = (capability: string) => ctx.authz.can(caller, capability, uid);
   const held: string[] = [];
-  for (const [coll, one, many] of childKinds(ctx)) {
+  let unseen = false;
+  for (const [coll, one, many, list] of childKinds(ctx)) {
     const n = coll.childrenOf(uid).length;
-    if (n > 0) held.push(`${n} ${n === 1 ? one : many}`);
+    if (n > 0 && may(list)) held.push(`${n} ${n === 1 ? one : many}`);
+    else if (n > 0) unseen = true;
   }
-  if (ctx.store.accountAssociations.has(uid)) held.push("1 account association");
+  if (ctx.store.accountAssociations.has(uid)) {
+    if (may("account_associations.list")) held.push("1 account association");
+    else unseen = true;
+  }
+  if (unseen) held.push("contents you may not list");
   if (held.length > 0)
     throw failedPrecondition(
       `group ${uid} is not empty: it has ${held.join(", ")}; delete them first`,

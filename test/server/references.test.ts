@@ -69,4 +69,24 @@ describe("references in bodies", () => {
     expect(refused.status, refused.text).toBe(400);
     ok(await owner.patch(path("accountAssociations", A), { description: "kept" }, { updateMask: "description" }));
   });
+
+  it("a refused group delete counts only what the caller may list", async () => {
+    const org = ctx.server.organization;
+    const full = await mkGroup(ctx.api, org, "full");
+    await mkIdentity(ctx.api, full.uid, "inside");
+    ok(await ctx.api.post(path("groupInvites", full.uid), { roleUid: role.viewer }));
+    // A caller that may delete groups and list them, and nothing else.
+    const deleter = ok(await ctx.api.post(path("roles", org), { name: "deleter", capabilities: ["groups.list", "groups.delete"] })).uid;
+    const who = await mkIdentity(ctx.api, org, "deleter");
+    await bind(ctx.api, org, who.uid, deleter);
+    const as = ctx.api.as(await ctx.server.issueToken(who.uid));
+    const refused = await as.del(path("groups", full.uid));
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.text).toContain("contents you may not list");
+    expect(refused.text).not.toMatch(/identit|invite/);
+    // The admin, who may list everything, is told what is there.
+    const told = await ctx.api.del(path("groups", full.uid));
+    expect(told.text).toContain("1 identity");
+    expect(told.text).toContain("1 group invite");
+  });
 });
