@@ -11,6 +11,13 @@ import { clientErrorHandler, Faults, installErrors, installFaults, installJsonBo
 import { registerApiRoutes } from "./routes";
 import { registerRegistryHost } from "./routes/registry-host";
 
+/** Bounds on connections (`ServerOptions.connections`). */
+export interface ConnectionLimits {
+  requestTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+  maxConnections?: number;
+}
+
 /** Options of buildApp. */
 export interface AppOptions {
   logger: boolean;
@@ -18,6 +25,7 @@ export interface AppOptions {
   record: boolean;
   requests: RecordedRequest[];
   faults: Faults;
+  connections: ConnectionLimits;
 }
 
 /**
@@ -33,9 +41,21 @@ export function logLine(req: { method: string; url: string }): { method: string;
   return { method: req.method, url: `${path}?${names.join("&")}` };
 }
 
+const REQUEST_TIMEOUT_MS = 30_000;
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+const MAX_CONNECTIONS = 1024;
+
 /** Builds (does not start) the app over `ctx`. */
 export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance {
+  const requestTimeout = opts.connections.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
+    // A request whose headers or body stall is cut (408) once this passes; Node checks
+    // outstanding requests every connectionsCheckingInterval, so that follows the timeout.
+    requestTimeout,
+    // A connection that sends nothing at all has no request to time out: cut it when idle.
+    connectionTimeout: 2 * requestTimeout,
+    http: { connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.floor(requestTimeout / 4))) },
+    keepAliveTimeout: opts.connections.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS,
     logger: opts.logger ? { level: "info", stream: process.stderr, serializers: { req: logLine } } : false,
     // Uids nest: a deep uid path is far longer than find-my-way's default limit of 100.
     routerOptions: { maxParamLength: 8192 },
@@ -50,6 +70,8 @@ export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance 
       void (reply as FastifyReply).code(e.http).send(e.status);
     },
   });
+  // Connections past the limit are closed by Node as they arrive.
+  app.server.maxConnections = opts.connections.maxConnections ?? MAX_CONNECTIONS;
   app.decorateRequest("caller", "");
   installErrors(app);
   installJsonBody(app);

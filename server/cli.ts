@@ -22,6 +22,9 @@ const HELP = `Usage: irv-server [options]
   --allow-private-issuers    let token exchanges fetch OIDC discovery and keys from private,
                              loopback and link-local addresses (and plain http on loopback):
                              for test issuers on this machine. Default: https, public only
+  --request-timeout <ms>     a request's headers and body must arrive within this (default
+                             30000; then 408 and the connection closes)
+  --max-connections <n>      connections past this are closed at once (default 1024)
   --quiet                    no request logs on stderr
   --help                     this text
 
@@ -39,6 +42,8 @@ async function main(): Promise<void> {
       "compact-after": { type: "string" },
       "registry-host": { type: "string" },
       "allow-private-issuers": { type: "boolean", default: false },
+      "request-timeout": { type: "string" },
+      "max-connections": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -53,7 +58,14 @@ async function main(): Promise<void> {
   const compactAfter = values["compact-after"] === undefined ? undefined : Number(values["compact-after"]);
   if (compactAfter !== undefined && !(Number.isInteger(compactAfter) && compactAfter >= 0))
     throw new Error(`--compact-after must be a number of bytes, not ${values["compact-after"]}`);
+  const positive = (flag: "request-timeout" | "max-connections") => {
+    const v = values[flag];
+    if (v === undefined) return undefined;
+    if (!/^[1-9]\d{0,8}$/.test(v)) throw new Error(`--${flag} must be a positive integer, not ${v}`);
+    return Number(v);
+  };
   const server = await startServer({
+    connections: { requestTimeoutMs: positive("request-timeout"), maxConnections: positive("max-connections") },
     port,
     host: values.host,
     fixtures: values.fixtures,

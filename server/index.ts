@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { GROUP_NAME } from "../api/fields";
 import { newRootUid } from "../api/uid";
-import { buildApp } from "./app";
+import { buildApp, type ConnectionLimits } from "./app";
 import { TokenIssuer, type IssuerUrls } from "./auth";
 import { checkRegistryHost } from "./auth/audience";
 import { Authorizer } from "./authz";
@@ -24,7 +24,7 @@ import { Store } from "./store";
 import { DataDir, SigningKey, type DurableState } from "./store/data-dir";
 import { closeGracefully, trackRequests } from "./shutdown";
 
-export type { Fixtures, FaultSpec, RecordedRequest };
+export type { ConnectionLimits, Fixtures, FaultSpec, RecordedRequest };
 export { Faults, Store };
 export { seedGroups, sampleFixtures } from "./sample";
 export { builtinRoleUid } from "./model/roles";
@@ -72,7 +72,15 @@ export interface ServerOptions {
    * Default false: issuers are fetched over https from public addresses only.
    */
   allowPrivateIssuers?: boolean;
+  /**
+   * Bounds on connections: a request (headers and body) must arrive within `requestTimeoutMs`
+   * (default 30 s; then 408 and the connection closes), an idle keep-alive connection closes
+   * after `keepAliveTimeoutMs` (default 5 s), and connections past `maxConnections` (default
+   * 1024) are closed at once.
+   */
+  connections?: ConnectionLimits;
 }
+
 
 /** A running server. */
 export interface RunningServer {
@@ -146,7 +154,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   };
   const requests: RecordedRequest[] = [];
   const faults = new Faults();
-  const app = buildApp(ctx, { logger: opts.logger ?? false, record: opts.record ?? true, requests, faults });
+  const app = buildApp(ctx, { logger: opts.logger ?? false, record: opts.record ?? true, requests, faults, connections: opts.connections ?? {} });
   const host = opts.host ?? "127.0.0.1";
   trackRequests(app.server);
   try {
