@@ -54,13 +54,19 @@ export class Authorizer {
       throw permissionDenied(`${what} needs every capability it grants, and the caller lacks on group ${group}: ${lacking.join(", ")}`);
   }
 
-  /** The groups under which the caller holds `capability`, none below another (list scoping). */
+  /**
+   * The groups under which the caller holds `capability`, none below another (list scoping),
+   * sorted. Each group's ancestors are looked up in a set: time linear in the caller's bindings
+   * (times the depth), where comparing every pair was quadratic (2,500 sibling bindings took
+   * 0.3 to 0.5 s per list).
+   */
   scopes(caller: string, capability: string): string[] {
-    const groups = this.grants(caller)
-      .filter((g) => g.capabilities.has(capability))
-      .map((g) => g.group)
-      .sort();
-    return groups.filter((g, i) => !groups.some((o, j) => j !== i && (o === g ? j < i : isSelfOrAncestor(o, g))));
+    const groups = new Set(this.grants(caller).filter((g) => g.capabilities.has(capability)).map((g) => g.group));
+    const covered = (g: string) => {
+      for (let p = parentOf(g); p !== undefined; p = parentOf(p)) if (groups.has(p)) return true;
+      return false;
+    };
+    return [...groups].filter((g) => !covered(g)).sort();
   }
 
   private capabilitiesOf(roleUid: string): ReadonlySet<string> {
