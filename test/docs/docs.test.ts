@@ -3,7 +3,7 @@
  * from the current schema, and every example on them is one the provider would accept, so the
  * pages can go neither stale nor wrong while the kinds and the schema change.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FUNCTIONS } from "../../api/functions";
@@ -73,5 +73,18 @@ describe("docs/, the reference pages", () => {
         expect(Object.keys(schema.functions[token].outputs.properties ?? {})).toContain(example.show);
       });
     }
+  });
+});
+
+describe("every page of the docs", () => {
+  it("links only to files that exist", () => {
+    const root = path.join(__dirname, "..", "..");
+    const pages = ["README.md", "CONTRIBUTING.md", "BENCHMARKS.md", "server/README.md", ...readdirSync(DOCS_DIR, { recursive: true }).map(String).filter((f) => f.endsWith(".md")).map((f) => path.join("docs", f))];
+    const broken: string[] = [];
+    for (const page of pages)
+      for (const [, target] of readFileSync(path.join(root, page), "utf8").matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g))
+        if (!/^[a-z]+:/.test(target) && !existsSync(path.join(root, path.dirname(page), target))) broken.push(`${page} -> ${target}`);
+    expect(pages.length).toBeGreaterThan(20);
+    expect(broken).toEqual([]);
   });
 });
