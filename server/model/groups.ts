@@ -1,10 +1,10 @@
 /** Groups: the hierarchy every other resource hangs from. */
 import { GroupCreate, GroupUpdate } from "../../api/bodies";
-import { groups, readDefaults } from "../../api/kinds";
+import { groups, KINDS, readDefaults } from "../../api/kinds";
 import { timestamp, type ServerContext } from "../context";
 import { failedPrecondition, notFound } from "../errors";
 import { applyPatch, maskPaths } from "../masks";
-import type { GroupRecord } from "../store";
+import type { Collection, GroupRecord, Keyed } from "../store";
 import { parseBody } from "../validate";
 import { changed, freshUid, pick, requireGroup, requireItem } from "./common";
 
@@ -47,16 +47,20 @@ export function updateGroup(ctx: ServerContext, uid: string, body: unknown, mask
   return updated;
 }
 
-/** What can hold a group up, with words for the RESOURCE_NOT_EMPTY description. */
+/** The plural of a label: "identity" -> "identities". */
+const plural = (label: string) => label.replace(/y$/, "ie") + "s";
+
+/**
+ * What can hold a group up: every kind's items under it, its repos and advisories, with words for
+ * the RESOURCE_NOT_EMPTY description and the capability that lists them.
+ */
 function childKinds(ctx: ServerContext): [{ childrenOf(uid: string): unknown[] }, string, string, string][] {
   const s = ctx.store;
   return [
-    [s.groups, "child group", "child groups", "groups.list"],
-    [s.identities, "identity", "identities", "identity.list"],
-    [s.roles, "custom role", "custom roles", "roles.list"],
-    [s.roleBindings, "role binding", "role bindings", "role_bindings.list"],
-    [s.identityProviders, "identity provider", "identity providers", "identity_providers.list"],
-    [s.groupInvites, "group invite", "group invites", "group_invites.list"],
+    ...KINDS.map((d) => {
+      const one = d.kind === "groups" ? "child group" : d.label;
+      return [s.collection(d.kind), one, plural(one), `${d.capability}.list`] as [Collection<Keyed>, string, string, string];
+    }),
     [s.repos, "repo", "repos", "repo.list"],
     [s.advisories, "advisory", "advisories", "advisories.list"],
   ];

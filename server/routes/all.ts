@@ -1,7 +1,10 @@
 /**
  * Every collection's routes, listed once: v2beta1 serves them all, v1 those it had (no
- * advisories). A visitor rather than an array, so each collection keeps its own item type.
+ * advisories). Each kind (api/kinds) is served by its routes file where it has rules of its own,
+ * else by the routes its definition implies (plain.ts). A visitor rather than an array, so each
+ * collection keeps its own item type.
  */
+import { KINDS, type Kind } from "../../api/kinds";
 import type { Keyed } from "../store";
 import { accountAssociationRoutes } from "./accountAssociations";
 import { advisoryRoutes } from "./advisories";
@@ -10,6 +13,7 @@ import { groupInviteRoutes } from "./groupInvites";
 import { groupRoutes } from "./groups";
 import { identityRoutes } from "./identities";
 import { identityProviderRoutes } from "./identityProviders";
+import { plainRoutes } from "./plain";
 import { repoRoutes, tagRoutes } from "./registry";
 import { roleBindingRoutes } from "./roleBindings";
 import { roleRoutes } from "./roles";
@@ -17,15 +21,24 @@ import { roleRoutes } from "./roles";
 /** Called once per collection with its routes. */
 export type RoutesVisitor = <T extends Keyed>(routes: CollectionRoutes<T>) => void;
 
+/** The kinds with rules beyond their definitions, and their routes. */
+const WRITTEN = {
+  groups: groupRoutes,
+  identities: identityRoutes,
+  roles: roleRoutes,
+  roleBindings: roleBindingRoutes,
+  identityProviders: identityProviderRoutes,
+  accountAssociations: accountAssociationRoutes,
+  groupInvites: groupInviteRoutes,
+} satisfies Partial<Record<Kind, unknown>>;
+
+/** The routes of a kind. */
+const routesOf = (d: (typeof KINDS)[number]): CollectionRoutes<Keyed> =>
+  ((WRITTEN as Partial<Record<Kind, unknown>>)[d.kind] ?? plainRoutes(d)) as CollectionRoutes<Keyed>;
+
 /** Visits the IAM and registry collections: served under v2beta1 and v1 alike. */
 export function eachV1Collection(visit: RoutesVisitor): void {
-  visit(groupRoutes);
-  visit(identityRoutes);
-  visit(roleRoutes);
-  visit(roleBindingRoutes);
-  visit(identityProviderRoutes);
-  visit(accountAssociationRoutes);
-  visit(groupInviteRoutes);
+  for (const d of KINDS) visit(routesOf(d));
   visit(repoRoutes);
   visit(tagRoutes);
 }

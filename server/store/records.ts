@@ -5,7 +5,8 @@
  * hashes and the model renders the wire shape.
  */
 import type { resources } from "../../api";
-import type { accountAssociations, groupInvites, groups, identities, identityProviders, InputsOf, ItemOf, roleBindings, roles } from "../../api/kinds";
+import type { CollectionName } from "../../api/collections";
+import type { accountAssociations, DefinitionOf, groupInvites, groups, identities, identityProviders, InputsOf, ItemOf, Kind, roleBindings, roles } from "../../api/kinds";
 
 export type GroupRecord = ItemOf<typeof groups>;
 
@@ -40,3 +41,20 @@ export type Visibility = "public" | "private";
 export type RepoRecord = resources.Repo & { visibility: Visibility };
 export type TagRecord = resources.Tag;
 export type AdvisoryRecord = resources.Advisory;
+
+/** The records of the kinds and collections that hold more (or other) than the API's item. */
+interface RecordsWritten {
+  groups: GroupRecord;
+  identities: IdentityRecord;
+  roles: RoleRecord;
+  roleBindings: RoleBindingRecord;
+  identityProviders: IdentityProviderRecord;
+  accountAssociations: AccountAssociationRecord;
+  groupInvites: GroupInviteRecord;
+  repos: RepoRecord;
+  tags: TagRecord;
+  advisories: AdvisoryRecord;
+}
+
+/** What the store holds for collection `C`: its record above, else the kind's item as the API returns it. */
+export type RecordOf<C extends CollectionName> = C extends keyof RecordsWritten ? RecordsWritten[C] : C extends Kind ? ItemOf<DefinitionOf<C>> : never;

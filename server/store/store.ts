@@ -9,18 +9,7 @@
  * so memory never holds a write that was not made durable.
  */
 import { Collection, type Keyed } from "./collection";
-import type {
-  AccountAssociationRecord,
-  AdvisoryRecord,
-  GroupInviteRecord,
-  GroupRecord,
-  IdentityProviderRecord,
-  IdentityRecord,
-  RepoRecord,
-  RoleBindingRecord,
-  RoleRecord,
-  TagRecord,
-} from "./records";
+import type { RecordOf, RoleBindingRecord } from "./records";
 import { COLLECTION_NAMES, type CollectionName } from "../../api/collections";
 import { roleBindings, type FieldDefinition } from "../../api/kinds";
 
@@ -38,18 +27,14 @@ export interface Change {
 /** Makes a transaction's writes durable, or throws (and the transaction is undone). */
 export type Committer = (changes: readonly Change[]) => void;
 
+/** One collection of the store per collection of the API (api/collections), typed by its record. */
+export type StoreCollections = { readonly [C in CollectionName]: Collection<RecordOf<C> & Keyed> };
+
+// The class's own members, plus a collection per API collection (made in the constructor).
+export interface Store extends StoreCollections {}
+
 /** The in-memory store. */
 export class Store {
-  readonly groups = new Collection<GroupRecord>();
-  readonly identities = new Collection<IdentityRecord>();
-  readonly roles = new Collection<RoleRecord>();
-  readonly roleBindings = new Collection<RoleBindingRecord>();
-  readonly identityProviders = new Collection<IdentityProviderRecord>();
-  readonly accountAssociations = new Collection<AccountAssociationRecord>();
-  readonly groupInvites = new Collection<GroupInviteRecord>();
-  readonly repos = new Collection<RepoRecord>();
-  readonly tags = new Collection<TagRecord>();
-  readonly advisories = new Collection<AdvisoryRecord>();
 
   /** Binding uids per identity uid: what authorization reads on every request. */
   private bindingsByIdentity = new Map<string, Set<string>>();
@@ -61,7 +46,8 @@ export class Store {
 
   constructor() {
     for (const kind of COLLECTION_NAMES) {
-      const coll = this.collection(kind);
+      const coll = new Collection<Keyed>();
+      (this as unknown as Record<CollectionName, Collection<Keyed>>)[kind] = coll;
       coll.observer = (uid, before, after) => this.observe(kind, uid, before, after);
     }
   }
