@@ -81,6 +81,11 @@ export interface KindDefinition<K extends string = string> {
   capability: string;
   /** Inputs of which a create must give exactly one (an update at most one): an identity's relationship types. */
   exactlyOne?: readonly string[];
+  /**
+   * False for a kind `irv export` leaves out: a live item is no declaration worth keeping (an
+   * invite's code exists only in its create's answer; declaring one would make a new invite).
+   */
+  exported?: false;
   /** Inputs of which a body may give at most one (an invite's lifetime and its expiration). */
   atMostOne?: readonly string[];
   /** The reference page's example and what it says beyond the fields (docs/resources, `npm run gen:docs`). */

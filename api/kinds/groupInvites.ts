@@ -56,6 +56,7 @@ export const groupInvites = defineKind({
   className: "GroupInvite",
   label: "group invite",
   parentField: "groupUid",
+  exported: false,
   defaultOrder: "create_time desc",
   capability: "group_invites",
   description: "An invitation to join a group with a role. Its `code` is secret.",

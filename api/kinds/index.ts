@@ -49,6 +49,10 @@ export { groups, identities, roles, roleBindings, identityProviders, accountAsso
 /** The kinds, in the order the docs and `irv export` list them. */
 export const KINDS = [groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites] as const;
 
+/** The kinds `irv export` declares: all but those whose definition says `exported: false`. */
+export type ExportedKind = Exclude<(typeof KINDS)[number], { exported: false }>["kind"];
+export const EXPORTED_KINDS = KINDS.filter((d) => !("exported" in d && d.exported === false)).map((d) => d.kind) as ExportedKind[];
+
 /** A resource kind's name; also the name of its API collection. */
 export type Kind = (typeof KINDS)[number]["kind"];
 

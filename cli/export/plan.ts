@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { parentOf, type CollectionName, type resources } from "../../api";
-import { kindInfo, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
+import { kindInfo, EXPORTED_KINDS, type ExportedKind, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
 import { specs, type KindSpec } from "../../provider/resources";
 import { code, compact, type Code } from "./literal";
 import { Namer, camel, slug, type Name } from "./names";
@@ -64,7 +64,7 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
   const { pathOf, treeKey, candidates } = naming(snap);
   const sections: ProgramPlan["sections"] = [];
   for (const rule of exportRules(snap, pathOf, treeKey)) {
-    const items = rule.items as Item[];
+    const items = rule.items;
     if (!items.length) continue;
     const def = kindInfo(rule.kind);
     const spec = specs[rule.kind] as unknown as KindSpec<CollectionName>;
@@ -105,7 +105,7 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
  */
 function naming(snap: OrgSnapshot) {
   const groupNames = new Map<string, string>([[snap.root.uid, snap.root.name]]);
-  for (const g of snap.groups) groupNames.set(g.uid, g.name);
+  for (const g of snap.items.groups) groupNames.set(g.uid, g.name);
   const pathOf = (groupUid: string | undefined): string => {
     if (!groupUid || groupUid === snap.root.uid || !groupNames.has(groupUid)) return "";
     const up = pathOf(parentOf(groupUid));
@@ -165,20 +165,18 @@ function inSchemaOrder(kind: Kind, field: string, block: Record<string, unknown>
 }
 
 type Item = { uid: string } & Record<string, unknown>;
-type CollectionItems = Omit<OrgSnapshot, "apiUrl" | "root" | "externalRoles">;
 
 /** How `irv export` declares one kind: naming and order; the fields come from the kind's definition. */
 interface ExportRule {
-  kind: keyof CollectionItems & Kind;
-  items: CollectionItems[keyof CollectionItems];
-  /** The comment above the kind's declarations. */
+  /** The comment above the kind's declarations (default: the label's plural). */
   comment: string;
   /** An item's name (default: its `name`). */
   nameOf?(x: Item): string;
-  /** Appended to an item's name (`-role`), and the word that qualifies a repeated one. */
+  /** Appended to an item's name (`-role`). */
   nameSuffix?: string;
+  /** The word that qualifies a repeated name (default: the label's last word). */
   suffix: string;
-  /** The variable name when no candidate is free. */
+  /** The variable name when no candidate is free (default: the label, hyphenated). */
   fallback: string;
   /** The owning group (default: the provider's parent of the item). */
   owner?(x: Item): string | undefined;
@@ -190,19 +188,24 @@ interface ExportRule {
   secrets?(x: Item, name: Name, args: Record<string, unknown>, out: RequiredSecret[]): void;
 }
 
-/** The kinds `irv export` declares, in declaration order (every reference is to one declared above). */
-function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) => string, treeKey: (groupUid: string | undefined) => string): ExportRule[] {
-  const identityNames = new Map(snap.identities.map((i) => [i.uid, i.name]));
-  return [
+/** A kind's rule from its label alone: "role binding" is declared under "Role bindings.", named `…-binding` when it repeats. */
+function defaultRule(def: KindDefinition): ExportRule {
+  const plural = def.label.replace(/y$/, "ie") + "s";
+  return { comment: `${plural[0].toUpperCase()}${plural.slice(1)}.`, suffix: def.label.split(" ").pop()!, fallback: def.label.replace(/ /g, "-") };
+}
+
+/**
+ * The kinds `irv export` declares, in the order of their definitions (each kind refers only to
+ * kinds listed before it, so every reference is to a variable declared above), with what is
+ * particular to naming each.
+ */
+function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) => string, treeKey: (groupUid: string | undefined) => string) {
+  const identityNames = new Map(snap.items.identities.map((i) => [i.uid, i.name]));
+  const particular: { [K in ExportedKind]?: Partial<ExportRule> } = {
     // A group's key is its own path, which its children's keys extend: parents sort first.
-    { kind: "groups", items: snap.groups, comment: "Groups.", suffix: "group", fallback: "group", order: (g) => treeKey(g.uid) },
-    { kind: "roles", items: snap.roles, comment: "Custom roles.", nameSuffix: "-role", suffix: "role", fallback: "role" },
-    { kind: "identities", items: snap.identities, comment: "Identities.", suffix: "identity", fallback: "identity" },
-    {
-      kind: "roleBindings",
-      items: snap.roleBindings,
-      comment: "Role bindings.",
-      suffix: "binding",
+    groups: { order: (g) => treeKey(g.uid) },
+    roles: { comment: "Custom roles.", nameSuffix: "-role" },
+    roleBindings: {
       fallback: "binding",
       owner: (b) => (b as unknown as resources.RoleBinding).group?.uid || parentOf(b.uid),
       nameOf(x) {
@@ -210,12 +213,9 @@ function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) =
         return `${identityNames.get(b.identity.uid) ?? b.identity.name}-${b.role.name}`;
       },
     },
-    {
-      kind: "identityProviders",
-      items: snap.identityProviders,
+    identityProviders: {
       comment: "Identity providers. The API never returns client secrets: they come from secret config.",
       suffix: "idp",
-      fallback: "identity-provider",
       secrets(x, name, args, out) {
         const p = x as unknown as resources.IdentityProvider;
         const key = camel(`${name.logical}-client-secret`);
@@ -223,14 +223,13 @@ function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) =
         args.oidc = inSchemaOrder("identityProviders", "oidc", { ...(args.oidc as object), clientSecret: code(`config.requireSecret(${JSON.stringify(key)})`) });
       },
     },
-    {
-      kind: "accountAssociations",
-      items: snap.accountAssociations,
+    accountAssociations: {
       comment: "Account associations (one per group).",
       suffix: "accounts",
       fallback: "accounts",
       names: (a) => [`${pathOf(a.uid) || snap.root.name}-accounts`, `${a.name}-accounts`],
       order: (a) => treeKey(a.uid),
     },
-  ];
+  };
+  return EXPORTED_KINDS.map((kind) => ({ kind, items: snap.items[kind] as Item[], ...defaultRule(kindInfo(kind)), ...particular[kind] }));
 }

@@ -1,9 +1,10 @@
 import { ROOT_UID, type CollectionName } from "../../api";
+import { EXPORTED_KINDS, type ExportedKind } from "../../api/kinds";
 import type { IrvClient } from "../../client";
 import type { OrgSnapshot } from "./snapshot";
 
-/** The collections `irv export` reads, in the order it reports them. */
-export const EXPORTED = ["groups", "identities", "roles", "roleBindings", "identityProviders", "accountAssociations"] as const;
+/** The collections `irv export` reads, in the order it reports them: every kind it declares. */
+export const EXPORTED: readonly ExportedKind[] = EXPORTED_KINDS;
 
 /** Progress of one collection: how many items are read so far, of how many. */
 export type Progress = (collection: CollectionName, read: number, total: number, done: boolean) => void;
@@ -16,7 +17,7 @@ export type Progress = (collection: CollectionName, read: number, total: number,
 export async function readOrg(client: IrvClient, groupUid: string, progress: Progress = () => {}): Promise<OrgSnapshot> {
   const root = await client.get("groups", groupUid);
   const scope = { "uidp.descendants_of": groupUid };
-  const readAll = async <C extends (typeof EXPORTED)[number]>(c: C) => {
+  const readAll = async (c: ExportedKind) => {
     const items = [];
     let token: string | undefined;
     do {
@@ -25,37 +26,22 @@ export async function readOrg(client: IrvClient, groupUid: string, progress: Pro
       token = page.nextPageToken;
       progress(c, items.length, Math.max(page.totalCount, items.length), !token);
     } while (token);
-    return items;
+    return [c, items] as const;
   };
-  const [groups, identities, roles, roleBindings, identityProviders, accountAssociations] = await Promise.all([
-    readAll("groups"),
-    readAll("identities"),
-    readAll("roles"),
-    readAll("roleBindings"),
-    readAll("identityProviders"),
-    readAll("accountAssociations"),
-  ]);
+  const items = Object.fromEntries(await Promise.all(EXPORTED.map(readAll))) as OrgSnapshot["items"];
 
-  // Built-in roles have root uids and belong to the platform: referred to, never declared.
-  const custom = roles.filter((r) => !ROOT_UID.test(r.uid));
-  const known = new Set(custom.map((r) => r.uid));
+  // The exported group is referred to, not declared; built-in roles have root uids and belong to
+  // the platform: referred to, never declared.
+  items.groups = items.groups.filter((g) => g.uid !== groupUid);
+  items.roles = items.roles.filter((r) => !ROOT_UID.test(r.uid));
+  const known = new Set(items.roles.map((r) => r.uid));
   const externalRoles = new Map<string, string>();
-  for (const b of roleBindings) if (!known.has(b.role.uid)) externalRoles.set(b.role.uid, b.role.name);
-  for (const p of identityProviders) {
+  for (const b of items.roleBindings) if (!known.has(b.role.uid)) externalRoles.set(b.role.uid, b.role.name);
+  for (const p of items.identityProviders) {
     if (!p.defaultRole || known.has(p.defaultRole) || externalRoles.has(p.defaultRole)) continue;
     const role = await client.get("roles", p.defaultRole).catch(() => undefined);
     externalRoles.set(p.defaultRole, role?.name ?? p.defaultRole);
   }
 
-  return {
-    apiUrl: client.apiUrl,
-    root,
-    groups: groups.filter((g) => g.uid !== groupUid),
-    identities,
-    roles: custom,
-    roleBindings,
-    identityProviders,
-    accountAssociations,
-    externalRoles,
-  };
+  return { apiUrl: client.apiUrl, root, items, externalRoles };
 }
