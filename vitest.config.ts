@@ -3,8 +3,10 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Time limits catch a hang, never slowness: on a loaded machine a test that spawns a dozen
+    // CLIs takes minutes, and its outcome must not depend on that (it failed at 60 s under load).
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     // e2e tests drive the pulumi CLI; two cores do not gain from more workers than that.
     maxWorkers: 2,
   },
