@@ -55,7 +55,8 @@ afterAll(async () => {
 const anon = (c: Catalog) => apiFor(c.server.url, null);
 const freshUid = (c: Catalog) => `${c.server.organization}/${randomBytes(8).toString("hex")}`;
 const freshDigest = () => `sha256:${randomBytes(32).toString("hex")}`;
-const freshTime = () => new Date(Date.UTC(2020 + Math.floor(Math.random() * 20), 0, 1, 0, 0, Math.floor(Math.random() * 86_400))).toISOString();
+/** A time after every tag's last update (so nothing matches it), never the same twice. */
+const freshTime = () => new Date(Date.UTC(2030 + Math.floor(Math.random() * 20), 0, 1, 0, 0, Math.floor(Math.random() * 86_400))).toISOString();
 
 /** The largest answer any anonymous request may get: a full v1 list of the largest items, and an envelope. */
 const ITEM_BYTES_MAX = 400; // a seeded repo or tag is about 250 bytes as JSON
