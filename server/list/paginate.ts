@@ -9,7 +9,7 @@
  *    until the next write;
  * 3. the page starts after the token's sort key (keyset), plus `skip`.
  */
-import { isSelfOrAncestor } from "../../api/uid";
+import { isSelfOrAncestor, parentOf } from "../../api/uid";
 import { SortedIndex, type Collection, type Keyed } from "../store";
 import { decodeToken, encodeToken, queryHash } from "./page-token";
 import { predicate } from "./predicate";
@@ -76,7 +76,12 @@ function buildView<T extends Keyed>(
     if (names && spec.sortable.name) {
       // An exact name is a contiguous run of the maintained name index: no scan of the collection.
       const byName = coll.sortedBy("name", spec.sortable.name);
-      const visible = (uid: string) => prefixes.some((p) => isSelfOrAncestor(p, uid));
+      // The item's ancestors looked up in a set: depth steps, not one per scope of the caller.
+      const scopeSet = new Set(prefixes);
+      const visible = (uid: string) => {
+        for (let p: string | undefined = uid; p !== undefined; p = parentOf(p)) if (scopeSet.has(p)) return true;
+        return false;
+      };
       for (const name of new Set(names))
         for (let i = byName.bound([name, ""], true); i < byName.entries.length && byName.entries[i].key[0] === name; i++)
           if (visible(byName.entries[i].item.uid)) items.push(byName.entries[i].item);
