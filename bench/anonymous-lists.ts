@@ -11,14 +11,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { startServer as currentServer, type RunningServer, type ServerOptions } from "../server";
-
-type Start = (opts: ServerOptions) => Promise<RunningServer>;
+import type { RunningServer } from "../server";
+import { buildsToCompare, median, runWhenMain } from "./side-by-side";
 
 const REPOS = 25_000;
 const TAGS_PER_REPO = 4;
 const SAMPLES = 9;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const TIME = "2026-01-01T00:00:00.000Z";
 
 /** Seeds through bulkLoad only, which every build's store has. */
@@ -110,13 +108,9 @@ async function measure(subjects: Subject[]): Promise<Row[]> {
 }
 
 export async function runAnonymousListBench(): Promise<string> {
-  const starts: [string, Start][] = [];
-  const baseline = process.env.IRV_BENCH_BASELINE;
-  if (baseline) starts.push(["before (IRV_BENCH_BASELINE)", (require(baseline) as { startServer: Start }).startServer]);
-  starts.push(["this build", currentServer]);
   const subjects: Subject[] = [];
   try {
-    for (const [name, start] of starts) {
+    for (const [name, start] of buildsToCompare()) {
       let publicRepo = "";
       const server = await start({ fixtures: {}, record: false, seed: (store, org) => { publicRepo = seed(store as never, org); } });
       subjects.push({ name, server, publicRepo });
@@ -137,8 +131,4 @@ export async function runAnonymousListBench(): Promise<string> {
   }
 }
 
-if (require.main === module)
-  runAnonymousListBench().then(console.log, (e) => {
-    console.error(e);
-    process.exit(1);
-  });
+runWhenMain(module, runAnonymousListBench);

@@ -6,14 +6,13 @@
  * same cases run against that build too, interleaved sample by sample in one run.
  */
 import { performance } from "node:perf_hooks";
-import { builtinRoleUid, seedGroups, startServer as currentServer, type RunningServer, type ServerOptions } from "../server";
+import { builtinRoleUid, seedGroups, type RunningServer } from "../server";
+import { buildsToCompare, median, runWhenMain, type Start } from "./side-by-side";
 
-type Start = (opts: ServerOptions) => Promise<RunningServer>;
 type SeedStore = { putBinding(b: object): void };
 
 const BINDINGS = 2_500;
 const SAMPLES = 9;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 interface Subject {
   name: string;
@@ -47,13 +46,9 @@ async function subject(name: string, start: Start): Promise<Subject> {
 }
 
 export async function runAuthzBindingsBench(): Promise<string> {
-  const starts: [string, Start][] = [];
-  const baseline = process.env.IRV_BENCH_BASELINE;
-  if (baseline) starts.push(["before (IRV_BENCH_BASELINE)", (require(baseline) as { startServer: Start }).startServer]);
-  starts.push(["this build", currentServer]);
   const subjects: Subject[] = [];
   try {
-    for (const [name, start] of starts) subjects.push(await subject(name, start));
+    for (const [name, start] of buildsToCompare()) subjects.push(await subject(name, start));
     const samples = subjects.map(() => ({ one: [] as number[], page: [] as number[], admin: [] as number[] }));
     for (const s of subjects) await get(`${s.server.url}/iam/v2beta1/roleBindings?page_size=200`, s.token); // warm-up
     for (let i = 0; i < SAMPLES; i++)
@@ -81,8 +76,4 @@ export async function runAuthzBindingsBench(): Promise<string> {
   }
 }
 
-if (require.main === module)
-  runAuthzBindingsBench().then(console.log, (e) => {
-    console.error(e);
-    process.exit(1);
-  });
+runWhenMain(module, runAuthzBindingsBench);
