@@ -9,13 +9,11 @@
  */
 import { generateKeyPairSync } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { startServer as currentServer, type RunningServer, type ServerOptions } from "../server";
-
-type Start = (opts: ServerOptions) => Promise<RunningServer>;
+import type { RunningServer } from "../server";
+import { buildsToCompare, median, runWhenMain, type Start } from "./side-by-side";
 
 const unsigned = (claims: object) =>
   `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const later = () => new Date(Date.now() + 86_400_000).toISOString();
 
 async function post(s: RunningServer, body: object): Promise<boolean> {
@@ -126,10 +124,7 @@ async function measure(start: Start): Promise<Row> {
 }
 
 export async function runHostileExchangeBench(): Promise<string> {
-  const runs: [string, Start][] = [];
-  const baseline = process.env.IRV_BENCH_BASELINE;
-  if (baseline) runs.push(["before (IRV_BENCH_BASELINE)", (require(baseline) as { startServer: Start }).startServer]);
-  runs.push(["this build", currentServer]);
+  const runs = buildsToCompare();
   const lines = [
     "## Token exchange against a hostile organization",
     "",
@@ -143,8 +138,4 @@ export async function runHostileExchangeBench(): Promise<string> {
   return lines.join("\n");
 }
 
-if (require.main === module)
-  runHostileExchangeBench().then(console.log, (e) => {
-    console.error(e);
-    process.exit(1);
-  });
+runWhenMain(module, runHostileExchangeBench);

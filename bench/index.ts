@@ -8,6 +8,8 @@ import { roundsOf, runPluginBench } from "./plugin";
 import { runExchangeBench } from "./exchange";
 import { runDurabilityBench } from "./durability";
 import { runRegistryBench } from "./registry";
+import { runAnonymousListBench } from "./anonymous-lists";
+import { runAuthzBindingsBench } from "./authz-bindings";
 import { runSoak, seedLine, soakOptions, soakReport } from "./soak";
 
 async function main(): Promise<void> {
@@ -15,6 +17,8 @@ async function main(): Promise<void> {
   if (!only || only === "server") console.log(await runServerBench());
   if (!only || only === "durability") console.log(await runDurabilityBench());
   if (!only || only === "registry") console.log(await runRegistryBench());
+  if (!only || only === "anonymous") console.log(await runAnonymousListBench());
+  if (!only || only === "bindings") console.log(await runAuthzBindingsBench());
   if (!only || only === "engine") console.log(await runEngineBench());
   if (!only || only === "plugin") console.log(await runPluginBench(roundsOf(process.argv)));
   if (!only || only === "exchange") console.log(await runExchangeBench());

@@ -26,6 +26,8 @@ export interface AppOptions {
   requests: RecordedRequest[];
   faults: Faults;
   connections: ConnectionLimits;
+  /** Filled with every route as it is registered (method and URL pattern). */
+  routes?: { method: string; url: string }[];
 }
 
 /**
@@ -72,6 +74,9 @@ export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance 
   });
   // Connections past the limit are closed by Node as they arrive.
   app.server.maxConnections = opts.connections.maxConnections ?? MAX_CONNECTIONS;
+  app.addHook("onRoute", (r) => {
+    for (const method of [r.method].flat()) opts.routes?.push({ method, url: r.url });
+  });
   app.decorateRequest("caller", "");
   installErrors(app);
   installJsonBody(app);

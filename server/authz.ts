@@ -7,6 +7,15 @@ import { isSelfOrAncestor, parentOf } from "../api/uid";
 import { permissionDenied } from "./errors";
 import type { Store } from "./store";
 
+/**
+ * Work done by authorization, counted, so tests can show that what a request costs follows the
+ * caller's bindings linearly (a count of steps, not a time).
+ */
+export const authzWork = {
+  /** Bindings read, groups considered and ancestors looked up. */
+  steps: 0,
+};
+
 /** One thing a binding grants: its capabilities on a group's subtree. */
 export interface Grant {
   group: string;
@@ -19,17 +28,44 @@ export class Authorizer {
 
   constructor(private store: Store) {}
 
+  /**
+   * The last caller's grants, indexed by group, kept until a binding or a role changes: one
+   * request's checks (a page of role bindings checks each one's identity, group and role) build
+   * them once, in time linear in the caller's bindings, then each check costs the group's depth.
+   */
+  private memo?: { caller: string; bindings: number; roles: number; grants: Grant[]; byGroup: Map<string, ReadonlySet<string>[]> };
+
+  private compiled(caller: string): NonNullable<Authorizer["memo"]> {
+    const bindingsVersion = this.store.roleBindings.version;
+    const rolesVersion = this.store.roles.version;
+    const m = this.memo;
+    if (m && m.caller === caller && m.bindings === bindingsVersion && m.roles === rolesVersion) return m;
+    const bindings = this.store.bindingsOf(caller);
+    authzWork.steps += bindings.length;
+    const grants = bindings.map((b) => ({ group: parentOf(b.uid)!, capabilities: this.capabilitiesOf(b.roleUid) }));
+    const byGroup = new Map<string, ReadonlySet<string>[]>();
+    for (const g of grants) {
+      const sets = byGroup.get(g.group);
+      if (sets) sets.push(g.capabilities);
+      else byGroup.set(g.group, [g.capabilities]);
+    }
+    this.memo = { caller, bindings: bindingsVersion, roles: rolesVersion, grants, byGroup };
+    return this.memo;
+  }
+
   /** What `caller` is granted, one entry per binding. */
   grants(caller: string): Grant[] {
-    return this.store.bindingsOf(caller).map((b) => ({
-      group: parentOf(b.uid)!,
-      capabilities: this.capabilitiesOf(b.roleUid),
-    }));
+    return this.compiled(caller).grants;
   }
 
   /** True when the caller holds `capability` on `group` (through it or an ancestor). */
   can(caller: string, capability: string, group: string): boolean {
-    return this.grants(caller).some((g) => g.capabilities.has(capability) && isSelfOrAncestor(g.group, group));
+    const { byGroup } = this.compiled(caller);
+    for (let g: string | undefined = group; g !== undefined; g = parentOf(g)) {
+      authzWork.steps++;
+      if (byGroup.get(g)?.some((caps) => caps.has(capability))) return true;
+    }
+    return false;
   }
 
   /** Throws PERMISSION_DENIED unless the caller holds `capability` on `group`. */
@@ -63,7 +99,11 @@ export class Authorizer {
   scopes(caller: string, capability: string): string[] {
     const groups = new Set(this.grants(caller).filter((g) => g.capabilities.has(capability)).map((g) => g.group));
     const covered = (g: string) => {
-      for (let p = parentOf(g); p !== undefined; p = parentOf(p)) if (groups.has(p)) return true;
+      authzWork.steps++;
+      for (let p = parentOf(g); p !== undefined; p = parentOf(p)) {
+        authzWork.steps++;
+        if (groups.has(p)) return true;
+      }
       return false;
     };
     return [...groups].filter((g) => !covered(g)).sort();

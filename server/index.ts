@@ -26,7 +26,7 @@ import { closeGracefully, trackRequests } from "./shutdown";
 
 export type { ConnectionLimits, Fixtures, FaultSpec, RecordedRequest };
 export { Faults, Store };
-export { seedGroups, sampleFixtures } from "./sample";
+export { seedGroups, seedRegistry, sampleFixtures } from "./sample";
 export { builtinRoleUid } from "./model/roles";
 
 /** How to start a server. */
@@ -98,6 +98,8 @@ export interface RunningServer {
   requests: RecordedRequest[];
   /** Test-only fault injection. */
   faults: Faults;
+  /** Every route served: method and URL pattern (`*` stands for a uid path), for tests that sweep them. */
+  routes: { method: string; url: string }[];
   /** A token for any identity, valid `ttlSeconds` (default 3600), for `audience` (default: the API's url). */
   issueToken(identity: string, ttlSeconds?: number, audience?: string): Promise<string>;
   /** Stops accepting and lets requests in flight finish (bounded; see shutdown.ts), then closes the data directory. */
@@ -154,7 +156,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   };
   const requests: RecordedRequest[] = [];
   const faults = new Faults();
-  const app = buildApp(ctx, { logger: opts.logger ?? false, record: opts.record ?? true, requests, faults, connections: opts.connections ?? {} });
+  const routes: { method: string; url: string }[] = [];
+  const app = buildApp(ctx, { logger: opts.logger ?? false, record: opts.record ?? true, requests, faults, connections: opts.connections ?? {}, routes });
   const host = opts.host ?? "127.0.0.1";
   trackRequests(app.server);
   try {
@@ -176,6 +179,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     token: await tokens.issue(adminUid, ADMIN_TOKEN_TTL_SECONDS),
     requests,
     faults,
+    routes,
     issueToken: (uid, ttl = 3600, audience) => tokens.issue(uid, ttl, audience),
     close: async () => {
       try {

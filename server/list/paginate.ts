@@ -12,9 +12,12 @@
 import { isSelfOrAncestor, parentOf } from "../../api/uid";
 import { SortedIndex, type Collection, type Keyed } from "../store";
 import { decodeToken, encodeToken, queryHash } from "./page-token";
+import { predicate } from "./predicate";
+import { paginatePublic } from "./public";
 import { parseListQuery, type ListQuery, type RawQuery } from "./query";
 import type { ListSpec } from "./spec";
 import { RangesView, SortedView, type View } from "./views";
+import { listWork } from "./work";
 
 /** One page of results. */
 export interface Page<T> {
@@ -39,7 +42,12 @@ export interface PageEnv {
    * A restriction beyond scopes (anonymous callers see public items only). Its `key` is bound into
    * page tokens and caches, so a restricted listing never reuses an unrestricted one's.
    */
-  only?: { key: string; test(item: Keyed): boolean };
+  only?: {
+    key: string;
+    test(item: Keyed): boolean;
+    /** A version of what `test` depends on besides the collection (a tag's repo's visibility). */
+    version?(): number;
+  };
 }
 
 /** Narrows the caller's scopes by `uidp.descendants_of`. */
@@ -49,51 +57,11 @@ function prefixesFor(scopes: string[], descendantsOf: string | undefined): strin
   return scopes.filter((s) => isSelfOrAncestor(descendantsOf, s)).sort();
 }
 
-/** The filter predicate for everything except descendants_of (already applied as ranges). */
-function predicate<T extends Keyed>(spec: ListSpec<T>, filters: Record<string, string[]>): ((item: T) => boolean) | undefined {
-  const tests: ((item: T) => boolean)[] = [];
-  for (const [name, values] of Object.entries(filters)) {
-    switch (name) {
-      case "uidp.descendants_of":
-        break;
-      case "uidp.children_of":
-        tests.push((item) => parentOf(item.uid) === values[0]);
-        break;
-      case "uidp.ancestors_of":
-        tests.push((item) => {
-          const g = spec.groupOf(item);
-          return g === undefined || isSelfOrAncestor(g, values[0]);
-        });
-        break;
-      case "uidp.in_root": {
-        const want = values[0] === "true";
-        tests.push((item) => {
-          const g = spec.groupOf(item);
-          return (g === undefined || !g.includes("/")) === want;
-        });
-        break;
-      }
-      case "uidp.ids": {
-        const ids = new Set(values);
-        tests.push((item) => ids.has(item.uid));
-        break;
-      }
-      default: {
-        const f = spec.filters[name];
-        tests.push((item) => f.match(item, values));
-      }
-    }
-  }
-  if (tests.length === 0) return undefined;
-  return (item) => tests.every((t) => t(item));
-}
-
 function buildView<T extends Keyed>(
-  coll: Collection<T>, spec: ListSpec<T>, q: ListQuery, prefixes: string[], hash: string, only?: (item: T) => boolean,
+  coll: Collection<T>, spec: ListSpec<T>, q: ListQuery, prefixes: string[], hash: string,
 ): View<T> {
   const ranges = prefixes.map((p) => coll.subtree(p)).filter(([lo, hi]) => hi > lo);
-  const filters = predicate(spec, q.filters);
-  const test = only && filters ? (item: T) => only(item) && filters(item) : (only ?? filters);
+  const test = predicate(spec, q.filters);
   const scoped = q.filters["uidp.descendants_of"] || q.filters["uidp.children_of"];
   const globals = scoped ? [] : (spec.globals?.(coll.all()) ?? []);
   const valueOf = spec.sortable[q.order.field];
@@ -108,7 +76,12 @@ function buildView<T extends Keyed>(
     if (names && spec.sortable.name) {
       // An exact name is a contiguous run of the maintained name index: no scan of the collection.
       const byName = coll.sortedBy("name", spec.sortable.name);
-      const visible = (uid: string) => prefixes.some((p) => isSelfOrAncestor(p, uid));
+      // The item's ancestors looked up in a set: depth steps, not one per scope of the caller.
+      const scopeSet = new Set(prefixes);
+      const visible = (uid: string) => {
+        for (let p: string | undefined = uid; p !== undefined; p = parentOf(p)) if (scopeSet.has(p)) return true;
+        return false;
+      };
       for (const name of new Set(names))
         for (let i = byName.bound([name, ""], true); i < byName.entries.length && byName.entries[i].key[0] === name; i++)
           if (visible(byName.entries[i].item.uid)) items.push(byName.entries[i].item);
@@ -116,6 +89,7 @@ function buildView<T extends Keyed>(
       const all = coll.all();
       for (const [lo, hi] of ranges) for (let i = lo; i < hi; i++) items.push(all[i]);
     }
+    listWork.examined += items.length;
     return new SortedIndex(test ? items.filter(test) : items, valueOf);
   });
   return new SortedView(index, q.order.desc);
@@ -123,17 +97,20 @@ function buildView<T extends Keyed>(
 
 /** One page of `coll` for the raw List query, as the caller with `env.scopes` sees it. */
 export function paginate<T extends Keyed>(coll: Collection<T>, spec: ListSpec<T>, raw: RawQuery, env: PageEnv): Page<T> {
+  // An anonymous listing spans the whole organization: its cost is bounded another way.
+  if (env.only) return paginatePublic(coll, spec, raw, env);
   const q = parseListQuery(raw, spec);
   const filterKey = Object.entries(q.filters).sort(([a], [b]) => (a < b ? -1 : 1));
-  const hash = queryHash([spec.name, q.order.field, q.order.desc, filterKey, ...(env.only ? [env.only.key] : [])]);
+  const hash = queryHash([spec.name, q.order.field, q.order.desc, filterKey]);
   const cursor = q.pageToken ? decodeToken(q.pageToken, hash, env.secret, env.now) : undefined;
-  const view = buildView(coll, spec, q, prefixesFor(env.scopes, q.filters["uidp.descendants_of"]?.[0]), hash, env.only?.test);
+  const view = buildView(coll, spec, q, prefixesFor(env.scopes, q.filters["uidp.descendants_of"]?.[0]), hash);
 
   const first = cursor ? view.after(cursor.k) : 0;
   const start = Math.min(first + q.skip, view.length);
   const end = Math.min(start + q.pageSize, view.length);
   const items: T[] = [];
   for (let i = start; i < end; i++) items.push(view.at(i));
+  listWork.examined += items.length;
   const skipped = (cursor?.s ?? 0) + (start - first);
   const page: Page<T> = { items, totalCount: String(view.length), skipped };
   if (end < view.length && items.length > 0)

@@ -13,6 +13,11 @@ export interface FilterSpec<T> {
   repeated?: boolean;
   /** What is wrong with one raw value, or undefined when it is fine. */
   check?(value: string): string | undefined;
+  /**
+   * An exact match on the sortable field of the same name: a listing may then find the value's
+   * items by binary search in that field's order (anonymous listings do, list/public.ts).
+   */
+  indexed?: boolean;
   /** True when `item` passes the filter with these values. */
   match(item: T, values: string[]): boolean;
 }
@@ -31,7 +36,10 @@ export interface ListSpec<T extends Keyed> {
   globals?(items: readonly T[]): readonly T[];
 }
 
-/** Exact, case-sensitive match of `field` against any of the values. */
-export function exact<T>(get: (item: T) => string | undefined): FilterSpec<T> {
-  return { match: (item, values) => values.includes(get(item) ?? "") };
+/**
+ * Exact, case-sensitive match of `field` against any of the values. `indexed`: `get` reads the
+ * sortable field named like the filter (see FilterSpec.indexed).
+ */
+export function exact<T>(get: (item: T) => string | undefined, indexed = false): FilterSpec<T> {
+  return { indexed, match: (item, values) => values.includes(get(item) ?? "") };
 }

@@ -38,8 +38,16 @@ export class RangesView<T extends Keyed> implements View<T> {
 
   at(i: number): T {
     const k = this.desc ? this.length - 1 - i : i;
-    let r = this.ranges.length - 1;
-    while (this.starts[r] > k) r--;
+    // The last range starting at or before k, by binary search: log(ranges) per item, not one
+    // step per range (a caller with thousands of bindings has thousands of ranges).
+    let lo = 0;
+    let hi = this.ranges.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.starts[mid] <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    const r = lo;
     return this.coll.all()[this.ranges[r][0] + k - this.starts[r]];
   }
 

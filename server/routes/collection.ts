@@ -69,7 +69,12 @@ export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: Colle
   const cap = (verb: string) => `${def.capability}.${verb}`;
   const isPublic = def.isPublic;
   // Anonymous callers list the whole organization, restricted to its public items.
-  const anonymousOnly = isPublic && { key: "public", test: (item: Keyed) => isPublic(ctx, item as T) };
+  // What is public follows the repos' visibility (a tag is as public as its repo).
+  const anonymousOnly = isPublic && {
+    key: "public",
+    test: (item: Keyed) => isPublic(ctx, item as T),
+    version: () => ctx.store.repos.version,
+  };
   const guard = (req: FastifyRequest, verb: string, uid: string) => {
     const g = def.groupOf(uid);
     if (g !== undefined) ctx.authz.require(callerOf(req), cap(verb), g);

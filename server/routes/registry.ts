@@ -15,7 +15,7 @@ export const repoRoutes: CollectionRoutes<RepoRecord> = {
   list: {
     name: "repos",
     sortable: fields<RepoRecord>("uid", "name", "description", "catalogTier", "createTime", "updateTime"),
-    filters: { name: exact((r) => r.name) },
+    filters: { name: exact((r) => r.name, true) },
     groupOf: (r) => parentOf(r.uid),
   },
   render: (_ctx, r) => r,
@@ -39,8 +39,8 @@ export const tagRoutes: CollectionRoutes<TagRecord> = {
     name: "tags",
     sortable: fields<TagRecord>("uid", "name", "digest", "lastUpdated", "deprecated", "createTime"),
     filters: {
-      name: exact((t) => t.name),
-      digest: exact((t) => t.digest),
+      name: exact((t) => t.name, true),
+      digest: exact((t) => t.digest, true),
       updatedSince: {
         check: (v) => (Number.isNaN(Date.parse(v)) ? "must be an RFC 3339 timestamp" : undefined),
         match: (t, values) => Date.parse(t.lastUpdated) >= Date.parse(values[0]),

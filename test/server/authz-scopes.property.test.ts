@@ -17,6 +17,7 @@ const seg = (n: number) => n.toString(16).padStart(16, "0");
 function authorizer(bindings: { group: string; lists: boolean }[]): Authorizer {
   const store = {
     bindingsOf: () => bindings.map((b, i) => ({ uid: `${b.group}/${seg(100_000 + i)}`, roleUid: b.lists ? "lister" : "other" })),
+    roleBindings: { version: 0 },
     roles: {
       version: 0,
       get: (uid: string) => ({ capabilities: uid === "lister" ? ["groups.list"] : ["repo.list"] }),

@@ -10,8 +10,9 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS, PAGE_SIZE_MAX } from "../../../api/collections";
 import { parseUid } from "../../validate";
 import { callerOf, type ServerContext } from "../../context";
-import { invalidField, methodNotAllowed } from "../../errors";
+import { failedPrecondition, invalidField, methodNotAllowed } from "../../errors";
 import { paginate, type RawQuery } from "../../list";
+import { paginatePublic, PUBLIC_WORK_MAX } from "../../list/public";
 import type { Keyed } from "../../store";
 import { eachV1Collection } from "../all";
 import { collectionAccess, uidOf, type CollectionRoutes } from "../collection";
@@ -19,6 +20,13 @@ import { fromV1, resetMask, toV1 } from "./shapes";
 
 /** v2beta1 query parameters v1 Lists do not take. */
 const V2_LIST_PARAMS = ["page_size", "pageSize", "page_token", "pageToken", "order_by", "orderBy", "skip"];
+
+/**
+ * The most items an anonymous v1 List answers. v1 has no paging, so an anonymous listing with more
+ * matches is refused (FAILED_PRECONDITION) rather than cut short: a v1 client takes what it gets
+ * for every match. v2beta1 pages through them.
+ */
+export const V1_ANONYMOUS_MAX = 1_000;
 
 /** The v1 path of a collection. */
 export const v1Path = (path: string): string => path.replace("/v2beta1/", "/v1/");
@@ -49,6 +57,20 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
   app.get(path, readOptions, async (req) => {
     const query = v1ListQuery(req.query as RawQuery);
     const env = pageEnv(req);
+    if (env.only) {
+      // Anonymous: one bounded page (list/public.ts), or a refusal saying how to narrow it.
+      const page = paginatePublic(def.items(ctx), def.list, query, env, V1_ANONYMOUS_MAX);
+      if (page.nextPageToken) {
+        const v2 = COLLECTIONS[name].path;
+        const why = page.budgetSpent
+          ? `an anonymous v1 list looks at most at ${PUBLIC_WORK_MAX} public ${name} to filter, and these filters need more`
+          : `an anonymous v1 list answers at most ${V1_ANONYMOUS_MAX} ${name} in one response, and ${page.exactCount ? "" : "up to "}${page.totalCount} match`;
+        throw failedPrecondition(`${why}: narrow it (uidp.descendants_of, name${name === "tags" ? ", digest" : ""}, id), or page through ${v2}`, [
+          { type: "TOO_MANY_RESULTS", subject: path, description: why },
+        ]);
+      }
+      return { items: page.items.map((item) => render(req, item)) };
+    }
     const items: unknown[] = [];
     let token: string | undefined;
     do {
