@@ -4,6 +4,7 @@ import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../api/collecti
 import type { TokenSource } from "./token-source";
 import { ApiError, DeadlineExceededError, NotTheApiError, ResponseShapeError, TransportError, UnauthenticatedError } from "./errors";
 import { retryFunction } from "./retry";
+import { currentWaitReport } from "./waits";
 import { SHAPES, envelopeOf, type Item } from "./shapes";
 import { dispatcherFor } from "./transport";
 
@@ -145,6 +146,11 @@ export class IrvClient {
     const deadline = o.deadline ?? start + callBudgetMs();
     const request = `${method} ${path}`;
     const search = toSearch(o.query);
+    const report = currentWaitReport();
+    const onWait =
+      report &&
+      ((ms: number, why: string) =>
+        report(`${request}: ${why} from ${this.apiUrl}; trying again in ${Math.ceil(ms / 1000)} s (${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s left of the operation's budget)`));
     for (let authAttempt = 0; ; authAttempt++) {
       const token = await this.#tokens.token();
       const remaining = deadline - Date.now();
@@ -170,6 +176,7 @@ export class IrvClient {
               // PATCH always carries an explicit updateMask here, so repeating it is harmless.
               idempotent: method !== "POST",
               extraStatuses: o.retryStatuses,
+              onWait,
             }),
           },
         } as Dispatcher.RequestOptions);

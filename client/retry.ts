@@ -34,6 +34,8 @@ export interface RetryPolicy {
   minDelayMs?: number;
   /** Largest backoff step, ms. */
   maxDelayMs?: number;
+  /** Hears each wait before it starts: how long, and why (`HTTP 503`, `ECONNREFUSED`). */
+  onWait?(waitMs: number, why: string): void;
 }
 
 /** Statuses that mean "not applied, try again later". */
@@ -67,7 +69,7 @@ export function retryAfterWait(ms: number, random = Math.random): number {
 
 /** The `retry` callback for undici's RetryHandler implementing `policy`. */
 export function retryFunction(policy: RetryPolicy): RetryHandler.RetryCallback {
-  const { deadline, idempotent, extraStatuses = [], maxRetries = Infinity, minDelayMs = 200, maxDelayMs = 10_000 } = policy;
+  const { deadline, idempotent, extraStatuses = [], maxRetries = Infinity, minDelayMs = 200, maxDelayMs = 10_000, onWait } = policy;
   return (err, { state }, cb) => {
     const { statusCode, code, headers } = err as Error & {
       statusCode?: number;
@@ -80,6 +82,7 @@ export function retryFunction(policy: RetryPolicy): RetryHandler.RetryCallback {
     const after = retryAfterMs(headers?.["retry-after"]);
     const wait = after !== undefined ? retryAfterWait(after) : backoff(state.counter, minDelayMs, maxDelayMs);
     if (Date.now() + wait > deadline) return cb(err);
+    onWait?.(wait, statusCode != null ? `HTTP ${statusCode}` : code!);
     setTimeout(() => cb(null), wait);
   };
 }

@@ -2,9 +2,10 @@
  * `pulumi-resource-irv`: the entry point the engine starts. It serves the provider over gRPC and
  * prints the port on stdout, the one line the engine reads; everything else goes to stderr.
  */
+import { engineAddressOf } from "./status";
 import { serve } from "./server";
 
-serve().then(
+serve(engineAddressOf(process.argv.slice(2))).then(
   ({ port }) => process.stdout.write(`${port}\n`),
   (e: unknown) => {
     process.stderr.write(`pulumi-resource-irv: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -19,6 +19,8 @@ import { changesOf, providers, specs, UNKNOWN, type KindSpec } from "../provider
 import { packageSchema, VERSION } from "./schema";
 import { invoke } from "./functions";
 import { currentClient } from "../client/session";
+import { reportingWaits } from "../client/waits";
+import { statusOf, useEngine } from "./status";
 import { secretPathsOf, unwrapSecrets, wrapSecrets, type Path } from "./secrets";
 import type { CollectionName } from "../api/collections";
 import { secretPaths } from "../api/kinds";
@@ -63,6 +65,12 @@ function outward(k: (typeof KINDS)[number], v: Rec, alsoSecret: Path[] = []): st
 }
 /** The engine's timeout (seconds, 0 when none) as the kinds' `__timeouts` for `op`. */
 const timeoutsFor = (op: "create" | "update" | "delete", seconds: number) => (seconds > 0 ? { __timeouts: { [op]: `${seconds}s` } } : {});
+
+/** Runs `f` for resource `urn`, showing its requests' retry waits as the resource's status. */
+function withStatus<T>(urn: string, f: () => Promise<T>): Promise<T> {
+  const report = statusOf(urn);
+  return report ? reportingWaits(report, f) : f();
+}
 
 /** Answers a unary call with what `f` returns, or with the error's message. */
 function unary<Req>(f: (req: Req) => Promise<unknown> | unknown) {
@@ -173,14 +181,14 @@ export const service = {
     const news = plain(req.getProperties());
     const keep = secretKeys(req.getProperties());
     if (req.getPreview()) return new provproto.CreateResponse().setProperties(outward(k, previewOutputs(k, {}, news, false), keep));
-    const r = await providerOf(k).create({ ...news, ...timeoutsFor("create", req.getTimeout()) });
+    const r = await withStatus(req.getUrn(), () => providerOf(k).create({ ...news, ...timeoutsFor("create", req.getTimeout()) }));
     return new provproto.CreateResponse().setId(r.id).setProperties(outward(k, r.outs ?? {}, keep));
   }),
 
   read: unary(async (req: provproto.ReadRequest) => {
     const k = kindOfUrn(req.getUrn());
     // An import's request carries no properties: the kind reads everything from the API.
-    const r = await providerOf(k).read(req.getId(), plain(req.getProperties()));
+    const r = await withStatus(req.getUrn(), () => providerOf(k).read(req.getId(), plain(req.getProperties())));
     const resp = new provproto.ReadResponse();
     if (!r.id) return resp; // gone: a blank id tells the engine so
     if (!req.getProperties()?.getFieldsMap().getLength()) refuseUnowned(k, r.id, r.props ?? {});
@@ -197,13 +205,13 @@ export const service = {
     const news = plain(req.getNews());
     const keep = [...secretKeys(req.getOlds()), ...secretKeys(req.getNews())];
     if (req.getPreview()) return new provproto.UpdateResponse().setProperties(outward(k, previewOutputs(k, olds, news, true), keep));
-    const r = await providerOf(k).update(req.getId(), olds, { ...news, ...timeoutsFor("update", req.getTimeout()) });
+    const r = await withStatus(req.getUrn(), () => providerOf(k).update(req.getId(), olds, { ...news, ...timeoutsFor("update", req.getTimeout()) }));
     return new provproto.UpdateResponse().setProperties(outward(k, r.outs ?? {}, keep));
   }),
 
   delete: unary(async (req: provproto.DeleteRequest) => {
     const k = kindOfUrn(req.getUrn());
-    await providerOf(k).delete(req.getId(), { ...plain(req.getProperties()), ...timeoutsFor("delete", req.getTimeout()) });
+    await withStatus(req.getUrn(), () => providerOf(k).delete(req.getId(), { ...plain(req.getProperties()), ...timeoutsFor("delete", req.getTimeout()) }));
     return new emptyproto.Empty();
   }),
 
@@ -212,8 +220,12 @@ export const service = {
   cancel: unary(() => new emptyproto.Empty()),
 };
 
-/** Starts the server on 127.0.0.1 at a free port; resolves to the port (which the engine reads from stdout). */
-export async function serve(): Promise<{ port: number; server: grpc.Server }> {
+/**
+ * Starts the server on 127.0.0.1 at a free port; resolves to the port (which the engine reads
+ * from stdout). `engineAddress`, the plugin's first argument, is where status lines go.
+ */
+export async function serve(engineAddress?: string): Promise<{ port: number; server: grpc.Server }> {
+  useEngine(engineAddress);
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(provrpc.ResourceProviderService, service as unknown as grpc.UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) =>

@@ -28,12 +28,15 @@ export interface PluginClient {
   configure(args: object): Promise<provproto.ConfigureResponse>;
 }
 
-/** Serves the plugin for the enclosing `describe` and connects a client to it. */
-export function usePlugin(): PluginClient {
+/**
+ * Serves the plugin for the enclosing `describe` and connects a client to it. `engineAddress`
+ * (read in beforeAll) is the engine the plugin sends status lines to, as the engine's argument.
+ */
+export function usePlugin(engineAddress?: () => string): PluginClient {
   let stop: (() => void) | undefined;
   let client: any;
   beforeAll(async () => {
-    const { port, server } = await serve();
+    const { port, server } = await serve(engineAddress?.());
     stop = () => server.forceShutdown();
     client = new (provrpc as any).ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   });

@@ -1,0 +1,63 @@
+import * as grpc from "@grpc/grpc-js";
+import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import type * as engineproto from "@pulumi/pulumi/proto/engine_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { engineAddressOf } from "../../plugin/status";
+import { secret, struct, usePlugin } from "../support/plugin";
+import { useServer } from "../support/server";
+
+/** A stand-in for the engine's Log service: what a provider shows as a resource's status. */
+function useEngine() {
+  const logs: engineproto.LogRequest[] = [];
+  let server: grpc.Server | undefined;
+  let address = "";
+  beforeAll(async () => {
+    server = new grpc.Server();
+    server.addService(enginerpc.EngineService, {
+      log: (call: grpc.ServerUnaryCall<engineproto.LogRequest, unknown>, done: grpc.sendUnaryData<unknown>) => {
+        logs.push(call.request);
+        done(null, new emptyproto.Empty());
+      },
+    } as unknown as grpc.UntypedServiceImplementation);
+    const port = await new Promise<number>((resolve, reject) =>
+      server!.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+    );
+    address = `127.0.0.1:${port}`;
+  });
+  afterAll(() => server?.forceShutdown());
+  return { logs, address: () => address };
+}
+
+describe("the plugin's status lines", () => {
+  const ctx = useServer();
+  const engine = useEngine();
+  const plugin = usePlugin(engine.address);
+  beforeAll(() => plugin.configure({ apiUrl: ctx.server.url, token: secret(ctx.server.token) }));
+
+  it("say, beside the resource, what a create waits on while the API answers 503", async () => {
+    const urn = "urn:pulumi:dev::p::irv:iam:Group::waits";
+    ctx.server.faults.add({ method: "POST", path: "/iam/v2beta1/groups", action: "unavailable", times: 2, retryAfterSeconds: 1 });
+    const req = new provproto.CreateRequest().setUrn(urn).setProperties(struct({ parentUid: ctx.server.organization, name: "waits" }));
+    const created = await plugin.call<provproto.CreateResponse>("create", req);
+    expect(created.getId()).toMatch(new RegExp(`^${ctx.server.organization}/`));
+
+    // Both waits were shown as the group's status (ephemeral), naming the request, why and the API.
+    await expect.poll(() => engine.logs.length).toBeGreaterThanOrEqual(2);
+    for (const log of engine.logs) {
+      expect(log.getUrn()).toBe(urn);
+      expect(log.getEphemeral()).toBe(true);
+      expect(log.getMessage()).toMatch(
+        new RegExp(`^POST /iam/v2beta1/groups/${ctx.server.organization}: HTTP 503 from ${ctx.server.url}; trying again in \\d+ s \\(\\d+ s left of the operation's budget\\)$`),
+      );
+    }
+  });
+
+  it("find the engine's address among the plugin's arguments, flags or not", () => {
+    expect(engineAddressOf(["127.0.0.1:4000"])).toBe("127.0.0.1:4000");
+    expect(engineAddressOf(["--logtostderr", "-v=9", "127.0.0.1:4000"])).toBe("127.0.0.1:4000");
+    expect(engineAddressOf(["--tracing", "file:/tmp/t.json", "127.0.0.1:4000"])).toBe("127.0.0.1:4000");
+    expect(engineAddressOf([])).toBeUndefined();
+  });
+});
