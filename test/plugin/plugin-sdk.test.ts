@@ -113,6 +113,7 @@ describe("the plugin's SDKs committed in the repository", () => {
     const dynamic = require("pulumi-irv");
     const plugin = require("pulumi-irv/plugin");
     const org = "0".repeat(40);
+    const made: pulumi.Resource[] = [];
     for (const k of KINDS) {
       const D = (dynamic.iam as any)[k.className];
       const P = (plugin.iam as any)[k.className];
@@ -120,11 +121,11 @@ describe("the plugin's SDKs committed in the repository", () => {
       // Only the registration's type and aliases matter: every input the schema requires gets a placeholder.
       const required: string[] = (packageSchema() as any).resources[tokenOf(k)].requiredInputs;
       const args = Object.fromEntries(required.map((n) => [n, n.endsWith("Uid") ? org : "x"]));
-      new D(`d-${k.className}`, args);
-      new P(`p-${k.className}`, args);
+      made.push(new D(`d-${k.className}`, args), new P(`p-${k.className}`, args));
     }
     const pkg = JSON.parse(readFileSync(path.join(SDK_DIR, "..", "..", "package.json"), "utf8"));
-    await new Promise((r) => setTimeout(r, 100));
+    // A resource's URN resolves once its registration has gone to the monitor (no waiting a while).
+    await Promise.all(made.map((r) => new Promise((done) => r.urn.apply(done))));
     for (const k of KINDS) {
       const d = registered.find((r) => r.name === `d-${k.className}`)!;
       const p = registered.find((r) => r.name === `p-${k.className}`)!;
