@@ -16,6 +16,10 @@
  * Faults come two ways: `arm()` breaks the next matching requests with one kind (deterministic,
  * for matrix tests), and `chaos()` breaks a share of matching requests with kinds drawn from a
  * seeded PRNG (soak runs). `counts` says how many faults of each kind were injected.
+ *
+ * `hold()` is not a fault: it keeps matching requests at the proxy, before anything is forwarded,
+ * until the test lets them through one at a time, so a test can act between a client's attempts
+ * however slowly it runs (no racing a client's backoff on a loaded machine).
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -46,6 +50,18 @@ export interface ChaosProxyOptions {
   slowMs?: number;
 }
 
+/** Requests held at the proxy (see `ChaosProxy.hold`). */
+export interface Hold {
+  /** How many matching requests have reached the proxy so far. */
+  readonly arrived: number;
+  /** Resolves once `n` matching requests have reached the proxy. */
+  until(n: number): Promise<void>;
+  /** Lets the oldest held request through (or the next one to arrive). */
+  release(): void;
+  /** Lets every held request through and holds no more. */
+  stop(): void;
+}
+
 export interface ChaosProxy {
   /** The proxy's base URL with the upstream's path (use it as the API URL). */
   readonly url: string;
@@ -57,6 +73,8 @@ export interface ChaosProxy {
   arm(kind: FaultKind, match?: Match & { times?: number }): { readonly used: number };
   /** Turns random faults on (or off with undefined). Armed faults go first. */
   chaos(settings: ChaosSettings | undefined): void;
+  /** Holds every request matching `match` before forwarding it, until `release()`d, one per call. */
+  hold(match: Match): Hold;
   /** Disarms everything and zeroes the counts. */
   reset(): void;
   close(): Promise<void>;
@@ -78,6 +96,16 @@ export async function startChaosProxy(upstreamUrl: string, o: ChaosProxyOptions 
   let armed: (Match & { kind: FaultKind; left: number; used: number })[] = [];
   let random: { settings: ChaosSettings; next: () => number } | undefined;
   let seen = 0;
+  const holds: { match: Match; arrived: number; released: number; stopped: boolean; waiting: (() => void)[]; watchers: { n: number; done: () => void }[] }[] = [];
+  /** Waits while a hold keeps this request. */
+  async function held(method: string, path: string): Promise<void> {
+    for (const h of holds) {
+      if (h.stopped || !matches(h.match, method, path)) continue;
+      const mine = ++h.arrived;
+      for (const w of h.watchers.filter((w) => h.arrived >= w.n)) (h.watchers.splice(h.watchers.indexOf(w), 1), w.done());
+      if (mine > h.released) await new Promise<void>((resolve) => h.waiting.push(resolve));
+    }
+  }
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
@@ -136,6 +164,7 @@ export async function startChaosProxy(upstreamUrl: string, o: ChaosProxyOptions 
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
       const path = (req.url ?? "/").split("?")[0];
+      await held(req.method ?? "GET", path);
       const kind = pick(req.method ?? "GET", path);
       if (kind) counts[kind]++;
       if (kind === "reset") return req.socket.destroy();
@@ -189,7 +218,26 @@ export async function startChaosProxy(upstreamUrl: string, o: ChaosProxyOptions 
         random = { settings, next: () => prng.next() };
       }
     },
+    hold(match) {
+      const h = { match, arrived: 0, released: 0, stopped: false, waiting: [] as (() => void)[], watchers: [] as { n: number; done: () => void }[] };
+      holds.push(h);
+      return {
+        get arrived() {
+          return h.arrived;
+        },
+        until: (n) => (h.arrived >= n ? Promise.resolve() : new Promise<void>((done) => h.watchers.push({ n, done }))),
+        release() {
+          h.released++;
+          h.waiting.shift()?.();
+        },
+        stop() {
+          h.stopped = true;
+          for (const go of h.waiting.splice(0)) go();
+        },
+      };
+    },
     reset() {
+      for (const h of holds.splice(0)) (h.stopped = true, h.waiting.splice(0).forEach((go) => go()));
       armed = [];
       random = undefined;
       for (const k of FAULT_KINDS) counts[k] = 0;

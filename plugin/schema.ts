@@ -110,7 +110,7 @@ export function packageSchema(): Record<string, unknown> {
     language: {
       nodejs: { packageName: "@pulumi-irv/irv", ...respectSchemaVersion },
       python: { packageName: "pulumi_irv", ...respectSchemaVersion },
-      go: { importBasePath: "github.com/pulumi-irv/irv/sdk/go/irv", ...respectSchemaVersion },
+      go: { importBasePath: "github.com/pulumi-irv/pulumi-irv/sdk/go/irv", ...respectSchemaVersion },
       csharp: { rootNamespace: "PulumiIrv", ...respectSchemaVersion },
     },
   };

@@ -1,20 +1,28 @@
 /**
- * Regenerates the plugin-backed TypeScript SDK (`pulumi-irv/plugin`, committed in plugin/sdk)
- * from the plugin's schema, with Pulumi's own TypeScript code generator (scripts/gen-sdks):
+ * Regenerates the SDKs of the resource plugin from its schema, with Pulumi's own code generators
+ * (scripts/gen-sdks), into the folders they are committed in:
  *
- *   npm run gen:plugin-sdk            # rewrites plugin/sdk
- *   node dist/scripts/gen-plugin-sdk.js <outdir>
+ *   plugin/sdk     TypeScript (`pulumi-irv/plugin`, built into this package)
+ *   sdk/go         Go: the module github.com/pulumi-irv/pulumi-irv/sdk/go (packages sdk/go/irv/...)
+ *   sdk/python     Python: the package pulumi_irv (setup.py)
+ *   sdk/dotnet     .NET: the project PulumiIrv.Irv.csproj
+ *
+ *   npm run gen:plugin-sdk                       # rewrites all four
+ *   node dist/scripts/gen-plugin-sdk.js <root>   # writes them under <root> instead
  *
  * Run it after any change to the schema (kinds, fields, functions, types) and commit the result;
- * test/plugin/plugin-sdk.test.ts fails while plugin/sdk differs from what this writes. The code is
- * committed so that installing the package never needs Go.
+ * test/plugin/plugin-sdk.test.ts fails while any of them differs from what this writes. They are
+ * committed so that no user needs Go or this generator: the TypeScript one ships in the npm
+ * package, the others are used from a clone (docs/installation-configuration.md). Generation
+ * reads nothing from the network: the .NET SDK embeds plugin/logo.png.
  */
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { packageSchema } from "../plugin/schema";
+
 
 /** The repository root: the folder above this file (or above dist/) that holds scripts/gen-sdks. */
 export const ROOT: string = (() => {
@@ -23,22 +31,38 @@ export const ROOT: string = (() => {
   throw new Error("gen-plugin-sdk: cannot find the repository root (scripts/gen-sdks)");
 })();
 
-/** Where the SDK lives in the repository. */
-export const SDK_DIR = path.join(ROOT, "plugin", "sdk");
+/** Where each language's SDK lives, relative to the repository root. */
+export const SDK_DIRS = {
+  nodejs: path.join("plugin", "sdk"),
+  go: path.join("sdk", "go"),
+  python: path.join("sdk", "python"),
+  dotnet: path.join("sdk", "dotnet"),
+} as const;
 
-/** The generator's package files that the SDK does not ship: pulumi-irv's own package.json and tsconfig build it. */
+/** Where the TypeScript SDK lives in the repository. */
+export const SDK_DIR = path.join(ROOT, SDK_DIRS.nodejs);
+
+/** The package logo the .NET SDK embeds (its generator would otherwise download Pulumi's). */
+export const LOGO = path.join(ROOT, "plugin", "logo.png");
+
+/** The generator's package files that the TypeScript SDK does not ship: pulumi-irv's own package.json and tsconfig build it. */
 const NOT_SHIPPED = new Set(["package.json", "tsconfig.json", "README.md"]);
 
 /**
- * The generated SDK reads its version from a package.json beside it, which does not exist inside
- * this package; pulumi-irv's own package.json holds the same version (the schema's, see
- * plugin/schema.ts VERSION), and a package can always require itself by name.
+ * The generated TypeScript SDK reads its version from a package.json beside it, which does not
+ * exist inside this package; pulumi-irv's own package.json holds the same version (the schema's,
+ * see plugin/schema.ts VERSION), and a package can always require itself by name.
  */
 const VERSION_FROM = "require('./package.json').version";
 const VERSION_TO = 'require("pulumi-irv/package.json").version';
 
-/** A 1x1 PNG: the .NET generator (run by gen-sdks with the others) embeds the logo at logoUrl. */
-const LOGO = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+/**
+ * The generated go.mod asks for Pulumi's Go SDK v3.30.0, far older than the code generated here
+ * needs; it asks for the version of the generator (the CLI's, which is @pulumi/pulumi's) instead,
+ * so that a program's `go mod tidy` picks one the SDK builds with.
+ */
+const GO_PULUMI_FROM = "require github.com/pulumi/pulumi/sdk/v3 v3.30.0";
+const goPulumiTo = () => `require github.com/pulumi/pulumi/sdk/v3 v${(require("@pulumi/pulumi/package.json") as { version: string }).version}`;
 
 const README = `# pulumi-irv/plugin (generated)
 
@@ -48,30 +72,42 @@ schema (plugin/schema.ts) and regenerate. See "Dynamic or plugin" in the package
 `;
 
 /**
- * Writes every SDK of the current schema (`nodejs`, `go`, `python`, `dotnet`) into `work/out`
- * through scripts/gen-sdks, with the schema beside them; returns `work/out`. The schema as served,
- * but for its logo, which the .NET generator embeds from `logoUrl` and which is read from a file.
+ * Writes every SDK of the current schema (`nodejs`, `go`, `python`, `dotnet`) as the
+ * generators write them into `work/out` through scripts/gen-sdks, with the schema beside them;
+ * returns `work/out`. The schema as served, but for its logo, which the .NET generator embeds
+ * from `logoUrl`: plugin/logo.png, copied beside the schema.
  */
 export async function generateSdks(work: string): Promise<string> {
   writeFileSync(path.join(work, "schema.json"), JSON.stringify({ ...packageSchema(), logoUrl: "logo.png" }));
-  writeFileSync(path.join(work, "logo.png"), Buffer.from(LOGO, "base64"));
+  copyFileSync(LOGO, path.join(work, "logo.png"));
   const out = path.join(work, "out");
   await promisify(execFile)(path.join(ROOT, "scripts", "gen-sdks"), [path.join(work, "schema.json"), out], { maxBuffer: 16 << 20 });
   return out;
 }
 
-/** Writes the SDK of the current schema into `outDir` (replacing it). */
-export async function generatePluginSdk(outDir: string = SDK_DIR): Promise<void> {
+/** Replaces `from` with `to` in `file`, failing when the generator no longer writes `from`. */
+function patch(file: string, from: string, to: string): void {
+  const text = readFileSync(file, "utf8");
+  if (!text.includes(from)) throw new Error(`gen-plugin-sdk: ${file} no longer holds ${from}; update scripts/gen-plugin-sdk.ts`);
+  writeFileSync(file, text.replace(from, to));
+}
+
+/** Writes the four SDKs of the current schema into their folders under `root` (each replaced). */
+export async function generatePluginSdks(root: string = ROOT): Promise<void> {
   const work = mkdtempSync(path.join(tmpdir(), "irv-gen-plugin-sdk-"));
   try {
-    const generated = path.join(await generateSdks(work), "nodejs");
-    rmSync(outDir, { recursive: true, force: true });
-    cpSync(generated, outDir, { recursive: true, filter: (src) => !NOT_SHIPPED.has(path.relative(generated, src)) });
-    const utilities = path.join(outDir, "utilities.ts");
-    const text = readFileSync(utilities, "utf8");
-    if (!text.includes(VERSION_FROM)) throw new Error(`gen-plugin-sdk: ${utilities} no longer reads ${VERSION_FROM}; update scripts/gen-plugin-sdk.ts`);
-    writeFileSync(utilities, text.replace(VERSION_FROM, VERSION_TO));
-    writeFileSync(path.join(outDir, "README.md"), README);
+    const generated = await generateSdks(work);
+    for (const [language, dir] of Object.entries(SDK_DIRS)) {
+      const from = path.join(generated, language);
+      const to = path.join(root, dir);
+      rmSync(to, { recursive: true, force: true });
+      mkdirSync(path.dirname(to), { recursive: true });
+      cpSync(from, to, { recursive: true, filter: (src) => language !== "nodejs" || !NOT_SHIPPED.has(path.relative(from, src)) });
+    }
+    const ts = path.join(root, SDK_DIRS.nodejs);
+    patch(path.join(ts, "utilities.ts"), VERSION_FROM, VERSION_TO);
+    writeFileSync(path.join(ts, "README.md"), README);
+    patch(path.join(root, SDK_DIRS.go, "go.mod"), GO_PULUMI_FROM, goPulumiTo());
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -86,9 +122,12 @@ export function filesUnder(dir: string): string[] {
 }
 
 if (require.main === module) {
-  const out = process.argv[2] ? path.resolve(process.argv[2]) : SDK_DIR;
-  generatePluginSdk(out).then(
-    () => process.stdout.write(`gen-plugin-sdk: wrote ${path.relative(process.cwd(), out) || "."} (${filesUnder(out).length} files)\n`),
+  const root = process.argv[2] ? path.resolve(process.argv[2]) : ROOT;
+  generatePluginSdks(root).then(
+    () => {
+      for (const dir of Object.values(SDK_DIRS))
+        process.stdout.write(`gen-plugin-sdk: wrote ${path.relative(process.cwd(), path.join(root, dir)) || "."} (${filesUnder(path.join(root, dir)).length} files)\n`);
+    },
     (e: unknown) => {
       process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
       process.exit(1);

@@ -3,7 +3,7 @@ import { readSettings } from "../../client/config";
 import { clientFor } from "../../client/session";
 import { parseArgs } from "node:util";
 import { EXIT, HELP_OPTION, parsing, UsageError, type Command } from "../command";
-import { packageSpec, runExport } from "../export";
+import { importCommand, packageSpec, runExport } from "../export";
 import { openStack } from "../stack";
 
 /** `irv export`: turn a live group subtree into a Pulumi program that adopts it. */
@@ -28,7 +28,9 @@ With --import-file, the same resources also go to FILE as the document \`pulumi 
 reads: the resource plugin's types (irv:iam:Group, ...), each resource's uid as its id, and the
 program's names (its logical name as the Pulumi name, its variable as the name in the generated
 code). \`pulumi import --file FILE --out <code>\` then takes the org over in any language through
-the plugin, with no adoptUid.
+the plugin, with no adoptUid. The exported group's account association, whose uid is the
+group's, is left out of FILE (\`pulumi import\` would take the group's uid everywhere for a
+reference to it): irv prints the command that imports it by itself.
 
 Options:
   -g, --group UID    the group to export (required)
@@ -93,7 +95,14 @@ Exit codes: 0 written, 1 error.`,
     const counts = Object.entries(result.counts).map(([c, n]) => `${n} ${c}`).join(", ");
     io.err(`Read ${counts} in ${(result.durationMs / 1000).toFixed(1)}s.`);
     io.out(`Wrote a program declaring ${result.resources} resources to ${outDir}`);
-    if (values["import-file"]) io.out(`Wrote their \`pulumi import --file\` document to ${path.resolve(values["import-file"])}`);
+    if (values["import-file"]) {
+      io.out(`Wrote their \`pulumi import --file\` document to ${path.resolve(values["import-file"])}`);
+      if (result.importsAlone.length) {
+        io.out("Import the exported group's account association by itself (its uid is the group's, which the document does");
+        io.out("not import: with the others, `pulumi import` would write every use of that uid as a reference to it):");
+        for (const s of result.importsAlone) io.out(`  ${importCommand(s)}`);
+      }
+    }
     if (result.secrets.length) {
       io.out("Set these secrets before `pulumi up` (the API never returns them):");
       for (const s of result.secrets) io.out(`  pulumi config set --secret ${s.key} <value>   # ${s.about}`);

@@ -6,7 +6,7 @@ import { literal } from "./literal";
 import { packageJson, pulumiYaml, readme, TSCONFIG } from "./files";
 import type { OrgSnapshot } from "./snapshot";
 import type { GenerateOptions, RequiredSecret } from "./options";
-import { importSpec, type ImportSpec } from "./importFile";
+import { importSpec, splitImports, type ImportSpec } from "./importFile";
 import { planProgram, type ProgramPlan } from "./plan";
 
 export type { GenerateOptions, RequiredSecret };
@@ -23,8 +23,14 @@ export interface GeneratedProgram {
   secrets: RequiredSecret[];
   /** Number of resources declared (every one with `adoptUid`). */
   resources: number;
-  /** The same resources as `pulumi import --file` entries, with the program's names. */
+  /** The same resources as `pulumi import --file` entries, with the program's names, but for `importsAlone`. */
   imports: ImportSpec[];
+  /**
+   * The resources whose uid is the exported group's (its account association): not in the
+   * document, as `pulumi import` would take the group's uid everywhere for a reference to them;
+   * each is imported by a command of its own.
+   */
+  importsAlone: ImportSpec[];
 }
 
 /**
@@ -71,10 +77,15 @@ export function emitProgram(plan: ProgramPlan, snap: OrgSnapshot, opts: Generate
     "",
   ].join("\n");
 
+  const { document, alone } = splitImports(
+    declarations.map((d) => importSpec(d.className, d.name, d.uid)),
+    [root.uid],
+  );
   return {
     resources: count,
     secrets,
-    imports: declarations.map((d) => importSpec(d.className, d.name, d.uid)),
+    imports: document,
+    importsAlone: alone,
     files: [
       { path: "program.ts", text: program },
       { path: "index.ts", text: 'import { program } from "./program";\n\nprogram();\n' },

@@ -11,7 +11,7 @@ export { generateProgram, type GeneratedProgram, type GeneratedFile, type Requir
 export { readOrg, EXPORTED, type Progress } from "./read";
 export { countsOf, type OrgSnapshot } from "./snapshot";
 export { packageSpec } from "./packageSpec";
-export { type ImportFile, type ImportSpec } from "./importFile";
+export { importCommand, type ImportFile, type ImportSpec } from "./importFile";
 
 /**
  * Options for `runExport`. `irvVersion` is the `pulumi-irv` dependency spec as npm takes it

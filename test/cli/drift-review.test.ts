@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDrift, formatReview, runReview, type DriftReport } from "../../cli";
-import { createStack, nodeRequire, pulumiEnv, type TestStack } from "../support/engine";
+import { createStack, ENGINE_TIMEOUT, nodeRequire, pulumiEnv, type TestStack } from "../support/engine";
 import { path as apiPath, startTestServer, type TestServer } from "../support/server";
 import { runIrv } from "../support/cli";
 
@@ -16,7 +16,9 @@ const SECRET_V1 = "first-client-secret-never-printed";
 const SECRET_V2 = "second-client-secret-never-printed";
 const GITHUB = "https://token.actions.githubusercontent.com";
 
-describe("irv drift and irv review", () => {
+// Engine runs: bounded by the engine tests' timeout, not vitest's 60 s default (the first test
+// alone took 24 s on an idle machine; a loaded one takes several times that).
+describe("irv drift and irv review", { timeout: ENGINE_TIMEOUT }, () => {
   let srv: TestServer;
   let t: TestStack;
   let edited = false;
@@ -51,7 +53,7 @@ describe("irv drift and irv review", () => {
     });
     env = pulumiEnv(path.join(path.dirname(t.workDir), "home"));
     await t.stack.up();
-  });
+  }, ENGINE_TIMEOUT);
   afterAll(async () => {
     await t?.dispose();
     await srv?.close();

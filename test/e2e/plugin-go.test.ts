@@ -2,13 +2,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSdks } from "../../scripts/gen-plugin-sdk";
 import { ENGINE_TIMEOUT, pulumiBinDir, pulumiEnv, repoRoot } from "../support/engine";
 import { path as apiPath, useServer } from "../support/server";
-import { BUILD_TIMEOUT, buildGoProgram, run } from "../toolchain/support";
+import { BUILD_TIMEOUT, buildGoModule, goFlags, pulumiSdkVersion, run } from "../toolchain/support";
 
-// A Go program on the Go SDK generated from the plugin's schema, run by the real engine through
-// the Go language host that scripts/ensure-pulumi builds: a group, a role from the capability
+// A Go program on the Go SDK committed in sdk/go (fresh: test/plugin/plugin-sdk), used as
+// docs/installation-configuration.md tells a Go user (its go.mod, the plugin found through
+// Pulumi.yaml), run by the real engine through the Go language host that scripts/ensure-pulumi
+// builds, with no network but the Go module proxy: a group, a role from the capability
 // enum, an identity provider whose client secret comes from secret config (the generated Go SDK
 // does not mark the nested member; the plugin does), and a function. Up, a no-change preview, an
 // in-place update, refresh after an edit by hand, and destroy, each checked at the API.
@@ -17,7 +18,7 @@ const OIDC_SECRET = "oidc-cs-go-93be1c";
 const GO_PROGRAM = `package main
 
 import (
-	"github.com/pulumi-irv/irv/sdk/go/irv/iam"
+	"github.com/pulumi-irv/pulumi-irv/sdk/go/irv/iam"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
@@ -65,7 +66,17 @@ func main() {
 }
 `;
 
-describe("a Go program on the generated Go SDK, through the engine and the irv resource plugin", { timeout: ENGINE_TIMEOUT }, () => {
+/** The go.mod the installation page gives a Go user, with the path of this clone in its `replace`. */
+function documentedGoMod(): string {
+  const page = readFileSync(path.join(repoRoot, "docs", "installation-configuration.md"), "utf8");
+  const block = page.match(/```go\.mod\n([^]*?)```/)?.[1];
+  if (!block) throw new Error("docs/installation-configuration.md has no ```go.mod block");
+  const clone = "../pulumi-irv/sdk/go";
+  if (!block.includes(`=> ${clone}\n`)) throw new Error(`the documented go.mod no longer replaces the SDK with ${clone}`);
+  return block.replace(clone, path.join(repoRoot, "sdk", "go"));
+}
+
+describe("a Go program on the committed Go SDK, through the engine and the irv resource plugin", { timeout: ENGINE_TIMEOUT }, () => {
   const ctx = useServer();
   let base: string;
   let dir: string;
@@ -78,24 +89,26 @@ describe("a Go program on the generated Go SDK, through the engine and the irv r
     const host = path.join(pulumiBinDir(), "pulumi-language-go");
     if (!existsSync(host)) throw new Error(`no ${host}: scripts/ensure-pulumi could not build the Go language host (its log says why)`);
     base = mkdtempSync(path.join(tmpdir(), "irv-plugin-go-"));
-    const sdks = await generateSdks(base);
-    const goModule = readFileSync(path.join(sdks, "go", "go.mod"), "utf8").match(/^module (\S+)$/m)![1];
     dir = path.join(base, "project");
-    await buildGoProgram(dir, goModule, path.join(sdks, "go"), GO_PROGRAM);
-    // The prebuilt binary, so the engine's run does not compile; the plugin found as a user's project finds it.
+    const chosen = await buildGoModule(dir, documentedGoMod(), GO_PROGRAM);
+    expect(chosen).toBe(`github.com/pulumi/pulumi/sdk/v3 v${pulumiSdkVersion()}`);
+    // The plugin found as a user's project finds it. The Go host compiles the program for every
+    // operation (the CLI no longer hands it `runtime.options.binary`); with the flags the build
+    // above and the CLI's used, in GOFLAGS, that compile finds every package in Go's build cache
+    // and only links, instead of compiling Pulumi's SDK afresh (minutes on a loaded machine).
     const backend = path.join(base, "backend");
     mkdirSync(backend);
     writeFileSync(
       path.join(dir, "Pulumi.yaml"),
       [
         "name: go-org",
-        "runtime:\n  name: go\n  options:\n    binary: ./program",
+        "runtime: go",
         `backend:\n  url: file://${backend}`,
         `plugins:\n  providers:\n    - name: irv\n      path: ${path.join(repoRoot, "bin")}`,
         "",
       ].join("\n"),
     );
-    env = { ...process.env, IRV_API_URL: "", IRV_TOKEN: "", ...pulumiEnv(path.join(base, "home")) };
+    env = { ...process.env, GOFLAGS: goFlags(), IRV_API_URL: "", IRV_TOKEN: "", ...pulumiEnv(path.join(base, "home")) };
     await pulumi("stack", "init", "dev");
     await pulumi("config", "set", "organization", ctx.server.organization);
     await pulumi("config", "set", "description", "Builds the product.");

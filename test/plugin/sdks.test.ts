@@ -19,11 +19,11 @@ import { BUILD_TIMEOUT, itBuildsGeneratedSdks } from "../toolchain/support";
 const GO_PROGRAM = `package main
 
 import (
-	"github.com/pulumi-irv/irv/sdk/go/irv"
-	"github.com/pulumi-irv/irv/sdk/go/irv/config"
-	"github.com/pulumi-irv/irv/sdk/go/irv/iam"
-	"github.com/pulumi-irv/irv/sdk/go/irv/registry"
-	"github.com/pulumi-irv/irv/sdk/go/irv/vulnerabilities"
+	"github.com/pulumi-irv/pulumi-irv/sdk/go/irv"
+	"github.com/pulumi-irv/pulumi-irv/sdk/go/irv/config"
+	"github.com/pulumi-irv/pulumi-irv/sdk/go/irv/iam"
+	"github.com/pulumi-irv/pulumi-irv/sdk/go/irv/registry"
+	"github.com/pulumi-irv/pulumi-irv/sdk/go/irv/vulnerabilities"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -183,5 +183,5 @@ describe("the SDKs generated from the plugin's schema", () => {
     expect(read("dotnet/Iam/Inputs/OidcArgs.cs")).toMatch(/_clientSecret = Output\.Tuple<Input<string>\?, int>\(value, emptySecret\)/);
   });
 
-  itBuildsGeneratedSdks({ out: () => out, goModule: "github.com/pulumi-irv/irv/sdk/go", goProgram: GO_PROGRAM, tsProgram: TS_PROGRAM });
+  itBuildsGeneratedSdks({ out: () => out, goModule: "github.com/pulumi-irv/pulumi-irv/sdk/go", goProgram: GO_PROGRAM, tsProgram: TS_PROGRAM });
 });

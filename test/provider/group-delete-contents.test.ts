@@ -1,28 +1,47 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { describe, expect, it } from "vitest";
-import { providers } from "../../provider";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configure, providers } from "../../provider";
+import { startChaosProxy, type ChaosProxy } from "../support/chaos-proxy";
 import { apiCreate, freshGroup, path, useProviderServer } from "../support/provider";
 
 // A group and its contents deleted by the same run in parallel: the engine orders deletes only by
 // references, and code that names a group by its literal uid (which `pulumi import` writes for a
 // group whose account association shares its uid) has none.
+// The provider talks to the server through a proxy that holds the group's DELETEs, so that the
+// test deletes the contents between two of its attempts however slowly either side runs (the
+// provider waits a second between them; a loaded machine can take longer than that to act).
 const ctx = useProviderServer();
 const groups = providers.groups;
+let proxy: ChaosProxy;
+beforeAll(async () => {
+  proxy = await startChaosProxy(ctx.server.url);
+  const settings: Record<string, string> = { "irv:apiUrl": proxy.url, "irv:token": ctx.server.token };
+  configure((k) => settings[k]);
+});
+afterAll(() => proxy.close());
 
 describe("deleting a group while its contents are being deleted", () => {
   it("tries again while what the group holds shrinks, and succeeds once it is empty", async () => {
     const id = await freshGroup(ctx);
     const identity = await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "INGESTER" });
     await apiCreate(ctx, "accountAssociations", id, { name: "accounts", amazon: { account: "123456789012" } });
-    let settled = false;
-    const deleting = groups.delete(id, { uid: id, parentUid: ctx.server.organization, name: "g" } as any).finally(() => (settled = true));
-    // The other deletes of the run land after the group's first refusal, one after the other.
+    const attempts = proxy.hold({ method: "DELETE", path: path("groups", id) });
+    const deleting = groups.delete(id, { uid: id, parentUid: ctx.server.organization, name: "g" } as any);
     const refusals = () => ctx.server.requests.filter((r) => r.method === "DELETE" && r.path === path("groups", id) && r.status === 400).length;
-    while (refusals() < 1 && !settled) await sleep(10);
+    // The first attempt is refused (an identity and an association); the other deletes of the
+    // run land before the next attempt, one at a time.
+    await attempts.until(1);
+    attempts.release();
+    await attempts.until(2);
+    expect(refusals()).toBe(1);
     expect((await ctx.api.del(path("identities", identity.uid))).status).toBeLessThan(300);
-    while (refusals() < 2 && !settled) await sleep(10);
+    attempts.release();
+    await attempts.until(3);
+    expect(refusals()).toBe(2);
     expect((await ctx.api.del(path("accountAssociations", id))).status).toBeLessThan(300);
+    attempts.release();
     await deleting;
+    attempts.stop();
+    expect(refusals()).toBe(2);
     expect((await ctx.api.get(path("groups", id))).status).toBe(404);
   });
 

@@ -49,14 +49,14 @@ describe("SDK resources", () => {
     const g = new irv.iam.Group("eng", { parentUid: org, name: "engineering" });
     const id = new irv.iam.Identity("ci", { groupUid: g.uid, name: "ci", claimMatch: { issuer: "https://i.example.com", subject: pulumi.output("s") } });
     const role = new irv.iam.Role("r", { groupUid: g.uid, name: "r", capabilities: ["groups.list"] });
-    new irv.iam.RoleBinding("b", { groupUid: g.uid, identityUid: id.uid, roleUid: role.uid });
-    new irv.iam.AccountAssociation("a", { groupUid: g.uid, name: "a", amazon: { account: "123456789012" } });
+    const binding = new irv.iam.RoleBinding("b", { groupUid: g.uid, identityUid: id.uid, roleUid: role.uid });
+    const association = new irv.iam.AccountAssociation("a", { groupUid: g.uid, name: "a", amazon: { account: "123456789012" } });
     expect(await resolve(g.uid)).toMatch(/^a{40}\//);
     expect(await resolve(g.name)).toBe("engineering");
     expect(await resolve(g.createTime)).toBe("2026-01-01T00:00:00.000Z");
     expect(await resolve(id.claimMatch)).toEqual({ issuer: "https://i.example.com", subject: "s" });
-    await resolve(role.uid);
-    await new Promise((r) => setTimeout(r, 50));
+    // A resource's URN resolves once its registration has gone to the monitor (no waiting a while).
+    await Promise.all([g, id, role, binding, association].map((r) => resolve(r.urn)));
     expect(registered.map((r) => r.type)).toEqual(
       expect.arrayContaining(["Group", "Identity", "Role", "RoleBinding", "AccountAssociation"].map((c) => `pulumi-nodejs:dynamic/irv:${c}`)),
     );

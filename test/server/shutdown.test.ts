@@ -33,13 +33,23 @@ async function startChild(env: Record<string, string> = {}): Promise<Started> {
   return { child, start: JSON.parse(line), stderr: () => stderr, exited };
 }
 
-/** Starts a POST that creates a group, sending all but the last byte of its body. */
+/**
+ * Starts a POST that creates a group, sending all but the last byte of its body. `inFlight`
+ * resolves once the server has the request: it asks for `100 Continue`, which Node's server sends
+ * as it takes the request in (no waiting for a while and hoping, which a loaded machine defeats).
+ */
 function halfSentCreate(s: Started) {
   const body = JSON.stringify({ name: "in-flight" });
   const req = http.request(`${s.start.url}${path("groups", s.start.organization)}`, {
     method: "POST",
-    headers: { authorization: `Bearer ${s.start.token}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+    headers: {
+      authorization: `Bearer ${s.start.token}`,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      expect: "100-continue",
+    },
   });
+  const inFlight = new Promise<void>((resolve) => req.once("continue", () => resolve()));
   const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
     req.on("response", (res) => {
       let text = "";
@@ -48,8 +58,9 @@ function halfSentCreate(s: Started) {
     });
     req.on("error", reject);
   });
-  req.write(body.slice(0, -1));
-  return { answer, finish: () => req.end(body.slice(-1)) };
+  req.flushHeaders();
+  void inFlight.then(() => req.write(body.slice(0, -1)));
+  return { answer, inFlight, finish: () => req.end(body.slice(-1)) };
 }
 
 /** Resolves once the server refuses new connections: its stop has begun. */
@@ -70,8 +81,8 @@ describe("irv-server graceful stop", () => {
   it.each(["SIGTERM", "SIGINT"] as const)("on %s answers the request in flight, then exits 0", async (signal) => {
     const s = await startChild();
     const create = halfSentCreate(s);
-    // Let the request reach the server: it has the headers and is waiting for the last byte.
-    await sleep(200);
+    // The server has the request, and waits for the last byte of its body.
+    await create.inFlight;
     s.child.kill(signal);
     await refusing(s.start.url);
     create.finish();
@@ -84,7 +95,7 @@ describe("irv-server graceful stop", () => {
   it("cuts off a request that outlasts the grace period, and exits 1 saying so", async () => {
     const s = await startChild({ IRV_SHUTDOWN_GRACE_MS: "300" });
     const create = halfSentCreate(s);
-    await sleep(200);
+    await create.inFlight;
     s.child.kill("SIGTERM");
     // The last byte never comes.
     await expect(create.answer).rejects.toThrow();

@@ -69,6 +69,11 @@ export function goEnv(): Record<string, string | undefined> {
  */
 export const GO_BUILD_FLAGS = ["-trimpath", "-tags", "osusergo,grpcnotrace"];
 
+/** The same flags as GOFLAGS holds them, for a `go build` run by another program (the Go language host). */
+export function goFlags(): string {
+  return [process.env.GOFLAGS, "-trimpath", "-tags=osusergo,grpcnotrace"].filter(Boolean).join(" ");
+}
+
 /** The version of @pulumi/pulumi installed here, which is the CLI's: Go programs build against it. */
 export function pulumiSdkVersion(): string {
   return JSON.parse(readFileSync(path.join(repoRoot, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
@@ -79,22 +84,28 @@ export function pulumiSdkVersion(): string {
  * found at `sdkDir`) with the CLI's pulumi SDK. Returns the pulumi SDK version the build chose.
  */
 export async function buildGoProgram(dir: string, sdkModule: string, sdkDir: string, program: string): Promise<string> {
-  await requireCommand("go", "the Go SDK test builds with Go 1.25+ (scripts/ensure-pulumi needs it too)");
   const sdkVersion = pulumiSdkVersion();
+  const goMod = [
+    "module example.com/sdkprogram", "", "go 1.25", "",
+    "require (", `\tgithub.com/pulumi/pulumi/sdk/v3 v${sdkVersion}`, ")", "",
+    `replace ${sdkModule} => ${sdkDir}`, "",
+  ].join("\n");
+  return buildGoModule(dir, goMod, program);
+}
+
+/**
+ * Builds `main.go` in a new module at `dir` with `goMod` as its go.mod (which points at a Go SDK
+ * of the plugin). Returns the pulumi SDK version the build chose.
+ */
+export async function buildGoModule(dir: string, goMod: string, program: string): Promise<string> {
+  await requireCommand("go", "the Go SDK test builds with Go 1.25+ (scripts/ensure-pulumi needs it too)");
   mkdirSync(dir);
   writeFileSync(path.join(dir, "main.go"), program);
   // pkg/v3 is not imported: requiring it selects the dependency versions the CLI was built
   // with, so that their compiled packages in Go's per-machine build cache serve this build too
   // (otherwise a first run compiles a set of its own: minutes on 2 cores).
   // `go build -mod=mod` adds the missing requirements; `go mod tidy` would drop pkg/v3.
-  writeFileSync(
-    path.join(dir, "go.mod"),
-    [
-      "module example.com/sdkprogram", "", "go 1.25", "",
-      "require (", `\tgithub.com/pulumi/pulumi/sdk/v3 v${sdkVersion}`, `\tgithub.com/pulumi/pulumi/pkg/v3 v${sdkVersion}`, ")", "",
-      `replace ${sdkModule} => ${sdkDir}`, "",
-    ].join("\n"),
-  );
+  writeFileSync(path.join(dir, "go.mod"), `${goMod.trimEnd()}\n\nrequire github.com/pulumi/pulumi/pkg/v3 v${pulumiSdkVersion()}\n`);
   const env = goEnv();
   await run("go", ["build", ...GO_BUILD_FLAGS, "-o", "program", "."], { cwd: dir, env });
   if (!existsSync(path.join(dir, "program"))) throw new Error(`go build wrote no program in ${dir}`);

@@ -1,0 +1,2 @@
+// Manage an organization on the Identity, Registry and Vulnerability Platform as code.
+package irv
