@@ -8,28 +8,17 @@
  *   npm run bench -- plugin [--rounds N]     # this part alone; `npm run bench` runs it with the rest
  */
 import { cpus, loadavg } from "node:os";
-import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startServer } from "../server";
-import { createStack, repoRoot, type TestStack } from "../harness/engine";
+import { createStack, type TestStack } from "../harness/engine";
+import { PluginResource, usePluginFrom } from "../harness/plugin";
 import { N, OPS, TEAMS, operation, orgProgram, trivialProgram, type Op } from "./engine";
 
 const SIDES = ["trivial", "dynamic", "plugin"] as const;
 type Side = (typeof SIDES)[number];
 /** Runs of each operation per round; a round is up, previews, refreshes, destroy. */
 const RUNS: Record<Op, number> = { up: 1, preview: 3, refresh: 3, destroy: 1 };
-
-/** A resource of the plugin, declared by type token as a program with no SDK would. */
-class PluginResource extends pulumi.CustomResource {
-  declare readonly uid: pulumi.Output<string>;
-
-  constructor(type: string, name: string, args: Record<string, pulumi.Input<unknown>>) {
-    // `uid: undefined` asks the engine for the output, as a generated SDK does.
-    super(`irv:iam:${type}`, name, { ...args, uid: undefined });
-  }
-}
 
 /** orgProgram's org (bench/engine.ts), resource for resource, through the plugin. */
 function pluginProgram(organization: string): PulumiFn {
@@ -50,13 +39,6 @@ function pluginProgram(organization: string): PulumiFn {
       new PluginResource("RoleBinding", `ci-${i}-reader`, { groupUid: squad.uid, identityUid: ci.uid, roleUid: role.uid });
     }
   };
-}
-
-/** Makes `t`'s project find `pulumi-resource-irv` in this package's bin/, as a user's project does. */
-async function usePluginFromBin(t: TestStack): Promise<void> {
-  const ws = t.stack.workspace;
-  const settings = await ws.projectSettings();
-  await ws.saveProjectSettings({ ...settings, plugins: { providers: [{ name: "irv", path: path.join(repoRoot, "bin") }] } } as typeof settings);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -80,7 +62,7 @@ export async function runPluginBench(rounds = 3): Promise<string> {
     stacks.trivial = await createStack({ stackName: "bench-trivial", program: trivialProgram });
     stacks.dynamic = await createStack({ stackName: "bench-dynamic", program: orgProgram(server.organization), server });
     stacks.plugin = await createStack({ stackName: "bench-plugin", program: pluginProgram(server.organization), server });
-    await usePluginFromBin(stacks.plugin);
+    await usePluginFrom(stacks.plugin);
     let turn = 0;
     for (let round = 0; round < rounds; round++) {
       for (const op of OPS) {

@@ -3,6 +3,10 @@
  * prints the port on stdout, the one line the engine reads; everything else goes to stderr.
  */
 import { serve } from "./server";
+import { beginOperation } from "../provider/resources/reads";
+
+// The engine starts the plugin afresh for every operation: its reads may be batched.
+beginOperation();
 
 serve().then(
   ({ port }) => process.stdout.write(`${port}\n`),
