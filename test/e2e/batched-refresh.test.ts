@@ -2,15 +2,18 @@
  * Refresh reads in pages (issue 20, provider/resources/reads.ts), through the real engine, on the
  * resource plugin and on the dynamic classes: an org of every kind (groups at two levels, roles,
  * identities of all four relationship types, hydrated role bindings, identity providers, account
- * associations, invites) is refreshed after edits and deletions made by hand. The refresh must
- * find every edit and drop every deleted resource, in far fewer requests than one per resource,
- * and still find them with 20% of the refresh's requests faulted by the chaos proxy.
+ * associations, invites) is checked with `irv drift` and refreshed after edits and deletions made
+ * by hand. Both must find every edit and deleted resource (the refresh drops it), in far fewer
+ * requests than one per resource, and the refresh still finds them with 20% of its requests
+ * faulted by the chaos proxy.
  */
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import type * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinRoleUid } from "../../server";
-import { createStack, ENGINE_TIMEOUT, loadSdk, type TestStack } from "../support/engine";
+import * as nodePath from "node:path";
+import { createStack, ENGINE_TIMEOUT, loadSdk, pulumiEnv, type TestStack } from "../support/engine";
+import { runIrv } from "../support/cli";
 import { PluginResource, usePluginFrom } from "../../harness/plugin";
 import { startChaosProxy, type ChaosProxy } from "../support/chaos-proxy";
 import { JWKS } from "../support/every-kind";
@@ -140,8 +143,14 @@ describe("refresh answers reads from listings, exactly", () => {
         let outs = await outputsByName(t);
         expect(outs.size).toBe(N);
 
-        // Without faults: the refresh's requests are counted at the server.
+        // Without faults: the requests of `irv drift`, then of the refresh, are counted at the server.
         const work = await handWork(outs, 0, "by hand");
+        const stackName = side.includes("plugin") ? "batched-plugin" : "batched-dynamic";
+        const driftFrom = ctx.server.requests.length;
+        const drift = await runIrv(["drift", "--stack", stackName, "--cwd", t.workDir, "--format", "json"], pulumiEnv(nodePath.join(nodePath.dirname(t.workDir), "home")));
+        expect(drift.code, drift.stderr).toBe(2);
+        expect(JSON.parse(drift.stdout)).toMatchObject({ inSync: false, changed: work.edits.length, deleted: work.deleted.length });
+        expect(ctx.server.requests.length - driftFrom).toBeLessThanOrEqual(4 * KINDS + work.deleted.length);
         const from = ctx.server.requests.length;
         await t.stack.refresh();
         const made = ctx.server.requests.slice(from);
