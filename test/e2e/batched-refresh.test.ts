@@ -12,9 +12,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinRoleUid } from "../../server";
 import * as nodePath from "node:path";
-import { createStack, ENGINE_TIMEOUT, loadSdk, pulumiEnv, type TestStack } from "../support/engine";
+import { createStack, ENGINE_TIMEOUT, loadSdk, PluginResource, pulumiEnv, usePluginFrom, type TestStack } from "../support/engine";
 import { runIrv } from "../support/cli";
-import { PluginResource, usePluginFrom } from "../../harness/plugin";
+
 import { startChaosProxy, type ChaosProxy } from "../support/chaos-proxy";
 import { JWKS } from "../support/every-kind";
 import { path, useServer } from "../support/server";
