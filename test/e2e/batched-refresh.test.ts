@@ -14,7 +14,6 @@ import { builtinRoleUid } from "../../server";
 import * as nodePath from "node:path";
 import { createStack, ENGINE_TIMEOUT, loadSdk, PluginResource, pulumiEnv, usePluginFrom, type TestStack } from "../support/engine";
 import { runIrv } from "../support/cli";
-
 import { startChaosProxy, type ChaosProxy } from "../support/chaos-proxy";
 import { JWKS } from "../support/every-kind";
 import { path, useServer } from "../support/server";
