@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   if (!only || only === "durability") console.log(await runDurabilityBench());
   if (!only || only === "registry") console.log(await runRegistryBench());
   if (!only || only === "engine") console.log(await runEngineBench());
-  if (!only || only === "plugin") console.log(await runPluginBench(roundsOf(process.argv), sizesOf(process.argv)));
+  if (!only || only === "plugin") console.log(await runPluginBench(roundsOf(process.argv), sizesOf(process.argv), process.argv.includes("--unmeasured-setup")));
   if (!only || only === "exchange") console.log(await runExchangeBench());
   if (!only || only === "soak") {
     const o = soakOptions(process.argv.slice(3));
