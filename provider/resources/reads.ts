@@ -21,7 +21,7 @@
  * by the same rendering, for the same caller); a uid the listing lacks, deleted or not visible to
  * the caller's List, is read with a GET, so a deletion drops the resource with the API's own
  * NOT_FOUND and a resource the caller may not list is read directly. A listing is kept for at
- * most FRESH_MS, only in the process that fetched it, only after the operation began, and only
+ * most freshMs() (30 s unless `IRV_LIST_FRESH_MS` says otherwise), only in the process that fetched it, only after the operation began, and only
  * while this process has made no write since its first page was asked for. A listing that fails
  * leaves its kind to GETs for the rest of the operation.
  */
@@ -30,8 +30,14 @@ import { isSelfOrAncestor, parentOf } from "../../api/uid";
 import type { CallOptions, IrvClient } from "../../client/client";
 import type { Item } from "../../client/shapes";
 
-/** How long a listing answers reads after its first page was asked for. */
+/** How long a listing answers reads after its first page was asked for, by default. */
 export const FRESH_MS = 30_000;
+
+/** How long a listing answers reads: `IRV_LIST_FRESH_MS` when set to a positive number, else FRESH_MS. */
+export function freshMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = Number(env.IRV_LIST_FRESH_MS);
+  return Number.isFinite(v) && v > 0 ? v : FRESH_MS;
+}
 /** Reads of a kind before its reads are listed (the first is a GET). */
 export const READS_BEFORE_LISTING = 2;
 
@@ -90,7 +96,7 @@ export function commonAncestor(a: string, b: string): string | undefined {
 
 /** Whether `l` may still answer reads of `client`'s operation. */
 function fresh(client: IrvClient, l: Listing): boolean {
-  return operationBegan !== undefined && l.began >= operationBegan && Date.now() - l.began <= FRESH_MS && client.writes.started === l.writes;
+  return operationBegan !== undefined && l.began >= operationBegan && Date.now() - l.began <= freshMs() && client.writes.started === l.writes;
 }
 
 /** Pages a listing still has to fetch. */

@@ -25,6 +25,8 @@ const PER_TEAM = 11;
 const N = TEAMS * PER_TEAM;
 /** The kinds the org holds. */
 const KINDS = 7;
+/** How long a listing answers reads in these tests (IRV_LIST_FRESH_MS): an hour. */
+const FRESH_FOR_TESTS = 3_600_000;
 
 type Declare = (className: string, name: string, args: Record<string, pulumi.Input<unknown>>) => { uid: pulumi.Output<string> };
 
@@ -134,7 +136,9 @@ describe("refresh answers reads from listings, exactly", () => {
         stackName: side.includes("plugin") ? "batched-plugin" : "batched-dynamic",
         program: orgProgram(ctx.server.organization, declare),
         server: { url: proxy.url, authUrl: ctx.server.authUrl, token: ctx.server.token },
-        env: { IRV_REQUEST_TIMEOUT_MS: "2000" },
+        // A listing lives 30 s by default: far longer here, so that no bound below depends on how
+        // fast a loaded machine refreshes.
+        env: { IRV_REQUEST_TIMEOUT_MS: "2000", IRV_LIST_FRESH_MS: String(FRESH_FOR_TESTS) },
       });
       try {
         if (side.includes("plugin")) await usePluginFrom(t);
@@ -146,7 +150,7 @@ describe("refresh answers reads from listings, exactly", () => {
         const work = await handWork(outs, 0, "by hand");
         const stackName = side.includes("plugin") ? "batched-plugin" : "batched-dynamic";
         const driftFrom = ctx.server.requests.length;
-        const drift = await runIrv(["drift", "--stack", stackName, "--cwd", t.workDir, "--format", "json"], pulumiEnv(nodePath.join(nodePath.dirname(t.workDir), "home")));
+        const drift = await runIrv(["drift", "--stack", stackName, "--cwd", t.workDir, "--format", "json"], pulumiEnv(nodePath.join(nodePath.dirname(t.workDir), "home"), { IRV_LIST_FRESH_MS: String(FRESH_FOR_TESTS) }));
         expect(drift.code, drift.stderr).toBe(2);
         expect(JSON.parse(drift.stdout)).toMatchObject({ inSync: false, changed: work.edits.length, deleted: work.deleted.length });
         expect(ctx.server.requests.length - driftFrom).toBeLessThanOrEqual(4 * KINDS + work.deleted.length);

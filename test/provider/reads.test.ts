@@ -5,7 +5,7 @@
  * gets the direct answer for the rest, and that nothing listed before a write of the process, or
  * before the operation began, is served.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZE_MAX, type CollectionName } from "../../api/collections";
 import { clientFor } from "../../client/session";
 import { PermissionDeniedError } from "../../client/errors";
@@ -28,6 +28,15 @@ describe("reads within one operation", () => {
   };
   const isList = (r: { query: Record<string, unknown> }) => "uidp.descendants_of" in r.query;
   afterEach(() => endOperation());
+  // A listing lives 30 s by default: far longer here, so that no count depends on the machine's speed.
+  const fresh = process.env.IRV_LIST_FRESH_MS;
+  beforeAll(() => {
+    process.env.IRV_LIST_FRESH_MS = "3600000";
+  });
+  afterAll(() => {
+    if (fresh === undefined) delete process.env.IRV_LIST_FRESH_MS;
+    else process.env.IRV_LIST_FRESH_MS = fresh;
+  });
 
   it("costs one request for one read in a large organization, and pages only when enough is read", async () => {
     const groups = (await listAll(ctx.api, "groups", { "uidp.children_of": ctx.server.organization, page_size: 200 })).map((g) => g.uid as string);
