@@ -2,8 +2,8 @@
  * Refresh reads in pages (issue 20, provider/resources/reads.ts), through the real engine, on the
  * resource plugin and on the dynamic classes: an org of every kind (groups at two levels, roles,
  * identities of all four relationship types, hydrated role bindings, identity providers, account
- * associations, invites) is checked with `irv drift` and refreshed after edits and deletions made
- * by hand. Both must find every edit and deleted resource (the refresh drops it), in far fewer
+ * associations, invites) is checked with `irv drift` and `irv review --refresh`, and refreshed,
+ * after edits and deletions made by hand. Both must find every edit and deleted resource (the refresh drops it), in far fewer
  * requests than one per resource, and the refresh still finds them with 20% of its requests
  * faulted by the chaos proxy.
  */
@@ -14,6 +14,7 @@ import { builtinRoleUid } from "../../server";
 import * as nodePath from "node:path";
 import { createStack, ENGINE_TIMEOUT, loadSdk, PluginResource, pulumiEnv, usePluginFrom, type TestStack } from "../support/engine";
 import { runIrv } from "../support/cli";
+import { runReview } from "../../cli";
 import { startChaosProxy, type ChaosProxy } from "../support/chaos-proxy";
 import { JWKS } from "../support/every-kind";
 import { path, useServer } from "../support/server";
@@ -154,6 +155,15 @@ describe("refresh answers reads from listings, exactly", () => {
         expect(drift.code, drift.stderr).toBe(2);
         expect(JSON.parse(drift.stdout)).toMatchObject({ inSync: false, changed: work.edits.length, deleted: work.deleted.length });
         expect(ctx.server.requests.length - driftFrom).toBeLessThanOrEqual(4 * KINDS + work.deleted.length);
+        // `irv review --refresh`: the same refresh, then a preview of the program, which puts the
+        // edited values back and creates the deleted resources again.
+        const reviewFrom = ctx.server.requests.length;
+        const review = await runReview({ stack: t.stack, refresh: true });
+        expect(ctx.server.requests.length - reviewFrom).toBeLessThanOrEqual(4 * KINDS + work.deleted.length);
+        const actions = Object.fromEntries(review.changes.map((c) => [c.name, c.action]));
+        for (const e of work.edits) expect(actions[e.name], e.name).toBe("update");
+        for (const d of work.deleted) expect(actions[d], d).toBe("create");
+
         const from = ctx.server.requests.length;
         await t.stack.refresh();
         const made = ctx.server.requests.slice(from);
