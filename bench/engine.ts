@@ -24,10 +24,10 @@ export type Op = (typeof OPS)[number];
 /** Runs of each operation; the no-op ones repeat cheaply, so their median damps machine noise. */
 const RUNS: Record<Op, number> = { up: 1, preview: 5, refresh: 5, destroy: 1 };
 
-/** An org of N resources under `organization`. */
-export function orgProgram(organization: string): PulumiFn {
+/** An org of 5 resources per team under `organization` (N in all by default). */
+export function orgProgram(organization: string, teams = TEAMS): PulumiFn {
   return async () => {
-    for (let i = 0; i < TEAMS; i++) {
+    for (let i = 0; i < teams; i++) {
       const team = new irv.iam.Group(`team-${i}`, { parentUid: organization, name: `team-${i}`, description: `team ${i}` });
       const squad = new irv.iam.Group(`squad-${i}`, { parentUid: team.uid, name: "squad" });
       const role = new irv.iam.Role(`role-${i}`, {
@@ -50,15 +50,20 @@ export function orgProgram(organization: string): PulumiFn {
  * identity take the team's output, the binding takes theirs), so both sides give the engine the
  * same dependency graph to walk and only the providers differ.
  */
-export const trivialProgram: PulumiFn = async () => {
-  for (let i = 0; i < TEAMS; i++) {
-    const team = new Trivial(`team-${i}`, { value: `team-${i}` });
-    const [squad, role, ci] = ["squad", "role", "ci"].map(
-      (what) => new Trivial(`${what}-${i}`, { value: team.value.apply((t) => `${t}/${what}`) }),
-    );
-    new Trivial(`ci-${i}-reader`, { value: pulumi.interpolate`${squad.value} ${role.value} ${ci.value}` });
-  }
-};
+export const trivialProgram: PulumiFn = trivialProgramOf(TEAMS);
+
+/** trivialProgram for `teams` teams. */
+export function trivialProgramOf(teams: number): PulumiFn {
+  return async () => {
+    for (let i = 0; i < teams; i++) {
+      const team = new Trivial(`team-${i}`, { value: `team-${i}` });
+      const [squad, role, ci] = ["squad", "role", "ci"].map(
+        (what) => new Trivial(`${what}-${i}`, { value: team.value.apply((t) => `${t}/${what}`) }),
+      );
+      new Trivial(`ci-${i}-reader`, { value: pulumi.interpolate`${squad.value} ${role.value} ${ci.value}` });
+    }
+  };
+}
 
 interface Measured {
   seconds: Record<Op, number>;

@@ -4,7 +4,7 @@
  */
 import { runServerBench } from "./server";
 import { runEngineBench } from "./engine";
-import { roundsOf, runPluginBench } from "./plugin";
+import { roundsOf, runPluginBench, sizesOf } from "./plugin";
 import { runExchangeBench } from "./exchange";
 import { runDurabilityBench } from "./durability";
 import { runRegistryBench } from "./registry";
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   if (!only || only === "anonymous") console.log(await runAnonymousListBench());
   if (!only || only === "bindings") console.log(await runAuthzBindingsBench());
   if (!only || only === "engine") console.log(await runEngineBench());
-  if (!only || only === "plugin") console.log(await runPluginBench(roundsOf(process.argv)));
+  if (!only || only === "plugin") console.log(await runPluginBench(roundsOf(process.argv), sizesOf(process.argv), process.argv.includes("--unmeasured-setup")));
   if (!only || only === "exchange") console.log(await runExchangeBench());
   if (!only || only === "soak") {
     const o = soakOptions(process.argv.slice(3));

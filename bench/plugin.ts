@@ -1,70 +1,89 @@
 /**
- * Plugin benchmark: `up`, no-op `preview`, `refresh` and `destroy` of the same 300-resource org
- * through the resource plugin (`pulumi-resource-irv`, found through `plugins.providers[].path`),
- * through the dynamic classes, and as 300 trivial dynamic resources that make no API call, side
- * by side in one run: every repetition runs the three stacks one after the other (in a rotating
- * order), so machine load hits them alike, and each figure is a median.
+ * Plugin benchmark: `up`, no-op `preview`, `refresh` and `destroy` of the same org, at 300 and
+ * 1,500 resources, four ways side by side in one run: through the resource plugin
+ * (`pulumi-resource-irv`, found through `plugins.providers[].path`), through the dynamic classes,
+ * and the engine's two floors wired the same way with no API call: trivial dynamic resources
+ * (harness/trivial.ts) and a trivial resource plugin (harness/trivial-plugin.ts). Every repetition
+ * runs the four stacks one after the other (in a rotating order), so machine load hits them alike,
+ * and each figure is a median. Then `irv drift` of the plugin's and the dynamic classes' stacks,
+ * counted in API requests.
  *
- *   npm run bench -- plugin [--rounds N]     # this part alone; `npm run bench` runs it with the rest
+ *   npm run bench -- plugin [--rounds N] [--sizes 300,1500]   # this part alone; `npm run bench` runs it with the rest
  */
 import { cpus, loadavg } from "node:os";
-import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startServer } from "../server";
-import { createStack, repoRoot, type TestStack } from "../harness/engine";
-import { N, OPS, TEAMS, operation, orgProgram, trivialProgram, type Op } from "./engine";
+import { createStack, type TestStack } from "../harness/engine";
+import { PluginResource, usePluginFrom } from "../harness/plugin";
+import * as path from "node:path";
+import { spawn } from "node:child_process";
+import { pulumiEnv, repoRoot } from "../harness/engine";
+import { OPS, operation, orgProgram, trivialProgramOf, type Op } from "./engine";
 
-const SIDES = ["trivial", "dynamic", "plugin"] as const;
+const SIDES = ["trivial dynamic", "trivial plugin", "dynamic", "plugin"] as const;
 type Side = (typeof SIDES)[number];
 /** Runs of each operation per round; a round is up, previews, refreshes, destroy. */
 const RUNS: Record<Op, number> = { up: 1, preview: 3, refresh: 3, destroy: 1 };
+/** Resources per stack, by default: each team is 5 (group, subgroup, role, identity, binding). */
+export const SIZES = [300, 1500];
 
-/** A resource of the plugin, declared by type token as a program with no SDK would. */
-class PluginResource extends pulumi.CustomResource {
-  declare readonly uid: pulumi.Output<string>;
-
-  constructor(type: string, name: string, args: Record<string, pulumi.Input<unknown>>) {
-    // `uid: undefined` asks the engine for the output, as a generated SDK does.
-    super(`irv:iam:${type}`, name, { ...args, uid: undefined });
-  }
-}
-
-/** orgProgram's org (bench/engine.ts), resource for resource, through the plugin. */
-function pluginProgram(organization: string): PulumiFn {
+/** orgProgram's org (bench/engine.ts), resource for resource, through the plugin `pkg` (`irvtrivial`: the trivial one). */
+function pluginProgram(organization: string, teams: number, pkg = "irv"): PulumiFn {
   return async () => {
-    for (let i = 0; i < TEAMS; i++) {
-      const team = new PluginResource("Group", `team-${i}`, { parentUid: organization, name: `team-${i}`, description: `team ${i}` });
-      const squad = new PluginResource("Group", `squad-${i}`, { parentUid: team.uid, name: "squad" });
-      const role = new PluginResource("Role", `role-${i}`, {
+    const declare = (type: string, name: string, args: Record<string, unknown>) => new PluginResource(type, name, args as never, pkg);
+    for (let i = 0; i < teams; i++) {
+      const team = declare("Group", `team-${i}`, { parentUid: organization, name: `team-${i}`, description: `team ${i}` });
+      const squad = declare("Group", `squad-${i}`, { parentUid: team.uid, name: "squad" });
+      const role = declare("Role", `role-${i}`, {
         groupUid: team.uid,
         name: `reader-${i}`,
         capabilities: ["repo.list", "tag.list"],
       });
-      const ci = new PluginResource("Identity", `ci-${i}`, {
+      const ci = declare("Identity", `ci-${i}`, {
         groupUid: team.uid,
         name: `ci-${i}`,
         claimMatch: { issuer: "https://ci.example.com", subject: `repo:acme/team-${i}:ref:refs/heads/main` },
       });
-      new PluginResource("RoleBinding", `ci-${i}-reader`, { groupUid: squad.uid, identityUid: ci.uid, roleUid: role.uid });
+      declare("RoleBinding", `ci-${i}-reader`, { groupUid: squad.uid, identityUid: ci.uid, roleUid: role.uid });
     }
   };
-}
-
-/** Makes `t`'s project find `pulumi-resource-irv` in this package's bin/, as a user's project does. */
-async function usePluginFromBin(t: TestStack): Promise<void> {
-  const ws = t.stack.workspace;
-  const settings = await ws.projectSettings();
-  await ws.saveProjectSettings({ ...settings, plugins: { providers: [{ name: "irv", path: path.join(repoRoot, "bin") }] } } as typeof settings);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 type Samples = Record<Side, Record<Op, number[]>>;
 
-/** Runs the benchmark for `rounds` rounds; returns the `## Plugin` section of BENCHMARKS.md (without the heading). */
-export async function runPluginBench(rounds = 3): Promise<string> {
+/** One size's measurements. */
+interface Measured {
+  n: number;
+  seconds: Samples;
+  requests: Samples;
+  state: Record<Side, number>;
+  /** API requests of `irv drift` (and its exit code) on the dynamic and plugin stacks. */
+  drift: Record<"dynamic" | "plugin", { requests: number; code: number | null }>;
+  load: number[];
+  wall: number;
+}
+
+/** Runs `irv drift` on `t`'s stack (built dist/cli); resolves to its exit code. */
+function irvDrift(t: TestStack, stackName: string): Promise<number | null> {
+  const env = { ...process.env, ...pulumiEnv(path.join(path.dirname(t.workDir), "home")) };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(repoRoot, "dist", "cli", "index.js"), "drift", "--stack", stackName, "--cwd", t.workDir], { env, stdio: "ignore" });
+    child.on("error", reject);
+    child.on("close", resolve);
+  });
+}
+
+/**
+ * Measures `n` resources per stack for `rounds` rounds. `unmeasuredSetup`: up and destroy run
+ * once, with PULUMI_SKIP_CHECKPOINTS=true (the state written once at the end, not after every
+ * step) and are not reported; only preview, refresh and `irv drift` are measured (for sizes whose
+ * up and destroy take too long to repeat).
+ */
+async function measure(n: number, rounds: number, unmeasuredSetup = false): Promise<Measured> {
+  const teams = n / 5;
   const loadBefore = loadavg()[0];
   const started = performance.now();
   const server = await startServer();
@@ -72,83 +91,117 @@ export async function runPluginBench(rounds = 3): Promise<string> {
   const seconds = {} as Samples;
   const requests = {} as Samples;
   let state = {} as Record<Side, number>;
+  const drift = {} as Measured["drift"];
   for (const side of SIDES) {
     seconds[side] = { up: [], preview: [], refresh: [], destroy: [] };
     requests[side] = { up: [], preview: [], refresh: [], destroy: [] };
   }
+  const names: Record<Side, string> = { "trivial dynamic": "bench-trivial", "trivial plugin": "bench-trivial-plugin", dynamic: "bench-dynamic", plugin: "bench-plugin" };
   try {
-    stacks.trivial = await createStack({ stackName: "bench-trivial", program: trivialProgram });
-    stacks.dynamic = await createStack({ stackName: "bench-dynamic", program: orgProgram(server.organization), server });
-    stacks.plugin = await createStack({ stackName: "bench-plugin", program: pluginProgram(server.organization), server });
-    await usePluginFromBin(stacks.plugin);
+    stacks["trivial dynamic"] = await createStack({ stackName: names["trivial dynamic"], program: trivialProgramOf(teams) });
+    stacks["trivial plugin"] = await createStack({ stackName: names["trivial plugin"], program: pluginProgram(server.organization, teams, "irvtrivial") });
+    await usePluginFrom(stacks["trivial plugin"], "irvtrivial", path.join(repoRoot, "harness", "bin"));
+    stacks.dynamic = await createStack({ stackName: names.dynamic, program: orgProgram(server.organization, teams), server });
+    stacks.plugin = await createStack({ stackName: names.plugin, program: pluginProgram(server.organization, teams), server });
+    await usePluginFrom(stacks.plugin);
     let turn = 0;
     for (let round = 0; round < rounds; round++) {
       for (const op of OPS) {
+        // After the last refresh of the last round, before destroy: `irv drift` of each irv stack.
+        if (op === "destroy" && round === rounds - 1)
+          for (const side of ["dynamic", "plugin"] as const) {
+            const from = server.requests.length;
+            const code = await irvDrift(stacks[side], names[side]);
+            drift[side] = { requests: server.requests.length - from, code };
+          }
         for (let run = 0; run < RUNS[op]; run++) {
           // Rotate who goes first, so no side always runs right after the same other one.
           const order = SIDES.map((_, i) => SIDES[(i + turn) % SIDES.length]);
           turn++;
           for (const side of order) {
+            const setup = unmeasuredSetup && (op === "up" || op === "destroy");
+            const env = stacks[side].stack.workspace.envVars;
+            if (setup) env.PULUMI_SKIP_CHECKPOINTS = "true";
             const from = server.requests.length;
             const start = performance.now();
-            await operation(stacks[side].stack, op)();
+            try {
+              await operation(stacks[side].stack, op)();
+            } finally {
+              delete env.PULUMI_SKIP_CHECKPOINTS;
+            }
+            if (setup) continue;
             seconds[side][op].push((performance.now() - start) / 1000);
             requests[side][op].push(server.requests.length - from);
           }
         }
-        if (op === "up") state = await stateBytes(stacks);
+        if (op === "up") state = await stateBytes(stacks, n);
       }
     }
   } finally {
     for (const t of Object.values(stacks)) await t.dispose();
     await server.close();
   }
-  return report(seconds, requests, state, rounds, [loadBefore, loadavg()[0]], (performance.now() - started) / 1000);
+  return { n, seconds, requests, state, drift, load: [loadBefore, loadavg()[0]], wall: (performance.now() - started) / 1000 };
 }
 
 /**
- * Checks that each stack holds its N resources after up (so no side measures an empty or partial
+ * Runs the benchmark at each size for `rounds` rounds (`unmeasuredSetup`: see measure); returns
+ * the `## Plugin` section of BENCHMARKS.md (without the heading).
+ */
+export async function runPluginBench(rounds = 3, sizes = SIZES, unmeasuredSetup = false): Promise<string> {
+  const out: string[] = [];
+  for (const n of sizes) out.push(report(await measure(n, rounds, unmeasuredSetup), rounds));
+  return out.join("\n\n");
+}
+
+/**
+ * Checks that each stack holds its n resources after up (so no side measures an empty or partial
  * stack); returns the size of each one's state, which the engine writes again after every step.
  */
-async function stateBytes(stacks: Record<Side, TestStack>): Promise<Record<Side, number>> {
+async function stateBytes(stacks: Record<Side, TestStack>, n: number): Promise<Record<Side, number>> {
   const bytes = {} as Record<Side, number>;
   for (const side of SIDES) {
     const state = await stacks[side].exportState();
     const resources = (state.deployment as { resources?: { type: string }[] }).resources ?? [];
     const ours = resources.filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
-    if (ours.length !== N) throw new Error(`${side}: ${ours.length} resources in state after up, expected ${N}`);
+    if (ours.length !== n) throw new Error(`${side}: ${ours.length} resources in state after up, expected ${n}`);
     bytes[side] = Buffer.byteLength(JSON.stringify(state));
   }
   return bytes;
 }
 
-function report(seconds: Samples, requests: Samples, state: Record<Side, number>, rounds: number, load: number[], wall: number): string {
-  const s = (side: Side, op: Op) => median(seconds[side][op]);
-  const rows = OPS.map((op) => {
+function report(m: Measured, rounds: number): string {
+  const s = (side: Side, op: Op) => median(m.seconds[side][op]);
+  const r = (side: Side, op: Op) => median(m.requests[side][op]);
+  const ratio = (a: Side, b: Side, op: Op) => `${(s(a, op) / s(b, op)).toFixed(2)}x`;
+  const measured = OPS.filter((op) => m.seconds.plugin[op].length > 0);
+  const rows = measured.map((op) => {
     const cells = [
       ...SIDES.map((side) => `${s(side, op).toFixed(1)} s`),
-      `${(s("plugin", op) / s("trivial", op)).toFixed(2)}x`,
-      `${(s("plugin", op) / s("dynamic", op)).toFixed(2)}x`,
-      `${(s("dynamic", op) / s("trivial", op)).toFixed(2)}x`,
-      (median(requests.plugin[op]) / N).toFixed(2),
+      ratio("plugin", "trivial plugin", op),
+      ratio("dynamic", "trivial dynamic", op),
+      ratio("plugin", "trivial dynamic", op),
+      ratio("trivial plugin", "trivial dynamic", op),
+      String(r("dynamic", op)),
+      String(r("plugin", op)),
     ];
     return `| ${op} | ${cells.join(" | ")} |`;
   });
-  const samples = OPS.map((op) => `${op} ${rounds * RUNS[op]}`).join(", ");
+  const samples = measured.map((op) => `${op} ${m.seconds.plugin[op].length}`).join(", ");
   return [
-    `${N} resources per stack; \`npm run bench -- plugin\` (this part alone), ${rounds} rounds.`,
-    `The same org (${TEAMS} teams of group, subgroup, custom role, identity and role binding) through`,
-    "the resource plugin and through the dynamic classes, against one in-process irv-server, and as",
-    "many trivial dynamic resources wired the same way that make no API call. Wall clock, median of",
-    `the runs (${samples}), each run of an operation followed by the same run on the other two stacks.`,
+    `### ${m.n.toLocaleString("en")} resources`,
     "",
-    "| operation | trivial | dynamic | plugin | plugin / trivial | plugin / dynamic | dynamic / trivial | plugin API requests per resource |",
-    "|---|---|---|---|---|---|---|---|",
+    `${m.n / 5} teams of group, subgroup, custom role, identity and role binding, ${rounds} round(s); wall clock, median of the`,
+    `runs (${samples}), each run of an operation followed by the same run on the other three stacks.`,
+    "",
+    "| operation | trivial dynamic | trivial plugin | dynamic | plugin | plugin / trivial plugin | dynamic / trivial dynamic | plugin / trivial dynamic | trivial plugin / trivial dynamic | API requests, dynamic | API requests, plugin |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
+    ...(measured.length < OPS.length ? ["", "Up and destroy ran once per stack with PULUMI_SKIP_CHECKPOINTS=true, to set up and tear down: not measured (`--unmeasured-setup`)."] : []),
     "",
-    `State after up: ${SIDES.map((side) => `${side} ${Math.round(state[side] / 1024)} KiB`).join(", ")}.`,
-    "Goal: the plugin within 1.1x of trivial.",
-    `Machine: ${cpus().length} cores; 1-minute load average ${load.map((l) => l.toFixed(1)).join(" before, ")} after; ${Math.round(wall)} s in all.`,
+    `\`irv drift\` (no drift, exit ${m.drift.plugin.code}): ${m.drift.dynamic.requests} API requests on the dynamic classes' stack, ${m.drift.plugin.requests} on the plugin's.`,
+    `State after up: ${SIDES.map((side) => `${side} ${Math.round(m.state[side] / 1024)} KiB`).join(", ")}.`,
+    `Machine: ${cpus().length} cores; 1-minute load average ${m.load.map((l) => l.toFixed(1)).join(" before, ")} after; ${Math.round(m.wall)} s in all.`,
   ].join("\n");
 }
 
@@ -161,8 +214,17 @@ export function roundsOf(argv: string[]): number | undefined {
   return n;
 }
 
+/** The `--sizes 300,1500` of a command line, if given. */
+export function sizesOf(argv: string[]): number[] | undefined {
+  const i = argv.indexOf("--sizes");
+  if (i < 0) return undefined;
+  const sizes = (argv[i + 1] ?? "").split(",").map(Number);
+  if (!sizes.every((n) => Number.isInteger(n) && n > 0 && n % 5 === 0)) throw new Error(`--sizes: expected multiples of 5, comma-separated, got ${argv[i + 1] ?? "nothing"}`);
+  return sizes;
+}
+
 if (require.main === module) {
-  runPluginBench(roundsOf(process.argv)).then(
+  runPluginBench(roundsOf(process.argv), sizesOf(process.argv), process.argv.includes("--unmeasured-setup")).then(
     (text) => console.log(text),
     (err) => {
       console.error(err);

@@ -56,6 +56,8 @@ export class IrvClient {
   readonly #base: string;
   readonly #tokens: TokenSource;
   readonly #dispatcher: Dispatcher;
+  #writesStarted = 0;
+  #writesEnded = 0;
 
   constructor(apiUrl: string, tokens: TokenSource) {
     const u = new URL(apiUrl);
@@ -69,6 +71,15 @@ export class IrvClient {
   /** True when requests go without a token (no credentials: public registry reads only). */
   get anonymous(): boolean {
     return this.#tokens.refused !== undefined;
+  }
+
+  /**
+   * The writes (every request but GET) this client has started and finished so far. A reader that
+   * keeps what it listed (provider/resources/reads.ts) compares them to know whether a write of
+   * its own may have changed what it holds since.
+   */
+  get writes(): { started: number; ended: number } {
+    return { started: this.#writesStarted, ended: this.#writesEnded };
   }
 
   /** GET one resource by uid. */
@@ -142,6 +153,16 @@ export class IrvClient {
     path: string,
     o: CallOptions & { body?: object; query?: Record<string, unknown> } = {},
   ): Promise<unknown> {
+    if (method === "GET") return this.#send(method, path, o);
+    this.#writesStarted++;
+    try {
+      return await this.#send(method, path, o);
+    } finally {
+      this.#writesEnded++;
+    }
+  }
+
+  async #send(method: string, path: string, o: CallOptions & { body?: object; query?: Record<string, unknown> }): Promise<unknown> {
     const start = Date.now();
     const deadline = o.deadline ?? start + callBudgetMs();
     const request = `${method} ${path}`;

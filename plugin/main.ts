@@ -4,6 +4,10 @@
  */
 import { engineAddressOf } from "./status";
 import { serve } from "./server";
+import { beginOperation } from "../provider/resources/reads";
+
+// The engine starts the plugin afresh for every operation: its reads may be batched.
+beginOperation();
 
 serve(engineAddressOf(process.argv.slice(2))).then(
   ({ port }) => process.stdout.write(`${port}\n`),

@@ -5,7 +5,7 @@
  */
 import type { dynamic } from "@pulumi/pulumi";
 import { configure as configureSession } from "../client/session";
-import { providers } from "./resources";
+import { beginOperation, providers } from "./resources";
 import type { Kind } from "../api/kinds";
 
 export { providers } from "./resources";
@@ -21,9 +21,11 @@ export function configure(config: Pick<dynamic.Config, "get"> | ((key: string) =
 
 /**
  * What the SDK's shim installs on itself at `configure`: records `config` (when given) and
- * returns the kind's provider methods.
+ * returns the kind's provider methods. Only the engine's provider host calls it, which lives for
+ * one operation: its reads may be batched (provider/resources/reads.ts).
  */
 export function connect(kind: Kind, config?: Pick<dynamic.Config, "get">) {
+  beginOperation();
   if (config) configure(config);
   const p = providers[kind];
   if (!p) throw new Error(`pulumi-irv: unknown resource kind ${kind}; is the installed pulumi-irv older than the program's?`);

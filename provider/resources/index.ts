@@ -25,6 +25,7 @@ export * from "./groupInvites";
 export { UNKNOWN } from "./values";
 export { changesOf } from "./diff";
 export { validate } from "./check";
+export { beginOperation, endOperation, readItem } from "./reads";
 export { type KindSpec, type CommonInputs } from "./spec";
 
 /** The spec of each kind with behaviour of its own (over its definition in api/kinds). */

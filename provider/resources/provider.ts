@@ -12,6 +12,7 @@ import { failuresOf, validate } from "./check";
 import { createRecovering } from "./create";
 import { changesOf, updateBody } from "./diff";
 import { inputsOf, outputsFor } from "./outputs";
+import { readItem } from "./reads";
 import type { KindSpec, Rec } from "./spec";
 import { withoutProvider } from "./values";
 
@@ -60,12 +61,15 @@ export function providerFor<C extends CollectionName, I extends object, O extend
       return { id: item.uid, outs: outputsFor(spec, item, ins) as O };
     },
 
-    /** Reads the live resource: blank id when gone; live outputs and inputs otherwise. */
+    /**
+     * Reads the live resource: blank id when gone; live outputs and inputs otherwise. Within an
+     * operation the read may be answered from a listing of the kind (see ./reads.ts).
+     */
     async read(id: string, props?: O): Promise<dynamic.ReadResult<O>> {
       const prior = withoutProvider((props ?? {}) as Rec);
       let item: Item<C>;
       try {
-        item = await currentClient().get(spec.collection, id);
+        item = await readItem(currentClient(), spec.collection, id);
       } catch (e) {
         if (e instanceof NotFoundError) return { id: "", props: {} as O };
         throw e;

@@ -1,2 +1,3 @@
-/** The engine harness (harness/engine.ts), which the benchmarks share, for the tests. */
+/** The engine harness (harness/engine.ts, and harness/plugin.ts for programs on a resource plugin), which the benchmarks share, for the tests. */
 export * from "../../harness/engine";
+export * from "../../harness/plugin";

@@ -1,0 +1,162 @@
+/**
+ * Reads of one operation, answered in pages when that pays (issue 20). A refresh reads every
+ * resource of a stack; one GET each costs as many requests as resources. Within an operation (the
+ * resource plugin's process, or the dynamic classes' provider host: the engine starts one per
+ * operation), the read of a resource may instead be answered from a List of its kind over a
+ * subtree (`uidp.descendants_of`, `page_size` 200, uid order) that the operation fetched moments
+ * before. How it decides, from what the provider knows:
+ *
+ * - Reads are counted per kind. The first read of a kind is one GET, so a refresh of one resource
+ *   costs one request however large the organization.
+ * - From the second read on, the kind's reads share a listing over the deepest group that holds
+ *   every one of them so far (their common ancestor). Its first page tells the subtree's size
+ *   (`totalCount`); the walk goes on while the pages left are no more than the reads of the kind
+ *   seen so far (one page answers up to 200 reads; a page is worth it as soon as it replaces a
+ *   GET). A read that the pages fetched do not answer, in a subtree too large to walk for the
+ *   reads seen, is a GET: a few reads in an organization of 100,000 groups cost their GETs plus
+ *   one page.
+ * - A read outside the listing's subtree widens it to the new common ancestor (a new listing).
+ *
+ * Exactness: an item found in a listing is the item a GET would return then (both are answered
+ * by the same rendering, for the same caller); a uid the listing lacks, deleted or not visible to
+ * the caller's List, is read with a GET, so a deletion drops the resource with the API's own
+ * NOT_FOUND and a resource the caller may not list is read directly. A listing is kept for at
+ * most freshMs() (30 s unless `IRV_LIST_FRESH_MS` says otherwise), only in the process that fetched it, only after the operation began, and only
+ * while this process has made no write since its first page was asked for. A listing that fails
+ * leaves its kind to GETs for the rest of the operation.
+ */
+import { PAGE_SIZE_MAX, type CollectionName } from "../../api/collections";
+import { isSelfOrAncestor, parentOf } from "../../api/uid";
+import type { CallOptions, IrvClient } from "../../client/client";
+import type { Item } from "../../client/shapes";
+
+/** How long a listing answers reads after its first page was asked for, by default. */
+export const FRESH_MS = 30_000;
+
+/** How long a listing answers reads: `IRV_LIST_FRESH_MS` when set to a positive number, else FRESH_MS. */
+export function freshMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = Number(env.IRV_LIST_FRESH_MS);
+  return Number.isFinite(v) && v > 0 ? v : FRESH_MS;
+}
+/** Reads of a kind before its reads are listed (the first is a GET). */
+export const READS_BEFORE_LISTING = 2;
+
+/** When the current operation began (reads are batched only within one); undefined: not in an operation. */
+let operationBegan: number | undefined;
+
+/**
+ * Marks this process as one engine operation (the resource plugin, the dynamic provider host):
+ * from now on its reads may be answered from listings. Idempotent: the first call counts.
+ */
+export function beginOperation(now = Date.now()): void {
+  operationBegan ??= now;
+}
+
+/** Ends the operation: reads go one GET each again, and what was listed is dropped (tests, tools). */
+export function endOperation(): void {
+  operationBegan = undefined;
+  batchers = new WeakMap();
+}
+
+/** A listing of one kind over one subtree, page by page. */
+interface Listing {
+  scope: string;
+  /** When its first page was asked for. */
+  began: number;
+  /** The client's writes started when it began. */
+  writes: number;
+  items: Map<string, Item<CollectionName>>;
+  /** Items the whole listing holds (its `totalCount`), once the first page is in. */
+  total?: number;
+  fetched: number;
+  next?: string;
+  done: boolean;
+  /** The page being fetched. */
+  busy?: Promise<void>;
+}
+
+/** One kind's reads in this operation. */
+interface KindReads {
+  reads: number;
+  /** The common ancestor of the groups of the reads so far. */
+  scope?: string;
+  listing?: Listing;
+  /** A listing failed: GETs for the rest of the operation. */
+  unlisted?: boolean;
+}
+
+let batchers = new WeakMap<IrvClient, Map<CollectionName, KindReads>>();
+
+/** The deepest uid that is `a` or an ancestor of it and `b` or an ancestor of it, if any. */
+export function commonAncestor(a: string, b: string): string | undefined {
+  let x: string | undefined = a;
+  while (x !== undefined && !isSelfOrAncestor(x, b)) x = parentOf(x);
+  return x;
+}
+
+/** Whether `l` may still answer reads of `client`'s operation. */
+function fresh(client: IrvClient, l: Listing): boolean {
+  return operationBegan !== undefined && l.began >= operationBegan && Date.now() - l.began <= freshMs() && client.writes.started === l.writes;
+}
+
+/** Pages a listing still has to fetch. */
+function pagesLeft(l: Listing): number {
+  return l.total === undefined ? 1 : Math.ceil(Math.max(0, l.total - l.fetched) / PAGE_SIZE_MAX);
+}
+
+/** Fetches the next page of `l` into it. */
+async function nextPage(client: IrvClient, kind: CollectionName, l: Listing, o: CallOptions): Promise<void> {
+  const p = await client.page(kind, { "uidp.descendants_of": l.scope, orderBy: "uid", pageSize: PAGE_SIZE_MAX }, l.next, o);
+  for (const item of p.items) l.items.set(item.uid, item);
+  l.total = p.totalCount;
+  l.fetched += p.items.length;
+  l.next = p.nextPageToken;
+  l.done = !p.nextPageToken;
+}
+
+/**
+ * The item `uid` of `kind` as the API has it now, within this operation: from a listing when one
+ * answers it (see above), else by GET (whose errors, NOT_FOUND included, reach the caller).
+ */
+export async function readItem<C extends CollectionName>(client: IrvClient, kind: C, uid: string, o: CallOptions = {}): Promise<Item<C>> {
+  const group = parentOf(uid);
+  if (operationBegan === undefined || group === undefined) return client.get(kind, uid, o);
+  let kinds = batchers.get(client);
+  if (!kinds) batchers.set(client, (kinds = new Map()));
+  let k = kinds.get(kind);
+  if (!k) kinds.set(kind, (k = { reads: 0 }));
+  if (k.unlisted) return client.get(kind, uid, o);
+  k.reads++;
+  k.scope = k.scope === undefined ? group : commonAncestor(k.scope, group);
+  for (;;) {
+    let l = k.listing;
+    if (l?.busy) {
+      await l.busy;
+      continue;
+    }
+    if (l && !fresh(client, l)) k.listing = l = undefined;
+    if (k.unlisted || k.scope === undefined) return client.get(kind, uid, o);
+    if (l && isSelfOrAncestor(l.scope, uid)) {
+      const hit = l.items.get(uid);
+      if (hit) return hit as Item<C>;
+      if (l.done || pagesLeft(l) > k.reads) return client.get(kind, uid, o);
+    } else if (k.reads < READS_BEFORE_LISTING || client.writes.ended !== client.writes.started) {
+      // Too few reads yet, or a write of this process in flight (it may land on either side of a page).
+      return client.get(kind, uid, o);
+    } else {
+      k.listing = l = { scope: k.scope, began: Date.now(), writes: client.writes.started, items: new Map(), fetched: 0, done: false };
+    }
+    const listing = l;
+    const kindReads = k;
+    listing.busy = nextPage(client, kind, listing, o).then(
+      () => {
+        listing.busy = undefined;
+      },
+      () => {
+        listing.busy = undefined;
+        kindReads.unlisted = true;
+        kindReads.listing = undefined;
+      },
+    );
+  }
+}
