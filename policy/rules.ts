@@ -128,6 +128,13 @@ export function kindOfType(type: string): Kind | undefined {
 // ---------------------------------------------------------------------------------------------
 // References.
 
+/** A role as the rules see it: its name and capabilities when known, and whether the program declares it (a custom role). */
+export interface RoleFacts {
+  name?: string;
+  capabilities?: string[];
+  declared: boolean;
+}
+
 /** What a reference field points at: a resource of the program, an item looked up, or just a uid. */
 export interface Ref {
   subject?: Subject;
@@ -159,7 +166,7 @@ export class Lookup {
   }
 
   /** The role `r` points at: its name and capabilities, when known. */
-  role(r: Ref | undefined): { name?: string; capabilities?: string[] } | undefined {
+  role(r: Ref | undefined): RoleFacts | undefined {
     if (!r) return undefined;
     const from = r.subject?.inputs ?? r.remote?.item;
     if (!from) return undefined;
@@ -167,6 +174,7 @@ export class Lookup {
     return {
       name: typeof from.name === "string" && isKnown(from.name) ? from.name : undefined,
       capabilities: Array.isArray(caps) && caps.every((c) => typeof c === "string" && isKnown(c)) ? (caps as string[]) : undefined,
+      declared: r.subject !== undefined,
     };
   }
 
@@ -213,14 +221,12 @@ function dangerous(caps: readonly string[], patterns: readonly string[]): string
   return caps.filter((c) => patterns.some((p) => (p.startsWith("*.") ? c.endsWith(p.slice(1)) : c === p)));
 }
 
-/** Why the role `role` is dangerous (owner, or the capabilities matching `patterns`), or undefined. */
-function dangerOf(role: { name?: string; capabilities?: string[] } | undefined, patterns: readonly string[], ownerOnly = false): string | undefined {
+/** Why the role `role` is dangerous to hand out (owner, or the capabilities matching `patterns`), or undefined. */
+function dangerOf(role: RoleFacts | undefined, patterns: readonly string[]): string | undefined {
   if (!role) return undefined;
-  if (role.name === "owner" && !role.capabilities) return "the built-in role owner";
+  if (role.name === "owner" && !role.declared) return "the built-in role owner";
   const caps = dangerous(role.capabilities ?? [], patterns);
-  if (role.name === "owner" && caps.length) return "the built-in role owner";
-  if (ownerOnly || caps.length === 0) return undefined;
-  return `role ${role.name ?? "(unnamed)"}, which holds ${caps.join(", ")}`;
+  return caps.length ? `role ${role.name ?? "(unnamed)"}, which holds ${caps.join(", ")}` : undefined;
 }
 
 /** Read-only capabilities: lists and pulls. */
@@ -365,7 +371,7 @@ export const RULES: readonly Rule[] = [
     fix: "Invite with a lesser role (viewer, a custom role) and grant more once the person has joined.",
     check(s, w) {
       const role = w.role(w.ref(s, refFields(s.kind, "roles")[0], "roles"));
-      return role?.name === "owner" ? ["invites with the built-in role owner"] : [];
+      return role?.name === "owner" && !role.declared ? ["invites with the built-in role owner"] : [];
     },
   },
   {
