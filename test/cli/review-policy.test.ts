@@ -8,10 +8,12 @@ import { rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatReview, runReview, type ReviewReport } from "../../cli";
-import { ENGINE_TIMEOUT, createStack } from "../support/engine";
+import { ENGINE_TIMEOUT, createStack, nodeRequire } from "../support/engine";
 import { EXPECTED, sorted, tsProgram, yamlPolicyProject } from "../support/policy-programs";
 import { runIrv } from "../support/cli";
 import { useServer } from "../support/server";
+
+const irv = nodeRequire("pulumi-irv") as typeof import("../../sdk");
 
 /** The (rule, resource name) pairs of a report's findings. */
 const pairs = (r: ReviewReport): [string, string][] => (r.policy?.findings ?? []).map((f) => [f.rule, f.name]);
@@ -95,6 +97,36 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
   });
 
   describe("runReview on a TypeScript program (dynamic classes)", () => {
+    it("puts a finding beside an update, and one on a resource left as it is in a section of its own", async () => {
+      let edited = false;
+      const org = ctx.server.organization;
+      const t = await createStack({
+        stackName: "edit",
+        server: ctx.server,
+        program: async () => {
+          const eng = new irv.iam.Group("eng", { parentUid: org, name: "eng", description: "Engineering" });
+          // Named like a built-in role: applied before the guardrails were on, and left as it is.
+          new irv.iam.Role("editor", { groupUid: eng.uid, name: "editor", description: "Edits", capabilities: ["repo.list"] });
+          new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci", description: edited ? "" : "CI", servicePrincipal: "INGESTER" });
+        },
+      });
+      try {
+        await t.stack.up();
+        edited = true;
+        const report = await runReview({ stack: t.stack });
+        expect(report.changes.map((c) => [c.name, c.action])).toEqual([["ci", "update"]]);
+        expect(report.changes[0].findings.map((f) => [f.rule, f.enforcementLevel])).toEqual([["irv-missing-description", "advisory"]]);
+        expect(pairs(report).sort()).toEqual([["irv-missing-description", "ci"], ["irv-role-builtin-name", "editor"]]);
+        expect(report.policy).toMatchObject({ mandatory: 1, advisory: 1 });
+        const markdown = formatReview(report, "markdown");
+        expect(markdown).toContain("### Policy findings on unchanged resources (1)\n\n- `editor` (iam.Role): **mandatory** `irv-role-builtin-name`: is named \"editor\", like a built-in role.");
+        expect(formatReview(report, "text")).toContain("Policy findings on unchanged resources:\n  ! editor (iam.Role): [mandatory] irv-role-builtin-name");
+      } finally {
+        await t.stack.destroy();
+        await t.dispose();
+      }
+    });
+
     it("finds what the pack finds, and only that, on the compliant twin nothing", async () => {
       for (const bad of [true, false]) {
         const t = await createStack({ stackName: bad ? "bad" : "good", program: tsProgram(ctx.server.organization, bad), server: ctx.server });
