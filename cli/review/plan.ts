@@ -52,9 +52,10 @@ export async function runReview({ stack, refresh, onOutput, policy = {} }: Revie
       ...(policy ? { policyPacks: [policyPackDir()], policyPackConfigs: policy.configFile ? [policy.configFile] : undefined } : {}),
     });
   if (policies) {
-    // A mandatory violation fails the preview: the review reports it rather than the failure.
+    // A mandatory violation fails the preview: the review reports it rather than the failure
+    // (any other error still fails the review).
     await withApiSettings(stack, () => preview()).catch((e) => {
-      if (!policies.findings().some((f) => f.enforcementLevel === "mandatory")) throw e;
+      if (!policies.failedByPolicy()) throw e;
     });
   } else await preview();
   const steps = collector.steps();

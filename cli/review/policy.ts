@@ -42,7 +42,12 @@ export async function withApiSettings<T>(stack: Stack, fn: () => Promise<T>): Pr
 export class PolicyCollector {
   private readonly found: Finding[] = [];
 
+  private readonly errors: string[] = [];
+
   readonly onEvent = (e: EngineEvent): void => {
+    const d = e.diagnosticEvent;
+    // What failed besides the policy: the engine's own "preview failed" follows a mandatory finding.
+    if (d && d.severity === "error" && !/^\s*preview failed\s*$/.test(d.message)) this.errors.push(d.message.trim());
     const p = e.policyEvent;
     if (!p) return;
     const rule = ruleById(p.policyName);
@@ -59,6 +64,11 @@ export class PolicyCollector {
       fix: rule?.fix ?? "",
     });
   };
+
+  /** Whether a failed preview failed only because of a mandatory finding (nothing else went wrong). */
+  failedByPolicy(): boolean {
+    return this.errors.length === 0 && this.found.some((f) => f.enforcementLevel === "mandatory");
+  }
 
   /** The findings, in the order the engine reported them. */
   findings(): Finding[] {

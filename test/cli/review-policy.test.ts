@@ -4,7 +4,7 @@
  * JSON) and exit 3; the compliant twin exits 0; `--no-policy` and `--policy-config` do what they
  * say. The compiled `irv` on a YAML folder project, and `runReview` on a TypeScript program.
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatReview, runReview, type ReviewReport } from "../../cli";
@@ -59,6 +59,15 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
       const text = await review("--format", "text");
       expect(text.code).toBe(3);
       expect(text.stdout).toContain("  ! [advisory] irv-missing-description: has no description. Fix: Add a `description` that says who or what uses it.");
+    });
+
+    it("still fails on an error that is not the policy's, with exit 1, findings or not", async () => {
+      p.write(true);
+      const file = path.join(p.dir, "Pulumi.yaml");
+      writeFileSync(file, `${readFileSync(file, "utf8")}  broken:\n    type: irv:iam:Group\n    properties: { parentUid: "\${org}", name: "" }\n`);
+      const run = await review("--format", "json");
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("irv:iam:Group resource 'broken': property name");
     });
 
     it("exits 0 on the compliant twin, saying there are no findings", async () => {
