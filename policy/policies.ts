@@ -9,7 +9,10 @@
  */
 import type { PolicyResource, ReportViolation, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { RULES, UNKNOWN, effective, evaluate, kindOfType, type PolicyConfig, type Rule, type Subject, type World } from "./rules";
-import { lookUpRemote } from "./lookup";
+import { lookUpRemote, type LookupCache } from "./lookup";
+
+/** The API's answers, shared by the stack policies of one run of the pack. */
+const cache: LookupCache = new Map();
 
 /** The policy pack's name. */
 export const PACK_NAME = "irv-iam-guardrails";
@@ -95,7 +98,7 @@ export function policyOf(rule: Rule): ResourceValidationPolicy | StackValidation
     validateStack: async (args, reportViolation) => {
       const world = worldOfStack(args.resources);
       if (!world.subjects.some((s) => rule.kinds.includes(s.kind))) return;
-      world.remote = await lookUpRemote(world);
+      world.remote = await lookUpRemote(world, { cache });
       report(rule, world, args.getConfig(), reportViolation);
     },
   };
