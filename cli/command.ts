@@ -6,6 +6,8 @@ export const EXIT = {
   error: 1,
   /** `drift`: the stack differs from the live API. `review --detailed-exitcode`: changes pending. */
   changes: 2,
+  /** `review`: the IAM guardrails found a mandatory violation (the change must not be applied). */
+  policy: 3,
 } as const;
 
 /** An error the user can fix from the message alone: printed without a stack trace. */

@@ -20,7 +20,7 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`).join("\n")}
 Run \`irv <command> --help\` for a command's options.
 
 Exit codes: 0 success / in sync, 2 drift found (drift) or changes pending
-(review --detailed-exitcode), 1 error.`;
+(review --detailed-exitcode), 3 a mandatory policy violation (review), 1 error.`;
 
 /**
  * Runs `irv` with `argv` (the arguments after the program name) and returns the exit code.

@@ -1,30 +1,39 @@
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { EXIT, STACK_OPTIONS, oneOf, parsing, type Command } from "../command";
+import { parsePolicyConfig } from "../../policy/rules";
+import { EXIT, STACK_OPTIONS, UsageError, oneOf, parsing, type Command } from "../command";
 import { REVIEW_FORMATS, formatReview, runReview } from "../review";
 import { openStack } from "../stack";
 
 /** `irv review`: a preview grouped for a pull request reviewer. */
 export const review: Command = {
   name: "review",
-  summary: "preview a change grouped by create / update / replace / delete, with field diffs",
-  help: `Usage: irv review [--stack S] [--cwd DIR] [--format markdown|json] [--refresh] [--detailed-exitcode]
+  summary: "preview a change grouped by create / update / replace / delete, with field diffs and IAM guardrail findings",
+  help: `Usage: irv review [--stack S] [--cwd DIR] [--format markdown|json|text] [--refresh] [--detailed-exitcode]
+                  [--no-policy | --policy-config FILE]
 
 Previews the project's program against the stack (nothing is applied) and lists what would
 change, grouped by create / update in place / replace / delete, with each field's before and
 after value (secrets masked), each replacement with the fields that force it, and a one-line
-summary such as "3 to create, 1 to update, 1 to replace (parentUid), 0 to delete".
+summary such as "3 to create, 1 to update, 1 to replace (parentUid), 0 to delete". The IAM
+guardrails (the policy pack in policy/, docs/policy.md) judge the planned change: each finding
+is listed beside the change it concerns.
 
 Options:
   -s, --stack S          stack name (default: the project's selected stack)
       --cwd DIR          Pulumi project folder (default: the current directory)
-  -f, --format F         markdown (default; ready to post as a PR comment) or json
+  -f, --format F         markdown (default; ready to post as a PR comment), json or text
       --refresh          refresh from the live API first, so the diff is against reality
                          (with the current irv:* config, also when changed since the last up)
       --detailed-exitcode  exit 2 when there are changes (default: 0 whether or not)
+      --policy           apply the IAM guardrails (the default)
+      --no-policy        do not apply them
+      --policy-config FILE  their settings: a JSON file in Pulumi's --policy-pack-config format
   -h, --help             show this help
 
 Exit codes: 0 success (with or without changes), 2 changes pending (only with
---detailed-exitcode), 1 error.`,
+--detailed-exitcode), 3 a mandatory policy violation (wins over 2), 1 error.`,
   async run(argv, io) {
     const { values } = parsing("review", () =>
       parseArgs({
@@ -34,14 +43,34 @@ Exit codes: 0 success (with or without changes), 2 changes pending (only with
           ...STACK_OPTIONS,
           refresh: { type: "boolean" },
           "detailed-exitcode": { type: "boolean" },
+          policy: { type: "boolean" },
+          "no-policy": { type: "boolean" },
+          "policy-config": { type: "string" },
         },
       }),
     );
     if (values.help) return io.out(this.help), EXIT.ok;
     const format = oneOf("format", values.format, REVIEW_FORMATS, "markdown");
+    if (values["no-policy"] && (values.policy || values["policy-config"]))
+      throw new UsageError("--no-policy cannot go with --policy or --policy-config");
+    const configFile = values["policy-config"] && path.resolve(values["policy-config"]);
+    if (configFile) {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(readFileSync(configFile, "utf8"));
+      } catch (e) {
+        throw new UsageError(`--policy-config ${configFile}: ${(e as Error).message}`);
+      }
+      try {
+        parsePolicyConfig(raw, `--policy-config ${configFile}`);
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+    }
     const stack = await openStack({ stack: values.stack, cwd: values.cwd });
-    const report = await runReview({ stack, refresh: values.refresh });
+    const report = await runReview({ stack, refresh: values.refresh, policy: values["no-policy"] ? false : { configFile } });
     io.out(formatReview(report, format));
+    if (report.policy?.mandatory) return EXIT.policy;
     return values["detailed-exitcode"] && report.changes.length > 0 ? EXIT.changes : EXIT.ok;
   },
 };

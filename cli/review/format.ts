@@ -1,18 +1,36 @@
+import type { Finding } from "../../policy/rules";
+import { showText, type Shown } from "../engine/values";
 import { cell, code, table } from "../format/markdown";
 import { ACTIONS, type ReviewChange, type ReviewReport } from "./report";
 
 /** The output formats `irv review` can print. */
-export const REVIEW_FORMATS = ["markdown", "json"] as const;
+export const REVIEW_FORMATS = ["markdown", "json", "text"] as const;
 /** One of `REVIEW_FORMATS`. */
 export type ReviewFormat = (typeof REVIEW_FORMATS)[number];
 
 /** Renders a review in `format`. */
 export function formatReview(report: ReviewReport, format: ReviewFormat): string {
-  return format === "json" ? JSON.stringify(report, null, 2) : markdown(report);
+  return format === "json" ? JSON.stringify(report, null, 2) : format === "text" ? text(report) : markdown(report);
+}
+
+/** `Policy: 1 mandatory, 2 advisory findings`, or undefined when the policy is off. */
+function policyLine(r: ReviewReport): string | undefined {
+  if (!r.policy) return undefined;
+  const { mandatory, advisory } = r.policy;
+  if (mandatory + advisory === 0) return "Policy: no findings (IAM guardrails)";
+  return `Policy: ${mandatory} mandatory, ${advisory} advisory finding${mandatory + advisory === 1 ? "" : "s"} (IAM guardrails)`;
+}
+
+/** The findings on resources the change leaves as they are (no entry to list them beside). */
+function unchangedFindings(r: ReviewReport): Finding[] {
+  const changed = new Set(r.changes.map((c) => c.urn));
+  return (r.policy?.findings ?? []).filter((f) => !changed.has(f.urn));
 }
 
 function markdown(r: ReviewReport): string {
   const out = [`## Pulumi preview for stack ${code(r.stack)}`, "", `**${r.summary}** (${r.unchanged} unchanged)`];
+  const policy = policyLine(r);
+  if (policy) out.push("", r.policy!.mandatory ? `**${policy}**: a mandatory finding blocks this change.` : policy);
   if (r.changes.length === 0) out.push("", "No changes: applying this would do nothing.");
   for (const { action, title } of ACTIONS) {
     const group = r.changes.filter((c) => c.action === action);
@@ -20,11 +38,27 @@ function markdown(r: ReviewReport): string {
     out.push("", `### ${title} (${group.length})`);
     for (const c of group) out.push("", ...entry(c));
   }
+  const rest = unchangedFindings(r);
+  if (rest.length) {
+    out.push("", `### Policy findings on unchanged resources (${rest.length})`, "");
+    for (const f of rest) out.push(`- ${code(f.name)} (${f.kind}): ${findingMarkdown(f)}`);
+  }
   out.push("");
   return out.join("\n");
 }
 
+function findingMarkdown(f: Finding): string {
+  return `**${f.enforcementLevel}** ${code(f.rule)}: ${f.message}. _Fix_: ${f.fix}`;
+}
+
+/** A change's entry, its policy findings quoted below it, one paragraph each. */
 function entry(c: ReviewChange): string[] {
+  const lines = entryBody(c);
+  c.findings.forEach((f, i) => lines.push(i ? ">" : "", `> **Policy** ${findingMarkdown(f)}`));
+  return lines;
+}
+
+function entryBody(c: ReviewChange): string[] {
   const head = `#### ${code(c.name)} (${c.kind})`;
   if (c.action === "delete") return [`${head}`, "", `uid ${code(c.uid)} will be deleted.`];
   const lines: string[] = [];
@@ -52,4 +86,35 @@ function entry(c: ReviewChange): string[] {
     lines.push(table(["field", "before", "after", ""], c.fields.map((f) => [code(f.path), cell(f.before), cell(f.after), forces(f.path)])));
   }
   return lines;
+}
+
+/** The sign of each action in text output. */
+const SIGN = { create: "+", adopt: "=", update: "~", replace: "+-", delete: "-" } as const;
+
+function quote(v: Shown): string {
+  return typeof v === "string" && v !== "[secret]" && v !== "(known after apply)" ? JSON.stringify(v) : showText(v);
+}
+
+function text(r: ReviewReport): string {
+  const lines = [`Stack ${r.stack}: ${r.summary} (${r.unchanged} unchanged)`];
+  const policy = policyLine(r);
+  if (policy) lines.push(policy);
+  for (const c of r.changes) {
+    lines.push("", `${SIGN[c.action]} ${c.action} ${c.name} (${c.kind}${c.uid ? `, uid ${c.uid}` : ""})${c.action === "replace" ? `: replaced because ${c.replaceBecause.join(", ")} changed` : ""}`);
+    for (const f of c.fields) {
+      if (c.action === "create" || c.action === "adopt") lines.push(`    ${f.path}: ${quote(f.after)}`);
+      else lines.push(`    ${f.path}: ${quote(f.before)} -> ${quote(f.after)}`);
+    }
+    for (const f of c.findings) lines.push(`  ! ${findingText(f)}`);
+  }
+  const rest = unchangedFindings(r);
+  if (rest.length) {
+    lines.push("", "Policy findings on unchanged resources:");
+    for (const f of rest) lines.push(`  ! ${f.name} (${f.kind}): ${findingText(f)}`);
+  }
+  return lines.join("\n");
+}
+
+function findingText(f: Finding): string {
+  return `[${f.enforcementLevel}] ${f.rule}: ${f.message}. Fix: ${f.fix}`;
 }

@@ -3,6 +3,7 @@ import { DYNAMIC_TYPE_PREFIX, kindOfDisplayName, replaceNames } from "../../api/
 import { checkSettings } from "../engine/settings";
 import { StepCollector, type Step } from "../engine/steps";
 import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
+import { PolicyCollector, policyPackDir, withApiSettings } from "./policy";
 import { ACTIONS, type ReviewAction, type ReviewChange, type ReviewReport } from "./report";
 
 /** Options for `runReview`. */
@@ -13,6 +14,12 @@ export interface ReviewOptions {
   refresh?: boolean;
   /** Called with each line of engine output; default: dropped. */
   onOutput?: (line: string) => void;
+  /**
+   * The IAM guardrails (policy/): on by default, run as the policy pack through the engine, each
+   * finding listed beside the change it concerns. `false` turns them off; `configFile` is a
+   * Pulumi `--policy-pack-config` JSON file.
+   */
+  policy?: false | { configFile?: string };
 }
 
 /** The steps of a resource the change leaves as it is. */
@@ -29,13 +36,28 @@ const ACTION_OF: Record<string, ReviewAction | undefined> = {
  * Previews `stack` and groups what would change by create / update in place / replace /
  * delete, with field-level before and after and, for each replacement, the fields forcing it.
  */
-export async function runReview({ stack, refresh, onOutput }: ReviewOptions): Promise<ReviewReport> {
+export async function runReview({ stack, refresh, onOutput, policy = {} }: ReviewOptions): Promise<ReviewReport> {
   const started = Date.now();
   const collector = new StepCollector();
+  const policies = policy ? new PolicyCollector() : undefined;
   // A refresh without the program reads with the settings recorded at the last update: run the
   // program when they may have changed since, so the refresh asks the API they now name.
   const runProgram = refresh ? (await checkSettings(stack)).runProgram : false;
-  await stack.preview({ onEvent: collector.onEvent, onOutput, refresh, runProgram: runProgram || undefined });
+  const preview = () =>
+    stack.preview({
+      onEvent: (e) => (collector.onEvent(e), policies?.onEvent(e)),
+      onOutput,
+      refresh,
+      runProgram: runProgram || undefined,
+      ...(policy ? { policyPacks: [policyPackDir()], policyPackConfigs: policy.configFile ? [policy.configFile] : undefined } : {}),
+    });
+  if (policies) {
+    // A mandatory violation fails the preview: the review reports it rather than the failure
+    // (any other error still fails the review).
+    await withApiSettings(stack, () => preview()).catch((e) => {
+      if (!policies.failedByPolicy()) throw e;
+    });
+  } else await preview();
   const steps = collector.steps();
   const changes: ReviewChange[] = [];
   let unchanged = 0;
@@ -50,7 +72,15 @@ export async function runReview({ stack, refresh, onOutput }: ReviewOptions): Pr
   for (const c of changes) counts[c.action]++;
   const order = (a: ReviewAction) => ACTIONS.findIndex((x) => x.action === a);
   changes.sort((a, b) => order(a.action) - order(b.action));
-  return { stack: stack.name, counts, unchanged, summary: summaryLine(counts, changes), changes, durationMs: Date.now() - started };
+  const report: ReviewReport = { stack: stack.name, counts, unchanged, summary: summaryLine(counts, changes), changes, durationMs: 0 };
+  if (policies) {
+    const findings = policies.findings();
+    for (const c of changes) c.findings = findings.filter((f) => f.urn === c.urn);
+    const mandatory = findings.filter((f) => f.enforcementLevel === "mandatory").length;
+    report.policy = { mandatory, advisory: findings.length - mandatory, findings };
+  }
+  report.durationMs = Date.now() - started;
+  return report;
 }
 
 /** The review entry of one step, or undefined when it changes nothing. */
@@ -78,6 +108,7 @@ function changeOf(step: Step): ReviewChange | undefined {
     uid: adoptUid ?? (action === "create" ? "" : step.id),
     fields,
     replaceBecause,
+    findings: [],
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Finding } from "../../policy/rules";
 import type { FieldChange } from "../engine/values";
 
 /** What a preview will do to one resource, in the words a reviewer uses. */
@@ -27,6 +28,17 @@ export interface ReviewChange {
   fields: FieldChange[];
   /** For a replacement: the fields that force it. */
   replaceBecause: string[];
+  /** The IAM guardrails' findings on this resource (none when the policy is off). */
+  findings: Finding[];
+}
+
+/** What the IAM guardrails found (policy/rules.ts, run as the policy pack). */
+export interface ReviewPolicy {
+  /** How many findings are mandatory (the review exits 3) and advisory. */
+  mandatory: number;
+  advisory: number;
+  /** Every finding, those on resources the change leaves as they are included. */
+  findings: Finding[];
 }
 
 /** The outcome of `irv review`: a preview grouped for a reviewer. */
@@ -39,5 +51,7 @@ export interface ReviewReport {
   /** E.g. `3 to create, 1 to update, 1 to replace (parentUid), 0 to delete`. */
   summary: string;
   changes: ReviewChange[];
+  /** The guardrails' findings; absent when the policy is off (`--no-policy`). */
+  policy?: ReviewPolicy;
   durationMs: number;
 }

@@ -92,11 +92,12 @@ export async function program(args: OrgArgs = {}) {
     },
   });
 
-  // A one-day invite to join security as a viewer; its code is a secret output.
+  // A one-day, single-use invite to join security as a viewer; its code is a secret output.
   const invite = new irv.iam.GroupInvite("security-invite", {
     groupUid: security.uid,
     roleUid: viewer.uid,
     ttl: "86400s",
+    singleUse: true,
   });
 
   // Reads: the built-in roles, the organization's image repositories, and the advisories that

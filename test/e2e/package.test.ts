@@ -37,7 +37,7 @@ describe("the packed package in a user's project", { timeout: ENGINE_TIMEOUT }, 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("installs with npm, applies a program, keeps secrets out of the state, and destroys", async () => {
+  it("installs with npm, applies a program, passes the policy pack, keeps secrets out of the state, and destroys", async () => {
     const npm = (...args: string[]) => run("npm", [...args, "--no-audit", "--no-fund"], { cwd: dir, maxBuffer: 16 << 20 });
     const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], { cwd: repoRoot, maxBuffer: 16 << 20 });
     const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
@@ -51,6 +51,12 @@ describe("the packed package in a user's project", { timeout: ENGINE_TIMEOUT }, 
     const eng = JSON.parse(await p.pulumi("stack", "output", "eng", "--json"));
     expect((await ctx.api.get(`/iam/v2beta1/groups/${eng}`)).status).toBe(200);
     expect(JSON.parse(await p.pulumi("preview", "--json", "--expect-no-changes")).changeSummary).toEqual({ same: 5 });
+    // The policy pack as the docs say to run it, from the installed package: the identity has no
+    // description (advisory), nothing else is wrong, so the preview passes.
+    const policy = await p.pulumi("preview", "--policy-pack", path.join(dir, "node_modules", "pulumi-irv", "policy"));
+    expect(policy).toContain("irv-iam-guardrails@v0.1.0");
+    expect(policy).toMatch(/\[advisory\] +irv-missing-description +\(pulumi-nodejs:dynamic\/irv:Identity: ci\)/);
+    expect(policy).not.toContain("[mandatory]");
 
     const state = await p.pulumi("stack", "export");
     expect(state).toContain("github-ci");

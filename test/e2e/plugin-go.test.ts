@@ -120,6 +120,10 @@ describe("a Go program on the committed Go SDK, through the engine and the irv r
 
   it("previews, applies, shows no change, updates in place, refreshes, keeps the client secret out of state and destroys", async () => {
     expect((await previewJson()).changeSummary).toEqual({ create: 4 });
+    // The IAM guardrails judge a Go program's resources too: the role has no description (advisory).
+    const policy = await pulumi("preview", "--policy-pack", path.join(repoRoot, "policy"));
+    expect(policy).toMatch(/\[advisory\] +irv-missing-description +\(irv:iam:Role: releaser\)/);
+    expect(policy).not.toContain("[mandatory]");
     await pulumi("up", "--yes", "--skip-preview");
     const engUid: string = await output("engUid");
     const eng = (await ctx.api.get(apiPath("groups", engUid))).body;

@@ -1,0 +1,42 @@
+import { NotFoundError, PermissionDeniedError, clientFor, readSettings, type ConfigGetter, type IrvClient } from "../client";
+import { uidsToLookUp, type RemoteItem, type World } from "./rules";
+
+/** What was looked up already, by uid (null: the API does not show it). */
+export type LookupCache = Map<string, Promise<RemoteItem | null>>;
+
+/**
+ * Looks up, through the API, the roles and identities `world`'s resources name by uid (a
+ * built-in role from `getRole`, an identity made elsewhere), with the settings from `get`
+ * (Pulumi config keys `irv:*`), else the environment (`IRV_API_URL`, `IRV_TOKEN`, ...). With no
+ * API URL set, or none to look up, it looks up nothing: the rules then judge only what the
+ * program itself says. A uid the API does not know, or does not show these credentials, is left
+ * out. `cache` keeps answers across calls (the pack's stack policies share one).
+ */
+export async function lookUpRemote(world: World, o: { get?: ConfigGetter; client?: IrvClient; cache?: LookupCache } = {}): Promise<Map<string, RemoteItem>> {
+  const out = new Map<string, RemoteItem>();
+  const wanted = uidsToLookUp(world);
+  if (wanted.length === 0) return out;
+  let client = o.client;
+  if (!client) {
+    const settings = readSettings(o.get);
+    if (!settings.apiUrl) return out;
+    client = clientFor(settings);
+  }
+  const cache: LookupCache = o.cache ?? new Map();
+  for (const { kind, uid } of wanted) {
+    let answer = cache.get(`${kind}:${uid}`);
+    if (!answer) {
+      answer = client.get(kind, uid).then(
+        (item) => ({ kind, uid, item: item as unknown as Record<string, unknown> }),
+        (e) => {
+          if (e instanceof NotFoundError || e instanceof PermissionDeniedError) return null;
+          throw e;
+        },
+      );
+      cache.set(`${kind}:${uid}`, answer);
+    }
+    const item = await answer;
+    if (item) out.set(uid, item);
+  }
+  return out;
+}
