@@ -160,6 +160,11 @@ export function dynamicTokenOf(d: Pick<KindDefinition, "className">): string {
 /** What every dynamic irv class's type token starts with. */
 export const DYNAMIC_TYPE_PREFIX = "pulumi-nodejs:dynamic/irv:";
 
+/** A label in the plural, as messages and comments count items: "identity" -> "identities". */
+export function pluralOf(label: string): string {
+  return label.replace(/y$/, "ie") + "s";
+}
+
 /** The display name of a kind, as `irv` reports and the SDK namespace show it: `iam.Group`. */
 export function displayNameOf(d: Pick<KindDefinition, "className">): string {
   return `iam.${d.className}`;

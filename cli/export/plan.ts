@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { parentOf, type CollectionName, type resources } from "../../api";
-import { kindInfo, EXPORTED_KINDS, type ExportedKind, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
+import { kindInfo, EXPORTED_KINDS, pluralOf, type ExportedKind, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
 import { specs, type KindSpec } from "../../provider/resources";
 import { code, compact, type Code } from "./literal";
 import { Namer, camel, slug, type Name } from "./names";
@@ -190,7 +190,7 @@ interface ExportRule {
 
 /** A kind's rule from its label alone: "role binding" is declared under "Role bindings.", named `…-binding` when it repeats. */
 function defaultRule(def: KindDefinition): ExportRule {
-  const plural = def.label.replace(/y$/, "ie") + "s";
+  const plural = pluralOf(def.label);
   return { comment: `${plural[0].toUpperCase()}${plural.slice(1)}.`, suffix: def.label.split(" ").pop()!, fallback: def.label.replace(/ /g, "-") };
 }
 

@@ -1,6 +1,6 @@
 /** Groups: the hierarchy every other resource hangs from. */
 import { GroupCreate, GroupUpdate } from "../../api/bodies";
-import { groups, KINDS, readDefaults } from "../../api/kinds";
+import { groups, KINDS, pluralOf, readDefaults } from "../../api/kinds";
 import { timestamp, type ServerContext } from "../context";
 import { failedPrecondition, notFound } from "../errors";
 import { applyPatch, maskPaths } from "../masks";
@@ -47,9 +47,6 @@ export function updateGroup(ctx: ServerContext, uid: string, body: unknown, mask
   return updated;
 }
 
-/** The plural of a label: "identity" -> "identities". */
-const plural = (label: string) => label.replace(/y$/, "ie") + "s";
-
 /**
  * What can hold a group up: every kind's items under it, its repos and advisories, with words for
  * the RESOURCE_NOT_EMPTY description and the capability that lists them.
@@ -59,7 +56,7 @@ function childKinds(ctx: ServerContext): [{ childrenOf(uid: string): unknown[] }
   return [
     ...KINDS.map((d) => {
       const one = d.kind === "groups" ? "child group" : d.label;
-      return [s.collection(d.kind), one, plural(one), `${d.capability}.list`] as [Collection<Keyed>, string, string, string];
+      return [s.collection(d.kind), one, pluralOf(one), `${d.capability}.list`] as [Collection<Keyed>, string, string, string];
     }),
     [s.repos, "repo", "repos", "repo.list"],
     [s.advisories, "advisory", "advisories", "advisories.list"],
