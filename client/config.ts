@@ -52,7 +52,12 @@ export function authUrlOf(s: Settings): string {
   return (s.authUrl || `${requireApiUrl(s)}/auth`).replace(/\/+$/, "");
 }
 
+/** The last settings digested (a provider asks for the same ones on every call). */
+let lastKey: { json: string; key: string } | undefined;
+
 /** A digest identifying a set of settings, so a cache can tell them apart without holding a credential. */
 export function settingsKey(s: Settings): string {
-  return createHash("sha256").update(JSON.stringify(s)).digest("hex");
+  const json = JSON.stringify(s);
+  if (lastKey?.json !== json) lastKey = { json, key: createHash("sha256").update(json).digest("hex") };
+  return lastKey.key;
 }

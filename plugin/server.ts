@@ -7,6 +7,7 @@
  * (which carries no properties) answered with outputs and the declared inputs. Invoke runs the
  * functions the TypeScript SDK's data sources run (plugin/functions.ts), with the configured client.
  */
+import { isDeepStrictEqual } from "node:util";
 import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
@@ -15,7 +16,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { KINDS, kindOfTypeToken, type Kind } from "../api/kinds";
 import { configure } from "../provider";
-import { changesOf, providers, specs, UNKNOWN, type KindSpec } from "../provider/resources";
+import { providers, specs, UNKNOWN, verdictOf, type KindSpec } from "../provider/resources";
 import { packageSchema, VERSION } from "./schema";
 import { invoke } from "./functions";
 import { currentClient } from "../client/session";
@@ -29,11 +30,18 @@ type Rec = Record<string, unknown>;
 type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
 type Done = grpc.sendUnaryData<unknown>;
 
+/** Kinds by type token, as URNs name them (a refresh asks thousands of times). */
+const kindsByType = new Map<string, (typeof KINDS)[number]>();
+
 /** The kind of a resource from its URN (`urn:pulumi:stack::project::irv:iam:Group::name`). */
 function kindOfUrn(urn: string): (typeof KINDS)[number] {
   const type = urn.split("::")[2]?.split("$").pop() ?? "";
-  const k = kindOfTypeToken(type);
-  if (!k) throw new Error(`irv: unknown resource type ${type}`);
+  let k = kindsByType.get(type);
+  if (!k) {
+    k = kindOfTypeToken(type);
+    if (!k) throw new Error(`irv: unknown resource type ${type}`);
+    kindsByType.set(type, k);
+  }
   return k;
 }
 
@@ -49,20 +57,36 @@ interface KindProvider {
 const providerOf = (k: (typeof KINDS)[number]) => providers[k.kind as Kind] as unknown as KindProvider;
 const specOf = (k: (typeof KINDS)[number]) => specs[k.kind as Kind] as unknown as KindSpec<CollectionName>;
 
+/** A Struct the engine sent, decoded once: as sent (secrets wrapped), plain, and where its secrets were. */
+interface Decoded {
+  struct?: structproto.Struct;
+  sent: Rec;
+  plain: Rec;
+  /** The paths that arrived secret, at any depth: kept secret on the way out. */
+  secrets: Path[];
+}
+function decode(s: structproto.Struct | undefined): Decoded {
+  const sent = (s?.toJavaScript() ?? {}) as Rec;
+  return { struct: s, sent, plain: unwrapSecrets(sent) as Rec, secrets: secretPathsOf(sent) };
+}
 /** A Struct as plain values, secrets unwrapped. */
-const plain = (s: structproto.Struct | undefined): Rec => unwrapSecrets(s?.toJavaScript() ?? {}) as Rec;
-/** The paths in `s` that arrived secret, at any depth: kept secret on the way out. */
-const secretKeys = (s: structproto.Struct | undefined): Path[] => secretPathsOf(s?.toJavaScript() ?? {});
+const plain = (s: structproto.Struct | undefined): Rec => decode(s).plain;
 /** A Struct of `v`, with `undefined` members dropped (Struct refuses them). */
 const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
 /**
  * Outputs without the dynamic classes' hidden members, with what arrived secret (`alsoSecret`)
  * and the kind's secret values (`code`, `oidc.clientSecret`) wrapped at their paths.
  */
-function outward(k: (typeof KINDS)[number], v: Rec, alsoSecret: Path[] = []): structproto.Struct {
+function outwardValues(k: (typeof KINDS)[number], v: Rec, alsoSecret: Path[] = []): Rec {
   const { __timeouts: _t, __provider: _p, ...rest } = v;
-  return struct(wrapSecrets(rest, [...alsoSecret, ...secretPaths(k)]));
+  return wrapSecrets(rest, [...alsoSecret, ...secretPaths(k)]);
 }
+const outward = (k: (typeof KINDS)[number], v: Rec, alsoSecret: Path[] = []): structproto.Struct => struct(outwardValues(k, v, alsoSecret));
+/**
+ * `v` as a Struct: the one `was` decodes, when `v` equals it member for member (a refresh that
+ * finds no drift hands the engine back what it sent, as it sent it), else a new one.
+ */
+const unlessSame = (v: Rec, was: Decoded): structproto.Struct => (was.struct && isDeepStrictEqual(v, was.sent) ? was.struct : struct(v));
 /** The engine's timeout (seconds, 0 when none) as the kinds' `__timeouts` for `op`. */
 const timeoutsFor = (op: "create" | "update" | "delete", seconds: number) => (seconds > 0 ? { __timeouts: { [op]: `${seconds}s` } } : {});
 
@@ -153,8 +177,9 @@ export const service = {
 
   check: unary(async (req: provproto.CheckRequest) => {
     const k = kindOfUrn(req.getUrn());
-    const r = await providerOf(k).check(plain(req.getOlds()), plain(req.getNews()));
-    const resp = new provproto.CheckResponse().setInputs(outward(k, r.inputs, secretKeys(req.getNews())));
+    const news = decode(req.getNews());
+    const r = await providerOf(k).check(plain(req.getOlds()), news.plain);
+    const resp = new provproto.CheckResponse().setInputs(outward(k, r.inputs, news.secrets));
     for (const f of r.failures ?? []) resp.addFailures(new provproto.CheckFailure().setProperty(String(f.property)).setReason(f.reason));
     return resp;
   }),
@@ -163,23 +188,21 @@ export const service = {
     const k = kindOfUrn(req.getUrn());
     const olds = plain(req.getOlds());
     const news = plain(req.getNews());
-    const r = await providerOf(k).diff(req.getId(), olds, news);
-    const c = changesOf(specOf(k), olds, news);
-    const replaces = r.replaces ?? [];
+    // The dynamic classes' diff (provider/resources) gives the same verdict, without the fields.
+    const v = verdictOf(specOf(k), olds, news);
     const resp = new provproto.DiffResponse()
-      .setChanges(r.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE)
-      .setReplacesList(replaces)
-      .setDiffsList([...new Set([...c.changed, ...replaces])])
-      .setDeletebeforereplace(!!r.deleteBeforeReplace)
+      .setChanges(v.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE)
+      .setReplacesList(v.replaces)
+      .setDiffsList([...new Set([...v.changed, ...v.replaces])])
+      .setDeletebeforereplace(v.deleteBeforeReplace)
       .setHasdetaileddiff(true);
-    for (const [name, d] of detailedDiff(olds, news, c.changed, replaces)) resp.getDetaileddiffMap().set(name, d);
+    for (const [name, d] of detailedDiff(olds, news, v.changed, v.replaces)) resp.getDetaileddiffMap().set(name, d);
     return resp;
   }),
 
   create: unary(async (req: provproto.CreateRequest) => {
     const k = kindOfUrn(req.getUrn());
-    const news = plain(req.getProperties());
-    const keep = secretKeys(req.getProperties());
+    const { plain: news, secrets: keep } = decode(req.getProperties());
     if (req.getPreview()) return new provproto.CreateResponse().setProperties(outward(k, previewOutputs(k, {}, news, false), keep));
     const r = await withStatus(req.getUrn(), () => providerOf(k).create({ ...news, ...timeoutsFor("create", req.getTimeout()) }));
     return new provproto.CreateResponse().setId(r.id).setProperties(outward(k, r.outs ?? {}, keep));
@@ -188,22 +211,23 @@ export const service = {
   read: unary(async (req: provproto.ReadRequest) => {
     const k = kindOfUrn(req.getUrn());
     // An import's request carries no properties: the kind reads everything from the API.
-    const r = await withStatus(req.getUrn(), () => providerOf(k).read(req.getId(), plain(req.getProperties())));
+    const props = decode(req.getProperties());
+    const r = await withStatus(req.getUrn(), () => providerOf(k).read(req.getId(), props.plain));
     const resp = new provproto.ReadResponse();
     if (!r.id) return resp; // gone: a blank id tells the engine so
-    if (!req.getProperties()?.getFieldsMap().getLength()) refuseUnowned(k, r.id, r.props ?? {});
-    const keep = secretKeys(req.getProperties());
+    if (!props.struct?.getFieldsMap().getLength()) refuseUnowned(k, r.id, r.props ?? {});
+    const inputs = decode(req.getInputs());
     return resp
       .setId(r.id)
-      .setProperties(outward(k, r.props ?? {}, keep))
-      .setInputs(outward(k, r.inputs ?? {}, secretKeys(req.getInputs())));
+      .setProperties(unlessSame(outwardValues(k, r.props ?? {}, props.secrets), props))
+      .setInputs(unlessSame(outwardValues(k, r.inputs ?? {}, inputs.secrets), inputs));
   }),
 
   update: unary(async (req: provproto.UpdateRequest) => {
     const k = kindOfUrn(req.getUrn());
-    const olds = plain(req.getOlds());
-    const news = plain(req.getNews());
-    const keep = [...secretKeys(req.getOlds()), ...secretKeys(req.getNews())];
+    const { plain: olds, secrets: oldSecrets } = decode(req.getOlds());
+    const { plain: news, secrets: newSecrets } = decode(req.getNews());
+    const keep = [...oldSecrets, ...newSecrets];
     if (req.getPreview()) return new provproto.UpdateResponse().setProperties(outward(k, previewOutputs(k, olds, news, true), keep));
     const r = await withStatus(req.getUrn(), () => providerOf(k).update(req.getId(), olds, { ...news, ...timeoutsFor("update", req.getTimeout()) }));
     return new provproto.UpdateResponse().setProperties(outward(k, r.outs ?? {}, keep));

@@ -35,6 +35,19 @@ export function changesOf(spec: KindSpec<CollectionName>, olds: Rec, news: Rec):
   return { changed, replaces, mask };
 }
 
+/** A diff's verdict: what changed, whether anything did, what replaces, and in which order. */
+export interface Verdict extends Changes {
+  changes: boolean;
+  deleteBeforeReplace: boolean;
+}
+
+/** The diff of old outputs and new inputs, as both the dynamic classes and the plugin report it. */
+export function verdictOf(spec: KindSpec<CollectionName>, olds: Rec, news: Rec): Verdict {
+  const c = changesOf(spec, olds, news);
+  const replacing = c.replaces.length > 0;
+  return { ...c, changes: c.changed.length > 0 || replacing, deleteBeforeReplace: replacing && !!spec.deleteBeforeReplace };
+}
+
 /** The update body: the new values of the top-level fields the mask touches, on the wire. */
 export function updateBody(spec: KindSpec<CollectionName>, inputs: Rec, mask: string[]): Rec {
   if (spec.updateBody) return clean(spec.updateBody(inputs, mask));

@@ -23,7 +23,7 @@ export * from "./identityProviders";
 export * from "./accountAssociations";
 export * from "./groupInvites";
 export { UNKNOWN } from "./values";
-export { changesOf } from "./diff";
+export { changesOf, verdictOf } from "./diff";
 export { validate } from "./check";
 export { beginOperation, endOperation, readItem } from "./reads";
 export { type KindSpec, type CommonInputs } from "./spec";

@@ -10,7 +10,7 @@ import { deadlineFor } from "../timeouts";
 import { adopt } from "./adopt";
 import { failuresOf, validate } from "./check";
 import { createRecovering } from "./create";
-import { changesOf, updateBody } from "./diff";
+import { changesOf, updateBody, verdictOf } from "./diff";
 import { inputsOf, outputsFor } from "./outputs";
 import { readItem } from "./reads";
 import type { KindSpec, Rec } from "./spec";
@@ -42,12 +42,8 @@ export function providerFor<C extends CollectionName, I extends object, O extend
 
     /** Exact diff over the declared inputs: no change means `changes: false`. */
     async diff(_id: string, olds: O, news: I): Promise<dynamic.DiffResult> {
-      const c = changesOf(anySpec, olds as Rec, news as Rec);
-      return {
-        changes: c.changed.length > 0 || c.replaces.length > 0,
-        replaces: c.replaces,
-        deleteBeforeReplace: c.replaces.length > 0 && !!spec.deleteBeforeReplace,
-      };
+      const v = verdictOf(anySpec, olds as Rec, news as Rec);
+      return { changes: v.changes, replaces: v.replaces, deleteBeforeReplace: v.deleteBeforeReplace };
     },
 
     /** Creates (or adopts) the resource; the id is its uid and the outputs are complete. */

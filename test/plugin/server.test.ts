@@ -94,6 +94,35 @@ describe("the plugin's provider server", () => {
     expect((preview.getProperties()!.toJavaScript() as any).oidc.clientSecret).toEqual(secret("cs-4"));
   });
 
+  it("answers a refresh that finds no drift with what the engine sent; drift, or a kind's secret stored plain, gets new values with secrets in place", async () => {
+    const u = urn("irv:iam:IdentityProvider", "sso-same");
+    const oidc = { issuer: "https://login.acme.example", clientId: "irv", clientSecret: secret("cs-5") };
+    const inputs = { groupUid: ctx.server.organization, name: "sso-same", description: secret("kept secret"), oidc };
+    const made = await call<provproto.CreateResponse>("create", new provproto.CreateRequest().setUrn(u).setProperties(struct(inputs)));
+    const read = async (props: object, ins: object) => {
+      const r = await call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(u).setId(made.getId()).setProperties(struct(props)).setInputs(struct(ins)));
+      return { props: r.getProperties()!.toJavaScript() as any, inputs: r.getInputs()!.toJavaScript() as any };
+    };
+    const first = await read(made.getProperties()!.toJavaScript() as object, inputs);
+    expect(first.props.description).toEqual(secret("kept secret"));
+    expect(first.inputs.oidc.clientSecret).toEqual(secret("cs-5"));
+    // No drift: back exactly as sent, every secret where it was.
+    expect(await read(first.props, first.inputs)).toEqual(first);
+
+    // Drift made by hand: the new value, still secret because it arrived secret.
+    expect((await ctx.api.patch(apiPath("identityProviders", made.getId()), { description: "by hand" }, { update_mask: "description" })).status).toBe(200);
+    const drifted = await read(first.props, first.inputs);
+    expect(drifted.props.description).toEqual(secret("by hand"));
+    expect(drifted.inputs.description).toEqual(secret("by hand"));
+    expect(drifted.props.oidc.clientSecret).toEqual(secret("cs-5"));
+
+    // State written with the client secret plain (by hand, or an older version): wrapped on the way out.
+    const plainSecret = (v: any) => ({ ...v, oidc: { ...v.oidc, clientSecret: "cs-5" } });
+    const rewrapped = await read(plainSecret(drifted.props), plainSecret(drifted.inputs));
+    expect(rewrapped.props.oidc.clientSecret).toEqual(secret("cs-5"));
+    expect(rewrapped.inputs.oidc.clientSecret).toEqual(secret("cs-5"));
+  });
+
   it("keeps whatever arrived secret secret at its depth in check and create outputs; a secret in a list keeps the list secret", async () => {
     const org = ctx.server.organization;
     const identity = { groupUid: org, name: "depth", claimMatch: { issuer: "https://token.example", subject: secret("repo:acme/app") } };
