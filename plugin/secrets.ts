@@ -15,11 +15,29 @@ export function isSecret(v: unknown): v is { value: unknown } {
   return !!v && typeof v === "object" && (v as Rec)[specialSigKey] === specialSecretSig;
 }
 
-/** `v` with every wrapped secret replaced by its value, at any depth. */
+/**
+ * `v` with every wrapped secret replaced by its value, at any depth. What holds no secret is
+ * returned as it is, not copied (a refresh unwraps thousands of records that hold none): treat
+ * the result as read-only.
+ */
 export function unwrapSecrets(v: unknown): unknown {
   if (isSecret(v)) return unwrapSecrets(v.value);
-  if (Array.isArray(v)) return v.map(unwrapSecrets);
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrapSecrets(x)]));
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    v.forEach((x, i) => {
+      const y = unwrapSecrets(x);
+      if (y !== x) (out ??= [...v])[i] = y;
+    });
+    return out ?? v;
+  }
+  if (v && typeof v === "object") {
+    let out: Rec | undefined;
+    for (const [k, x] of Object.entries(v)) {
+      const y = unwrapSecrets(x);
+      if (y !== x) (out ??= { ...(v as Rec) })[k] = y;
+    }
+    return out ?? v;
+  }
   return v;
 }
 
@@ -35,11 +53,13 @@ export type Path = readonly string[];
  * The paths at which `v` holds a wrapped secret. A secret anywhere in a list marks the whole list:
  * a list's order on the way out need not be the order that came in.
  */
-export function secretPathsOf(v: unknown, at: Path = []): Path[] {
-  if (isSecret(v)) return [at];
-  if (Array.isArray(v)) return at.length && v.some((x) => secretPathsOf(x).length) ? [at] : [];
-  if (v && typeof v === "object") return Object.entries(v).flatMap(([k, x]) => secretPathsOf(x, [...at, k]));
-  return [];
+export function secretPathsOf(v: unknown, at: Path = [], found: Path[] = []): Path[] {
+  if (isSecret(v)) found.push(at);
+  else if (Array.isArray(v)) {
+    if (at.length && v.some((x) => secretPathsOf(x).length)) found.push(at);
+  } else if (v && typeof v === "object")
+    for (const [k, x] of Object.entries(v)) if (x && typeof x === "object") secretPathsOf(x, [...at, k], found);
+  return found;
 }
 
 /** `v` with the value at `path` wrapped; a value absent, null or already inside a secret stays as it is. */

@@ -130,16 +130,21 @@ export async function readItem<C extends CollectionName>(client: IrvClient, kind
   k.scope = k.scope === undefined ? group : commonAncestor(k.scope, group);
   for (;;) {
     let l = k.listing;
-    if (l?.busy) {
-      await l.busy;
-      continue;
-    }
     if (l && !fresh(client, l)) k.listing = l = undefined;
     if (k.unlisted || k.scope === undefined) return client.get(kind, uid, o);
     if (l && isSelfOrAncestor(l.scope, uid)) {
+      // What the pages in hand answer does not wait for the page on its way.
       const hit = l.items.get(uid);
       if (hit) return hit as Item<C>;
+      if (l.busy) {
+        await l.busy;
+        continue;
+      }
       if (l.done || pagesLeft(l) > k.reads) return client.get(kind, uid, o);
+    } else if (l?.busy) {
+      // Outside a listing whose page is on its way: widen it once that page is in.
+      await l.busy;
+      continue;
     } else if (k.reads < READS_BEFORE_LISTING || client.writes.ended !== client.writes.started) {
       // Too few reads yet, or a write of this process in flight (it may land on either side of a page).
       return client.get(kind, uid, o);
@@ -155,7 +160,7 @@ export async function readItem<C extends CollectionName>(client: IrvClient, kind
       () => {
         listing.busy = undefined;
         kindReads.unlisted = true;
-        kindReads.listing = undefined;
+        if (kindReads.listing === listing) kindReads.listing = undefined;
       },
     );
   }
