@@ -1,4 +1,5 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as rpc from "@pulumi/pulumi/runtime/rpc";
 import { describe, expect, it } from "vitest";
@@ -8,7 +9,7 @@ import { repoRoot } from "../support/engine";
 // The engine starts the plugin for every operation, so what it loads at start-up is paid on every
 // preview: the plugin reaches Pulumi only through the gRPC stubs, never the Node runtime (which
 // brings TypeScript and npm's arborist), writes out the few wire constants it needs, and loads the
-// HTTP client on the first request.
+// HTTP client on the first request. bin/pulumi-resource-irv runs it bundled into one file.
 describe("the plugin's start-up", () => {
   it("uses Pulumi's own wire sentinels", () => {
     expect(sentinels.unknownValue).toBe(rpc.unknownValue);
@@ -29,5 +30,31 @@ describe("the plugin's start-up", () => {
     // The HTTP client and the JWT library wait for the first request: a preview makes none.
     expect(packages("undici")).toEqual([]);
     expect(packages("jose")).toEqual([]);
+  });
+
+  it("runs as one bundle of the built plugin, which holds no Pulumi runtime and no TypeScript, and prints its port", async () => {
+    // What went into the bundle, as esbuild recorded it (`npm run build`). Its modules keep their
+    // lazy requires: the HTTP client is in the file, but runs on the first request.
+    const meta = JSON.parse(readFileSync(path.join(repoRoot, "dist", "plugin", "bundle.meta.json"), "utf8")) as { inputs: Record<string, unknown> };
+    const inputs = Object.keys(meta.inputs);
+    expect(inputs).toContain("dist/plugin/main.js");
+    expect(inputs.filter((f) => f.includes("node_modules/@pulumi/pulumi/") && !f.includes("/proto/"))).toEqual([]);
+    expect(inputs.filter((f) => f.includes("node_modules/typescript/"))).toEqual([]);
+
+    const child = spawn(path.join(repoRoot, "bin", "pulumi-resource-irv"), [], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (d: Buffer) => {
+          out += d.toString();
+          if (out.includes("\n")) resolve(out);
+        });
+        child.on("error", reject);
+        child.on("exit", (code) => reject(new Error(`exited with ${code} before printing its port`)));
+      });
+      expect(line).toMatch(/^\d+\n$/);
+    } finally {
+      child.kill();
+    }
   });
 });
