@@ -1,10 +1,12 @@
 /**
  * Plugin benchmark: `up`, no-op `preview`, `refresh` and `destroy` of the same org, at 300 and
- * 1,500 resources, four ways side by side in one run: through the resource plugin
+ * 1,500 resources, five ways side by side in one run: through the resource plugin
  * (`pulumi-resource-irv`, found through `plugins.providers[].path`), through the dynamic classes,
- * and the engine's two floors wired the same way with no API call: trivial dynamic resources
- * (harness/trivial.ts) and a trivial resource plugin (harness/trivial-plugin.ts). Every repetition
- * runs the four stacks one after the other (in a rotating order), so machine load hits them alike,
+ * and the engine's floors wired the same way with no API call: trivial dynamic resources
+ * (harness/trivial.ts), a trivial resource plugin (harness/trivial-plugin.ts), and the trivial
+ * plugin answering with outputs the irv plugin made, so that its state is as large as the irv
+ * plugin's. Every repetition runs the five stacks one after the other (in a rotating order), so
+ * machine load hits them alike,
  * and each figure is a median. Then `irv drift` of the plugin's and the dynamic classes' stacks,
  * counted in API requests.
  *
@@ -17,11 +19,12 @@ import { startServer } from "../server";
 import { createStack, type TestStack } from "../harness/engine";
 import { PluginResource, usePluginFrom } from "../harness/plugin";
 import * as path from "node:path";
+import { writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { pulumiEnv, repoRoot } from "../harness/engine";
 import { OPS, operation, orgProgram, trivialProgramOf, type Op } from "./engine";
 
-const SIDES = ["trivial dynamic", "trivial plugin", "dynamic", "plugin"] as const;
+const SIDES = ["trivial dynamic", "trivial plugin", "trivial plugin, irv's outputs", "dynamic", "plugin"] as const;
 type Side = (typeof SIDES)[number];
 /** Runs of each operation per round; a round is up, previews, refreshes, destroy. */
 const RUNS: Record<Op, number> = { up: 1, preview: 3, refresh: 3, destroy: 1 };
@@ -96,7 +99,13 @@ async function measure(n: number, rounds: number, unmeasuredSetup = false): Prom
     seconds[side] = { up: [], preview: [], refresh: [], destroy: [] };
     requests[side] = { up: [], preview: [], refresh: [], destroy: [] };
   }
-  const names: Record<Side, string> = { "trivial dynamic": "bench-trivial", "trivial plugin": "bench-trivial-plugin", dynamic: "bench-dynamic", plugin: "bench-plugin" };
+  const names: Record<Side, string> = {
+    "trivial dynamic": "bench-trivial",
+    "trivial plugin": "bench-trivial-plugin",
+    "trivial plugin, irv's outputs": "bench-trivial-sized",
+    dynamic: "bench-dynamic",
+    plugin: "bench-plugin",
+  };
   try {
     stacks["trivial dynamic"] = await createStack({ stackName: names["trivial dynamic"], program: trivialProgramOf(teams) });
     stacks["trivial plugin"] = await createStack({ stackName: names["trivial plugin"], program: pluginProgram(server.organization, teams, "irvtrivial") });
@@ -104,6 +113,16 @@ async function measure(n: number, rounds: number, unmeasuredSetup = false): Prom
     stacks.dynamic = await createStack({ stackName: names.dynamic, program: orgProgram(server.organization, teams), server });
     stacks.plugin = await createStack({ stackName: names.plugin, program: pluginProgram(server.organization, teams), server });
     await usePluginFrom(stacks.plugin);
+    // The trivial plugin again, answering creates with outputs the irv plugin made (an unmeasured
+    // up and destroy): the same floor, with state and messages as large as the irv plugin's.
+    const outputs = path.join(path.dirname(stacks.plugin.workDir), "irv-outputs.json");
+    writeFileSync(outputs, JSON.stringify(await outputsByName(stacks.plugin)));
+    stacks["trivial plugin, irv's outputs"] = await createStack({
+      stackName: names["trivial plugin, irv's outputs"],
+      program: pluginProgram(server.organization, teams, "irvtrivial"),
+      env: { IRV_TRIVIAL_OUTPUTS: outputs },
+    });
+    await usePluginFrom(stacks["trivial plugin, irv's outputs"], "irvtrivial", path.join(repoRoot, "harness", "bin"));
     let turn = 0;
     for (let round = 0; round < rounds; round++) {
       for (const op of OPS) {
@@ -144,6 +163,22 @@ async function measure(n: number, rounds: number, unmeasuredSetup = false): Prom
   return { n, seconds, requests, state, drift, load: [loadBefore, loadavg()[0]], wall: (performance.now() - started) / 1000 };
 }
 
+/** The outputs of `t`'s program by resource name, from an up and a destroy with no state written between steps. */
+async function outputsByName(t: TestStack): Promise<Record<string, unknown>> {
+  const env = t.stack.workspace.envVars;
+  env.PULUMI_SKIP_CHECKPOINTS = "true";
+  try {
+    await t.stack.up();
+    const state = await t.exportState();
+    const resources = (state.deployment as { resources?: { urn: string; custom?: boolean; type: string; outputs?: unknown }[] }).resources ?? [];
+    const ours = resources.filter((r) => r.custom && !r.type.startsWith("pulumi:providers:"));
+    await t.stack.destroy();
+    return Object.fromEntries(ours.map((r) => [r.urn.split("::").pop(), r.outputs]));
+  } finally {
+    delete env.PULUMI_SKIP_CHECKPOINTS;
+  }
+}
+
 /**
  * Runs the benchmark at each size for `rounds` rounds (`unmeasuredSetup`: see measure); returns
  * the `## Plugin` section of BENCHMARKS.md (without the heading).
@@ -179,6 +214,7 @@ function report(m: Measured, rounds: number): string {
     const cells = [
       ...SIDES.map((side) => `${s(side, op).toFixed(1)} s`),
       ratio("plugin", "trivial plugin", op),
+      ratio("plugin", "trivial plugin, irv's outputs", op),
       ratio("dynamic", "trivial dynamic", op),
       ratio("plugin", "trivial dynamic", op),
       ratio("trivial plugin", "trivial dynamic", op),
@@ -192,10 +228,10 @@ function report(m: Measured, rounds: number): string {
     `### ${m.n.toLocaleString("en")} resources`,
     "",
     `${m.n / 5} teams of group, subgroup, custom role, identity and role binding, ${rounds} round(s); wall clock, median of the`,
-    `runs (${samples}), each run of an operation followed by the same run on the other three stacks.`,
+    `runs (${samples}), each run of an operation followed by the same run on the other four stacks.`,
     "",
-    "| operation | trivial dynamic | trivial plugin | dynamic | plugin | plugin / trivial plugin | dynamic / trivial dynamic | plugin / trivial dynamic | trivial plugin / trivial dynamic | API requests, dynamic | API requests, plugin |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "| operation | trivial dynamic | trivial plugin | trivial plugin, irv's outputs | dynamic | plugin | plugin / trivial plugin | plugin / trivial plugin, irv's outputs | dynamic / trivial dynamic | plugin / trivial dynamic | trivial plugin / trivial dynamic | API requests, dynamic | API requests, plugin |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     ...(measured.length < OPS.length ? ["", "Up and destroy ran once per stack with PULUMI_SKIP_CHECKPOINTS=true, to set up and tear down: not measured (`--unmeasured-setup`)."] : []),
     "",

@@ -7,9 +7,14 @@
  * plugin/server.ts, with previews answered the same way (the outputs the provider computes
  * unknown).
  *
+ * With `IRV_TRIVIAL_OUTPUTS` naming a JSON file of outputs by resource name (the benchmark records
+ * the irv plugin's own), a create answers with those outputs: the same floor, with state and
+ * messages as large as the irv plugin's.
+ *
  *   node dist/harness/trivial-plugin.js     # prints its port, as the engine expects
  */
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
@@ -24,6 +29,9 @@ const plain = (s: structproto.Struct | undefined): Rec => (s?.toJavaScript() ?? 
 const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
 /** The inputs that differ between `olds` (outputs) and `news`. */
 const changed = (olds: Rec, news: Rec) => Object.keys(news).filter((k) => k !== "uid" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+
+/** Outputs to answer creates with, by resource name (see above). */
+const recorded: Record<string, Rec> = process.env.IRV_TRIVIAL_OUTPUTS ? JSON.parse(readFileSync(process.env.IRV_TRIVIAL_OUTPUTS, "utf8")) : {};
 
 function unary<Req>(f: (req: Req) => unknown) {
   return (call: grpc.ServerUnaryCall<Req, unknown>, done: grpc.sendUnaryData<unknown>) => {
@@ -50,6 +58,8 @@ const service = {
   create: unary((req: provproto.CreateRequest) => {
     const news = plain(req.getProperties());
     if (req.getPreview()) return new provproto.CreateResponse().setProperties(struct({ ...news, uid: unknownValue }));
+    const outs = recorded[req.getUrn().split("::").pop() ?? ""];
+    if (outs) return new provproto.CreateResponse().setId(String(outs.uid)).setProperties(struct({ ...outs, ...news }));
     const id = randomUUID();
     return new provproto.CreateResponse().setId(id).setProperties(struct({ ...news, uid: id }));
   }),
