@@ -100,6 +100,8 @@ export interface RunningServer {
   faults: Faults;
   /** Every route served: method and URL pattern (`*` stands for a uid path), for tests that sweep them. */
   routes: { method: string; url: string }[];
+  /** The connections open now, as the server counts them against `connections.maxConnections`. */
+  openConnections(): Promise<number>;
   /** A token for any identity, valid `ttlSeconds` (default 3600), for `audience` (default: the API's url). */
   issueToken(identity: string, ttlSeconds?: number, audience?: string): Promise<string>;
   /** Stops accepting and lets requests in flight finish (bounded; see shutdown.ts), then closes the data directory. */
@@ -180,6 +182,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     requests,
     faults,
     routes,
+    openConnections: () => new Promise((resolve, reject) => app.server.getConnections((e, n) => (e ? reject(e) : resolve(n)))),
     issueToken: (uid, ttl = 3600, audience) => tokens.issue(uid, ttl, audience),
     close: async () => {
       try {

@@ -1,7 +1,8 @@
 /**
  * Every connection is bounded: a request whose headers or body stall is cut, an idle keep-alive
  * connection is closed, and connections past the limit are refused. Limits are set short and
- * each test waits for the close event: outcomes are asserted, never durations.
+ * each test waits for the close event, or for the server's own count of connections: outcomes
+ * are asserted, never durations.
  */
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -53,12 +54,27 @@ describe("connection bounds", () => {
   });
 
   it("closes connections past the limit at once, and serves again once they are gone", async () => {
-    const held = Array.from({ length: 4 }, () => untilClosed(port, []));
-    await Promise.all(held.map((h) => h.socket));
-    const extra = untilClosed(port, ["GET /auth/.well-known/jwks.json HTTP/1.1\r\nHost: x\r\n\r\n"]);
-    expect(await extra.received).toBe("");
-    for (const h of held) await h.received;
-    const res = await fetch(`${srv.server.url}/auth/.well-known/jwks.json`);
-    expect(res.status).toBe(200);
+    // A server of its own, whose time limit on a request is far off: the held connections stay
+    // open until the test closes them, however slow the machine.
+    const own = await startTestServer({ connections: { requestTimeoutMs: 600_000, maxConnections: 4 } });
+    try {
+      const ownPort = Number(new URL(own.server.url).port);
+      /** Until the server counts `n` open connections (its count follows the client's connects). */
+      const counted = async (n: number) => {
+        while ((await own.server.openConnections()) !== n) await new Promise((r) => setImmediate(r));
+      };
+      const held = Array.from({ length: 4 }, () => untilClosed(ownPort, []));
+      const sockets = await Promise.all(held.map((h) => h.socket));
+      await counted(4);
+      const extra = untilClosed(ownPort, ["GET /auth/.well-known/jwks.json HTTP/1.1\r\nHost: x\r\n\r\n"]);
+      expect(await extra.received).toBe("");
+      for (const s of sockets) s.destroy();
+      await Promise.all(held.map((h) => h.received));
+      await counted(0);
+      const res = await fetch(`${own.server.url}/auth/.well-known/jwks.json`);
+      expect(res.status).toBe(200);
+    } finally {
+      await own.close();
+    }
   });
 });
