@@ -69,8 +69,8 @@ function decode(s: structproto.Struct | undefined): Decoded {
   const sent = (s?.toJavaScript() ?? {}) as Rec;
   return { struct: s, sent, plain: unwrapSecrets(sent) as Rec, secrets: secretPathsOf(sent) };
 }
-/** A Struct as plain values, secrets unwrapped. */
-const plain = (s: structproto.Struct | undefined): Rec => decode(s).plain;
+/** A Struct as plain values, secrets unwrapped (where they were is not kept: see decode). */
+const plain = (s: structproto.Struct | undefined): Rec => unwrapSecrets(s?.toJavaScript() ?? {}) as Rec;
 /** A Struct of `v`, with `undefined` members dropped (Struct refuses them). */
 const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
 /**
