@@ -63,6 +63,8 @@ interface Listing {
   scope: string;
   /** When its first page was asked for. */
   began: number;
+  /** Until when it answers reads: `began` plus freshMs() as it was then. */
+  freshUntil: number;
   /** The client's writes started when it began. */
   writes: number;
   items: Map<string, Item<CollectionName>>;
@@ -96,7 +98,7 @@ export function commonAncestor(a: string, b: string): string | undefined {
 
 /** Whether `l` may still answer reads of `client`'s operation. */
 function fresh(client: IrvClient, l: Listing): boolean {
-  return operationBegan !== undefined && l.began >= operationBegan && Date.now() - l.began <= freshMs() && client.writes.started === l.writes;
+  return operationBegan !== undefined && l.began >= operationBegan && Date.now() <= l.freshUntil && client.writes.started === l.writes;
 }
 
 /** Pages a listing still has to fetch. */
@@ -149,7 +151,8 @@ export async function readItem<C extends CollectionName>(client: IrvClient, kind
       // Too few reads yet, or a write of this process in flight (it may land on either side of a page).
       return client.get(kind, uid, o);
     } else {
-      k.listing = l = { scope: k.scope, began: Date.now(), writes: client.writes.started, items: new Map(), fetched: 0, done: false };
+      const began = Date.now();
+      k.listing = l = { scope: k.scope, began, freshUntil: began + freshMs(), writes: client.writes.started, items: new Map(), fetched: 0, done: false };
     }
     const listing = l;
     const kindReads = k;
