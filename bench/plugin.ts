@@ -163,6 +163,12 @@ async function measure(n: number, rounds: number, unmeasuredSetup = false): Prom
   return { n, seconds, requests, state, drift, load: [loadBefore, loadavg()[0]], wall: (performance.now() - started) / 1000 };
 }
 
+/** The resources a state holds that the program declared: not the stack, not the providers. */
+function declared(state: Awaited<ReturnType<TestStack["exportState"]>>): { urn: string; type: string; outputs?: unknown }[] {
+  const resources = (state.deployment as { resources?: { urn: string; type: string; outputs?: unknown }[] }).resources ?? [];
+  return resources.filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
+}
+
 /** The outputs of `t`'s program by resource name, from an up and a destroy with no state written between steps. */
 async function outputsByName(t: TestStack): Promise<Record<string, unknown>> {
   const env = t.stack.workspace.envVars;
@@ -170,8 +176,7 @@ async function outputsByName(t: TestStack): Promise<Record<string, unknown>> {
   try {
     await t.stack.up();
     const state = await t.exportState();
-    const resources = (state.deployment as { resources?: { urn: string; custom?: boolean; type: string; outputs?: unknown }[] }).resources ?? [];
-    const ours = resources.filter((r) => r.custom && !r.type.startsWith("pulumi:providers:"));
+    const ours = declared(state);
     await t.stack.destroy();
     return Object.fromEntries(ours.map((r) => [r.urn.split("::").pop(), r.outputs]));
   } finally {
@@ -197,8 +202,7 @@ async function stateBytes(stacks: Record<Side, TestStack>, n: number): Promise<R
   const bytes = {} as Record<Side, number>;
   for (const side of SIDES) {
     const state = await stacks[side].exportState();
-    const resources = (state.deployment as { resources?: { type: string }[] }).resources ?? [];
-    const ours = resources.filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
+    const ours = declared(state);
     if (ours.length !== n) throw new Error(`${side}: ${ours.length} resources in state after up, expected ${n}`);
     bytes[side] = Buffer.byteLength(JSON.stringify(state));
   }
