@@ -4,7 +4,7 @@ import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../api/collecti
 import type { TokenSource } from "./token-source";
 import { ApiError, DeadlineExceededError, NotTheApiError, ResponseShapeError, TransportError, UnauthenticatedError } from "./errors";
 import { retryFunction } from "./retry";
-import { currentWaitReport } from "./waits";
+import type { WaitReport } from "./waits";
 import { SHAPES, envelopeOf, type Item } from "./shapes";
 import { dispatcherFor } from "./transport";
 
@@ -23,6 +23,8 @@ export interface CallOptions {
   deadline?: number;
   /** Extra HTTP statuses to retry (e.g. 403 during permission propagation). */
   retryStatuses?: number[];
+  /** Hears each wait before a retry, in one sentence (the resource plugin shows it as a status line). */
+  report?: WaitReport;
 }
 
 /** Query of a List: filters by name, `uidp.*` scope filters, ordering and paging. */
@@ -167,7 +169,7 @@ export class IrvClient {
     const deadline = o.deadline ?? start + callBudgetMs();
     const request = `${method} ${path}`;
     const search = toSearch(o.query);
-    const report = currentWaitReport();
+    const report = o.report;
     const onWait =
       report &&
       ((ms: number, why: string) =>

@@ -25,15 +25,22 @@ export function cachedClient(s: Settings, o: Pick<SourceOptions, "anonymous"> = 
 }
 
 let getter: ConfigGetter = () => undefined;
+/** The settings read once, when they cannot change (see configure). */
+let fixed: Settings | undefined;
 
-/** Records where the provider's settings come from (the engine's config, then the environment). */
-export function configure(get: ConfigGetter): void {
+/**
+ * Records where the provider's settings come from (the engine's config, then the environment).
+ * `once`: they cannot change until the next configure (the resource plugin's config arrives in
+ * one Configure call and its environment is its own), so they are read now, not on every call.
+ */
+export function configure(get: ConfigGetter, o: { once?: boolean } = {}): void {
   getter = get;
+  fixed = o.once ? readSettings(get) : undefined;
 }
 
 /** The provider's client for the configured settings (`anonymous`: see cachedClient). */
 export function currentClient(o: Pick<SourceOptions, "anonymous"> = {}): IrvClient {
-  return cachedClient(readSettings(getter), o);
+  return cachedClient(fixed ?? readSettings(getter), o);
 }
 
 /**

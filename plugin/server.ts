@@ -16,11 +16,10 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { KINDS, kindOfTypeToken, type Kind } from "../api/kinds";
 import { configure } from "../provider";
-import { providers, specs, UNKNOWN, verdictOf, type KindSpec } from "../provider/resources";
+import { providers, specs, UNKNOWN, verdictOf, type KindSpec, type MethodOptions } from "../provider/resources";
 import { packageSchema, VERSION } from "./schema";
 import { invoke } from "./functions";
 import { currentClient } from "../client/session";
-import { reportingWaits } from "../client/waits";
 import { statusOf, useEngine } from "./status";
 import { secretPathsOf, unwrapSecrets, wrapSecrets, type Path } from "./secrets";
 import type { CollectionName } from "../api/collections";
@@ -35,7 +34,10 @@ const kindsByType = new Map<string, (typeof KINDS)[number]>();
 
 /** The kind of a resource from its URN (`urn:pulumi:stack::project::irv:iam:Group::name`). */
 function kindOfUrn(urn: string): (typeof KINDS)[number] {
-  const type = urn.split("::")[2]?.split("$").pop() ?? "";
+  // The type sits between the second and third `::`, after the last `$` of a parent's type.
+  const start = urn.indexOf("::", urn.indexOf("::") + 2) + 2;
+  const qualified = urn.slice(start, urn.indexOf("::", start));
+  const type = qualified.slice(qualified.lastIndexOf("$") + 1);
   let k = kindsByType.get(type);
   if (!k) {
     k = kindOfTypeToken(type);
@@ -49,10 +51,10 @@ function kindOfUrn(urn: string): (typeof KINDS)[number] {
 interface KindProvider {
   check(olds: Rec, news: Rec): Promise<{ inputs: Rec; failures?: { property: string; reason: string }[] }>;
   diff(id: string, olds: Rec, news: Rec): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
-  create(inputs: Rec): Promise<{ id: string; outs: Rec }>;
-  read(id: string, props: Rec): Promise<{ id?: string; props?: Rec; inputs?: Rec }>;
-  update(id: string, olds: Rec, news: Rec): Promise<{ outs?: Rec }>;
-  delete(id: string, props: Rec): Promise<void>;
+  create(inputs: Rec, o: MethodOptions): Promise<{ id: string; outs: Rec }>;
+  read(id: string, props: Rec, o: MethodOptions): Promise<{ id?: string; props?: Rec; inputs?: Rec }>;
+  update(id: string, olds: Rec, news: Rec, o: MethodOptions): Promise<{ outs?: Rec }>;
+  delete(id: string, props: Rec, o: MethodOptions): Promise<void>;
 }
 const providerOf = (k: (typeof KINDS)[number]) => providers[k.kind as Kind] as unknown as KindProvider;
 const specOf = (k: (typeof KINDS)[number]) => specs[k.kind as Kind] as unknown as KindSpec<CollectionName>;
@@ -90,11 +92,8 @@ const unlessSame = (v: Rec, was: Decoded): structproto.Struct => (was.struct && 
 /** The engine's timeout (seconds, 0 when none) as the kinds' `__timeouts` for `op`. */
 const timeoutsFor = (op: "create" | "update" | "delete", seconds: number) => (seconds > 0 ? { __timeouts: { [op]: `${seconds}s` } } : {});
 
-/** Runs `f` for resource `urn`, showing its requests' retry waits as the resource's status. */
-function withStatus<T>(urn: string, f: () => Promise<T>): Promise<T> {
-  const report = statusOf(urn);
-  return report ? reportingWaits(report, f) : f();
-}
+/** A method's options for resource `urn`: its requests' retry waits shown as the resource's status. */
+const statusFor = (urn: string): MethodOptions => ({ report: statusOf(urn) });
 
 /** Answers a unary call with what `f` returns, or with the error's message. */
 function unary<Req>(f: (req: Req) => Promise<unknown> | unknown) {
@@ -171,7 +170,7 @@ export const service = {
   }),
 
   configure: unary((req: provproto.ConfigureRequest) => {
-    configure(settingsOf(req));
+    configure(settingsOf(req), { once: true });
     return new provproto.ConfigureResponse().setSupportspreview(true).setAcceptsecrets(true).setAcceptresources(false);
   }),
 
@@ -204,7 +203,7 @@ export const service = {
     const k = kindOfUrn(req.getUrn());
     const { plain: news, secrets: keep } = decode(req.getProperties());
     if (req.getPreview()) return new provproto.CreateResponse().setProperties(outward(k, previewOutputs(k, {}, news, false), keep));
-    const r = await withStatus(req.getUrn(), () => providerOf(k).create({ ...news, ...timeoutsFor("create", req.getTimeout()) }));
+    const r = await providerOf(k).create({ ...news, ...timeoutsFor("create", req.getTimeout()) }, statusFor(req.getUrn()));
     return new provproto.CreateResponse().setId(r.id).setProperties(outward(k, r.outs ?? {}, keep));
   }),
 
@@ -212,7 +211,7 @@ export const service = {
     const k = kindOfUrn(req.getUrn());
     // An import's request carries no properties: the kind reads everything from the API.
     const props = decode(req.getProperties());
-    const r = await withStatus(req.getUrn(), () => providerOf(k).read(req.getId(), props.plain));
+    const r = await providerOf(k).read(req.getId(), props.plain, statusFor(req.getUrn()));
     const resp = new provproto.ReadResponse();
     if (!r.id) return resp; // gone: a blank id tells the engine so
     if (!props.struct?.getFieldsMap().getLength()) refuseUnowned(k, r.id, r.props ?? {});
@@ -229,13 +228,13 @@ export const service = {
     const { plain: news, secrets: newSecrets } = decode(req.getNews());
     const keep = [...oldSecrets, ...newSecrets];
     if (req.getPreview()) return new provproto.UpdateResponse().setProperties(outward(k, previewOutputs(k, olds, news, true), keep));
-    const r = await withStatus(req.getUrn(), () => providerOf(k).update(req.getId(), olds, { ...news, ...timeoutsFor("update", req.getTimeout()) }));
+    const r = await providerOf(k).update(req.getId(), olds, { ...news, ...timeoutsFor("update", req.getTimeout()) }, statusFor(req.getUrn()));
     return new provproto.UpdateResponse().setProperties(outward(k, r.outs ?? {}, keep));
   }),
 
   delete: unary(async (req: provproto.DeleteRequest) => {
     const k = kindOfUrn(req.getUrn());
-    await withStatus(req.getUrn(), () => providerOf(k).delete(req.getId(), { ...plain(req.getProperties()), ...timeoutsFor("delete", req.getTimeout()) }));
+    await providerOf(k).delete(req.getId(), { ...plain(req.getProperties()), ...timeoutsFor("delete", req.getTimeout()) }, statusFor(req.getUrn()));
     return new emptyproto.Empty();
   }),
 

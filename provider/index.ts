@@ -13,10 +13,10 @@ export * as resources from "./resources";
 export { KINDS, kindInfo, type Kind } from "../api/kinds";
 export * from "./timeouts";
 
-/** Records the engine's config (`irv:*` keys) as the settings source, env vars as fallback. */
-export function configure(config: Pick<dynamic.Config, "get"> | ((key: string) => string | undefined)): void {
+/** Records the engine's config (`irv:*` keys) as the settings source, env vars as fallback (`once`: see client/session). */
+export function configure(config: Pick<dynamic.Config, "get"> | ((key: string) => string | undefined), o: { once?: boolean } = {}): void {
   const get = typeof config === "function" ? config : (key: string) => config.get(key);
-  configureSession(get);
+  configureSession(get, o);
 }
 
 /**

@@ -15,9 +15,9 @@ export type AccountAssociationOutputs = CommonInputs & OutputsOf<typeof definiti
 const spec: KindSpec<"accountAssociations"> = {
   ...factsOf("accountAssociations", (a) => a.uid),
   deleteBeforeReplace: true,
-  async recover(client, i, since, deadline) {
+  async recover(client, i, since, call) {
     try {
-      const a = await client.get("accountAssociations", i.groupUid, { deadline });
+      const a = await client.get("accountAssociations", i.groupUid, call);
       return Date.parse(a.createTime) >= since ? a : undefined;
     } catch (e) {
       if (e instanceof NotFoundError) return undefined;

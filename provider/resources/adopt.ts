@@ -5,14 +5,14 @@ import { NotFoundError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
 import { changesOf, updateBody } from "./diff";
 import { outputsFor } from "./outputs";
-import type { KindSpec, Rec } from "./spec";
+import type { Call, KindSpec, Rec } from "./spec";
 
 /** Takes over `inputs.adoptUid`: checks it exists and matches, then PATCHes it to the inputs. */
-export async function adopt<C extends CollectionName>(client: IrvClient, spec: KindSpec<C>, ins: Rec, deadline: number) {
+export async function adopt<C extends CollectionName>(client: IrvClient, spec: KindSpec<C>, ins: Rec, call: Call) {
   const uid = ins.adoptUid as string;
   let item: Item<C>;
   try {
-    item = await client.get(spec.collection, uid, { deadline });
+    item = await client.get(spec.collection, uid, call);
   } catch (e) {
     if (e instanceof NotFoundError) throw new Error(`adoptUid ${uid}: no ${spec.label} with this uid exists (or the caller cannot see it)`);
     throw e;
@@ -29,6 +29,6 @@ export async function adopt<C extends CollectionName>(client: IrvClient, spec: K
   if (c.replaces.length)
     throw new Error(`adoptUid ${uid}: ${c.replaces.join(", ")} of the existing ${spec.label} differ from the inputs and cannot change in place`);
   const mask = [...new Set([...c.mask, ...(spec.adoptAlwaysMask?.(ins) ?? [])])];
-  const final = mask.length ? await client.update(spec.collection, uid, updateBody(spec as unknown as KindSpec<CollectionName>, ins, mask), mask, { deadline }) : item;
+  const final = mask.length ? await client.update(spec.collection, uid, updateBody(spec as unknown as KindSpec<CollectionName>, ins, mask), mask, call) : item;
   return { id: final.uid, outs: outputsFor(spec, final, ins) };
 }

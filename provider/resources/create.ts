@@ -6,7 +6,7 @@ import { DeadlineExceededError, TransportError } from "../../client/errors";
 import { backoff } from "../../client/retry";
 import type { Item } from "../../client/shapes";
 import { propagating } from "./newGroups";
-import type { KindSpec, Rec } from "./spec";
+import type { Call, KindSpec, Rec } from "./spec";
 
 /** First and largest pause between a lost create and its next attempt, ms. */
 const RECREATE_MIN_MS = 250;
@@ -27,15 +27,16 @@ export async function createRecovering<C extends CollectionName>(
   client: IrvClient,
   spec: KindSpec<C>,
   inputs: Rec,
-  deadline: number,
+  call: Call,
 ): Promise<Item<C>> {
+  const { deadline } = call;
   const parent = inputs[spec.parentField];
   const body = spec.createBody(inputs);
   const retryStatuses = propagating(parent) ? [403] : undefined;
   const started = Date.now();
   const lateLookup = async (e: unknown) => {
     const late = await Promise.race([
-      spec.recover(client, inputs, started - 5_000, Date.now() + LATE_LOOKUP_MS).catch(() => undefined),
+      spec.recover(client, inputs, started - 5_000, { ...call, deadline: Date.now() + LATE_LOOKUP_MS }).catch(() => undefined),
       sleep(LATE_LOOKUP_MS, undefined, { ref: false }),
     ]);
     if (late) return late;
@@ -46,7 +47,7 @@ export async function createRecovering<C extends CollectionName>(
     // is told, since the create is what failed (not the look-up that happened to run last).
     let lost: TransportError;
     try {
-      return await client.create(spec.collection, parent, body, { deadline, retryStatuses });
+      return await client.create(spec.collection, parent, body, { ...call, retryStatuses });
     } catch (e) {
       if (e instanceof DeadlineExceededError) return lateLookup(e);
       if (!(e instanceof TransportError)) throw e;
@@ -55,7 +56,7 @@ export async function createRecovering<C extends CollectionName>(
     // The response was lost: look before sending again.
     for (let look = 1; ; look++) {
       try {
-        const found = await spec.recover(client, inputs, started - 5_000, deadline);
+        const found = await spec.recover(client, inputs, started - 5_000, call);
         if (found) return found;
         break;
       } catch (e) {
@@ -85,9 +86,9 @@ export async function findCreated<C extends CollectionName>(
   query: Record<string, string>,
   pred: (item: Item<C>) => boolean,
   since: number,
-  deadline?: number,
+  call: Partial<Call> = {},
 ): Promise<Item<C> | undefined> {
-  for await (const item of client.list(c, query, { deadline })) {
+  for await (const item of client.list(c, query, call)) {
     const created = Date.parse((item as { createTime?: string }).createTime ?? "");
     if (pred(item) && !(created < since)) return item;
   }

@@ -8,7 +8,7 @@ import { createBodyOf, kindInfo, readBack, writeOnlyMemberPaths, type FieldDefin
 import { parentOf } from "../../api/uid";
 import type { IrvClient } from "../../client/client";
 import { findCreated } from "./create";
-import { type FieldSpec } from "./spec";
+import { type Call, type FieldSpec } from "./spec";
 
 type Rec = Record<string, any>;
 
@@ -34,8 +34,8 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
      * After a create lost its response, the item of the inputs' name under their parent created
      * since (a kind whose names are not unique under a parent says otherwise in its spec).
      */
-    recover: (client: IrvClient, i: Rec, since: number, deadline: number) =>
-      findCreated(client, kind, { "uidp.children_of": i[d.parentField], name: i.name }, (x: Rec) => x.name === i.name && parentOfItem(x) === i[d.parentField], since, deadline),
+    recover: (client: IrvClient, i: Rec, since: number, call: Call) =>
+      findCreated(client, kind, { "uidp.children_of": i[d.parentField], name: i.name }, (x: Rec) => x.name === i.name && parentOfItem(x) === i[d.parentField], since, call),
     /**
      * Outputs of an item: uid, the parent, then each field the API returns, by its wire name. A
      * write-only value, which the API does not return (or only create does), is the one `prior`

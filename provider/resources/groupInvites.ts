@@ -6,7 +6,7 @@ import type { CollectionName } from "../../api/collections";
 import { changesOf } from "./diff";
 import { findCreated } from "./create";
 import { providerFor } from "./provider";
-import { type CommonInputs, type KindSpec } from "./spec";
+import { type Call, type CommonInputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 import { UNKNOWN } from "./values";
 import type { IrvClient } from "../../client/client";
@@ -35,21 +35,21 @@ const spec: KindSpec<"groupInvites"> = {
    * response lost) means done. If it cannot get through before the deadline, the error names the
    * invite left behind.
    */
-  async recover(client, i, since, deadline) {
+  async recover(client, i, since, call) {
     const mine = (v: { uid: string; roleUid: string; email: string; singleUse: boolean }) =>
       parentOf(v.uid) === i.groupUid && v.roleUid === i.roleUid && v.email === (i.email ?? "") && v.singleUse === (i.singleUse ?? false);
     for (;;) {
-      const orphan = await findCreated(client, "groupInvites", { "uidp.children_of": i.groupUid }, mine, since, deadline);
+      const orphan = await findCreated(client, "groupInvites", { "uidp.children_of": i.groupUid }, mine, since, call);
       if (!orphan) return undefined;
-      await deleteOrphan(client, orphan.uid, deadline);
+      await deleteOrphan(client, orphan.uid, call);
     }
   },
 };
 
 /** Deletes an invite whose code was lost; already gone counts as deleted. */
-async function deleteOrphan(client: IrvClient, uid: string, deadline: number): Promise<void> {
+async function deleteOrphan(client: IrvClient, uid: string, call: Call): Promise<void> {
   try {
-    await client.delete("groupInvites", uid, { deadline });
+    await client.delete("groupInvites", uid, call);
   } catch (e) {
     if (e instanceof NotFoundError) return;
     if (e instanceof TransportError) throw e;

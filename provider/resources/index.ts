@@ -27,6 +27,7 @@ export { changesOf, verdictOf } from "./diff";
 export { validate } from "./check";
 export { beginOperation, endOperation, readItem } from "./reads";
 export { type KindSpec, type CommonInputs } from "./spec";
+export type { MethodOptions } from "./provider";
 
 /** The spec of each kind with behaviour of its own (over its definition in api/kinds). */
 const ownSpecs = {

@@ -5,6 +5,7 @@ import type { CollectionName } from "../../api/collections";
 import { NotFoundError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
 import { currentClient } from "../../client/session";
+import type { WaitReport } from "../../client/waits";
 import { kindInfo, secretNames, type Kind } from "../../api/kinds";
 import { deadlineFor } from "../timeouts";
 import { adopt } from "./adopt";
@@ -15,6 +16,14 @@ import { inputsOf, outputsFor } from "./outputs";
 import { readItem } from "./reads";
 import type { KindSpec, Rec } from "./spec";
 import { withoutProvider } from "./values";
+
+/**
+ * What the resource plugin adds to a method's call, beyond the dynamic provider contract: who
+ * hears its requests' retry waits (the resource's status line).
+ */
+export interface MethodOptions {
+  report?: WaitReport;
+}
 
 /** The pause before deleting again a resource refused for what it still holds. */
 const CONTENTS_WAIT_MS = 1_000;
@@ -47,12 +56,12 @@ export function providerFor<C extends CollectionName, I extends object, O extend
     },
 
     /** Creates (or adopts) the resource; the id is its uid and the outputs are complete. */
-    async create(inputs: I): Promise<dynamic.CreateResult<O>> {
+    async create(inputs: I, o: MethodOptions = {}): Promise<dynamic.CreateResult<O>> {
       const ins = withoutProvider(inputs) as Rec;
-      const deadline = deadlineFor(ins.__timeouts, "create");
+      const call = { deadline: deadlineFor(ins.__timeouts, "create"), report: o.report };
       const client = currentClient();
-      if (ins.adoptUid) return adopt(client, spec, ins, deadline) as Promise<dynamic.CreateResult<O>>;
-      const item = await createRecovering(client, spec, ins, deadline);
+      if (ins.adoptUid) return adopt(client, spec, ins, call) as Promise<dynamic.CreateResult<O>>;
+      const item = await createRecovering(client, spec, ins, call);
       spec.created?.(item);
       return { id: item.uid, outs: outputsFor(spec, item, ins) as O };
     },
@@ -61,11 +70,11 @@ export function providerFor<C extends CollectionName, I extends object, O extend
      * Reads the live resource: blank id when gone; live outputs and inputs otherwise. Within an
      * operation the read may be answered from a listing of the kind (see ./reads.ts).
      */
-    async read(id: string, props?: O): Promise<dynamic.ReadResult<O>> {
+    async read(id: string, props?: O, o: MethodOptions = {}): Promise<dynamic.ReadResult<O>> {
       const prior = withoutProvider((props ?? {}) as Rec);
       let item: Item<C>;
       try {
-        item = await readItem(currentClient(), spec.collection, id);
+        item = await readItem(currentClient(), spec.collection, id, { report: o.report });
       } catch (e) {
         if (e instanceof NotFoundError) return { id: "", props: {} as O };
         throw e;
@@ -75,19 +84,19 @@ export function providerFor<C extends CollectionName, I extends object, O extend
     },
 
     /** PATCHes exactly the changed fields and returns the complete outputs. */
-    async update(id: string, olds: O, news: I): Promise<dynamic.UpdateResult<O>> {
+    async update(id: string, olds: O, news: I, o: MethodOptions = {}): Promise<dynamic.UpdateResult<O>> {
       const ins = withoutProvider(news) as Rec;
       const c = changesOf(anySpec, olds as Rec, ins);
       if (c.replaces.length) throw new Error(`${spec.label} ${id}: ${c.replaces.join(", ")} cannot change in place`);
       const client = currentClient();
-      const deadline = deadlineFor(ins.__timeouts, "update");
+      const call = { deadline: deadlineFor(ins.__timeouts, "update"), report: o.report };
       if (c.mask.length) {
-        const item = await client.update(spec.collection, id, updateBody(spec, ins, c.mask), c.mask, { deadline });
+        const item = await client.update(spec.collection, id, updateBody(spec, ins, c.mask), c.mask, call);
         return { outs: outputsFor(spec, item, ins) as O };
       }
       // Nothing to change on the API (a stack moving between the plugin and the dynamic classes):
       // read, keeping what only the old outputs know (an invite's code, which only create returns).
-      const item = await client.get(spec.collection, id, { deadline });
+      const item = await client.get(spec.collection, id, call);
       return { outs: outputsFor(spec, item, { ...withoutProvider(olds as Rec), ...ins }) as O };
     },
 
@@ -97,13 +106,14 @@ export function providerFor<C extends CollectionName, I extends object, O extend
      * in parallel (the engine orders deletes only by references, and a program, or the code
      * `pulumi import` writes, may name a group by its literal uid).
      */
-    async delete(id: string, props: O): Promise<void> {
+    async delete(id: string, props: O, o: MethodOptions = {}): Promise<void> {
       const prior = withoutProvider((props ?? {}) as Rec);
       const deadline = deadlineFor(prior.__timeouts, "delete");
+      const call = { deadline, report: o.report };
       let held: string | undefined;
       for (;;) {
         try {
-          await currentClient().delete(spec.collection, id, { deadline });
+          await currentClient().delete(spec.collection, id, call);
           return;
         } catch (e) {
           if (e instanceof NotFoundError) return;

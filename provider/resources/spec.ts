@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import type { CollectionName } from "../../api/collections";
 import type { FieldDefinition } from "../../api/kinds";
-import type { IrvClient } from "../../client/client";
+import type { CallOptions, IrvClient } from "../../client/client";
 import type { Item } from "../../client/shapes";
 import type { Timeouts } from "../timeouts";
 
@@ -13,6 +13,9 @@ export interface CommonInputs {
   /** The resource's customTimeouts, copied in by the SDK (see provider/timeouts.ts). */
   __timeouts?: Timeouts;
 }
+
+/** The options of a provider method's calls: its deadline (ms since the epoch) and who hears its waits. */
+export type Call = Pick<CallOptions, "report"> & { deadline: number };
 
 /** How one declared input behaves in diff and update: the facts of its definition that say so. */
 export type FieldSpec = Pick<FieldDefinition, "replace" | "default" | "block" | "computedWhenOmitted" | "wire">;
@@ -72,9 +75,9 @@ export interface KindSpec<C extends CollectionName> {
   /**
    * After a create lost its response: the resource that create made, if it exists. Returning
    * undefined means "create again". Created at or after `since` (ms). A request it makes that
-   * loses its response throws TransportError (the caller looks again); its calls honour `deadline`.
+   * loses its response throws TransportError (the caller looks again); its calls go with `call`.
    */
-  recover(client: IrvClient, inputs: Rec, since: number, deadline: number): Promise<Item<C> | undefined>;
+  recover(client: IrvClient, inputs: Rec, since: number, call: Call): Promise<Item<C> | undefined>;
   /** What a refused delete says the resource still holds (compared between attempts), or undefined for any other error. */
   heldBy?(err: unknown): string | undefined;
   /** A plain-words error for a failed delete, or undefined to keep the API's. */

@@ -215,8 +215,10 @@ describe("the plugin's provider server", () => {
       delete process.env.IRV_TOKEN;
       await configure();
       await expect(read()).rejects.toThrow(/irv:apiUrl \(IRV_API_URL\)/);
+      // The plugin's environment is the one the engine started it with: read at Configure.
       process.env.IRV_API_URL = ctx.server.url;
       process.env.IRV_TOKEN = ctx.server.token;
+      await configure();
       expect((await read()).getId()).toBe(org);
     } finally {
       for (const [k, v] of [["IRV_API_URL", saved.url], ["IRV_TOKEN", saved.token]] as const) v === undefined ? delete process.env[k] : (process.env[k] = v);

@@ -54,6 +54,26 @@ describe("the plugin's status lines", () => {
     }
   });
 
+  it("say what a read, an update and a delete wait on too, each beside its own resource", async () => {
+    const group = (await ctx.api.post(`/iam/v2beta1/groups/${ctx.server.organization}`, { name: "waits-too" })).body as { uid: string; name: string };
+    const urn = "urn:pulumi:dev::p::irv:iam:Group::waits-too";
+    const calls: [string, string, () => Promise<unknown>][] = [
+      ["GET", "read", () => plugin.call("read", new provproto.ReadRequest().setUrn(urn).setId(group.uid).setProperties(struct({ uid: group.uid, parentUid: ctx.server.organization, name: group.name })))],
+      ["PATCH", "update", () => plugin.call("update", new provproto.UpdateRequest().setUrn(urn).setId(group.uid).setOlds(struct({ uid: group.uid, parentUid: ctx.server.organization, name: group.name })).setNews(struct({ parentUid: ctx.server.organization, name: group.name, description: "now" })))],
+      ["DELETE", "delete", () => plugin.call("delete", new provproto.DeleteRequest().setUrn(urn).setId(group.uid).setProperties(struct({ uid: group.uid, parentUid: ctx.server.organization, name: group.name })))],
+    ];
+    for (const [method, , send] of calls) {
+      engine.logs.length = 0;
+      ctx.server.faults.add({ method, path: `/iam/v2beta1/groups/${group.uid}`, action: "unavailable", times: 1, retryAfterSeconds: 1 });
+      await send();
+      await expect.poll(() => engine.logs.length).toBeGreaterThanOrEqual(1);
+      for (const log of engine.logs) {
+        expect(log.getUrn()).toBe(urn);
+        expect(log.getMessage()).toMatch(new RegExp(`^${method} /iam/v2beta1/groups/${group.uid}: HTTP 503 from ${ctx.server.url}; trying again in \\d+ s`));
+      }
+    }
+  });
+
   it("find the engine's address among the plugin's arguments, flags or not", () => {
     expect(engineAddressOf(["127.0.0.1:4000"])).toBe("127.0.0.1:4000");
     expect(engineAddressOf(["--logtostderr", "-v=9", "127.0.0.1:4000"])).toBe("127.0.0.1:4000");
