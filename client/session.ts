@@ -27,6 +27,8 @@ export function cachedClient(s: Settings, o: Pick<SourceOptions, "anonymous"> = 
 let getter: ConfigGetter = () => undefined;
 /** The settings read once, when they cannot change (see configure). */
 let fixed: Settings | undefined;
+/** The client for those, with credentials (a plugin's every call asks for it). */
+let fixedClient: IrvClient | undefined;
 
 /**
  * Records where the provider's settings come from (the engine's config, then the environment).
@@ -36,11 +38,14 @@ let fixed: Settings | undefined;
 export function configure(get: ConfigGetter, o: { once?: boolean } = {}): void {
   getter = get;
   fixed = o.once ? readSettings(get) : undefined;
+  fixedClient = undefined;
 }
 
 /** The provider's client for the configured settings (`anonymous`: see cachedClient). */
 export function currentClient(o: Pick<SourceOptions, "anonymous"> = {}): IrvClient {
-  return cachedClient(fixed ?? readSettings(getter), o);
+  if (!fixed) return cachedClient(readSettings(getter), o);
+  if (o.anonymous) return cachedClient(fixed, o);
+  return (fixedClient ??= cachedClient(fixed));
 }
 
 /**

@@ -12,7 +12,6 @@ import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { KINDS, kindOfTypeToken, type Kind } from "../api/kinds";
 import { configure } from "../provider";
@@ -22,6 +21,7 @@ import { invoke } from "./functions";
 import { currentClient } from "../client/session";
 import { statusOf, useEngine } from "./status";
 import { secretPathsOf, unwrapSecrets, wrapSecrets, type Path } from "./secrets";
+import { providerService, valuesOf, type DiffCall, type ReadAnswer, type ReadCall, type StructBytes } from "./wire";
 import type { CollectionName } from "../api/collections";
 import { secretPaths } from "../api/kinds";
 
@@ -61,18 +61,19 @@ const specOf = (k: (typeof KINDS)[number]) => specs[k.kind as Kind] as unknown a
 
 /** A Struct the engine sent, decoded once: as sent (secrets wrapped), plain, and where its secrets were. */
 interface Decoded {
-  struct?: structproto.Struct;
   sent: Rec;
   plain: Rec;
   /** The paths that arrived secret, at any depth: kept secret on the way out. */
   secrets: Path[];
 }
-function decode(s: structproto.Struct | undefined): Decoded {
-  const sent = (s?.toJavaScript() ?? {}) as Rec;
-  return { struct: s, sent, plain: unwrapSecrets(sent) as Rec, secrets: secretPathsOf(sent) };
+/** A Struct, or its bytes as they arrived (see ./wire). */
+function decode(s: structproto.Struct | StructBytes): Decoded & { bytes?: Uint8Array } {
+  const bytes = s instanceof structproto.Struct ? undefined : s;
+  const sent = (s instanceof structproto.Struct ? s.toJavaScript() : valuesOf(s)) as Rec;
+  return { bytes, sent, plain: unwrapSecrets(sent) as Rec, secrets: secretPathsOf(sent) };
 }
-/** A Struct as plain values, secrets unwrapped (where they were is not kept: see decode). */
-const plain = (s: structproto.Struct | undefined): Rec => unwrapSecrets(s?.toJavaScript() ?? {}) as Rec;
+/** A Struct, or its bytes, as plain values, secrets unwrapped (where they were is not kept: see decode). */
+const plain = (s: structproto.Struct | StructBytes): Rec => unwrapSecrets(s instanceof structproto.Struct ? s.toJavaScript() : valuesOf(s)) as Rec;
 /** A Struct of `v`, with `undefined` members dropped (Struct refuses them). */
 const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
 /**
@@ -85,10 +86,15 @@ function outwardValues(k: (typeof KINDS)[number], v: Rec, alsoSecret: Path[] = [
 }
 const outward = (k: (typeof KINDS)[number], v: Rec, alsoSecret: Path[] = []): structproto.Struct => struct(outwardValues(k, v, alsoSecret));
 /**
- * `v` as a Struct: the one `was` decodes, when `v` equals it member for member (a refresh that
- * finds no drift hands the engine back what it sent, as it sent it), else a new one.
+ * Answers `v` as field `f` of a read: the bytes `was` arrived as, when `v` equals it member for
+ * member (a refresh that finds no drift hands the engine back what it sent, as it sent it), else
+ * a new Struct.
  */
-const unlessSame = (v: Rec, was: Decoded): structproto.Struct => (was.struct && isDeepStrictEqual(v, was.sent) ? was.struct : struct(v));
+function answerWith(a: ReadAnswer, f: "properties" | "inputs", v: Rec, was: ReturnType<typeof decode>): void {
+  if (was.bytes && isDeepStrictEqual(v, was.sent)) a.structs[f] = was.bytes;
+  else if (f === "properties") a.message.setProperties(struct(v));
+  else a.message.setInputs(struct(v));
+}
 /** The engine's timeout (seconds, 0 when none) as the kinds' `__timeouts` for `op`. */
 const timeoutsFor = (op: "create" | "update" | "delete", seconds: number) => (seconds > 0 ? { __timeouts: { [op]: `${seconds}s` } } : {});
 
@@ -183,10 +189,10 @@ export const service = {
     return resp;
   }),
 
-  diff: unary(async (req: provproto.DiffRequest) => {
+  diff: unary(async ({ message: req, structs }: DiffCall) => {
     const k = kindOfUrn(req.getUrn());
-    const olds = plain(req.getOlds());
-    const news = plain(req.getNews());
+    const olds = plain(structs.olds);
+    const news = plain(structs.news);
     // The dynamic classes' diff (provider/resources) gives the same verdict, without the fields.
     const v = verdictOf(specOf(k), olds, news);
     const resp = new provproto.DiffResponse()
@@ -207,19 +213,19 @@ export const service = {
     return new provproto.CreateResponse().setId(r.id).setProperties(outward(k, r.outs ?? {}, keep));
   }),
 
-  read: unary(async (req: provproto.ReadRequest) => {
+  read: unary(async ({ message: req, structs }: ReadCall): Promise<ReadAnswer> => {
     const k = kindOfUrn(req.getUrn());
     // An import's request carries no properties: the kind reads everything from the API.
-    const props = decode(req.getProperties());
+    const props = decode(structs.properties);
     const r = await providerOf(k).read(req.getId(), props.plain, statusFor(req.getUrn()));
-    const resp = new provproto.ReadResponse();
-    if (!r.id) return resp; // gone: a blank id tells the engine so
-    if (!props.struct?.getFieldsMap().getLength()) refuseUnowned(k, r.id, r.props ?? {});
-    const inputs = decode(req.getInputs());
-    return resp
-      .setId(r.id)
-      .setProperties(unlessSame(outwardValues(k, r.props ?? {}, props.secrets), props))
-      .setInputs(unlessSame(outwardValues(k, r.inputs ?? {}, inputs.secrets), inputs));
+    const answer: ReadAnswer = { message: new provproto.ReadResponse(), structs: {} };
+    if (!r.id) return answer; // gone: a blank id tells the engine so
+    if (Object.keys(props.sent).length === 0) refuseUnowned(k, r.id, r.props ?? {});
+    const inputs = decode(structs.inputs);
+    answer.message.setId(r.id);
+    answerWith(answer, "properties", outwardValues(k, r.props ?? {}, props.secrets), props);
+    answerWith(answer, "inputs", outwardValues(k, r.inputs ?? {}, inputs.secrets), inputs);
+    return answer;
   }),
 
   update: unary(async (req: provproto.UpdateRequest) => {
@@ -250,7 +256,7 @@ export const service = {
 export async function serve(engineAddress?: string): Promise<{ port: number; server: grpc.Server }> {
   useEngine(engineAddress);
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(provrpc.ResourceProviderService, service as unknown as grpc.UntypedServiceImplementation);
+  server.addService(providerService, service as unknown as grpc.UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );

@@ -32,7 +32,7 @@ describe("the plugin's start-up", () => {
     expect(packages("jose")).toEqual([]);
   });
 
-  it("runs as one bundle of the built plugin, which holds no Pulumi runtime and no TypeScript, and prints its port", async () => {
+  it("runs as one bundle of the built plugin, which holds no Pulumi runtime and no TypeScript, compiled from its code cache, and prints its port", async () => {
     // What went into the bundle, as esbuild recorded it (`npm run build`). Its modules keep their
     // lazy requires: the HTTP client is in the file, but runs on the first request.
     const meta = JSON.parse(readFileSync(path.join(repoRoot, "dist", "plugin", "bundle.meta.json"), "utf8")) as { inputs: Record<string, unknown> };
@@ -40,6 +40,11 @@ describe("the plugin's start-up", () => {
     expect(inputs).toContain("dist/plugin/main.js");
     expect(inputs.filter((f) => f.includes("node_modules/@pulumi/pulumi/") && !f.includes("/proto/"))).toEqual([]);
     expect(inputs.filter((f) => f.includes("node_modules/typescript/"))).toEqual([]);
+
+    // The bin compiles it with V8's code cache, which the build wrote for this node and this bundle.
+    const boot = JSON.stringify(path.join(repoRoot, "dist", "plugin", "boot.js"));
+    const rejected = execFileSync(process.execPath, ["-e", `process.stdout.write(String(require(${boot}).compileBundle().cachedDataRejected))`], { encoding: "utf8" });
+    expect(rejected).toBe("false");
 
     const child = spawn(path.join(repoRoot, "bin", "pulumi-resource-irv"), [], { stdio: ["ignore", "pipe", "inherit"] });
     try {
