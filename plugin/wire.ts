@@ -7,6 +7,7 @@
  * from the stubs' own encoding, not written here.
  */
 import { BinaryReader, BinaryWriter } from "google-protobuf";
+import * as protobuf from "protobufjs";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -83,8 +84,45 @@ export function responseSending<M extends Encodable, F extends string>(type: Stu
   };
 }
 
-/** A Struct's bytes as plain values (secrets still wrapped, as sent). */
-export const valuesOf = (bytes: StructBytes): Record<string, unknown> => (bytes?.length ? (structproto.Struct.deserializeBinary(bytes).toJavaScript() as Record<string, unknown>) : {});
+/**
+ * Struct, decoded by protobufjs into plain objects: about twice as fast as the stubs' messages,
+ * and it makes far less garbage (a refresh decodes four Structs per resource).
+ */
+const StructType = protobuf.Root.fromJSON(protobuf.common.get("google/protobuf/struct.proto")!).lookupType("google.protobuf.Struct");
+interface StructObject {
+  fields?: Record<string, ValueObject>;
+}
+interface ValueObject {
+  /** The oneof's member that is set. */
+  kind?: "nullValue" | "numberValue" | "stringValue" | "boolValue" | "structValue" | "listValue";
+  numberValue?: number;
+  stringValue?: string;
+  boolValue?: boolean;
+  structValue?: StructObject;
+  listValue?: { values?: ValueObject[] };
+}
+function plainValue(v: ValueObject): unknown {
+  switch (v.kind) {
+    case "structValue":
+      return plainStruct(v.structValue!);
+    case "listValue":
+      return (v.listValue!.values ?? []).map(plainValue);
+    case "numberValue":
+    case "stringValue":
+    case "boolValue":
+      return v[v.kind];
+    default:
+      return null;
+  }
+}
+function plainStruct(s: StructObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name in s.fields) out[name] = plainValue(s.fields[name]);
+  return out;
+}
+
+/** A Struct's bytes as plain values, as the stubs' `toJavaScript` gives them (secrets still wrapped, as sent). */
+export const valuesOf = (bytes: StructBytes): Record<string, unknown> => (bytes?.length ? plainStruct(StructType.decode(bytes) as StructObject) : {});
 
 export type ReadCall = WithStructs<provproto.ReadRequest, "properties" | "inputs">;
 export type ReadAnswer = WithStructBytes<provproto.ReadResponse, "properties" | "inputs">;

@@ -4,7 +4,14 @@ import { describe, expect, it } from "vitest";
 import { requestKeeping, responseSending, valuesOf } from "../../plugin/wire";
 import { secret } from "../support/plugin";
 
-const props = { uid: "o/g", name: "eng", labels: { team: "a" }, ids: [1, 2.5, true, null, "x"], key: secret("s3cret") };
+const props = {
+  uid: "o/g",
+  name: "ingénierie ✓",
+  labels: { team: "a" },
+  ids: [1, -0.125, 1e21, true, false, null, "x", ""],
+  nested: { empty: {}, none: [], deep: [[1, "é"], { d: null }] },
+  key: secret("s3cret"),
+};
 const inputs = { name: "eng", labels: { team: "a" } };
 const request = () =>
   new provproto.ReadRequest()
@@ -30,6 +37,8 @@ describe("Structs kept as bytes", () => {
     expect(message.getProperties()).toBeUndefined();
     expect(valuesOf(structs.properties)).toEqual(props);
     expect(valuesOf(structs.inputs)).toEqual(inputs);
+    // The same values the stubs' own decoding gives.
+    expect(valuesOf(structs.properties)).toEqual(request().getProperties()!.toJavaScript());
   });
 
   it("tell a request without a Struct from one with an empty Struct, and both decode to no values", () => {
