@@ -13,7 +13,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 
 /** A Struct as it arrived: its bytes (undefined when the request had none). */
-export type StructBytes = Uint8Array | undefined;
+export type StructBytes = Buffer | undefined;
 
 /** A request whose Struct fields `F` were kept as bytes; the stub message holds the rest. */
 export interface WithStructs<M, F extends string> {
@@ -64,8 +64,10 @@ export function requestKeeping<M, F extends string>(type: StubType<M>, fields: r
         rest.push(buf.subarray(start, r.getCursor()));
         continue;
       }
-      // Sent twice (the engine never does), the last one counts, as with the stubs.
-      structs[f] = r.readBytes();
+      // Sent twice (the engine never does), the last one counts, as with the stubs. A Buffer
+      // over the same memory: protobufjs decodes its strings natively, twice as fast.
+      const bytes = r.readBytes();
+      structs[f] = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }
     return { message: type.deserializeBinary(Buffer.concat(rest)), structs };
   };

@@ -62,6 +62,8 @@ export function normalize(v: unknown): unknown {
 
 /** Deep equality of normalised values. */
 export function same(a: unknown, b: unknown): boolean {
+  // The common case in a diff with no change, and in a refresh: the very same value.
+  if (a === b) return true;
   const canon = (v: unknown) => {
     const n = normalize(v);
     return isEmpty(n) ? undefined : JSON.stringify(n);
