@@ -4,8 +4,10 @@
  * (provider/resources); this layer only translates: secrets unwrapped on the way in and wrapped
  * again on the way out, member by member, the engine's timeouts passed on as the operation's
  * deadline, a detailed diff, previews answered without calling the API, and an import's read
- * (which carries no properties) answered with outputs and the declared inputs. Invoke runs the
- * functions the TypeScript SDK's data sources run (plugin/functions.ts), with the configured client.
+ * (which carries no properties) answered with outputs and the declared inputs. Read and Diff take
+ * the engine's Structs as bytes (./wire), which a read that finds no drift sends back as they came.
+ * Invoke runs the functions the TypeScript SDK's data sources run (plugin/functions.ts), with the
+ * configured client.
  */
 import { isDeepStrictEqual } from "node:util";
 import * as grpc from "@grpc/grpc-js";
@@ -61,13 +63,15 @@ const specOf = (k: (typeof KINDS)[number]) => specs[k.kind as Kind] as unknown a
 
 /** A Struct the engine sent, decoded once: as sent (secrets wrapped), plain, and where its secrets were. */
 interface Decoded {
+  /** Its bytes, when it came as bytes (Read and Diff: see ./wire). */
+  bytes?: Buffer;
   sent: Rec;
   plain: Rec;
   /** The paths that arrived secret, at any depth: kept secret on the way out. */
   secrets: Path[];
 }
 /** A Struct, or its bytes as they arrived (see ./wire). */
-function decode(s: structproto.Struct | StructBytes): Decoded & { bytes?: Uint8Array } {
+function decode(s: structproto.Struct | StructBytes): Decoded {
   const bytes = s instanceof structproto.Struct ? undefined : s;
   const sent = (s instanceof structproto.Struct ? s.toJavaScript() : valuesOf(s)) as Rec;
   return { bytes, sent, plain: unwrapSecrets(sent) as Rec, secrets: secretPathsOf(sent) };
@@ -90,7 +94,7 @@ const outward = (k: (typeof KINDS)[number], v: Rec, alsoSecret: Path[] = []): st
  * member (a refresh that finds no drift hands the engine back what it sent, as it sent it), else
  * a new Struct.
  */
-function answerWith(a: ReadAnswer, f: "properties" | "inputs", v: Rec, was: ReturnType<typeof decode>): void {
+function answerWith(a: ReadAnswer, f: "properties" | "inputs", v: Rec, was: Decoded): void {
   if (was.bytes && isDeepStrictEqual(v, was.sent)) a.structs[f] = was.bytes;
   else if (f === "properties") a.message.setProperties(struct(v));
   else a.message.setInputs(struct(v));
