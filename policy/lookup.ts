@@ -1,5 +1,6 @@
 import { NotFoundError, PermissionDeniedError, clientFor, readSettings, type ConfigGetter, type IrvClient } from "../client";
-import { uidsToLookUp, type RemoteItem, type World } from "./rules";
+import { uidsToLookUp } from "./evaluate";
+import type { RemoteItem, World } from "./world";
 
 /** What was looked up already, by uid (null: the API does not show it). */
 export type LookupCache = Map<string, Promise<RemoteItem | null>>;

@@ -8,7 +8,10 @@
  * API (`IRV_API_URL` and `IRV_TOKEN` in the engine's environment).
  */
 import type { PolicyResource, ReportViolation, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
-import { RULES, UNKNOWN, effective, evaluate, kindOfType, type PolicyConfig, type Rule, type Subject, type World } from "./rules";
+import { effective, type PolicyConfig } from "./config";
+import { evaluate } from "./evaluate";
+import { RULES } from "./rules";
+import { UNKNOWN, kindOfType, type Rule, type Subject, type World } from "./world";
 import { lookUpRemote, type LookupCache } from "./lookup";
 
 /** The API's answers, shared by the stack policies of one run of the pack. */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { parsePolicyConfig } from "../../policy/rules";
+import { parsePolicyConfig } from "../../policy/config";
 import { EXIT, STACK_OPTIONS, UsageError, oneOf, parsing, type Command } from "../command";
 import { REVIEW_FORMATS, formatReview, runReview } from "../review";
 import { openStack } from "../stack";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../policy/rules";
+import type { Finding } from "../../policy/world";
 import { showText, type Shown } from "../engine/values";
 import { cell, code, table } from "../format/markdown";
 import { ACTIONS, type ReviewChange, type ReviewReport } from "./report";

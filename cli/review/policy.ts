@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { SETTINGS } from "../../client/config";
-import { ruleById, type Finding } from "../../policy/rules";
+import { ruleById } from "../../policy/rules";
+import type { Finding } from "../../policy/world";
 import { displayNameOfType } from "../engine/steps";
 
 /**

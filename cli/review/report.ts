@@ -1,4 +1,4 @@
-import type { Finding } from "../../policy/rules";
+import type { Finding } from "../../policy/world";
 import type { FieldChange } from "../engine/values";
 
 /** What a preview will do to one resource, in the words a reviewer uses. */

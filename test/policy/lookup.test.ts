@@ -5,7 +5,8 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { lookUpRemote, type LookupCache } from "../../policy/lookup";
-import { evaluate, type World } from "../../policy/rules";
+import { evaluate } from "../../policy/evaluate";
+import type { World } from "../../policy/world";
 import { listAll, useServer } from "../support/server";
 
 describe("lookUpRemote", () => {

@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { BUILTIN_ROLES } from "../../api/capabilities";
-import { RULES, evaluate, parsePolicyConfig, uidsToLookUp, UNKNOWN, type Subject, type World, type PolicyConfig } from "../../policy/rules";
+import { parsePolicyConfig, type PolicyConfig } from "../../policy/config";
+import { evaluate, uidsToLookUp } from "../../policy/evaluate";
+import { RULES } from "../../policy/rules";
+import { UNKNOWN, type Subject, type World } from "../../policy/world";
 
 const ORG = "a".repeat(40);
 const ENG = `${ORG}/${"1".repeat(16)}`;
