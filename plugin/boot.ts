@@ -29,8 +29,8 @@ export function compileBundle(cache: Buffer | undefined = cacheIfAny()): Script 
 }
 
 /** Compiles and runs the bundle, as `require` would; returns its script (for scripts/cache-plugin.ts). */
-export function runBundle(cache?: Buffer): Script {
-  const script = cache ? compileBundle(cache) : compileBundle();
+export function runBundle(): Script {
+  const script = compileBundle();
   const module = new Module(BUNDLE);
   module.filename = BUNDLE;
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(BUNDLE), module, BUNDLE, __dirname);

@@ -70,14 +70,15 @@ interface Decoded {
   /** The paths that arrived secret, at any depth: kept secret on the way out. */
   secrets: Path[];
 }
-/** A Struct, or its bytes as they arrived (see ./wire). */
+/** The values of a Struct, or of its bytes as they arrived (see ./wire), secrets still wrapped. */
+const valuesIn = (s: structproto.Struct | StructBytes): Rec => (s instanceof structproto.Struct ? s.toJavaScript() : valuesOf(s)) as Rec;
+/** A Struct, or its bytes as they arrived. */
 function decode(s: structproto.Struct | StructBytes): Decoded {
-  const bytes = s instanceof structproto.Struct ? undefined : s;
-  const sent = (s instanceof structproto.Struct ? s.toJavaScript() : valuesOf(s)) as Rec;
-  return { bytes, sent, plain: unwrapSecrets(sent) as Rec, secrets: secretPathsOf(sent) };
+  const sent = valuesIn(s);
+  return { bytes: s instanceof structproto.Struct ? undefined : s, sent, plain: unwrapSecrets(sent) as Rec, secrets: secretPathsOf(sent) };
 }
 /** A Struct, or its bytes, as plain values, secrets unwrapped (where they were is not kept: see decode). */
-const plain = (s: structproto.Struct | StructBytes): Rec => unwrapSecrets(s instanceof structproto.Struct ? s.toJavaScript() : valuesOf(s)) as Rec;
+const plain = (s: structproto.Struct | StructBytes): Rec => unwrapSecrets(valuesIn(s)) as Rec;
 /** A Struct of `v`, with `undefined` members dropped (Struct refuses them). */
 const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
 /**
