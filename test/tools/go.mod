@@ -1,0 +1,3 @@
+module pulumi-irv/test/tools
+
+go 1.25
