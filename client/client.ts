@@ -1,6 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../api/collections";
+import { maskPathOf, withoutNulls } from "../api/kinds";
 import type { TokenSource } from "./token-source";
 import { ApiError, DeadlineExceededError, NotTheApiError, ResponseShapeError, TransportError, UnauthenticatedError } from "./errors";
 import { retryFunction } from "./retry";
@@ -97,10 +98,15 @@ export class IrvClient {
     return this.#parse(c, await this.send("POST", `${COLLECTIONS[c].path}/${parentUid}`, { ...o, body }));
   }
 
-  /** PATCH `uid` with an explicit `updateMask` (exactly `mask`); idempotent, so retried. */
+  /**
+   * PATCH `uid` with an explicit `updateMask`: exactly `mask`, given as wire (JSON) paths and sent
+   * as the proto field names the API reads (`claimMatch` goes as `claim_match`); idempotent, so
+   * retried.
+   */
   async update<C extends CollectionName>(c: C, uid: string, body: object, mask: string[], o: CallOptions = {}): Promise<Item<C>> {
     if (mask.length === 0) throw new Error("update called with an empty mask");
-    return this.#parse(c, await this.send("PATCH", `${COLLECTIONS[c].path}/${uid}`, { ...o, body, query: { updateMask: mask.join(",") } }));
+    const updateMask = mask.map((p) => maskPathOf(c, p)).join(",");
+    return this.#parse(c, await this.send("PATCH", `${COLLECTIONS[c].path}/${uid}`, { ...o, body, query: { updateMask } }));
   }
 
   /** DELETE `uid`. */
@@ -238,7 +244,7 @@ export class IrvClient {
 }
 
 function checkShape(schema: z.ZodType, raw: unknown, what: string): unknown {
-  const r = schema.safeParse(raw);
+  const r = schema.safeParse(withoutNulls(raw));
   if (!r.success) throw new ResponseShapeError(what, r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   return r.data;
 }

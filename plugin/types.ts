@@ -7,7 +7,7 @@
  * kinds' definitions (`secretMembers`). Nothing here names a field or a type.
  */
 import { z } from "zod";
-import { KINDS, createBodyOf, readShapeOf, type KindDefinition } from "../api/kinds";
+import { KINDS, createBodyOf, readShapeOf, wireNameOf, type KindDefinition } from "../api/kinds";
 
 /** A property or type spec of the schema. */
 export type Spec = Record<string, unknown>;
@@ -115,7 +115,7 @@ function fieldTypesOf(d: KindDefinition, types: Types) {
   const fields: Record<string, Spec> = {};
   const required = { inputs: [] as string[], outputs: [] as string[] };
   for (const [name, f] of Object.entries(d.fields)) {
-    const wire = f.wire ?? name;
+    const wire = wireNameOf(name, f);
     const j = f.input ? body : item;
     const p = j.properties?.[wire];
     if (p) fields[name] = converter(types, "iam", j.$defs ?? {})(p, `${d.className}.${name}`);

@@ -86,7 +86,7 @@ export const RULES: readonly Rule[] = [
     fix: "Give a shorter `ttl` (or an earlier `expirationTime`).",
     config: { properties: { maxDays: { type: "integer", minimum: 1, description: "The longest an invite may live, in days.", default: 7 } } },
     check(s, w, c) {
-      const secs = lifetimeSeconds(s.inputs, w.now);
+      const secs = lifetimeSeconds(s.inputs);
       const max = Number(c.maxDays) * 86_400;
       return secs !== undefined && secs > max ? [`lives ${Math.round((secs / 86_400) * 10) / 10} days, more than ${c.maxDays}`] : [];
     },

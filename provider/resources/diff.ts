@@ -24,7 +24,7 @@ export function changesOf(spec: KindSpec<CollectionName>, olds: Rec, news: Rec):
     if (!containsUnknown(n) && same(o, n)) continue;
     if (olds[name] === undefined && !containsUnknown(n) && spec.liveConfirms?.(name, olds, news)) continue;
     changed.push(name);
-    const wire = fs.wire ?? name;
+    const wire = fs.wire;
     if (fs.block && !containsUnknown(n) && !isEmpty(o) && !isEmpty(n) && typeof o === "object" && typeof n === "object") {
       for (const k of [...new Set([...Object.keys(o), ...Object.keys(n)])].sort())
         if (!same(o[k], n[k])) mask.push(`${wire}.${k}`);

@@ -24,7 +24,7 @@ const spec: KindSpec<"groupInvites"> = {
     // must not break every later preview. Any change to an invite's inputs replaces it, so
     // changed inputs mean a create too.
     if (!creating && changesOf(spec as unknown as KindSpec<CollectionName>, olds, i).changed.length === 0) return [];
-    return lifetimeIssues(i, Date.now(), (v) => v !== UNKNOWN);
+    return lifetimeIssues(i, (v) => v !== UNKNOWN);
   },
   /** An imported invite has no ttl in state: a program's ttl matches if the invite lives exactly that long. */
   liveConfirms: (name, olds, news) => name === "ttl" && typeof news.ttl === "string" && livesFor(olds, news.ttl),

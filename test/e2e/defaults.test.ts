@@ -53,7 +53,7 @@ const CASES: Case[] = [
   {
     name: "service-identity",
     collection: "identities",
-    declare: (org) => ({ groupUid: org, name: "svc", servicePrincipal: "INGESTER" }),
+    declare: (org) => ({ groupUid: org, name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }),
     edit: { body: { name: "svc2" }, mask: "name", field: "name" },
   },
   {

@@ -20,7 +20,7 @@ const CASES: { name: string; declare(irv: Sdk, org: string): void; says: RegExp[
         groupUid: org,
         name: "ci",
         claimMatch: { issuer: "http://tokens.example.com", subject: "repo:acme/infra" },
-        servicePrincipal: "INGESTER",
+        servicePrincipal: "SERVICE_PRINCIPAL_INGESTER",
       }),
     says: [/claimMatch\.issuer: must be an https URL/, /only one of claimMatch, staticKeys, awsIdentity, servicePrincipal/],
   },

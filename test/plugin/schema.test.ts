@@ -151,7 +151,7 @@ describe("the plugin schema's object and enum types", () => {
       for (const n of names) expect(n).toMatch(/^[A-Z][A-Za-z0-9]*$/);
     }
     expect(enumName("role_bindings.list")).toBe("RoleBindingsList");
-    expect(enumName("CATALOG_SYNCER")).toBe("CatalogSyncer");
+    expect(enumName("SERVICE_PRINCIPAL_CATALOG_SYNCER")).toBe("CatalogSyncer");
   });
 
   it("says which member is secret once: the plugin marks it, the dynamic classes keep its block secret", () => {

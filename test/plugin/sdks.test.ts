@@ -177,7 +177,7 @@ describe("the SDKs generated from the plugin's schema", () => {
     expect(read("nodejs/types/output.ts")).toMatch(/export interface BoundIdentity \{/);
     expect(read("nodejs/types/enums/iam/index.ts")).toContain('RoleBindingsList: "role_bindings.list"');
     expect(read("go/irv/iam/pulumiTypes.go")).toMatch(/^type OidcArgs struct \{/m);
-    expect(read("go/irv/iam/pulumiEnums.go")).toMatch(/ServicePrincipalCatalogSyncer\s+= ServicePrincipal\("CATALOG_SYNCER"\)/);
+    expect(read("go/irv/iam/pulumiEnums.go")).toMatch(/ServicePrincipalCatalogSyncer\s+= ServicePrincipal\("SERVICE_PRINCIPAL_CATALOG_SYNCER"\)/);
     expect(read("python/pulumi_irv/iam/_inputs.py")).toContain("class StaticKeysArgs:");
     expect(read("python/pulumi_irv/iam/_enums.py")).toContain("class Capability(_builtins.str, Enum):");
     expect(read("dotnet/Iam/Inputs/OidcArgs.cs")).toMatch(/_clientSecret = Output\.Tuple<Input<string>\?, int>\(value, emptySecret\)/);

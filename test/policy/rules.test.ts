@@ -150,11 +150,11 @@ describe("settings", () => {
 
   it("the capabilities setting decides which custom roles count as dangerous", () => {
     const id = ci(ENG);
-    const role = subject("roles", { groupUid: ENG, name: "pusher", description: "d", capabilities: ["registry.push"] }, { uid: "d".repeat(40) });
+    const role = subject("roles", { groupUid: ENG, name: "pusher", description: "d", capabilities: ["repo.create"] }, { uid: "d".repeat(40) });
     const w = world(id, role, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: role.uid }));
     const rule = "irv-workload-identity-admin-at-root";
     expect(evaluate(w).filter((f) => f.rule === rule)).toEqual([]);
-    expect(evaluate(w, { [rule]: { capabilities: ["registry.push"] } }).filter((f) => f.rule === rule)).toHaveLength(1);
+    expect(evaluate(w, { [rule]: { capabilities: ["repo.create"] } }).filter((f) => f.rule === rule)).toHaveLength(1);
   });
 
   it("levels: a rule's own, else all's, else its default; disabled drops it", () => {

@@ -22,7 +22,7 @@ afterAll(() => proxy.close());
 describe("deleting a group while its contents are being deleted", () => {
   it("tries again while what the group holds shrinks, and succeeds once it is empty", async () => {
     const id = await freshGroup(ctx);
-    const identity = await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "INGESTER" });
+    const identity = await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
     await apiCreate(ctx, "accountAssociations", id, { name: "accounts", amazon: { account: "123456789012" } });
     const attempts = proxy.hold({ method: "DELETE", path: path("groups", id) });
     const deleting = groups.delete(id, { uid: id, parentUid: ctx.server.organization, name: "g" } as any);
@@ -47,7 +47,7 @@ describe("deleting a group while its contents are being deleted", () => {
 
   it("still fails, in plain words, when what it holds stays", async () => {
     const id = await freshGroup(ctx);
-    await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "INGESTER" });
+    await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
     await expect(groups.delete(id, { uid: id, parentUid: ctx.server.organization, name: "g" } as any)).rejects.toThrow(`group g (${id}) still contains 1 identity: delete or move them first`);
     expect((await ctx.api.get(path("groups", id))).status).toBe(200);
   });

@@ -54,7 +54,7 @@ describe("iam.Group provider", () => {
     const name = uniqueName("parent");
     const { id, outs } = await groups.create({ parentUid: parent, name });
     await apiCreate(ctx, "groups", id, { name: "child" });
-    await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "INGESTER" });
+    await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
     await expect(groups.delete(id, outs!)).rejects.toThrow(
       `group ${name} (${id}) still contains 1 child group, 1 identity: delete or move them first`,
     );

@@ -59,7 +59,7 @@ describe("iam.Identity provider", () => {
       [{ claimMatch: { issuer: "https://i.example.com", subjectPattern: "repo:(" } }, ["claimMatch.subjectPattern"]],
       [{ awsIdentity: { awsAccount: "1234", arn: "arn" } }, ["awsIdentity.awsAccount"]],
       [{}, ["claimMatch"]],
-      [{ claimMatch, servicePrincipal: "INGESTER" }, ["servicePrincipal"]],
+      [{ claimMatch, servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }, ["servicePrincipal"]],
       [{ servicePrincipal: "NOBODY" }, ["servicePrincipal"]],
     ];
     for (const [kind, props] of cases) {

@@ -23,22 +23,22 @@ const ci = new irv.iam.Identity("ci", {
 });
 const cm: pulumi.Output<irv.iam.ClaimMatch | undefined> = ci.claimMatch;
 new irv.iam.Identity("aws", { groupUid: eng.uid, name: "aws", awsIdentity: { awsAccount: "123456789012", arn: "arn" } });
-new irv.iam.Identity("svc", { groupUid: eng.uid, name: "svc", servicePrincipal: "INGESTER" });
+new irv.iam.Identity("svc", { groupUid: eng.uid, name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
 
 // Exactly one identity kind, and service principals from the API's table.
 // @ts-expect-error two kinds
-new irv.iam.Identity("two", { groupUid: eng.uid, name: "two", servicePrincipal: "INGESTER", awsIdentity: { awsAccount: "123456789012", arn: "arn" } });
+new irv.iam.Identity("two", { groupUid: eng.uid, name: "two", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER", awsIdentity: { awsAccount: "123456789012", arn: "arn" } });
 // @ts-expect-error no kind
 new irv.iam.Identity("none", { groupUid: eng.uid, name: "none" });
 // @ts-expect-error not a service principal
 new irv.iam.Identity("nope", { groupUid: eng.uid, name: "nope", servicePrincipal: "NOPE" });
-const sp: irv.iam.ServicePrincipal = "REGISTRY_PULLER";
+const sp: irv.iam.ServicePrincipal = "SERVICE_PRINCIPAL_TENANT_SCANNER";
 new irv.iam.Identity("svc-output", { groupUid: eng.uid, name: "svc2", servicePrincipal: pulumi.output(sp) });
 
 const role = new irv.iam.Role("r", { groupUid: eng.uid, name: "r", capabilities: ["groups.list", pulumi.output("tag.create" as const)] });
 // @ts-expect-error not a capability
 new irv.iam.Role("bad-cap", { groupUid: eng.uid, name: "r", capabilities: ["groups.list", "tag.frobnicate"] });
-const cap: irv.iam.Capability = "registry.pull";
+const cap: irv.iam.Capability = "repo.blobs.get";
 const caps: pulumi.Output<string[]> = role.capabilities;
 
 const viewer: pulumi.Output<irv.iam.RoleResult> = irv.iam.getRoleOutput({ name: "viewer" });

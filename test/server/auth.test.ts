@@ -162,7 +162,7 @@ describe("token exchange", () => {
     expectFieldViolation(await exchange(ext, "nope"), "identity");
     expectError(await exchange(ext, `${groupUid}/0123456789abcdef`), "PERMISSION_DENIED");
     expectError(await exchange("x.y.z", uid), "UNAUTHENTICATED");
-    const sp = ok(await api.post(path("identities", groupUid), { name: "sp", servicePrincipal: "INGESTER" })).uid;
+    const sp = ok(await api.post(path("identities", groupUid), { name: "sp", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" })).uid;
     expectError(await exchange(ext, sp), "PERMISSION_DENIED");
   });
 

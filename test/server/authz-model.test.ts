@@ -166,7 +166,7 @@ describe("no path gives a caller more than its bindings grant", () => {
     // ...and then A's owner may no longer change how it is assumed, nor delete it with its bindings.
     const hijack = { claimMatch: { issuer: "https://evil.example", subject: "a-owner" } };
     expectError(await as.owner.patch(path("identities", inA.uid), hijack), "PERMISSION_DENIED");
-    expectError(await as.owner.patch(path("identities", inA.uid), { staticKeys: undefined, servicePrincipal: "INGESTER" }), "PERMISSION_DENIED");
+    expectError(await as.owner.patch(path("identities", inA.uid), { staticKeys: undefined, servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }), "PERMISSION_DENIED");
     expectError(await as.owner.del(path("identities", inA.uid)), "PERMISSION_DENIED");
     expect(ok(await admin().get(path("identities", inA.uid))).claimMatch).toEqual(inA.claimMatch);
     ok(await admin().get(path("roleBindings", atRoot.uid)));

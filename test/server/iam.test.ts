@@ -24,11 +24,11 @@ describe("identities", () => {
     expect(sk.staticKeys.subject).toBe("svc");
     const aws = ok(await ctx.api.post(path("identities", g.uid), { name: "aws", awsIdentity: { awsAccount: "123456789012", arnPattern: "arn:aws:iam::123456789012:role/.*" } }));
     expect(aws.awsIdentity.awsAccount).toBe("123456789012");
-    const sp = ok(await ctx.api.post(path("identities", g.uid), { name: "sp", servicePrincipal: "INGESTER" }));
-    expect(sp.servicePrincipal).toBe("INGESTER");
+    const sp = ok(await ctx.api.post(path("identities", g.uid), { name: "sp", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }));
+    expect(sp.servicePrincipal).toBe("SERVICE_PRINCIPAL_INGESTER");
 
     expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "none" }), "claimMatch");
-    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "two", servicePrincipal: "INGESTER", awsIdentity: { awsAccount: "123456789012", arn: "x" } }), "servicePrincipal");
+    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "two", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER", awsIdentity: { awsAccount: "123456789012", arn: "x" } }), "servicePrincipal");
     expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "http", claimMatch: { issuer: "http://example.com", subject: "s" } }), "claimMatch.issuer");
     expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "re", claimMatch: { issuer: "https://x", subjectPattern: "(" } }), "claimMatch.subjectPattern");
     expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "acct", awsIdentity: { awsAccount: "12", arn: "x" } }), "awsIdentity.awsAccount");
@@ -56,8 +56,8 @@ describe("identities", () => {
     const id = await mkIdentity(ctx.api, g.uid, "one", { description: "d1" });
     const r1 = ok(await ctx.api.patch(path("identities", id.uid), { description: "d2" }));
     expect(r1).toMatchObject({ name: "one", description: "d2", claimMatch: id.claimMatch });
-    const r2 = ok(await ctx.api.patch(path("identities", id.uid), { servicePrincipal: "COSIGNED" }));
-    expect(r2.servicePrincipal).toBe("COSIGNED");
+    const r2 = ok(await ctx.api.patch(path("identities", id.uid), { servicePrincipal: "SERVICE_PRINCIPAL_COSIGNED" }));
+    expect(r2.servicePrincipal).toBe("SERVICE_PRINCIPAL_COSIGNED");
     expect(r2.claimMatch).toBeUndefined();
     const r3 = ok(await ctx.api.patch(path("identities", id.uid), { name: "ignored", description: "d3" }, { updateMask: "description" }));
     expect(r3).toMatchObject({ name: "one", description: "d3" });

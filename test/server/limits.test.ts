@@ -53,7 +53,7 @@ describe("input limits", () => {
 
   it("keeps updateTime when a PATCH changes nothing (empty, null, or the same values)", async () => {
     const g = await mkGroup(ctx.api, org(), "still", "same");
-    const id = ok(await ctx.api.post(path("identities", g.uid), { name: "i", servicePrincipal: "INGESTER" }));
+    const id = ok(await ctx.api.post(path("identities", g.uid), { name: "i", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }));
     const r = ok(await ctx.api.post(path("roles", g.uid), { name: "r", capabilities: ["groups.list"] }));
     const cases: [string, any, object][] = [
       [path("groups", g.uid), g, { name: "still", description: "same" }],

@@ -35,8 +35,8 @@ const FIELDS: [string, "identity" | "group" | "role", "roleBindings" | "identity
   ["roleBindings.roleUid", "role", "roleBindings", (uid) => ({ identityUid: hidden.mine, roleUid: uid })],
   ["identityProviders.defaultRole", "role", "identityProviders", (uid) => ({ name: "sso", defaultRole: uid, oidc: { issuer: "https://login.example", clientId: "c", clientSecret: "s" } })],
   ["groupInvites.roleUid", "role", "groupInvites", (uid) => ({ roleUid: uid })],
-  ["accountAssociations.chainguard.serviceBindings (identity)", "identity", "accountAssociations", (uid) => ({ name: "a", chainguard: { serviceBindings: { INGESTER: uid } } })],
-  ["accountAssociations.chainguard.serviceBindings (group)", "group", "accountAssociations", (uid) => ({ name: "a", chainguard: { serviceBindings: { INGESTER: uid } } })],
+  ["accountAssociations.chainguard.serviceBindings (identity)", "identity", "accountAssociations", (uid) => ({ name: "a", chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: uid } } })],
+  ["accountAssociations.chainguard.serviceBindings (group)", "group", "accountAssociations", (uid) => ({ name: "a", chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: uid } } })],
 ];
 
 describe("references in bodies", () => {
@@ -64,8 +64,8 @@ describe("references in bodies", () => {
   }
 
   it("an update naming a hidden uid is refused too, and one that keeps a binding the caller cannot see is not", async () => {
-    ok(await ctx.api.post(path("accountAssociations", A), { name: "a", chainguard: { serviceBindings: { INGESTER: hidden.identity } } }));
-    const refused = await owner.patch(path("accountAssociations", A), { chainguard: { serviceBindings: { INGESTER: hidden.group } } }, { updateMask: "chainguard" });
+    ok(await ctx.api.post(path("accountAssociations", A), { name: "a", chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: hidden.identity } } }));
+    const refused = await owner.patch(path("accountAssociations", A), { chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: hidden.group } } }, { updateMask: "chainguard" });
     expect(refused.status, refused.text).toBe(400);
     ok(await owner.patch(path("accountAssociations", A), { description: "kept" }, { updateMask: "description" }));
   });

@@ -42,11 +42,21 @@ export namespace iam {
     }
 
     /**
-     * The group's GitHub App installations.
+     * The group's GitHub App installations, by app id.
      */
     export interface AccountAssociationGithub {
         /**
-         * The GitHub App installations.
+         * The installations of each GitHub App, by the app's id (digits).
+         */
+        appInstallations: {[key: string]: outputs.iam.AccountAssociationGithubAppInstallations};
+    }
+
+    /**
+     * One GitHub App's installations.
+     */
+    export interface AccountAssociationGithubAppInstallations {
+        /**
+         * The app's installations.
          */
         installations: outputs.iam.AccountAssociationGithubInstallation[];
     }
@@ -56,9 +66,9 @@ export namespace iam {
      */
     export interface AccountAssociationGithubInstallation {
         /**
-         * The installation id (digits).
+         * The installation id (digits; an int64 on the API).
          */
-        id: string;
+        installationId: string;
         /**
          * A name for it.
          */
@@ -192,6 +202,28 @@ export namespace iam {
     }
 
     /**
+     * The role a group invite grants, as the API hydrates it.
+     */
+    export interface InviteRole {
+        /**
+         * The role's capabilities.
+         */
+        capabilities: string[];
+        /**
+         * The role's description.
+         */
+        description: string;
+        /**
+         * The role's name.
+         */
+        name: string;
+        /**
+         * The role's uid.
+         */
+        uid: string;
+    }
+
+    /**
      * An identity provider's OIDC connection.
      */
     export interface Oidc {
@@ -204,13 +236,25 @@ export namespace iam {
          */
         clientId: string;
         /**
-         * The OAuth client secret: write-only on the API, never read back.
+         * The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
          */
         clientSecret?: string;
+        /**
+         * How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+         */
+        correlationRule?: enums.iam.CorrelationRule;
+        /**
+         * The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
+         */
+        groupsClaim?: string;
         /**
          * The OIDC issuer URL (https; plain http only on a loopback host).
          */
         issuer: string;
+        /**
+         * Use PKCE when exchanging authorization codes (a public client needs no client secret).
+         */
+        pkceEnabled?: boolean;
     }
 
     /**
@@ -222,7 +266,7 @@ export namespace iam {
          */
         builtin: boolean;
         /**
-         * Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+         * Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
          */
         capabilities: enums.iam.Capability[];
         /**
@@ -260,9 +304,9 @@ export namespace iam {
          */
         audiences?: string[];
         /**
-         * When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
+         * When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
          */
-        expirationTime: string;
+        expirationTime?: string;
         /**
          * The `iss` of the tokens (https; plain http only on a loopback host).
          */
