@@ -3,6 +3,7 @@
  * hand out, claim matches that admit strangers, https issuers and invite lifetimes.
  */
 import { RE2JS } from "re2js";
+import { BUILTIN_ROLES } from "../api/capabilities";
 import { DURATION } from "../api/kinds/groupInvites";
 import { isKnown, type ConfigSchema, type RoleFacts } from "./world";
 
@@ -25,9 +26,11 @@ export function dangerOf(role: RoleFacts | undefined, patterns: readonly string[
   return caps.length ? `role ${role.name ?? "(unnamed)"}, which holds ${caps.join(", ")}` : undefined;
 }
 
-/** Read-only capabilities: lists and pulls. */
+const VIEWER = new Set<string>(BUILTIN_ROLES.viewer.capabilities);
+
+/** Read-only capabilities: nothing beyond what the built-in viewer holds (lists, reads and pulls). */
 export function readOnly(caps: readonly string[]): boolean {
-  return caps.every((c) => /\.(list|get|read)$/.test(c));
+  return caps.every((c) => VIEWER.has(c));
 }
 
 /** Well-known CI issuers and a subject of theirs that belongs to nobody's organization. */

@@ -1,6 +1,7 @@
 import { NotFoundError, PermissionDeniedError, clientFor, readSettings, type ConfigGetter, type IrvClient } from "../client";
 import { uidsToLookUp } from "./evaluate";
 import type { RemoteItem, World } from "./world";
+import { readBack } from "../api/kinds";
 
 /** What was looked up already, by uid (null: the API does not show it). */
 export type LookupCache = Map<string, Promise<RemoteItem | null>>;
@@ -28,7 +29,8 @@ export async function lookUpRemote(world: World, o: { get?: ConfigGetter; client
     let answer = cache.get(`${kind}:${uid}`);
     if (!answer) {
       answer = client.get(kind, uid).then(
-        (item) => ({ kind, uid, item: item as unknown as Record<string, unknown> }),
+        // The fields as programs spell them (a role's capabilities by name, not by the wire's enum).
+        (item) => ({ kind, uid, item: { ...item, ...readBack(kind, item) } }),
         (e) => {
           if (e instanceof NotFoundError || e instanceof PermissionDeniedError) return null;
           throw e;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
+import type { Known } from "./derive";
 import { common, defineKind, numbered, IAM_PACKAGE, type InputIssue } from "./definition";
 
 /** A protobuf Duration as JSON: seconds with an `s`, e.g. `86400s`. */
@@ -39,6 +40,8 @@ export function livesFor(live: { expirationTime?: unknown; createTime?: unknown 
   return DURATION.test(ttl) && ttlMs(ttl) === Date.parse(String(live.expirationTime)) - Date.parse(String(live.createTime));
 }
 
+/** The role an invite grants, as the API hydrates it. */
+export type InviteRole = Known<z.output<typeof InviteRole>>;
 /** The role an invite grants, as the API hydrates it (its capabilities by friendly name). */
 export const InviteRole = z
   .looseObject({

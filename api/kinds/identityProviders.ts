@@ -118,7 +118,7 @@ export const identityProviders = defineKind({
       // A create needs a secret unless the client is public (PKCE); an update names only what changes.
       schema: Oidc.extend({ clientSecret: Oidc.shape.clientSecret.unwrap().min(1, "must not be empty").optional() })
         .superRefine((o, ctx) => {
-          if (!o.clientSecret && !o.pkceEnabled) ctx.addIssue({ code: "custom", path: ["clientSecret"], message: "is required unless pkceEnabled is true (a public client)" });
+          if (o.clientSecret === undefined && !o.pkceEnabled) ctx.addIssue({ code: "custom", path: ["clientSecret"], message: "is required unless pkceEnabled is true (a public client)" });
         })
         .meta({ id: "Oidc", description: "An identity provider's OIDC connection." }),
       update: Oidc.partial(),

@@ -38,7 +38,7 @@ describe("irv drift and irv review", { timeout: ENGINE_TIMEOUT }, () => {
         new irv.iam.Group("scratch", { parentUid: org, name: "scratch" });
         new irv.iam.Identity("ci", {
           groupUid: platform.uid,
-          name: "ci",
+          name: "ci-0",
           claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" },
         });
         if (!edited)

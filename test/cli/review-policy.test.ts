@@ -116,7 +116,7 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
           const eng = new irv.iam.Group("eng", { parentUid: org, name: "eng", description: "Engineering" });
           // Named like a built-in role: applied before the guardrails were on, and left as it is.
           new irv.iam.Role("editor", { groupUid: eng.uid, name: "editor", description: "Edits", capabilities: ["repo.list"] });
-          new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci", description: edited ? "" : "CI", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
+          new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-0", description: edited ? "" : "CI", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
         },
       });
       try {

@@ -17,7 +17,7 @@ const subject = "repo:acme/infra:ref:refs/heads/main";
 beforeAll(async () => {
   issuer = await startOidcIssuer();
   const org = ctx.server.organization;
-  identity = (await apiCreate(ctx, "identities", org, { name: "ci", claimMatch: { issuer: issuer.url, subject } })).uid;
+  identity = (await apiCreate(ctx, "identities", org, { name: "ci-0", claimMatch: { issuer: issuer.url, subject } })).uid;
   await apiCreate(ctx, "roleBindings", org, { identityUid: identity, roleUid: await builtinRole(ctx, "viewer") });
 });
 afterAll(() => issuer?.close());

@@ -5,7 +5,7 @@ import { resources } from "../../api";
 // client does not know yet, still parse, so a newer API does not break reads and refreshes.
 describe("response shapes", () => {
   it("read identity kinds and account blocks without the request rules", () => {
-    const base = { uid: "a".repeat(40) + "/0123456789abcdef", name: "x", createTime: "t", updateTime: "t" };
+    const base = { uid: "a".repeat(40) + "/0123456789abcdef", name: "x-0", createTime: "t", updateTime: "t" };
     const identity = resources.Identity.parse({
       ...base,
       claimMatch: { issuerPattern: "", subject: "s", newMatcher: true },

@@ -56,7 +56,7 @@ describe("the plugin's Invoke", () => {
     const team = (await ctx.api.post(apiPath("groups", org), { name: "fn-team", description: "for invokes" })).body;
     const claimMatch = { issuer: "https://token.actions.example.com", subject: "repo:acme/fn:ref:refs/heads/main" };
     const ci = (await ctx.api.post(apiPath("identities", team.uid), { name: "fn-ci", claimMatch })).body;
-    const custom = (await ctx.api.post(apiPath("roles", team.uid), { name: "fn-releaser", capabilities: ["repo.list"] })).body;
+    const custom = (await ctx.api.post(apiPath("roles", team.uid), { name: "fn-releaser", capabilities: ["CAP_REPO_LIST"] })).body;
 
     const group = await invoke("irv:iam:getGroup", { name: "fn-team", parentUid: org });
     expect(group).toMatchObject({ uid: team.uid, parentUid: org, name: "fn-team", description: "for invokes", createTime: team.createTime });

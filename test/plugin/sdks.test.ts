@@ -116,7 +116,7 @@ import * as irv from "./index";
 const org = new irv.Provider("org", { apiUrl: irv.config.apiUrl, token: pulumi.secret("token") });
 const eng = new irv.iam.Group("eng", { parentUid: "org-1", name: "eng" }, { provider: org });
 const claimMatch = { issuer: "https://token.actions.example.com", subject: "repo:org/app:ref:refs/heads/main" };
-const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci", claimMatch }, { provider: org });
+const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-0", claimMatch }, { provider: org });
 const releaser = new irv.iam.Role("releaser", { groupUid: eng.uid, name: "releaser", capabilities: ["repo.list", irv.iam.Capability.RegistryPush] }, { provider: org });
 const binding = new irv.iam.RoleBinding("ci-releaser", { groupUid: eng.uid, identityUid: ci.uid, roleUid: releaser.uid }, { provider: org });
 const sso = new irv.iam.IdentityProvider("sso", { groupUid: eng.uid, name: "sso", oidc: { issuer: "https://login.example.com", clientId: "irv", clientSecret: pulumi.secret("s") } }, { provider: org });

@@ -176,17 +176,17 @@ describe("the plugin's provider server", () => {
   });
 
   it("diffs exactly: none when nothing changed, a detailed replacement naming only the field that forces it", async () => {
-    const olds = { uid: "o/g", parentUid: "o", name: "a", description: "", createTime: "t" };
+    const olds = { uid: "o/g", parentUid: "o", name: "a-0", description: "", createTime: "t" };
     const diff = (news: object) =>
       call<provproto.DiffResponse>("diff", new provproto.DiffRequest().setUrn(urn("irv:iam:Group", "g")).setId("o/g").setOlds(struct(olds)).setNews(struct(news)));
-    expect((await diff({ parentUid: "o", name: "a" })).getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
+    expect((await diff({ parentUid: "o", name: "a-0" })).getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
 
-    const update = await diff({ parentUid: "o", name: "b" });
+    const update = await diff({ parentUid: "o", name: "b-0" });
     expect(update.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_SOME);
     expect(update.getReplacesList()).toEqual([]);
     expect(update.getDetaileddiffMap().get("name")!.getKind()).toBe(provproto.PropertyDiff.Kind.UPDATE);
 
-    const replace = await diff({ parentUid: "o2", name: "a" });
+    const replace = await diff({ parentUid: "o2", name: "a-0" });
     expect(replace.getReplacesList()).toEqual(["parentUid"]);
     expect(replace.getHasdetaileddiff()).toBe(true);
     expect([...replace.getDetaileddiffMap().keys()]).toEqual(["parentUid"]);

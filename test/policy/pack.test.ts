@@ -57,7 +57,7 @@ describe("the policies, called as the engine calls them", () => {
   const validate = (name: string, type: string, props: Record<string, unknown>) => {
     const found: string[] = [];
     const p = byName(name) as ResourceValidationPolicy;
-    const args = { type, props, urn: `urn:pulumi:dev::p::${type}::x`, name: "x", getConfig: () => ({}) } as unknown as ResourceValidationArgs;
+    const args = { type, props, urn: `urn:pulumi:dev::p::${type}::x`, name: "x-0", getConfig: () => ({}) } as unknown as ResourceValidationArgs;
     (p.validateResource as (a: ResourceValidationArgs, r: ReportViolation) => void)(args, (m) => found.push(m));
     return found;
   };
@@ -71,7 +71,7 @@ describe("the policies, called as the engine calls them", () => {
 
   it("skip a value the engine does not know yet (preview)", () => {
     // @pulumi/policy hands props that throw on an unknown value; the policies read around it.
-    const props = unknownCheckingProxy({ groupUid: "g", name: "ci", description: unknownStringValue, claimMatch: { issuer: unknownStringValue, subject: "s" } });
+    const props = unknownCheckingProxy({ groupUid: "g", name: "ci-0", description: unknownStringValue, claimMatch: { issuer: unknownStringValue, subject: "s" } });
     expect(validate("irv-missing-description", "irv:iam:Identity", props)).toEqual([]);
     expect(validate("irv-issuer-not-https", "irv:iam:Identity", props)).toEqual([]);
   });

@@ -80,7 +80,7 @@ describe("IAM data sources", () => {
   it("finds a custom role in its group, and prefers the built-in for a shared name", async () => {
     const org = ctx.server.organization;
     const group = (await ctx.api.post(path("groups", org), { name: "roles-home" })).body.uid;
-    const custom = (await ctx.api.post(path("roles", group), { name: "viewer", capabilities: ["groups.list"] })).body;
+    const custom = (await ctx.api.post(path("roles", group), { name: "viewer", capabilities: ["CAP_IAM_GROUPS_LIST"] })).body;
     expect((await irv.iam.getRole({ name: "viewer", groupUid: group })).uid).toBe(custom.uid);
     expect((await irv.iam.getRole({ name: "viewer" })).builtin).toBe(true);
     expect((await irv.iam.getRoles({ groupUid: group })).roles.map((r) => r.uid)).toEqual([custom.uid]);

@@ -109,7 +109,7 @@ export function tsProgram(org: string, bad: boolean) {
     const platform = new irv.iam.Group("platform", { parentUid: eng.uid, name: "platform", description: "Platform" });
     const ci = new irv.iam.Identity("ci", {
       groupUid: eng.uid,
-      name: "ci",
+      name: "ci-0",
       description: "CI jobs",
       claimMatch: { issuer: GITHUB, subjectPattern: bad ? "^repo:.*:ref:refs/heads/main$" : "^repo:acme/[a-z-]+:ref:refs/heads/main$" },
     });
