@@ -41,7 +41,7 @@ describe("v1 paths", () => {
 
   it("lists every match in one response, as v1 did, and refuses v2 paging and ordering parameters", async () => {
     const parent = await mkGroup(ctx.api, ctx.server.organization, "many");
-    for (let i = 0; i < 205; i++) ok(await ctx.api.post(path("groups", parent.uid), { name: `g${i}` }));
+    for (let i = 0; i < 205; i++) ok(await ctx.api.post(path("groups", parent.uid), { name: `grp-${i}` }));
     const { items } = ok(await ctx.api.get(v1("groups"), { "uidp.children_of": parent.uid }));
     expect(items.length).toBe(205);
     expect(new Set(items.map((g: { id: string }) => g.id)).size).toBe(205);
