@@ -13,6 +13,19 @@ const CorrelationRule = z
   .enum(Object.keys(CORRELATION_RULES) as [keyof typeof CORRELATION_RULES, ...(keyof typeof CORRELATION_RULES)[]])
   .meta({ id: "CorrelationRule", description: "How an OIDC login is matched to a SCIM-provisioned user: the OIDC `sub` (or Entra's `oid`) equals the SCIM externalId." });
 
+/** SCIM provisioning status, as the API reports it. */
+export const Scim = z
+  .looseObject({
+    enabled: z.boolean().default(false).describe("Whether SCIM provisioning is on."),
+    endpointUrl: z.string().optional().describe("The SCIM endpoint for this identity provider."),
+    tokenExpireTime: z.string().optional().describe("When the current SCIM token stops working (RFC 3339)."),
+    previousTokenExpireTime: z.string().optional().describe("When the previous token stops working, during a rotation (RFC 3339)."),
+    credentialState: z.string().optional().describe("The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ..."),
+    etag: z.string().optional().describe("A version for concurrent changes."),
+  })
+  .meta({ id: "IdentityProviderScim", description: "An identity provider's SCIM provisioning status." });
+export type Scim = Known<z.output<typeof Scim>>;
+
 /** The OIDC connection as requests carry it. */
 export const Oidc = z.strictObject({
   issuer: f.issuerUrl.describe("The OIDC issuer URL (https; plain http only on a loopback host)."),
@@ -133,10 +146,10 @@ export const identityProviders = defineKind({
       }),
     },
     scim: {
-      type: "Record<string, unknown>",
-      description: "SCIM provisioning status, as the API reports it (enabled, endpointUrl, credentialState, ...); managed by its own methods, not by this resource.",
+      type: "Scim",
+      description: "SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.",
       proto: { number: 21, type: "IdentityProvider.SCIM", behavior: ["OUTPUT_ONLY"] },
-      read: z.record(z.string(), z.unknown()).optional(),
+      read: Scim.optional(),
     },
     createTime: numbered.createTime(4),
     updateTime: numbered.updateTime(5),

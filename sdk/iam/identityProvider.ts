@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs } from "../resource";
-import type { Oidc, OidcArgs } from "./types";
+import type { Oidc, OidcArgs, Scim } from "./types";
 
 /** Arguments of an identity provider. */
 export interface IdentityProviderArgs extends CommonArgs {
@@ -30,8 +30,8 @@ export class IdentityProvider extends IrvResource {
   declare public readonly defaultRoleUid: pulumi.Output<string>;
   /** The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes. */
   declare public readonly oidc: pulumi.Output<Oidc>;
-  /** SCIM provisioning status, as the API reports it (enabled, endpointUrl, credentialState, ...); managed by its own methods, not by this resource. */
-  declare public readonly scim: pulumi.Output<Record<string, unknown> | undefined>;
+  /** SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource. */
+  declare public readonly scim: pulumi.Output<Scim | undefined>;
   /** When it was created (RFC 3339). */
   declare public readonly createTime: pulumi.Output<string>;
   /** When it last changed (RFC 3339). */

@@ -33,7 +33,7 @@ describe("engine values", () => {
     const after = { __provider: "y", updateTime: "2", name: "b-0", claimMatch: { subject: "s2" }, code: "c2" };
     expect(diffFields(before, after)).toEqual([
       { path: "claimMatch.subject", before: "s1", after: "s2" },
-      { path: "name", before: "a", after: "b" },
+      { path: "name", before: "a-0", after: "b-0" },
     ]);
   });
 

@@ -38,7 +38,7 @@ function declaredWithImport(m: MadeByHand, org: string): string {
     r("a-oncall", "Group", m.subteam, ["parentUid: ${a-team.uid}", "name: oncall"]),
     r("a-ci", "Identity", m.ci, [
       inTeam,
-      "name: ci",
+      "name: ci-0",
       "description: GitHub Actions on main",
       "claimMatch:",
       "  issuer: https://token.actions.githubusercontent.com",

@@ -1,3 +1,4 @@
+import { capabilityNamed } from "../../api/capabilities";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,7 +65,7 @@ describe("the plugin's Invoke", () => {
     expect((await invoke("irv:iam:getGroup", { uid: org })).parentUid).toBeUndefined();
 
     const viewer = (await listAll(ctx.api, "roles")).find((r) => r.name === "viewer");
-    expect(await invoke("irv:iam:getRole", { name: "viewer" })).toMatchObject({ uid: viewer.uid, builtin: true, capabilities: viewer.capabilities });
+    expect(await invoke("irv:iam:getRole", { name: "viewer" })).toMatchObject({ uid: viewer.uid, builtin: true, capabilities: viewer.capabilities.map(capabilityNamed) });
     expect(await invoke("irv:iam:getRole", { name: "fn-releaser", groupUid: team.uid })).toMatchObject({ uid: custom.uid, groupUid: team.uid, builtin: false });
     const { roles } = await invoke("irv:iam:getRoles", { builtin: true, orderBy: "name" });
     expect(roles.map((r: any) => r.name)).toEqual(["editor", "owner", "registry.pull", "registry.push", "viewer"]);

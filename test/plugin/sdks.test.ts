@@ -58,7 +58,7 @@ func main() {
 		releaser, err := iam.NewRole(ctx, "releaser", &iam.RoleArgs{
 			GroupUid:     eng.Uid,
 			Name:         pulumi.String("releaser"),
-			Capabilities: iam.CapabilityArray{iam.CapabilityRepoList, iam.CapabilityRegistryPush},
+			Capabilities: iam.CapabilityArray{iam.CapabilityRepoList, iam.CapabilityRepoBlobsGet},
 		}, pulumi.Provider(org))
 		if err != nil {
 			return err
@@ -72,8 +72,9 @@ func main() {
 			return err
 		}
 		sso, err := iam.NewIdentityProvider(ctx, "sso", &iam.IdentityProviderArgs{
-			GroupUid: eng.Uid,
-			Name:     pulumi.String("sso"),
+			GroupUid:       eng.Uid,
+			Name:           pulumi.String("sso"),
+			DefaultRoleUid: releaser.Uid,
 			Oidc: &iam.OidcArgs{
 				Issuer:       pulumi.String("https://login.example.com"),
 				ClientId:     pulumi.String("irv"),
@@ -117,9 +118,9 @@ const org = new irv.Provider("org", { apiUrl: irv.config.apiUrl, token: pulumi.s
 const eng = new irv.iam.Group("eng", { parentUid: "org-1", name: "eng" }, { provider: org });
 const claimMatch = { issuer: "https://token.actions.example.com", subject: "repo:org/app:ref:refs/heads/main" };
 const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-0", claimMatch }, { provider: org });
-const releaser = new irv.iam.Role("releaser", { groupUid: eng.uid, name: "releaser", capabilities: ["repo.list", irv.iam.Capability.RegistryPush] }, { provider: org });
+const releaser = new irv.iam.Role("releaser", { groupUid: eng.uid, name: "releaser", capabilities: ["repo.list", irv.iam.Capability.RepoBlobsGet] }, { provider: org });
 const binding = new irv.iam.RoleBinding("ci-releaser", { groupUid: eng.uid, identityUid: ci.uid, roleUid: releaser.uid }, { provider: org });
-const sso = new irv.iam.IdentityProvider("sso", { groupUid: eng.uid, name: "sso", oidc: { issuer: "https://login.example.com", clientId: "irv", clientSecret: pulumi.secret("s") } }, { provider: org });
+const sso = new irv.iam.IdentityProvider("sso", { groupUid: eng.uid, name: "sso", defaultRoleUid: releaser.uid, oidc: { issuer: "https://login.example.com", clientId: "irv", clientSecret: pulumi.secret("s") } }, { provider: org });
 export const bindingUid: pulumi.Output<string> = binding.uid;
 export const ssoIssuer: pulumi.Output<string> = sso.oidc.issuer;
 export const boundIdentity: pulumi.Output<string> = binding.identity.name;

@@ -81,7 +81,7 @@ describe("iam.GroupInvite provider", () => {
     const { id, outs } = await invites.create({ groupUid: group, roleUid: viewer, ttl: "3600s", adoptUid: existing.uid });
     expect(id).toBe(existing.uid);
     expect(outs!.code).toBeNull();
-    await expect(invites.create({ groupUid: group, roleUid: viewer, email: "x@example.com", adoptUid: existing.uid })).rejects.toThrow(
+    await expect(invites.create({ groupUid: group, roleUid: viewer, ttl: "3600s", email: "x@example.com", adoptUid: existing.uid })).rejects.toThrow(
       /email of the existing group invite differ/,
     );
   });

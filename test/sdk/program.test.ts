@@ -93,6 +93,7 @@ describe("SDK resources", () => {
     const idp = new irv.iam.IdentityProvider("sso", {
       groupUid: org,
       name: "sso",
+      defaultRoleUid: org,
       oidc: { issuer: "https://sso.example.com", clientId: "c", clientSecret: "hunter2" },
     });
     const invite = new irv.iam.GroupInvite("inv", { groupUid: org, roleUid: org, ttl: "3600s" });

@@ -60,7 +60,7 @@ resources:
     type: irv:iam:Identity
     properties:
       groupUid: \${eng.uid}
-      name: ci
+      name: ci-jobs
       description: CI jobs
       claimMatch:
         issuer: ${GITHUB}

@@ -62,9 +62,9 @@ export class IdentityProvider extends pulumi.CustomResource {
      */
     declare public readonly oidc: pulumi.Output<outputs.iam.Oidc>;
     /**
-     * SCIM provisioning status, as the API reports it (enabled, endpointUrl, credentialState, ...); managed by its own methods, not by this resource.
+     * SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.
      */
-    declare public /*out*/ readonly scim: pulumi.Output<{[key: string]: any} | undefined>;
+    declare public /*out*/ readonly scim: pulumi.Output<outputs.iam.IdentityProviderScim | undefined>;
     /**
      * The resource's uid (also its id).
      */

@@ -202,6 +202,36 @@ export namespace iam {
     }
 
     /**
+     * An identity provider's SCIM provisioning status.
+     */
+    export interface IdentityProviderScim {
+        /**
+         * The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ...
+         */
+        credentialState?: string;
+        /**
+         * Whether SCIM provisioning is on.
+         */
+        enabled: boolean;
+        /**
+         * The SCIM endpoint for this identity provider.
+         */
+        endpointUrl?: string;
+        /**
+         * A version for concurrent changes.
+         */
+        etag?: string;
+        /**
+         * When the previous token stops working, during a rotation (RFC 3339).
+         */
+        previousTokenExpireTime?: string;
+        /**
+         * When the current SCIM token stops working (RFC 3339).
+         */
+        tokenExpireTime?: string;
+    }
+
+    /**
      * The role a group invite grants, as the API hydrates it.
      */
     export interface InviteRole {

@@ -224,9 +224,9 @@ namespace PulumiIrv.Irv.Iam
             _value = value ?? throw new ArgumentNullException(nameof(value));
         }
 
-        public static CorrelationRule CorrelationRuleUnspecified { get; } = new CorrelationRule("CORRELATION_RULE_UNSPECIFIED");
-        public static CorrelationRule CorrelationRuleSubEqualsExternalId { get; } = new CorrelationRule("CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID");
-        public static CorrelationRule CorrelationRuleOidEqualsExternalId { get; } = new CorrelationRule("CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID");
+        public static CorrelationRule Unspecified { get; } = new CorrelationRule("CORRELATION_RULE_UNSPECIFIED");
+        public static CorrelationRule SubEqualsExternalId { get; } = new CorrelationRule("CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID");
+        public static CorrelationRule OidEqualsExternalId { get; } = new CorrelationRule("CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID");
 
         public static bool operator ==(CorrelationRule left, CorrelationRule right) => left.Equals(right);
         public static bool operator !=(CorrelationRule left, CorrelationRule right) => !left.Equals(right);
@@ -256,19 +256,19 @@ namespace PulumiIrv.Irv.Iam
             _value = value ?? throw new ArgumentNullException(nameof(value));
         }
 
-        public static ServicePrincipal ServicePrincipalCosigned { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_COSIGNED");
-        public static ServicePrincipal ServicePrincipalIngester { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_INGESTER");
-        public static ServicePrincipal ServicePrincipalCatalogSyncer { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_CATALOG_SYNCER");
-        public static ServicePrincipal ServicePrincipalApkoBuilder { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_APKO_BUILDER");
-        public static ServicePrincipal ServicePrincipalEntitlementSyncer { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER");
-        public static ServicePrincipal ServicePrincipalTenantScanner { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_TENANT_SCANNER");
-        public static ServicePrincipal ServicePrincipalSedimentology { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_SEDIMENTOLOGY");
-        public static ServicePrincipal ServicePrincipalSkillup { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_SKILLUP");
-        public static ServicePrincipal ServicePrincipalMaterializer { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_MATERIALIZER");
-        public static ServicePrincipal ServicePrincipalMicroflow { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_MICROFLOW");
-        public static ServicePrincipal ServicePrincipalGuardener { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_GUARDENER");
-        public static ServicePrincipal ServicePrincipalMicrovm { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_MICROVM");
-        public static ServicePrincipal ServicePrincipalSkills { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_SKILLS");
+        public static ServicePrincipal Cosigned { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_COSIGNED");
+        public static ServicePrincipal Ingester { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_INGESTER");
+        public static ServicePrincipal CatalogSyncer { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_CATALOG_SYNCER");
+        public static ServicePrincipal ApkoBuilder { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_APKO_BUILDER");
+        public static ServicePrincipal EntitlementSyncer { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER");
+        public static ServicePrincipal TenantScanner { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_TENANT_SCANNER");
+        public static ServicePrincipal Sedimentology { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_SEDIMENTOLOGY");
+        public static ServicePrincipal Skillup { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_SKILLUP");
+        public static ServicePrincipal Materializer { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_MATERIALIZER");
+        public static ServicePrincipal Microflow { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_MICROFLOW");
+        public static ServicePrincipal Guardener { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_GUARDENER");
+        public static ServicePrincipal Microvm { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_MICROVM");
+        public static ServicePrincipal Skills { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_SKILLS");
 
         public static bool operator ==(ServicePrincipal left, ServicePrincipal right) => left.Equals(right);
         public static bool operator !=(ServicePrincipal left, ServicePrincipal right) => !left.Equals(right);

@@ -53,10 +53,10 @@ namespace PulumiIrv.Irv.Iam
         public Output<Outputs.Oidc> Oidc { get; private set; } = null!;
 
         /// <summary>
-        /// SCIM provisioning status, as the API reports it (enabled, endpointUrl, credentialState, ...); managed by its own methods, not by this resource.
+        /// SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.
         /// </summary>
         [Output("scim")]
-        public Output<ImmutableDictionary<string, object>?> Scim { get; private set; } = null!;
+        public Output<Outputs.IdentityProviderScim?> Scim { get; private set; } = null!;
 
         /// <summary>
         /// The resource's uid (also its id).

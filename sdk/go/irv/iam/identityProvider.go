@@ -28,8 +28,8 @@ type IdentityProvider struct {
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.
 	Oidc OidcOutput `pulumi:"oidc"`
-	// SCIM provisioning status, as the API reports it (enabled, endpointUrl, credentialState, ...); managed by its own methods, not by this resource.
-	Scim pulumi.MapOutput `pulumi:"scim"`
+	// SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.
+	Scim IdentityProviderScimPtrOutput `pulumi:"scim"`
 	// The resource's uid (also its id).
 	Uid pulumi.StringOutput `pulumi:"uid"`
 	// When it last changed (RFC 3339).
@@ -194,9 +194,9 @@ func (o IdentityProviderOutput) Oidc() OidcOutput {
 	return o.ApplyT(func(v *IdentityProvider) OidcOutput { return v.Oidc }).(OidcOutput)
 }
 
-// SCIM provisioning status, as the API reports it (enabled, endpointUrl, credentialState, ...); managed by its own methods, not by this resource.
-func (o IdentityProviderOutput) Scim() pulumi.MapOutput {
-	return o.ApplyT(func(v *IdentityProvider) pulumi.MapOutput { return v.Scim }).(pulumi.MapOutput)
+// SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.
+func (o IdentityProviderOutput) Scim() IdentityProviderScimPtrOutput {
+	return o.ApplyT(func(v *IdentityProvider) IdentityProviderScimPtrOutput { return v.Scim }).(IdentityProviderScimPtrOutput)
 }
 
 // The resource's uid (also its id).

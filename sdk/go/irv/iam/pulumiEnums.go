@@ -571,9 +571,9 @@ func (o CapabilityArrayOutput) Index(i pulumi.IntInput) CapabilityOutput {
 type CorrelationRule string
 
 const (
-	CorrelationRuleCorrelationRuleUnspecified         = CorrelationRule("CORRELATION_RULE_UNSPECIFIED")
-	CorrelationRuleCorrelationRuleSubEqualsExternalId = CorrelationRule("CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID")
-	CorrelationRuleCorrelationRuleOidEqualsExternalId = CorrelationRule("CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID")
+	CorrelationRuleUnspecified         = CorrelationRule("CORRELATION_RULE_UNSPECIFIED")
+	CorrelationRuleSubEqualsExternalId = CorrelationRule("CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID")
+	CorrelationRuleOidEqualsExternalId = CorrelationRule("CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID")
 )
 
 func (CorrelationRule) ElementType() reflect.Type {
@@ -698,9 +698,9 @@ func (o CorrelationRulePtrOutput) ToStringPtrOutputWithContext(ctx context.Conte
 // CorrelationRuleInput is an input type that accepts values of the CorrelationRule enum
 // A concrete instance of `CorrelationRuleInput` can be one of the following:
 //
-//	CorrelationRuleCorrelationRuleUnspecified
-//	CorrelationRuleCorrelationRuleSubEqualsExternalId
-//	CorrelationRuleCorrelationRuleOidEqualsExternalId
+//	CorrelationRuleUnspecified
+//	CorrelationRuleSubEqualsExternalId
+//	CorrelationRuleOidEqualsExternalId
 type CorrelationRuleInput interface {
 	pulumi.Input
 
@@ -739,19 +739,19 @@ func (in *correlationRulePtr) ToCorrelationRulePtrOutputWithContext(ctx context.
 type ServicePrincipal string
 
 const (
-	ServicePrincipalServicePrincipalCosigned          = ServicePrincipal("SERVICE_PRINCIPAL_COSIGNED")
-	ServicePrincipalServicePrincipalIngester          = ServicePrincipal("SERVICE_PRINCIPAL_INGESTER")
-	ServicePrincipalServicePrincipalCatalogSyncer     = ServicePrincipal("SERVICE_PRINCIPAL_CATALOG_SYNCER")
-	ServicePrincipalServicePrincipalApkoBuilder       = ServicePrincipal("SERVICE_PRINCIPAL_APKO_BUILDER")
-	ServicePrincipalServicePrincipalEntitlementSyncer = ServicePrincipal("SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER")
-	ServicePrincipalServicePrincipalTenantScanner     = ServicePrincipal("SERVICE_PRINCIPAL_TENANT_SCANNER")
-	ServicePrincipalServicePrincipalSedimentology     = ServicePrincipal("SERVICE_PRINCIPAL_SEDIMENTOLOGY")
-	ServicePrincipalServicePrincipalSkillup           = ServicePrincipal("SERVICE_PRINCIPAL_SKILLUP")
-	ServicePrincipalServicePrincipalMaterializer      = ServicePrincipal("SERVICE_PRINCIPAL_MATERIALIZER")
-	ServicePrincipalServicePrincipalMicroflow         = ServicePrincipal("SERVICE_PRINCIPAL_MICROFLOW")
-	ServicePrincipalServicePrincipalGuardener         = ServicePrincipal("SERVICE_PRINCIPAL_GUARDENER")
-	ServicePrincipalServicePrincipalMicrovm           = ServicePrincipal("SERVICE_PRINCIPAL_MICROVM")
-	ServicePrincipalServicePrincipalSkills            = ServicePrincipal("SERVICE_PRINCIPAL_SKILLS")
+	ServicePrincipalCosigned          = ServicePrincipal("SERVICE_PRINCIPAL_COSIGNED")
+	ServicePrincipalIngester          = ServicePrincipal("SERVICE_PRINCIPAL_INGESTER")
+	ServicePrincipalCatalogSyncer     = ServicePrincipal("SERVICE_PRINCIPAL_CATALOG_SYNCER")
+	ServicePrincipalApkoBuilder       = ServicePrincipal("SERVICE_PRINCIPAL_APKO_BUILDER")
+	ServicePrincipalEntitlementSyncer = ServicePrincipal("SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER")
+	ServicePrincipalTenantScanner     = ServicePrincipal("SERVICE_PRINCIPAL_TENANT_SCANNER")
+	ServicePrincipalSedimentology     = ServicePrincipal("SERVICE_PRINCIPAL_SEDIMENTOLOGY")
+	ServicePrincipalSkillup           = ServicePrincipal("SERVICE_PRINCIPAL_SKILLUP")
+	ServicePrincipalMaterializer      = ServicePrincipal("SERVICE_PRINCIPAL_MATERIALIZER")
+	ServicePrincipalMicroflow         = ServicePrincipal("SERVICE_PRINCIPAL_MICROFLOW")
+	ServicePrincipalGuardener         = ServicePrincipal("SERVICE_PRINCIPAL_GUARDENER")
+	ServicePrincipalMicrovm           = ServicePrincipal("SERVICE_PRINCIPAL_MICROVM")
+	ServicePrincipalSkills            = ServicePrincipal("SERVICE_PRINCIPAL_SKILLS")
 )
 
 func (ServicePrincipal) ElementType() reflect.Type {
@@ -876,19 +876,19 @@ func (o ServicePrincipalPtrOutput) ToStringPtrOutputWithContext(ctx context.Cont
 // ServicePrincipalInput is an input type that accepts values of the ServicePrincipal enum
 // A concrete instance of `ServicePrincipalInput` can be one of the following:
 //
-//	ServicePrincipalServicePrincipalCosigned
-//	ServicePrincipalServicePrincipalIngester
-//	ServicePrincipalServicePrincipalCatalogSyncer
-//	ServicePrincipalServicePrincipalApkoBuilder
-//	ServicePrincipalServicePrincipalEntitlementSyncer
-//	ServicePrincipalServicePrincipalTenantScanner
-//	ServicePrincipalServicePrincipalSedimentology
-//	ServicePrincipalServicePrincipalSkillup
-//	ServicePrincipalServicePrincipalMaterializer
-//	ServicePrincipalServicePrincipalMicroflow
-//	ServicePrincipalServicePrincipalGuardener
-//	ServicePrincipalServicePrincipalMicrovm
-//	ServicePrincipalServicePrincipalSkills
+//	ServicePrincipalCosigned
+//	ServicePrincipalIngester
+//	ServicePrincipalCatalogSyncer
+//	ServicePrincipalApkoBuilder
+//	ServicePrincipalEntitlementSyncer
+//	ServicePrincipalTenantScanner
+//	ServicePrincipalSedimentology
+//	ServicePrincipalSkillup
+//	ServicePrincipalMaterializer
+//	ServicePrincipalMicroflow
+//	ServicePrincipalGuardener
+//	ServicePrincipalMicrovm
+//	ServicePrincipalSkills
 type ServicePrincipalInput interface {
 	pulumi.Input
 

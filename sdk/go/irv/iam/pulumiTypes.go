@@ -1554,6 +1554,151 @@ func (o ClaimMatchPtrOutput) SubjectPattern() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// An identity provider's SCIM provisioning status.
+type IdentityProviderScim struct {
+	// The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ...
+	CredentialState *string `pulumi:"credentialState"`
+	// Whether SCIM provisioning is on.
+	Enabled bool `pulumi:"enabled"`
+	// The SCIM endpoint for this identity provider.
+	EndpointUrl *string `pulumi:"endpointUrl"`
+	// A version for concurrent changes.
+	Etag *string `pulumi:"etag"`
+	// When the previous token stops working, during a rotation (RFC 3339).
+	PreviousTokenExpireTime *string `pulumi:"previousTokenExpireTime"`
+	// When the current SCIM token stops working (RFC 3339).
+	TokenExpireTime *string `pulumi:"tokenExpireTime"`
+}
+
+// An identity provider's SCIM provisioning status.
+type IdentityProviderScimOutput struct{ *pulumi.OutputState }
+
+func (IdentityProviderScimOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*IdentityProviderScim)(nil)).Elem()
+}
+
+func (o IdentityProviderScimOutput) ToIdentityProviderScimOutput() IdentityProviderScimOutput {
+	return o
+}
+
+func (o IdentityProviderScimOutput) ToIdentityProviderScimOutputWithContext(ctx context.Context) IdentityProviderScimOutput {
+	return o
+}
+
+// The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ...
+func (o IdentityProviderScimOutput) CredentialState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityProviderScim) *string { return v.CredentialState }).(pulumi.StringPtrOutput)
+}
+
+// Whether SCIM provisioning is on.
+func (o IdentityProviderScimOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v IdentityProviderScim) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The SCIM endpoint for this identity provider.
+func (o IdentityProviderScimOutput) EndpointUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityProviderScim) *string { return v.EndpointUrl }).(pulumi.StringPtrOutput)
+}
+
+// A version for concurrent changes.
+func (o IdentityProviderScimOutput) Etag() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityProviderScim) *string { return v.Etag }).(pulumi.StringPtrOutput)
+}
+
+// When the previous token stops working, during a rotation (RFC 3339).
+func (o IdentityProviderScimOutput) PreviousTokenExpireTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityProviderScim) *string { return v.PreviousTokenExpireTime }).(pulumi.StringPtrOutput)
+}
+
+// When the current SCIM token stops working (RFC 3339).
+func (o IdentityProviderScimOutput) TokenExpireTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityProviderScim) *string { return v.TokenExpireTime }).(pulumi.StringPtrOutput)
+}
+
+type IdentityProviderScimPtrOutput struct{ *pulumi.OutputState }
+
+func (IdentityProviderScimPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**IdentityProviderScim)(nil)).Elem()
+}
+
+func (o IdentityProviderScimPtrOutput) ToIdentityProviderScimPtrOutput() IdentityProviderScimPtrOutput {
+	return o
+}
+
+func (o IdentityProviderScimPtrOutput) ToIdentityProviderScimPtrOutputWithContext(ctx context.Context) IdentityProviderScimPtrOutput {
+	return o
+}
+
+func (o IdentityProviderScimPtrOutput) Elem() IdentityProviderScimOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) IdentityProviderScim {
+		if v != nil {
+			return *v
+		}
+		var ret IdentityProviderScim
+		return ret
+	}).(IdentityProviderScimOutput)
+}
+
+// The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ...
+func (o IdentityProviderScimPtrOutput) CredentialState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CredentialState
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether SCIM provisioning is on.
+func (o IdentityProviderScimPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The SCIM endpoint for this identity provider.
+func (o IdentityProviderScimPtrOutput) EndpointUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) *string {
+		if v == nil {
+			return nil
+		}
+		return v.EndpointUrl
+	}).(pulumi.StringPtrOutput)
+}
+
+// A version for concurrent changes.
+func (o IdentityProviderScimPtrOutput) Etag() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Etag
+	}).(pulumi.StringPtrOutput)
+}
+
+// When the previous token stops working, during a rotation (RFC 3339).
+func (o IdentityProviderScimPtrOutput) PreviousTokenExpireTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PreviousTokenExpireTime
+	}).(pulumi.StringPtrOutput)
+}
+
+// When the current SCIM token stops working (RFC 3339).
+func (o IdentityProviderScimPtrOutput) TokenExpireTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TokenExpireTime
+	}).(pulumi.StringPtrOutput)
+}
+
 // The role a group invite grants, as the API hydrates it.
 type InviteRole struct {
 	// The role's capabilities.
@@ -2127,6 +2272,8 @@ func init() {
 	pulumi.RegisterOutputType(BoundRefOutput{})
 	pulumi.RegisterOutputType(ClaimMatchOutput{})
 	pulumi.RegisterOutputType(ClaimMatchPtrOutput{})
+	pulumi.RegisterOutputType(IdentityProviderScimOutput{})
+	pulumi.RegisterOutputType(IdentityProviderScimPtrOutput{})
 	pulumi.RegisterOutputType(InviteRoleOutput{})
 	pulumi.RegisterOutputType(InviteRolePtrOutput{})
 	pulumi.RegisterOutputType(OidcOutput{})

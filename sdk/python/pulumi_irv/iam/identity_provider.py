@@ -291,9 +291,9 @@ class IdentityProvider(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def scim(self) -> pulumi.Output[Optional[Mapping[str, Any]]]:
+    def scim(self) -> pulumi.Output[Optional['outputs.IdentityProviderScim']]:
         """
-        SCIM provisioning status, as the API reports it (enabled, endpointUrl, credentialState, ...); managed by its own methods, not by this resource.
+        SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.
         """
         return pulumi.get(self, "scim")
 

@@ -28,6 +28,7 @@ __all__ = [
     'BoundIdentity',
     'BoundRef',
     'ClaimMatch',
+    'IdentityProviderScim',
     'InviteRole',
     'Oidc',
     'RoleResult',
@@ -664,6 +665,112 @@ class ClaimMatch(dict):
         An RE2 pattern the whole `sub` must match. Give this or `subject`.
         """
         return pulumi.get(self, "subject_pattern")
+
+
+@pulumi.output_type
+class IdentityProviderScim(dict):
+    """
+    An identity provider's SCIM provisioning status.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "credentialState":
+            suggest = "credential_state"
+        elif key == "endpointUrl":
+            suggest = "endpoint_url"
+        elif key == "previousTokenExpireTime":
+            suggest = "previous_token_expire_time"
+        elif key == "tokenExpireTime":
+            suggest = "token_expire_time"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in IdentityProviderScim. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        IdentityProviderScim.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        IdentityProviderScim.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 credential_state: Optional[_builtins.str] = None,
+                 endpoint_url: Optional[_builtins.str] = None,
+                 etag: Optional[_builtins.str] = None,
+                 previous_token_expire_time: Optional[_builtins.str] = None,
+                 token_expire_time: Optional[_builtins.str] = None):
+        """
+        An identity provider's SCIM provisioning status.
+
+        :param _builtins.bool enabled: Whether SCIM provisioning is on.
+        :param _builtins.str credential_state: The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ...
+        :param _builtins.str endpoint_url: The SCIM endpoint for this identity provider.
+        :param _builtins.str etag: A version for concurrent changes.
+        :param _builtins.str previous_token_expire_time: When the previous token stops working, during a rotation (RFC 3339).
+        :param _builtins.str token_expire_time: When the current SCIM token stops working (RFC 3339).
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        if credential_state is not None:
+            pulumi.set(__self__, "credential_state", credential_state)
+        if endpoint_url is not None:
+            pulumi.set(__self__, "endpoint_url", endpoint_url)
+        if etag is not None:
+            pulumi.set(__self__, "etag", etag)
+        if previous_token_expire_time is not None:
+            pulumi.set(__self__, "previous_token_expire_time", previous_token_expire_time)
+        if token_expire_time is not None:
+            pulumi.set(__self__, "token_expire_time", token_expire_time)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether SCIM provisioning is on.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="credentialState")
+    def credential_state(self) -> Optional[_builtins.str]:
+        """
+        The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ...
+        """
+        return pulumi.get(self, "credential_state")
+
+    @_builtins.property
+    @pulumi.getter(name="endpointUrl")
+    def endpoint_url(self) -> Optional[_builtins.str]:
+        """
+        The SCIM endpoint for this identity provider.
+        """
+        return pulumi.get(self, "endpoint_url")
+
+    @_builtins.property
+    @pulumi.getter
+    def etag(self) -> Optional[_builtins.str]:
+        """
+        A version for concurrent changes.
+        """
+        return pulumi.get(self, "etag")
+
+    @_builtins.property
+    @pulumi.getter(name="previousTokenExpireTime")
+    def previous_token_expire_time(self) -> Optional[_builtins.str]:
+        """
+        When the previous token stops working, during a rotation (RFC 3339).
+        """
+        return pulumi.get(self, "previous_token_expire_time")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenExpireTime")
+    def token_expire_time(self) -> Optional[_builtins.str]:
+        """
+        When the current SCIM token stops working (RFC 3339).
+        """
+        return pulumi.get(self, "token_expire_time")
 
 
 @pulumi.output_type

@@ -186,9 +186,9 @@ export const Capability = {
 export type Capability = (typeof Capability)[keyof typeof Capability];
 
 export const CorrelationRule = {
-    CorrelationRuleUnspecified: "CORRELATION_RULE_UNSPECIFIED",
-    CorrelationRuleSubEqualsExternalId: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID",
-    CorrelationRuleOidEqualsExternalId: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
+    Unspecified: "CORRELATION_RULE_UNSPECIFIED",
+    SubEqualsExternalId: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID",
+    OidEqualsExternalId: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
 } as const;
 
 /**
@@ -197,19 +197,19 @@ export const CorrelationRule = {
 export type CorrelationRule = (typeof CorrelationRule)[keyof typeof CorrelationRule];
 
 export const ServicePrincipal = {
-    ServicePrincipalCosigned: "SERVICE_PRINCIPAL_COSIGNED",
-    ServicePrincipalIngester: "SERVICE_PRINCIPAL_INGESTER",
-    ServicePrincipalCatalogSyncer: "SERVICE_PRINCIPAL_CATALOG_SYNCER",
-    ServicePrincipalApkoBuilder: "SERVICE_PRINCIPAL_APKO_BUILDER",
-    ServicePrincipalEntitlementSyncer: "SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER",
-    ServicePrincipalTenantScanner: "SERVICE_PRINCIPAL_TENANT_SCANNER",
-    ServicePrincipalSedimentology: "SERVICE_PRINCIPAL_SEDIMENTOLOGY",
-    ServicePrincipalSkillup: "SERVICE_PRINCIPAL_SKILLUP",
-    ServicePrincipalMaterializer: "SERVICE_PRINCIPAL_MATERIALIZER",
-    ServicePrincipalMicroflow: "SERVICE_PRINCIPAL_MICROFLOW",
-    ServicePrincipalGuardener: "SERVICE_PRINCIPAL_GUARDENER",
-    ServicePrincipalMicrovm: "SERVICE_PRINCIPAL_MICROVM",
-    ServicePrincipalSkills: "SERVICE_PRINCIPAL_SKILLS",
+    Cosigned: "SERVICE_PRINCIPAL_COSIGNED",
+    Ingester: "SERVICE_PRINCIPAL_INGESTER",
+    CatalogSyncer: "SERVICE_PRINCIPAL_CATALOG_SYNCER",
+    ApkoBuilder: "SERVICE_PRINCIPAL_APKO_BUILDER",
+    EntitlementSyncer: "SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER",
+    TenantScanner: "SERVICE_PRINCIPAL_TENANT_SCANNER",
+    Sedimentology: "SERVICE_PRINCIPAL_SEDIMENTOLOGY",
+    Skillup: "SERVICE_PRINCIPAL_SKILLUP",
+    Materializer: "SERVICE_PRINCIPAL_MATERIALIZER",
+    Microflow: "SERVICE_PRINCIPAL_MICROFLOW",
+    Guardener: "SERVICE_PRINCIPAL_GUARDENER",
+    Microvm: "SERVICE_PRINCIPAL_MICROVM",
+    Skills: "SERVICE_PRINCIPAL_SKILLS",
 } as const;
 
 /**
