@@ -8,7 +8,7 @@ import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
- * The tags matching the filters (usually those of one repository), every page followed.
+ * The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
  */
 export function getTags(args?: GetTagsArgs, opts?: pulumi.InvokeOptions): Promise<GetTagsResult> {
     args = args || {};
@@ -21,6 +21,9 @@ export function getTags(args?: GetTagsArgs, opts?: pulumi.InvokeOptions): Promis
         "filters": args.filters,
         "ids": args.ids,
         "inRoot": args.inRoot,
+        "includeDates": args.includeDates,
+        "includeEpochs": args.includeEpochs,
+        "includeReferrers": args.includeReferrers,
         "name": args.name,
         "orderBy": args.orderBy,
         "repoUid": args.repoUid,
@@ -58,6 +61,18 @@ export interface GetTagsArgs {
      */
     inRoot?: boolean;
     /**
+     * `include_dates`: list dated tags too (`*-20yymmdd`).
+     */
+    includeDates?: boolean;
+    /**
+     * `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+     */
+    includeEpochs?: boolean;
+    /**
+     * `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+     */
+    includeReferrers?: boolean;
+    /**
      * Exact tag name.
      */
     name?: string;
@@ -82,7 +97,7 @@ export interface GetTagsResult {
     readonly tags: outputs.registry.Tag[];
 }
 /**
- * The tags matching the filters (usually those of one repository), every page followed.
+ * The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
  */
 export function getTagsOutput(args?: GetTagsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetTagsResult> {
     args = args || {};
@@ -95,6 +110,9 @@ export function getTagsOutput(args?: GetTagsOutputArgs, opts?: pulumi.InvokeOutp
         "filters": args.filters,
         "ids": args.ids,
         "inRoot": args.inRoot,
+        "includeDates": args.includeDates,
+        "includeEpochs": args.includeEpochs,
+        "includeReferrers": args.includeReferrers,
         "name": args.name,
         "orderBy": args.orderBy,
         "repoUid": args.repoUid,
@@ -131,6 +149,18 @@ export interface GetTagsOutputArgs {
      * `uidp.in_root`: only top-level items.
      */
     inRoot?: pulumi.Input<boolean | undefined>;
+    /**
+     * `include_dates`: list dated tags too (`*-20yymmdd`).
+     */
+    includeDates?: pulumi.Input<boolean | undefined>;
+    /**
+     * `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+     */
+    includeEpochs?: pulumi.Input<boolean | undefined>;
+    /**
+     * `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+     */
+    includeReferrers?: pulumi.Input<boolean | undefined>;
     /**
      * Exact tag name.
      */

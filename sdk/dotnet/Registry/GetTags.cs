@@ -13,19 +13,19 @@ namespace PulumiIrv.Irv.Registry
     public static class GetTags
     {
         /// <summary>
-        /// The tags matching the filters (usually those of one repository), every page followed.
+        /// The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
         /// </summary>
         public static Task<GetTagsResult> InvokeAsync(GetTagsArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetTagsResult>("irv:registry:getTags", args ?? new GetTagsArgs(), options.WithDefaults());
 
         /// <summary>
-        /// The tags matching the filters (usually those of one repository), every page followed.
+        /// The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
         /// </summary>
         public static Output<GetTagsResult> Invoke(GetTagsInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetTagsResult>("irv:registry:getTags", args ?? new GetTagsInvokeArgs(), options.WithDefaults());
 
         /// <summary>
-        /// The tags matching the filters (usually those of one repository), every page followed.
+        /// The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
         /// </summary>
         public static Output<GetTagsResult> Invoke(GetTagsInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetTagsResult>("irv:registry:getTags", args ?? new GetTagsInvokeArgs(), options.WithDefaults());
@@ -87,6 +87,24 @@ namespace PulumiIrv.Irv.Registry
         /// </summary>
         [Input("inRoot")]
         public bool? InRoot { get; set; }
+
+        /// <summary>
+        /// `include_dates`: list dated tags too (`*-20yymmdd`).
+        /// </summary>
+        [Input("includeDates")]
+        public bool? IncludeDates { get; set; }
+
+        /// <summary>
+        /// `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+        /// </summary>
+        [Input("includeEpochs")]
+        public bool? IncludeEpochs { get; set; }
+
+        /// <summary>
+        /// `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+        /// </summary>
+        [Input("includeReferrers")]
+        public bool? IncludeReferrers { get; set; }
 
         /// <summary>
         /// Exact tag name.
@@ -173,6 +191,24 @@ namespace PulumiIrv.Irv.Registry
         /// </summary>
         [Input("inRoot")]
         public Input<bool>? InRoot { get; set; }
+
+        /// <summary>
+        /// `include_dates`: list dated tags too (`*-20yymmdd`).
+        /// </summary>
+        [Input("includeDates")]
+        public Input<bool>? IncludeDates { get; set; }
+
+        /// <summary>
+        /// `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+        /// </summary>
+        [Input("includeEpochs")]
+        public Input<bool>? IncludeEpochs { get; set; }
+
+        /// <summary>
+        /// `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+        /// </summary>
+        [Input("includeReferrers")]
+        public Input<bool>? IncludeReferrers { get; set; }
 
         /// <summary>
         /// Exact tag name.

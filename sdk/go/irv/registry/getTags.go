@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The tags matching the filters (usually those of one repository), every page followed.
+// The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
 func GetTags(ctx *pulumi.Context, args *GetTagsArgs, opts ...pulumi.InvokeOption) (*GetTagsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTagsResult
@@ -37,6 +37,12 @@ type GetTagsArgs struct {
 	Ids []string `pulumi:"ids"`
 	// `uidp.in_root`: only top-level items.
 	InRoot *bool `pulumi:"inRoot"`
+	// `include_dates`: list dated tags too (`*-20yymmdd`).
+	IncludeDates *bool `pulumi:"includeDates"`
+	// `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+	IncludeEpochs *bool `pulumi:"includeEpochs"`
+	// `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+	IncludeReferrers *bool `pulumi:"includeReferrers"`
 	// Exact tag name.
 	Name *string `pulumi:"name"`
 	// `order_by`, e.g. `"name desc"`.
@@ -76,6 +82,12 @@ type GetTagsOutputArgs struct {
 	Ids pulumi.StringArrayInput `pulumi:"ids"`
 	// `uidp.in_root`: only top-level items.
 	InRoot pulumi.BoolPtrInput `pulumi:"inRoot"`
+	// `include_dates`: list dated tags too (`*-20yymmdd`).
+	IncludeDates pulumi.BoolPtrInput `pulumi:"includeDates"`
+	// `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+	IncludeEpochs pulumi.BoolPtrInput `pulumi:"includeEpochs"`
+	// `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+	IncludeReferrers pulumi.BoolPtrInput `pulumi:"includeReferrers"`
 	// Exact tag name.
 	Name pulumi.StringPtrInput `pulumi:"name"`
 	// `order_by`, e.g. `"name desc"`.
