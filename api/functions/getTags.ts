@@ -12,7 +12,7 @@ export const getTags = defineFunction({
   args: z.strictObject({
     ...listArgs,
     repoUid: text("The repository whose tags to list."),
-    name: text("Exact tag name."),
+    name: text("Exact tag name (a referrer, dated or epoch tag needs its include flag too)."),
     digest: text("Exact digest."),
     updatedSince: text("Only tags updated at or after this time (RFC 3339)."),
     includeReferrers: flag("`include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs)."),

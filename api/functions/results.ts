@@ -26,6 +26,9 @@ const time = (what: string) => ({ type: "string", description: `${what} (RFC 333
 const text = (description: string) => ({ type: "string", description }) satisfies ResultField;
 const texts = (description: string) => ({ type: "string[]", description }) satisfies ResultField;
 const optional = <F extends ResultField>(f: F) => ({ ...f, optional: true }) satisfies ResultField;
+/** A named object of the vulnerabilities module. */
+const advisoryObject = <F extends Record<string, ResultField>>(name: string, description: string, fields: F) =>
+  ({ name, module: "vulnerabilities", description, fields }) satisfies ObjectDefinition;
 
 export const RepoSyncConfig = {
   name: "RepoSyncConfig",
@@ -77,145 +80,90 @@ export const Tag = {
   },
 } satisfies ObjectDefinition;
 
-export const AdvisorySeverity = {
-  name: "AdvisorySeverity",
-  module: "vulnerabilities",
-  description: "A severity score of the vulnerability an advisory concerns.",
-  fields: {
-    type: text("How it is scored: `TYPE_CVSS_V2`, `TYPE_CVSS_V3`, `TYPE_CVSS_V4` (or `TYPE_UNSPECIFIED`)."),
-    score: text("The score: a CVSS vector, or a number, as the type says."),
-  },
-} satisfies ObjectDefinition;
+export const AdvisorySeverity = advisoryObject("AdvisorySeverity", "A severity score of the vulnerability an advisory concerns.", {
+  type: text("How it is scored: `TYPE_CVSS_V2`, `TYPE_CVSS_V3`, `TYPE_CVSS_V4` (or `TYPE_UNSPECIFIED`)."),
+  score: text("The score: a CVSS vector, or a number, as the type says."),
+});
 
-export const AdvisoryNote = {
-  name: "AdvisoryNote",
-  module: "vulnerabilities",
-  description: "An event that carries only a comment (a true positive, analysis or fix not planned, a pending upstream fix).",
-  fields: { note: text("Why.") },
-} satisfies ObjectDefinition;
+export const AdvisoryNote = advisoryObject("AdvisoryNote", "An event that carries only a comment (a true positive, analysis or fix not planned, a pending upstream fix).", { note: text("Why.") });
 
-export const AdvisoryNvdApiDetection = {
-  name: "AdvisoryNvdApiDetection",
-  module: "vulnerabilities",
-  description: "A detection through the NVD API.",
-  fields: { cpeSearched: text("The name or keyword searched."), cpeFound: text("The CPE found that matches the artifact.") },
-} satisfies ObjectDefinition;
+export const AdvisoryNvdApiDetection = advisoryObject("AdvisoryNvdApiDetection", "A detection through the NVD API.", { cpeSearched: text("The name or keyword searched."), cpeFound: text("The CPE found that matches the artifact.") });
 
-export const AdvisoryManualDetection = {
-  name: "AdvisoryManualDetection",
-  module: "vulnerabilities",
-  description: "A manual detection (it carries nothing more).",
-  fields: {},
-} satisfies ObjectDefinition;
+export const AdvisoryManualDetection = advisoryObject("AdvisoryManualDetection", "A manual detection (it carries nothing more).", {});
 
-export const AdvisoryScanDetection = {
-  name: "AdvisoryScanDetection",
-  module: "vulnerabilities",
-  description: "A detection by a scanner, with what it matched.",
-  fields: {
-    scanner: text("The scanner."),
-    subpackage: text("The subpackage it was found in (the advisory's artifact)."),
-    componentId: text("The scanner's id of the component."),
-    component: text("The component's name."),
-    componentVersion: text("The component's version."),
-    componentType: text("The component's type."),
-    componentLocation: text("Where the component sits in the subpackage."),
-    artifactVersion: text("The version of the artifact scanned."),
-    scannerVersion: text("The scanner's (grype's) version."),
-    grypeDbBuilt: text("When the grype database used was built (RFC 3339)."),
-    grypeDbChecksum: text("The grype database's checksum."),
-  },
-} satisfies ObjectDefinition;
+export const AdvisoryScanDetection = advisoryObject("AdvisoryScanDetection", "A detection by a scanner, with what it matched.", {
+  scanner: text("The scanner."),
+  subpackage: text("The subpackage it was found in (the advisory's artifact)."),
+  componentId: text("The scanner's id of the component."),
+  component: text("The component's name."),
+  componentVersion: text("The component's version."),
+  componentType: text("The component's type."),
+  componentLocation: text("Where the component sits in the subpackage."),
+  artifactVersion: text("The version of the artifact scanned."),
+  scannerVersion: text("The scanner's (grype's) version."),
+  grypeDbBuilt: text("When the grype database used was built (RFC 3339)."),
+  grypeDbChecksum: text("The grype database's checksum."),
+});
 
-export const AdvisoryDetection = {
-  name: "AdvisoryDetection",
-  module: "vulnerabilities",
-  description: "How a vulnerability was detected: exactly one of its members is set.",
-  fields: {
-    nvdapi: { type: "AdvisoryNvdApiDetection", description: "Through the NVD API.", optional: true },
-    manual: { type: "AdvisoryManualDetection", description: "By hand.", optional: true },
-    scanv1: { type: "AdvisoryScanDetection", description: "By a scanner.", optional: true },
-  },
-} satisfies ObjectDefinition;
+export const AdvisoryDetection = advisoryObject("AdvisoryDetection", "How a vulnerability was detected: exactly one of its members is set.", {
+  nvdapi: { type: "AdvisoryNvdApiDetection", description: "Through the NVD API.", optional: true },
+  manual: { type: "AdvisoryManualDetection", description: "By hand.", optional: true },
+  scanv1: { type: "AdvisoryScanDetection", description: "By a scanner.", optional: true },
+});
 
-export const AdvisoryFixed = {
-  name: "AdvisoryFixed",
-  module: "vulnerabilities",
-  description: "The vulnerability is fixed from a version on.",
-  fields: {
-    fixedVersion: text("The first version of the artifact in which it is fixed."),
-    note: text("Comments on the fix."),
-    scannerVersion: text("The scanner's (grype's) version that found it fixed."),
-    grypeDbBuilt: text("When the grype database used was built (RFC 3339)."),
-    grypeDbChecksum: text("The grype database's checksum."),
-  },
-} satisfies ObjectDefinition;
+export const AdvisoryFixed = advisoryObject("AdvisoryFixed", "The vulnerability is fixed from a version on.", {
+  fixedVersion: text("The first version of the artifact in which it is fixed."),
+  note: text("Comments on the fix."),
+  scannerVersion: text("The scanner's (grype's) version that found it fixed."),
+  grypeDbBuilt: text("When the grype database used was built (RFC 3339)."),
+  grypeDbChecksum: text("The grype database's checksum."),
+});
 
-export const AdvisoryFalsePositive = {
-  name: "AdvisoryFalsePositive",
-  module: "vulnerabilities",
-  description: "The vulnerability does not affect the artifact.",
-  fields: {
-    type: text("Why not: a `TYPE_*` of the API's FalsePositiveDetermination (e.g. `TYPE_VULNERABLE_CODE_NOT_IN_EXECUTION_PATH`)."),
-    note: text("Comments."),
-  },
-} satisfies ObjectDefinition;
+export const AdvisoryFalsePositive = advisoryObject("AdvisoryFalsePositive", "The vulnerability does not affect the artifact.", {
+  type: text("Why not: a `TYPE_*` of the API's FalsePositiveDetermination (e.g. `TYPE_VULNERABLE_CODE_NOT_IN_EXECUTION_PATH`)."),
+  note: text("Comments."),
+});
 
-export const AdvisoryPatched = {
-  name: "AdvisoryPatched",
-  module: "vulnerabilities",
-  description: "The artifact was patched against the vulnerability.",
-  fields: { patchedVersions: texts("The versions of the artifact patched."), note: text("Comments on the patch.") },
-} satisfies ObjectDefinition;
+export const AdvisoryPatched = advisoryObject("AdvisoryPatched", "The artifact was patched against the vulnerability.", { patchedVersions: texts("The versions of the artifact patched."), note: text("Comments on the patch.") });
 
 const event = (type: string, description: string): ResultField => ({ type, description, optional: true });
 
-export const AdvisoryEvent = {
-  name: "AdvisoryEvent",
-  module: "vulnerabilities",
-  description: "A step in an advisory's life. Exactly one of `detection`, `fixed`, `falsePositiveDetermination`, `analysisNotPlanned`, `fixNotPlanned`, `pendingUpstreamFix`, `truePositiveDetermination` and `patched` is set.",
-  fields: {
-    uid: text("The event's uid (under the advisory's)."),
-    createTime: optional(time("When it was recorded")),
-    findings: text("The scanner's findings: JSON, base64-encoded."),
-    author: text("Who recorded it."),
-    reviewer: text("Who reviewed it."),
-    reviewState: text("Its review: `REVIEW_STATE_PENDING`, `REVIEW_STATE_APPROVED`, `REVIEW_STATE_REQUEST_CHANGES`, `REVIEW_STATE_REJECTED` (or `REVIEW_STATE_UNSPECIFIED`)."),
-    issue: optional(text("The CVE dashboard issue it came from.")),
-    detection: event("AdvisoryDetection", "The vulnerability was detected."),
-    fixed: event("AdvisoryFixed", "It is fixed from a version on."),
-    falsePositiveDetermination: event("AdvisoryFalsePositive", "It does not affect the artifact."),
-    analysisNotPlanned: event("AdvisoryNote", "No analysis is planned."),
-    fixNotPlanned: event("AdvisoryNote", "No fix is planned."),
-    pendingUpstreamFix: event("AdvisoryNote", "A fix is pending upstream."),
-    truePositiveDetermination: event("AdvisoryNote", "It does affect the artifact."),
-    patched: event("AdvisoryPatched", "The artifact was patched."),
-  },
-} satisfies ObjectDefinition;
+export const AdvisoryEvent = advisoryObject("AdvisoryEvent", "A step in an advisory's life. Exactly one of `detection`, `fixed`, `falsePositiveDetermination`, `analysisNotPlanned`, `fixNotPlanned`, `pendingUpstreamFix`, `truePositiveDetermination` and `patched` is set.", {
+  uid: text("The event's uid (under the advisory's)."),
+  createTime: optional(time("When it was recorded")),
+  findings: text("The scanner's findings: JSON, base64-encoded."),
+  author: text("Who recorded it."),
+  reviewer: text("Who reviewed it."),
+  reviewState: text("Its review: `REVIEW_STATE_PENDING`, `REVIEW_STATE_APPROVED`, `REVIEW_STATE_REQUEST_CHANGES`, `REVIEW_STATE_REJECTED` (or `REVIEW_STATE_UNSPECIFIED`)."),
+  issue: optional(text("The CVE dashboard issue it came from.")),
+  detection: event("AdvisoryDetection", "The vulnerability was detected."),
+  fixed: event("AdvisoryFixed", "It is fixed from a version on."),
+  falsePositiveDetermination: event("AdvisoryFalsePositive", "It does not affect the artifact."),
+  analysisNotPlanned: event("AdvisoryNote", "No analysis is planned."),
+  fixNotPlanned: event("AdvisoryNote", "No fix is planned."),
+  pendingUpstreamFix: event("AdvisoryNote", "A fix is pending upstream."),
+  truePositiveDetermination: event("AdvisoryNote", "It does affect the artifact."),
+  patched: event("AdvisoryPatched", "The artifact was patched."),
+});
 
-export const Advisory = {
-  name: "Advisory",
-  module: "vulnerabilities",
-  description: "A vulnerability advisory: how one vulnerability relates to one component of one artifact.",
-  fields: {
-    uid: text("The advisory's uid."),
-    advisoryId: text("Its id, e.g. `CGA-xxxx-xxxx-xxxx`."),
-    createTime: optional(time("When it was created")),
-    updateTime: optional(time("When it was last updated")),
-    deleteTime: optional(time("When it was deleted, if it was")),
-    author: text("Who created it."),
-    artifactName: text("The artifact it concerns (a package, an image)."),
-    artifactType: text("The artifact's type (`apk`, `image`, ...)."),
-    artifactArchitecture: text("The artifact's architecture."),
-    componentName: text("The vulnerable component."),
-    componentLocation: text("Where the component sits in the artifact."),
-    componentType: text("The component's ecosystem (`go-module`, `python`, ...)."),
-    aliases: texts("CVE, GHSA and other ids of the vulnerability."),
-    events: { type: "AdvisoryEvent[]", description: "Its history, oldest first." },
-    legacyAdvisoryId: optional(text("Its id in the GitHub advisory repositories, if it was migrated from there.")),
-    severities: { type: "AdvisorySeverity[]", description: "Scores of the vulnerability (from its aliases' records)." },
-  },
-} satisfies ObjectDefinition;
+export const Advisory = advisoryObject("Advisory", "A vulnerability advisory: how one vulnerability relates to one component of one artifact.", {
+  uid: text("The advisory's uid."),
+  advisoryId: text("Its id, e.g. `CGA-xxxx-xxxx-xxxx`."),
+  createTime: optional(time("When it was created")),
+  updateTime: optional(time("When it was last updated")),
+  deleteTime: optional(time("When it was deleted, if it was")),
+  author: text("Who created it."),
+  artifactName: text("The artifact it concerns (a package, an image)."),
+  artifactType: text("The artifact's type (`apk`, `image`, ...)."),
+  artifactArchitecture: text("The artifact's architecture."),
+  componentName: text("The vulnerable component."),
+  componentLocation: text("Where the component sits in the artifact."),
+  componentType: text("The component's ecosystem (`go-module`, `python`, ...)."),
+  aliases: texts("CVE, GHSA and other ids of the vulnerability."),
+  events: { type: "AdvisoryEvent[]", description: "Its history, oldest first." },
+  legacyAdvisoryId: optional(text("Its id in the GitHub advisory repositories, if it was migrated from there.")),
+  severities: { type: "AdvisorySeverity[]", description: "Scores of the vulnerability (from its aliases' records)." },
+});
 
 /** Every named object, for resolving field types such as `AdvisorySeverity[]`. */
 export const OBJECTS: readonly ObjectDefinition[] = [

@@ -103,7 +103,7 @@ func main() {
 		ctx.Export("viewerUid", pulumi.String(viewer.Uid))
 		ctx.Export("firstBuiltin", pulumi.String(firstBuiltin))
 		ctx.Export("firstTag", tags.Tags().Index(pulumi.Int(0)).Name())
-		ctx.Export("firstSeverity", advisories.Advisories().Index(pulumi.Int(0)).Severities().Index(pulumi.Int(0)).Source())
+		ctx.Export("firstSeverity", advisories.Advisories().Index(pulumi.Int(0)).Severities().Index(pulumi.Int(0)).Score())
 		return nil
 	})
 }

@@ -73,7 +73,7 @@ export interface GetTagsArgs {
      */
     includeReferrers?: boolean;
     /**
-     * Exact tag name.
+     * Exact tag name (a referrer, dated or epoch tag needs its include flag too).
      */
     name?: string;
     /**
@@ -162,7 +162,7 @@ export interface GetTagsOutputArgs {
      */
     includeReferrers?: pulumi.Input<boolean | undefined>;
     /**
-     * Exact tag name.
+     * Exact tag name (a referrer, dated or epoch tag needs its include flag too).
      */
     name?: pulumi.Input<string | undefined>;
     /**

@@ -107,7 +107,7 @@ namespace PulumiIrv.Irv.Registry
         public bool? IncludeReferrers { get; set; }
 
         /// <summary>
-        /// Exact tag name.
+        /// Exact tag name (a referrer, dated or epoch tag needs its include flag too).
         /// </summary>
         [Input("name")]
         public string? Name { get; set; }
@@ -211,7 +211,7 @@ namespace PulumiIrv.Irv.Registry
         public Input<bool>? IncludeReferrers { get; set; }
 
         /// <summary>
-        /// Exact tag name.
+        /// Exact tag name (a referrer, dated or epoch tag needs its include flag too).
         /// </summary>
         [Input("name")]
         public Input<string>? Name { get; set; }

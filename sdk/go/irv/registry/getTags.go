@@ -43,7 +43,7 @@ type GetTagsArgs struct {
 	IncludeEpochs *bool `pulumi:"includeEpochs"`
 	// `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
 	IncludeReferrers *bool `pulumi:"includeReferrers"`
-	// Exact tag name.
+	// Exact tag name (a referrer, dated or epoch tag needs its include flag too).
 	Name *string `pulumi:"name"`
 	// `order_by`, e.g. `"name desc"`.
 	OrderBy *string `pulumi:"orderBy"`
@@ -88,7 +88,7 @@ type GetTagsOutputArgs struct {
 	IncludeEpochs pulumi.BoolPtrInput `pulumi:"includeEpochs"`
 	// `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
 	IncludeReferrers pulumi.BoolPtrInput `pulumi:"includeReferrers"`
-	// Exact tag name.
+	// Exact tag name (a referrer, dated or epoch tag needs its include flag too).
 	Name pulumi.StringPtrInput `pulumi:"name"`
 	// `order_by`, e.g. `"name desc"`.
 	OrderBy pulumi.StringPtrInput `pulumi:"orderBy"`

@@ -75,7 +75,7 @@ def get_tags(ancestors_of: Optional[_builtins.str] = None,
     :param _builtins.bool include_dates: `include_dates`: list dated tags too (`*-20yymmdd`).
     :param _builtins.bool include_epochs: `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
     :param _builtins.bool include_referrers: `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
-    :param _builtins.str name: Exact tag name.
+    :param _builtins.str name: Exact tag name (a referrer, dated or epoch tag needs its include flag too).
     :param _builtins.str order_by: `order_by`, e.g. `"name desc"`.
     :param _builtins.str repo_uid: The repository whose tags to list.
     :param _builtins.str updated_since: Only tags updated at or after this time (RFC 3339).
@@ -128,7 +128,7 @@ def get_tags_output(ancestors_of: pulumi.Input[Optional[Optional[_builtins.str]]
     :param _builtins.bool include_dates: `include_dates`: list dated tags too (`*-20yymmdd`).
     :param _builtins.bool include_epochs: `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
     :param _builtins.bool include_referrers: `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
-    :param _builtins.str name: Exact tag name.
+    :param _builtins.str name: Exact tag name (a referrer, dated or epoch tag needs its include flag too).
     :param _builtins.str order_by: `order_by`, e.g. `"name desc"`.
     :param _builtins.str repo_uid: The repository whose tags to list.
     :param _builtins.str updated_since: Only tags updated at or after this time (RFC 3339).
