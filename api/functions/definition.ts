@@ -66,7 +66,7 @@ export const listArgs = {
   filters: z
     .record(z.string(), z.union([z.string(), z.array(z.string())]))
     .optional()
-    .describe("Any other filter the API's List accepts, by its query name."),
+    .describe("Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing."),
 };
 /** The list arguments as TypeScript callers pass them. */
 export type ListArgs = z.infer<z.ZodObject<typeof listArgs>>;

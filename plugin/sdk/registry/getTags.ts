@@ -49,7 +49,7 @@ export interface GetTagsArgs {
      */
     digest?: string;
     /**
-     * Any other filter the API's List accepts, by its query name.
+     * Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
      */
     filters?: {[key: string]: any};
     /**
@@ -138,7 +138,7 @@ export interface GetTagsOutputArgs {
      */
     digest?: pulumi.Input<string | undefined>;
     /**
-     * Any other filter the API's List accepts, by its query name.
+     * Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
      */
     filters?: pulumi.Input<{[key: string]: any} | undefined>;
     /**

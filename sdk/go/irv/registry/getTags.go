@@ -31,7 +31,7 @@ type GetTagsArgs struct {
 	DescendantsOf *string `pulumi:"descendantsOf"`
 	// Exact digest.
 	Digest *string `pulumi:"digest"`
-	// Any other filter the API's List accepts, by its query name.
+	// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
 	Filters map[string]interface{} `pulumi:"filters"`
 	// `uidp.ids`: only these uids.
 	Ids []string `pulumi:"ids"`
@@ -76,7 +76,7 @@ type GetTagsOutputArgs struct {
 	DescendantsOf pulumi.StringPtrInput `pulumi:"descendantsOf"`
 	// Exact digest.
 	Digest pulumi.StringPtrInput `pulumi:"digest"`
-	// Any other filter the API's List accepts, by its query name.
+	// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
 	Filters pulumi.MapInput `pulumi:"filters"`
 	// `uidp.ids`: only these uids.
 	Ids pulumi.StringArrayInput `pulumi:"ids"`

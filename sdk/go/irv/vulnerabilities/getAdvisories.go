@@ -37,7 +37,7 @@ type GetAdvisoriesArgs struct {
 	ComponentNames []string `pulumi:"componentNames"`
 	// `uidp.descendants_of`: this group and everything under it.
 	DescendantsOf *string `pulumi:"descendantsOf"`
-	// Any other filter the API's List accepts, by its query name.
+	// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
 	Filters map[string]interface{} `pulumi:"filters"`
 	// `uidp.ids`: only these uids.
 	Ids []string `pulumi:"ids"`
@@ -78,7 +78,7 @@ type GetAdvisoriesOutputArgs struct {
 	ComponentNames pulumi.StringArrayInput `pulumi:"componentNames"`
 	// `uidp.descendants_of`: this group and everything under it.
 	DescendantsOf pulumi.StringPtrInput `pulumi:"descendantsOf"`
-	// Any other filter the API's List accepts, by its query name.
+	// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
 	Filters pulumi.MapInput `pulumi:"filters"`
 	// `uidp.ids`: only these uids.
 	Ids pulumi.StringArrayInput `pulumi:"ids"`

@@ -70,7 +70,7 @@ def get_advisories(advisory_ids: Optional[Sequence[_builtins.str]] = None,
     :param _builtins.str children_of: `uidp.children_of`: direct children of this group.
     :param Sequence[_builtins.str] component_names: Component names (any of them).
     :param _builtins.str descendants_of: `uidp.descendants_of`: this group and everything under it.
-    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name.
+    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
     :param Sequence[_builtins.str] ids: `uidp.ids`: only these uids.
     :param _builtins.bool in_root: `uidp.in_root`: only top-level items.
     :param _builtins.str order_by: `order_by`, e.g. `"name desc"`.
@@ -117,7 +117,7 @@ def get_advisories_output(advisory_ids: pulumi.Input[Optional[Optional[Sequence[
     :param _builtins.str children_of: `uidp.children_of`: direct children of this group.
     :param Sequence[_builtins.str] component_names: Component names (any of them).
     :param _builtins.str descendants_of: `uidp.descendants_of`: this group and everything under it.
-    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name.
+    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
     :param Sequence[_builtins.str] ids: `uidp.ids`: only these uids.
     :param _builtins.bool in_root: `uidp.in_root`: only top-level items.
     :param _builtins.str order_by: `order_by`, e.g. `"name desc"`.
