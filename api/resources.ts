@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { orElse } from "./wire";
 import { accountAssociations, groupInvites, groups, identities, identityProviders, readShapeOf, roleBindings, roles } from "./kinds";
 
 /**
@@ -33,16 +34,15 @@ export { BoundIdentity, BoundRef } from "./kinds/roleBindings";
 export { Repo, Tag, SyncConfig } from "./registry";
 export { Advisory, AdvisoryEvent, Severity } from "./advisories";
 
-/** The list envelope: the array is named after the collection; `totalCount` is a decimal string. */
+/**
+ * The list envelope: the array is named after the collection; `totalCount` (a proto `optional
+ * int64`) is a decimal string, or `null` when the API does not count (the gateway's unset value).
+ */
 export function listOf<K extends string, T extends z.ZodType>(key: K, item: T) {
   return z.looseObject({
-    [key]: z.array(item).default([]),
-    nextPageToken: z.string().optional(),
-    totalCount: z.string().default("0"),
-    skipped: z.number().int().default(0),
-  } as { [P in K]: z.ZodDefault<z.ZodArray<T>> } & {
-    nextPageToken: z.ZodOptional<z.ZodString>;
-    totalCount: z.ZodDefault<z.ZodString>;
-    skipped: z.ZodDefault<z.ZodNumber>;
+    [key]: orElse(z.array(item), []),
+    nextPageToken: z.string().nullish(),
+    totalCount: orElse(z.string(), "0"),
+    skipped: orElse(z.number().int(), 0),
   });
 }
