@@ -7,7 +7,7 @@ import { Repo as RepoObject, RepoSyncConfig as RepoSyncConfigObject, Tag as TagO
 import { NO_CREDENTIALS } from "../../client/auth";
 import { ConfigurationError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
-import { exactlyOne, listQuery, type ClientSource } from "./query";
+import { exactlyOne, listQuery, ownFilters, type ClientSource } from "./query";
 
 /** Where a repository's images are synced from, and to which cloud registries besides. */
 export interface RepoSyncConfig {
@@ -65,7 +65,7 @@ const anonymous = (clients: ClientSource) => clients({ anonymous: true });
 
 /** Repositories matching the filters (e.g. `descendantsOf: org`), every page followed. */
 export async function getRepos(clients: ClientSource, args: GetReposArgs = {}): Promise<{ repos: Repo[] }> {
-  return { repos: (await anonymous(clients).collect("repos", listQuery(args, { name: args.name }))).map(repo) };
+  return { repos: (await anonymous(clients).collect("repos", listQuery(args, ownFilters(args)))).map(repo) };
 }
 
 /** One repository. Errors on zero or several matches. */
@@ -82,17 +82,7 @@ export async function getRepo(clients: ClientSource, args: GetRepoArgs): Promise
 
 /** Tags matching the filters, every page followed. */
 export async function getTags(clients: ClientSource, args: GetTagsArgs = {}): Promise<{ tags: Tag[] }> {
-  const q = listQuery(
-    { ...args, childrenOf: args.childrenOf ?? args.repoUid },
-    {
-      name: args.name,
-      digest: args.digest,
-      updated_since: args.updatedSince,
-      include_referrers: args.includeReferrers,
-      include_dates: args.includeDates,
-      include_epochs: args.includeEpochs,
-    },
-  );
+  const q = listQuery({ ...args, childrenOf: args.childrenOf ?? args.repoUid }, ownFilters(args, "repoUid"));
   const client = anonymous(clients);
   const tags = (await client.collect("tags", q)).map(tag);
   // Without credentials a private repo's tags are not listed: reading the repo says what to set.

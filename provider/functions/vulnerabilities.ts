@@ -2,7 +2,7 @@
 import { OBJECTS, pick, type ArgsOf, type FieldsMatch, type getAdvisories as GetAdvisories, type getAdvisory as GetAdvisory } from "../../api/functions";
 import * as results from "../../api/functions/results";
 import type { Item } from "../../client/shapes";
-import { exactlyOne, listQuery, type ClientSource } from "./query";
+import { exactlyOne, listQuery, ownFilters, type ClientSource } from "./query";
 
 /** A severity score: `TYPE_CVSS_V3` and a CVSS vector, say. */
 export interface AdvisorySeverity {
@@ -96,13 +96,7 @@ const advisory = (a: Item<"advisories">) => pick(results.Advisory, a, OBJECTS) a
 
 /** Advisories matching the filters, every page followed. */
 export async function getAdvisories(clients: ClientSource, args: GetAdvisoriesArgs = {}): Promise<{ advisories: Advisory[] }> {
-  const q = listQuery(args, {
-    advisory_ids: args.advisoryIds,
-    aliases: args.aliases,
-    artifact_names: args.artifactNames,
-    component_names: args.componentNames,
-    query: args.query,
-  });
+  const q = listQuery(args, ownFilters(args));
   return { advisories: (await clients().collect("advisories", q)).map(advisory) };
 }
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { clientFor } from "../../client/session";
-import { getAdvisory } from "../../provider/functions/vulnerabilities";
+import { getAdvisories, getAdvisory } from "../../provider/functions/vulnerabilities";
 import { getRepos, getTags } from "../../provider/functions/registry";
 import { useServer } from "../support/server";
 
@@ -24,6 +24,16 @@ const ctx = useServer({
           { author: "a", detection: { nvdapi: { cpeSearched: "nginx", cpeFound: "cpe:2.3:a:f5:nginx" } } },
           { author: "a", reviewState: "REVIEW_STATE_APPROVED", issue: "https://example.com/9", patched: { patchedVersions: ["1.2.3-r5"], note: "backport" } },
         ],
+      },
+      {
+        advisoryId: "CGA-othe-rrrr-test",
+        artifactName: "nginx-dev",
+        artifactType: "image",
+        artifactArchitecture: "aarch64",
+        componentType: "go-module",
+        componentLocation: "/usr/bin/nginx",
+        legacyAdvisoryId: "CGA-legacy-9",
+        events: [{ author: "b", reviewer: "r", reviewState: "REVIEW_STATE_APPROVED", detection: { manual: {} } }],
       },
     ],
   },
@@ -58,5 +68,25 @@ describe("registry and advisory functions on the API's shapes", () => {
     expect(Object.keys(a.events[1]).filter((k) => ["detection", "patched", "fixed"].includes(k))).toEqual(["patched"]);
     expect(a).not.toHaveProperty("legacyAdvisoryId");
     expect(a).not.toHaveProperty("deleteTime");
+  });
+
+  it("filter advisories by every filter of the API's List, sent under the filters' JSON names", async () => {
+    const ids = async (args: Parameters<typeof getAdvisories>[1]) => (await getAdvisories(clients, args)).advisories.map((a) => a.advisoryId);
+    const other = ["CGA-othe-rrrr-test"];
+    expect(await ids({ legacyAdvisoryIds: ["CGA-legacy-9"] })).toEqual(other);
+    expect(await ids({ artifactTypes: ["image"] })).toEqual(other);
+    expect(await ids({ artifactArchitectures: ["aarch64"] })).toEqual(other);
+    expect(await ids({ componentTypes: ["go-module"] })).toEqual(other);
+    expect(await ids({ componentLocations: ["/usr/bin/nginx"] })).toEqual(other);
+    expect(await ids({ origin: "nginx-dev", artifactNames: ["elsewhere"] })).toEqual(other);
+    expect(await ids({ eventAuthors: ["b"] })).toEqual(other);
+    expect(await ids({ excludeEventAuthors: ["a"] })).toEqual(other);
+    expect(await ids({ eventReviewers: ["r"] })).toEqual(other);
+    expect(await ids({ eventReviewStates: ["REVIEW_STATE_UNSPECIFIED"] })).toEqual(["CGA-func-tion-test"]);
+    expect(await ids({ eventTypes: ["EVENT_TYPE_FILTER_PATCHED"] })).toEqual(["CGA-func-tion-test"]);
+    expect(await ids({ latestEventType: "EVENT_TYPE_FILTER_DETECTION" })).toEqual(other);
+    expect(await ids({ latestEventType: "EVENT_TYPE_FILTER_PATCHED" })).toEqual(["CGA-func-tion-test"]);
+    const sent = ctx.server.requests.filter((r) => r.path.endsWith("/advisories")).map((r) => Object.keys(r.query));
+    expect(sent.flat()).toContain("latestEventType");
   });
 });
