@@ -13,7 +13,7 @@ export const groupInviteRoutes: CollectionRoutes<GroupInviteRecord> = {
   list: {
     name: "groupInvites",
     sortable: scalarFields<GroupInviteRecord>(groupInvites),
-    filters: { keyId: exact((i) => i.keyId) },
+    filters: { key_id: exact((i) => i.keyId) },
     groupOf: (i) => parentOf(i.uid),
   },
   render: (ctx, i, caller) => renderGroupInvite(ctx, i, caller),

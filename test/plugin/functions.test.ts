@@ -92,7 +92,11 @@ describe("the plugin's Invoke", () => {
     const { advisories } = await invoke("irv:vulnerabilities:getAdvisories", {});
     expect(advisories).toHaveLength(300);
     const sample = advisories[7];
-    expect(sample.severities[0]).toHaveProperty("source");
+    expect(sample.severities[0]).toEqual({ type: "TYPE_CVSS_V3", score: expect.stringMatching(/^CVSS:3\.1\//) });
+    expect(sample.events[0].detection.scanv1.scanner).toBe("grype");
+    const referrers = await invoke("irv:registry:getTags", { repoUid: nginx.uid, includeReferrers: true });
+    expect(referrers.tags.length).toBe(tags.length + 1);
+    expect(tags[0]).toHaveProperty("updateTime");
     const openssl = await invoke("irv:vulnerabilities:getAdvisories", { componentNames: ["openssl"], filters: {} });
     expect(openssl.advisories.length).toBeGreaterThan(0);
     expect(openssl.advisories.every((a: any) => a.componentName === "openssl")).toBe(true);

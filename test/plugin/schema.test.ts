@@ -225,6 +225,13 @@ describe("the plugin's package schema: functions", () => {
     expect(schema.types["irv:iam:RoleResult"].properties.capabilities).toMatchObject({ type: "array", items: { $ref: "#/types/irv:iam:Capability" } });
     expect(schema.functions["irv:iam:getIdentity"].outputs.properties.claimMatch).toMatchObject({ $ref: "#/types/irv:iam:ClaimMatch" });
     expect(schema.types["irv:vulnerabilities:Advisory"].properties.severities.items.$ref).toBe("#/types/irv:vulnerabilities:AdvisorySeverity");
+    // The registry's and advisories' objects in the API's shape (tags have updateTime; events a oneof of objects).
+    expect(schema.types["irv:registry:Tag"].properties.updateTime.type).toBe("string");
+    expect(schema.types["irv:registry:Tag"].properties.lastUpdated).toBeUndefined();
+    expect(schema.types["irv:registry:Repo"].properties.syncConfig.$ref).toBe("#/types/irv:registry:RepoSyncConfig");
+    expect(schema.types["irv:vulnerabilities:AdvisoryEvent"].properties.detection.$ref).toBe("#/types/irv:vulnerabilities:AdvisoryDetection");
+    expect(schema.types["irv:vulnerabilities:AdvisoryDetection"].properties.scanv1.$ref).toBe("#/types/irv:vulnerabilities:AdvisoryScanDetection");
+    expect(schema.functions["irv:registry:getTags"].inputs.properties.includeReferrers.type).toBe("boolean");
     expect(schema.functions["irv:registry:getTags"].inputs.properties.filters).toMatchObject({ type: "object" });
     expect(schema.functions["irv:vulnerabilities:getAdvisories"].inputs.properties.aliases).toMatchObject({ type: "array", items: { type: "string" } });
     for (const t of Object.keys(schema.types)) expect(schema.resources[t], t).toBeUndefined();

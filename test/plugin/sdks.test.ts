@@ -104,7 +104,7 @@ func main() {
 		ctx.Export("viewerUid", pulumi.String(viewer.Uid))
 		ctx.Export("firstBuiltin", pulumi.String(firstBuiltin))
 		ctx.Export("firstTag", tags.Tags().Index(pulumi.Int(0)).Name())
-		ctx.Export("firstSeverity", advisories.Advisories().Index(pulumi.Int(0)).Severities().Index(pulumi.Int(0)).Source())
+		ctx.Export("firstSeverity", advisories.Advisories().Index(pulumi.Int(0)).Severities().Index(pulumi.Int(0)).Score())
 		return nil
 	})
 }
@@ -130,7 +130,7 @@ export const firstBuiltin: Promise<string> = irv.iam.getRoles({ builtin: true },
 export const firstTag: pulumi.Output<string> = irv.registry.getTagsOutput({ repoUid: eng.uid }, { provider: org }).tags[0].name;
 export const severity: pulumi.Output<string> = irv.vulnerabilities
   .getAdvisoriesOutput({ aliases: ["CVE-2024-1"] }, { provider: org })
-  .advisories.apply((a) => a[0].severities[0].source);
+  .advisories.apply((a) => a[0].severities[0].score);
 // @ts-expect-error uid is a string
 irv.iam.getGroup({ uid: 5 });
 // @ts-expect-error parentUid is required
