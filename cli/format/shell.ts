@@ -1,4 +1,4 @@
-import { hasUnsafeChars, visible } from "../../api/text";
+import { hasUnsafeChars, visible, withoutControls } from "../../api/text";
 
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
@@ -15,5 +15,5 @@ export function shellWord(s: string): string {
 
 /** `s` for a `#` comment at the end of a shell line: on that one line, unsafe characters escaped. */
 export function shellComment(s: string): string {
-  return visible(s);
+  return withoutControls(s);
 }
