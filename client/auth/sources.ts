@@ -1,6 +1,7 @@
 import { constants } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { readCapped } from "../body";
+import { secureUrl } from "../config";
 import { STS_EXCHANGE_PATH } from "../../api/collections";
 import { dispatcherFor } from "../transport";
 import { retryFunction } from "../retry";
@@ -52,6 +53,8 @@ export class ExchangeTokenSource implements TokenSource {
   exchanges = 0;
 
   constructor(opts: ExchangeOptions) {
+    // The external token is a bearer credential too: never in the clear to another host.
+    secureUrl(opts.authUrl, "authUrl");
     this.#opts = opts;
   }
 

@@ -147,6 +147,8 @@ describe("credentials", () => {
       /irv:authUrl \(IRV_AUTH_URL\) must be an https URL/,
     );
     expect(() => clientFor({ apiUrl: "http://10.0.0.1:8080", token: "t" })).toThrow(/irv:apiUrl \(IRV_API_URL\) must be an https URL/);
+    // `irv auth login` and every exchange build on the token source: it refuses too.
+    expect(() => new ExchangeTokenSource({ authUrl: "http://auth.example.com", audience: "https://api", identity: "x", identityToken: "a.b.c" })).toThrow(ConfigurationError);
     configure((key) => ({ "irv:apiUrl": real.server.url, "irv:token": real.server.token })[key]);
   });
 
