@@ -97,6 +97,8 @@ export class ExchangeTokenSource implements TokenSource {
     }
     const token = (body as { token?: unknown } | undefined)?.token;
     if (typeof token !== "string" || !token) throw new Error(`${request}: the token issuer's reply has no token`);
+    // It goes into an Authorization header: printable ASCII only, never a line break.
+    if (!/^[\x21-\x7e]+$/.test(token)) throw new Error(`${request}: the token issuer's reply holds no usable token`);
     this.exchanges++;
     this.#cached = { token, expiresAt: expiryOf(token) };
     return token;

@@ -172,5 +172,8 @@ describe("credentials", () => {
     await writeFile(jwt, "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.\n");
     await expect(source(jwt).token()).rejects.toBeInstanceOf(ResponseTooLargeError);
     expect(issuer.requests).toHaveLength(1);
+    // An issued token that would not fit a header line is refused, not sent.
+    const splitting = await hostile((_req, res) => json(res, { token: "a.b.c\r\nx-injected: 1" }));
+    await expect(source(jwt, splitting.url).token()).rejects.toThrow(/no usable token/);
   });
 });
