@@ -47,8 +47,9 @@ function markdown(r: ReviewReport): string {
   return capped(head, sections, [], "`irv review --format json` lists everything.");
 }
 
+/** A finding: its message is data (it quotes names and values); its fix is the rule's own markdown (policy/rules.ts). */
 function findingMarkdown(f: Finding): string {
-  return `**${prose(f.enforcementLevel)}** ${code(f.rule)}: ${prose(f.message)}. _Fix_: ${prose(f.fix)}`;
+  return `**${prose(f.enforcementLevel)}** ${code(f.rule)}: ${prose(f.message)}. _Fix_: ${f.fix}`;
 }
 
 /** A change's entry, its policy findings quoted below it, one paragraph each. */
