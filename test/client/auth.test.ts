@@ -51,10 +51,11 @@ describe("token sources", () => {
     expect(source.exchanges).toBe(1);
 
     // 59 minutes on, the hour-long token has under a minute left: the next call exchanges again,
-    // reading the file anew (CI rotates it). A file now holding garbage proves it was re-read.
+    // reading the file anew (CI rotates it). A file now holding garbage proves it was re-read (and
+    // garbage, not shaped like a JWT, is never sent).
     now += 59 * 60_000 + 1_000;
     await writeFile(file, "garbage");
-    await expect(source.token()).rejects.toBeInstanceOf(UnauthenticatedError);
+    await expect(source.token()).rejects.toThrow(/does not hold a JWT/);
     await writeFile(file, await external());
     const second = await source.token();
     expect(source.exchanges).toBe(2);
