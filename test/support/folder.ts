@@ -16,7 +16,7 @@ const run = promisify(execFile);
 
 /** What createFolderProject needs. */
 export interface FolderProjectOptions {
-  /** The program's entry file (absolute), the project's `main`. */
+  /** The program's entry file (absolute, or relative to the project folder), the project's `main`. */
   main: string;
   /** The project's node_modules: linked in, unless `dir` already has one. Default this repository's. */
   nodeModules?: string;
@@ -33,6 +33,13 @@ export interface FolderProject {
   dir: string;
   /** Runs `pulumi <args> --non-interactive --cwd <dir>` and returns its stdout. */
   pulumi(...args: string[]): Promise<string>;
+  /**
+   * Runs a command line exactly as a user types it (`sh -c`), in the project folder, answering the
+   * engine's confirmation prompt with `PULUMI_SKIP_CONFIRMATIONS` (no terminal here); its stdout.
+   */
+  sh(command: string): Promise<string>;
+  /** The environment both run with (the pulumi CLI on PATH, PULUMI_HOME, the passphrase). */
+  env: NodeJS.ProcessEnv;
   /** Removes the temp folders. */
   dispose(): void;
 }
@@ -58,9 +65,13 @@ export async function createFolderProject(opts: FolderProjectOptions): Promise<F
   await pulumi("config", "set", "irv:apiUrl", opts.server.url);
   await pulumi("config", "set", "--secret", "irv:token", opts.server.token);
   for (const [k, v] of Object.entries(opts.config ?? {})) await pulumi("config", "set", k, v);
+  const sh = async (command: string) =>
+    (await run("sh", ["-c", command], { cwd: dir, env: { ...env, PULUMI_SKIP_CONFIRMATIONS: "true" }, maxBuffer: 16 << 20 })).stdout;
   return {
     dir,
     pulumi,
+    sh,
+    env,
     dispose: () => rmSync(base, { recursive: true, force: true }),
   };
 }
