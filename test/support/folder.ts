@@ -26,6 +26,10 @@ export interface FolderProjectOptions {
   server: ServerEndpoint;
   /** More plain stack config. */
   config?: Record<string, string>;
+  /** Run the program as TypeScript (the runtime's `typescript` option); default false. */
+  typescript?: boolean;
+  /** Folders to put first on PATH, e.g. another Node's bin. */
+  path?: string[];
 }
 
 /** A folder project with a `dev` stack. */
@@ -54,10 +58,11 @@ export async function createFolderProject(opts: FolderProjectOptions): Promise<F
   if (!opts.dir) symlinkSync(opts.nodeModules ?? path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
   writeFileSync(
     path.join(dir, "Pulumi.yaml"),
-    ["name: irv-folder", "runtime:", "  name: nodejs", "  options:", "    typescript: false",
+    ["name: irv-folder", "runtime:", "  name: nodejs", "  options:", `    typescript: ${opts.typescript ?? false}`,
       `main: ${opts.main}`, "backend:", `  url: file://${backend}`, ""].join("\n"),
   );
-  const env = { ...process.env, ...pulumiEnv(home) };
+  const cliEnv = pulumiEnv(home);
+  const env = { ...process.env, ...cliEnv, PATH: [...(opts.path ?? []), cliEnv.PATH].join(path.delimiter) };
   const pulumi = async (...args: string[]) =>
     (await run("pulumi", [...args, "--non-interactive", "--cwd", dir], { env, maxBuffer: 16 << 20 })).stdout;
 
