@@ -109,16 +109,18 @@ describe("pulumi-irv in a user's project", { timeout: ENGINE_TIMEOUT }, () => {
     await applies(u, "index.js", SMALL_PROGRAM);
   });
 
-  it("works with the newest @pulumi/pulumi, as npm picks it on Node 22", async () => {
-    const newest = (await run("npm", ["view", "@pulumi/pulumi", "version"])).stdout.trim();
-    expect(semver.satisfies(newest, rootPkg.dependencies["@pulumi/pulumi"])).toBe(true);
-    const node22 = await nodeFromRegistry(22, work);
-    const u = await project([[packed.sdk, "@pulumi/pulumi"]], [node22]);
-    expect(u.installed("@pulumi/pulumi")!.version).toBe(newest);
-    oneSdk(u);
-    const p = await applies(u, "index.js", SMALL_PROGRAM, { path: [node22] });
-    expect((await run("node", ["--version"], { env: p.env })).stdout).toMatch(/^v22\./);
-  });
+  // The newest @pulumi/pulumi asks for Node 22 or newer: npm picks it there, the program runs there.
+  for (const major of [22, 24])
+    it(`works with the newest @pulumi/pulumi, as npm picks it on Node ${major}`, async () => {
+      const newest = (await run("npm", ["view", "@pulumi/pulumi", "version"])).stdout.trim();
+      expect(semver.satisfies(newest, rootPkg.dependencies["@pulumi/pulumi"])).toBe(true);
+      const node = await nodeFromRegistry(major, work);
+      const u = await project([[packed.sdk, "@pulumi/pulumi"]], [node]);
+      expect(u.installed("@pulumi/pulumi")!.version).toBe(newest);
+      oneSdk(u);
+      const p = await applies(u, "index.js", SMALL_PROGRAM, { path: [node] });
+      expect((await run("node", ["--version"], { env: p.env })).stdout).toMatch(new RegExp(`^v${major}\\.`));
+    });
 
   it("npx irv-server serves from irv-server's tarball, and stops when the npx wrapper is killed", async () => {
     const u = await project([["--save-dev", packed.server]]);
