@@ -27,8 +27,11 @@ export function driftSummary(r: DriftReport): string {
   return `${n} of ${r.checked} resource${r.checked === 1 ? "" : "s"} differ${n === 1 ? "s" : ""} from the live API: ${counts(r)}.`;
 }
 
+// A plain `pulumi up` compares the program with the state, not with the API: after hand edits it
+// sees no change. Refreshing first makes the edits part of the diff, so the update reverts them.
+// test/e2e/drift-reconcile.test.ts runs both commands as printed.
 const NEXT_STEPS =
-  "`pulumi refresh` accepts the live values into the stack; `pulumi up` puts the declared values back (and recreates deleted resources).";
+  "`pulumi refresh` accepts the live values into the stack; `pulumi up --refresh` puts the declared values back (and recreates deleted resources).";
 
 /** Says which settings changed since the last update, so the reader knows which API was asked. */
 function settingsNote(r: DriftReport): string | undefined {

@@ -64,7 +64,7 @@ describe("the package.json irv export writes", () => {
       const team = await srv.api.post(apiPath("groups", srv.server.organization), { name: "team" });
       expect(team.status).toBe(200);
       await srv.api.post(apiPath("identities", team.body.uid), { name: "ci-0", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
-      // dist/ is built by `npm test`: pack it without running prepare again.
+      // dist/ is built by `npm test`: pack it without running prepack (the build) again.
       const packed = JSON.parse((await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: repoRoot })).stdout);
       const tarball = path.join(work, packed[0].filename);
 

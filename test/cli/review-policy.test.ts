@@ -58,7 +58,7 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
 
       const text = await review("--format", "text");
       expect(text.code).toBe(3);
-      expect(text.stdout).toContain("  ! [advisory] irv-missing-description: has no description. Fix: Add a `description` that says who or what uses it.");
+      expect(text.stdout).toContain(`  ! [advisory] irv-missing-description: iam.Identity "local" has no description. Fix: Add a \`description\` that says who or what uses it.`);
     });
 
     it("still fails on an error that is not the policy's, with exit 1, findings or not", async () => {

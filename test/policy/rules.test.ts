@@ -133,6 +133,13 @@ describe("every rule", () => {
   }
 });
 
+describe("messages", () => {
+  it("a missing description names the resource it is missing from", () => {
+    const role = subject("roles", { groupUid: ENG, name: "releaser", capabilities: ["repo.list"] });
+    expect(evaluate(world(role)).map((f) => f.message)).toEqual([`iam.Role "${role.name}" has no description`]);
+  });
+});
+
 describe("settings", () => {
   it("a read-only role above the identity's group passes unless allowReadOnly is false", () => {
     const id = ci(PLATFORM);
