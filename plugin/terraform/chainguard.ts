@@ -71,6 +71,8 @@ const a = (type: TfType, use: Use, more: Partial<TfAttribute> = {}): TfAttribute
 const str = (use: Use, more: Partial<TfAttribute> = {}) => a("string", use, more);
 /** Every resource's `id`: its uid. */
 const ID = str("computed", { to: "uid" });
+/** The group a resource lives in (`parent_id`, or `group`): our parent field, `groupUid`. */
+const GROUP = str("required", { forceNew: true, to: "groupUid" });
 
 const ORG_KIND = "pulumi-irv does not manage an organization's kind (a verified organization's, set by the platform): leave it out.";
 const SERVICE_PRINCIPAL = "Same values (`INGESTER`, `REGISTRY_PULLER`, ...); check the generated value against the `ServicePrincipal` enum of pulumi-irv.";
@@ -96,7 +98,7 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
     kind: "identities",
     attributes: {
       id: ID,
-      parent_id: str("required", { forceNew: true, to: "groupUid" }),
+      parent_id: GROUP,
       name: str("required"),
       description: str("optional"),
       service_principal: str("optional", { forceNew: true, note: SERVICE_PRINCIPAL }),
@@ -145,7 +147,7 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
       id: ID,
       name: str("required"),
       description: str("optional"),
-      parent_id: str("required", { forceNew: true, to: "groupUid" }),
+      parent_id: GROUP,
       capabilities: a("set", "required", { note: "The same dotted names (`groups.list`, `role_bindings.create`)." }),
     },
   },
@@ -153,7 +155,7 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
     kind: "roleBindings",
     attributes: {
       id: ID,
-      group: str("required", { forceNew: true, to: "groupUid" }),
+      group: GROUP,
       identity: str("required", { to: "identityUid" }),
       role: str("required", { to: "roleUid" }),
     },
@@ -162,7 +164,7 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
     kind: "identityProviders",
     attributes: {
       id: ID,
-      parent_id: str("required", { forceNew: true, to: "groupUid" }),
+      parent_id: GROUP,
       name: str("required"),
       description: str("optional"),
       default_role: str("required", { to: "defaultRoleUid" }),
@@ -183,7 +185,7 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
       id: ID,
       name: str("required"),
       description: str("optional"),
-      group: str("required", { forceNew: true, to: "groupUid" }),
+      group: GROUP,
       amazon: { nested: "single", attributes: { account: str("optional") } },
       google: { nested: "single", attributes: { project_id: str("optional"), project_number: str("optional") } },
       chainguard: { nested: "single", attributes: { service_bindings: a("map", "optional") } },
@@ -213,7 +215,7 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
     kind: "groupInvites",
     attributes: {
       id: ID,
-      group: str("required", { forceNew: true, to: "groupUid" }),
+      group: GROUP,
       expiration: str("required", { forceNew: true, to: "expirationTime", note: MILLIS }),
       role: str("required", { forceNew: true, to: "roleUid" }),
       email: str("optional", { forceNew: true }),

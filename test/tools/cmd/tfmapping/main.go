@@ -314,6 +314,17 @@ func (c *checker) checkConfig(p shim.Provider, path, provider string) map[string
 	return seen
 }
 
+// entry reports a resource or data source mapped to token tok (which the package schema has
+// when known), with its attributes against the token's inputs and outputs.
+func (c *checker) entry(what, tok string, known bool, r shim.Resource, fields map[string]*tfbridge.SchemaInfo, inputs, outputs props) Entry {
+	if !known {
+		c.problem("%s maps to %s, which the package schema does not have", what, tok)
+	}
+	e := Entry{Token: tok, Attributes: map[string]Attribute{}}
+	c.walk(e.Attributes, "", r.Schema(), fields, inputs, outputs, true)
+	return e
+}
+
 func must(err error) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tfmapping:", err)
@@ -347,35 +358,21 @@ func main() {
 		must(fmt.Errorf("the mapping holds no Terraform schema (provider)"))
 	}
 	info.P.ResourcesMap().Range(func(key string, r shim.Resource) bool {
-		ri := info.Resources[key]
-		if ri == nil {
+		if ri := info.Resources[key]; ri == nil {
 			c.problem("resource %s has a Terraform schema but no mapping", key)
-			return true
+		} else {
+			spec, ok := ps.Resources[ri.Tok.String()]
+			c.report.Resources[key] = c.entry("resource "+key, ri.Tok.String(), ok, r, ri.Fields, spec.InputProperties, spec.Properties)
 		}
-		tok := ri.Tok.String()
-		spec, ok := ps.Resources[tok]
-		if !ok {
-			c.problem("resource %s maps to %s, which the package schema does not have", key, tok)
-		}
-		e := Entry{Token: tok, Attributes: map[string]Attribute{}}
-		c.walk(e.Attributes, "", r.Schema(), ri.Fields, spec.InputProperties, spec.Properties, true)
-		c.report.Resources[key] = e
 		return true
 	})
 	info.P.DataSourcesMap().Range(func(key string, r shim.Resource) bool {
-		di := info.DataSources[key]
-		if di == nil {
+		if di := info.DataSources[key]; di == nil {
 			c.problem("data source %s has a Terraform schema but no mapping", key)
-			return true
+		} else {
+			spec, ok := ps.Functions[di.Tok.String()]
+			c.report.DataSources[key] = c.entry("data source "+key, di.Tok.String(), ok, r, di.Fields, spec.Inputs.Properties, spec.Outputs.Properties)
 		}
-		tok := di.Tok.String()
-		spec, ok := ps.Functions[tok]
-		if !ok {
-			c.problem("data source %s maps to %s, which the package schema does not have", key, tok)
-		}
-		e := Entry{Token: tok, Attributes: map[string]Attribute{}}
-		c.walk(e.Attributes, "", r.Schema(), di.Fields, spec.Inputs.Properties, spec.Outputs.Properties, true)
-		c.report.DataSources[key] = e
 		return true
 	})
 	for key := range info.Resources {
