@@ -90,7 +90,9 @@ function fieldsOf(attributes: Record<string, TfMember>, properties: Properties, 
     if (!inner) throw new Error(`terraform mapping: ${where}.${tf} is a block, but ${name} is no object`);
     const fields = fieldsOf(m.attributes, inner, types, `${where}.${tf}`);
     const list = m.nested === "list" || m.nested === "object-list";
-    out[tf] = list ? { name, element: { fields } } : { name, fields };
+    // A list's members, twice: the converter reads a block's body through `element`, but a
+    // reference through an index (`items[0].id`) through the list's own `fields`.
+    out[tf] = list ? { name, fields, element: { fields } } : { name, fields };
   }
   return out;
 }

@@ -84,7 +84,9 @@ func (s *pulumiSchema) nested(p map[string]any) props {
 }
 
 type checker struct {
-	schema   *pulumiSchema
+	schema *pulumiSchema
+	// current is the resource or data source being walked, for problems.
+	current  string
 	report   Report
 	problems []string
 }
@@ -124,6 +126,21 @@ func (c *checker) walk(out map[string]Attribute, prefix string, sch shim.SchemaM
 				sep = "[]."
 			}
 			c.walk(out, path+sep, r.Schema(), nestedInfos, c.schema.nested(in), c.schema.nested(outp), configurable)
+			if sep == "[]." {
+				// The converter names a list's members through `element` in a block's body, but
+				// through the list's own `fields` in a reference across an index (`items[0].id`).
+				var byIndex map[string]*tfbridge.SchemaInfo
+				if info != nil {
+					byIndex = info.Fields
+				}
+				traversed := map[string]Attribute{}
+				c.walk(traversed, path+sep, r.Schema(), byIndex, nil, nil, false)
+				for p, a := range traversed {
+					if out[p].Name != a.Name {
+						c.problem("%s.%s: named %s in a block but %s in a reference through an index", c.current, p, out[p].Name, a.Name)
+					}
+				}
+			}
 		}
 		return true
 	})
@@ -321,6 +338,7 @@ func (c *checker) entry(what, tok string, known bool, r shim.Resource, fields ma
 		c.problem("%s maps to %s, which the package schema does not have", what, tok)
 	}
 	e := Entry{Token: tok, Attributes: map[string]Attribute{}}
+	c.current = what
 	c.walk(e.Attributes, "", r.Schema(), fields, inputs, outputs, true)
 	return e
 }
