@@ -167,6 +167,12 @@ function refuseUnowned(k: (typeof KINDS)[number], uid: string, props: Rec): void
 export const service = {
   getPluginInfo: unary(() => new plugproto.PluginInfo().setVersion(VERSION)),
 
+  // A plugin started by hand (`PULUMI_DEBUG_PROVIDERS=irv:<port>`) learns the engine's address here.
+  attach: unary((req: plugproto.PluginAttach) => {
+    useEngine(req.getAddress());
+    return new emptyproto.Empty();
+  }),
+
   getSchema: unary(() => new provproto.GetSchemaResponse().setSchema(JSON.stringify(packageSchema()))),
 
   checkConfig: unary((req: provproto.CheckRequest) => new provproto.CheckResponse().setInputs(req.getNews())),
