@@ -13,6 +13,9 @@
  * output here); docs/from-terraform.md prints every note.
  */
 
+import { SERVICE_PRINCIPALS } from "../../api/fields";
+import { groupInvites, type FieldDefinition } from "../../api/kinds";
+
 /** The provider's name in HCL (`chainguard_*`) and in the mapping requests. */
 export const TERRAFORM_PROVIDER = "chainguard";
 /** The provider's registry address and the version this table was written from. */
@@ -75,8 +78,17 @@ const ID = str("computed", { to: "uid" });
 const GROUP = str("required", { forceNew: true, to: "groupUid" });
 
 const ORG_KIND = "pulumi-irv does not manage an organization's kind (a verified organization's, set by the platform): leave it out.";
-const SERVICE_PRINCIPAL = "Same values (`INGESTER`, `REGISTRY_PULLER`, ...); check the generated value against the `ServicePrincipal` enum of pulumi-irv.";
+/** Terraform names a service principal without the enum's prefix (`INGESTER`); the note follows ours. */
+const ours = SERVICE_PRINCIPALS.find((v) => v.endsWith("INGESTER")) ?? "INGESTER";
+const SERVICE_PRINCIPAL =
+  ours === "INGESTER"
+    ? "The same values (`INGESTER`, `REGISTRY_PULLER`, ...)."
+    : `Terraform writes \`INGESTER\` where pulumi-irv has \`${ours}\`: put the prefix back on the converted value.`;
 const MILLIS = "pulumi-irv takes RFC 3339 with milliseconds: write `2027-01-01T00:00:00.000Z` where Terraform has `2027-01-01T00:00:00Z`.";
+/** An invite's lifetime: an input expiration here too, or a `ttl` only. */
+const INVITE_EXPIRATION = (groupInvites.fields.expirationTime as FieldDefinition).input
+  ? MILLIS
+  : "An output in pulumi-irv: give the invite's lifetime as `ttl` (seconds, `\"604800s\"`) instead, and remove this.";
 const GITHUB =
   "Not converted: Terraform flattens GitHub App installations (`app_id`, `installation_id`, `name`); restate them in the association's `github` block by hand.";
 
@@ -216,7 +228,7 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
     attributes: {
       id: ID,
       group: GROUP,
-      expiration: str("required", { forceNew: true, to: "expirationTime", note: MILLIS }),
+      expiration: str("required", { forceNew: true, to: "expirationTime", note: INVITE_EXPIRATION }),
       role: str("required", { forceNew: true, to: "roleUid" }),
       email: str("optional", { forceNew: true }),
       code: str("computed", { sensitive: true }),
