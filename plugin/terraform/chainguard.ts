@@ -84,11 +84,8 @@ const SERVICE_PRINCIPAL =
   ours === "INGESTER"
     ? "The same values (`INGESTER`, `REGISTRY_PULLER`, ...)."
     : `Terraform writes \`INGESTER\` where pulumi-irv has \`${ours}\`: put the prefix back on the converted value.`;
-const MILLIS = "pulumi-irv takes RFC 3339 with milliseconds: write `2027-01-01T00:00:00.000Z` where Terraform has `2027-01-01T00:00:00Z`.";
-/** An invite's lifetime: an input expiration here too, or a `ttl` only. */
-const INVITE_EXPIRATION = (groupInvites.fields.expirationTime as FieldDefinition).input
-  ? MILLIS
-  : "An output in pulumi-irv: give the invite's lifetime as `ttl` (seconds, `\"604800s\"`) instead, and remove this.";
+/** An invite's lifetime: the API takes a `ttl` and answers the expiration. */
+const INVITE_EXPIRATION = "An output in pulumi-irv: give the invite's lifetime as `ttl` (seconds, `\"604800s\"`) instead, and remove this.";
 const GITHUB =
   "Not converted: Terraform flattens GitHub App installations (`app_id`, `installation_id`, `name`); restate them in the association's `github` block by hand.";
 
@@ -148,7 +145,7 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
           issuer: str("optional"),
           subject: str("optional"),
           issuer_keys: str("optional"),
-          expiration: str("optional", { to: "expirationTime", note: MILLIS }),
+          expiration: str("optional", { to: "expirationTime" }),
         },
       },
     },
