@@ -83,7 +83,7 @@ export const RULES: readonly Rule[] = [
     kinds: ["groupInvites"],
     scope: "resource",
     reason: "A long-lived invite code stays usable long after it was meant to be used.",
-    fix: "Give a shorter `ttl` (or an earlier `expirationTime`).",
+    fix: "Give a shorter `ttl`.",
     config: { properties: { maxDays: { type: "integer", minimum: 1, description: "The longest an invite may live, in days.", default: 7 } } },
     check(s, w, c) {
       const secs = lifetimeSeconds(s.inputs);

@@ -53,14 +53,14 @@ describe("irv export of hostile data", () => {
     const parent = await post("groups", srv.server.organization, { name: "parent" });
     acme = await post("groups", parent, { name: "acme" });
     // A custom role of the exported group's parent: outside the export, and not built in.
-    parentRole = await post("roles", parent, { name: ROLE, capabilities: ["groups.list"] });
+    parentRole = await post("roles", parent, { name: ROLE, capabilities: ["CAP_IAM_GROUPS_LIST"] });
     const ci = await post("identities", acme, {
       name: IDENTITY,
       description: DESCRIPTION,
       claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/x\u2028y", claims: { [`k\u2029${PAYLOAD}`]: "v" } },
     });
     await post("roleBindings", acme, { identityUid: ci, roleUid: parentRole });
-    await post("roles", acme, { name: ROLE2, capabilities: ["groups.list"] });
+    await post("roles", acme, { name: ROLE2, capabilities: ["CAP_IAM_GROUPS_LIST"] });
     const viewer = (await listAll(srv.api, "roles", { name: "viewer" }))[0].uid as string;
     await post("identityProviders", acme, { name: "sso", defaultRole: viewer, oidc: { issuer: "https://login.acme.example", clientId: CLIENT_ID, clientSecret: "s" } });
     out = mkdtempSync(path.join(tmpdir(), "irv-export-hostile-"));

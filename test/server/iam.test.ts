@@ -56,9 +56,9 @@ describe("identities", () => {
     // The proto's own spelling: `relationship_type` takes the enum RelationshipType, by name or number.
     const byEnum = async (relationship_type: string) =>
       (await listAll(ctx.api, "identities", { "uidp.descendants_of": g.uid, relationship_type })).map((i) => i.name);
-    expect(await byEnum("RELATIONSHIP_TYPE_CLAIM_MATCH")).toEqual(["gh"]);
-    expect(await byEnum("RELATIONSHIP_TYPE_SERVICE_PRINCIPAL")).toEqual(["sp"]);
-    expect(await byEnum("1")).toEqual(["gh"]);
+    expect(await byEnum("RELATIONSHIP_TYPE_CLAIM_MATCH")).toEqual(["gh-bot"]);
+    expect(await byEnum("RELATIONSHIP_TYPE_SERVICE_PRINCIPAL")).toEqual(["sp-id"]);
+    expect(await byEnum("1")).toEqual(["gh-bot"]);
     expect((await byEnum("RELATIONSHIP_TYPE_UNSPECIFIED")).length).toBe(4);
     expectFieldViolation(await ctx.api.get(path("identities"), { relationship_type: "RELATIONSHIP_TYPE_ROBOT" }), "relationship_type");
     expectFieldViolation(await ctx.api.get(path("identities"), { relationship_type: "9" }), "relationship_type");

@@ -19,9 +19,9 @@ async function uids(c: CollectionName, query: Query): Promise<string[]> {
 describe("every List endpoint", () => {
   it("has an item of every collection to list", async () => {
     const g = await mkGroup(ctx.api, ctx.server.organization, "params");
-    const id = await mkIdentity(ctx.api, g.uid, "ci");
+    const id = await mkIdentity(ctx.api, g.uid, "ci-bot");
     await bind(ctx.api, g.uid, id.uid, role.viewer);
-    ok(await ctx.api.post(path("roles", g.uid), { name: "custom", capabilities: ["groups.list"] }));
+    ok(await ctx.api.post(path("roles", g.uid), { name: "custom", capabilities: ["CAP_IAM_GROUPS_LIST"] }));
     ok(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, ttl: "3600s" }));
     for (const c of COLLECTION_NAMES) {
       if (c === "accountAssociations" || c === "identityProviders") continue;
