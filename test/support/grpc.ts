@@ -30,7 +30,8 @@ export interface GrpcApi {
 function methodTypes(service: string, method: string): { req: protobuf.Type; res: protobuf.Type } {
   const m = grpcRoot().lookupService(service).methods[method];
   if (!m) throw new Error(`${service} has no method ${method}`);
-  return { req: m.resolve().resolvedRequestType!, res: m.resolvedResponseType! };
+  m.resolve();
+  return { req: m.resolvedRequestType!, res: m.resolvedResponseType! };
 }
 
 /** Decodes `grpc-status-details-bin` into a google.rpc.Status as JSON (typed details by `@type`). */
