@@ -3,7 +3,9 @@
  * descriptors built from them (root.ts). irv-server serves these; tests call them.
  */
 import type protobuf from "protobufjs";
+import { capabilities } from "./capabilities";
 import type { PackageFacts } from "./facts";
+import { iam } from "./iam";
 import { oidc } from "./oidc";
 import { common, registry } from "./registry";
 import { buildRoot } from "./root";
@@ -14,7 +16,7 @@ export * from "./facts";
 export { fromJson, JSON_OPTIONS, parseTimestamp, protoNameOf, toJson } from "./root";
 
 /** Every package: the well-known types, the error model, and the services irv-server serves. */
-export const GRPC_PACKAGES: readonly PackageFacts[] = [wkt, rpc, common, registry, vulnerabilities, oidc];
+export const GRPC_PACKAGES: readonly PackageFacts[] = [wkt, rpc, common, capabilities, iam, registry, vulnerabilities, oidc];
 
 let built: protobuf.Root | undefined;
 /** The descriptors of every package (built once). */
