@@ -155,6 +155,24 @@ describe("gRPC beside REST on one address", () => {
     expect(answer(await g.call(GROUPS, "ListGroups", { pageSize: 1 })).groups).toHaveLength(1);
   });
 
+  it("serves the v1 services over v1 REST: List agrees with it, Create, Update (PUT) and Delete write through it", async () => {
+    const V1 = "chainguard.platform.iam.Groups";
+    const org = ctx.server.organization;
+    const listed = answer(await g.call(V1, "List", { uidp: { childrenOf: org } }));
+    const rest = ok(await ctx.api.get("/iam/v1/groups", { "uidp.children_of": org }));
+    expect(listed.items).toEqual(rest.items.map((i: unknown) => asMessage("chainguard.platform.iam.Group", i)));
+    const made = answer(await g.call(V1, "Create", { parent: org, group: { name: "v1-made", description: "one" } }));
+    expect(ok(await ctx.api.get(path("groups", made.id)))).toMatchObject({ name: "v1-made", description: "one" });
+    // v1's Update replaces the whole item: the omitted description is reset.
+    expect(answer(await g.call(V1, "Update", { id: made.id, name: "v1-renamed" }))).toMatchObject({ id: made.id, name: "v1-renamed", description: "" });
+    expect(ok(await ctx.api.get(path("groups", made.id)))).toMatchObject({ name: "v1-renamed", description: "" });
+    answer(await g.call(V1, "Delete", { id: made.id }));
+    expect((await ctx.api.get(path("groups", made.id))).status).toBe(404);
+    const ids = answer(await g.call("chainguard.platform.iam.Identities", "List", { uidp: { descendantsOf: org } }));
+    expect(ids.items.map((i: { id: string }) => i.id)).toEqual(ok(await ctx.api.get("/iam/v1/identities", { "uidp.descendants_of": org })).items.map((i: { id: string }) => i.id));
+    expect(failure(await g.call("chainguard.platform.iam.Identities", "Lookup", {})).code).toBe("UNIMPLEMENTED");
+  });
+
   it("keeps serving HTTP/1.1 on the same port while gRPC streams are open", async () => {
     const session = h2connect(ctx.server.url);
     session.on("error", () => {});
