@@ -56,7 +56,8 @@ describe("protojson through the descriptors", () => {
       for (const [s, svc] of Object.entries(p.services ?? {}))
         for (const [m, facts] of Object.entries(svc.methods))
           if ("request" in facts) {
-            const method = grpcRoot().lookupService(`${p.package}.${s}`).methods[m].resolve();
+            const method = grpcRoot().lookupService(`${p.package}.${s}`).methods[m];
+            method.resolve();
             expect([m, method.resolvedRequestType?.name, method.resolvedResponseType?.name]).toEqual([m, facts.request.split(".").pop(), facts.response.split(".").pop()]);
           }
   });
