@@ -3,6 +3,7 @@
  * proto facts (api/kinds), from which these are then derived.
  */
 import type { EnumFacts, MessageFacts } from "./facts";
+import { CLAIM_MATCH } from "./v1";
 
 const time = "google.protobuf.Timestamp";
 
@@ -21,12 +22,7 @@ export const KIND_MESSAGES: Record<string, MessageFacts> = {
       aws_identity: "22 AWSIdentity oneof=relationship", service_principal: "23 ServicePrincipal oneof=relationship",
     },
     nested: {
-      ClaimMatch: {
-        fields: {
-          issuer: "1 string oneof=iss", issuer_pattern: "2 string oneof=iss", subject: "3 string oneof=sub", subject_pattern: "4 string oneof=sub",
-          audience: "5 string oneof=aud", audience_pattern: "6 string oneof=aud", claims: "7 map<string,string>", claim_patterns: "8 map<string,string>",
-        },
-      },
+      ClaimMatch: CLAIM_MATCH,
       StaticKeys: { fields: { issuer: "1 string", subject: "2 string", issuer_keys: "3 string", expiration_time: `4 ${time}`, audiences: "5 repeated string" } },
       AWSIdentity: {
         fields: { aws_account: "1 string", arn: "2 string oneof=aws_arn", arn_pattern: "3 string oneof=aws_arn", user_id: "4 string oneof=aws_user_id", user_id_pattern: "5 string oneof=aws_user_id" },

@@ -4,7 +4,15 @@
  * bindings (mapped to `/iam/v1/rolebindings`, where irv-server serves `/iam/v1/roleBindings`),
  * answer UNIMPLEMENTED.
  */
-import type { MethodFacts, PackageFacts } from "./facts";
+import type { MessageFacts, MethodFacts, PackageFacts } from "./facts";
+
+/** An identity's claim match: the same message in v1 and v2beta1. */
+export const CLAIM_MATCH: MessageFacts = {
+  fields: {
+    issuer: "1 string oneof=iss", issuer_pattern: "2 string oneof=iss", subject: "3 string oneof=sub", subject_pattern: "4 string oneof=sub",
+    audience: "5 string oneof=aud", audience_pattern: "6 string oneof=aud", claims: "7 map<string,string>", claim_patterns: "8 map<string,string>",
+  },
+};
 
 const time = "google.protobuf.Timestamp";
 const notServed = (method: MethodFacts["http"]["method"], path: string, body?: string): MethodFacts => ({ served: false, http: { method, path, ...(body ? { body } : {}) } });
@@ -59,12 +67,7 @@ export const iamV1: PackageFacts = {
         service_principal: "12 ServicePrincipal oneof=relationship", aws_identity: "13 AWSIdentity oneof=relationship",
       },
       nested: {
-        ClaimMatch: {
-          fields: {
-            issuer: "1 string oneof=iss", issuer_pattern: "2 string oneof=iss", subject: "3 string oneof=sub", subject_pattern: "4 string oneof=sub",
-            audience: "5 string oneof=aud", audience_pattern: "6 string oneof=aud", claims: "7 map<string,string>", claim_patterns: "8 map<string,string>",
-          },
-        },
+        ClaimMatch: CLAIM_MATCH,
         StaticKeys: { fields: { issuer: "1 string", subject: "2 string", issuer_keys: "4 string", expiration: `5 ${time}`, audiences: "6 repeated string" } },
         AWSIdentity: {
           fields: { aws_account: "1 string", arn: "3 string oneof=aws_arn", arn_pattern: "4 string oneof=aws_arn", user_id: "5 string oneof=aws_user_id", user_id_pattern: "6 string oneof=aws_user_id" },
