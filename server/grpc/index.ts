@@ -7,7 +7,9 @@
  * (RESOURCE_EXHAUSTED past it), at most `MAX_CONCURRENT_STREAMS` calls at once per connection, a
  * call whose request does not arrive within the request timeout is ended with the status HTTP/1.1
  * answers such a request (INVALID_ARGUMENT), a connection with no call open for the keep-alive
- * timeout is closed, and the connection limit counts HTTP/2 connections too.
+ * timeout is closed, any connection is closed after `CONNECTION_AGE_TIMEOUTS` request timeouts
+ * (calls in flight get one more to finish), and the connection limit counts HTTP/2 connections
+ * too.
  */
 import { Metadata, Server, ServerCredentials, ServerInterceptingCall, type ServerInterceptor } from "@grpc/grpc-js";
 import type { Socket } from "node:net";
@@ -20,6 +22,9 @@ import { serveHttp2Beside } from "./transport";
 
 /** At most this many calls at once on one HTTP/2 connection. */
 export const MAX_CONCURRENT_STREAMS = 100;
+
+/** An HTTP/2 connection lives at most this many request timeouts (5 minutes by default). */
+export const CONNECTION_AGE_TIMEOUTS = 10;
 
 /** The bounds of the gRPC door. */
 export interface GrpcLimits {
@@ -66,6 +71,11 @@ export function serveGrpc(app: FastifyInstance, limits: GrpcLimits, onHttp2: (s:
     "grpc.max_receive_message_length": limits.maxMessageBytes,
     "grpc.max_concurrent_streams": MAX_CONCURRENT_STREAMS,
     "grpc.max_connection_idle_ms": limits.idleTimeoutMs,
+    // A client may leave a call it was answered half open forever, so no connection is idle:
+    // every connection is asked to go (GOAWAY) after a while, and cut a request timeout later.
+    // Clients reconnect transparently.
+    "grpc.max_connection_age_ms": CONNECTION_AGE_TIMEOUTS * limits.requestTimeoutMs,
+    "grpc.max_connection_age_grace_ms": limits.requestTimeoutMs,
     interceptors: [requestDeadline(limits.requestTimeoutMs, errorOf(root.lookupType(".google.rpc.Status"), 400, late))],
   });
   addServices(server, app, root, GRPC_PACKAGES);
