@@ -9,6 +9,8 @@ import { Metadata, status as GrpcStatus, type Server, type ServiceDefinition, ty
 import type { FastifyInstance } from "fastify";
 import type protobuf from "protobufjs";
 import type { MethodFacts, PackageFacts } from "../../api/grpc/facts";
+import { maxHeaderSize } from "node:http";
+import { invalidField } from "../errors";
 import { errorOf, fromRestJson, toRest } from "./transcode";
 
 const raw = (b: Buffer) => b;
@@ -69,6 +71,11 @@ async function answer(app: FastifyInstance, statusType: protobuf.Type, b: Bound,
     rest = toRest(b.rule, b.prefix, b.request, b.request.decode(call.request));
   } catch (e) {
     return { error: { code: GrpcStatus.INVALID_ARGUMENT, details: `the request is not a valid ${b.request.fullName.slice(1)}: ${(e as Error).message}`, metadata: new Metadata() } };
+  }
+  // HTTP/1.1 refuses a request line past Node's header limit; a transcoded one has the same bound.
+  if (rest.url.length > maxHeaderSize) {
+    const e = invalidField("request", `its fields other than the body make a REST query longer than ${maxHeaderSize / 1024} KiB`);
+    return { error: errorOf(statusType, e.http, e.status) };
   }
   const authorization = call.metadata.get("authorization")[0];
   const headers: Record<string, string> = {};

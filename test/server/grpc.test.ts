@@ -152,6 +152,9 @@ describe("gRPC beside REST on one address", () => {
     expect(garbage.code).toBe("INVALID_ARGUMENT");
     const huge = failure(await g.call(GROUPS, "CreateGroup", { parent: ctx.server.organization, group: { name: "big", description: "x".repeat(2 * 1024 * 1024) } }));
     expect(huge.code).toBe("RESOURCE_EXHAUSTED");
+    // What travels as REST query parameters is bounded as HTTP/1.1 bounds a request line.
+    const long = failure(await g.call(GROUPS, "ListGroups", { uidp: { ids: Array.from({ length: 2000 }, () => ctx.server.organization) } }));
+    expect([long.code, long.status.details[1].fieldViolations[0].field]).toEqual(["INVALID_ARGUMENT", "request"]);
     expect(answer(await g.call(GROUPS, "ListGroups", { pageSize: 1 })).groups).toHaveLength(1);
   });
 
