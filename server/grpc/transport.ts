@@ -51,6 +51,8 @@ export function serveHttp2Beside(server: Server, h2: Http2Sink, timeoutMs: numbe
         // The HTTP server's sockets are half-open ones; an HTTP/2 session does not close its side
         // when the client closes its own, which would leave the connection open forever.
         socket.allowHalfOpen = false;
+        // As Node's HTTP server sets it on its own connections: small frames go out at once.
+        socket.setNoDelay(true);
         // Node's HTTP/2 session reads what is buffered on the socket first.
         socket.pause();
         socket.unshift(seen);
