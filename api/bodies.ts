@@ -47,4 +47,4 @@ export type GroupInviteCreate = z.infer<typeof GroupInviteCreate>;
 export { ClaimMatch, StaticKeys, AwsIdentity, ServicePrincipal, RELATIONSHIP_TYPES, type RelationshipType } from "./kinds/identities";
 export { Oidc } from "./kinds/identityProviders";
 export { AccountBlocks, ACCOUNT_BLOCKS } from "./kinds/accountAssociations";
-export { DURATION, INVITE_MAX_TTL_SECONDS, INVITE_DEFAULT_TTL_SECONDS } from "./kinds/groupInvites";
+export { DURATION, INVITE_MAX_TTL_SECONDS } from "./kinds/groupInvites";

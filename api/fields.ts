@@ -1,7 +1,7 @@
 import { RE2JS } from "re2js";
 import { z } from "zod";
 import { UID } from "./uid";
-import { CAPABILITIES } from "./capabilities";
+import { CAPABILITIES, capabilityEnum, capabilityNamed, isInternalOnly, type Capability } from "./capabilities";
 import { withSuggestion } from "./suggest";
 
 /**
@@ -10,16 +10,21 @@ import { withSuggestion } from "./suggest";
  * where: the caller adds the field path.
  */
 
-/** A group name: `^[a-z0-9 ._-]{1,}$`, at most NAME_MAX characters. */
+/** A group name: `^[a-z0-9 ._-]{1,}$` (the spec), and 3 to 63 characters (the protos). */
 export const GROUP_NAME = /^[a-z0-9 ._-]{1,}$/;
-/** The longest name (of a group or anything else) the API stores. */
+/** The longest name the API stores of what has no tighter rule (a role, an account association). */
 export const NAME_MAX = 256;
+/** The bounds of a group's, an identity's and an identity provider's name (the protos: 3-63 characters). */
+export const SHORT_NAME_MIN = 3;
+export const SHORT_NAME_MAX = 63;
 
 export const uid = z.string().regex(UID, "must be a uid: 40 hex characters, then /-separated 16-hex segments");
-export const groupName = z
+/** A name of 3 to 63 characters: a group's, an identity's, an identity provider's. */
+export const shortName = z
   .string()
-  .max(NAME_MAX, `must be at most ${NAME_MAX} characters`)
-  .regex(GROUP_NAME, "must match ^[a-z0-9 ._-]{1,}$");
+  .min(SHORT_NAME_MIN, `must be ${SHORT_NAME_MIN} to ${SHORT_NAME_MAX} characters`)
+  .max(SHORT_NAME_MAX, `must be ${SHORT_NAME_MIN} to ${SHORT_NAME_MAX} characters`);
+export const groupName = shortName.regex(GROUP_NAME, "must match ^[a-z0-9 ._-]{1,}$");
 export const name = z.string().min(1, "must not be empty").max(NAME_MAX, `must be at most ${NAME_MAX} characters`);
 export const description = z.string().max(4096, "must be at most 4096 characters");
 
@@ -99,24 +104,72 @@ export function map<V extends z.ZodType>(value: V) {
     .pipe(record);
 }
 
-/** A capability name: one of the table the server authorizes with (a closed set: an enum in the plugin's schema). */
+/**
+ * A capability a custom role may hold, as a program gives it: its friendly name (`groups.list`)
+ * or its enum name as the API spells it (`CAP_IAM_GROUPS_LIST`, as pasted from the API). The
+ * plugin's schema lists the friendly names; internal-only capabilities no customer role may hold.
+ */
 export const capability = z
-  // YAML and Go programs get no compiler to suggest the right name: the rule does.
-  .enum(CAPABILITIES, { error: (iss) => withSuggestion("is not a known capability", iss.input, CAPABILITIES) })
-  .meta({ id: "Capability", description: "A capability a role can hold: `<collection>.<verb>`, such as `groups.list`." });
+  .string()
+  .superRefine((s, ctx) => {
+    const c = capabilityNamed(s);
+    // YAML and Go programs get no compiler to suggest the right name: the rule does.
+    if (c === undefined) ctx.addIssue({ code: "custom", message: withSuggestion("is not a known capability", s, CAPABILITIES) });
+    else if (isInternalOnly(c)) ctx.addIssue({ code: "custom", message: `${s} is internal to the platform: no role of an organization may hold it` });
+  })
+  .meta({
+    id: "Capability",
+    description: "A capability a role can hold: its name, `<collection>.<verb>` such as `groups.list` (the API's enum name, such as `CAP_IAM_GROUPS_LIST`, is accepted too).",
+    enum: CAPABILITIES.filter((c) => !isInternalOnly(c)),
+  });
 
-/** An RFC 3339 UTC timestamp with milliseconds, as every `*Time` field is written. */
-export const timestamp = z.iso.datetime({ precision: 3, message: "must be an RFC 3339 UTC timestamp with milliseconds" });
+/** Capabilities to the API's enum names, and back to their friendly names (a role's `capabilities`). */
+export const capabilitiesCodec = {
+  toWire: (v: unknown) => (Array.isArray(v) ? v.map((c) => (typeof c === "string" && capabilityNamed(c) ? capabilityEnum(capabilityNamed(c)!) : c)) : v),
+  fromWire: (v: unknown) => (Array.isArray(v) ? v.map((c) => (typeof c === "string" ? (capabilityNamed(c) ?? c) : c)) : v),
+};
 
-/** The service principals an identity can stand for. */
-export const SERVICE_PRINCIPALS = [
-  "CATALOG_SYNCER",
-  "APKO_BUILDER",
-  "INGESTER",
-  "REGISTRY_PULLER",
-  "REGISTRY_PUSHER",
-  "COSIGNED",
-] as const;
+/** The capabilities of a wire body (enum names), as friendly names; an entry that is not an enum name is an issue. */
+export const wireCapabilities = z.array(
+  z.string().transform((s, ctx): Capability => {
+    const c = capabilityNamed(s);
+    if (c !== undefined && s === capabilityEnum(c)) return c;
+    ctx.addIssue({
+      code: "custom",
+      message: c !== undefined ? `must be the capability's enum name ${JSON.stringify(capabilityEnum(c))}, not its friendly name` : withSuggestion("is not a capability's enum name", s, CAPABILITIES.map(capabilityEnum)),
+    });
+    return z.NEVER;
+  }),
+);
+
+/**
+ * An RFC 3339 UTC timestamp, as every `*Time` field is written: protojson writes 0, 3, 6 or 9
+ * fractional digits, so any precision is taken, and two values are compared as instants.
+ */
+export const timestamp = z.iso.datetime({ message: "must be an RFC 3339 UTC timestamp such as 2027-01-31T00:00:00Z" });
+
+/** Whether two timestamps name the same instant (`...00Z` and `...00.000Z` do). */
+export function sameInstant(a: unknown, b: unknown): boolean {
+  return typeof a === "string" && typeof b === "string" && !Number.isNaN(Date.parse(a)) && Date.parse(a) === Date.parse(b);
+}
+
+/** The service principals an identity can stand for: the platform's `ServicePrincipal` enum, by name and number. */
+export const SERVICE_PRINCIPAL_NUMBERS = {
+  SERVICE_PRINCIPAL_COSIGNED: 1,
+  SERVICE_PRINCIPAL_INGESTER: 2,
+  SERVICE_PRINCIPAL_CATALOG_SYNCER: 3,
+  SERVICE_PRINCIPAL_APKO_BUILDER: 4,
+  SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER: 5,
+  SERVICE_PRINCIPAL_TENANT_SCANNER: 6,
+  SERVICE_PRINCIPAL_SEDIMENTOLOGY: 7,
+  SERVICE_PRINCIPAL_SKILLUP: 8,
+  SERVICE_PRINCIPAL_MATERIALIZER: 9,
+  SERVICE_PRINCIPAL_MICROFLOW: 10,
+  SERVICE_PRINCIPAL_GUARDENER: 11,
+  SERVICE_PRINCIPAL_MICROVM: 12,
+  SERVICE_PRINCIPAL_SKILLS: 13,
+} as const;
+export const SERVICE_PRINCIPALS = Object.keys(SERVICE_PRINCIPAL_NUMBERS) as [keyof typeof SERVICE_PRINCIPAL_NUMBERS, ...(keyof typeof SERVICE_PRINCIPAL_NUMBERS)[]];
 
 /** How far ahead a static-keys identity may expire. */
 export const STATIC_KEYS_MAX_DAYS = 365;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { orElse } from "./wire";
 import { accountAssociations, groupInvites, groups, identities, identityProviders, readShapeOf, roleBindings, roles } from "./kinds";
 
 /**
@@ -29,59 +30,19 @@ export const GroupInvite = readShapeOf(groupInvites);
 export type GroupInvite = z.infer<typeof GroupInvite>;
 export { BoundIdentity, BoundRef } from "./kinds/roleBindings";
 
-const times = { createTime: z.string(), updateTime: z.string() };
+/** The registry's repos and tags (api/registry.ts) and the advisories (api/advisories.ts): collections with no kind. */
+export { Repo, Tag, SyncConfig } from "./registry";
+export { Advisory, AdvisoryEvent, Severity } from "./advisories";
 
-export const Repo = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: z.string().default(""),
-  catalogTier: z.string().default(""),
-  aliases: z.array(z.string()).default([]),
-  bundles: z.array(z.string()).default([]),
-  activeTags: z.array(z.string()).default([]),
-  /** irv-server: `public` repos (and their tags) are readable without a token. */
-  visibility: z.string().optional(),
-  ...times,
-});
-export type Repo = z.infer<typeof Repo>;
-
-export const Tag = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  digest: z.string(),
-  lastUpdated: z.string(),
-  deprecated: z.boolean().default(false),
-  bundles: z.array(z.string()).default([]),
-  createTime: z.string().optional(),
-});
-export type Tag = z.infer<typeof Tag>;
-
-export const Advisory = z.looseObject({
-  uid: z.string(),
-  advisoryId: z.string(),
-  aliases: z.array(z.string()).default([]),
-  artifactName: z.string().default(""),
-  artifactType: z.string().default(""),
-  artifactArchitecture: z.string().default(""),
-  componentName: z.string().default(""),
-  componentType: z.string().default(""),
-  componentLocation: z.string().default(""),
-  severities: z.array(z.looseObject({ source: z.string(), score: z.number().optional(), level: z.string().optional() })).default([]),
-  events: z.array(z.looseObject({ type: z.string(), time: z.string() })).default([]),
-  ...times,
-});
-export type Advisory = z.infer<typeof Advisory>;
-
-/** The list envelope: the array is named after the collection; `totalCount` is a decimal string. */
+/**
+ * The list envelope: the array is named after the collection; `totalCount` (a proto `optional
+ * int64`) is a decimal string, or `null` when the API does not count (the gateway's unset value).
+ */
 export function listOf<K extends string, T extends z.ZodType>(key: K, item: T) {
   return z.looseObject({
-    [key]: z.array(item).default([]),
-    nextPageToken: z.string().optional(),
-    totalCount: z.string().default("0"),
-    skipped: z.number().int().default(0),
-  } as { [P in K]: z.ZodDefault<z.ZodArray<T>> } & {
-    nextPageToken: z.ZodOptional<z.ZodString>;
-    totalCount: z.ZodDefault<z.ZodString>;
-    skipped: z.ZodDefault<z.ZodNumber>;
+    [key]: orElse(z.array(item), []),
+    nextPageToken: z.string().nullish(),
+    totalCount: orElse(z.string(), "0"),
+    skipped: orElse(z.number().int(), 0),
   });
 }

@@ -31,13 +31,13 @@ function seed(store: { repos: { bulkLoad(x: unknown[]): void }; tags: { bulkLoad
     const n = repos.length;
     const names = Array.from({ length: TAGS_PER_REPO }, (_, j) => `1.${j}`);
     repos.push({
-      uid, name: `repo-${String(n + 1).padStart(6, "0")}`, description: "", catalogTier: "", aliases: [], bundles: [], activeTags: names,
+      uid, name: `repo-${String(n + 1).padStart(6, "0")}`, description: "", catalogTier: "CATALOG_TIER_UNSPECIFIED", aliases: [], bundles: [], activeTags: names,
       visibility: n % 2 === 0 ? "public" : "private", createTime: TIME, updateTime: TIME,
     });
     names.forEach((name, j) =>
       tags.push({
         uid: `${uid}/${(j + 1).toString(16).padStart(16, "0")}`, name, digest: `sha256:${randomBytes(32).toString("hex")}`,
-        lastUpdated: TIME, deprecated: false, bundles: [], createTime: TIME,
+        updateTime: TIME, deprecated: false, bundles: [],
       }),
     );
   }

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { startServer, type RunningServer } from "../server";
 import { Store } from "../server/store";
 import { DataDir } from "../server/store/data-dir";
+import { groupRecord } from "../server/model/groups";
 
 const WRITES_PER_ROUND = 250;
 const ROUNDS = 6;
@@ -91,7 +92,7 @@ async function longJournal(dir: string): Promise<{ bytes: number; groups: number
   const uid = (i: number) => `${state.organization}/${i.toString(16).padStart(16, "0")}`;
   let records = 0;
   for (let i = 0; records < RECORDS; i++) {
-    const g = { uid: uid(i + 0x100), name: `g-${i}`, description: "", resourceLimits: {}, verified: false, createTime: now, updateTime: now };
+    const g = groupRecord({ uid: uid(i + 0x100), name: `g-${i}`, description: "", createTime: now, updateTime: now });
     store.transaction(() => store.groups.insert(g));
     records++;
     if (i % 2 === 0 && records < RECORDS) {

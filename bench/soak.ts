@@ -72,6 +72,7 @@ function orgProgram(organization: string, teams: number, version: 1 | 2): Pulumi
         groupUid: team.uid,
         name: `sso-${i}`,
         description: v2 ? "single sign-on" : "",
+        defaultRoleUid: viewer,
         oidc: { issuer: "https://accounts.example.com", clientId: `client-${i}`, clientSecret: `secret-${i}` },
       });
       new irv.iam.AccountAssociation(`accounts-${i}`, {

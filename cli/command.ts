@@ -1,3 +1,5 @@
+import { terminalText } from "./format/terminal";
+
 /** Exit codes of every `irv` command. */
 export const EXIT = {
   /** Success: in sync, no error. */
@@ -31,10 +33,10 @@ export interface Io {
   err(text: string): void;
 }
 
-/** The process's stdout and stderr. */
+/** The process's stdout and stderr, through `terminalText`: nothing printed carries a raw control character. */
 export const processIo: Io = {
-  out: (text) => void process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
-  err: (text) => void process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+  out: (text) => void process.stdout.write(terminalText(text.endsWith("\n") ? text : `${text}\n`)),
+  err: (text) => void process.stderr.write(terminalText(text.endsWith("\n") ? text : `${text}\n`)),
 };
 
 /** `--help`/`-h`, which every command takes: spread into its `parseArgs` options. */

@@ -3,6 +3,7 @@ import { exportCommand } from "./commands/export";
 import { drift } from "./commands/drift";
 import { review } from "./commands/review";
 import { EXIT, UsageError, processIo, type Command, type Io } from "./command";
+import { terminalText } from "./format/terminal";
 
 /** Every `irv` command, in the order `irv --help` lists them. */
 export const COMMANDS: readonly Command[] = [drift, review, exportCommand, authCommand];
@@ -40,7 +41,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   try {
     return await command.run(rest, io);
   } catch (e) {
-    io.err(`irv ${name}: ${describeError(e)}`);
+    io.err(terminalText(`irv ${name}: ${describeError(e)}`));
     return EXIT.error;
   }
 }

@@ -1,8 +1,11 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../api/collections";
+import { maskPathOf, withoutNulls } from "../api/kinds";
 import type { TokenSource } from "./token-source";
-import { ApiError, DeadlineExceededError, NotTheApiError, ResponseShapeError, TransportError, UnauthenticatedError } from "./errors";
+import { ApiError, DeadlineExceededError, NotTheApiError, ResponseShapeError, TransportError, UnauthenticatedError, WrongAnswerError } from "./errors";
+import { readCapped } from "./body";
+import { PageTokens } from "./paging";
 import { retryFunction } from "./retry";
 import type { WaitReport } from "./waits";
 import { SHAPES, envelopeOf, type Item } from "./shapes";
@@ -84,9 +87,10 @@ export class IrvClient {
     return { started: this.#writesStarted, ended: this.#writesEnded };
   }
 
-  /** GET one resource by uid. */
+  /** GET one resource by uid; an answer about another uid is a WrongAnswerError. */
   async get<C extends CollectionName>(c: C, uid: string, o: CallOptions = {}): Promise<Item<C>> {
-    return this.#parse(c, await this.send("GET", `${COLLECTIONS[c].path}/${uid}`, { ...o }));
+    const request = `GET ${COLLECTIONS[c].path}/${uid}`;
+    return sameUid(request, uid, this.#parse(c, await this.send("GET", `${COLLECTIONS[c].path}/${uid}`, { ...o })));
   }
 
   /**
@@ -97,10 +101,16 @@ export class IrvClient {
     return this.#parse(c, await this.send("POST", `${COLLECTIONS[c].path}/${parentUid}`, { ...o, body }));
   }
 
-  /** PATCH `uid` with an explicit `updateMask` (exactly `mask`); idempotent, so retried. */
+  /**
+   * PATCH `uid` with an explicit `updateMask`: exactly `mask`, given as wire (JSON) paths and sent
+   * as the proto field names the API reads (`claimMatch` goes as `claim_match`); idempotent, so
+   * retried.
+   */
   async update<C extends CollectionName>(c: C, uid: string, body: object, mask: string[], o: CallOptions = {}): Promise<Item<C>> {
     if (mask.length === 0) throw new Error("update called with an empty mask");
-    return this.#parse(c, await this.send("PATCH", `${COLLECTIONS[c].path}/${uid}`, { ...o, body, query: { updateMask: mask.join(",") } }));
+    const updateMask = mask.map((p) => maskPathOf(c, p)).join(",");
+    const answer = this.#parse(c, await this.send("PATCH", `${COLLECTIONS[c].path}/${uid}`, { ...o, body, query: { updateMask } }));
+    return sameUid(`PATCH ${COLLECTIONS[c].path}/${uid}`, uid, answer);
   }
 
   /** DELETE `uid`. */
@@ -125,17 +135,26 @@ export class IrvClient {
     };
   }
 
-  /** Every item of a List, page after page, following nextPageToken until it is empty. */
-  async *list<C extends CollectionName>(c: C, q: ListQuery = {}, o: CallOptions = {}): AsyncIterable<Item<C>> {
+  /**
+   * Every page of a List, following nextPageToken until it is empty. A token the server sent
+   * before, or more pages than any listing has (`MAX_PAGES`), is a WrongAnswerError.
+   */
+  async *pages<C extends CollectionName>(c: C, q: ListQuery = {}, o: CallOptions = {}): AsyncIterable<Page<C>> {
+    const tokens = new PageTokens(`GET ${COLLECTIONS[c].path}`);
     let token: string | undefined;
     let query = q;
     do {
       const p = await this.page(c, query, token, o);
-      yield* p.items;
-      token = p.nextPageToken;
+      yield p;
+      token = tokens.next(p.nextPageToken);
       // `skip` applies once, to the first page; the token carries the position after that.
       if (query.skip) query = { ...query, skip: undefined };
     } while (token);
+  }
+
+  /** Every item of a List, page after page (see `pages`). */
+  async *list<C extends CollectionName>(c: C, q: ListQuery = {}, o: CallOptions = {}): AsyncIterable<Item<C>> {
+    for await (const p of this.pages(c, q, o)) yield* p.items;
   }
 
   /** All items of a List in one array (built on `list`). */
@@ -175,7 +194,8 @@ export class IrvClient {
       ((ms: number, why: string) =>
         report(`${request}: ${why} from ${this.apiUrl}; trying again in ${Math.ceil(ms / 1000)} s (${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s left of the operation's budget)`));
     for (let authAttempt = 0; ; authAttempt++) {
-      const token = await this.#tokens.token();
+      // Getting a token (an exchange, a token file) counts against the call's deadline too.
+      const token = await beforeDeadline(this.#tokens.token(), deadline, () => new DeadlineExceededError(request, deadline - start));
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new DeadlineExceededError(request, deadline - start);
       const signal = AbortSignal.timeout(remaining);
@@ -209,18 +229,20 @@ export class IrvClient {
       }
       let text: string;
       try {
-        text = await res.body.text();
+        text = await readCapped(res, request, this.apiUrl);
       } catch (e) {
+        if (!(e instanceof TransportError)) throw e;
         // The connection died mid-body: the request may have been applied, the answer is lost.
         if (signal.aborted) throw new DeadlineExceededError(request, deadline - start);
-        throw new TransportError(request, e, this.apiUrl);
+        throw e;
       }
       const body = text ? parseJson(text) : undefined;
       // A gateway's own 429/502/503/504 page still means "try later": keep those as the status says.
       if (!GATEWAY_STATUSES.includes(res.statusCode) && (body === NOT_JSON || (res.statusCode >= 300 && !isStatus(body))))
         throw new NotTheApiError(request, this.apiUrl, res.statusCode);
       if (body === NOT_JSON) throw ApiError.fromStatus(res.statusCode, undefined, request);
-      if (res.statusCode < 300) return body;
+      // A Status with a non-zero code is an error whatever the HTTP status says (`{code: 7}` is no empty list).
+      if (res.statusCode < 300 && !(isStatus(body) && (body as { code: number }).code !== 0)) return body;
       const err = ApiError.fromStatus(res.statusCode, body, request);
       // An exchanged token the server refuses may have been revoked or skewed: exchange again once.
       if (err instanceof UnauthenticatedError && authAttempt === 0 && this.#tokens.invalidate) {
@@ -237,8 +259,25 @@ export class IrvClient {
   }
 }
 
+/** `p`, or the error of `late()` once `deadline` passes first. */
+async function beforeDeadline<T>(p: Promise<T>, deadline: number, late: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(late()), Math.max(0, deadline - Date.now()))));
+  try {
+    return await Promise.race([p, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `item`, when it is the one `uid` names; else a WrongAnswerError (a wrong uid must never reach state). */
+function sameUid<T extends { uid: string }>(request: string, uid: string, item: T): T {
+  if (item.uid !== uid) throw new WrongAnswerError(request, `the API answered with ${JSON.stringify(item.uid)} instead of ${uid}`);
+  return item;
+}
+
 function checkShape(schema: z.ZodType, raw: unknown, what: string): unknown {
-  const r = schema.safeParse(raw);
+  const r = schema.safeParse(withoutNulls(raw));
   if (!r.success) throw new ResponseShapeError(what, r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   return r.data;
 }

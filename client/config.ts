@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isLoopbackHost } from "../api/fields";
 import { ConfigurationError } from "./errors";
 
 /**
@@ -44,12 +45,35 @@ export function readSettings(get: ConfigGetter = () => undefined, env: NodeJS.Pr
 /** The API URL, or a ConfigurationError naming the setting. */
 export function requireApiUrl(s: Settings): string {
   if (!s.apiUrl) throw new ConfigurationError("no API URL: set irv:apiUrl (IRV_API_URL)");
-  return s.apiUrl.replace(/\/+$/, "");
+  return secureUrl(s.apiUrl, "apiUrl").replace(/\/+$/, "");
 }
 
 /** The token issuer's URL: `authUrl`, else `${apiUrl}/auth`. */
 export function authUrlOf(s: Settings): string {
-  return (s.authUrl || `${requireApiUrl(s)}/auth`).replace(/\/+$/, "");
+  return s.authUrl ? secureUrl(s.authUrl, "authUrl").replace(/\/+$/, "") : `${requireApiUrl(s)}/auth`;
+}
+
+/**
+ * `url`, when a bearer token may travel to it: https, or plain http only to a loopback host (a
+ * local irv-server). Anything else is a ConfigurationError naming the setting: a token sent in
+ * the clear can be read by anyone on the way.
+ */
+export function secureUrl(url: string, setting: "apiUrl" | "authUrl"): string {
+  const { key, env } = SETTINGS[setting];
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new ConfigurationError(`${key} (${env}) is not a URL`);
+  }
+  if (u.protocol === "https:" || (u.protocol === "http:" && isLoopbackHost(u.hostname))) return url;
+  throw new ConfigurationError(`${key} (${env}) must be an https URL (plain http only to a loopback host such as 127.0.0.1): credentials must not travel in the clear to ${u.host}`);
+}
+
+/** Checks the URLs among `s` (see secureUrl), so a provider fails at configure rather than at its first request. */
+export function checkUrls(s: Settings): void {
+  if (s.apiUrl) requireApiUrl(s);
+  if (s.authUrl) authUrlOf(s);
 }
 
 /** The last settings digested (a provider asks for the same ones on every call). */

@@ -7,6 +7,7 @@ import {
   type FieldViolation,
   type PreconditionViolation,
 } from "../api/codes";
+import { withoutControls } from "../api/text";
 
 /**
  * An error the API answered with: a google.rpc.Status turned into a class keyed on its code.
@@ -26,13 +27,14 @@ export class ApiError extends Error {
   readonly apiMessage: string;
 
   constructor(status: number, code: number, apiMessage: string, details: ErrorDetail[], request?: string) {
-    super(describe(request, apiMessage, details));
+    // The server's words reach terminals and logs: no raw control or bidi character goes with them.
+    super(withoutControls(describe(request, apiMessage, details)));
     this.name = new.target.name;
     this.status = status;
     this.code = code;
     this.codeName = codeName(code);
     this.details = details;
-    this.apiMessage = apiMessage;
+    this.apiMessage = withoutControls(apiMessage);
   }
 
   /** Every BadRequest field violation among the details. */
@@ -172,5 +174,24 @@ export class DeadlineExceededError extends Error {
   constructor(request: string, budgetMs: number) {
     super(`${request}: gave up after ${(budgetMs / 1000).toFixed(budgetMs < 10_000 ? 1 : 0)}s, the time budget for this operation (raise it with the resource's customTimeouts)`);
     this.name = "DeadlineExceededError";
+  }
+}
+
+/**
+ * The API answered, but with something that cannot be the answer: another resource than the one
+ * asked for, a page token it sent before, more pages than any listing has. Nothing from it is used.
+ */
+export class WrongAnswerError extends Error {
+  constructor(request: string, what: string) {
+    super(withoutControls(`${request}: ${what}; nothing from this answer was used (check irv:apiUrl points at the platform's API)`));
+    this.name = "WrongAnswerError";
+  }
+}
+
+/** An answer larger than any the API gives: abandoned once it passed the limit, never read whole. */
+export class ResponseTooLargeError extends Error {
+  constructor(request: string, where: string, limit: number) {
+    super(`${request}: ${where} sent an answer larger than ${limit / 1024 / 1024} MiB, far beyond any real one; abandoned it`);
+    this.name = "ResponseTooLargeError";
   }
 }

@@ -6,6 +6,8 @@
 export * from "./errors";
 export * from "./client";
 export * from "./retry";
+export { MAX_ANSWER_BYTES } from "./body";
+export { MAX_PAGES, PageTokens } from "./paging";
 export type { TokenSource } from "./token-source";
 export { SHAPES, type Item } from "./shapes";
 export { dispatcherFor, closeAll } from "./transport";

@@ -1,6 +1,6 @@
 import { tokenSourceFrom, withLogin, type SourceOptions } from "./auth";
 import { IrvClient } from "./client";
-import { readSettings, requireApiUrl, settingsKey, type ConfigGetter, type Settings } from "./config";
+import { checkUrls, readSettings, requireApiUrl, settingsKey, type ConfigGetter, type Settings } from "./config";
 
 /**
  * The process's clients, one per settings (and per anonymous or not), created on the first call
@@ -38,6 +38,8 @@ let fixedClient: IrvClient | undefined;
 export function configure(get: ConfigGetter, o: { once?: boolean } = {}): void {
   getter = get;
   fixed = o.once ? readSettings(get) : undefined;
+  // A token must not go in the clear: an http URL to another host fails here, at configure.
+  checkUrls(fixed ?? readSettings(get));
   fixedClient = undefined;
 }
 

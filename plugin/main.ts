@@ -9,6 +9,11 @@ import { beginOperation } from "../provider/resources/reads";
 // The engine starts the plugin afresh for every operation: its reads may be batched.
 beginOperation();
 
+// The engine stops the plugin when it is done with it, but a command can exit without doing so
+// (`pulumi package get-mapping`): a plugin whose parent is gone exits rather than live on.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && process.exit(0), 1000).unref();
+
 serve(engineAddressOf(process.argv.slice(2))).then(
   ({ port }) => process.stdout.write(`${port}\n`),
   (e: unknown) => {

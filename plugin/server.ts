@@ -7,7 +7,7 @@
  * (which carries no properties) answered with outputs and the declared inputs. Read and Diff take
  * the engine's Structs as bytes (./wire), which a read that finds no drift sends back as they came.
  * Invoke runs the functions the TypeScript SDK's data sources run (plugin/functions.ts), with the
- * configured client.
+ * configured client. GetMappings and GetMapping answer the Terraform converter (plugin/terraform).
  */
 import { isDeepStrictEqual } from "node:util";
 import * as grpc from "@grpc/grpc-js";
@@ -20,6 +20,7 @@ import { configure } from "../provider";
 import { providers, specs, UNKNOWN, verdictOf, type KindSpec, type MethodOptions } from "../provider/resources";
 import { packageSchema, VERSION } from "./schema";
 import { invoke } from "./functions";
+import { mappingFor, mappingsFor } from "./terraform/mapping";
 import { currentClient } from "../client/session";
 import { statusOf, useEngine } from "./status";
 import { secretPathsOf, unwrapSecrets, wrapSecrets, type Path } from "./secrets";
@@ -166,6 +167,12 @@ function refuseUnowned(k: (typeof KINDS)[number], uid: string, props: Rec): void
 export const service = {
   getPluginInfo: unary(() => new plugproto.PluginInfo().setVersion(VERSION)),
 
+  // A plugin started by hand (`PULUMI_DEBUG_PROVIDERS=irv:<port>`) learns the engine's address here.
+  attach: unary((req: plugproto.PluginAttach) => {
+    useEngine(req.getAddress());
+    return new emptyproto.Empty();
+  }),
+
   getSchema: unary(() => new provproto.GetSchemaResponse().setSchema(JSON.stringify(packageSchema()))),
 
   checkConfig: unary((req: provproto.CheckRequest) => new provproto.CheckResponse().setInputs(req.getNews())),
@@ -250,6 +257,15 @@ export const service = {
   }),
 
   invoke: unary((req: provproto.InvokeRequest) => invoke(req, currentClient)),
+
+  // `pulumi convert --from terraform` and `pulumi import --from terraform` ask every plugin which
+  // Terraform providers it maps, then for the mapping (plugin/terraform).
+  getMappings: unary((req: provproto.GetMappingsRequest) => new provproto.GetMappingsResponse().setProvidersList(mappingsFor(req.getKey()))),
+
+  getMapping: unary((req: provproto.GetMappingRequest) => {
+    const m = mappingFor(req.getKey(), req.getProvider());
+    return m ? new provproto.GetMappingResponse().setProvider(m.provider).setData(m.data) : new provproto.GetMappingResponse();
+  }),
 
   cancel: unary(() => new emptyproto.Empty()),
 };

@@ -7,7 +7,7 @@
  * kinds' definitions (`secretMembers`). Nothing here names a field or a type.
  */
 import { z } from "zod";
-import { KINDS, createBodyOf, readShapeOf, type KindDefinition } from "../api/kinds";
+import { KINDS, createBodyOf, readShapeOf, wireNameOf, type KindDefinition } from "../api/kinds";
 
 /** A property or type spec of the schema. */
 export type Spec = Record<string, unknown>;
@@ -28,11 +28,23 @@ export interface Json {
 }
 
 const ANY: Spec = { $ref: "pulumi.json#/Any" };
+
+/** The longest run of whole `_`-separated words every value of `values` starts with (`SERVICE_PRINCIPAL_`). */
+function longestPrefix(values: string[]): string {
+  const words = values[0].split("_");
+  let n = 0;
+  while (n < words.length - 1 && values.every((v) => v.startsWith(words.slice(0, n + 1).join("_") + "_"))) n++;
+  return n ? words.slice(0, n).join("_") + "_" : "";
+}
 const SCALARS = new Set(["string", "boolean", "number", "integer"]);
 
-/** An enum value's name in the SDKs: `role_bindings.list` is `RoleBindingsList`, `CATALOG_SYNCER` is `CatalogSyncer`. */
-export function enumName(value: string): string {
+/**
+ * An enum value's name in the SDKs: `role_bindings.list` is `RoleBindingsList`; the protos'
+ * prefix of every value goes (`ServicePrincipal.CatalogSyncer`, not `ServicePrincipalCatalogSyncer`).
+ */
+export function enumName(value: string, prefix = ""): string {
   return value
+    .slice(prefix.length)
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
     .map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase())
@@ -78,7 +90,11 @@ export function converter(types: Types, module: string, defs: Record<string, Jso
     if (!j) throw new Error(`${where}: no definition of ${id}`);
     let spec: Spec;
     if (j.enum) {
-      spec = { type: "string", description: j.description, enum: j.enum.map((v) => ({ value: v, name: enumName(String(v)) })) };
+      const values = j.enum.map(String);
+      // The proto enums' shared prefix (`SERVICE_PRINCIPAL_`, `CORRELATION_RULE_`) says nothing in an SDK name.
+      const prefix = /^[A-Z]+(?:_[A-Z]+)*_/.exec(values[0])?.[0] ?? "";
+      const shared = values.length > 1 && values.every((v) => v.startsWith(prefix) && v.length > prefix.length) ? longestPrefix(values) : "";
+      spec = { type: "string", description: j.description, enum: values.map((v) => ({ value: v, name: enumName(v, shared) })) };
     } else {
       const properties: Record<string, Spec> = {};
       for (const [name, p] of Object.entries(j.properties ?? {})) properties[name] = { ...typeOf(p, `${id}.${name}`), description: p.description };
@@ -115,7 +131,7 @@ function fieldTypesOf(d: KindDefinition, types: Types) {
   const fields: Record<string, Spec> = {};
   const required = { inputs: [] as string[], outputs: [] as string[] };
   for (const [name, f] of Object.entries(d.fields)) {
-    const wire = f.wire ?? name;
+    const wire = wireNameOf(name, f);
     const j = f.input ? body : item;
     const p = j.properties?.[wire];
     if (p) fields[name] = converter(types, "iam", j.$defs ?? {})(p, `${d.className}.${name}`);

@@ -3,7 +3,8 @@
  * hand out, claim matches that admit strangers, https issuers and invite lifetimes.
  */
 import { RE2JS } from "re2js";
-import { INVITE_DEFAULT_TTL_SECONDS, DURATION } from "../api/kinds/groupInvites";
+import { BUILTIN_ROLES } from "../api/capabilities";
+import { DURATION } from "../api/kinds/groupInvites";
 import { isKnown, type ConfigSchema, type RoleFacts } from "./world";
 
 /** `v` when it is a string known at preview, else undefined. */
@@ -25,9 +26,11 @@ export function dangerOf(role: RoleFacts | undefined, patterns: readonly string[
   return caps.length ? `role ${role.name ?? "(unnamed)"}, which holds ${caps.join(", ")}` : undefined;
 }
 
-/** Read-only capabilities: lists and pulls. */
+const VIEWER = new Set<string>(BUILTIN_ROLES.viewer.capabilities);
+
+/** Read-only capabilities: nothing beyond what the built-in viewer holds (lists, reads and pulls). */
 export function readOnly(caps: readonly string[]): boolean {
-  return caps.every((c) => c.endsWith(".list") || c === "registry.pull");
+  return caps.every((c) => VIEWER.has(c));
 }
 
 /** Well-known CI issuers and a subject of theirs that belongs to nobody's organization. */
@@ -79,14 +82,10 @@ export const https = (u: string) => /^https:\/\//i.test(u);
 /** Whether an issuer pattern admits only https issuers (it starts with a literal `https://`). */
 export const httpsPattern = (p: string) => /^\^?(\(\?:)?https:(\\?\/){2}/i.test(p);
 
-/** The invite's lifetime in seconds, when known. */
-export function lifetimeSeconds(inputs: Record<string, unknown>, now: number): number | undefined {
-  const exp = str(inputs.expirationTime);
-  if (exp !== undefined) return (Date.parse(exp) - now) / 1000;
+/** The invite's lifetime in seconds (its required `ttl`), when known. */
+export function lifetimeSeconds(inputs: Record<string, unknown>): number | undefined {
   const ttl = str(inputs.ttl);
-  if (ttl !== undefined) return DURATION.test(ttl) ? parseFloat(ttl) : undefined;
-  if (inputs.ttl === undefined && inputs.expirationTime === undefined) return INVITE_DEFAULT_TTL_SECONDS;
-  return undefined;
+  return ttl !== undefined && DURATION.test(ttl) ? parseFloat(ttl) : undefined;
 }
 
 /** The capability patterns that make a role an administrator's, by default. */

@@ -101,10 +101,23 @@ export function policyOf(rule: Rule): ResourceValidationPolicy | StackValidation
     validateStack: async (args, reportViolation) => {
       const world = worldOfStack(args.resources);
       if (!world.subjects.some((s) => rule.kinds.includes(s.kind))) return;
-      world.remote = await lookUpRemote(world, { cache });
+      world.remote = await lookUpRemote(world, { cache, onSkipped: (wanted) => process.stderr.write(`${skippedLookups(rule, wanted)}\n`) });
       report(rule, world, args.getConfig(), reportViolation);
     },
   };
+}
+
+/**
+ * What a rule judged without: the engine prints a policy pack's stderr, so the user learns that a
+ * rule could not follow the program's references by uid, and why.
+ */
+export function skippedLookups(rule: Rule, wanted: readonly { kind: string; uid: string }[]): string {
+  const kinds = [...new Set(wanted.map((w) => (w.kind === "roles" ? "role" : "identity")))].join(" or ");
+  return (
+    `${PACK_NAME}: ${rule.id} did not look up ${wanted.length} ${kinds} uid${wanted.length === 1 ? "" : "s"} the program names ` +
+    `(${wanted.map((w) => w.uid).join(", ")}): IRV_API_URL is not set in the engine's environment, and a policy pack does not see the stack's config. ` +
+    "It judged only what the program itself says; set IRV_API_URL and IRV_TOKEN to judge those too."
+  );
 }
 
 /** Every rule's policy. */

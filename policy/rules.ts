@@ -9,7 +9,7 @@ import { BUILTIN_ROLES } from "../api/capabilities";
 import { RELATIONSHIP_TYPES } from "../api/kinds/identities";
 import { ROOT_UID } from "../api/uid";
 import { broadness, dangerOf, dangerousConfig, https, httpsPattern, lifetimeSeconds, obj, readOnly, str } from "./checks";
-import { isKnown, parentField, refFields, sameRef, type Rule } from "./world";
+import { isKnown, kindLabel, parentField, refFields, sameRef, type Rule } from "./world";
 
 export const RULES: readonly Rule[] = [
   {
@@ -86,7 +86,7 @@ export const RULES: readonly Rule[] = [
     fix: "Give a shorter `ttl` (or an earlier `expirationTime`).",
     config: { properties: { maxDays: { type: "integer", minimum: 1, description: "The longest an invite may live, in days.", default: 7 } } },
     check(s, w, c) {
-      const secs = lifetimeSeconds(s.inputs, w.now);
+      const secs = lifetimeSeconds(s.inputs);
       const max = Number(c.maxDays) * 86_400;
       return secs !== undefined && secs > max ? [`lives ${Math.round((secs / 86_400) * 10) / 10} days, more than ${c.maxDays}`] : [];
     },
@@ -159,7 +159,8 @@ export const RULES: readonly Rule[] = [
     fix: "Add a `description` that says who or what uses it.",
     check(s) {
       const d = s.inputs.description;
-      return isKnown(d) && (typeof d !== "string" || d.trim() === "") ? ["has no description"] : [];
+      // Named in the message: irv review and the engine print it under the rule, not the resource.
+      return isKnown(d) && (typeof d !== "string" || d.trim() === "") ? [`${kindLabel(s.kind)} "${s.name}" has no description`] : [];
     },
   },
 ];

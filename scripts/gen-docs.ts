@@ -1,13 +1,16 @@
 /**
- * `npm run gen:docs`: rewrites the reference pages under docs/ (docs/resources, docs/functions and
- * the reference list in docs/_index.md) from the resource plugin's schema. Run it after any change
- * to the kinds, the functions or the schema, and commit the result; test/docs/docs.test.ts fails
- * while the committed pages are stale. No network, no build tools: it takes a fraction of a second.
+ * `npm run gen:docs`: rewrites the reference pages under docs/ (docs/resources, docs/functions, the
+ * reference list in docs/_index.md) from the resource plugin's schema, and the names in
+ * docs/from-terraform.md from the Terraform mapping's table (plugin/terraform). Run it after any
+ * change to the kinds, the functions, the schema or that table, and commit the result;
+ * test/docs/docs.test.ts fails while the committed pages are stale. No network, no build tools: it
+ * takes a fraction of a second.
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { packageSchema } from "../plugin/schema";
 import { GENERATED_DIRS, INDEX, generateDocs } from "./docs/generate";
+import { TERRAFORM_PAGE, withTerraformNames } from "./docs/terraform";
 import type { PackageSchema } from "./docs/schema";
 import { ROOT } from "./gen-plugin-sdk";
 
@@ -16,7 +19,9 @@ export const DOCS_DIR = path.join(ROOT, "docs");
 
 /** The generated files as they should be now, by path under docs/. */
 export function currentDocs(): Map<string, string> {
-  return generateDocs(packageSchema() as unknown as PackageSchema, readFileSync(path.join(DOCS_DIR, INDEX), "utf8"));
+  const files = generateDocs(packageSchema() as unknown as PackageSchema, readFileSync(path.join(DOCS_DIR, INDEX), "utf8"));
+  files.set(TERRAFORM_PAGE, withTerraformNames(readFileSync(path.join(DOCS_DIR, TERRAFORM_PAGE), "utf8")));
+  return files;
 }
 
 /** The files now in the generated folders, by path under docs/. */

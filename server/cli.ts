@@ -79,7 +79,10 @@ async function main(): Promise<void> {
   });
   const { url, authUrl, organization, token } = server;
   process.stdout.write(`${JSON.stringify({ url, authUrl, organization, token })}\n`);
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     server.close().then(
       () => process.exit(0),
       (e: Error) => (process.stderr.write(`irv-server: ${e.message}\n`), process.exit(1)),
@@ -87,6 +90,13 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // npm (`npx irv-server`, `npm run server`) starts a bin through `sh -c`, which does not pass on
+  // the signal npm forwards when it is killed: the shell exits and the server would run on,
+  // orphaned. Started by npm, the server stops as on SIGTERM once the process that started it is gone.
+  if (process.env.npm_lifecycle_event !== undefined) {
+    const parent = process.ppid;
+    setInterval(() => process.ppid !== parent && stop(), 250).unref();
+  }
 }
 
 main().catch((err: Error) => {

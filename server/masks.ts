@@ -1,13 +1,17 @@
 /**
  * Partial updates (PATCH), per the spec:
  * - without `updateMask`: only the fields present in the body change;
- * - with `updateMask` (comma-separated camelCase paths, dotted for nested fields): only the listed
- *   fields change, other body fields are ignored, and a listed field absent from the body is
- *   cleared. An unknown path is INVALID_ARGUMENT.
+ * - with `updateMask` (or `update_mask`; comma-separated proto field names, dotted for nested
+ *   fields: `claim_match`, `oidc.client_secret`, as the platform's gateway passes them on): only
+ *   the listed fields change, other body fields are ignored, and a listed field absent from the
+ *   body is cleared. `*` lists every updatable field: the body replaces the resource. An unknown
+ *   path, or a field's JSON name where its proto name differs (`claimMatch`), is INVALID_ARGUMENT.
+ * Other query parameters are ignored, as the gateway ignores them.
  * The patched value is then validated as a whole (with the create schema), so a clear that
  * leaves a required field empty is refused and nothing changes.
  */
 import { z } from "zod";
+import { camelOf, snakeOf } from "../api/kinds";
 import { invalidField } from "./errors";
 import type { RawQuery } from "./list";
 
@@ -43,21 +47,30 @@ export function maskedBody(body: unknown, mask: string[] | undefined): unknown {
   return Object.fromEntries(Object.entries(body).filter(([k]) => heads.has(k)));
 }
 
-/** The update mask of a PATCH query (`updateMask` or `update_mask`), or undefined when absent. */
+/** A wire (JSON) path as the proto path a mask names it by: `oidc.clientSecret` -> `oidc.client_secret`. */
+const protoPath = (p: string) => p.split(".").map(snakeOf).join(".");
+
+/**
+ * The update mask of a PATCH query (`updateMask` or `update_mask`, proto paths), as the wire
+ * (JSON) paths of `allowed` the model applies; undefined when absent or empty.
+ */
 export function parseMask(query: RawQuery, allowed: Set<string>): string[] | undefined {
-  for (const name of Object.keys(query))
-    if (name !== "updateMask" && name !== "update_mask") throw invalidField(name, "is not a query parameter of updates");
   const raw = query.updateMask ?? query.update_mask;
   if (raw === undefined) return undefined;
-  if (Array.isArray(raw)) throw invalidField("updateMask", "must be given once, as comma-separated field paths");
+  if (Array.isArray(raw) || (query.updateMask !== undefined && query.update_mask !== undefined))
+    throw invalidField("update_mask", "must be given once, as comma-separated field paths");
   const paths = raw.split(",").map((p) => p.trim()).filter((p) => p !== "");
   // An empty mask is no mask (AIP-134): the fields present in the body change.
   if (paths.length === 0) return undefined;
-  for (const p of paths) {
-    if (!allowed.has(p))
-      throw invalidField("updateMask", `unknown field path "${p}"; updatable paths: ${[...allowed].join(", ")}`);
-  }
-  return paths;
+  // Every updatable field: the body replaces the resource (absent fields are cleared).
+  if (paths.length === 1 && paths[0] === "*") return [...allowed].filter((p) => !p.includes("."));
+  const known = () => [...allowed].map(protoPath).join(", ");
+  return paths.map((p) => {
+    const wire = p.split(".").map(camelOf).join(".");
+    if (allowed.has(wire) && protoPath(wire) === p) return wire;
+    if (allowed.has(p)) throw invalidField("update_mask", `"${p}" is a JSON name: mask paths are proto field names ("${protoPath(p)}")`);
+    throw invalidField("update_mask", `unknown field path "${p}"; updatable paths: ${known()}`);
+  });
 }
 
 /**

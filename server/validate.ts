@@ -12,9 +12,30 @@ function violations(error: z.ZodError): FieldViolation[] {
   return fieldIssues(error).map((i) => ({ field: i.path.length ? i.path.map(String).join(".") : "body", description: i.missing ? "is required" : i.message }));
 }
 
-/** Parses `body` with `schema`, or throws INVALID_ARGUMENT listing every failed field. */
+/** `v` without the members at `path` named `keys` (a copy along the path). */
+function without(v: unknown, path: readonly PropertyKey[], keys: readonly string[]): unknown {
+  if (typeof v !== "object" || v === null) return v;
+  const copy = (Array.isArray(v) ? [...v] : { ...v }) as Record<PropertyKey, unknown>;
+  if (path.length === 0) for (const k of keys) delete copy[k];
+  else copy[path[0] as string] = without(copy[path[0] as string], path.slice(1), keys);
+  return copy;
+}
+
+/**
+ * Parses `body` with `schema`, or throws INVALID_ARGUMENT listing every failed field. Members the
+ * schema does not know are discarded at any depth, as the platform's gateway discards them
+ * (protojson's DiscardUnknown): the schemas stay strict for the provider's check, which names a
+ * misspelt input at preview.
+ */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, prefix = ""): z.infer<S> {
-  const r = schema.safeParse(body ?? {});
+  let input: unknown = body ?? {};
+  let r = schema.safeParse(input);
+  // Each round removes every unknown member zod reported (a member inside one it removed shows
+  // up on a later round only if its parent stays); bounded, as a body's nesting is.
+  for (let round = 0; round < 8 && !r.success && r.error.issues.some((i) => i.code === "unrecognized_keys"); round++) {
+    for (const i of r.error.issues) if (i.code === "unrecognized_keys") input = without(input, i.path, i.keys);
+    r = schema.safeParse(input);
+  }
   if (r.success) return r.data;
   const v = violations(r.error);
   throw invalidArgument(prefix ? v.map((x) => ({ ...x, field: x.field === "body" ? prefix : `${prefix}.${x.field}` })) : v);

@@ -14,6 +14,8 @@ export type Module = "iam" | "registry" | "vulnerabilities";
 export interface ResultField extends Pick<FieldDefinition, "type" | "description" | "secret"> {
   /** Absent from some results (a built-in role has no `groupUid`). */
   optional?: boolean;
+  /** Its JSON name on the wire when that is not its name (a repo's `sync_config`). */
+  wire?: string;
   /** The kind's field it reports (claimMatch of identities), whose schema type it shares. */
   of?: { kind: Kind; field: string };
 }
@@ -64,7 +66,7 @@ export const listArgs = {
   filters: z
     .record(z.string(), z.union([z.string(), z.array(z.string())]))
     .optional()
-    .describe("Any other filter the API's List accepts, by its query name."),
+    .describe("Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing."),
 };
 /** The list arguments as TypeScript callers pass them. */
 export type ListArgs = z.infer<z.ZodObject<typeof listArgs>>;
@@ -113,7 +115,7 @@ export function pick(def: ObjectDefinition, item: object, objects: readonly Obje
   const x = item as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(def.fields)) {
-    const v = x[name];
+    const v = x[f.wire ?? name];
     if (v === undefined) continue;
     const nested = objectOf(f.type, objects);
     out[name] = !nested || v === null ? v : Array.isArray(v) ? v.map((e: object) => pick(nested, e, objects)) : pick(nested, v, objects);

@@ -4,7 +4,7 @@
  * fields are described here.
  */
 import { common } from "../kinds";
-import { kindResult, type ObjectDefinition } from "./definition";
+import { kindResult, type ObjectDefinition, type ResultField } from "./definition";
 
 export const GroupResult = kindResult("groups", {
   name: "GroupResult",
@@ -22,21 +22,47 @@ export const IdentityResult = kindResult("identities", {
   parent: { type: "string", description: "The owning group's uid.", optional: true },
 });
 
+const time = (what: string) => ({ type: "string", description: `${what} (RFC 3339).` }) satisfies ResultField;
+const text = (description: string) => ({ type: "string", description }) satisfies ResultField;
+const texts = (description: string) => ({ type: "string[]", description }) satisfies ResultField;
+const optional = <F extends ResultField>(f: F) => ({ ...f, optional: true }) satisfies ResultField;
+/** A named object of the vulnerabilities module. */
+const advisoryObject = <F extends Record<string, ResultField>>(name: string, description: string, fields: F) =>
+  ({ name, module: "vulnerabilities", description, fields }) satisfies ObjectDefinition;
+
+export const RepoSyncConfig = {
+  name: "RepoSyncConfig",
+  module: "registry",
+  description: "Where a repository's images are synced from, and to which cloud registries besides.",
+  fields: {
+    source: text("The repository synced from (its uid)."),
+    uniqueTags: { type: "boolean", description: "Whether exported tags are uniquely labeled (the organization's setting)." },
+    expirationTime: optional(time("When syncing stops")),
+    google: text("A GCP Artifact Registry repository also synced to."),
+    amazon: text("An AWS ECR repository also synced to."),
+    azure: text("An Azure ACR repository also synced to."),
+    apkoOverlay: text("The apko overlay applied when images are rebuilt during sync (set by the platform)."),
+    gracePeriod: { type: "boolean", description: "Whether the end-of-life grace period is on (the organization's setting)." },
+  },
+} satisfies ObjectDefinition;
+
 export const Repo = {
   name: "Repo",
   module: "registry",
   description: "An image repository.",
   fields: {
-    uid: { type: "string", description: "The repository's uid." },
-    name: { type: "string", description: "Its name, e.g. `nginx`." },
+    uid: text("The repository's uid."),
+    name: text("Its name, e.g. `nginx`."),
     description: common.description,
-    catalogTier: { type: "string", description: "Its catalog tier (`FREE`, `PREMIUM`, ...)." },
-    aliases: { type: "string[]", description: "Other names it is known by." },
-    bundles: { type: "string[]", description: "The bundles it belongs to." },
-    activeTags: { type: "string[]", description: "The tags currently maintained." },
-    visibility: { type: "string", description: "`public` or `private` where the API says (irv-server does); public repos need no credentials.", optional: true },
-    createTime: common.createTime,
-    updateTime: common.updateTime,
+    catalogTier: text("Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`."),
+    bundles: texts("The bundles it belongs to."),
+    aliases: texts("Other names it is known by."),
+    activeTags: texts("The tags currently maintained."),
+    syncConfig: { type: "RepoSyncConfig", description: "Where it syncs from, when it is synced from another repository.", optional: true, wire: "sync_config" },
+    customOverlay: { type: "object", description: "The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.", optional: true },
+    visibility: optional(text("`public` or `private` where the API says (irv-server does); public repos need no credentials.")),
+    createTime: optional(time("When it was created")),
+    updateTime: optional(time("When it was last updated")),
   },
 } satisfies ObjectDefinition;
 
@@ -45,57 +71,102 @@ export const Tag = {
   module: "registry",
   description: "A tag of a repository (its uid is under the repository's).",
   fields: {
-    uid: { type: "string", description: "The tag's uid." },
-    name: { type: "string", description: "The tag, e.g. `latest`." },
-    digest: { type: "string", description: "The image digest it points at." },
-    lastUpdated: { type: "string", description: "When it last moved (RFC 3339)." },
+    uid: text("The tag's uid."),
+    name: text("The tag, e.g. `latest`."),
+    digest: text("The digest of the manifest it points at."),
+    updateTime: optional(time("When it last moved")),
     deprecated: { type: "boolean", description: "Whether it is deprecated." },
-    bundles: { type: "string[]", description: "The bundles it belongs to." },
-    createTime: { ...common.createTime, optional: true },
+    bundles: texts("The bundles it belongs to."),
   },
 } satisfies ObjectDefinition;
 
-export const AdvisorySeverity = {
-  name: "AdvisorySeverity",
-  module: "vulnerabilities",
-  description: "A severity rating of an advisory by one source.",
-  fields: {
-    source: { type: "string", description: "Who rated it." },
-    score: { type: "number", description: "The score (CVSS), when given.", optional: true },
-    level: { type: "string", description: "The level (`LOW`, `HIGH`, ...), when given.", optional: true },
-  },
-} satisfies ObjectDefinition;
+export const AdvisorySeverity = advisoryObject("AdvisorySeverity", "A severity score of the vulnerability an advisory concerns.", {
+  type: text("How it is scored: `TYPE_CVSS_V2`, `TYPE_CVSS_V3`, `TYPE_CVSS_V4` (or `TYPE_UNSPECIFIED`)."),
+  score: text("The score: a CVSS vector, or a number, as the type says."),
+});
 
-export const AdvisoryEvent = {
-  name: "AdvisoryEvent",
-  module: "vulnerabilities",
-  description: "A step in an advisory's history.",
-  fields: {
-    type: { type: "string", description: "What happened (`DETECTED`, `FIXED`, ...)." },
-    time: { type: "string", description: "When (RFC 3339)." },
-  },
-} satisfies ObjectDefinition;
+export const AdvisoryNote = advisoryObject("AdvisoryNote", "An event that carries only a comment (a true positive, analysis or fix not planned, a pending upstream fix).", { note: text("Why.") });
 
-export const Advisory = {
-  name: "Advisory",
-  module: "vulnerabilities",
-  description: "A vulnerability advisory.",
-  fields: {
-    uid: { type: "string", description: "The advisory's uid." },
-    advisoryId: { type: "string", description: "Its id, e.g. `CGA-xxxx-xxxx-xxxx`." },
-    aliases: { type: "string[]", description: "CVE ids and other aliases." },
-    artifactName: { type: "string", description: "The artifact it concerns." },
-    artifactType: { type: "string", description: "The artifact's type." },
-    artifactArchitecture: { type: "string", description: "The artifact's architecture." },
-    componentName: { type: "string", description: "The vulnerable component." },
-    componentType: { type: "string", description: "The component's type." },
-    componentLocation: { type: "string", description: "Where the component sits in the artifact." },
-    severities: { type: "AdvisorySeverity[]", description: "Its severity ratings." },
-    events: { type: "AdvisoryEvent[]", description: "Its history." },
-    createTime: common.createTime,
-    updateTime: common.updateTime,
-  },
-} satisfies ObjectDefinition;
+export const AdvisoryNvdApiDetection = advisoryObject("AdvisoryNvdApiDetection", "A detection through the NVD API.", { cpeSearched: text("The name or keyword searched."), cpeFound: text("The CPE found that matches the artifact.") });
+
+export const AdvisoryManualDetection = advisoryObject("AdvisoryManualDetection", "A manual detection (it carries nothing more).", {});
+
+export const AdvisoryScanDetection = advisoryObject("AdvisoryScanDetection", "A detection by a scanner, with what it matched.", {
+  scanner: text("The scanner."),
+  subpackage: text("The subpackage it was found in (the advisory's artifact)."),
+  componentId: text("The scanner's id of the component."),
+  component: text("The component's name."),
+  componentVersion: text("The component's version."),
+  componentType: text("The component's type."),
+  componentLocation: text("Where the component sits in the subpackage."),
+  artifactVersion: text("The version of the artifact scanned."),
+  scannerVersion: text("The scanner's (grype's) version."),
+  grypeDbBuilt: text("When the grype database used was built (RFC 3339)."),
+  grypeDbChecksum: text("The grype database's checksum."),
+});
+
+export const AdvisoryDetection = advisoryObject("AdvisoryDetection", "How a vulnerability was detected: exactly one of its members is set.", {
+  nvdapi: { type: "AdvisoryNvdApiDetection", description: "Through the NVD API.", optional: true },
+  manual: { type: "AdvisoryManualDetection", description: "By hand.", optional: true },
+  scanv1: { type: "AdvisoryScanDetection", description: "By a scanner.", optional: true },
+});
+
+export const AdvisoryFixed = advisoryObject("AdvisoryFixed", "The vulnerability is fixed from a version on.", {
+  fixedVersion: text("The first version of the artifact in which it is fixed."),
+  note: text("Comments on the fix."),
+  scannerVersion: text("The scanner's (grype's) version that found it fixed."),
+  grypeDbBuilt: text("When the grype database used was built (RFC 3339)."),
+  grypeDbChecksum: text("The grype database's checksum."),
+});
+
+export const AdvisoryFalsePositive = advisoryObject("AdvisoryFalsePositive", "The vulnerability does not affect the artifact.", {
+  type: text("Why not: a `TYPE_*` of the API's FalsePositiveDetermination (e.g. `TYPE_VULNERABLE_CODE_NOT_IN_EXECUTION_PATH`)."),
+  note: text("Comments."),
+});
+
+export const AdvisoryPatched = advisoryObject("AdvisoryPatched", "The artifact was patched against the vulnerability.", { patchedVersions: texts("The versions of the artifact patched."), note: text("Comments on the patch.") });
+
+const event = (type: string, description: string): ResultField => ({ type, description, optional: true });
+
+export const AdvisoryEvent = advisoryObject("AdvisoryEvent", "A step in an advisory's life. Exactly one of `detection`, `fixed`, `falsePositiveDetermination`, `analysisNotPlanned`, `fixNotPlanned`, `pendingUpstreamFix`, `truePositiveDetermination` and `patched` is set.", {
+  uid: text("The event's uid (under the advisory's)."),
+  createTime: optional(time("When it was recorded")),
+  findings: text("The scanner's findings: JSON, base64-encoded."),
+  author: text("Who recorded it."),
+  reviewer: text("Who reviewed it."),
+  reviewState: text("Its review: `REVIEW_STATE_PENDING`, `REVIEW_STATE_APPROVED`, `REVIEW_STATE_REQUEST_CHANGES`, `REVIEW_STATE_REJECTED` (or `REVIEW_STATE_UNSPECIFIED`)."),
+  issue: optional(text("The CVE dashboard issue it came from.")),
+  detection: event("AdvisoryDetection", "The vulnerability was detected."),
+  fixed: event("AdvisoryFixed", "It is fixed from a version on."),
+  falsePositiveDetermination: event("AdvisoryFalsePositive", "It does not affect the artifact."),
+  analysisNotPlanned: event("AdvisoryNote", "No analysis is planned."),
+  fixNotPlanned: event("AdvisoryNote", "No fix is planned."),
+  pendingUpstreamFix: event("AdvisoryNote", "A fix is pending upstream."),
+  truePositiveDetermination: event("AdvisoryNote", "It does affect the artifact."),
+  patched: event("AdvisoryPatched", "The artifact was patched."),
+});
+
+export const Advisory = advisoryObject("Advisory", "A vulnerability advisory: how one vulnerability relates to one component of one artifact.", {
+  uid: text("The advisory's uid."),
+  advisoryId: text("Its id, e.g. `CGA-xxxx-xxxx-xxxx`."),
+  createTime: optional(time("When it was created")),
+  updateTime: optional(time("When it was last updated")),
+  deleteTime: optional(time("When it was deleted, if it was")),
+  author: text("Who created it."),
+  artifactName: text("The artifact it concerns (a package, an image)."),
+  artifactType: text("The artifact's type (`apk`, `image`, ...)."),
+  artifactArchitecture: text("The artifact's architecture."),
+  componentName: text("The vulnerable component."),
+  componentLocation: text("Where the component sits in the artifact."),
+  componentType: text("The component's ecosystem (`go-module`, `python`, ...)."),
+  aliases: texts("CVE, GHSA and other ids of the vulnerability."),
+  events: { type: "AdvisoryEvent[]", description: "Its history, oldest first." },
+  legacyAdvisoryId: optional(text("Its id in the GitHub advisory repositories, if it was migrated from there.")),
+  severities: { type: "AdvisorySeverity[]", description: "Scores of the vulnerability (from its aliases' records)." },
+});
 
 /** Every named object, for resolving field types such as `AdvisorySeverity[]`. */
-export const OBJECTS: readonly ObjectDefinition[] = [GroupResult, RoleResult, IdentityResult, Repo, Tag, AdvisorySeverity, AdvisoryEvent, Advisory];
+export const OBJECTS: readonly ObjectDefinition[] = [
+  GroupResult, RoleResult, IdentityResult, RepoSyncConfig, Repo, Tag, AdvisorySeverity, AdvisoryNote, AdvisoryNvdApiDetection,
+  AdvisoryManualDetection, AdvisoryScanDetection, AdvisoryDetection, AdvisoryFixed, AdvisoryFalsePositive, AdvisoryPatched, AdvisoryEvent, Advisory,
+];

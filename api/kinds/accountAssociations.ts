@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, defineKind, text } from "./definition";
+import { common, defineKind, numbered, IAM_PACKAGE, text, type ProtoField } from "./definition";
 
 const digits = (n: string) => z.string().regex(/^\d+$/, `must be a numeric ${n}`);
 
@@ -26,18 +26,29 @@ export const AccountBlocks = {
     .meta({ id: "AccountAssociationChainguard", description: "The group's Chainguard service bindings." }),
   github: z
     .strictObject({
-      installations: z
-        .array(
+      appInstallations: f
+        .map(
           z
             .strictObject({
-              id: digits("installation id").describe("The installation id (digits)."),
-              name: z.string().optional().describe("A name for it."),
+              installations: z
+                .array(
+                  z
+                    .strictObject({
+                      installationId: digits("installation id").describe("The installation id (digits; an int64 on the API)."),
+                      name: z.string().optional().describe("A name for it."),
+                    })
+                    .meta({ id: "AccountAssociationGithubInstallation", description: "A GitHub App installation." }),
+                )
+                .describe("The app's installations."),
             })
-            .meta({ id: "AccountAssociationGithubInstallation", description: "A GitHub App installation." }),
+            .meta({ id: "AccountAssociationGithubAppInstallations", description: "One GitHub App's installations." }),
         )
-        .describe("The GitHub App installations."),
+        .superRefine((m, ctx) => {
+          for (const k of Object.keys(m)) if (!/^\d+$/.test(k)) ctx.addIssue({ code: "custom", path: [k], message: "must be a GitHub App id (digits)" });
+        })
+        .describe("The installations of each GitHub App, by the app's id (digits)."),
     })
-    .meta({ id: "AccountAssociationGithub", description: "The group's GitHub App installations." }),
+    .meta({ id: "AccountAssociationGithub", description: "The group's GitHub App installations, by app id." }),
 };
 export type AccountBlock<K extends keyof typeof AccountBlocks> = z.infer<(typeof AccountBlocks)[K]>;
 export const ACCOUNT_BLOCKS = Object.keys(AccountBlocks) as (keyof typeof AccountBlocks)[];
@@ -48,8 +59,21 @@ const read = {
   google: z.looseObject({ projectId: z.string(), projectNumber: z.string() }),
   azure: z.looseObject({ tenantId: z.string(), clientIds: z.record(z.string(), z.string()) }),
   chainguard: z.looseObject({ serviceBindings: z.record(z.string(), z.string()) }),
-  github: z.looseObject({ installations: z.array(z.looseObject({ id: z.string(), name: text })) }),
+  github: z.looseObject({
+    appInstallations: z.record(z.string(), z.looseObject({ installations: z.array(z.looseObject({ installationId: z.string(), name: text })).default([]) })).default({}),
+  }),
 };
+
+/** Each block's field number and message in `AccountAssociation`. */
+const BLOCK_PROTO = {
+  amazon: { number: 4, type: "AccountAssociation.Amazon" },
+  google: { number: 5, type: "AccountAssociation.Google" },
+  chainguard: { number: 7, type: "AccountAssociation.Chainguard" },
+  azure: { number: 8, type: "AccountAssociation.Azure" },
+  github: { number: 11, type: "AccountAssociation.GitHub" },
+} as const satisfies Record<keyof typeof AccountBlocks, ProtoField>;
+
+const req = (number: number, type = "string"): ProtoField => ({ number, type, behavior: ["REQUIRED"] });
 
 // Whole blocks in update masks: the API replaces a cloud block as a unit (its update body is strict).
 const block = <C extends keyof typeof AccountBlocks>(cloud: C) =>
@@ -57,6 +81,7 @@ const block = <C extends keyof typeof AccountBlocks>(cloud: C) =>
     type: `AccountBlock<"${cloud}">`,
     description: `The group's ${cloud} accounts.`,
     input: true,
+    proto: BLOCK_PROTO[cloud],
     schema: AccountBlocks[cloud].optional(),
     read: read[cloud].optional(),
   }) as const;
@@ -68,24 +93,39 @@ export const accountAssociations = defineKind({
   label: "account association",
   description: "The cloud and source accounts associated with a group.",
   parentField: "groupUid",
+  proto: {
+    package: IAM_PACKAGE,
+    service: "AccountAssociationsService",
+    message: "AccountAssociation",
+    uid: 1,
+    messages: [
+      { name: "AccountAssociation.Amazon", fields: { account: req(1) } },
+      { name: "AccountAssociation.Google", fields: { projectId: req(1), projectNumber: req(2) } },
+      { name: "AccountAssociation.GitHub", fields: { appInstallations: { number: 2, type: "AccountAssociation.GitHubAppInstallations", keyType: "int64" } } },
+      { name: "AccountAssociation.GitHubAppInstallations", fields: { installations: { number: 1, type: "AccountAssociation.GitHubInstallation", repeated: true } } },
+      { name: "AccountAssociation.GitHubInstallation", fields: { installationId: req(1, "int64"), name: { number: 2, type: "string" } } },
+      { name: "AccountAssociation.Chainguard", fields: { serviceBindings: { number: 1, type: "string", keyType: "string", behavior: ["REQUIRED"] } } },
+      { name: "AccountAssociation.Azure", fields: { tenantId: req(1), clientIds: { number: 2, type: "string", keyType: "string", behavior: ["REQUIRED"] } } },
+    ],
+  },
   defaultOrder: "group",
   capability: "account_associations",
   example: {
     name: "accounts",
-    inputs: { groupUid: "${group}", name: "accounts", amazon: { account: "123456789012" }, github: { installations: [{ id: "12345678", name: "acme" }] } },
+    inputs: { groupUid: "${group}", name: "accounts", amazon: { account: "123456789012" }, github: { appInstallations: { "123456": { installations: [{ installationId: "12345678", name: "acme" }] } } } },
     notes: ["A group has at most one account association, so its uid is the group's uid; a replacement deletes the old one first."],
     importNotes: ["Import it by its group's uid."],
   },
   fields: {
     groupUid: common.groupUid("The group (one association per group; its uid is the group's)."),
-    name: common.name("The association's name."),
-    description: common.description,
+    name: common.name("The association's name.", 2),
+    description: numbered.description(3),
     amazon: block("amazon"),
     google: block("google"),
     azure: block("azure"),
     chainguard: block("chainguard"),
     github: block("github"),
-    createTime: common.createTime,
-    updateTime: common.updateTime,
+    createTime: numbered.createTime(9),
+    updateTime: numbered.updateTime(10),
   },
 });

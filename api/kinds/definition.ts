@@ -51,12 +51,79 @@ export interface FieldDefinition {
   block?: boolean;
   /** Computed by the API when omitted: an omitted input means "no opinion", never a change. */
   computedWhenOmitted?: boolean;
-  /** Its name on the wire, when it differs (an identity provider's default role uid is sent as `defaultRole`). */
-  wire?: string;
+  /**
+   * Its field in the kind's message in the platform's protos (absent for the parent, which a
+   * request carries in its path, and for what the message lacks). Its name on the wire is the
+   * proto name in lowerCamelCase (protojson), and update masks name it by its proto name.
+   */
+  proto?: ProtoField;
+  /**
+   * The program's value to the API's and back, where the program stays friendlier than the wire
+   * (capabilities: `groups.list` in a program, `CAP_IAM_GROUPS_LIST` on the wire). Applied to
+   * bodies the provider sends and items it reads; the request rule (`schema`) judges the wire value.
+   */
+  codec?: { toWire(v: unknown): unknown; fromWire(v: unknown): unknown };
   /** For a uid field: the collection it refers to (`irv export` writes a reference). */
   /** (A collection's name: test/api/kinds.test.ts checks it is one.) */
   refersTo?: string;
 }
+
+/**
+ * One field of a message in the platform's protos: its number and type, and how the API treats
+ * it (`google.api.field_behavior`). The gRPC descriptors are built from these; protojson names
+ * and mask paths follow from `name`.
+ */
+export interface ProtoField {
+  number: number;
+  /** The proto field name, when it is not the snake_case of the field's own name (`default_role`). */
+  name?: string;
+  /**
+   * A scalar (`string`, `bool`, `int32`, `int64`), a well-known type
+   * (`google.protobuf.Timestamp`, `google.protobuf.Duration`), or a message or enum of the kind's
+   * (`Identity.ClaimMatch`, relative to its package) or another package (fully qualified,
+   * `chainguard.capabilities.Capability`).
+   */
+  type: string;
+  repeated?: true;
+  /** A map field: the key's type (the value's is `type`). */
+  keyType?: "string" | "int64";
+  /** The oneof it belongs to (`relationship`). */
+  oneof?: string;
+  /** Field behaviour: set by the server only, required on create, sent but never returned, fixed once created. */
+  behavior?: readonly ("OUTPUT_ONLY" | "REQUIRED" | "INPUT_ONLY" | "IMMUTABLE" | "OPTIONAL")[];
+}
+
+/** A message of the platform's protos that a kind's fields use (a block, a hydrated reference). */
+export interface ProtoMessage {
+  /** Its name relative to the kind's package: `Identity.ClaimMatch`. */
+  name: string;
+  /** Its fields by protojson name. */
+  fields: Record<string, ProtoField>;
+}
+
+/** An enum of the platform's protos: its values by name. */
+export interface ProtoEnum {
+  name: string;
+  values: Record<string, number>;
+}
+
+/** Where a kind lives in the platform's protos. */
+export interface KindProto {
+  /** The proto package: `chainguard.platform.iam.v2beta1`. */
+  package: string;
+  /** The service that serves the kind: `GroupsService`. */
+  service: string;
+  /** The kind's message: `Group`. */
+  message: string;
+  /** The number of its `uid` field (not among `fields`). */
+  uid: number;
+  /** The messages and enums its fields name. */
+  messages?: readonly ProtoMessage[];
+  enums?: readonly ProtoEnum[];
+}
+
+/** The package of every IAM kind. */
+export const IAM_PACKAGE = "chainguard.platform.iam.v2beta1";
 
 /**
  * Everything about one resource kind that is a fact rather than behaviour: its API collection,
@@ -77,6 +144,8 @@ export interface KindDefinition<K extends string = string> {
   parentField: string;
   /** The API's order for a List with no `order_by` (api/collections.ts); default `uid`. */
   defaultOrder?: string;
+  /** Where it lives in the platform's protos. */
+  proto: KindProto;
   /** Capability prefix on the API: `groups.list`, `identity.create`, ... */
   capability: string;
   /** Inputs of which a create must give exactly one (an update at most one): an identity's relationship types. */
@@ -86,8 +155,6 @@ export interface KindDefinition<K extends string = string> {
    * invite's code exists only in its create's answer; declaring one would make a new invite).
    */
   exported?: false;
-  /** Inputs of which a body may give at most one (an invite's lifetime and its expiration). */
-  atMostOne?: readonly string[];
   /** The reference page's example and what it says beyond the fields (docs/resources, `npm run gen:docs`). */
   example: KindExample;
   /** Every field but `uid` (and `adoptUid`, which every kind takes), in the order docs show them. */
@@ -113,6 +180,26 @@ export interface KindExample {
 /** Checks a definition's shape while keeping its literal types (the derived types read them). */
 export function defineKind<const D extends KindDefinition>(d: D): D {
   return d;
+}
+
+/** `default_role` -> `defaultRole`: protojson's name of a proto field. */
+export function camelOf(protoName: string): string {
+  return protoName.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** `defaultRole` -> `default_role`: the proto name protoc would give a lowerCamelCase name. */
+export function snakeOf(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** The proto name of field `name` of a kind. */
+export function protoNameOf(name: string, f: FieldDefinition): string {
+  return f.proto?.name ?? snakeOf(name);
+}
+
+/** The name of field `name` on the wire (JSON): its proto name in lowerCamelCase. */
+export function wireNameOf(name: string, f: FieldDefinition): string {
+  return f.proto?.name ? camelOf(f.proto.name) : name;
 }
 
 /** The names of `d`'s declared inputs. */
@@ -200,6 +287,8 @@ export const text = z.string().optional();
 /** A string map as the API returns it, when it may be absent. */
 export const textMap = z.record(z.string(), z.string()).optional();
 
+const TIMESTAMP = "google.protobuf.Timestamp";
+
 /** Fields most kinds share. */
 export const common = {
   description: {
@@ -214,6 +303,14 @@ export const common = {
   updateTime: { type: "string", description: "When it last changed (RFC 3339).", read: z.string() },
   /** The owning group's uid (the parent, in the path); changing it replaces the resource. */
   groupUid: (description: string) => ({ type: "string", description, input: true, replace: true, refersTo: "groups" }) as const,
-  /** A name, by the API's rule for names. */
-  name: (description: string) => ({ type: "string", description, input: true, schema: rule.name, read: z.string() }) as const,
-} satisfies Record<string, FieldDefinition | ((d: string) => FieldDefinition)>;
+  /** A name, by the API's rule for names (`schema`: a tighter one), as field `number` of the kind's message. */
+  name: <S extends z.ZodType<string> = typeof rule.name>(description: string, number: number, schema?: S) =>
+    ({ type: "string", description, input: true, proto: { number, type: "string", behavior: ["REQUIRED"] }, schema: (schema ?? rule.name) as S, read: z.string() }) as const,
+} satisfies Record<string, FieldDefinition | ((...a: never[]) => FieldDefinition)>;
+
+/** The common fields as fields of a kind's message, by their numbers there. */
+export const numbered = {
+  description: (number: number) => ({ ...common.description, proto: { number, type: "string" } }) as const,
+  createTime: (number: number) => ({ ...common.createTime, proto: { number, type: TIMESTAMP, behavior: ["OUTPUT_ONLY"] } }) as const,
+  updateTime: (number: number) => ({ ...common.updateTime, proto: { number, type: TIMESTAMP, behavior: ["OUTPUT_ONLY"] } }) as const,
+};

@@ -4,10 +4,12 @@
  * inputs and outputs. Nothing here names a kind or a field.
  */
 import { z } from "zod";
-import { oneOf, type FieldDefinition, type KindDefinition } from "./definition";
+import { oneOf, wireNameOf, type FieldDefinition, type KindDefinition } from "./definition";
 
 type Fields<D extends KindDefinition> = D["fields"];
-type WireOf<F, N> = F extends { wire: infer W extends string } ? W : N;
+/** protojson's lowerCamelCase of a proto name, as a type: `default_role` -> `defaultRole`. */
+type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+type WireOf<F, N> = F extends { proto: { name: infer P extends string } } ? Camel<P> : N;
 type SchemaOf<F, P extends "schema" | "read" | "update"> = F extends { [K in P]: infer S extends z.ZodType } ? S : never;
 
 /** The members of `d`'s create body, by wire name. */
@@ -39,28 +41,29 @@ export type InputsOf<D extends KindDefinition> = z.input<z.ZodObject<InputShape<
 export type OutputsOf<D extends KindDefinition> = InputsOf<D> & { uid: string } & z.output<z.ZodObject<OutputShape<D>>>;
 
 const entries = (d: KindDefinition) => Object.entries(d.fields) as [string, FieldDefinition][];
-/** `s` with `d`'s "exactly one of" (at most one on update) and "at most one of" rules. */
+/** `s` with `d`'s "exactly one of" rule (at most one on update). */
 function withRules<S extends z.ZodObject>(s: S, d: KindDefinition, update: boolean): S {
-  const { exactlyOne, atMostOne } = d;
-  if (!exactlyOne && !atMostOne) return s;
-  return s.superRefine((v: Record<string, unknown>, ctx) => {
-    if (exactlyOne) oneOf(v, ctx, exactlyOne, update);
-    if (atMostOne) oneOf(v, ctx, atMostOne, true);
-  }) as S;
+  const { exactlyOne } = d;
+  if (!exactlyOne) return s;
+  return s.superRefine((v: Record<string, unknown>, ctx) => oneOf(v, ctx, exactlyOne, update)) as S;
 }
 
 /** `T` without the index signature a loose object's type has: its declared members only. */
 export type Known<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 
-/** The create body of `d` (strict: an unknown field is an error), with its cross-field rules. */
+/**
+ * The create body of `d` (strict: an unknown member is an error, so the provider's check names a
+ * misspelt input at preview; the server discards them instead, see server/validate.ts), with its
+ * cross-field rules.
+ */
 export function createBodyOf<D extends KindDefinition>(d: D): z.ZodObject<BodyShape<D>, z.core.$strict> {
-  const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.schema ? [[f.wire ?? n, f.schema]] : [])));
+  const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.schema ? [[wireNameOf(n, f), f.schema]] : [])));
   return withRules(z.strictObject(shape), d, false) as never;
 }
 
 /** The update body of `d`: each member optional (its `update` rule where it has one), with the update's cross-field rules. */
 export function updateBodyOf<D extends KindDefinition>(d: D): z.ZodObject<{ [K in keyof BodyShape<D>]: z.ZodOptional<BodyShape<D>[K]> }, z.core.$strict> {
-  const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.schema ? [[f.wire ?? n, f.update ?? f.schema]] : [])));
+  const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.schema ? [[wireNameOf(n, f), f.update ?? f.schema]] : [])));
   return withRules(z.strictObject(shape).partial(), d, true) as never;
 }
 
@@ -70,12 +73,25 @@ export function updateBodyOf<D extends KindDefinition>(d: D): z.ZodObject<{ [K i
  */
 export function readDefaults(d: KindDefinition): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [n, f] of entries(d)) if (f.read instanceof z.ZodDefault) out[f.wire ?? n] = structuredClone(f.read.def.defaultValue);
+  for (const [n, f] of entries(d)) if (f.read instanceof z.ZodDefault) out[wireNameOf(n, f)] = structuredClone(f.read.def.defaultValue);
   return out;
 }
 
-/** An item of `d` as the API returns it: loose, so a field a newer server adds passes through. */
+/**
+ * `v` without its `null` members, at every depth: the platform's gateway writes an unset message
+ * as `null` (a never-used identity's `lastSeenTime`, an association's unset blocks), which means
+ * the same as absent.
+ */
+export function withoutNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutNulls);
+  if (typeof v !== "object" || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = withoutNulls(x);
+  return out;
+}
+
+/** An item of `d` as the API returns it (after `withoutNulls`): loose, so a field a newer server adds passes through. */
 export function readShapeOf<D extends KindDefinition>(d: D): z.ZodObject<ReadShape<D>, z.core.$loose> {
-  const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.read ? [[f.wire ?? n, f.read]] : [])));
+  const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.read ? [[wireNameOf(n, f), f.read]] : [])));
   return z.looseObject({ uid: z.string(), ...shape }) as never;
 }

@@ -1,37 +1,22 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, defineKind, expiryProblem, type InputIssue } from "./definition";
+import type { Known } from "./derive";
+import { common, defineKind, numbered, IAM_PACKAGE, type InputIssue } from "./definition";
 
 /** A protobuf Duration as JSON: seconds with an `s`, e.g. `86400s`. */
 export const DURATION = /^\d+(\.\d{1,9})?s$/;
 /** The longest an invite may live. */
 export const INVITE_MAX_TTL_SECONDS = 30 * 24 * 3600;
-/** How long an invite lives when neither `ttl` nor `expirationTime` is given. */
-export const INVITE_DEFAULT_TTL_SECONDS = 7 * 24 * 3600;
-
-/** An invite's lifetime as its inputs give it: a `ttl`, an `expirationTime`, or neither. */
-interface Lifetime {
-  ttl?: string;
-  expirationTime?: string;
-}
 
 /**
- * The problems of an invite's lifetime at `now`: an expiration in the past or more than
- * INVITE_MAX_TTL_SECONDS ahead, a ttl outside 1s to that. The server refuses them; check reports
- * them at preview. Values that are not yet known (or not well-formed, which the schema reports)
- * are skipped.
+ * The problem of an invite's `ttl` (a protobuf Duration, "86400s"): outside 1s to
+ * INVITE_MAX_TTL_SECONDS. The server refuses it; check reports it at preview. A value not yet
+ * known (or not well-formed, which the schema reports) is skipped.
  */
-export function lifetimeIssues(i: Lifetime, now: number, known: (v: string) => boolean = () => true): InputIssue[] {
-  const issues: InputIssue[] = [];
-  if (typeof i.expirationTime === "string" && known(i.expirationTime)) {
-    const problem = expiryProblem(i.expirationTime, now, INVITE_MAX_TTL_SECONDS / 86_400);
-    if (problem) issues.push({ path: ["expirationTime"], message: problem });
-  }
-  if (typeof i.ttl === "string" && DURATION.test(i.ttl)) {
-    const s = parseFloat(i.ttl);
-    if (s <= 0 || s > INVITE_MAX_TTL_SECONDS) issues.push({ path: ["ttl"], message: `must be between 1s and ${INVITE_MAX_TTL_SECONDS}s` });
-  }
-  return issues;
+export function lifetimeIssues(i: { ttl?: unknown }, known: (v: string) => boolean = () => true): InputIssue[] {
+  if (typeof i.ttl !== "string" || !known(i.ttl) || !DURATION.test(i.ttl)) return [];
+  const s = parseFloat(i.ttl);
+  return s <= 0 || s > INVITE_MAX_TTL_SECONDS ? [{ path: ["ttl"], message: `must be between 1s and ${INVITE_MAX_TTL_SECONDS}s` }] : [];
 }
 
 /** The lifetime of a `ttl`, ms (at least 1: a positive ttl below a millisecond must not make an invite already expired). */
@@ -39,16 +24,33 @@ export function ttlMs(ttl: string): number {
   return Math.max(1, Math.round(parseFloat(ttl) * 1000));
 }
 
-/** When an invite made at `now` with a lifetime that passed `lifetimeIssues` expires: as given, after its ttl, or after the default. */
-export function expiresAt(i: Lifetime, now: number): { expirationTime: string } {
-  const t = i.expirationTime !== undefined ? Date.parse(i.expirationTime) : now + (i.ttl !== undefined ? ttlMs(i.ttl) : INVITE_DEFAULT_TTL_SECONDS * 1000);
-  return { expirationTime: new Date(t).toISOString() };
+/** When an invite made at `now` with `ttl` expires. */
+export function expiresAt(ttl: string, now: number): { expirationTime: string } {
+  return { expirationTime: new Date(now + ttlMs(ttl)).toISOString() };
+}
+
+/** The `ttl` an invite `live` was made with (its expiration less its creation), as a Duration: what an import declares. */
+export function ttlOf(live: { expirationTime?: unknown; createTime?: unknown }): string | undefined {
+  const ms = Date.parse(String(live.expirationTime)) - Date.parse(String(live.createTime));
+  return Number.isFinite(ms) && ms > 0 ? `${ms % 1000 === 0 ? ms / 1000 : (ms / 1000).toFixed(3)}s` : undefined;
 }
 
 /** Whether an invite `live` lives exactly `ttl` (an imported invite has no ttl in state: a program's ttl matches then). */
 export function livesFor(live: { expirationTime?: unknown; createTime?: unknown }, ttl: string): boolean {
   return DURATION.test(ttl) && ttlMs(ttl) === Date.parse(String(live.expirationTime)) - Date.parse(String(live.createTime));
 }
+
+/** The role an invite grants, as the API hydrates it. */
+export type InviteRole = Known<z.output<typeof InviteRole>>;
+/** The role an invite grants, as the API hydrates it (its capabilities by friendly name). */
+export const InviteRole = z
+  .looseObject({
+    uid: z.string().describe("The role's uid."),
+    name: z.string().describe("The role's name."),
+    description: z.string().default("").describe("The role's description."),
+    capabilities: z.array(z.string()).default([]).describe("The role's capabilities."),
+  })
+  .meta({ id: "InviteRole", description: "The role a group invite grants, as the API hydrates it." });
 
 /** Every input of an invite replaces it: the API cannot update one. */
 export const groupInvites = defineKind({
@@ -57,41 +59,56 @@ export const groupInvites = defineKind({
   label: "group invite",
   parentField: "groupUid",
   exported: false,
+  proto: {
+    package: IAM_PACKAGE,
+    service: "GroupInvitesService",
+    message: "GroupInvite",
+    uid: 1,
+    messages: [
+      {
+        name: "GroupInviteRole",
+        fields: {
+          uid: { number: 1, type: "string", behavior: ["OUTPUT_ONLY"] },
+          name: { number: 2, type: "string", behavior: ["OUTPUT_ONLY"] },
+          description: { number: 3, type: "string", behavior: ["OUTPUT_ONLY"] },
+          capabilities: { number: 4, type: "chainguard.capabilities.Capability", repeated: true, behavior: ["OUTPUT_ONLY"] },
+        },
+      },
+    ],
+  },
   defaultOrder: "create_time desc",
   capability: "group_invites",
   description: "An invitation to join a group with a role. Its `code` is secret.",
-  atMostOne: ["ttl", "expirationTime"],
   example: {
     name: "security-invite",
     inputs: { groupUid: "${group}", roleUid: "${role}", ttl: "86400s", singleUse: true },
-    notes: ["Invites cannot be updated: changing any input replaces the invite.", "Give `ttl` or `expirationTime`. The `code` output is secret and returned by create only."],
-    importNotes: ["An imported invite declares its expiration time (or the `ttl` it was made with); its `code` is null, because only create returns it."],
+    notes: ["Invites cannot be updated: changing any input replaces the invite.", "`ttl` is required; `expirationTime` is what the API computes from it. The `code` output is secret and returned by create only."],
+    importNotes: ["An imported invite declares the `ttl` it was made with (its expiration less its creation); its `code` is null, because only create returns it."],
   },
   fields: {
     groupUid: common.groupUid("The group the invitee joins."),
-    roleUid: { type: "string", description: "The role the invitee gets.", input: true, replace: true, refersTo: "roles", schema: f.uid, read: z.string() },
+    roleUid: { type: "string", description: "The role the invitee gets.", input: true, replace: true, refersTo: "roles", proto: { number: 2, type: "string", behavior: ["REQUIRED"] }, schema: f.uid, read: z.string() },
     ttl: {
       type: "string",
-      description: 'Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.',
+      description: 'How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.',
       input: true,
       replace: true,
       writeOnly: true,
-      schema: z.string().regex(DURATION, 'must be a duration in seconds such as "86400s"').optional(),
+      proto: { number: 4, type: "google.protobuf.Duration", behavior: ["REQUIRED", "INPUT_ONLY"] },
+      schema: z.string().regex(DURATION, 'must be a duration in seconds such as "86400s"'),
     },
     expirationTime: {
       type: "string",
-      description: "When the invite expires (RFC 3339); computed from `ttl` when omitted.",
-      input: true,
-      replace: true,
-      computedWhenOmitted: true,
-      schema: f.timestamp.optional(),
+      description: "When the invite expires (RFC 3339): its creation plus `ttl`.",
+      proto: { number: 5, type: "google.protobuf.Timestamp", behavior: ["OUTPUT_ONLY"] },
       read: z.string(),
     },
-    email: { type: "string", description: "The invitee's email, if the invite is for one person.", input: true, replace: true, default: "", schema: z.email({ message: "must be an email address" }).optional(), read: z.string().default("") },
-    singleUse: { type: "boolean", description: "Whether the invite works once only.", input: true, replace: true, default: false, schema: z.boolean().optional(), read: z.boolean().default(false) },
-    keyId: { type: "string", description: "The invite's key id.", read: z.string() },
+    email: { type: "string", description: "The invitee's email, if the invite is for one person.", input: true, replace: true, default: "", proto: { number: 3, type: "string" }, schema: z.email({ message: "must be an email address" }).optional(), read: z.string().default("") },
+    singleUse: { type: "boolean", description: "Whether the invite works once only.", input: true, replace: true, default: false, proto: { number: 6, type: "bool" }, schema: z.boolean().optional(), read: z.boolean().default(false) },
+    role: { type: "InviteRole", description: "The role the invitee gets, as the API hydrates it (absent once the role is gone).", proto: { number: 10, type: "GroupInviteRole", behavior: ["OUTPUT_ONLY"] }, read: InviteRole.optional() },
+    keyId: { type: "string", description: "The invite's key id.", proto: { number: 8, type: "string", behavior: ["OUTPUT_ONLY"] }, read: z.string() },
     /** Present in the create response only. */
-    code: { type: "string | null", description: "The invite code: returned by create only, so null for an adopted or read-only invite.", secret: true, writeOnly: true, read: z.string().optional() },
-    createTime: common.createTime,
+    code: { type: "string | null", description: "The invite code: returned by create only, so null for an adopted or read-only invite.", secret: true, writeOnly: true, proto: { number: 7, type: "string", behavior: ["OUTPUT_ONLY"] }, read: z.string().optional() },
+    createTime: numbered.createTime(9),
   },
 });

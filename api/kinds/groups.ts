@@ -1,6 +1,11 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, defineKind } from "./definition";
+import { common, defineKind, numbered, IAM_PACKAGE } from "./definition";
+
+/** The platform's organization kinds (`OrgKind`): a subgroup has its root's. */
+export const ORG_KINDS = { ORG_KIND_UNSPECIFIED: 0, ORG_KIND_STARTER: 1, ORG_KIND_CUSTOMER: 2, ORG_KIND_DEV: 3, ORG_KIND_INFRA: 4, ORG_KIND_AWS_MARKETPLACE: 5 } as const;
+/** The platform's provisioning statuses (`OrgStatus`): a subgroup has its root's. */
+export const ORG_STATUSES = { ORG_STATUS_UNSPECIFIED: 0, ORG_STATUS_INITIALIZING: 1, ORG_STATUS_READY: 2, ORG_STATUS_SUSPENDED: 3 } as const;
 
 export const groups = defineKind({
   kind: "groups",
@@ -8,6 +13,16 @@ export const groups = defineKind({
   label: "group",
   description: "A group in the organization's hierarchy.",
   parentField: "parentUid",
+  proto: {
+    package: IAM_PACKAGE,
+    service: "GroupsService",
+    message: "Group",
+    uid: 1,
+    enums: [
+      { name: "OrgKind", values: ORG_KINDS },
+      { name: "OrgStatus", values: ORG_STATUSES },
+    ],
+  },
   capability: "groups",
   example: {
     name: "engineering",
@@ -16,11 +31,28 @@ export const groups = defineKind({
   },
   fields: {
     parentUid: { type: "string", description: "The parent group's uid (the organization's uid for a top-level group).", input: true, replace: true, refersTo: "groups" },
-    name: { ...common.name("The name: lowercase letters, digits, space, `.`, `_` and `-`."), schema: f.groupName },
-    description: common.description,
-    verified: { type: "boolean", description: "Whether the platform has verified the group.", read: z.boolean().default(false) },
-    resourceLimits: { type: "Record<string, unknown>", description: "Resource limits as the API reports them.", read: z.record(z.string(), z.unknown()).default({}) },
-    createTime: common.createTime,
-    updateTime: common.updateTime,
+    name: { ...common.name("The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.", 2), schema: f.groupName },
+    description: numbered.description(3),
+    verified: { type: "boolean", description: "Whether the platform has verified the group.", proto: { number: 5, type: "bool" }, read: z.boolean().default(false) },
+    resourceLimits: {
+      type: "Record<string, number>",
+      description: "Resource limits as the API reports them.",
+      proto: { number: 4, type: "int32", keyType: "string", behavior: ["OUTPUT_ONLY"] },
+      read: z.record(z.string(), z.number()).default({}),
+    },
+    kind: {
+      type: "string",
+      description: "The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's.",
+      proto: { number: 8, type: "OrgKind" },
+      read: z.string().default("ORG_KIND_UNSPECIFIED"),
+    },
+    status: {
+      type: "string",
+      description: "The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's.",
+      proto: { number: 9, type: "OrgStatus", behavior: ["OUTPUT_ONLY"] },
+      read: z.string().default("ORG_STATUS_UNSPECIFIED"),
+    },
+    createTime: numbered.createTime(6),
+    updateTime: numbered.updateTime(7),
   },
 });

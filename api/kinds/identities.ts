@@ -1,7 +1,8 @@
 import { z } from "zod";
 import * as f from "../fields";
+import { withSuggestion } from "../suggest";
 import { ISSUER_KEYS_MAX, ISSUER_KEYS_MAX_CHARS, publicJwkProblem } from "../jwk";
-import { common, defineKind, expiryProblem, oneOf, text, textMap, type InputIssue } from "./definition";
+import { common, defineKind, numbered, expiryProblem, IAM_PACKAGE, oneOf, text, textMap, type InputIssue, type ProtoField } from "./definition";
 
 const nonEmpty = () => z.string().min(1, "must not be empty");
 
@@ -52,7 +53,7 @@ export const StaticKeys = z
     issuer: f.issuerUrl.describe("The `iss` of the tokens (https; plain http only on a loopback host)."),
     subject: nonEmpty().describe("The `sub` of the tokens."),
     issuerKeys: jwks.describe('The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).'),
-    expirationTime: f.timestamp.describe(`When the keys stop being accepted (RFC 3339 with milliseconds), at most ${f.STATIC_KEYS_MAX_DAYS} days ahead.`),
+    expirationTime: f.timestamp.optional().describe(`When the keys stop being accepted (RFC 3339), at most ${f.STATIC_KEYS_MAX_DAYS} days ahead; with none, they do not expire.`),
     audiences: z.array(z.string().min(1)).optional().describe("Audiences the tokens may carry; default the API URL."),
   })
   .meta({ id: "StaticKeys", description: "Tokens signed by the given keys may assume an identity, until the keys expire." });
@@ -72,7 +73,7 @@ export function staticKeysIssues(i: { staticKeys?: { expirationTime?: unknown } 
 
 /** Whether the keys `sk` are no longer accepted at `now`. */
 export function keysExpired(sk: StaticKeys, now: number): boolean {
-  return Date.parse(sk.expirationTime) <= now;
+  return sk.expirationTime !== undefined && Date.parse(sk.expirationTime) <= now;
 }
 
 export const AwsIdentity = z
@@ -90,9 +91,11 @@ export const AwsIdentity = z
   .meta({ id: "AwsIdentity", description: "An AWS principal that may assume an identity." });
 export type AwsIdentity = z.infer<typeof AwsIdentity>;
 
-/** A platform service principal, from the same table the API checks. */
+/** A platform service principal: the API's `ServicePrincipal` enum name (`SERVICE_PRINCIPAL_COSIGNED`). */
 export type ServicePrincipal = (typeof f.SERVICE_PRINCIPALS)[number];
-export const ServicePrincipal = z.enum(f.SERVICE_PRINCIPALS).meta({ id: "ServicePrincipal", description: "A platform service an identity can stand for." });
+export const ServicePrincipal = z
+  .enum(f.SERVICE_PRINCIPALS, { error: (iss) => withSuggestion("is not a service principal", iss.input, f.SERVICE_PRINCIPALS) })
+  .meta({ id: "ServicePrincipal", description: "A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED`." });
 
 /**
  * The relationship types as returned: the members above, none of their rules, so a newer
@@ -104,7 +107,7 @@ const read = {
     claims: textMap, claimPatterns: textMap,
   }),
   staticKeys: z.looseObject({
-    issuer: z.string(), subject: z.string(), issuerKeys: z.string(), expirationTime: z.string(),
+    issuer: z.string(), subject: z.string(), issuerKeys: z.string(), expirationTime: text,
     audiences: z.array(z.string()).optional(),
   }),
   awsIdentity: z.looseObject({ awsAccount: z.string(), arn: text, arnPattern: text, userId: text, userIdPattern: text }),
@@ -114,11 +117,54 @@ const read = {
 export const RELATIONSHIP_TYPES = ["claimMatch", "staticKeys", "awsIdentity", "servicePrincipal"] as const;
 export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
 
+/** The members of the relationship blocks, in the platform's messages. */
+const str = (number: number, oneof?: string): ProtoField => ({ number, type: "string", ...(oneof ? { oneof } : {}) });
+const PROTO_MESSAGES = [
+  {
+    name: "Identity.ClaimMatch",
+    fields: {
+      issuer: str(1, "iss"), issuerPattern: str(2, "iss"), subject: str(3, "sub"), subjectPattern: str(4, "sub"),
+      audience: str(5, "aud"), audiencePattern: str(6, "aud"),
+      claims: { number: 7, type: "string", keyType: "string" }, claimPatterns: { number: 8, type: "string", keyType: "string" },
+    },
+  },
+  {
+    name: "Identity.StaticKeys",
+    fields: {
+      issuer: str(1), subject: str(2), issuerKeys: str(3),
+      expirationTime: { number: 4, type: "google.protobuf.Timestamp" }, audiences: { number: 5, type: "string", repeated: true },
+    },
+  },
+  {
+    name: "Identity.AWSIdentity",
+    fields: { awsAccount: str(1), arn: str(2, "aws_arn"), arnPattern: str(3, "aws_arn"), userId: str(4, "aws_user_id"), userIdPattern: str(5, "aws_user_id") },
+  },
+] as const;
+
+/** The API's `RelationshipType` enum (the identities List's `relationship_type` filter), by relationship type. */
+export const RELATIONSHIP_TYPE_ENUM = {
+  claimMatch: "RELATIONSHIP_TYPE_CLAIM_MATCH",
+  staticKeys: "RELATIONSHIP_TYPE_STATIC",
+  awsIdentity: "RELATIONSHIP_TYPE_AWS_IDENTITY",
+  servicePrincipal: "RELATIONSHIP_TYPE_SERVICE_PRINCIPAL",
+} as const;
+
 export const identities = defineKind({
   kind: "identities",
   className: "Identity",
   label: "identity",
   parentField: "groupUid",
+  proto: {
+    package: IAM_PACKAGE,
+    service: "IdentitiesService",
+    message: "Identity",
+    uid: 1,
+    messages: PROTO_MESSAGES,
+    enums: [
+      { name: "ServicePrincipal", values: { SERVICE_PRINCIPAL_UNSPECIFIED: 0, ...f.SERVICE_PRINCIPAL_NUMBERS } },
+      { name: "RelationshipType", values: { RELATIONSHIP_TYPE_UNSPECIFIED: 0, RELATIONSHIP_TYPE_CLAIM_MATCH: 1, RELATIONSHIP_TYPE_STATIC: 2, RELATIONSHIP_TYPE_AWS_IDENTITY: 3, RELATIONSHIP_TYPE_SERVICE_PRINCIPAL: 4 } },
+    ],
+  },
   capability: "identity",
   description: "An identity that workloads or services assume. Changing its relationship type replaces it.",
   exactlyOne: RELATIONSHIP_TYPES,
@@ -137,16 +183,50 @@ export const identities = defineKind({
   },
   fields: {
     groupUid: common.groupUid("The owning group's uid."),
-    name: common.name("The identity's name."),
-    description: common.description,
+    name: common.name("The identity's name: 3 to 63 characters.", 2, f.shortName),
+    description: numbered.description(3),
     // Masked as whole blocks: their members constrain each other (issuer or issuerPattern, ...),
     // and the API updates an identity's type block as a unit.
-    claimMatch: { type: "ClaimMatch", description: "Who may assume it: an external OIDC token's issuer and subject (exact or pattern).", input: true, schema: ClaimMatch.optional(), read: read.claimMatch.optional() },
-    staticKeys: { type: "StaticKeys", description: "Tokens signed by the given keys.", input: true, schema: StaticKeys.optional(), read: read.staticKeys.optional() },
-    awsIdentity: { type: "AwsIdentity", description: "An AWS principal.", input: true, schema: AwsIdentity.optional(), read: read.awsIdentity.optional() },
-    servicePrincipal: { type: "ServicePrincipal", description: "A platform service.", input: true, schema: ServicePrincipal.optional(), read: z.string().optional() },
-    lastSeenTime: { type: "string", description: "When it was last used (RFC 3339).", read: z.string().optional() },
-    createTime: common.createTime,
-    updateTime: common.updateTime,
+    claimMatch: {
+      type: "ClaimMatch",
+      description: "Who may assume it: an external OIDC token's issuer and subject (exact or pattern).",
+      input: true,
+      proto: { number: 20, type: "Identity.ClaimMatch", oneof: "relationship" },
+      schema: ClaimMatch.optional(),
+      read: read.claimMatch.optional(),
+    },
+    staticKeys: {
+      type: "StaticKeys",
+      description: "Tokens signed by the given keys.",
+      input: true,
+      proto: { number: 21, type: "Identity.StaticKeys", oneof: "relationship" },
+      schema: StaticKeys.optional(),
+      read: read.staticKeys.optional(),
+    },
+    awsIdentity: {
+      type: "AwsIdentity",
+      description: "An AWS principal.",
+      input: true,
+      proto: { number: 22, type: "Identity.AWSIdentity", oneof: "relationship" },
+      schema: AwsIdentity.optional(),
+      read: read.awsIdentity.optional(),
+    },
+    servicePrincipal: {
+      type: "ServicePrincipal",
+      description: "A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).",
+      input: true,
+      proto: { number: 23, type: "ServicePrincipal", oneof: "relationship" },
+      schema: ServicePrincipal.optional(),
+      read: z.string().optional(),
+    },
+    email: { type: "string", description: "Its verified email, if any.", proto: { number: 4, type: "string", behavior: ["OUTPUT_ONLY"] }, read: z.string().default("") },
+    lastSeenTime: {
+      type: "string",
+      description: "When it was last used (RFC 3339); absent for one never used.",
+      proto: { number: 8, type: "google.protobuf.Timestamp", behavior: ["OUTPUT_ONLY"] },
+      read: z.string().optional(),
+    },
+    createTime: numbered.createTime(9),
+    updateTime: numbered.updateTime(10),
   },
 });

@@ -40,7 +40,7 @@ import { identities } from "./identities";
 import { identityProviders } from "./identityProviders";
 import { roleBindings } from "./roleBindings";
 import { roles } from "./roles";
-import { displayNameOf, dynamicTokenOf, tokenOf, type FieldDefinition, type KindDefinition } from "./definition";
+import { displayNameOf, dynamicTokenOf, protoNameOf, snakeOf, tokenOf, wireNameOf, type FieldDefinition, type KindDefinition } from "./definition";
 
 export * from "./definition";
 export * from "./derive";
@@ -93,6 +93,22 @@ export function readBack(kind: Kind, item: object): Record<string, unknown> {
   const x = item as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][])
-    if (name !== d.parentField && !f.writeOnly) out[name] = x[f.wire ?? name];
+    if (name !== d.parentField && !f.writeOnly) {
+      const v = x[wireNameOf(name, f)];
+      out[name] = f.codec && v !== undefined ? f.codec.fromWire(v) : v;
+    }
   return out;
+}
+
+/**
+ * The update mask path the API reads for the wire path `path` of `kind`: proto field names,
+ * dotted for a block's members (`claimMatch` -> `claim_match`, `oidc.clientSecret` ->
+ * `oidc.client_secret`, `defaultRole` -> `default_role`). The platform's gateway copies mask
+ * paths as sent and the server reads them as proto names, so a camelCase path would name nothing.
+ */
+export function maskPathOf(collection: string, path: string): string {
+  const [head, ...rest] = path.split(".");
+  const d = KINDS.find((k) => k.kind === collection) as KindDefinition | undefined;
+  const entry = (Object.entries(d?.fields ?? {}) as [string, FieldDefinition][]).find(([n, f]) => wireNameOf(n, f) === head);
+  return [entry ? protoNameOf(...entry) : snakeOf(head), ...rest.map(snakeOf)].join(".");
 }

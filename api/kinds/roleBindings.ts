@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, defineKind } from "./definition";
+import { common, defineKind, numbered, IAM_PACKAGE, type ProtoField } from "./definition";
 import type { Known } from "./derive";
 
 /** The identity a binding names, hydrated. `issuer`/`subject` are empty unless it has a claimMatch. */
@@ -27,13 +27,27 @@ export type BoundRef = Known<z.output<typeof BoundRef>>;
 /** The identity a binding names, as the SDK types it. */
 export type BoundIdentity = Known<z.output<typeof BoundIdentity>>;
 
-/** A binding's item carries no uids of its own but hydrates them; it has no `updateTime`. */
+const out = (number: number): ProtoField => ({ number, type: "string", behavior: ["OUTPUT_ONLY"] });
+const ref = { uid: out(1), name: out(2), description: out(3) };
+
+/** A binding's item hydrates its identity, group and role; it has no `updateTime`. */
 export const roleBindings = defineKind({
   kind: "roleBindings",
   className: "RoleBinding",
   label: "role binding",
   description: "Grants a role to an identity on a group and everything under it.",
   parentField: "groupUid",
+  proto: {
+    package: IAM_PACKAGE,
+    service: "RoleBindingsService",
+    message: "RoleBinding",
+    uid: 1,
+    messages: [
+      { name: "RoleBindingIdentity", fields: { ...ref, subject: out(4), issuer: out(5), email: out(6) } },
+      { name: "RoleBindingGroup", fields: ref },
+      { name: "RoleBindingRole", fields: ref },
+    ],
+  },
   capability: "role_bindings",
   example: {
     name: "release-ci-releaser",
@@ -45,11 +59,11 @@ export const roleBindings = defineKind({
   },
   fields: {
     groupUid: common.groupUid("The group the grant applies to (and everything below it)."),
-    identityUid: { type: "string", description: "The identity granted the role; changes in place.", input: true, refersTo: "identities", schema: f.uid },
-    roleUid: { type: "string", description: "The role granted; changes in place.", input: true, refersTo: "roles", schema: f.uid },
-    identity: { type: "BoundIdentity", description: "The bound identity as the API hydrates it.", read: BoundIdentity },
-    group: { type: "BoundRef", description: "The group as the API hydrates it.", read: BoundRef },
-    role: { type: "BoundRef", description: "The role as the API hydrates it.", read: BoundRef },
-    createTime: common.createTime,
+    identityUid: { type: "string", description: "The identity granted the role; changes in place.", input: true, refersTo: "identities", proto: { number: 6, type: "string" }, schema: f.uid },
+    roleUid: { type: "string", description: "The role granted; changes in place.", input: true, refersTo: "roles", proto: { number: 7, type: "string" }, schema: f.uid },
+    identity: { type: "BoundIdentity", description: "The bound identity as the API hydrates it.", proto: { number: 2, type: "RoleBindingIdentity", behavior: ["OUTPUT_ONLY"] }, read: BoundIdentity },
+    group: { type: "BoundRef", description: "The group as the API hydrates it.", proto: { number: 3, type: "RoleBindingGroup", behavior: ["OUTPUT_ONLY"] }, read: BoundRef },
+    role: { type: "BoundRef", description: "The role as the API hydrates it.", proto: { number: 4, type: "RoleBindingRole", behavior: ["OUTPUT_ONLY"] }, read: BoundRef },
+    createTime: numbered.createTime(5),
   },
 });

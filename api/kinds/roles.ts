@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, defineKind } from "./definition";
+import { common, defineKind, numbered, IAM_PACKAGE } from "./definition";
 
 export type { Capability } from "../capabilities";
 
@@ -10,6 +10,7 @@ export const roles = defineKind({
   label: "role",
   description: "A custom role: a named set of capabilities.",
   parentField: "groupUid",
+  proto: { package: IAM_PACKAGE, service: "RolesService", message: "Role", uid: 1 },
   capability: "roles",
   example: {
     name: "releaser",
@@ -18,16 +19,19 @@ export const roles = defineKind({
   },
   fields: {
     groupUid: common.groupUid("The group the role lives in."),
-    name: common.name("The role's name."),
-    description: common.description,
+    name: common.name("The role's name.", 2),
+    description: numbered.description(3),
     capabilities: {
       type: "Capability[]",
-      description: "Capability names (`groups.list`, `identity.create`, ...), compared as a set.",
+      description: "Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.",
       input: true,
+      proto: { number: 4, type: "chainguard.capabilities.Capability", repeated: true },
+      // Programs keep the friendly names; the API carries the enum's.
+      codec: f.capabilitiesCodec,
       schema: z.array(f.capability).min(1, "must name at least one capability"),
       read: z.array(z.string()).default([]),
     },
-    createTime: common.createTime,
-    updateTime: common.updateTime,
+    createTime: numbered.createTime(5),
+    updateTime: numbered.updateTime(6),
   },
 });

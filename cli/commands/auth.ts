@@ -1,6 +1,7 @@
 import { access, constants } from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { isLoopbackHost } from "../../api/fields";
 import { ExchangeTokenSource, expiryOf, loginFile, loginToken, readLogin, removeLogin, writeLogin } from "../../client/auth";
 import { EXIT, HELP_OPTION, parsing, UsageError, type Command, type Io } from "../command";
 
@@ -126,5 +127,7 @@ function checkUrl(option: string, value: string): string {
     throw new UsageError(`${option} must be an http(s) URL, not "${value}"`);
   }
   if (u.protocol !== "https:" && u.protocol !== "http:") throw new UsageError(`${option} must be an http(s) URL, not "${value}"`);
+  if (u.protocol === "http:" && !isLoopbackHost(u.hostname))
+    throw new UsageError(`${option} must be an https URL (plain http only to a loopback host such as 127.0.0.1): credentials must not travel in the clear to ${u.host}`);
   return value.replace(/\/+$/, "");
 }

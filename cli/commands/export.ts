@@ -3,7 +3,7 @@ import { readSettings } from "../../client/config";
 import { clientFor } from "../../client/session";
 import { parseArgs } from "node:util";
 import { EXIT, HELP_OPTION, parsing, UsageError, type Command } from "../command";
-import { importCommand, packageSpec, runExport } from "../export";
+import { importCommand, packageSpec, runExport, setSecretCommand } from "../export";
 import { openStack } from "../stack";
 
 /** `irv export`: turn a live group subtree into a Pulumi program that adopts it. */
@@ -105,7 +105,7 @@ Exit codes: 0 written, 1 error.`,
     }
     if (result.secrets.length) {
       io.out("Set these secrets before `pulumi up` (the API never returns them):");
-      for (const s of result.secrets) io.out(`  pulumi config set --secret ${s.key} <value>   # ${s.about}`);
+      for (const s of result.secrets) io.out(`  ${setSecretCommand(s)}`);
     }
     return EXIT.ok;
   },

@@ -1,5 +1,5 @@
-import { showText } from "../engine/values";
-import { cell, code, table } from "../format/markdown";
+import { capped, cell, code, prose, table } from "../format/markdown";
+import { plain, quoted } from "../format/terminal";
 import type { DriftedResource, DriftReport } from "./report";
 
 /** The output formats `irv drift` can print. */
@@ -27,48 +27,46 @@ export function driftSummary(r: DriftReport): string {
   return `${n} of ${r.checked} resource${r.checked === 1 ? "" : "s"} differ${n === 1 ? "s" : ""} from the live API: ${counts(r)}.`;
 }
 
+// A plain `pulumi up` compares the program with the state, not with the API: after hand edits it
+// sees no change. Refreshing first makes the edits part of the diff, so the update reverts them.
+// test/e2e/drift-reconcile.test.ts runs both commands as printed.
 const NEXT_STEPS =
-  "`pulumi refresh` accepts the live values into the stack; `pulumi up` puts the declared values back (and recreates deleted resources).";
+  "`pulumi refresh` accepts the live values into the stack; `pulumi up --refresh` puts the declared values back (and recreates deleted resources).";
 
 /** Says which settings changed since the last update, so the reader knows which API was asked. */
 function settingsNote(r: DriftReport): string | undefined {
   if (!r.settingsChanged?.length) return undefined;
-  return `Checked with the current ${r.settingsChanged.join(", ")} (changed since the last \`pulumi up\`, which recorded the old value).`;
+  return `Checked with the current ${r.settingsChanged.map(code).join(", ")} (changed since the last \`pulumi up\`, which recorded the old value).`;
 }
 
 function text(r: DriftReport): string {
-  const lines = [`Stack ${r.stack}: ${driftSummary(r)}`];
-  const note = settingsNote(r);
-  if (note) lines.push(note.replace(/`/g, ""));
+  const lines = [`Stack ${plain(r.stack)}: ${driftSummary(r)}`];
+  if (r.settingsChanged?.length) lines.push(plain(`Checked with the current ${r.settingsChanged.join(", ")} (changed since the last pulumi up, which recorded the old value).`));
   for (const res of r.resources) {
     lines.push("");
+    const what = `${plain(res.name)} (${plain(res.kind)}, uid ${plain(res.uid)})`;
     if (res.status === "deleted") {
-      lines.push(`- ${res.name} (${res.kind}, uid ${res.uid}): deleted outside Pulumi`);
+      lines.push(`- ${what}: deleted outside Pulumi`);
       continue;
     }
-    lines.push(`~ ${res.name} (${res.kind}, uid ${res.uid})`);
-    for (const f of res.fields) lines.push(`    ${f.path}: ${quote(f.recorded)} (recorded) -> ${quote(f.live)} (live)`);
+    lines.push(`~ ${what}`);
+    for (const f of res.fields) lines.push(`    ${plain(f.path)}: ${quoted(f.recorded)} (recorded) -> ${quoted(f.live)} (live)`);
   }
   if (!r.inSync) lines.push("", NEXT_STEPS.replace(/`/g, ""));
   return lines.join("\n");
 }
 
-function quote(v: Parameters<typeof showText>[0]): string {
-  return typeof v === "string" && v !== "[secret]" && v !== "(known after apply)" ? JSON.stringify(v) : showText(v);
-}
-
 function markdown(r: DriftReport): string {
   const note = settingsNote(r);
   if (r.inSync) return `## No drift in stack ${code(r.stack)}\n\n${driftSummary(r)}\n${note ? `\n${note}\n` : ""}`;
-  const out = [`## Drift detected in stack ${code(r.stack)}`, "", `**${driftSummary(r)}**`];
-  if (note) out.push("", note);
-  for (const res of r.resources) out.push("", ...section(res));
-  out.push("", "---", "", `To reconcile: ${NEXT_STEPS}`, "");
-  return out.join("\n");
+  const head = [`## Drift detected in stack ${code(r.stack)}`, "", `**${driftSummary(r)}**`];
+  if (note) head.push("", note);
+  const sections = [{ entries: r.resources.map(section), unit: "resource" }];
+  return capped(head, sections, ["", "---", "", `To reconcile: ${NEXT_STEPS}`], "`irv drift --format json` lists them all.");
 }
 
 function section(res: DriftedResource): string[] {
-  const title = `### ${code(res.name)} (${res.kind})`;
+  const title = `### ${code(res.name)} (${prose(res.kind)})`;
   if (res.status === "deleted")
     return [`${title}: deleted outside Pulumi`, "", `uid ${code(res.uid)} no longer exists in the live API.`];
   return [

@@ -1,4 +1,7 @@
 /** The project files around a generated program: Pulumi.yaml, package.json, tsconfig.json, README.md. */
+import { code } from "../format/markdown";
+import { shellComment, shellWord } from "../format/shell";
+import { yamlString } from "../format/yaml";
 import type { GenerateOptions, RequiredSecret } from "./options";
 import type { OrgSnapshot } from "./snapshot";
 
@@ -10,7 +13,7 @@ export function pulumiYaml(name: string, snap: OrgSnapshot): string {
     "  name: nodejs",
     "  options:",
     "    typescript: true",
-    `description: Group ${JSON.stringify(snap.root.name)} (${snap.root.uid}) on the IRV platform, exported by irv export`,
+    `description: ${yamlString(`Group ${JSON.stringify(snap.root.name)} (${snap.root.uid}) on the IRV platform, exported by irv export`)}`,
     "",
   ].join("\n");
 }
@@ -46,7 +49,7 @@ export function readme(name: string, snap: OrgSnapshot, secrets: RequiredSecret[
         "The API never returns client secrets, so set these before the first `pulumi up` (adopting an",
         "identity provider writes its secret):",
         "",
-        ...secrets.map((s) => `    pulumi config set --secret ${s.key} <value>   # ${s.about}`),
+        ...secrets.map((s) => `    ${setSecretCommand(s)}`),
         "",
         "Then:",
         "",
@@ -55,13 +58,13 @@ export function readme(name: string, snap: OrgSnapshot, secrets: RequiredSecret[
   return [
     `# ${name}`,
     "",
-    `Group ${JSON.stringify(snap.root.name)} (\`${snap.root.uid}\`) as code: ${count} resources, exported from ${snap.apiUrl} by \`irv export\`.`,
+    `Group ${code(snap.root.name)} (${code(snap.root.uid)}) as code: ${count} resources, exported from ${code(snap.apiUrl)} by \`irv export\`.`,
     "",
     "## Take it over",
     "",
     "    npm install",
     "    pulumi stack init <stack>",
-    `    pulumi config set irv:apiUrl ${snap.apiUrl}`,
+    `    pulumi config set irv:apiUrl ${shellWord(snap.apiUrl)}`,
     "    pulumi config set --secret irv:token <token>   # or irv:identity + irv:identityToken",
     ...secretLines,
     "    pulumi up        # adopts every resource: nothing is created, nothing is replaced",
@@ -70,9 +73,14 @@ export function readme(name: string, snap: OrgSnapshot, secrets: RequiredSecret[
     "Every resource carries `adoptUid`, its live uid: `pulumi up` checks that it exists and records",
     "it in the stack instead of creating it.",
     "",
-    `The exported group itself is not managed: the program reads its uid from the \`${groupKey}\` config`,
+    `The exported group itself is not managed: the program reads its uid from the ${code(groupKey)} config`,
     "value (defaulting to the exported uid), so `pulumi destroy` removes what is inside it and never the",
     "group. Group invites are not exported: they are short-lived and their codes are secret.",
     "",
   ].join("\n");
+}
+
+/** The command that sets a secret the program needs, with what it is as a comment (README and `irv export` print it). */
+export function setSecretCommand(s: RequiredSecret): string {
+  return `pulumi config set --secret ${shellWord(s.key)} <value>   # ${shellComment(s.about)}`;
 }

@@ -12,6 +12,7 @@
  * where its own uid stays a literal (a resource never refers to itself).
  */
 import { tokenOf } from "../../plugin/schema";
+import { shellWord } from "../format/shell";
 
 /** One entry of `resources` in the file `pulumi import --file` reads. */
 export interface ImportSpec {
@@ -47,7 +48,7 @@ export function splitImports(specs: ImportSpec[], outsideUids: Iterable<string>)
 
 /** The `pulumi import` command that imports `spec` by itself. */
 export function importCommand(spec: ImportSpec): string {
-  return `pulumi import ${spec.type} ${spec.logicalName} ${spec.id}`;
+  return `pulumi import ${[spec.type, spec.logicalName, spec.id].map(shellWord).join(" ")}`;
 }
 
 /** The file's text: pretty JSON with a final newline. */

@@ -11,6 +11,7 @@ export { generateProgram, type GeneratedProgram, type GeneratedFile, type Requir
 export { readOrg, EXPORTED, type Progress } from "./read";
 export { countsOf, type OrgSnapshot } from "./snapshot";
 export { packageSpec } from "./packageSpec";
+export { setSecretCommand } from "./files";
 export { importCommand, type ImportFile, type ImportSpec } from "./importFile";
 
 /**

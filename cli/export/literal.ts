@@ -1,3 +1,5 @@
+import { tsString } from "../format/typescript";
+
 /**
  * TypeScript literals for generated code: plain data as object and array literals, with `Code`
  * for the places that must be expressions (a reference such as `eng.uid`, a config read).
@@ -17,7 +19,7 @@ const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 export function literal(value: unknown, indent = ""): string {
   if (value instanceof Code) return value.text;
   if (value === null || value === undefined) return "undefined";
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string") return tsString(value);
   if (typeof value !== "object") return String(value);
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
@@ -28,7 +30,7 @@ export function literal(value: unknown, indent = ""): string {
   }
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return "{}";
-  const key = (k: string) => (IDENT.test(k) ? k : JSON.stringify(k));
+  const key = (k: string) => (IDENT.test(k) ? k : tsString(k));
   return `{\n${entries.map(([k, v]) => `${inner}${key(k)}: ${literal(v, inner)},`).join("\n")}\n${indent}}`;
 }
 

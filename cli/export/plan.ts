@@ -8,8 +8,10 @@ import type { z } from "zod";
 import { parentOf, type CollectionName, type resources } from "../../api";
 import { kindInfo, EXPORTED_KINDS, pluralOf, type ExportedKind, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
 import { specs, type KindSpec } from "../../provider/resources";
+import { tsCommentText, tsString } from "../format/typescript";
 import { code, compact, type Code } from "./literal";
 import { Namer, camel, slug, type Name } from "./names";
+import { wellFormed } from "./read";
 import type { OrgSnapshot } from "./snapshot";
 import type { GenerateOptions, RequiredSecret } from "./options";
 
@@ -29,8 +31,8 @@ export interface ProgramPlan {
   groupKey: string;
   /** The exported group: referenced through config, never managed. */
   root: { variable: string; name: string; uid: string };
-  /** Built-in roles the resources refer to: constants. */
-  builtinRoles: { variable: string; name: string; uid: string }[];
+  /** Roles outside the subtree the resources refer to (built-in ones, a parent group's): constants. */
+  outsideRoles: { variable: string; name: string; uid: string }[];
   /** Each kind's declarations, under a comment. */
   sections: { comment: string; declarations: Declaration[] }[];
   /** The secrets the stack config must hold. */
@@ -48,12 +50,12 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
     const r = refs.get(uid);
     if (r) return code(r);
     // Outside the exported subtree and not a known built-in: keep the uid, and say so.
-    return code(`${JSON.stringify(uid)} /* ${what} outside the exported group */`);
+    return code(`${tsString(uid)} /* ${what} outside the exported group */`);
   };
 
   const rootName = namer.take([snap.root.name, "root-group"], "root-group");
   refs.set(snap.root.uid, rootName.variable);
-  const builtinRoles = [...snap.externalRoles]
+  const outsideRoles = [...snap.externalRoles]
     .sort(([, a], [, b]) => a.localeCompare(b))
     .map(([uid, name]) => {
       const n = namer.take([`${name}-role`], "role");
@@ -81,7 +83,7 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
       for (const [field, f] of Object.entries(def.fields) as [string, FieldDefinition][]) {
         if (!f.input) continue;
         const value = field === def.parentField ? owner(x) : live[field];
-        args[field] = f.refersTo ? ref(value as string | undefined, about(def, field, f, x)) : value;
+        args[field] = f.refersTo ? ref(value ? wellFormed(value as string, rule.kind) : undefined, about(def, field, f, x)) : value;
       }
       rule.secrets?.(x, name, args, secrets);
       refs.set(x.uid, `${name.variable}.uid`);
@@ -93,7 +95,7 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
     projectName: slug(opts.projectName ?? snap.root.name) || "irv-org",
     groupKey: opts.groupConfigKey ?? "groupUid",
     root: { variable: rootName.variable, name: snap.root.name, uid: snap.root.uid },
-    builtinRoles,
+    outsideRoles,
     sections,
     secrets,
   };
@@ -154,7 +156,7 @@ function about(def: KindDefinition, field: string, f: FieldDefinition, x: Item):
   const label = kindInfo(f.refersTo as Kind).label;
   if (field === def.parentField) return def.kind === "groups" ? "parent group" : label;
   const hydrated = x[field.replace(/Uid$/, "")] as { name?: string } | undefined;
-  return hydrated?.name !== undefined ? `${label} ${JSON.stringify(hydrated.name)}` : label;
+  return hydrated?.name !== undefined ? `${label} ${tsCommentText(hydrated.name)}` : label;
 }
 
 /** `block` with its members in the order the kind's request rule lists them. */
@@ -219,8 +221,8 @@ function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) =
       secrets(x, name, args, out) {
         const p = x as unknown as resources.IdentityProvider;
         const key = camel(`${name.logical}-client-secret`);
-        out.push({ key, about: `OIDC client secret of identity provider ${JSON.stringify(p.name)} (client id ${p.oidc.clientId})` });
-        args.oidc = inSchemaOrder("identityProviders", "oidc", { ...(args.oidc as object), clientSecret: code(`config.requireSecret(${JSON.stringify(key)})`) });
+        out.push({ key, about: `OIDC client secret of identity provider ${JSON.stringify(p.name)} (client id ${JSON.stringify(p.oidc.clientId)})` });
+        args.oidc = inSchemaOrder("identityProviders", "oidc", { ...(args.oidc as object), clientSecret: code(`config.requireSecret(${tsString(key)})`) });
       },
     },
     accountAssociations: {

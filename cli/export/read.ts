@@ -1,6 +1,9 @@
-import { ROOT_UID, type CollectionName } from "../../api";
+import { isSelfOrAncestor, isUid, ROOT_UID, type CollectionName } from "../../api";
+import { visible } from "../../api/text";
+import { UsageError } from "../command";
 import { EXPORTED_KINDS, type ExportedKind } from "../../api/kinds";
-import type { IrvClient } from "../../client";
+import { COLLECTIONS } from "../../api/collections";
+import { WrongAnswerError, type IrvClient } from "../../client";
 import type { OrgSnapshot } from "./snapshot";
 
 /** The collections `irv export` reads, in the order it reports them: every kind it declares. */
@@ -15,17 +18,15 @@ export type Progress = (collection: CollectionName, read: number, total: number,
  * the names of roles outside the subtree that bindings or identity providers refer to.
  */
 export async function readOrg(client: IrvClient, groupUid: string, progress: Progress = () => {}): Promise<OrgSnapshot> {
+  if (!isUid(groupUid)) throw new UsageError(`--group must be a group's uid, not ${JSON.stringify(visible(groupUid))}`);
   const root = await client.get("groups", groupUid);
   const scope = { "uidp.descendants_of": groupUid };
   const readAll = async (c: ExportedKind) => {
     const items = [];
-    let token: string | undefined;
-    do {
-      const page = await client.page(c, scope, token);
-      items.push(...page.items);
-      token = page.nextPageToken;
-      progress(c, items.length, Math.max(page.totalCount, items.length), !token);
-    } while (token);
+    for await (const page of client.pages(c, scope)) {
+      items.push(...page.items.map((x) => inSubtree(c, groupUid, x)));
+      progress(c, items.length, Math.max(page.totalCount, items.length), !page.nextPageToken);
+    }
     return [c, items] as const;
   };
   const items = Object.fromEntries(await Promise.all(EXPORTED.map(readAll))) as OrgSnapshot["items"];
@@ -36,12 +37,28 @@ export async function readOrg(client: IrvClient, groupUid: string, progress: Pro
   items.roles = items.roles.filter((r) => !ROOT_UID.test(r.uid));
   const known = new Set(items.roles.map((r) => r.uid));
   const externalRoles = new Map<string, string>();
-  for (const b of items.roleBindings) if (!known.has(b.role.uid)) externalRoles.set(b.role.uid, b.role.name);
+  for (const b of items.roleBindings) if (!known.has(b.role.uid)) externalRoles.set(wellFormed(b.role.uid, "roleBindings"), b.role.name);
   for (const p of items.identityProviders) {
-    if (!p.defaultRole || known.has(p.defaultRole) || externalRoles.has(p.defaultRole)) continue;
+    if (!p.defaultRole || known.has(p.defaultRole) || externalRoles.has(wellFormed(p.defaultRole, "identityProviders"))) continue;
     const role = await client.get("roles", p.defaultRole).catch(() => undefined);
     externalRoles.set(p.defaultRole, role?.name ?? p.defaultRole);
   }
 
   return { apiUrl: client.apiUrl, root, items, externalRoles };
+}
+
+/**
+ * `uid`, when it is one: uids from the server reach the generated program, its import file and
+ * the commands `irv export` prints, so one that is not a uid stops the export.
+ */
+export function wellFormed(uid: string, c: CollectionName): string {
+  if (!isUid(uid)) throw new WrongAnswerError(`GET ${COLLECTIONS[c].path}`, `the API sent ${JSON.stringify(visible(uid))} where a uid belongs`);
+  return uid;
+}
+
+/** `x`, when its uid is well formed and inside the subtree of `groupUid` that was asked for. */
+function inSubtree<T extends { uid: string }>(c: CollectionName, groupUid: string, x: T): T {
+  if (!isSelfOrAncestor(groupUid, wellFormed(x.uid, c)))
+    throw new WrongAnswerError(`GET ${COLLECTIONS[c].path}`, `the API listed ${x.uid}, outside the group ${groupUid} that was asked for`);
+  return x;
 }

@@ -1,6 +1,6 @@
 import type { Finding } from "../../policy/world";
-import { showText, type Shown } from "../engine/values";
-import { cell, code, table } from "../format/markdown";
+import { capped, cell, code, prose, table, type Section } from "../format/markdown";
+import { plain, quoted } from "../format/terminal";
 import { ACTIONS, type ReviewChange, type ReviewReport } from "./report";
 
 /** The output formats `irv review` can print. */
@@ -28,27 +28,28 @@ function unchangedFindings(r: ReviewReport): Finding[] {
 }
 
 function markdown(r: ReviewReport): string {
-  const out = [`## Pulumi preview for stack ${code(r.stack)}`, "", `**${r.summary}** (${r.unchanged} unchanged)`];
+  const head = [`## Pulumi preview for stack ${code(r.stack)}`, "", `**${prose(r.summary)}** (${r.unchanged} unchanged)`];
   const policy = policyLine(r);
-  if (policy) out.push("", r.policy!.mandatory ? `**${policy}**: a mandatory finding blocks this change.` : policy);
-  if (r.changes.length === 0) out.push("", "No changes: applying this would do nothing.");
+  if (policy) head.push("", r.policy!.mandatory ? `**${policy}**: a mandatory finding blocks this change.` : policy);
+  if (r.changes.length === 0) head.push("", "No changes: applying this would do nothing.");
+  const sections: Section[] = [];
   for (const { action, title } of ACTIONS) {
     const group = r.changes.filter((c) => c.action === action);
-    if (group.length === 0) continue;
-    out.push("", `### ${title} (${group.length})`);
-    for (const c of group) out.push("", ...entry(c));
+    if (group.length) sections.push({ heading: [`### ${title} (${group.length})`], entries: group.map(entry), unit: "change" });
   }
   const rest = unchangedFindings(r);
-  if (rest.length) {
-    out.push("", `### Policy findings on unchanged resources (${rest.length})`, "");
-    for (const f of rest) out.push(`- ${code(f.name)} (${f.kind}): ${findingMarkdown(f)}`);
-  }
-  out.push("");
-  return out.join("\n");
+  if (rest.length)
+    sections.push({
+      heading: [`### Policy findings on unchanged resources (${rest.length})`],
+      entries: rest.map((f) => [`- ${code(f.name)} (${prose(f.kind)}): ${findingMarkdown(f)}`]),
+      unit: "finding",
+    });
+  return capped(head, sections, [], "`irv review --format json` lists everything.");
 }
 
+/** A finding: its message is data (it quotes names and values); its fix is the rule's own markdown (policy/rules.ts). */
 function findingMarkdown(f: Finding): string {
-  return `**${f.enforcementLevel}** ${code(f.rule)}: ${f.message}. _Fix_: ${f.fix}`;
+  return `**${prose(f.enforcementLevel)}** ${code(f.rule)}: ${prose(f.message)}. _Fix_: ${f.fix}`;
 }
 
 /** A change's entry, its policy findings quoted below it, one paragraph each. */
@@ -59,7 +60,7 @@ function entry(c: ReviewChange): string[] {
 }
 
 function entryBody(c: ReviewChange): string[] {
-  const head = `#### ${code(c.name)} (${c.kind})`;
+  const head = `#### ${code(c.name)} (${prose(c.kind)})`;
   if (c.action === "delete") return [`${head}`, "", `uid ${code(c.uid)} will be deleted.`];
   const lines: string[] = [];
   if (c.action === "replace") {
@@ -91,30 +92,27 @@ function entryBody(c: ReviewChange): string[] {
 /** The sign of each action in text output. */
 const SIGN = { create: "+", adopt: "=", update: "~", replace: "+-", delete: "-" } as const;
 
-function quote(v: Shown): string {
-  return typeof v === "string" && v !== "[secret]" && v !== "(known after apply)" ? JSON.stringify(v) : showText(v);
-}
-
 function text(r: ReviewReport): string {
-  const lines = [`Stack ${r.stack}: ${r.summary} (${r.unchanged} unchanged)`];
+  const lines = [`Stack ${plain(r.stack)}: ${plain(r.summary)} (${r.unchanged} unchanged)`];
   const policy = policyLine(r);
   if (policy) lines.push(policy);
   for (const c of r.changes) {
-    lines.push("", `${SIGN[c.action]} ${c.action} ${c.name} (${c.kind}${c.uid ? `, uid ${c.uid}` : ""})${c.action === "replace" ? `: replaced because ${c.replaceBecause.join(", ")} changed` : ""}`);
+    const why = c.action === "replace" ? `: replaced because ${plain(c.replaceBecause.join(", "))} changed` : "";
+    lines.push("", `${SIGN[c.action]} ${c.action} ${plain(c.name)} (${plain(c.kind)}${c.uid ? `, uid ${plain(c.uid)}` : ""})${why}`);
     for (const f of c.fields) {
-      if (c.action === "create" || c.action === "adopt") lines.push(`    ${f.path}: ${quote(f.after)}`);
-      else lines.push(`    ${f.path}: ${quote(f.before)} -> ${quote(f.after)}`);
+      if (c.action === "create" || c.action === "adopt") lines.push(`    ${plain(f.path)}: ${quoted(f.after)}`);
+      else lines.push(`    ${plain(f.path)}: ${quoted(f.before)} -> ${quoted(f.after)}`);
     }
     for (const f of c.findings) lines.push(`  ! ${findingText(f)}`);
   }
   const rest = unchangedFindings(r);
   if (rest.length) {
     lines.push("", "Policy findings on unchanged resources:");
-    for (const f of rest) lines.push(`  ! ${f.name} (${f.kind}): ${findingText(f)}`);
+    for (const f of rest) lines.push(`  ! ${plain(f.name)} (${plain(f.kind)}): ${findingText(f)}`);
   }
   return lines.join("\n");
 }
 
 function findingText(f: Finding): string {
-  return `[${f.enforcementLevel}] ${f.rule}: ${f.message}. Fix: ${f.fix}`;
+  return plain(`[${f.enforcementLevel}] ${f.rule}: ${f.message}. Fix: ${f.fix}`);
 }

@@ -1,4 +1,7 @@
-import { readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { readCapped } from "../body";
+import { secureUrl } from "../config";
 import { STS_EXCHANGE_PATH } from "../../api/collections";
 import { dispatcherFor } from "../transport";
 import { retryFunction } from "../retry";
@@ -50,6 +53,8 @@ export class ExchangeTokenSource implements TokenSource {
   exchanges = 0;
 
   constructor(opts: ExchangeOptions) {
+    // The external token is a bearer credential too: never in the clear to another host.
+    secureUrl(opts.authUrl, "authUrl");
     this.#opts = opts;
   }
 
@@ -85,14 +90,15 @@ export class ExchangeTokenSource implements TokenSource {
     } catch (e) {
       throw new TransportError(request, e);
     }
-    const text = await res.body.text();
-    const body = parseJson(text);
+    const body = parseJson(await readCapped(res, request, url.origin, MAX_ISSUER_ANSWER_BYTES));
     if (res.statusCode >= 300) {
       const err = ApiError.fromStatus(res.statusCode, body, `token exchange for identity ${this.#opts.identity} (${request})`);
       throw err;
     }
     const token = (body as { token?: unknown } | undefined)?.token;
     if (typeof token !== "string" || !token) throw new Error(`${request}: the token issuer's reply has no token`);
+    // It goes into an Authorization header: printable ASCII only, never a line break.
+    if (!/^[\x21-\x7e]+$/.test(token)) throw new Error(`${request}: the token issuer's reply holds no usable token`);
     this.exchanges++;
     this.#cached = { token, expiresAt: expiryOf(token) };
     return token;
@@ -113,20 +119,46 @@ export function expiryOf(token: string): number {
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
+/** The most of the token issuer's answer read: one token, in far less than this. */
+export const MAX_ISSUER_ANSWER_BYTES = 1024 * 1024;
+
+/** The largest identity token file read: OIDC tokens are a few kilobytes. */
+export const MAX_TOKEN_FILE_BYTES = 64 * 1024;
+
+const NOT_A_TOKEN = "irv:identityToken (IRV_IDENTITY_TOKEN) is neither a JWT nor a readable file holding one";
+
 /**
  * The external token: the setting itself when it looks like a JWT, otherwise the contents of the
- * file it names. Read on each exchange because CI token files rotate.
+ * file it names. Read on each exchange because CI token files rotate. Only a regular file of at
+ * most MAX_TOKEN_FILE_BYTES is read (a FIFO would wait for a writer forever, `/dev/zero` never
+ * ends), opened without blocking, and only content shaped like a JWT is sent: a file holding
+ * anything else (a personal access token, say) goes nowhere. The setting and the file's content
+ * are never echoed.
  */
 export async function externalToken(setting: string): Promise<string> {
   const trimmed = setting.trim();
   if (JWT_SHAPE.test(trimmed)) return trimmed;
+  const failed = (why: string) => new Error(`${NOT_A_TOKEN} (${why})`);
+  const code = (e: unknown) => (e as NodeJS.ErrnoException).code ?? "unreadable";
+  const before = await stat(trimmed).catch((e: unknown) => {
+    throw failed(code(e));
+  });
+  if (!before.isFile()) throw failed("not a regular file");
+  if (before.size > MAX_TOKEN_FILE_BYTES) throw failed(`larger than ${MAX_TOKEN_FILE_BYTES / 1024} KiB`);
+  // O_NONBLOCK: should the path have become a FIFO since, opening it does not wait for a writer.
+  const file = await open(trimmed, constants.O_RDONLY | constants.O_NONBLOCK).catch((e: unknown) => {
+    throw failed(code(e));
+  });
   try {
-    return (await readFile(trimmed, "utf8")).trim();
-  } catch (e) {
-    // Never echo the setting: it might be a token in a shape we did not recognise.
-    throw new Error(
-      `irv:identityToken (IRV_IDENTITY_TOKEN) is neither a JWT nor a readable file (${(e as NodeJS.ErrnoException).code ?? "unreadable"})`,
-    );
+    if (!(await file.stat()).isFile()) throw failed("not a regular file");
+    const buf = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
+    const { bytesRead } = await file.read(buf, 0, buf.length, 0);
+    if (bytesRead > MAX_TOKEN_FILE_BYTES) throw failed(`larger than ${MAX_TOKEN_FILE_BYTES / 1024} KiB`);
+    const token = buf.subarray(0, bytesRead).toString("utf8").trim();
+    if (!JWT_SHAPE.test(token)) throw failed("the file does not hold a JWT");
+    return token;
+  } finally {
+    await file.close();
   }
 }
 

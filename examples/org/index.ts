@@ -49,7 +49,7 @@ export async function program(args: OrgArgs = {}) {
     groupUid: platform.uid,
     name: "releaser",
     description: "Publishes release tags",
-    capabilities: ["repo.list", "tag.list", "tag.create", "tag.update", "registry.pull", "registry.push"],
+    capabilities: ["repo.list", "repo.blobs.get", "manifest.list", "manifest.create", "tag.list", "tag.create", "tag.update"],
   });
 
   // Who: a CI workload (no stored secret: it exchanges its OIDC token) and a scanner service.

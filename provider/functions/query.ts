@@ -1,5 +1,5 @@
 import type { IrvClient, ListQuery } from "../../client/client";
-import type { ListArgs } from "../../api/functions";
+import { listArgs, type ListArgs } from "../../api/functions";
 
 /**
  * Where a function gets its client: the program's settings for the TypeScript SDK's `getX`, the
@@ -19,6 +19,16 @@ export function listQuery(args: ListArgs, own: Record<string, string | string[] 
   if (args.orderBy) q.orderBy = args.orderBy;
   for (const [k, v] of Object.entries(own)) if (v !== undefined && !(Array.isArray(v) && v.length === 0)) q[k] = v;
   return q;
+}
+
+/**
+ * The arguments of a list function that are its List's own filters: every one but the scope, order
+ * and paging arguments (and `except`). Their names are the filters' JSON names, which the API
+ * takes as it takes their proto names.
+ */
+export function ownFilters<A extends ListArgs>(args: A, ...except: (keyof A)[]): Record<string, string | string[] | boolean | undefined> {
+  const skip = new Set<PropertyKey>([...Object.keys(listArgs), ...except]);
+  return Object.fromEntries(Object.entries(args).filter(([k]) => !skip.has(k))) as Record<string, string | string[] | boolean | undefined>;
 }
 
 /** The single match, or an error saying there were none or several. */

@@ -3,39 +3,54 @@
  * credentials; a private one asked for without them fails naming the settings to set.
  */
 import { OBJECTS, pick, type ArgsOf, type FieldsMatch, type getRepo as GetRepo, type getRepos as GetRepos, type getTags as GetTags } from "../../api/functions";
-import { Repo as RepoObject, Tag as TagObject } from "../../api/functions/results";
+import { Repo as RepoObject, RepoSyncConfig as RepoSyncConfigObject, Tag as TagObject } from "../../api/functions/results";
 import { NO_CREDENTIALS } from "../../client/auth";
 import { ConfigurationError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
-import { exactlyOne, listQuery, type ClientSource } from "./query";
+import { exactlyOne, listQuery, ownFilters, type ClientSource } from "./query";
 
+/** Where a repository's images are synced from, and to which cloud registries besides. */
+export interface RepoSyncConfig {
+  source: string;
+  uniqueTags: boolean;
+  expirationTime?: string;
+  google: string;
+  amazon: string;
+  azure: string;
+  apkoOverlay: string;
+  gracePeriod: boolean;
+}
 /** A repository. */
 export interface Repo {
   uid: string;
   name: string;
   description: string;
+  /** `CATALOG_TIER_BASE`, `CATALOG_TIER_APPLICATION`, ... */
   catalogTier: string;
-  aliases: string[];
   bundles: string[];
+  aliases: string[];
   activeTags: string[];
+  /** Set when it syncs from another repository (the API's `sync_config`). */
+  syncConfig?: RepoSyncConfig;
+  /** The apko overlay of custom assembly, as the API returns it. */
+  customOverlay?: Record<string, unknown>;
   /** `public` or `private` where the API says (irv-server does); public repos need no credentials. */
   visibility?: string;
-  createTime: string;
-  updateTime: string;
+  createTime?: string;
+  updateTime?: string;
 }
 /** A tag of a repository (its uid is under the repo's). */
 export interface Tag {
   uid: string;
   name: string;
   digest: string;
-  lastUpdated: string;
+  updateTime?: string;
   deprecated: boolean;
   bundles: string[];
-  createTime?: string;
 }
 
 // The interfaces above name exactly the fields of their definitions.
-true satisfies FieldsMatch<Repo, typeof RepoObject> & FieldsMatch<Tag, typeof TagObject>;
+true satisfies FieldsMatch<Repo, typeof RepoObject> & FieldsMatch<RepoSyncConfig, typeof RepoSyncConfigObject> & FieldsMatch<Tag, typeof TagObject>;
 
 /** Filters of `getRepos`. */
 export type GetReposArgs = ArgsOf<typeof GetRepos>;
@@ -50,7 +65,7 @@ const anonymous = (clients: ClientSource) => clients({ anonymous: true });
 
 /** Repositories matching the filters (e.g. `descendantsOf: org`), every page followed. */
 export async function getRepos(clients: ClientSource, args: GetReposArgs = {}): Promise<{ repos: Repo[] }> {
-  return { repos: (await anonymous(clients).collect("repos", listQuery(args, { name: args.name }))).map(repo) };
+  return { repos: (await anonymous(clients).collect("repos", listQuery(args, ownFilters(args)))).map(repo) };
 }
 
 /** One repository. Errors on zero or several matches. */
@@ -67,7 +82,7 @@ export async function getRepo(clients: ClientSource, args: GetRepoArgs): Promise
 
 /** Tags matching the filters, every page followed. */
 export async function getTags(clients: ClientSource, args: GetTagsArgs = {}): Promise<{ tags: Tag[] }> {
-  const q = listQuery({ ...args, childrenOf: args.childrenOf ?? args.repoUid }, { name: args.name, digest: args.digest, updatedSince: args.updatedSince });
+  const q = listQuery({ ...args, childrenOf: args.childrenOf ?? args.repoUid }, ownFilters(args, "repoUid"));
   const client = anonymous(clients);
   const tags = (await client.collect("tags", q)).map(tag);
   // Without credentials a private repo's tags are not listed: reading the repo says what to set.

@@ -36,7 +36,7 @@ export function validate(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec)
   const common = commonSchema.safeParse(inputs);
   if (!common.success) issues.push(...common.error.issues);
   const body = spec.createSchema.safeParse(spec.createBody(inputs));
-  const toInput = Object.fromEntries(Object.entries(spec.fields).map(([k, v]) => [v.wire ?? k, k]));
+  const toInput = Object.fromEntries(Object.entries(spec.fields).map(([k, v]) => [v.wire, k]));
   if (!body.success)
     for (const i of fieldIssues(body.error)) {
       const [head, ...rest] = i.path;

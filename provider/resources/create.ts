@@ -1,8 +1,9 @@
 /** `create` with recovery: a lost answer is looked up before the create is sent again. */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { CollectionName } from "../../api/collections";
+import { COLLECTIONS, type CollectionName } from "../../api/collections";
+import { isUid } from "../../api/uid";
 import type { IrvClient } from "../../client/client";
-import { DeadlineExceededError, TransportError } from "../../client/errors";
+import { DeadlineExceededError, TransportError, WrongAnswerError } from "../../client/errors";
 import { backoff } from "../../client/retry";
 import type { Item } from "../../client/shapes";
 import { propagating } from "./newGroups";
@@ -29,9 +30,34 @@ export async function createRecovering<C extends CollectionName>(
   inputs: Rec,
   call: Call,
 ): Promise<Item<C>> {
+  const body = spec.createBody(inputs);
+  return created(spec, inputs[spec.parentField], body, await createOrFind(client, spec, inputs, body, call));
+}
+
+/** The text fields a create's answer must echo as they were sent (the API stores them as given). */
+const ECHOED = ["name", "description"] as const;
+
+/**
+ * `item`, when it can be the resource just created: a well-formed uid under the parent asked for,
+ * carrying the name and description sent. Anything else (another group's record, say) is a
+ * WrongAnswerError and is never recorded: a later delete would remove someone else's resource.
+ */
+function created<C extends CollectionName>(spec: KindSpec<C>, parent: string, body: Rec, item: Item<C>): Item<C> {
+  const request = `POST ${COLLECTIONS[spec.collection].path}/${parent}`;
+  if (!isUid(item.uid) || spec.parentOf(item) !== parent)
+    throw new WrongAnswerError(request, `the API answered with ${JSON.stringify(item.uid)}, which is not a ${spec.label} in ${parent}`);
+  for (const f of ECHOED) {
+    const sent = body[f];
+    const got = (item as Rec)[f];
+    if (typeof sent === "string" && sent !== "" && got !== sent)
+      throw new WrongAnswerError(request, `the API answered with a ${spec.label} whose ${f} is not the one sent`);
+  }
+  return item;
+}
+
+async function createOrFind<C extends CollectionName>(client: IrvClient, spec: KindSpec<C>, inputs: Rec, body: Rec, call: Call): Promise<Item<C>> {
   const { deadline } = call;
   const parent = inputs[spec.parentField];
-  const body = spec.createBody(inputs);
   const retryStatuses = propagating(parent) ? [403] : undefined;
   const started = Date.now();
   const lateLookup = async (e: unknown) => {

@@ -18,13 +18,15 @@ export function changesOf(spec: KindSpec<CollectionName>, olds: Rec, news: Rec):
   const changed: string[] = [];
   const mask: string[] = [];
   for (const [name, fs] of Object.entries(spec.fields)) {
-    const o = olds[name] ?? fs.default;
-    const n = news[name] ?? fs.default;
+    // A program may give what the wire spells differently (`CAP_IAM_GROUPS_LIST` for `groups.list`).
+    const canon = (v: unknown) => (fs.codec && v !== undefined && !containsUnknown(v) ? fs.codec.fromWire(fs.codec.toWire(v)) : v);
+    const o = canon(olds[name] ?? fs.default) as Rec[string];
+    const n = canon(news[name] ?? fs.default) as Rec[string];
     if (fs.computedWhenOmitted && news[name] === undefined) continue;
     if (!containsUnknown(n) && same(o, n)) continue;
     if (olds[name] === undefined && !containsUnknown(n) && spec.liveConfirms?.(name, olds, news)) continue;
     changed.push(name);
-    const wire = fs.wire ?? name;
+    const wire = fs.wire;
     if (fs.block && !containsUnknown(n) && !isEmpty(o) && !isEmpty(n) && typeof o === "object" && typeof n === "object") {
       for (const k of [...new Set([...Object.keys(o), ...Object.keys(n)])].sort())
         if (!same(o[k], n[k])) mask.push(`${wire}.${k}`);

@@ -4,7 +4,7 @@
  * create body check runs, and the outputs of an item: every field the API returns, the parent
  * from the uid.
  */
-import { createBodyOf, kindInfo, readBack, writeOnlyMemberPaths, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
+import { createBodyOf, kindInfo, readBack, wireNameOf, writeOnlyMemberPaths, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import type { IrvClient } from "../../client/client";
 import { findCreated } from "./create";
@@ -17,7 +17,7 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
   const d: KindDefinition = kindInfo(kind);
   const fields: Record<string, FieldSpec> = {};
   for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][])
-    if (f.input) fields[name] = { replace: f.replace, default: f.default, block: f.block, computedWhenOmitted: f.computedWhenOmitted, wire: f.wire };
+    if (f.input) fields[name] = { replace: f.replace, default: f.default, block: f.block, computedWhenOmitted: f.computedWhenOmitted, wire: wireNameOf(name, f), codec: f.codec };
   return {
     collection: kind,
     label: d.label,
@@ -26,10 +26,13 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
     createSchema: createBodyOf(d),
     writeOnlyInputs: writeOnlyMemberPaths(d),
     parentOf: (item: Rec): string => parentOfItem(item) ?? "",
-    /** The create body: every input but the parent (which is in the path), by its wire name. */
+    /** The create body: every input but the parent (which is in the path), by its wire name, as the wire has it. */
     createBody: (inputs: Rec): Rec =>
-      Object.fromEntries(Object.entries(fields).filter(([name]) => name !== d.parentField).map(([name, f]) => [f.wire ?? name, inputs[name]])),
-    atMostOne: d.atMostOne,
+      Object.fromEntries(
+        Object.entries(fields)
+          .filter(([name]) => name !== d.parentField)
+          .map(([name, f]) => [f.wire, f.codec && inputs[name] !== undefined ? f.codec.toWire(inputs[name]) : inputs[name]]),
+      ),
     /**
      * After a create lost its response, the item of the inputs' name under their parent created
      * since (a kind whose names are not unique under a parent says otherwise in its spec).
@@ -46,7 +49,7 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
       const out: Rec = { uid: item.uid, [d.parentField]: parentOfItem(item) ?? null };
       for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][]) {
         if (name === d.parentField) continue;
-        if (f.writeOnly) out[name] = item[f.wire ?? name] ?? prior[name] ?? (f.type.includes("null") ? null : undefined);
+        if (f.writeOnly) out[name] = item[wireNameOf(name, f)] ?? prior[name] ?? (f.type.includes("null") ? null : undefined);
         else if (f.writeOnlyMembers && read[name]) out[name] = { ...(read[name] as Rec), ...Object.fromEntries(f.writeOnlyMembers.map((m) => [m, prior[name]?.[m]])) };
         else out[name] = read[name];
       }

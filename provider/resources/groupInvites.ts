@@ -1,6 +1,6 @@
 import type { groupInvites as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import type { dynamic } from "@pulumi/pulumi";
-import { lifetimeIssues, livesFor } from "../../api/kinds/groupInvites";
+import { lifetimeIssues, livesFor, ttlOf } from "../../api/kinds/groupInvites";
 import { parentOf } from "../../api/uid";
 import type { CollectionName } from "../../api/collections";
 import { changesOf } from "./diff";
@@ -17,14 +17,17 @@ export type GroupInviteInputs = CommonInputs & InputsOf<typeof definition>;
 /** Outputs of a GroupInvite: the inputs as they are live, and the API's fields. */
 export type GroupInviteOutputs = CommonInputs & OutputsOf<typeof definition>;
 
+const facts = factsOf("groupInvites");
 const spec: KindSpec<"groupInvites"> = {
-  ...factsOf("groupInvites"),
+  ...facts,
+  /** The ttl is input only: a read with no prior state (an import) declares the one the invite was made with. */
+  outputs: (item, prior) => ({ ...facts.outputs(item, prior), ttl: prior.ttl ?? ttlOf(item) }),
   validate(i, creating, olds) {
     // Only an invite about to be created must expire in the future: one that has since expired
     // must not break every later preview. Any change to an invite's inputs replaces it, so
     // changed inputs mean a create too.
     if (!creating && changesOf(spec as unknown as KindSpec<CollectionName>, olds, i).changed.length === 0) return [];
-    return lifetimeIssues(i, Date.now(), (v) => v !== UNKNOWN);
+    return lifetimeIssues(i, (v) => v !== UNKNOWN);
   },
   /** An imported invite has no ttl in state: a program's ttl matches if the invite lives exactly that long. */
   liveConfirms: (name, olds, news) => name === "ttl" && typeof news.ttl === "string" && livesFor(olds, news.ttl),

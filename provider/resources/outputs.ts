@@ -2,7 +2,7 @@
 import type { CollectionName } from "../../api/collections";
 import type { Item } from "../../client/shapes";
 import type { KindSpec, Rec } from "./spec";
-import { clean, isEmpty, same, withoutEmpty } from "./values";
+import { clean, same, withoutEmpty } from "./values";
 
 /** The outputs for an item: the kind's outputs plus adoptUid and __timeouts, with no undefined. */
 export function outputsFor<C extends CollectionName>(spec: KindSpec<C>, item: Item<C>, prior: Rec): Rec {
@@ -18,9 +18,6 @@ export function inputsOf(spec: KindSpec<CollectionName>, outs: Rec): Rec {
   const picked: Rec = spec.inputsOf
     ? spec.inputsOf(outs)
     : Object.fromEntries(Object.keys(spec.fields).map((k) => [k, outs[k]]));
-  // Of inputs that exclude each other (an invite's ttl and expiration), the first one set.
-  const first = spec.atMostOne?.find((k) => !isEmpty(picked[k]));
-  for (const k of spec.atMostOne ?? []) if (k !== first) delete picked[k];
   for (const [k, fs] of Object.entries(spec.fields)) if (fs.default !== undefined && same(picked[k], fs.default)) delete picked[k];
   return clean({ ...withoutEmpty(picked), adoptUid: outs.adoptUid, __timeouts: outs.__timeouts });
 }

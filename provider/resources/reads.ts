@@ -20,12 +20,14 @@
  * Exactness: an item found in a listing is the item a GET would return then (both are answered
  * by the same rendering, for the same caller); a uid the listing lacks, deleted or not visible to
  * the caller's List, is read with a GET, so a deletion drops the resource with the API's own
- * NOT_FOUND and a resource the caller may not list is read directly. A listing is kept for at
+ * NOT_FOUND and a resource the caller may not list is read directly. A listing whose server sends
+ * a page token twice (pages that would never end) fails. A listing is kept for at
  * most freshMs() (30 s unless `IRV_LIST_FRESH_MS` says otherwise), only in the process that fetched it, only after the operation began, and only
  * while this process has made no write since its first page was asked for. A listing that fails
  * leaves its kind to GETs for the rest of the operation.
  */
-import { PAGE_SIZE_MAX, type CollectionName } from "../../api/collections";
+import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../../api/collections";
+import { PageTokens } from "../../client/paging";
 import { isSelfOrAncestor, parentOf } from "../../api/uid";
 import type { CallOptions, IrvClient } from "../../client/client";
 import type { Item } from "../../client/shapes";
@@ -72,6 +74,8 @@ interface Listing {
   total?: number;
   fetched: number;
   next?: string;
+  /** The tokens it was sent: a repeated one fails the listing. */
+  tokens: PageTokens;
   done: boolean;
   /** The page being fetched. */
   busy?: Promise<void>;
@@ -112,8 +116,8 @@ async function nextPage(client: IrvClient, kind: CollectionName, l: Listing, o: 
   for (const item of p.items) l.items.set(item.uid, item);
   l.total = p.totalCount;
   l.fetched += p.items.length;
-  l.next = p.nextPageToken;
-  l.done = !p.nextPageToken;
+  l.next = l.tokens.next(p.nextPageToken);
+  l.done = !l.next;
 }
 
 /**
@@ -152,7 +156,7 @@ export async function readItem<C extends CollectionName>(client: IrvClient, kind
       return client.get(kind, uid, o);
     } else {
       const began = Date.now();
-      k.listing = l = { scope: k.scope, began, freshUntil: began + freshMs(), writes: client.writes.started, items: new Map(), fetched: 0, done: false };
+      k.listing = l = { scope: k.scope, began, freshUntil: began + freshMs(), writes: client.writes.started, items: new Map(), fetched: 0, done: false, tokens: new PageTokens(`GET ${COLLECTIONS[kind].path}`) };
     }
     const listing = l;
     const kindReads = k;

@@ -17,8 +17,8 @@ export interface CommonInputs {
 /** The options of a provider method's calls: its deadline (ms since the epoch) and who hears its waits. */
 export type Call = Pick<CallOptions, "report"> & { deadline: number };
 
-/** How one declared input behaves in diff and update: the facts of its definition that say so. */
-export type FieldSpec = Pick<FieldDefinition, "replace" | "default" | "block" | "computedWhenOmitted" | "wire">;
+/** How one declared input behaves in diff and update: the facts of its definition that say so, and its name on the wire. */
+export type FieldSpec = Pick<FieldDefinition, "replace" | "default" | "block" | "computedWhenOmitted" | "codec"> & { wire: string };
 
 /** A zod-style issue on input names. */
 export interface Issue {
@@ -58,8 +58,6 @@ export interface KindSpec<C extends CollectionName> {
   updateBody?(inputs: Rec, mask: string[]): Rec;
   /** Outputs from an API item; `prior` (inputs or old outputs) supplies write-only values. */
   outputs(item: Item<C>, prior: Rec): Rec;
-  /** Inputs of which at most one is given: the live inputs keep the first one set. */
-  atMostOne?: readonly string[];
   /** The live inputs read from outputs (default: the declared fields). */
   inputsOf?(outs: Rec): Rec;
   /** The parent of an item (`factsOf` gives the uid's parent, or the kind's own rule). */

@@ -37,12 +37,18 @@ export function isEmpty(v: unknown): boolean {
   return false;
 }
 
+/** An RFC 3339 timestamp, as protojson writes one (0 to 9 fractional digits). */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
 /**
  * A canonical form for comparison: empty members dropped, string arrays sorted and deduplicated
  * (the API treats capabilities, scopes and audiences as sets, and stores capabilities once each),
- * object arrays sorted by their JSON.
+ * object arrays sorted by their JSON. Members at their proto zero value (`false`, an enum's
+ * `*_UNSPECIFIED`), which the platform's gateway writes for what was never set, count as empty;
+ * timestamps compare as instants (`...00Z` is `...00.000Z`).
  */
 export function normalize(v: unknown): unknown {
+  if (typeof v === "string" && TIMESTAMP.test(v)) return new Date(v).toISOString();
   if (Array.isArray(v)) {
     const items = v.map(normalize);
     return items.every((x) => typeof x === "string")
@@ -53,7 +59,7 @@ export function normalize(v: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v).sort()) {
       const x = normalize((v as Record<string, unknown>)[k]);
-      if (!isEmpty(x)) out[k] = x;
+      if (!isEmpty(x) && x !== false && !(typeof x === "string" && x.endsWith("_UNSPECIFIED"))) out[k] = x;
     }
     return out;
   }

@@ -7,7 +7,7 @@ import { IrvResource, type CommonArgs } from "../resource";
 export interface GroupArgs extends CommonArgs {
   /** The parent group's uid (the organization's uid for a top-level group). Changing it replaces the group. */
   parentUid: pulumi.Input<string>;
-  /** The name: lowercase letters, digits, space, `.`, `_` and `-`. */
+  /** The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`. */
   name: pulumi.Input<string>;
   /** Free text. */
   description?: pulumi.Input<string>;
@@ -17,14 +17,18 @@ export interface GroupArgs extends CommonArgs {
 export class Group extends IrvResource {
   /** The parent group's uid (the organization's uid for a top-level group). */
   declare public readonly parentUid: pulumi.Output<string>;
-  /** The name: lowercase letters, digits, space, `.`, `_` and `-`. */
+  /** The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`. */
   declare public readonly name: pulumi.Output<string>;
   /** Free text. */
   declare public readonly description: pulumi.Output<string>;
   /** Whether the platform has verified the group. */
   declare public readonly verified: pulumi.Output<boolean>;
   /** Resource limits as the API reports them. */
-  declare public readonly resourceLimits: pulumi.Output<Record<string, unknown>>;
+  declare public readonly resourceLimits: pulumi.Output<Record<string, number>>;
+  /** The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's. */
+  declare public readonly kind: pulumi.Output<string>;
+  /** The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's. */
+  declare public readonly status: pulumi.Output<string>;
   /** When it was created (RFC 3339). */
   declare public readonly createTime: pulumi.Output<string>;
   /** When it last changed (RFC 3339). */

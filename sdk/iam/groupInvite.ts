@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs } from "../resource";
+import type { InviteRole } from "./types";
 
 /** Arguments of a group invite. */
 export interface GroupInviteArgs extends CommonArgs {
@@ -9,10 +10,8 @@ export interface GroupInviteArgs extends CommonArgs {
   groupUid: pulumi.Input<string>;
   /** The role the invitee gets. Changing it replaces the group invite. */
   roleUid: pulumi.Input<string>;
-  /** Lifetime in seconds ("86400s"); input only. Or give `expirationTime`. Changing it replaces the group invite. */
-  ttl?: pulumi.Input<string>;
-  /** When the invite expires (RFC 3339); computed from `ttl` when omitted. Changing it replaces the group invite. */
-  expirationTime?: pulumi.Input<string>;
+  /** How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`. Changing it replaces the group invite. */
+  ttl: pulumi.Input<string>;
   /** The invitee's email, if the invite is for one person. Changing it replaces the group invite. */
   email?: pulumi.Input<string>;
   /** Whether the invite works once only. Changing it replaces the group invite. */
@@ -25,14 +24,16 @@ export class GroupInvite extends IrvResource {
   declare public readonly groupUid: pulumi.Output<string>;
   /** The role the invitee gets. */
   declare public readonly roleUid: pulumi.Output<string>;
-  /** Lifetime in seconds ("86400s"); input only. Or give `expirationTime`. */
+  /** How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`. */
   declare public readonly ttl: pulumi.Output<string | undefined>;
-  /** When the invite expires (RFC 3339); computed from `ttl` when omitted. */
+  /** When the invite expires (RFC 3339): its creation plus `ttl`. */
   declare public readonly expirationTime: pulumi.Output<string>;
   /** The invitee's email, if the invite is for one person. */
   declare public readonly email: pulumi.Output<string>;
   /** Whether the invite works once only. */
   declare public readonly singleUse: pulumi.Output<boolean>;
+  /** The role the invitee gets, as the API hydrates it (absent once the role is gone). */
+  declare public readonly role: pulumi.Output<InviteRole | undefined>;
   /** The invite's key id. */
   declare public readonly keyId: pulumi.Output<string>;
   /** The invite code: returned by create only, so null for an adopted or read-only invite. */

@@ -12,7 +12,7 @@ interface IdentityChoice {
   staticKeys: DeepInput<StaticKeys>;
   /** An AWS principal. */
   awsIdentity: DeepInput<AwsIdentity>;
-  /** A platform service. */
+  /** A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...). */
   servicePrincipal: pulumi.Input<ServicePrincipal>;
 }
 
@@ -20,7 +20,7 @@ interface IdentityChoice {
 export type IdentityArgs = CommonArgs & {
   /** The owning group's uid. Changing it replaces the identity. */
   groupUid: pulumi.Input<string>;
-  /** The identity's name. */
+  /** The identity's name: 3 to 63 characters. */
   name: pulumi.Input<string>;
   /** Free text. */
   description?: pulumi.Input<string>;
@@ -30,7 +30,7 @@ export type IdentityArgs = CommonArgs & {
 export class Identity extends IrvResource {
   /** The owning group's uid. */
   declare public readonly groupUid: pulumi.Output<string>;
-  /** The identity's name. */
+  /** The identity's name: 3 to 63 characters. */
   declare public readonly name: pulumi.Output<string>;
   /** Free text. */
   declare public readonly description: pulumi.Output<string>;
@@ -40,9 +40,11 @@ export class Identity extends IrvResource {
   declare public readonly staticKeys: pulumi.Output<StaticKeys | undefined>;
   /** An AWS principal. */
   declare public readonly awsIdentity: pulumi.Output<AwsIdentity | undefined>;
-  /** A platform service. */
+  /** A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...). */
   declare public readonly servicePrincipal: pulumi.Output<string | undefined>;
-  /** When it was last used (RFC 3339). */
+  /** Its verified email, if any. */
+  declare public readonly email: pulumi.Output<string>;
+  /** When it was last used (RFC 3339); absent for one never used. */
   declare public readonly lastSeenTime: pulumi.Output<string | undefined>;
   /** When it was created (RFC 3339). */
   declare public readonly createTime: pulumi.Output<string>;

@@ -2,18 +2,18 @@
 import * as pulumi from "@pulumi/pulumi";
 import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs } from "../resource";
-import type { Oidc, OidcArgs } from "./types";
+import type { Oidc, OidcArgs, Scim } from "./types";
 
 /** Arguments of an identity provider. */
 export interface IdentityProviderArgs extends CommonArgs {
   /** The group it lives in. Changing it replaces the identity provider. */
   groupUid: pulumi.Input<string>;
-  /** The identity provider's name. */
+  /** The identity provider's name: 3 to 63 characters. */
   name: pulumi.Input<string>;
   /** Free text. */
   description?: pulumi.Input<string>;
-  /** The role new users get (uid). */
-  defaultRoleUid?: pulumi.Input<string>;
+  /** The role users get on their first sign-in (uid). */
+  defaultRoleUid: pulumi.Input<string>;
   /** The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes. */
   oidc: pulumi.Input<OidcArgs>;
 }
@@ -22,14 +22,16 @@ export interface IdentityProviderArgs extends CommonArgs {
 export class IdentityProvider extends IrvResource {
   /** The group it lives in. */
   declare public readonly groupUid: pulumi.Output<string>;
-  /** The identity provider's name. */
+  /** The identity provider's name: 3 to 63 characters. */
   declare public readonly name: pulumi.Output<string>;
   /** Free text. */
   declare public readonly description: pulumi.Output<string>;
-  /** The role new users get (uid). */
+  /** The role users get on their first sign-in (uid). */
   declare public readonly defaultRoleUid: pulumi.Output<string>;
   /** The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes. */
   declare public readonly oidc: pulumi.Output<Oidc>;
+  /** SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource. */
+  declare public readonly scim: pulumi.Output<Scim | undefined>;
   /** When it was created (RFC 3339). */
   declare public readonly createTime: pulumi.Output<string>;
   /** When it last changed (RFC 3339). */

@@ -12,7 +12,7 @@ export interface RoleArgs extends CommonArgs {
   name: pulumi.Input<string>;
   /** Free text. */
   description?: pulumi.Input<string>;
-  /** Capability names (`groups.list`, `identity.create`, ...), compared as a set. */
+  /** Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too. */
   capabilities: pulumi.Input<pulumi.Input<Capability>[]>;
 }
 
@@ -24,7 +24,7 @@ export class Role extends IrvResource {
   declare public readonly name: pulumi.Output<string>;
   /** Free text. */
   declare public readonly description: pulumi.Output<string>;
-  /** Capability names (`groups.list`, `identity.create`, ...), compared as a set. */
+  /** Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too. */
   declare public readonly capabilities: pulumi.Output<string[]>;
   /** When it was created (RFC 3339). */
   declare public readonly createTime: pulumi.Output<string>;

@@ -10,7 +10,8 @@ export type { Capability } from "../../api/kinds/roles";
 export type { AwsIdentity, ClaimMatch, ServicePrincipal, StaticKeys } from "../../api/kinds/identities";
 export type { BoundIdentity, BoundRef } from "../../api/kinds/roleBindings";
 export type { AccountBlock } from "../../api/kinds/accountAssociations";
-export type { OidcOutput as Oidc } from "../../api/kinds/identityProviders";
+export type { InviteRole } from "../../api/kinds/groupInvites";
+export type { OidcOutput as Oidc, Scim } from "../../api/kinds/identityProviders";
 
 /** The OIDC connection of an identity provider, as a program gives it (the client secret is stored secret). */
 export type OidcArgs = { [K in keyof OidcInput]: DeepInput<OidcInput[K]> };

@@ -14,7 +14,7 @@ import { SortedIndex, type Collection, type Keyed } from "../store";
 import { decodeToken, encodeToken, queryHash } from "./page-token";
 import { predicate } from "./predicate";
 import { paginatePublic } from "./public";
-import { parseListQuery, type ListQuery, type RawQuery } from "./query";
+import { filterKey, parseListQuery, type ListQuery, type RawQuery } from "./query";
 import type { ListSpec } from "./spec";
 import { RangesView, SortedView, type View } from "./views";
 import { listWork } from "./work";
@@ -61,7 +61,7 @@ function buildView<T extends Keyed>(
   coll: Collection<T>, spec: ListSpec<T>, q: ListQuery, prefixes: string[], hash: string,
 ): View<T> {
   const ranges = prefixes.map((p) => coll.subtree(p)).filter(([lo, hi]) => hi > lo);
-  const test = predicate(spec, q.filters);
+  const test = both(predicate(spec, q.filters), q.hidden?.shown);
   const scoped = q.filters["uidp.descendants_of"] || q.filters["uidp.children_of"];
   const globals = scoped ? [] : (spec.globals?.(coll.all()) ?? []);
   const valueOf = spec.sortable[q.order.field];
@@ -95,13 +95,17 @@ function buildView<T extends Keyed>(
   return new SortedView(index, q.order.desc);
 }
 
+/** Both tests, either, or none. */
+function both<T>(a: ((item: T) => boolean) | undefined, b: ((item: T) => boolean) | undefined): ((item: T) => boolean) | undefined {
+  return a && b ? (item) => a(item) && b(item) : (a ?? b);
+}
+
 /** One page of `coll` for the raw List query, as the caller with `env.scopes` sees it. */
 export function paginate<T extends Keyed>(coll: Collection<T>, spec: ListSpec<T>, raw: RawQuery, env: PageEnv): Page<T> {
   // An anonymous listing spans the whole organization: its cost is bounded another way.
   if (env.only) return paginatePublic(coll, spec, raw, env);
   const q = parseListQuery(raw, spec);
-  const filterKey = Object.entries(q.filters).sort(([a], [b]) => (a < b ? -1 : 1));
-  const hash = queryHash([spec.name, q.order.field, q.order.desc, filterKey]);
+  const hash = queryHash([spec.name, q.order.field, q.order.desc, filterKey(q)]);
   const cursor = q.pageToken ? decodeToken(q.pageToken, hash, env.secret, env.now) : undefined;
   const view = buildView(coll, spec, q, prefixesFor(env.scopes, q.filters["uidp.descendants_of"]?.[0]), hash);
 

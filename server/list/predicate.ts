@@ -34,7 +34,7 @@ export function predicate<T extends Keyed>(spec: ListSpec<T>, filters: Record<st
       }
       default: {
         const f = spec.filters[name];
-        tests.push((item) => f.match(item, values));
+        if (f.ignoredWith === undefined || filters[f.ignoredWith] === undefined) tests.push((item) => f.match(item, values));
       }
     }
   }

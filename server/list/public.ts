@@ -26,7 +26,7 @@ import { SortedIndex, type Collection, type Keyed, type SortKey, type SortValue 
 import { decodeToken, encodeToken, queryHash, type Cursor } from "./page-token";
 import type { Page, PageEnv } from "./paginate";
 import { predicate } from "./predicate";
-import { parseListQuery, type RawQuery } from "./query";
+import { filterKey, parseListQuery, type RawQuery } from "./query";
 import type { ListSpec } from "./spec";
 import { listWork } from "./work";
 
@@ -176,10 +176,14 @@ function walk<T extends Keyed>(
  * `pageSize` overrides the query's (v1 lists ask for more than a v2beta1 page).
  */
 export function paginatePublic<T extends Keyed>(coll: Collection<T>, spec: ListSpec<T>, raw: RawQuery, env: PageEnv, pageSize?: number): PublicPage<T> {
-  const only = env.only!;
   const q = parseListQuery(raw, spec);
-  const filterKey = Object.entries(q.filters).sort(([a], [b]) => (a < b ? -1 : 1));
-  const hash = queryHash([spec.name, q.order.field, q.order.desc, filterKey, only.key]);
+  // What the query hides (a tag list's referrers) narrows the public views themselves, so each
+  // such variant is a view of its own, built once, and every source below stays exact.
+  const hidden = q.hidden;
+  const only: Only = hidden
+    ? { ...env.only!, key: `${env.only!.key}|hide:${hidden.key}`, test: (item) => env.only!.test(item) && hidden.shown(item as T) }
+    : env.only!;
+  const hash = queryHash([spec.name, q.order.field, q.order.desc, filterKey(q), only.key]);
   const cursor = q.pageToken ? decodeToken(q.pageToken, hash, env.secret, env.now) : undefined;
   const valueOf = spec.sortable[q.order.field];
 

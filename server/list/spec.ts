@@ -13,6 +13,10 @@ export interface FilterSpec<T> {
   repeated?: boolean;
   /** What is wrong with one raw value, or undefined when it is fine. */
   check?(value: string): string | undefined;
+  /** Another filter that, when given, makes the List ignore this one (advisories' `origin` over `artifact_names`). */
+  ignoredWith?: string;
+  /** One value (that passed `check`) as `match` reads it: an enum's number or other spelling as its one name. */
+  normalize?(value: string): string;
   /**
    * An exact match on the sortable field of the same name: a listing may then find the value's
    * items by binary search in that field's order (anonymous listings do, list/public.ts).
@@ -29,7 +33,14 @@ export interface ListSpec<T extends Keyed> {
   sortable: Record<string, (item: T) => SortValue>;
   /** Other accepted names of sort fields (after snake_case -> camelCase), e.g. `group` -> `uid`. */
   aliases?: Record<string, string>;
+  /** The collection's own filters, by their proto names (the JSON names are accepted too). */
   filters: Record<string, FilterSpec<T>>;
+  /**
+   * Items a List leaves out unless a boolean parameter asks for them: parameter -> the items it
+   * admits (ListTagsRequest's `include_referrers`, ...). An item is listed when every parameter
+   * that admits it is given true.
+   */
+  hidden?: Record<string, (item: T) => boolean>;
   /** The group an item belongs to; undefined for global items (built-in roles). */
   groupOf(item: T): string | undefined;
   /** Items outside every group's subtree that every caller sees (built-in roles). */

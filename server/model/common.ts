@@ -1,7 +1,7 @@
 /** Helpers every model shares: fresh uids, existence checks, role visibility, sort fields. */
 import { isDeepStrictEqual } from "node:util";
 import { isSelfOrAncestor, newChildUid, parentOf } from "../../api/uid";
-import type { KindDefinition } from "../../api/kinds";
+import { wireNameOf, type KindDefinition } from "../../api/kinds";
 import type { ServerContext } from "../context";
 import { invalidField, notFound } from "../errors";
 import type { SortValue } from "../list";
@@ -94,7 +94,7 @@ export function fields<T>(...names: (keyof T & string)[]): Record<string, (item:
 /** What a List of `d` may sort by: the uid and every scalar field an item carries (write-only ones never are), by wire name. */
 export function scalarFields<T>(d: KindDefinition): Record<string, (item: T) => SortValue> {
   const names = Object.entries(d.fields).filter(([, f]) => f.read && !f.writeOnly && ["string", "boolean", "number"].includes(f.type));
-  return fields<T>("uid" as keyof T & string, ...names.map(([n, f]) => (f.wire ?? n) as keyof T & string));
+  return fields<T>("uid" as keyof T & string, ...names.map(([n, f]) => wireNameOf(n, f) as keyof T & string));
 }
 
 /** Picks the keys of `obj` that are set. */

@@ -1,17 +1,19 @@
 /** Group invites: a code that lets someone join a group with a role. No update: replace instead. */
 import { createHash, randomBytes } from "node:crypto";
 import { GroupInviteCreate } from "../../api/bodies";
+import { capabilityEnum } from "../../api/capabilities";
 import { expiresAt, lifetimeIssues } from "../../api/kinds/groupInvites";
+import { parentOf } from "../../api/uid";
 import type { ServerContext } from "../context";
 import { invalidField } from "../errors";
 import type { GroupInviteRecord } from "../store";
 import { parseBody } from "../validate";
 import { freshUid, grantableRole, requireGroup, requireItem } from "./common";
 
-/** When the invite expires, from its lifetime inputs (or the default), within the limits. */
+/** When the invite expires: its required `ttl` from now, within the limits. */
 function expiration(now: number, input: GroupInviteCreate): { expirationTime: string } {
-  for (const issue of lifetimeIssues(input, now)) throw invalidField(issue.path.join("."), issue.message);
-  return expiresAt(input, now);
+  for (const issue of lifetimeIssues(input)) throw invalidField(issue.path.join("."), issue.message);
+  return expiresAt(input.ttl, now);
 }
 
 /** Creates an invite; the result carries the code, which no later read returns. */
@@ -42,8 +44,15 @@ export function deleteGroupInvite(ctx: ServerContext, uid: string): void {
   ctx.store.groupInvites.remove(uid);
 }
 
-/** The wire shape: never the code (create adds it to its own response). */
-export function renderGroupInvite(r: GroupInviteRecord): Record<string, unknown> {
+/**
+ * The wire shape, for `caller`: never the code (create adds it to its own response), and the role
+ * hydrated (absent once it is gone, or when it is a custom role the caller may not read).
+ */
+export function renderGroupInvite(ctx: ServerContext, r: GroupInviteRecord, caller: string): Record<string, unknown> {
   const { codeHash: _c, ...wire } = r;
-  return wire;
+  const role = ctx.store.roles.get(r.roleUid);
+  const home = role && parentOf(role.uid);
+  const visible = role && (role.builtin || (home !== undefined && ctx.authz.can(caller, "roles.list", home)));
+  if (!visible) return wire;
+  return { ...wire, role: { uid: role.uid, name: role.name, description: role.description, capabilities: role.capabilities.map(capabilityEnum) } };
 }

@@ -31,9 +31,13 @@ export function createGroup(ctx: ServerContext, parentUid: string, body: unknown
   return g;
 }
 
-/** A new group's record: what is given, and the API's defaults for the rest (api/kinds/groups). */
+/**
+ * A new group's record: what is given, and the API's defaults for the rest (api/kinds/groups).
+ * irv-server's organization is a customer's, ready to use; a subgroup has its root's kind and
+ * status, so every group has these.
+ */
 export function groupRecord(g: Pick<GroupRecord, "uid" | "name" | "description" | "createTime" | "updateTime">): GroupRecord {
-  return { ...(readDefaults(groups) as Omit<GroupRecord, keyof typeof g>), ...g };
+  return { ...(readDefaults(groups) as Omit<GroupRecord, keyof typeof g>), kind: "ORG_KIND_CUSTOMER", status: "ORG_STATUS_READY", ...g };
 }
 
 /** Changes a group's name and description. */

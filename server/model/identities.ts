@@ -93,10 +93,9 @@ export function deleteIdentity(ctx: ServerContext, uid: string, caller: string):
   ctx.store.identities.remove(uid);
 }
 
-/** The wire shape (the internal email stays out; bindings show it). */
+/** The wire shape: the record as it is, its verified email included (the API's `Identity.email`, output only). */
 export function renderIdentity(r: IdentityRecord): Record<string, unknown> {
-  const { email: _email, ...wire } = r;
-  return wire;
+  return { ...r };
 }
 
 /** The relationship type of an identity, as the `relationshipType` filter names it (either spelling). */

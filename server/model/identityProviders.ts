@@ -7,6 +7,7 @@ import { timestamp, type ServerContext } from "../context";
 import { applyPatch, maskPaths } from "../masks";
 import type { IdentityProviderRecord } from "../store";
 import { parseBody } from "../validate";
+import { invalidField } from "../errors";
 import { changed, freshUid, grantableRole, requireGroup, requireItem } from "./common";
 
 export const identityProviderMaskPaths = maskPaths(IdentityProviderUpdate, ["oidc"]);
@@ -22,20 +23,30 @@ function withoutSecret<T>(body: T): T {
   return b as T;
 }
 
+/** The connection as the record keeps it: every member but the secret (kept as a hash beside it). */
+function stored(o: Oidc): IdentityProviderRecord["oidc"] {
+  const { clientSecret: _s, ...rest } = o;
+  return { ...rest, additionalScopes: o.additionalScopes ?? [] };
+}
+
+/** What the API reports of SCIM provisioning: irv-server has none (its methods are not served). */
+const SCIM_OFF = { enabled: false, credentialState: "CREDENTIAL_STATE_NOT_ISSUED" } as const;
+
 /** Creates an identity provider in group `groupUid`. */
 export function createIdentityProvider(ctx: ServerContext, groupUid: string, body: unknown, caller: string): IdentityProviderRecord {
   requireGroup(ctx, groupUid);
   const input = parseBody(IdentityProviderCreate, body);
   // Everyone who signs in through it gets the default role: only what the caller holds.
-  if (input.defaultRole) grantableRole(ctx, caller, input.defaultRole, groupUid, "defaultRole");
+  grantableRole(ctx, caller, input.defaultRole, groupUid, "defaultRole");
   const now = timestamp(ctx);
   const r: IdentityProviderRecord = {
     uid: freshUid(ctx.store.identityProviders, groupUid),
     name: input.name,
     description: input.description ?? "",
-    defaultRole: input.defaultRole ?? "",
-    oidc: { issuer: input.oidc.issuer, clientId: input.oidc.clientId, additionalScopes: input.oidc.additionalScopes ?? [] },
-    clientSecretHash: hash(input.oidc.clientSecret),
+    defaultRole: input.defaultRole,
+    oidc: stored(input.oidc),
+    // A public client (PKCE) has no secret: the hash of "" stands for none.
+    clientSecretHash: hash(input.oidc.clientSecret ?? ""),
     createTime: now,
     updateTime: now,
   };
@@ -63,12 +74,17 @@ export function updateIdentityProvider(
   const current = { name: old.name, description: old.description, defaultRole: old.defaultRole || undefined, oidc: old.oidc };
   const merged = applyPatch(current, withoutSecret(patch), mask?.filter((p) => p !== "oidc.clientSecret"), ["oidc"]);
   const next = parseBody(IdentityProviderState, withoutSecret(merged));
+  // The rule that maps a login to a provisioned user is fixed: another would let claims capture accounts.
+  const rule = (o: { correlationRule?: string }) => (o.correlationRule ?? "CORRELATION_RULE_UNSPECIFIED").replace("UNSPECIFIED", "SUB_EQUALS_EXTERNAL_ID");
+  if (rule(next.oidc) !== rule(old.oidc)) throw invalidField("oidc.correlationRule", "cannot change once the identity provider is created: create a new one");
+  if (!next.oidc.pkceEnabled && clientSecretHash === hash(""))
+    throw invalidField("oidc.clientSecret", "is required unless pkceEnabled is true (a public client)");
   const r: IdentityProviderRecord = {
     ...old,
     name: next.name,
     description: next.description ?? "",
-    defaultRole: next.defaultRole ?? "",
-    oidc: { issuer: next.oidc.issuer, clientId: next.oidc.clientId, additionalScopes: next.oidc.additionalScopes ?? [] },
+    defaultRole: next.defaultRole,
+    oidc: stored(next.oidc),
     clientSecretHash,
     updateTime: timestamp(ctx),
   };
@@ -89,5 +105,5 @@ export function deleteIdentityProvider(ctx: ServerContext, uid: string): void {
 /** The wire shape: never the secret. */
 export function renderIdentityProvider(r: IdentityProviderRecord): Record<string, unknown> {
   const { clientSecretHash: _s, ...wire } = r;
-  return wire;
+  return { ...wire, scim: SCIM_OFF };
 }

@@ -3,7 +3,7 @@
  * inputs (by wire name) and the API's defaults for the rest. Create, update with masks, and
  * delete follow from the definition; a kind with rules of its own has a model file instead.
  */
-import { createBodyOf, readDefaults, updateBodyOf, type FieldDefinition, type KindDefinition } from "../../api/kinds";
+import { createBodyOf, readDefaults, updateBodyOf, wireNameOf, type FieldDefinition, type KindDefinition } from "../../api/kinds";
 import { timestamp, type ServerContext } from "../context";
 import { applyPatch, maskPaths } from "../masks";
 import type { Collection, Keyed } from "../store";
@@ -18,10 +18,10 @@ export function plainModel<D extends KindDefinition>(d: D, items: (ctx: ServerCo
   const Create = createBodyOf(d);
   const Update = updateBodyOf(d);
   const fields = Object.entries(d.fields) as [string, FieldDefinition][];
-  const blocks = fields.filter(([, f]) => f.block).map(([n, f]) => f.wire ?? n);
-  const inputs = fields.filter(([, f]) => f.schema).map(([n, f]) => f.wire ?? n);
+  const blocks = fields.filter(([, f]) => f.block).map(([n, f]) => wireNameOf(n, f));
+  const inputs = fields.filter(([, f]) => f.schema).map(([n, f]) => wireNameOf(n, f));
   // What an omitted input reads as: its definition's default (`""` for a description).
-  const defaults = Object.fromEntries(fields.filter(([, f]) => f.schema && f.default !== undefined).map(([n, f]) => [f.wire ?? n, f.default]));
+  const defaults = Object.fromEntries(fields.filter(([, f]) => f.schema && f.default !== undefined).map(([n, f]) => [wireNameOf(n, f), f.default]));
   const record = (base: Keyed & { createTime: string; updateTime: string }, input: object) =>
     ({ ...readDefaults(d), ...structuredClone(defaults), ...input, ...base });
 

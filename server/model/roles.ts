@@ -1,6 +1,7 @@
 /** Roles: the built-in ones at the root (read-only, stable uids) and custom roles in groups. */
 import { createHash } from "node:crypto";
-import { BUILTIN_ROLES } from "../../api/capabilities";
+import { BUILTIN_ROLES, capabilityEnum } from "../../api/capabilities";
+import { wireCapabilities } from "../../api/fields";
 import { RoleCreate, RoleUpdate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
@@ -11,6 +12,17 @@ import { parseBody } from "../validate";
 import { changed, freshUid, pick, requireGroup } from "./common";
 
 export const roleMaskPaths = maskPaths(RoleUpdate);
+
+/**
+ * A role body as the API takes it (capabilities by enum name, `CAP_IAM_GROUPS_LIST`) with its
+ * capabilities as the names the model keeps (`groups.list`); a friendly name on the wire is
+ * refused, as the platform's gateway refuses what is no enum name.
+ */
+function fromWire(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || !Array.isArray((body as { capabilities?: unknown }).capabilities)) return body;
+  const b = body as { capabilities: unknown[] };
+  return { ...b, capabilities: parseBody(wireCapabilities, b.capabilities, "capabilities") };
+}
 
 /** The stable uid of a built-in role: sha1 of its name (40 hex), the same on every server. */
 export function builtinRoleUid(name: string): string {
@@ -47,7 +59,7 @@ function customRole(ctx: ServerContext, uid: string): RoleRecord {
  */
 export function createRole(ctx: ServerContext, groupUid: string, body: unknown, caller: string): RoleRecord {
   requireGroup(ctx, groupUid);
-  const input = parseBody(RoleCreate, body);
+  const input = parseBody(RoleCreate, fromWire(body));
   ctx.authz.requireAll(caller, input.capabilities, groupUid, `defining role ${input.name}`);
   const now = timestamp(ctx);
   const r: RoleRecord = {
@@ -66,7 +78,7 @@ export function createRole(ctx: ServerContext, groupUid: string, body: unknown, 
 /** Updates a custom role; capabilities it gains must be held by the caller on the role's group. */
 export function updateRole(ctx: ServerContext, uid: string, body: unknown, mask: string[] | undefined, caller: string): RoleRecord {
   const old = customRole(ctx, uid);
-  const patch = parseBody(RoleUpdate, body);
+  const patch = parseBody(RoleUpdate, fromWire(body));
   const next = parseBody(RoleCreate, applyPatch(pick(old, ["name", "description", "capabilities"]), patch, mask));
   const r: RoleRecord = {
     ...old,
@@ -103,8 +115,8 @@ export function deleteRole(ctx: ServerContext, uid: string): void {
   ctx.store.roles.remove(r.uid);
 }
 
-/** The wire shape. */
+/** The wire shape: capabilities by enum name. */
 export function renderRole(r: RoleRecord): Record<string, unknown> {
   const { builtin: _b, ...wire } = r;
-  return wire;
+  return { ...wire, capabilities: r.capabilities.map(capabilityEnum) };
 }

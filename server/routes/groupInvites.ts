@@ -13,14 +13,14 @@ export const groupInviteRoutes: CollectionRoutes<GroupInviteRecord> = {
   list: {
     name: "groupInvites",
     sortable: scalarFields<GroupInviteRecord>(groupInvites),
-    filters: { keyId: exact((i) => i.keyId) },
+    filters: { key_id: exact((i) => i.keyId) },
     groupOf: (i) => parentOf(i.uid),
   },
-  render: (_ctx, i) => renderGroupInvite(i),
+  render: (ctx, i, caller) => renderGroupInvite(ctx, i, caller),
   create: (ctx, parent, body, caller) => {
     const { record, code } = createGroupInvite(ctx, parent, body, caller);
     // The only response that ever carries the code.
-    return { ...renderGroupInvite(record), code };
+    return { ...renderGroupInvite(ctx, record, caller), code };
   },
   remove: deleteGroupInvite,
   readOnly: "group invites cannot be changed; delete the invite and create a new one",

@@ -1,13 +1,33 @@
 /** /iam/v2beta1/identities */
-import { RELATIONSHIP_TYPES } from "../../api/bodies";
+import { RELATIONSHIP_TYPES, type RelationshipType } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
 import { exact } from "../list";
+import { enumValue, jsonName } from "../list/query";
 import { createIdentity, deleteIdentity, fields, identityMaskPaths, relationshipTypeOf, renderIdentity, updateIdentity } from "../model";
 import type { IdentityRecord } from "../store";
 import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
-/** `relationshipType` accepts a relationship type in camelCase or snake_case (`claimMatch`, `claim_match`). */
-const relationshipTypeName = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+/**
+ * `relationship_type` is the enum RelationshipType: its names (`RELATIONSHIP_TYPE_CLAIM_MATCH`) or
+ * numbers, as the gateway reads it; this server also takes the field's own name (`claimMatch`,
+ * `claim_match`). UNSPECIFIED (0) matches every identity.
+ */
+const ENUM_NAMES: Record<string, RelationshipType | ""> = {
+  RELATIONSHIP_TYPE_UNSPECIFIED: "",
+  RELATIONSHIP_TYPE_CLAIM_MATCH: "claimMatch",
+  RELATIONSHIP_TYPE_STATIC: "staticKeys",
+  RELATIONSHIP_TYPE_AWS_IDENTITY: "awsIdentity",
+  RELATIONSHIP_TYPE_SERVICE_PRINCIPAL: "servicePrincipal",
+};
+const ENUM_ORDER = Object.keys(ENUM_NAMES);
+
+/** The relationship type `v` names ("" for UNSPECIFIED), or undefined. */
+function relationshipTypeNamed(v: string): RelationshipType | "" | undefined {
+  const byEnum = enumValue(v, ENUM_ORDER);
+  if (byEnum !== undefined) return ENUM_NAMES[byEnum];
+  const field = jsonName(v);
+  return (RELATIONSHIP_TYPES as readonly string[]).includes(field) ? (field as RelationshipType) : undefined;
+}
 
 export const identityRoutes: CollectionRoutes<IdentityRecord> = {
   ...kindFacts("identities"),
@@ -18,10 +38,11 @@ export const identityRoutes: CollectionRoutes<IdentityRecord> = {
     sortable: fields<IdentityRecord>("uid", "name", "description", "lastSeenTime", "createTime", "updateTime"),
     filters: {
       name: exact((i) => i.name),
-      relationshipType: {
+      relationship_type: {
         check: (v) =>
-          (RELATIONSHIP_TYPES as readonly string[]).includes(relationshipTypeName(v)) ? undefined : `must be one of ${RELATIONSHIP_TYPES.join(", ")}`,
-        match: (i, values) => values.some((v) => relationshipTypeName(v) === relationshipTypeOf(i)),
+          relationshipTypeNamed(v) !== undefined ? undefined : `must be one of ${ENUM_ORDER.join(", ")} (or its number, or ${RELATIONSHIP_TYPES.join(", ")})`,
+        normalize: (v) => relationshipTypeNamed(v)!,
+        match: (i, [t]) => t === "" || t === relationshipTypeOf(i),
       },
     },
     groupOf: (i) => parentOf(i.uid),

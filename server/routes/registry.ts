@@ -1,4 +1,5 @@
 /** /registry/v2beta1/repos and /registry/v2beta1/tags: read-only, loaded from fixtures. */
+import { HIDDEN_TAGS } from "../../api/registry";
 import { parentOf } from "../../api/uid";
 import { exact } from "../list";
 import { fields } from "../model";
@@ -15,10 +16,12 @@ export const repoRoutes: CollectionRoutes<RepoRecord> = {
   list: {
     name: "repos",
     sortable: fields<RepoRecord>("uid", "name", "description", "catalogTier", "createTime", "updateTime"),
+    // ListReposRequest: `uidp` and `name`.
     filters: { name: exact((r) => r.name, true) },
     groupOf: (r) => parentOf(r.uid),
   },
-  render: (_ctx, r) => r,
+  // Unset messages are written as null, as the platform's gateway writes them.
+  render: (_ctx, r) => ({ ...r, sync_config: r.sync_config ?? null, customOverlay: r.customOverlay ?? null }),
   readOnly,
   isPublic: (_ctx, r) => r.visibility === "public",
 };
@@ -37,15 +40,17 @@ export const tagRoutes: CollectionRoutes<TagRecord> = {
   groupOf: tagGroup,
   list: {
     name: "tags",
-    sortable: fields<TagRecord>("uid", "name", "digest", "lastUpdated", "deprecated", "createTime"),
+    sortable: fields<TagRecord>("uid", "name", "digest", "updateTime", "deprecated"),
+    // ListTagsRequest: `uidp`, `name`, `updated_since`, `digest`, and the include_* flags below.
     filters: {
       name: exact((t) => t.name, true),
       digest: exact((t) => t.digest, true),
-      updatedSince: {
+      updated_since: {
         check: (v) => (Number.isNaN(Date.parse(v)) ? "must be an RFC 3339 timestamp" : undefined),
-        match: (t, values) => Date.parse(t.lastUpdated) >= Date.parse(values[0]),
+        match: (t, values) => t.updateTime !== undefined && Date.parse(t.updateTime) >= Date.parse(values[0]),
       },
     },
+    hidden: Object.fromEntries(Object.entries(HIDDEN_TAGS).map(([flag, is]) => [flag, (t: TagRecord) => is(t.name)])),
     groupOf: (t) => tagGroup(t.uid),
   },
   render: (_ctx, t) => t,

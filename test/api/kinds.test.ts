@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { COLLECTION_NAMES } from "../../api/collections";
-import { KINDS, createBodyOf, inputNames, outputNames } from "../../api/kinds";
+import { KINDS, createBodyOf, inputNames, outputNames, wireNameOf } from "../../api/kinds";
 import { SHAPES } from "../../client/shapes";
 import { specs } from "../../provider/resources";
 
@@ -27,7 +27,7 @@ describe("the kind definitions (api/kinds)", () => {
       expect(shape.length, d.kind).toBeGreaterThan(0);
       expect(body.length, d.kind).toBeGreaterThan(0);
       for (const [name, f] of Object.entries(d.fields)) {
-        const wire = (f as { wire?: string }).wire ?? name;
+        const wire = wireNameOf(name, f);
         if (name === d.parentField) continue;
         if (!f.writeOnly && !(d.kind === "roleBindings" && f.input)) expect(shape, `${d.kind}.${name}`).toContain(wire);
         if (f.input) expect(body, `${d.kind}.${name}`).toContain(wire);

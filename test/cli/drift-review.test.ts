@@ -1,3 +1,4 @@
+import { builtinRoleUid } from "../../server";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDrift, formatReview, runReview, type DriftReport } from "../../cli";
@@ -38,7 +39,7 @@ describe("irv drift and irv review", { timeout: ENGINE_TIMEOUT }, () => {
         new irv.iam.Group("scratch", { parentUid: org, name: "scratch" });
         new irv.iam.Identity("ci", {
           groupUid: platform.uid,
-          name: "ci",
+          name: "ci-0",
           claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" },
         });
         if (!edited)
@@ -46,6 +47,7 @@ describe("irv drift and irv review", { timeout: ENGINE_TIMEOUT }, () => {
         new irv.iam.IdentityProvider("sso", {
           groupUid: eng.uid,
           name: "sso",
+          defaultRoleUid: builtinRoleUid("viewer"),
           oidc: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: pulumi.secret(edited ? SECRET_V2 : SECRET_V1) },
         });
         if (edited) new irv.iam.Group("security", { parentUid: org, name: "security", description: "Vulnerability response" });
@@ -70,9 +72,9 @@ describe("irv drift and irv review", { timeout: ENGINE_TIMEOUT }, () => {
     expect((await api.patch(apiPath("groups", await uidOf("eng")), { description: "Changed in the console" }, { updateMask: "description" })).status).toBe(200);
     const ci = await uidOf("ci");
     const subject = "repo:acme/infra:ref:refs/heads/release";
-    expect((await api.patch(apiPath("identities", ci), { claimMatch: { issuer: GITHUB, subject } }, { updateMask: "claimMatch" })).status).toBe(200);
+    expect((await api.patch(apiPath("identities", ci), { claimMatch: { issuer: GITHUB, subject } }, { updateMask: "claim_match" })).status).toBe(200);
     const sso = apiPath("identityProviders", await uidOf("sso"));
-    expect((await api.patch(sso, { oidc: { clientId: "irv-console" } }, { updateMask: "oidc.clientId" })).status).toBe(200);
+    expect((await api.patch(sso, { oidc: { clientId: "irv-console" } }, { updateMask: "oidc.client_id" })).status).toBe(200);
     const scratch = await uidOf("scratch");
     expect((await api.del(apiPath("groups", scratch))).status).toBe(200);
 

@@ -63,8 +63,8 @@ describe("the package.json irv export writes", () => {
     it("npm install works in the exported folder with a tarball --package-spec, and the program compiles", async () => {
       const team = await srv.api.post(apiPath("groups", srv.server.organization), { name: "team" });
       expect(team.status).toBe(200);
-      await srv.api.post(apiPath("identities", team.body.uid), { name: "ci", servicePrincipal: "INGESTER" });
-      // dist/ is built by `npm test`: pack it without running prepare again.
+      await srv.api.post(apiPath("identities", team.body.uid), { name: "ci-0", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
+      // dist/ is built by `npm test`: pack it without running prepack (the build) again.
       const packed = JSON.parse((await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: repoRoot })).stdout);
       const tarball = path.join(work, packed[0].filename);
 

@@ -39,13 +39,13 @@ async function buildOrg(api: Api, parent: string): Promise<string> {
     await create(api, "accountAssociations", t, { name: `${team}-accounts`, amazon: { account: "123456789012" } });
   }
   for (const [n, g] of groups.entries()) {
-    const role = await create(api, "roles", g, { name: "deployer", description: "Deploys", capabilities: ["repo.list", "tag.create"] });
+    const role = await create(api, "roles", g, { name: "deployer", description: "Deploys", capabilities: ["CAP_REPO_LIST", "CAP_TAG_CREATE"] });
     for (let i = 0; i < 5; i++) {
       const identity =
         i === 4
           ? await create(api, "identities", g, { name: "aws-runner", awsIdentity: { awsAccount: "123456789012", arn: `arn:aws:iam::123456789012:role/runner-${n}` } })
           : await create(api, "identities", g, {
-              name: i === 0 ? "ci" : `ci-${i}`,
+              name: i === 0 ? "ci-main" : `ci-${i}`,
               description: i === 1 ? "Pull requests" : undefined,
               claimMatch: { issuer: GITHUB, subject: `repo:acme/app-${n}:ref:refs/heads/${i}` },
             });
@@ -96,7 +96,7 @@ describe("irv export", { timeout: ENGINE_TIMEOUT }, () => {
     // References are code; names are readable and unique; secrets come from config.
     expect(program).toContain(`const acme = config.get("groupUid") ?? "${acme}";`);
     expect(program).toMatch(/const platform = new iam\.Group\("platform", \{\n\s+adoptUid: "[0-9a-f/]+",\n\s+parentUid: acme,/);
-    expect(program).toMatch(/identityUid: ci\.uid,/);
+    expect(program).toMatch(/identityUid: ciMain\.uid,/);
     expect(program).toContain('config.requireSecret("platformSsoClientSecret")');
     expect(program).toContain('// built-in role "viewer"');
     const names = [...program.matchAll(/new iam\.\w+\("([^"]+)"/g)].map((m) => m[1]);

@@ -58,7 +58,7 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
 
       const text = await review("--format", "text");
       expect(text.code).toBe(3);
-      expect(text.stdout).toContain("  ! [advisory] irv-missing-description: has no description. Fix: Add a `description` that says who or what uses it.");
+      expect(text.stdout).toContain(`  ! [advisory] irv-missing-description: iam.Identity "local" has no description. Fix: Add a \`description\` that says who or what uses it.`);
     });
 
     it("still fails on an error that is not the policy's, with exit 1, findings or not", async () => {
@@ -116,7 +116,7 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
           const eng = new irv.iam.Group("eng", { parentUid: org, name: "eng", description: "Engineering" });
           // Named like a built-in role: applied before the guardrails were on, and left as it is.
           new irv.iam.Role("editor", { groupUid: eng.uid, name: "editor", description: "Edits", capabilities: ["repo.list"] });
-          new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci", description: edited ? "" : "CI", servicePrincipal: "INGESTER" });
+          new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-0", description: edited ? "" : "CI", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
         },
       });
       try {

@@ -29,11 +29,11 @@ describe("engine values", () => {
   });
 
   it("diffs field by field, skipping internal fields and treating absent like empty", () => {
-    const before = { __provider: "x", updateTime: "1", description: "", name: "a", claimMatch: { subject: "s1" }, code: "c1" };
-    const after = { __provider: "y", updateTime: "2", name: "b", claimMatch: { subject: "s2" }, code: "c2" };
+    const before = { __provider: "x", updateTime: "1", description: "", name: "a-0", claimMatch: { subject: "s1" }, code: "c1" };
+    const after = { __provider: "y", updateTime: "2", name: "b-0", claimMatch: { subject: "s2" }, code: "c2" };
     expect(diffFields(before, after)).toEqual([
       { path: "claimMatch.subject", before: "s1", after: "s2" },
-      { path: "name", before: "a", after: "b" },
+      { path: "name", before: "a-0", after: "b-0" },
     ]);
   });
 

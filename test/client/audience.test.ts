@@ -13,7 +13,7 @@ const subject = "repo:acme/infra:ref:refs/heads/main";
 
 beforeAll(async () => {
   issuer = await startOidcIssuer();
-  identity = (await ctx.api.post(path("identities", ctx.server.organization), { name: "ci", claimMatch: { issuer: issuer.url, subject } })).body.uid;
+  identity = (await ctx.api.post(path("identities", ctx.server.organization), { name: "ci-0", claimMatch: { issuer: issuer.url, subject } })).body.uid;
 });
 afterAll(() => issuer?.close());
 

@@ -160,11 +160,11 @@ describe("retries", () => {
     const group = await freshGroup(ctx);
     const viewer = (await client().collect("roles", { name: "viewer" })).find((r) => !r.uid.includes("/"))!.uid;
     ctx.server.faults.add({ method: "POST", path: path("identities", group), action: "drop-after" });
-    const identity = await providers.identities.create({ groupUid: group, name: "ci", servicePrincipal: "INGESTER" });
+    const identity = await providers.identities.create({ groupUid: group, name: "ci-0", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
     ctx.server.faults.add({ method: "POST", path: path("roleBindings", group), action: "drop-after" });
     const binding = await providers.roleBindings.create({ groupUid: group, identityUid: identity.id, roleUid: viewer });
     ctx.server.faults.add({ method: "POST", path: path("accountAssociations", group), action: "drop-after" });
-    await providers.accountAssociations.create({ groupUid: group, name: "a" });
+    await providers.accountAssociations.create({ groupUid: group, name: "a-0" });
     expect((await client().collect("identities", { "uidp.children_of": group })).map((i) => i.uid)).toEqual([identity.id]);
     expect((await client().collect("roleBindings", { group })).map((b) => b.uid)).toEqual([binding.id]);
 

@@ -47,7 +47,7 @@ function orgProgram(organization: string, declare: Declare): PulumiFn {
       });
       declare("Identity", `keys-${i}`, { groupUid: team.uid, name: `keys-${i}`, staticKeys: { issuer: "https://keys.example.com", subject: `signer-${i}`, issuerKeys: JWKS, expirationTime } });
       declare("Identity", `aws-${i}`, { groupUid: squad.uid, name: `aws-${i}`, awsIdentity: { awsAccount: "123456789012", arnPattern: "^arn:aws:iam::123456789012:role/runner-.*$" } });
-      declare("Identity", `syncer-${i}`, { groupUid: team.uid, name: `syncer-${i}`, servicePrincipal: "CATALOG_SYNCER" });
+      declare("Identity", `syncer-${i}`, { groupUid: team.uid, name: `syncer-${i}`, servicePrincipal: "SERVICE_PRINCIPAL_CATALOG_SYNCER" });
       declare("RoleBinding", `ci-${i}-reader`, { groupUid: squad.uid, identityUid: ci.uid, roleUid: role.uid });
       declare("IdentityProvider", `sso-${i}`, {
         groupUid: team.uid,

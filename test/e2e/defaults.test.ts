@@ -27,12 +27,12 @@ interface Case {
 
 /** Every kind, and every identity kind, with only the required inputs. */
 const CASES: Case[] = [
-  { name: "group", collection: "groups", declare: (org) => ({ parentUid: org, name: "g" }), edit: { body: { name: "g2" }, mask: "name", field: "name" } },
+  { name: "group", collection: "groups", declare: (org) => ({ parentUid: org, name: "g-0" }), edit: { body: { name: "g2-0" }, mask: "name", field: "name" } },
   {
     name: "oidc-identity",
     collection: "identities",
     declare: (org) => ({ groupUid: org, name: "oidc", claimMatch: { issuer: GITHUB, subject: "repo:a/b" } }),
-    edit: { body: { claimMatch: { issuer: GITHUB, subject: "repo:a/c" } }, mask: "claimMatch", field: "claimMatch" },
+    edit: { body: { claimMatch: { issuer: GITHUB, subject: "repo:a/c" } }, mask: "claim_match", field: "claimMatch" },
   },
   {
     name: "static-identity",
@@ -53,14 +53,14 @@ const CASES: Case[] = [
   {
     name: "service-identity",
     collection: "identities",
-    declare: (org) => ({ groupUid: org, name: "svc", servicePrincipal: "INGESTER" }),
+    declare: (org) => ({ groupUid: org, name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }),
     edit: { body: { name: "svc2" }, mask: "name", field: "name" },
   },
   {
     name: "role",
     collection: "roles",
-    declare: (org) => ({ groupUid: org, name: "r", capabilities: ["groups.list"] }),
-    edit: { body: { capabilities: ["groups.list", "roles.list"] }, mask: "capabilities", field: "capabilities" },
+    declare: (org) => ({ groupUid: org, name: "r-0", capabilities: ["groups.list"] }),
+    edit: { body: { capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_IAM_ROLES_LIST"] }, mask: "capabilities", field: "capabilities" },
   },
   { name: "binding", collection: "roleBindings", declare: (org, role) => ({ groupUid: org, roleUid: role }) },
   {

@@ -38,7 +38,7 @@ function declaredWithImport(m: MadeByHand, org: string): string {
     r("a-oncall", "Group", m.subteam, ["parentUid: ${a-team.uid}", "name: oncall"]),
     r("a-ci", "Identity", m.ci, [
       inTeam,
-      "name: ci",
+      "name: ci-0",
       "description: GitHub Actions on main",
       "claimMatch:",
       "  issuer: https://token.actions.githubusercontent.com",
@@ -55,9 +55,9 @@ function declaredWithImport(m: MadeByHand, org: string): string {
       `  expirationTime: ${m.keysExpiration}`,
     ]),
     r("a-runner", "Identity", m.aws, ["groupUid: ${a-oncall.uid}", "name: runner", "awsIdentity:", "  awsAccount: '123456789012'", "  arnPattern: ^arn:aws:iam::123456789012:role/runner-.*$"]),
-    r("a-syncer", "Identity", m.syncer, [inTeam, "name: syncer", "servicePrincipal: CATALOG_SYNCER"]),
+    r("a-syncer", "Identity", m.syncer, [inTeam, "name: syncer", "servicePrincipal: SERVICE_PRINCIPAL_CATALOG_SYNCER"]),
     // Capabilities in another order than the API keeps them: a set.
-    r("a-deployer", "Role", m.deployer, [inTeam, "name: deployer", "capabilities: [tag.list, registry.pull, repo.list]"]),
+    r("a-deployer", "Role", m.deployer, [inTeam, "name: deployer", "capabilities: [tag.list, repo.blobs.get, repo.list]"]),
     r("a-ci-deployer", "RoleBinding", m.binding, [inTeam, "identityUid: ${a-ci.uid}", "roleUid: ${a-deployer.uid}"]),
     r("a-sso", "IdentityProvider", m.sso, [
       inTeam,
@@ -80,7 +80,7 @@ function declaredWithImport(m: MadeByHand, org: string): string {
       "  clientIds: { ci: 7c9e6679-7425-40de-944b-e07fc1f90ae7 }",
       "chainguard:",
       "  serviceBindings:",
-      "    INGESTER: ${a-team.uid}",
+      "    SERVICE_PRINCIPAL_INGESTER: ${a-team.uid}",
       "github:",
       "  installations:",
       "    - id: '42'",
@@ -118,7 +118,7 @@ describe("pulumi import and the import option, every kind, through the resource 
     // References are code: children of the team depend on it, so destroy deletes them first.
     for (const ref of ["parentUid: ${team.id}", "groupUid: ${oncall.id}", "identityUid: ${ci.id}", "roleUid: ${deployer.id}"]) expect(code).toContain(ref);
     for (const output of COMPUTED) expect(code).not.toContain(output);
-    for (const input of ["servicePrincipal: CATALOG_SYNCER", "awsAccount: '123456789012'", "projectNumber: '123456789'", "ci: 7c9e6679-7425-40de-944b-e07fc1f90ae7", "tenantId: 3f2b6a4c-8d1e-4f5a-9b7c-0e1d2c3b4a59", `expirationTime: ${m.keysExpiration}`, "audience: irv", "clientId: irv", "- tag.list", "email: new-hire@acme.example"])
+    for (const input of ["servicePrincipal: SERVICE_PRINCIPAL_CATALOG_SYNCER", "awsAccount: '123456789012'", "projectNumber: '123456789'", "ci: 7c9e6679-7425-40de-944b-e07fc1f90ae7", "tenantId: 3f2b6a4c-8d1e-4f5a-9b7c-0e1d2c3b4a59", `expirationTime: ${m.keysExpiration}`, "audience: irv", "clientId: irv", "- tag.list", "email: new-hire@acme.example"])
       expect(code).toContain(input);
     const state = await p.resources();
     for (const [name, type, key] of BY_FILE) expect(state.find((r) => r.urn.endsWith(`::irv:iam:${type}::${name}`))?.id).toBe(m[key]);

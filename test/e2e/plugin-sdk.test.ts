@@ -22,7 +22,7 @@ import * as pulumi from "@pulumi/pulumi";
 const config = new pulumi.Config();
 const org = config.require("organization");
 const eng = new irv.iam.Group("eng", { parentUid: org, name: "engineering", description: "${description}" });
-const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci",
+const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-0",
   claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/product:ref:refs/heads/main" } });
 const releaser = new irv.iam.Role("releaser", { groupUid: eng.uid, name: "releaser", capabilities: ["repo.list", "tag.list"] });
 new irv.iam.RoleBinding("ci-releases", { groupUid: eng.uid, identityUid: ci.uid, roleUid: releaser.uid });

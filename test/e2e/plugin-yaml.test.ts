@@ -91,7 +91,7 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     const outputs = JSON.parse(await pulumi("stack", "output", "--json", "--show-secrets"));
     expect(outputs.engineeringUid.startsWith(`${ctx.server.organization}/`)).toBe(true);
     expect((await ctx.api.get(apiPath("groups", outputs.engineeringUid))).status).toBe(200);
-    expect((await ctx.api.get(apiPath("identities", outputs.ciUid))).body.name).toBe("ci");
+    expect((await ctx.api.get(apiPath("identities", outputs.ciUid))).body.name).toBe("ci-jobs");
     expect(typeof outputs.inviteCode).toBe("string");
     // The example's one `fn::invoke`: the built-in viewer role, as the API has it.
     expect(outputs.viewerRoleUid).toBe((await listAll(ctx.api, "roles")).find((r) => r.name === "viewer").uid);

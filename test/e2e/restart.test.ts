@@ -27,7 +27,7 @@ describe("a stack across an irv-server restart", { timeout: ENGINE_TIMEOUT }, ()
         const eng = new irv.iam.Group("eng", { parentUid: org, name: "eng", description: "engineering" });
         const ci = new irv.iam.Identity("ci", {
           groupUid: eng.uid,
-          name: "ci",
+          name: "ci-0",
           claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/infra:ref:refs/heads/main" },
         });
         const deployer = new irv.iam.Role("deployer", { groupUid: eng.uid, name: "deployer", capabilities: ["repo.list"] });

@@ -18,27 +18,27 @@ const CASES: { name: string; declare(irv: Sdk, org: string): void; says: RegExp[
       // @ts-expect-error an identity has exactly one kind
       new irv.iam.Identity("two-kinds", {
         groupUid: org,
-        name: "ci",
+        name: "ci-0",
         claimMatch: { issuer: "http://tokens.example.com", subject: "repo:acme/infra" },
-        servicePrincipal: "INGESTER",
+        servicePrincipal: "SERVICE_PRINCIPAL_INGESTER",
       }),
     says: [/claimMatch\.issuer: must be an https URL/, /only one of claimMatch, staticKeys, awsIdentity, servicePrincipal/],
   },
   {
     name: "a role with an unknown capability",
-    declare: (irv, org) => new irv.iam.Role("bad-role", { groupUid: org, name: "r", capabilities: ["groups.explode"] as never }),
+    declare: (irv, org) => new irv.iam.Role("bad-role", { groupUid: org, name: "r-0", capabilities: ["groups.explode"] as never }),
     says: [/capabilities\.0: is not a known capability/],
   },
   {
     // The engine prints the value it holds for the property: the real one, never `{<nil>}`.
     name: "a role whose second capability is unknown",
-    declare: (irv, org) => new irv.iam.Role("bad-cap", { groupUid: org, name: "r", capabilities: ["groups.list", "tag.frobnicate"] as never }),
+    declare: (irv, org) => new irv.iam.Role("bad-cap", { groupUid: org, name: "r-0", capabilities: ["groups.list", "tag.frobnicate"] as never }),
     says: [/property capabilities value \{\[\{groups\.list\} \{tag\.frobnicate\}\]\} has a problem: capabilities\.1: is not a known capability/],
   },
   {
     name: "an identity provider with a bad issuer, its secret kept out of the message",
     declare: (irv, org) =>
-      new irv.iam.IdentityProvider("bad-idp", { groupUid: org, name: "sso", oidc: { issuer: "ftp://x", clientId: "c", clientSecret: "plain-s3cret" } }),
+      new irv.iam.IdentityProvider("bad-idp", { groupUid: org, name: "sso", defaultRoleUid: org, oidc: { issuer: "ftp://x", clientId: "c", clientSecret: "plain-s3cret" } }),
     says: [/resource 'bad-idp' has a problem: oidc\.issuer: must be an https URL/],
   },
 ];

@@ -1,3 +1,4 @@
+import { capabilityNamed } from "../../api/capabilities";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,7 +57,7 @@ describe("the plugin's Invoke", () => {
     const team = (await ctx.api.post(apiPath("groups", org), { name: "fn-team", description: "for invokes" })).body;
     const claimMatch = { issuer: "https://token.actions.example.com", subject: "repo:acme/fn:ref:refs/heads/main" };
     const ci = (await ctx.api.post(apiPath("identities", team.uid), { name: "fn-ci", claimMatch })).body;
-    const custom = (await ctx.api.post(apiPath("roles", team.uid), { name: "fn-releaser", capabilities: ["repo.list"] })).body;
+    const custom = (await ctx.api.post(apiPath("roles", team.uid), { name: "fn-releaser", capabilities: ["CAP_REPO_LIST"] })).body;
 
     const group = await invoke("irv:iam:getGroup", { name: "fn-team", parentUid: org });
     expect(group).toMatchObject({ uid: team.uid, parentUid: org, name: "fn-team", description: "for invokes", createTime: team.createTime });
@@ -64,7 +65,7 @@ describe("the plugin's Invoke", () => {
     expect((await invoke("irv:iam:getGroup", { uid: org })).parentUid).toBeUndefined();
 
     const viewer = (await listAll(ctx.api, "roles")).find((r) => r.name === "viewer");
-    expect(await invoke("irv:iam:getRole", { name: "viewer" })).toMatchObject({ uid: viewer.uid, builtin: true, capabilities: viewer.capabilities });
+    expect(await invoke("irv:iam:getRole", { name: "viewer" })).toMatchObject({ uid: viewer.uid, builtin: true, capabilities: viewer.capabilities.map(capabilityNamed) });
     expect(await invoke("irv:iam:getRole", { name: "fn-releaser", groupUid: team.uid })).toMatchObject({ uid: custom.uid, groupUid: team.uid, builtin: false });
     const { roles } = await invoke("irv:iam:getRoles", { builtin: true, orderBy: "name" });
     expect(roles.map((r: any) => r.name)).toEqual(["editor", "owner", "registry.pull", "registry.push", "viewer"]);
@@ -91,7 +92,11 @@ describe("the plugin's Invoke", () => {
     const { advisories } = await invoke("irv:vulnerabilities:getAdvisories", {});
     expect(advisories).toHaveLength(300);
     const sample = advisories[7];
-    expect(sample.severities[0]).toHaveProperty("source");
+    expect(sample.severities[0]).toEqual({ type: "TYPE_CVSS_V3", score: expect.stringMatching(/^CVSS:3\.1\//) });
+    expect(sample.events[0].detection.scanv1.scanner).toBe("grype");
+    const referrers = await invoke("irv:registry:getTags", { repoUid: nginx.uid, includeReferrers: true });
+    expect(referrers.tags.length).toBe(tags.length + 1);
+    expect(tags[0]).toHaveProperty("updateTime");
     const openssl = await invoke("irv:vulnerabilities:getAdvisories", { componentNames: ["openssl"], filters: {} });
     expect(openssl.advisories.length).toBeGreaterThan(0);
     expect(openssl.advisories.every((a: any) => a.componentName === "openssl")).toBe(true);

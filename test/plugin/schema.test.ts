@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AccountBlocks, AwsIdentity, ClaimMatch, IdentityProviderCreate, StaticKeys } from "../../api/bodies";
-import { CAPABILITIES } from "../../api/capabilities";
+import { CAPABILITIES, isInternalOnly } from "../../api/capabilities";
 import { SERVICE_PRINCIPALS } from "../../api/fields";
 import { KINDS, secretNames, secretPaths } from "../../api/kinds";
 import { BoundIdentity, BoundRef } from "../../api/resources";
@@ -62,21 +62,23 @@ describe("the plugin schema's object and enum types", () => {
       for (const [name, f] of Object.entries(k.fields)) {
         const p = r.properties[name];
         if (/^(string|boolean|number)( \| null)?$/.test(f.type)) expect(p.type, `${k.className}.${name}`).toBe(f.type.split(" ")[0]);
+        else if (f.type === "Record<string, number>") expect(p.additionalProperties, `${k.className}.${name}`).toEqual({ type: "number" });
         else expect(p.$ref ?? p.items?.$ref ?? p.additionalProperties?.$ref, `${k.className}.${name}`).toMatch(/^#\/types\/irv:iam:|^pulumi\.json#\/Any$/);
         if (p.$ref === "pulumi.json#/Any") throw new Error(`${k.className}.${name} is Any`);
       }
     }
-    // Only Group.resourceLimits, which the API reports as it likes, is a map of Any.
+    // Nothing: even Group.resourceLimits is typed (int32 values by kind of resource, as the protos say).
     const anys = KINDS.flatMap((k) => Object.entries(schema.resources[tokenOf(k)].properties).filter(([, p]) => refs(p).includes("pulumi.json#/Any")).map(([n]) => `${k.className}.${n}`));
-    expect(anys).toEqual(["Group.resourceLimits"]);
+    expect(anys).toEqual([]);
     // The resources' own types (the functions' result objects are checked below).
     const own = kindTypes().types;
     expect(Object.values(own).flatMap(refs)).not.toContain("pulumi.json#/Any");
     expect(Object.keys(own).sort()).toEqual(
       [
         "AccountAssociationAmazon", "AccountAssociationAzure", "AccountAssociationChainguard", "AccountAssociationGithub",
-        "AccountAssociationGithubInstallation", "AccountAssociationGoogle", "AwsIdentity", "BoundIdentity", "BoundRef",
-        "Capability", "ClaimMatch", "Oidc", "ServicePrincipal", "StaticKeys",
+        "AccountAssociationGithubAppInstallations", "AccountAssociationGithubInstallation", "AccountAssociationGoogle", "AwsIdentity",
+        "BoundIdentity", "BoundRef", "Capability", "ClaimMatch", "CorrelationRule", "IdentityProviderScim", "InviteRole", "Oidc",
+        "ServicePrincipal", "StaticKeys",
       ].map((t) => `irv:iam:${t}`),
     );
   });
@@ -124,25 +126,28 @@ describe("the plugin schema's object and enum types", () => {
     expect(types["irv:iam:ClaimMatch"].required).toBeUndefined();
     expect(types["irv:iam:AwsIdentity"].required).toEqual(["awsAccount"]);
     expect(types["irv:iam:ClaimMatch"].properties.claims).toMatchObject({ type: "object", additionalProperties: { type: "string" } });
-    expect(types["irv:iam:AccountAssociationGithub"].properties.installations.items).toEqual({ $ref: "#/types/irv:iam:AccountAssociationGithubInstallation" });
+    expect(types["irv:iam:AccountAssociationGithub"].properties.appInstallations.additionalProperties).toEqual({ $ref: "#/types/irv:iam:AccountAssociationGithubAppInstallations" });
+    expect(types["irv:iam:AccountAssociationGithubAppInstallations"].properties.installations.items).toEqual({ $ref: "#/types/irv:iam:AccountAssociationGithubInstallation" });
   });
 
   it("requires the inputs the create body requires, and in outputs what is always there", () => {
     const r = (c: string) => schema.resources[`irv:iam:${c}`];
-    expect(r("IdentityProvider").requiredInputs).toEqual(["groupUid", "name", "oidc"]);
+    expect(r("IdentityProvider").requiredInputs).toEqual(["groupUid", "name", "defaultRoleUid", "oidc"]);
     expect(r("RoleBinding").requiredInputs).toEqual(["groupUid", "identityUid", "roleUid"]);
     expect(r("Role").requiredInputs).toEqual(["groupUid", "name", "capabilities"]);
-    expect(r("GroupInvite").requiredInputs).toEqual(["groupUid", "roleUid"]);
+    expect(r("GroupInvite").requiredInputs).toEqual(["groupUid", "roleUid", "ttl"]);
     expect(r("Identity").requiredInputs).toEqual(["groupUid", "name"]);
     expect(r("RoleBinding").required).toEqual(expect.arrayContaining(["uid", "identity", "group", "role", "createTime"]));
     expect(r("GroupInvite").required).toEqual(expect.arrayContaining(["expirationTime", "email", "singleUse", "keyId"]));
     expect(r("GroupInvite").required).not.toContain("code");
-    expect(r("GroupInvite").required).not.toContain("ttl");
+    // Input only on the API, but always in state: the program's, or for an import the one the invite was made with.
+    expect(r("GroupInvite").required).toContain("ttl");
   });
 
   it("has enums with exactly the values of the server's tables, each with a name the SDKs can use", () => {
     const values = (t: string) => types[t].enum.map((e: any) => e.value);
-    expect(values("irv:iam:Capability")).toEqual([...CAPABILITIES]);
+    // Every capability a role of an organization may hold: the internal ones are the platform's own.
+    expect(values("irv:iam:Capability")).toEqual(CAPABILITIES.filter((c) => !isInternalOnly(c)));
     expect(values("irv:iam:ServicePrincipal")).toEqual([...SERVICE_PRINCIPALS]);
     expect(schema.resources["irv:iam:Identity"].inputProperties.servicePrincipal.$ref).toBe("#/types/irv:iam:ServicePrincipal");
     for (const t of ["irv:iam:Capability", "irv:iam:ServicePrincipal"]) {
@@ -151,7 +156,9 @@ describe("the plugin schema's object and enum types", () => {
       for (const n of names) expect(n).toMatch(/^[A-Z][A-Za-z0-9]*$/);
     }
     expect(enumName("role_bindings.list")).toBe("RoleBindingsList");
-    expect(enumName("CATALOG_SYNCER")).toBe("CatalogSyncer");
+    expect(enumName("SERVICE_PRINCIPAL_CATALOG_SYNCER", "SERVICE_PRINCIPAL_")).toBe("CatalogSyncer");
+    // The protos' shared prefix of every value goes from the SDK names.
+    expect(types["irv:iam:ServicePrincipal"].enum.find((e: any) => e.value === "SERVICE_PRINCIPAL_CATALOG_SYNCER").name).toBe("CatalogSyncer");
   });
 
   it("says which member is secret once: the plugin marks it, the dynamic classes keep its block secret", () => {
@@ -218,6 +225,13 @@ describe("the plugin's package schema: functions", () => {
     expect(schema.types["irv:iam:RoleResult"].properties.capabilities).toMatchObject({ type: "array", items: { $ref: "#/types/irv:iam:Capability" } });
     expect(schema.functions["irv:iam:getIdentity"].outputs.properties.claimMatch).toMatchObject({ $ref: "#/types/irv:iam:ClaimMatch" });
     expect(schema.types["irv:vulnerabilities:Advisory"].properties.severities.items.$ref).toBe("#/types/irv:vulnerabilities:AdvisorySeverity");
+    // The registry's and advisories' objects in the API's shape (tags have updateTime; events a oneof of objects).
+    expect(schema.types["irv:registry:Tag"].properties.updateTime.type).toBe("string");
+    expect(schema.types["irv:registry:Tag"].properties.lastUpdated).toBeUndefined();
+    expect(schema.types["irv:registry:Repo"].properties.syncConfig.$ref).toBe("#/types/irv:registry:RepoSyncConfig");
+    expect(schema.types["irv:vulnerabilities:AdvisoryEvent"].properties.detection.$ref).toBe("#/types/irv:vulnerabilities:AdvisoryDetection");
+    expect(schema.types["irv:vulnerabilities:AdvisoryDetection"].properties.scanv1.$ref).toBe("#/types/irv:vulnerabilities:AdvisoryScanDetection");
+    expect(schema.functions["irv:registry:getTags"].inputs.properties.includeReferrers.type).toBe("boolean");
     expect(schema.functions["irv:registry:getTags"].inputs.properties.filters).toMatchObject({ type: "object" });
     expect(schema.functions["irv:vulnerabilities:getAdvisories"].inputs.properties.aliases).toMatchObject({ type: "array", items: { type: "string" } });
     for (const t of Object.keys(schema.types)) expect(schema.resources[t], t).toBeUndefined();

@@ -58,7 +58,7 @@ func main() {
 		releaser, err := iam.NewRole(ctx, "releaser", &iam.RoleArgs{
 			GroupUid:     eng.Uid,
 			Name:         pulumi.String("releaser"),
-			Capabilities: iam.CapabilityArray{iam.CapabilityRepoList, iam.CapabilityRegistryPush},
+			Capabilities: iam.CapabilityArray{iam.CapabilityRepoList, iam.CapabilityRepoBlobsGet},
 		}, pulumi.Provider(org))
 		if err != nil {
 			return err
@@ -72,8 +72,9 @@ func main() {
 			return err
 		}
 		sso, err := iam.NewIdentityProvider(ctx, "sso", &iam.IdentityProviderArgs{
-			GroupUid: eng.Uid,
-			Name:     pulumi.String("sso"),
+			GroupUid:       eng.Uid,
+			Name:           pulumi.String("sso"),
+			DefaultRoleUid: releaser.Uid,
 			Oidc: &iam.OidcArgs{
 				Issuer:       pulumi.String("https://login.example.com"),
 				ClientId:     pulumi.String("irv"),
@@ -103,7 +104,7 @@ func main() {
 		ctx.Export("viewerUid", pulumi.String(viewer.Uid))
 		ctx.Export("firstBuiltin", pulumi.String(firstBuiltin))
 		ctx.Export("firstTag", tags.Tags().Index(pulumi.Int(0)).Name())
-		ctx.Export("firstSeverity", advisories.Advisories().Index(pulumi.Int(0)).Severities().Index(pulumi.Int(0)).Source())
+		ctx.Export("firstSeverity", advisories.Advisories().Index(pulumi.Int(0)).Severities().Index(pulumi.Int(0)).Score())
 		return nil
 	})
 }
@@ -116,10 +117,10 @@ import * as irv from "./index";
 const org = new irv.Provider("org", { apiUrl: irv.config.apiUrl, token: pulumi.secret("token") });
 const eng = new irv.iam.Group("eng", { parentUid: "org-1", name: "eng" }, { provider: org });
 const claimMatch = { issuer: "https://token.actions.example.com", subject: "repo:org/app:ref:refs/heads/main" };
-const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci", claimMatch }, { provider: org });
-const releaser = new irv.iam.Role("releaser", { groupUid: eng.uid, name: "releaser", capabilities: ["repo.list", irv.iam.Capability.RegistryPush] }, { provider: org });
+const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-0", claimMatch }, { provider: org });
+const releaser = new irv.iam.Role("releaser", { groupUid: eng.uid, name: "releaser", capabilities: ["repo.list", irv.iam.Capability.RepoBlobsGet] }, { provider: org });
 const binding = new irv.iam.RoleBinding("ci-releaser", { groupUid: eng.uid, identityUid: ci.uid, roleUid: releaser.uid }, { provider: org });
-const sso = new irv.iam.IdentityProvider("sso", { groupUid: eng.uid, name: "sso", oidc: { issuer: "https://login.example.com", clientId: "irv", clientSecret: pulumi.secret("s") } }, { provider: org });
+const sso = new irv.iam.IdentityProvider("sso", { groupUid: eng.uid, name: "sso", defaultRoleUid: releaser.uid, oidc: { issuer: "https://login.example.com", clientId: "irv", clientSecret: pulumi.secret("s") } }, { provider: org });
 export const bindingUid: pulumi.Output<string> = binding.uid;
 export const ssoIssuer: pulumi.Output<string> = sso.oidc.issuer;
 export const boundIdentity: pulumi.Output<string> = binding.identity.name;
@@ -129,7 +130,7 @@ export const firstBuiltin: Promise<string> = irv.iam.getRoles({ builtin: true },
 export const firstTag: pulumi.Output<string> = irv.registry.getTagsOutput({ repoUid: eng.uid }, { provider: org }).tags[0].name;
 export const severity: pulumi.Output<string> = irv.vulnerabilities
   .getAdvisoriesOutput({ aliases: ["CVE-2024-1"] }, { provider: org })
-  .advisories.apply((a) => a[0].severities[0].source);
+  .advisories.apply((a) => a[0].severities[0].score);
 // @ts-expect-error uid is a string
 irv.iam.getGroup({ uid: 5 });
 // @ts-expect-error parentUid is required
@@ -177,7 +178,7 @@ describe("the SDKs generated from the plugin's schema", () => {
     expect(read("nodejs/types/output.ts")).toMatch(/export interface BoundIdentity \{/);
     expect(read("nodejs/types/enums/iam/index.ts")).toContain('RoleBindingsList: "role_bindings.list"');
     expect(read("go/irv/iam/pulumiTypes.go")).toMatch(/^type OidcArgs struct \{/m);
-    expect(read("go/irv/iam/pulumiEnums.go")).toMatch(/ServicePrincipalCatalogSyncer\s+= ServicePrincipal\("CATALOG_SYNCER"\)/);
+    expect(read("go/irv/iam/pulumiEnums.go")).toMatch(/ServicePrincipalCatalogSyncer\s+= ServicePrincipal\("SERVICE_PRINCIPAL_CATALOG_SYNCER"\)/);
     expect(read("python/pulumi_irv/iam/_inputs.py")).toContain("class StaticKeysArgs:");
     expect(read("python/pulumi_irv/iam/_enums.py")).toContain("class Capability(_builtins.str, Enum):");
     expect(read("dotnet/Iam/Inputs/OidcArgs.cs")).toMatch(/_clientSecret = Output\.Tuple<Input<string>\?, int>\(value, emptySecret\)/);

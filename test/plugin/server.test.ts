@@ -3,6 +3,10 @@ import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isSecret, secret, struct, usePlugin } from "../support/plugin";
 import { path as apiPath, listAll, useServer } from "../support/server";
+import { builtinRoleUid } from "../../server";
+
+/** An identity provider's default role: the built-in viewer (its uid is the same on every server). */
+const defaultRoleUid = builtinRoleUid("viewer");
 
 // The plugin's gRPC server, called as the engine calls it: Configure from its args, check naming
 // the field, secrets unwrapped and wrapped again, a detailed diff, previews without the API, and
@@ -33,6 +37,7 @@ describe("the plugin's provider server", () => {
     const r = await check("irv:iam:IdentityProvider", {
       groupUid: ctx.server.organization,
       name: "sso",
+      defaultRoleUid,
       oidc: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: secret("cs-1") },
     });
     expect(r.getFailuresList()).toEqual([]);
@@ -43,7 +48,7 @@ describe("the plugin's provider server", () => {
 
   it("keeps the client secret secret in check whatever the program marked: nothing, or the whole block", async () => {
     const oidc = { issuer: "https://login.acme.example", clientId: "irv", clientSecret: "cs-2", additionalScopes: ["email"] };
-    const news = (o: unknown) => ({ groupUid: ctx.server.organization, name: "sso", oidc: o });
+    const news = (o: unknown) => ({ groupUid: ctx.server.organization, name: "sso", defaultRoleUid, oidc: o });
     // A generated SDK sends nested secret members unmarked: the provider marks the member.
     const plainIn = (await check("irv:iam:IdentityProvider", news(oidc))).getInputs()!.toJavaScript() as any;
     expect(plainIn.oidc).toEqual({ ...oidc, clientSecret: secret("cs-2") });
@@ -58,7 +63,7 @@ describe("the plugin's provider server", () => {
   it("creates, refreshes, imports and updates an identity provider with only oidc.clientSecret secret in outputs and inputs", async () => {
     const org = ctx.server.organization;
     const urnOf = urn("irv:iam:IdentityProvider", "sso");
-    const inputs = { groupUid: org, name: "sso-depth", oidc: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: secret("cs-3") } };
+    const inputs = { groupUid: org, name: "sso-depth", defaultRoleUid, oidc: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: secret("cs-3") } };
     const made = await call<provproto.CreateResponse>("create", new provproto.CreateRequest().setUrn(urnOf).setProperties(struct(inputs)));
     const outs = made.getProperties()!.toJavaScript() as any;
     expect(outs.oidc).toEqual({ issuer: "https://login.acme.example", clientId: "irv", additionalScopes: [], clientSecret: secret("cs-3") });
@@ -97,7 +102,7 @@ describe("the plugin's provider server", () => {
   it("answers a refresh that finds no drift with what the engine sent; drift, or a kind's secret stored plain, gets new values with secrets in place", async () => {
     const u = urn("irv:iam:IdentityProvider", "sso-same");
     const oidc = { issuer: "https://login.acme.example", clientId: "irv", clientSecret: secret("cs-5") };
-    const inputs = { groupUid: ctx.server.organization, name: "sso-same", description: secret("kept secret"), oidc };
+    const inputs = { groupUid: ctx.server.organization, name: "sso-same", defaultRoleUid, description: secret("kept secret"), oidc };
     const made = await call<provproto.CreateResponse>("create", new provproto.CreateRequest().setUrn(u).setProperties(struct(inputs)));
     const read = async (props: object, ins: object) => {
       const r = await call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(u).setId(made.getId()).setProperties(struct(props)).setInputs(struct(ins)));
@@ -176,17 +181,17 @@ describe("the plugin's provider server", () => {
   });
 
   it("diffs exactly: none when nothing changed, a detailed replacement naming only the field that forces it", async () => {
-    const olds = { uid: "o/g", parentUid: "o", name: "a", description: "", createTime: "t" };
+    const olds = { uid: "o/g", parentUid: "o", name: "a-0", description: "", createTime: "t" };
     const diff = (news: object) =>
       call<provproto.DiffResponse>("diff", new provproto.DiffRequest().setUrn(urn("irv:iam:Group", "g")).setId("o/g").setOlds(struct(olds)).setNews(struct(news)));
-    expect((await diff({ parentUid: "o", name: "a" })).getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
+    expect((await diff({ parentUid: "o", name: "a-0" })).getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
 
-    const update = await diff({ parentUid: "o", name: "b" });
+    const update = await diff({ parentUid: "o", name: "b-0" });
     expect(update.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_SOME);
     expect(update.getReplacesList()).toEqual([]);
     expect(update.getDetaileddiffMap().get("name")!.getKind()).toBe(provproto.PropertyDiff.Kind.UPDATE);
 
-    const replace = await diff({ parentUid: "o2", name: "a" });
+    const replace = await diff({ parentUid: "o2", name: "a-0" });
     expect(replace.getReplacesList()).toEqual(["parentUid"]);
     expect(replace.getHasdetaileddiff()).toBe(true);
     expect([...replace.getDetaileddiffMap().keys()]).toEqual(["parentUid"]);

@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as rpc from "@pulumi/pulumi/runtime/rpc";
 import { describe, expect, it } from "vitest";
@@ -60,6 +61,29 @@ describe("the plugin's start-up", () => {
       expect(line).toMatch(/^\d+\n$/);
     } finally {
       child.kill();
+    }
+  });
+
+  it("exits once the process that started it is gone (a command that never stops it, such as pulumi package get-mapping)", async () => {
+    // A shell starts it in the background, waits for its port (it is running by then) and exits:
+    // the plugin is left without its parent.
+    const dir = mkdtempSync(path.join(tmpdir(), "irv-orphan-"));
+    const out = path.join(dir, "port");
+    const script = `"$0" >"$1" 2>/dev/null & pid=$!; while [ ! -s "$1" ]; do sleep 0.1; done; echo $pid`;
+    const pid = Number(execFileSync("sh", ["-c", script, path.join(repoRoot, "bin", "pulumi-resource-irv"), out], { encoding: "utf8" }).trim());
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      await expect.poll(alive, { timeout: 60_000, interval: 200 }).toBe(false);
+    } finally {
+      if (alive()) process.kill(pid);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -2,6 +2,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as engineproto from "@pulumi/pulumi/proto/engine_pb";
+import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { engineAddressOf } from "../../plugin/status";
@@ -79,5 +80,21 @@ describe("the plugin's status lines", () => {
     expect(engineAddressOf(["--logtostderr", "-v=9", "127.0.0.1:4000"])).toBe("127.0.0.1:4000");
     expect(engineAddressOf(["--tracing", "file:/tmp/t.json", "127.0.0.1:4000"])).toBe("127.0.0.1:4000");
     expect(engineAddressOf([])).toBeUndefined();
+  });
+});
+
+describe("a plugin started by hand, as `PULUMI_DEBUG_PROVIDERS=irv:<port>` needs", () => {
+  const ctx = useServer();
+  const engine = useEngine();
+  const plugin = usePlugin();
+  beforeAll(() => plugin.configure({ apiUrl: ctx.server.url, token: secret(ctx.server.token) }));
+
+  it("takes the engine's address from Attach, and sends its status lines there", async () => {
+    await plugin.call("attach", new plugproto.PluginAttach().setAddress(engine.address()));
+    const urn = "urn:pulumi:dev::p::irv:iam:Group::attached";
+    ctx.server.faults.add({ method: "POST", path: "/iam/v2beta1/groups", action: "unavailable", times: 1, retryAfterSeconds: 1 });
+    await plugin.call("create", new provproto.CreateRequest().setUrn(urn).setProperties(struct({ parentUid: ctx.server.organization, name: "attached" })));
+    await expect.poll(() => engine.logs.length).toBeGreaterThanOrEqual(1);
+    expect(engine.logs.map((l) => l.getUrn())).toContain(urn);
   });
 });

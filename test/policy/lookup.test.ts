@@ -41,7 +41,7 @@ describe("lookUpRemote", () => {
 
   it("looks nothing up without an API URL", async () => {
     vi.stubEnv("IRV_API_URL", "");
-    const world: World = { subjects: [{ urn: "urn:a", name: "b", kind: "roleBindings", inputs: { groupUid: "a".repeat(40), roleUid: "b".repeat(40) } }] };
+    const world: World = { subjects: [{ urn: "urn:a", name: "b-0", kind: "roleBindings", inputs: { groupUid: "a".repeat(40), roleUid: "b".repeat(40) } }] };
     expect(await lookUpRemote(world, { get: () => undefined })).toEqual(new Map());
     vi.unstubAllEnvs();
   });

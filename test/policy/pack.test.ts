@@ -4,8 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
-import { describe, expect, it } from "vitest";
+import type { PolicyResource, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
+import { describe, expect, it, vi } from "vitest";
 import { RULES } from "../../policy/rules";
 import { policies } from "../../policy/policies";
 import { nodeRequire, repoRoot } from "../support/engine";
@@ -57,7 +57,7 @@ describe("the policies, called as the engine calls them", () => {
   const validate = (name: string, type: string, props: Record<string, unknown>) => {
     const found: string[] = [];
     const p = byName(name) as ResourceValidationPolicy;
-    const args = { type, props, urn: `urn:pulumi:dev::p::${type}::x`, name: "x", getConfig: () => ({}) } as unknown as ResourceValidationArgs;
+    const args = { type, props, urn: `urn:pulumi:dev::p::${type}::x`, name: "x-0", getConfig: () => ({}) } as unknown as ResourceValidationArgs;
     (p.validateResource as (a: ResourceValidationArgs, r: ReportViolation) => void)(args, (m) => found.push(m));
     return found;
   };
@@ -71,8 +71,30 @@ describe("the policies, called as the engine calls them", () => {
 
   it("skip a value the engine does not know yet (preview)", () => {
     // @pulumi/policy hands props that throw on an unknown value; the policies read around it.
-    const props = unknownCheckingProxy({ groupUid: "g", name: "ci", description: unknownStringValue, claimMatch: { issuer: unknownStringValue, subject: "s" } });
+    const props = unknownCheckingProxy({ groupUid: "g", name: "ci-0", description: unknownStringValue, claimMatch: { issuer: unknownStringValue, subject: "s" } });
     expect(validate("irv-missing-description", "irv:iam:Identity", props)).toEqual([]);
     expect(validate("irv-issuer-not-https", "irv:iam:Identity", props)).toEqual([]);
   });
+
+  it("say on stderr, which the engine prints, what a stack rule did not look up without IRV_API_URL, and why", async () => {
+    const role = "5b0c".padEnd(40, "0") + "/" + "1".repeat(16);
+    const binding = { type: "irv:iam:RoleBinding", urn: "urn:pulumi:dev::p::irv:iam:RoleBinding::ci-owner", name: "ci-owner",
+      props: { groupUid: "5b0c".padEnd(40, "0"), identityUid: "5b0c".padEnd(40, "0") + "/" + "2".repeat(16), roleUid: role }, propertyDependencies: {} } as unknown as PolicyResource;
+    const args = { resources: [binding], getConfig: () => ({}) } as unknown as StackValidationArgs;
+    vi.stubEnv("IRV_API_URL", "");
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (written.push(String(chunk)), true));
+    try {
+      const p = byName("irv-workload-identity-admin-at-root") as StackValidationPolicy;
+      await (p.validateStack as (a: StackValidationArgs, r: ReportViolation) => Promise<void>)(args, () => undefined);
+    } finally {
+      spy.mockRestore();
+      vi.unstubAllEnvs();
+    }
+    expect(written).toEqual([
+      `irv-iam-guardrails: irv-workload-identity-admin-at-root did not look up 2 role or identity uids the program names (${role}, ${binding.props.identityUid}): ` +
+        "IRV_API_URL is not set in the engine's environment, and a policy pack does not see the stack's config. It judged only what the program itself says; set IRV_API_URL and IRV_TOKEN to judge those too.\n",
+    ]);
+  });
 });
+

@@ -30,8 +30,8 @@ function subject(kind: Subject["kind"], inputs: Record<string, unknown>, more: P
 const world = (...subjects: Subject[]): World => ({ subjects, remote, now: NOW });
 
 const ci = (groupUid: string, uid = `${groupUid}/${"3".repeat(16)}`) =>
-  subject("identities", { groupUid, name: "ci", description: "CI", claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" } }, { uid });
-const claim = (claimMatch: Record<string, unknown>) => world(subject("identities", { groupUid: ENG, name: "ci", description: "CI", claimMatch }));
+  subject("identities", { groupUid, name: "ci-0", description: "CI", claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" } }, { uid });
+const claim = (claimMatch: Record<string, unknown>) => world(subject("identities", { groupUid: ENG, name: "ci-0", description: "CI", claimMatch }));
 const invite = (i: Record<string, unknown>) => world(subject("groupInvites", { groupUid: ENG, roleUid: VIEWER, ttl: "86400s", singleUse: true, ...i }));
 
 /** Each rule: worlds that break it, and the compliant twin. */
@@ -73,9 +73,9 @@ const CASES: Record<string, { violating: [string, () => World][]; compliant: () 
   "irv-invite-lifetime": {
     violating: [
       ["a 14-day ttl", () => invite({ ttl: "1209600s" })],
-      ["an expiration in 10 days", () => invite({ ttl: undefined, expirationTime: new Date(NOW + 10 * 86_400_000).toISOString() })],
+      ["a 10-day ttl", () => invite({ ttl: "864000s" })],
     ],
-    compliant: () => invite({ ttl: undefined }),
+    compliant: () => invite({ ttl: "86400s" }),
   },
   "irv-invite-single-use": { violating: [["omitted", () => invite({ singleUse: undefined })], ["false", () => invite({ singleUse: false })]], compliant: () => invite({}) },
   "irv-identity-provider-default-role": {
@@ -88,7 +88,7 @@ const CASES: Record<string, { violating: [string, () => World][]; compliant: () 
       ["before anything exists: followed through dependencies", () => {
         const eng = subject("groups", { parentUid: ORG, name: "eng" });
         const platform = subject("groups", { parentUid: UNKNOWN, name: "platform" }, { deps: { parentUid: [eng] } });
-        const id = subject("identities", { groupUid: UNKNOWN, name: "ci", description: "d", servicePrincipal: "scanner" }, { deps: { groupUid: [platform] } });
+        const id = subject("identities", { groupUid: UNKNOWN, name: "ci-0", description: "d", servicePrincipal: "scanner" }, { deps: { groupUid: [platform] } });
         const role = subject("roles", { groupUid: UNKNOWN, name: "releaser", description: "d", capabilities: ["tag.create"] }, { deps: { groupUid: [platform] } });
         return world(eng, platform, id, role, subject("roleBindings", { groupUid: UNKNOWN, identityUid: UNKNOWN, roleUid: UNKNOWN }, { deps: { groupUid: [eng], identityUid: [id], roleUid: [role] } }));
       }],
@@ -133,6 +133,13 @@ describe("every rule", () => {
   }
 });
 
+describe("messages", () => {
+  it("a missing description names the resource it is missing from", () => {
+    const role = subject("roles", { groupUid: ENG, name: "releaser", capabilities: ["repo.list"] });
+    expect(evaluate(world(role)).map((f) => f.message)).toEqual([`iam.Role "${role.name}" has no description`]);
+  });
+});
+
 describe("settings", () => {
   it("a read-only role above the identity's group passes unless allowReadOnly is false", () => {
     const id = ci(PLATFORM);
@@ -150,11 +157,11 @@ describe("settings", () => {
 
   it("the capabilities setting decides which custom roles count as dangerous", () => {
     const id = ci(ENG);
-    const role = subject("roles", { groupUid: ENG, name: "pusher", description: "d", capabilities: ["registry.push"] }, { uid: "d".repeat(40) });
+    const role = subject("roles", { groupUid: ENG, name: "pusher", description: "d", capabilities: ["repo.create"] }, { uid: "d".repeat(40) });
     const w = world(id, role, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: role.uid }));
     const rule = "irv-workload-identity-admin-at-root";
     expect(evaluate(w).filter((f) => f.rule === rule)).toEqual([]);
-    expect(evaluate(w, { [rule]: { capabilities: ["registry.push"] } }).filter((f) => f.rule === rule)).toHaveLength(1);
+    expect(evaluate(w, { [rule]: { capabilities: ["repo.create"] } }).filter((f) => f.rule === rule)).toHaveLength(1);
   });
 
   it("levels: a rule's own, else all's, else its default; disabled drops it", () => {

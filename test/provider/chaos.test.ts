@@ -72,6 +72,7 @@ const KINDS: Kind[] = [
     inputs: async () => ({
       groupUid: await freshGroup(ctx),
       name: uniqueName("sso"),
+      defaultRoleUid: await builtinRole(ctx, "viewer"),
       oidc: { issuer: "https://accounts.example.com", clientId: "client-1", clientSecret: "s3cret" },
     }),
     update: { change: (i) => ({ ...i, description: "changed" }), shows: (o) => o.description, expect: "changed" },

@@ -22,10 +22,10 @@ afterAll(() => proxy.close());
 describe("deleting a group while its contents are being deleted", () => {
   it("tries again while what the group holds shrinks, and succeeds once it is empty", async () => {
     const id = await freshGroup(ctx);
-    const identity = await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "INGESTER" });
+    const identity = await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
     await apiCreate(ctx, "accountAssociations", id, { name: "accounts", amazon: { account: "123456789012" } });
     const attempts = proxy.hold({ method: "DELETE", path: path("groups", id) });
-    const deleting = groups.delete(id, { uid: id, parentUid: ctx.server.organization, name: "g" } as any);
+    const deleting = groups.delete(id, { uid: id, parentUid: ctx.server.organization, name: "g-0" } as any);
     const refusals = () => ctx.server.requests.filter((r) => r.method === "DELETE" && r.path === path("groups", id) && r.status === 400).length;
     // The first attempt is refused (an identity and an association); the other deletes of the
     // run land before the next attempt, one at a time.
@@ -47,8 +47,8 @@ describe("deleting a group while its contents are being deleted", () => {
 
   it("still fails, in plain words, when what it holds stays", async () => {
     const id = await freshGroup(ctx);
-    await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "INGESTER" });
-    await expect(groups.delete(id, { uid: id, parentUid: ctx.server.organization, name: "g" } as any)).rejects.toThrow(`group g (${id}) still contains 1 identity: delete or move them first`);
+    await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
+    await expect(groups.delete(id, { uid: id, parentUid: ctx.server.organization, name: "g-0" } as any)).rejects.toThrow(`group g-0 (${id}) still contains 1 identity: delete or move them first`);
     expect((await ctx.api.get(path("groups", id))).status).toBe(200);
   });
 });

@@ -43,35 +43,30 @@ describe("iam.GroupInvite provider", () => {
     // A read-only reference (no prior state) still gets a full state, with a null code.
     const fresh = await invites.read(id, {} as any);
     expect(fresh.props).toMatchObject({ uid: id, roleUid: viewer, keyId: outs!.keyId, code: null });
-    expect(fresh.inputs!.expirationTime).toBe(outs!.expirationTime);
+    // An import declares the ttl the invite was made with: its expiration less its creation.
+    expect(fresh.inputs!.ttl).toBe("3600s");
+    expect(fresh.props!.role).toMatchObject({ uid: viewer, name: "viewer" });
   });
 
-  it("checks the expiration only when the invite is being created", async () => {
-    const viewer = await builtinRole(ctx, "viewer");
-    const past = new Date(Date.now() - 3600_000).toISOString();
-    const news = { groupUid: ctx.server.organization, roleUid: viewer, expirationTime: past };
-    const creating = await invites.check({} as any, news as any);
-    expect(creating.failures).toEqual([{ property: "expirationTime", reason: "expirationTime: must be in the future" }]);
-    const existing = await invites.check(news as any, news as any);
-    expect(existing.failures).toEqual([]);
-    const both = await invites.check({} as any, { ...news, expirationTime: new Date(Date.now() + 3600_000).toISOString(), ttl: "60s" } as any);
-    expect(both.failures?.map((f) => f.property)).toEqual(["expirationTime"]);
-  });
-
-  it("checks expiration and ttl again when a change will replace the invite", async () => {
+  it("requires a ttl, and refuses expirationTime as an input (the API computes it)", async () => {
     const viewer = await builtinRole(ctx, "viewer");
     const group = ctx.server.organization;
-    const past = new Date(Date.now() - 3600_000).toISOString();
-    const expired = { groupUid: group, roleUid: viewer, expirationTime: past };
-    // Any change replaces the invite, so its expiration must lie ahead again.
-    const replaced = await invites.check(expired as any, { ...expired, email: "a@example.com" } as any);
-    expect(replaced.failures).toEqual([{ property: "expirationTime", reason: "expirationTime: must be in the future" }]);
-    const moved = await invites.check({ ...expired, expirationTime: new Date(Date.now() + 3600_000).toISOString() } as any, expired as any);
-    expect(moved.failures?.map((f) => f.property)).toEqual(["expirationTime"]);
+    const none = await invites.check({} as any, { groupUid: group, roleUid: viewer } as any);
+    expect(none.failures?.map((f) => f.property)).toEqual(["ttl"]);
+    const old = await invites.check({} as any, { groupUid: group, roleUid: viewer, ttl: "60s", expirationTime: new Date(Date.now() + 3600_000).toISOString() } as any);
+    expect(old.failures).toEqual([{ property: "expirationTime", reason: "expirationTime: is not a known field" }]);
+  });
+
+  it("checks the ttl when a change will replace the invite, not once it is made", async () => {
+    const viewer = await builtinRole(ctx, "viewer");
+    const group = ctx.server.organization;
     const ttl = { groupUid: group, roleUid: viewer, ttl: "3600s" };
     expect((await invites.check(ttl as any, { ...ttl, ttl: "0s" } as any)).failures?.map((f) => f.property)).toEqual(["ttl"]);
     expect((await invites.check(ttl as any, { ...ttl, ttl: "99999999s" } as any)).failures?.map((f) => f.property)).toEqual(["ttl"]);
     expect((await invites.check(ttl as any, ttl as any)).failures).toEqual([]);
+    // An invite whose ttl is out of bounds today but unchanged is not made again: no failure.
+    const long = { ...ttl, ttl: "99999999s" };
+    expect((await invites.check(long as any, long as any)).failures).toEqual([]);
   });
 
   it("ignores the computed expirationTime when the program gives a ttl", async () => {
@@ -86,7 +81,7 @@ describe("iam.GroupInvite provider", () => {
     const { id, outs } = await invites.create({ groupUid: group, roleUid: viewer, ttl: "3600s", adoptUid: existing.uid });
     expect(id).toBe(existing.uid);
     expect(outs!.code).toBeNull();
-    await expect(invites.create({ groupUid: group, roleUid: viewer, email: "x@example.com", adoptUid: existing.uid })).rejects.toThrow(
+    await expect(invites.create({ groupUid: group, roleUid: viewer, ttl: "3600s", email: "x@example.com", adoptUid: existing.uid })).rejects.toThrow(
       /email of the existing group invite differ/,
     );
   });

@@ -36,16 +36,16 @@ describe("iam.Group provider", () => {
     expect(bad.failures?.find((f) => f.property === "name")?.reason).toMatch(/^name: must match/);
     const unknown = await groups.check({} as any, { parentUid: UNKNOWN, name: UNKNOWN } as any);
     expect(unknown.failures).toEqual([]);
-    const extra = await groups.check({} as any, { parentUid: ctx.server.organization, name: "ok", colour: "red" } as any);
+    const extra = await groups.check({} as any, { parentUid: ctx.server.organization, name: "ok-0", colour: "red" } as any);
     expect(extra.failures).toEqual([{ property: "colour", reason: "colour: is not a known field" }]);
-    const timeouts = await groups.check({} as any, { parentUid: ctx.server.organization, name: "ok", __timeouts: { create: "soon" } } as any);
+    const timeouts = await groups.check({} as any, { parentUid: ctx.server.organization, name: "ok-0", __timeouts: { create: "soon" } } as any);
     expect(timeouts.failures?.[0]).toMatchObject({ property: "__timeouts", reason: expect.stringMatching(/^__timeouts.create: /) });
   });
 
   it("treats a description omitted and an empty one as the same", async () => {
-    const d = await groups.diff("x", { parentUid: "p", name: "n", description: "" } as any, { parentUid: "p", name: "n" } as any);
+    const d = await groups.diff("x", { parentUid: "p", name: "n-0", description: "" } as any, { parentUid: "p", name: "n-0" } as any);
     expect(d.changes).toBe(false);
-    const unknown = await groups.diff("x", { parentUid: "p", name: "n", description: "" } as any, { parentUid: UNKNOWN, name: "n" } as any);
+    const unknown = await groups.diff("x", { parentUid: "p", name: "n-0", description: "" } as any, { parentUid: UNKNOWN, name: "n-0" } as any);
     expect(unknown).toMatchObject({ changes: true, replaces: ["parentUid"] });
   });
 
@@ -54,7 +54,7 @@ describe("iam.Group provider", () => {
     const name = uniqueName("parent");
     const { id, outs } = await groups.create({ parentUid: parent, name });
     await apiCreate(ctx, "groups", id, { name: "child" });
-    await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "INGESTER" });
+    await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
     await expect(groups.delete(id, outs!)).rejects.toThrow(
       `group ${name} (${id}) still contains 1 child group, 1 identity: delete or move them first`,
     );
@@ -100,22 +100,22 @@ describe("iam.Group provider", () => {
     const parent = await freshGroup(ctx);
     const elsewhere = await apiCreate(ctx, "groups", await freshGroup(ctx), { name: uniqueName("x") });
     const owner = elsewhere.uid.slice(0, elsewhere.uid.lastIndexOf("/"));
-    const r = await groups.check({} as any, { parentUid: parent, name: "a", adoptUid: elsewhere.uid });
+    const r = await groups.check({} as any, { parentUid: parent, name: "a-0", adoptUid: elsewhere.uid });
     expect(r.failures).toEqual([{ property: "adoptUid", reason: `adoptUid: belongs to ${owner}, but parentUid is ${parent}` }]);
-    expect((await groups.check({} as any, { parentUid: owner, name: "a", adoptUid: elsewhere.uid })).failures).toEqual([]);
-    expect((await groups.check({} as any, { parentUid: UNKNOWN, name: "a", adoptUid: elsewhere.uid })).failures).toEqual([]);
-    expect((await groups.check({} as any, { parentUid: parent, name: "a", adoptUid: UNKNOWN })).failures).toEqual([]);
-    const assoc = await providers.accountAssociations.check({} as any, { groupUid: parent, name: "a", adoptUid: owner } as any);
+    expect((await groups.check({} as any, { parentUid: owner, name: "a-0", adoptUid: elsewhere.uid })).failures).toEqual([]);
+    expect((await groups.check({} as any, { parentUid: UNKNOWN, name: "a-0", adoptUid: elsewhere.uid })).failures).toEqual([]);
+    expect((await groups.check({} as any, { parentUid: parent, name: "a-0", adoptUid: UNKNOWN })).failures).toEqual([]);
+    const assoc = await providers.accountAssociations.check({} as any, { groupUid: parent, name: "a-0", adoptUid: owner } as any);
     expect(assoc.failures?.map((f) => f.property)).toEqual(["adoptUid"]);
   });
 
   it("refuses to adopt a missing group or one under another parent", async () => {
     const parent = await freshGroup(ctx);
     const elsewhere = await apiCreate(ctx, "groups", await freshGroup(ctx), { name: uniqueName("x") });
-    await expect(groups.create({ parentUid: parent, name: "a", adoptUid: `${parent}/0123456789abcdef` })).rejects.toThrow(
+    await expect(groups.create({ parentUid: parent, name: "a-0", adoptUid: `${parent}/0123456789abcdef` })).rejects.toThrow(
       /no group with this uid exists/,
     );
-    await expect(groups.create({ parentUid: parent, name: "a", adoptUid: elsewhere.uid })).rejects.toThrow(
+    await expect(groups.create({ parentUid: parent, name: "a-0", adoptUid: elsewhere.uid })).rejects.toThrow(
       `belongs to ${elsewhere.uid.slice(0, elsewhere.uid.lastIndexOf("/"))}, but parentUid is ${parent}`,
     );
   });

@@ -16,7 +16,7 @@ describe("iam.Identity provider", () => {
       inputs: async () => ({ groupUid: await freshGroup(ctx), name: uniqueName("ci"), claimMatch }),
       update: {
         change: (i) => ({ ...i, description: "deploys", claimMatch: { ...claimMatch, subject: "repo:acme/infra:ref:refs/heads/prod" } }),
-        mask: ["description", "claimMatch"],
+        mask: ["description", "claim_match"],
       },
       replace: {
         change: (i) => ({ ...i, claimMatch: undefined, awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/ci" } }),
@@ -42,13 +42,13 @@ describe("iam.Identity provider", () => {
     const news = { groupUid: group, name: outs!.name, claimMatch: { issuer: claimMatch.issuer, subjectPattern: "repo:acme/.*", claims: { ref: "main" } } };
     const { outs: after } = await identities.update(id, outs!, news);
     const patch = ctx.server.requests.filter((r) => r.method === "PATCH").at(-1)!;
-    expect(patch.query.updateMask).toBe("claimMatch");
+    expect(patch.query.updateMask).toBe("claim_match");
     expect(after!.claimMatch).toEqual(news.claimMatch);
     expect((await identities.diff(id, after!, news)).changes).toBe(false);
   });
 
   it("replaces on a group change", async () => {
-    const d = await identities.diff("x", { groupUid: "a", name: "n", claimMatch } as any, { groupUid: "b", name: "n", claimMatch } as any);
+    const d = await identities.diff("x", { groupUid: "a", name: "n-0", claimMatch } as any, { groupUid: "b", name: "n-0", claimMatch } as any);
     expect(d).toEqual({ changes: true, replaces: ["groupUid"], deleteBeforeReplace: false });
   });
 
@@ -59,41 +59,42 @@ describe("iam.Identity provider", () => {
       [{ claimMatch: { issuer: "https://i.example.com", subjectPattern: "repo:(" } }, ["claimMatch.subjectPattern"]],
       [{ awsIdentity: { awsAccount: "1234", arn: "arn" } }, ["awsIdentity.awsAccount"]],
       [{}, ["claimMatch"]],
-      [{ claimMatch, servicePrincipal: "INGESTER" }, ["servicePrincipal"]],
+      [{ claimMatch, servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }, ["servicePrincipal"]],
       [{ servicePrincipal: "NOBODY" }, ["servicePrincipal"]],
     ];
     for (const [kind, props] of cases) {
-      const r = await identities.check({} as any, { groupUid: g, name: "x", ...kind } as any);
+      const r = await identities.check({} as any, { groupUid: g, name: "x-0", ...kind } as any);
       expect(r.failures?.map((f) => f.reason.split(":")[0]), JSON.stringify(kind)).toEqual(props);
     }
-    const loopback = await identities.check({} as any, { groupUid: g, name: "x", claimMatch: { issuer: "http://127.0.0.1:9999", subject: "s" } } as any);
+    const loopback = await identities.check({} as any, { groupUid: g, name: "x-0", claimMatch: { issuer: "http://127.0.0.1:9999", subject: "s" } } as any);
     expect(loopback.failures).toEqual([]);
-    const unknown = await identities.check({} as any, { groupUid: g, name: "x", claimMatch: { issuer: UNKNOWN, subject: UNKNOWN } } as any);
+    const unknown = await identities.check({} as any, { groupUid: g, name: "x-0", claimMatch: { issuer: UNKNOWN, subject: UNKNOWN } } as any);
     expect(unknown.failures).toEqual([]);
-    const wholeUnknown = await identities.check({} as any, { groupUid: UNKNOWN, name: "x", claimMatch: UNKNOWN } as any);
+    const wholeUnknown = await identities.check({} as any, { groupUid: UNKNOWN, name: "x-0", claimMatch: UNKNOWN } as any);
     expect(wholeUnknown.failures).toEqual([]);
   });
 
   it("names an unknown key inside a block by its full path", async () => {
     const g = ctx.server.organization;
-    const r = await identities.check({} as any, { groupUid: g, name: "x", claimMatch: { ...claimMatch, issuerr: "https://x.example.com" } } as any);
+    const r = await identities.check({} as any, { groupUid: g, name: "x-0", claimMatch: { ...claimMatch, issuerr: "https://x.example.com" } } as any);
     expect(r.failures).toEqual([{ property: "claimMatch", reason: "claimMatch.issuerr: is not a known field" }]);
     const idp = await providers.identityProviders.check({} as any, {
       groupUid: g,
-      name: "x",
+      name: "x-0",
       oidc: { issuer: "https://i.example.com", clientId: "c", clientSecret: "s", scopes: ["email"] },
+      defaultRoleUid: g,
     } as any);
     // oidc holds the client secret: no property, so the engine prints no value of it.
     expect(idp.failures).toEqual([{ property: "", reason: "oidc.scopes: is not a known field" }]);
-    const aa = await providers.accountAssociations.check({} as any, { groupUid: g, name: "x", github: { installations: [{ id: "1", nme: "x" }] } } as any);
-    expect(aa.failures).toEqual([{ property: "github", reason: "github.installations.0.nme: is not a known field" }]);
+    const aa = await providers.accountAssociations.check({} as any, { groupUid: g, name: "x-0", github: { appInstallations: { "7": { installations: [{ installationId: "1", nme: "x" }] } } } } as any);
+    expect(aa.failures).toEqual([{ property: "github", reason: "github.appInstallations.7.installations.0.nme: is not a known field" }]);
   });
 
   it("checks an expired staticKeys expiration whenever the API will check it again", async () => {
     const g = ctx.server.organization;
     const past = new Date(Date.now() - 3600_000).toISOString();
     const staticKeys = { issuer: "https://i.example.com", subject: "s", issuerKeys: JWKS, expirationTime: past };
-    const olds = { groupUid: g, name: "x", staticKeys };
+    const olds = { groupUid: g, name: "x-0", staticKeys };
     // Unchanged, or an unrelated change: an expiration that has since passed breaks nothing.
     expect((await identities.check(olds as any, olds as any)).failures).toEqual([]);
     expect((await identities.check(olds as any, { ...olds, description: "d" } as any)).failures).toEqual([]);

@@ -12,7 +12,7 @@ import { apiCreate, builtinRole, freshGroup, path, useProviderServer } from "../
 const ctx = useProviderServer();
 
 async function asNewCaller(group: string) {
-  const caller = (await apiCreate(ctx, "identities", ctx.server.organization, { name: "late-owner", servicePrincipal: "INGESTER" })).uid;
+  const caller = (await apiCreate(ctx, "identities", ctx.server.organization, { name: "late-owner", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" })).uid;
   const token = await ctx.server.issueToken(caller);
   configure((k) => ({ "irv:apiUrl": ctx.server.url, "irv:token": token })[k]);
   return { caller, grant: async () => apiCreate(ctx, "roleBindings", group, { identityUid: caller, roleUid: await builtinRole(ctx, "owner") }) };

@@ -22,11 +22,11 @@ describe("iam.RoleBinding provider", () => {
         const group = await freshGroup(ctx);
         return { groupUid: group, identityUid: await identityIn(group), roleUid: viewer };
       },
-      update: { change: (i) => ({ ...i, roleUid: editor }), mask: ["roleUid"] },
+      update: { change: (i) => ({ ...i, roleUid: editor }), mask: ["role_uid"] },
       replace: { change: async (i) => ({ ...i, groupUid: await freshGroup(ctx) }), replaces: ["groupUid"] },
       drift: {
         body: { roleUid: owner },
-        mask: "roleUid",
+        mask: "role_uid",
         expect: (props, inputs) => {
           expect(props.roleUid).toBe(owner);
           expect(props.role.name).toBe("owner");

@@ -15,7 +15,7 @@ describe("iam.Role provider", () => {
       update: { change: (i) => ({ ...i, capabilities: [...i.capabilities, "roles.list"] }), mask: ["capabilities"] },
       replace: { change: async (i) => ({ ...i, groupUid: await freshGroup(ctx) }), replaces: ["groupUid"] },
       drift: {
-        body: { capabilities: ["groups.list"] },
+        body: { capabilities: ["CAP_IAM_GROUPS_LIST"] },
         mask: "capabilities",
         expect: (props, inputs) => {
           expect(props.capabilities).toEqual(["groups.list"]);
@@ -26,7 +26,7 @@ describe("iam.Role provider", () => {
   });
 
   it("sees capabilities as a set: reordering is no change", async () => {
-    const olds = { groupUid: "g", name: "r", description: "", capabilities: ["a.list", "b.list"] };
+    const olds = { groupUid: "g", name: "r-0", description: "", capabilities: ["a.list", "b.list"] };
     expect((await roles.diff("x", olds as any, { ...olds, capabilities: ["b.list", "a.list"] } as any)).changes).toBe(false);
   });
 
@@ -41,15 +41,15 @@ describe("iam.Role provider", () => {
   });
 
   it("fails check on unknown capabilities, naming the element", async () => {
-    const r = await roles.check({} as any, { groupUid: ctx.server.organization, name: "r", capabilities: ["groups.list", "groups.fly"] } as any);
+    const r = await roles.check({} as any, { groupUid: ctx.server.organization, name: "r-0", capabilities: ["groups.list", "groups.fly"] } as any);
     expect(r.failures).toEqual([{ property: "capabilities", reason: "capabilities.1: is not a known capability" }]);
-    const empty = await roles.check({} as any, { groupUid: ctx.server.organization, name: "r", capabilities: [] } as any);
+    const empty = await roles.check({} as any, { groupUid: ctx.server.organization, name: "r-0", capabilities: [] } as any);
     expect(empty.failures?.map((f) => f.property)).toEqual(["capabilities"]);
   });
 
   it("adopts an existing custom role", async () => {
     const group = await freshGroup(ctx);
-    const role = await apiCreate(ctx, "roles", group, { name: "old", capabilities: ["groups.list"] });
+    const role = await apiCreate(ctx, "roles", group, { name: "old", capabilities: ["CAP_IAM_GROUPS_LIST"] });
     const { id, outs } = await roles.create({ groupUid: group, name: "new", capabilities: ["groups.list", "repo.list"], adoptUid: role.uid });
     expect(id).toBe(role.uid);
     expect(outs).toMatchObject({ name: "new" });

@@ -39,6 +39,14 @@ describe("registry data sources", () => {
     expect(latest.tags.map((t) => t.name)).toEqual(["latest"]);
     const byDigest = await irv.registry.getTags({ repoUid: nginx.uid, digest: latest.tags[0].digest });
     expect(byDigest.tags.map((t) => t.name)).toContain("latest");
+    // Tags read in the API's shape: `updateTime`, no `lastUpdated`.
+    expect(Object.keys(latest.tags[0]).sort()).toEqual(["bundles", "deprecated", "digest", "name", "uid", "updateTime"]);
+    // Referrers, dated and epoch tags only when asked for, as the API lists them.
+    const every = await irv.registry.getTags({ repoUid: nginx.uid, includeReferrers: true, includeDates: true, includeEpochs: true });
+    const extra = every.tags.map((t) => t.name).filter((n) => !tags.some((t) => t.name === n));
+    expect(extra.sort()).toEqual([expect.stringMatching(/-r1$/), expect.stringMatching(/^latest-20\d{6}$/), expect.stringMatching(/^sha256-[0-9a-f]{64}\.sig$/)]);
+    const referrers = await irv.registry.getTags({ repoUid: nginx.uid, includeReferrers: true });
+    expect(referrers.tags.length).toBe(tags.length + 1);
   });
 });
 
@@ -66,6 +74,18 @@ describe("vulnerability data sources", () => {
     expect(await irv.vulnerabilities.getAdvisory({ advisoryId: sample.advisoryId })).toEqual(sample);
     expect((await resolve(irv.vulnerabilities.getAdvisoryOutput({ uid: sample.uid }))).advisoryId).toBe(sample.advisoryId);
   });
+
+  it("reads severities and events in the API's shape", async () => {
+    const { advisories } = await irv.vulnerabilities.getAdvisories();
+    const a = advisories.find((x) => x.events.length === 2 && x.events[1].fixed)!;
+    expect(a.severities).toEqual([{ type: "TYPE_CVSS_V3", score: expect.stringMatching(/^CVSS:3\.1\//) }]);
+    expect(a.events[0]).toMatchObject({ reviewState: "REVIEW_STATE_APPROVED", detection: { scanv1: { scanner: "grype", component: a.componentName } } });
+    expect(a.events[1].fixed?.fixedVersion).toMatch(/-r\d+$/);
+    // Unset members and null optional fields read as absent.
+    expect(a.events[0]).not.toHaveProperty("fixed");
+    expect(a).not.toHaveProperty("deleteTime");
+    expect(a.events[0]).not.toHaveProperty("issue");
+  });
 });
 
 describe("IAM data sources", () => {
@@ -80,7 +100,7 @@ describe("IAM data sources", () => {
   it("finds a custom role in its group, and prefers the built-in for a shared name", async () => {
     const org = ctx.server.organization;
     const group = (await ctx.api.post(path("groups", org), { name: "roles-home" })).body.uid;
-    const custom = (await ctx.api.post(path("roles", group), { name: "viewer", capabilities: ["groups.list"] })).body;
+    const custom = (await ctx.api.post(path("roles", group), { name: "viewer", capabilities: ["CAP_IAM_GROUPS_LIST"] })).body;
     expect((await irv.iam.getRole({ name: "viewer", groupUid: group })).uid).toBe(custom.uid);
     expect((await irv.iam.getRole({ name: "viewer" })).builtin).toBe(true);
     expect((await irv.iam.getRoles({ groupUid: group })).roles.map((r) => r.uid)).toEqual([custom.uid]);

@@ -47,10 +47,10 @@ const find = (name: string) => registered.find((r) => r.name === name)!;
 describe("SDK resources", () => {
   it("registers each kind under pulumi-nodejs:dynamic/irv:<Class> with its outputs", async () => {
     const g = new irv.iam.Group("eng", { parentUid: org, name: "engineering" });
-    const id = new irv.iam.Identity("ci", { groupUid: g.uid, name: "ci", claimMatch: { issuer: "https://i.example.com", subject: pulumi.output("s") } });
-    const role = new irv.iam.Role("r", { groupUid: g.uid, name: "r", capabilities: ["groups.list"] });
+    const id = new irv.iam.Identity("ci", { groupUid: g.uid, name: "ci-0", claimMatch: { issuer: "https://i.example.com", subject: pulumi.output("s") } });
+    const role = new irv.iam.Role("r", { groupUid: g.uid, name: "r-0", capabilities: ["groups.list"] });
     const binding = new irv.iam.RoleBinding("b", { groupUid: g.uid, identityUid: id.uid, roleUid: role.uid });
-    const association = new irv.iam.AccountAssociation("a", { groupUid: g.uid, name: "a", amazon: { account: "123456789012" } });
+    const association = new irv.iam.AccountAssociation("a", { groupUid: g.uid, name: "a-0", amazon: { account: "123456789012" } });
     expect(await resolve(g.uid)).toMatch(/^a{40}\//);
     expect(await resolve(g.name)).toBe("engineering");
     expect(await resolve(g.createTime)).toBe("2026-01-01T00:00:00.000Z");
@@ -76,8 +76,8 @@ describe("SDK resources", () => {
   });
 
   it("shares one shim per kind, so every resource of a kind stores the same text", async () => {
-    const a = new irv.iam.Role("ra", { groupUid: org, name: "a", capabilities: ["groups.list"] });
-    const b = new irv.iam.Role("rb", { groupUid: org, name: "b", capabilities: ["groups.list"] });
+    const a = new irv.iam.Role("ra", { groupUid: org, name: "a-0", capabilities: ["groups.list"] });
+    const b = new irv.iam.Role("rb", { groupUid: org, name: "b-0", capabilities: ["groups.list"] });
     await Promise.all([resolve(a.uid), resolve(b.uid)]);
     expect(find("ra").inputs.__provider).toBe(find("rb").inputs.__provider);
     expect(find("ra").inputs.__provider).not.toBe(find("sized").inputs.__provider);
@@ -93,6 +93,7 @@ describe("SDK resources", () => {
     const idp = new irv.iam.IdentityProvider("sso", {
       groupUid: org,
       name: "sso",
+      defaultRoleUid: org,
       oidc: { issuer: "https://sso.example.com", clientId: "c", clientSecret: "hunter2" },
     });
     const invite = new irv.iam.GroupInvite("inv", { groupUid: org, roleUid: org, ttl: "3600s" });

@@ -12,33 +12,33 @@ const eng: irv.iam.Group = new irv.iam.Group("eng", { parentUid: org, name: "eng
 const uid: pulumi.Output<string> = eng.uid;
 const parent: pulumi.Output<string> = eng.parentUid;
 const times: pulumi.Output<string>[] = [eng.createTime, eng.updateTime];
-new irv.iam.Group("adopted", { parentUid: org, name: "x", adoptUid: "uid" }, { customTimeouts: { create: "5m" } });
+new irv.iam.Group("adopted", { parentUid: org, name: "x-0", adoptUid: "uid" }, { customTimeouts: { create: "5m" } });
 // @ts-expect-error name is required
 new irv.iam.Group("bad", { parentUid: org });
 
 const ci = new irv.iam.Identity("ci", {
   groupUid: eng.uid,
-  name: "ci",
+  name: "ci-0",
   claimMatch: { issuer: "https://token.actions.githubusercontent.com", subjectPattern: pulumi.output("repo:acme/.*") },
 });
 const cm: pulumi.Output<irv.iam.ClaimMatch | undefined> = ci.claimMatch;
 new irv.iam.Identity("aws", { groupUid: eng.uid, name: "aws", awsIdentity: { awsAccount: "123456789012", arn: "arn" } });
-new irv.iam.Identity("svc", { groupUid: eng.uid, name: "svc", servicePrincipal: "INGESTER" });
+new irv.iam.Identity("svc", { groupUid: eng.uid, name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
 
 // Exactly one identity kind, and service principals from the API's table.
 // @ts-expect-error two kinds
-new irv.iam.Identity("two", { groupUid: eng.uid, name: "two", servicePrincipal: "INGESTER", awsIdentity: { awsAccount: "123456789012", arn: "arn" } });
+new irv.iam.Identity("two", { groupUid: eng.uid, name: "two", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER", awsIdentity: { awsAccount: "123456789012", arn: "arn" } });
 // @ts-expect-error no kind
 new irv.iam.Identity("none", { groupUid: eng.uid, name: "none" });
 // @ts-expect-error not a service principal
 new irv.iam.Identity("nope", { groupUid: eng.uid, name: "nope", servicePrincipal: "NOPE" });
-const sp: irv.iam.ServicePrincipal = "REGISTRY_PULLER";
+const sp: irv.iam.ServicePrincipal = "SERVICE_PRINCIPAL_TENANT_SCANNER";
 new irv.iam.Identity("svc-output", { groupUid: eng.uid, name: "svc2", servicePrincipal: pulumi.output(sp) });
 
-const role = new irv.iam.Role("r", { groupUid: eng.uid, name: "r", capabilities: ["groups.list", pulumi.output("tag.create" as const)] });
+const role = new irv.iam.Role("r", { groupUid: eng.uid, name: "r-0", capabilities: ["groups.list", pulumi.output("tag.create" as const)] });
 // @ts-expect-error not a capability
-new irv.iam.Role("bad-cap", { groupUid: eng.uid, name: "r", capabilities: ["groups.list", "tag.frobnicate"] });
-const cap: irv.iam.Capability = "registry.pull";
+new irv.iam.Role("bad-cap", { groupUid: eng.uid, name: "r-0", capabilities: ["groups.list", "tag.frobnicate"] });
+const cap: irv.iam.Capability = "repo.blobs.get";
 const caps: pulumi.Output<string[]> = role.capabilities;
 
 const viewer: pulumi.Output<irv.iam.RoleResult> = irv.iam.getRoleOutput({ name: "viewer" });
@@ -62,7 +62,7 @@ new irv.iam.AccountAssociation("acct", {
   google: { projectId: "p", projectNumber: "1" },
   azure: { tenantId: "00000000-0000-0000-0000-000000000000", clientIds: {} },
   chainguard: { serviceBindings: {} },
-  github: { installations: [{ id: "1", name: "acme" }] },
+  github: { appInstallations: { "99": { installations: [{ installationId: "1", name: "acme" }] } } },
 });
 
 const invite = new irv.iam.GroupInvite("inv", { groupUid: eng.uid, roleUid: viewer.uid, ttl: "86400s", email: "a@example.com", singleUse: true });

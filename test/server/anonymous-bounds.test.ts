@@ -79,7 +79,7 @@ function freshQueries(c: Catalog, collection: "repos" | "tags"): { label: string
     ...(tags
       ? [
           { label: "fresh digest", query: { digest: freshDigest() } },
-          { label: "fresh digest, by last update", query: { digest: freshDigest(), order_by: "last_updated desc" } },
+          { label: "fresh digest, by last update", query: { digest: freshDigest(), order_by: "update_time desc" } },
           { label: "fresh time", query: { updatedSince: freshTime(), order_by: "digest" }, saturates: true },
           { label: "fresh time, a common name", query: { updatedSince: freshTime(), name: "1.0", order_by: "digest" } },
           { label: "fresh time, skip", query: { updatedSince: freshTime(), skip: 1 + Math.floor(Math.random() * 1e6) }, saturates: true },
@@ -234,7 +234,7 @@ describe("what an anonymous listing looks at does not grow with the catalog (cou
     const first = ok(await anon(c).get(path("tags"), { "uidp.descendants_of": c.publicRepo }));
     expect(first.totalCount).toBe(String(TAGS_PER_REPO));
     const d = first.tags[0].digest;
-    for (const order_by of [undefined, "name", "last_updated desc"]) {
+    for (const order_by of [undefined, "name", "update_time desc"]) {
       const res = ok(await anon(c).get(path("tags"), { digest: d, order_by }));
       expect({ n: res.totalCount, uids: res.tags.map((t: { uid: string }) => t.uid) }).toEqual({ n: "1", uids: [first.tags[0].uid] });
     }

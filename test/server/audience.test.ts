@@ -18,7 +18,7 @@ const subject = "repo:acme/infra:ref:refs/heads/main";
 
 beforeAll(async () => {
   issuer = await startOidcIssuer();
-  identity = (await mkIdentity(ctx.api, ctx.server.organization, "ci", { claimMatch: { issuer: issuer.url, subject } })).uid;
+  identity = (await mkIdentity(ctx.api, ctx.server.organization, "ci-bot", { claimMatch: { issuer: issuer.url, subject } })).uid;
 });
 afterAll(() => issuer?.close());
 

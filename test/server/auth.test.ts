@@ -82,7 +82,7 @@ describe("token exchange", () => {
   });
 
   const identity = async (claimMatch: object) =>
-    ok(await api.post(path("identities", groupUid), { name: "wl", claimMatch })).uid as string;
+    ok(await api.post(path("identities", groupUid), { name: "wl-id", claimMatch })).uid as string;
 
   it("exchanges a matching token for a 1-hour API token for the identity (GET and POST)", async () => {
     const uid = await identity({ issuer: issuer.url, subject: "repo:acme/infra:ref:refs/heads/main" });
@@ -162,7 +162,7 @@ describe("token exchange", () => {
     expectFieldViolation(await exchange(ext, "nope"), "identity");
     expectError(await exchange(ext, `${groupUid}/0123456789abcdef`), "PERMISSION_DENIED");
     expectError(await exchange("x.y.z", uid), "UNAUTHENTICATED");
-    const sp = ok(await api.post(path("identities", groupUid), { name: "sp", servicePrincipal: "INGESTER" })).uid;
+    const sp = ok(await api.post(path("identities", groupUid), { name: "sp-id", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" })).uid;
     expectError(await exchange(ext, sp), "PERMISSION_DENIED");
   });
 

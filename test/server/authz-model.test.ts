@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_ROLES } from "../../api";
 import { builtinRoleUid } from "../../server";
 import { listAll, path, useServer, type Api } from "../support/server";
-import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
+import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role, wireCaps } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 
@@ -52,20 +52,21 @@ const KINDS: Kind[] = [
   { name: "groups", cap: "groups", make: async (g) => (await mkGroup(admin(), g, fresh("sub"))).uid,
     create: async (g) => ({ parent: g, body: { name: fresh("made") } }), update: { description: "changed" } },
   { name: "identities", cap: "identity", make: async (g) => (await mkIdentity(admin(), g, fresh("id"))).uid,
-    create: async (g) => ({ parent: g, body: { name: "x", claimMatch: { issuer: "https://i.example", subject: "s" } } }),
+    create: async (g) => ({ parent: g, body: { name: "x-id", claimMatch: { issuer: "https://i.example", subject: "s" } } }),
     update: { description: "changed" } },
   { name: "roles", cap: "roles",
-    make: async (g) => ok(await admin().post(path("roles", g), { name: "r", capabilities: ["groups.list"] })).uid,
-    create: async (g) => ({ parent: g, body: { name: "r", capabilities: ["groups.list"] } }), grants: ["groups.list"],
+    make: async (g) => ok(await admin().post(path("roles", g), { name: "r", capabilities: wireCaps(["groups.list"]) })).uid,
+    create: async (g) => ({ parent: g, body: { name: "r", capabilities: wireCaps(["groups.list"]) } }), grants: ["groups.list"],
     update: { description: "changed" } },
   { name: "roleBindings", cap: "role_bindings",
     make: async (g) => (await bind(admin(), g, (await mkIdentity(admin(), g, fresh("b"))).uid, role.viewer)).uid,
     create: async (g) => ({ parent: g, body: { identityUid: (await mkIdentity(admin(), g, fresh("b"))).uid, roleUid: role.viewer } }),
     grants: viewerCaps, update: { roleUid: builtinRoleUid("registry.pull") }, updateGrants: BUILTIN_ROLES["registry.pull"].capabilities },
   { name: "identityProviders", cap: "identity_providers",
-    make: async (g) => ok(await admin().post(path("identityProviders", g), { name: "p", oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" } })).uid,
-    create: async (g) => ({ parent: g, body: { name: "p", oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" } } }),
-    update: { description: "changed" } },
+    make: async (g) => ok(await admin().post(path("identityProviders", g), { name: "idp", defaultRole: role.viewer, oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" } })).uid,
+    // Its default role is required, and everyone who signs in gets it: a create grants it.
+    create: async (g) => ({ parent: g, body: { name: "idp", defaultRole: role.viewer, oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" } } }),
+    grants: viewerCaps, update: { description: "changed" } },
   { name: "accountAssociations", cap: "account_associations",
     make: async (g) => {
       const owner = (await mkGroup(admin(), g, fresh("acct"))).uid;
@@ -74,8 +75,8 @@ const KINDS: Kind[] = [
     create: async (g) => ({ parent: (await mkGroup(admin(), g, fresh("acct"))).uid, body: { name: "a", amazon: { account: "123456789012" } } }),
     update: { description: "changed" } },
   { name: "groupInvites", cap: "group_invites",
-    make: async (g) => ok(await admin().post(path("groupInvites", g), { roleUid: role.viewer })).uid,
-    create: async (g) => ({ parent: g, body: { roleUid: role.viewer } }), grants: viewerCaps },
+    make: async (g) => ok(await admin().post(path("groupInvites", g), { roleUid: role.viewer, ttl: "86400s" })).uid,
+    create: async (g) => ({ parent: g, body: { roleUid: role.viewer, ttl: "86400s" } }), grants: viewerCaps },
 ];
 
 /** True when `caller`, bound on A, holds every one of `caps` on `target`. */
@@ -89,10 +90,10 @@ const inside = (g: string) => g === groups.own || g.startsWith(`${groups.own}/`)
 
 beforeAll(async () => {
   const org = ctx.server.organization;
-  const P = (await mkGroup(admin(), org, "p")).uid;
-  const A = (await mkGroup(admin(), P, "a")).uid;
-  groups = { ancestor: P, own: A, descendant: (await mkGroup(admin(), A, "d")).uid, sibling: (await mkGroup(admin(), P, "s")).uid };
-  const granter = ok(await admin().post(path("roles", A), { name: "granter", capabilities: GRANTER_CAPS })).uid;
+  const P = (await mkGroup(admin(), org, "grp-p")).uid;
+  const A = (await mkGroup(admin(), P, "grp-a")).uid;
+  groups = { ancestor: P, own: A, descendant: (await mkGroup(admin(), A, "grp-d")).uid, sibling: (await mkGroup(admin(), P, "grp-s")).uid };
+  const granter = ok(await admin().post(path("roles", A), { name: "granter", capabilities: wireCaps(GRANTER_CAPS) })).uid;
   for (const c of Object.keys(CALLERS)) {
     const id = await mkIdentity(admin(), A, `caller-${c}`);
     await bind(admin(), A, id.uid, c === "granter" ? granter : role[c as "viewer" | "editor" | "owner"]);
@@ -152,7 +153,7 @@ describe("authorization model: caller x target x verb, every IAM collection", ()
 describe("no path gives a caller more than its bindings grant", () => {
   /** A caller bound on A with a custom role of exactly `caps`. */
   const callerWith = async (name: string, caps: string[]) => {
-    const r = ok(await admin().post(path("roles", groups.own), { name, capabilities: caps })).uid;
+    const r = ok(await admin().post(path("roles", groups.own), { name, capabilities: wireCaps(caps) })).uid;
     const id = await mkIdentity(admin(), groups.own, name);
     await bind(admin(), groups.own, id.uid, r);
     return { api: admin().as(await ctx.server.issueToken(id.uid)), uid: id.uid as string };
@@ -166,7 +167,7 @@ describe("no path gives a caller more than its bindings grant", () => {
     // ...and then A's owner may no longer change how it is assumed, nor delete it with its bindings.
     const hijack = { claimMatch: { issuer: "https://evil.example", subject: "a-owner" } };
     expectError(await as.owner.patch(path("identities", inA.uid), hijack), "PERMISSION_DENIED");
-    expectError(await as.owner.patch(path("identities", inA.uid), { staticKeys: undefined, servicePrincipal: "INGESTER" }), "PERMISSION_DENIED");
+    expectError(await as.owner.patch(path("identities", inA.uid), { staticKeys: undefined, servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }), "PERMISSION_DENIED");
     expectError(await as.owner.del(path("identities", inA.uid)), "PERMISSION_DENIED");
     expect(ok(await admin().get(path("identities", inA.uid))).claimMatch).toEqual(inA.claimMatch);
     ok(await admin().get(path("roleBindings", atRoot.uid)));
@@ -186,18 +187,18 @@ describe("no path gives a caller more than its bindings grant", () => {
     const someone = await mkIdentity(admin(), groups.own, "grantee");
     // A binding, an invite: the role's capabilities must be the caller's own.
     expectError(await granter.post(path("roleBindings", groups.own), { identityUid: someone.uid, roleUid: role.owner }), "PERMISSION_DENIED");
-    expectError(await granter.post(path("groupInvites", groups.own), { roleUid: role.owner }), "PERMISSION_DENIED");
+    expectError(await granter.post(path("groupInvites", groups.own), { roleUid: role.owner, ttl: "86400s" }), "PERMISSION_DENIED");
     // A role within its own capabilities it may grant.
-    const mild = ok(await admin().post(path("roles", groups.own), { name: "mild", capabilities: ["groups.list"] }));
+    const mild = ok(await admin().post(path("roles", groups.own), { name: "mild", capabilities: wireCaps(["groups.list"]) }));
     ok(await granter.post(path("roleBindings", groups.own), { identityUid: someone.uid, roleUid: mild.uid }));
     // Roles: defining or growing one past the caller's own capabilities.
     const roleWriter = await callerWith("role-writer", ["roles.list", "roles.create", "roles.update"]);
-    expectError(await roleWriter.api.post(path("roles", groups.own), { name: "big", capabilities: ["groups.delete"] }), "PERMISSION_DENIED");
-    const small = ok(await roleWriter.api.post(path("roles", groups.own), { name: "small", capabilities: ["roles.list"] }));
-    expectError(await roleWriter.api.patch(path("roles", small.uid), { capabilities: ["roles.list", "groups.delete"] }), "PERMISSION_DENIED");
+    expectError(await roleWriter.api.post(path("roles", groups.own), { name: "big", capabilities: wireCaps(["groups.delete"]) }), "PERMISSION_DENIED");
+    const small = ok(await roleWriter.api.post(path("roles", groups.own), { name: "small", capabilities: wireCaps(["roles.list"]) }));
+    expectError(await roleWriter.api.patch(path("roles", small.uid), { capabilities: wireCaps(["roles.list", "groups.delete"]) }), "PERMISSION_DENIED");
     // Its own role, grown through itself.
     const own = ok(await admin().get(path("roleBindings"), { identity: roleWriter.uid })).roleBindings[0].role.uid;
-    expectError(await roleWriter.api.patch(path("roles", own), { capabilities: ["roles.list", "roles.create", "roles.update", "groups.delete"] }), "PERMISSION_DENIED");
+    expectError(await roleWriter.api.patch(path("roles", own), { capabilities: wireCaps(["roles.list", "roles.create", "roles.update", "groups.delete"]) }), "PERMISSION_DENIED");
     // An identity provider's sign-in, redirected to an issuer the caller controls.
     const idp = ok(await admin().post(path("identityProviders", groups.own), {
       name: "sso", defaultRole: role.owner, oidc: { issuer: "https://sso.example", clientId: "c", clientSecret: "s" },
@@ -240,7 +241,7 @@ describe("no path gives a caller more than its bindings grant", () => {
     expect(a.text).not.toContain("sibling-secret");
     expect(a.text.replaceAll(inSibling.uid, "UID")).toBe(b.text.replaceAll(missing, "UID"));
     // A custom role of a group the caller cannot read: same answer as none, and no group named.
-    const hidden = ok(await admin().post(path("roles", groups.sibling), { name: "hidden", capabilities: ["groups.list"] }));
+    const hidden = ok(await admin().post(path("roles", groups.sibling), { name: "hidden", capabilities: wireCaps(["groups.list"]) }));
     const someone = await mkIdentity(admin(), groups.own, "ref-target");
     const c = await granter.post(path("roleBindings", groups.own), { identityUid: someone.uid, roleUid: hidden.uid });
     const d = await granter.post(path("roleBindings", groups.own), { identityUid: someone.uid, roleUid: `${groups.sibling}/0123456789abcdef` });

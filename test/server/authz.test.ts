@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { listAll, path, useServer, type Api } from "../support/server";
-import { bind, expectError, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
+import { bind, expectError, mkGroup, mkIdentity, ok, role, wireCaps } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 let A: string, child: string, B: string;
@@ -13,9 +13,9 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   const org = ctx.server.organization;
-  A = (await mkGroup(ctx.api, org, "a")).uid;
-  child = (await mkGroup(ctx.api, A, "a-child")).uid;
-  B = (await mkGroup(ctx.api, org, "b")).uid;
+  A = (await mkGroup(ctx.api, org, "grp-a")).uid;
+  child = (await mkGroup(ctx.api, A, "grp-a-child")).uid;
+  B = (await mkGroup(ctx.api, org, "grp-b")).uid;
   for (const r of ["viewer", "editor", "owner"] as const) {
     const id = await mkIdentity(ctx.api, A, r);
     ids[r] = id.uid;
@@ -66,7 +66,7 @@ describe("authorization matrix", () => {
     expect(await listAll(as.viewer, "groups", { "uidp.descendants_of": B })).toEqual([]);
     expect((await listAll(as.viewer, "groups", { "uidp.descendants_of": ctx.server.organization })).length).toBe(2);
     const byName = await listAll(as.viewer, "groups", { order_by: "name desc", page_size: 1 });
-    expect(byName.map((g) => g.name)).toEqual(["a-child", "a"]);
+    expect(byName.map((g) => g.name)).toEqual(["grp-a-child", "grp-a"]);
     const idents = await listAll(as.viewer, "identities");
     expect(idents.every((i) => i.uid.startsWith(`${A}/`))).toBe(true);
     const bindings = await listAll(as.editor, "roleBindings");
@@ -75,7 +75,7 @@ describe("authorization matrix", () => {
   });
 
   it("lets any authenticated caller list and get built-in roles, but not others' custom roles", async () => {
-    const custom = ok(await ctx.api.post(path("roles", B), { name: "b-role", capabilities: ["groups.list"] }));
+    const custom = ok(await ctx.api.post(path("roles", B), { name: "b-role", capabilities: wireCaps(["groups.list"]) }));
     const roles = await listAll(as.viewer, "roles");
     expect(roles.map((r) => r.name).sort()).toEqual(["editor", "owner", "registry.pull", "registry.push", "viewer"]);
     ok(await as.viewer.get(path("roles", role.owner)));
@@ -83,7 +83,7 @@ describe("authorization matrix", () => {
   });
 
   it("an editor can read and use the registry but not change IAM", async () => {
-    expectError(await as.editor.post(path("roles", A), { name: "r", capabilities: ["groups.list"] }), "PERMISSION_DENIED");
+    expectError(await as.editor.post(path("roles", A), { name: "r", capabilities: wireCaps(["groups.list"]) }), "PERMISSION_DENIED");
     expectError(await as.editor.del(path("identities", ids.viewer)), "PERMISSION_DENIED");
     ok(await as.editor.get(path("identities", ids.viewer)));
   });

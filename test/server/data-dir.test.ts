@@ -7,12 +7,13 @@ import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startServer } from "../../server";
+import { groupRecord } from "../../server/model/groups";
 import { Store } from "../../server/store";
 import { DataDir } from "../../server/store/data-dir";
 import type { JournalIo } from "../../server/store/journal";
 import { apiFor, path } from "../support/server";
 import { useDataDirs } from "../support/server-process";
-import { bind, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
+import { bind, mkGroup, mkIdentity, ok, role, wireCaps } from "../support/server-helpers";
 
 /**
  * Waits until `url` answers: a fetch right after a server on the same port closed may pick a
@@ -40,9 +41,9 @@ describe("startServer({ dataDir })", () => {
     const org = first.organization;
     const eng = await mkGroup(api, org, "engineering", "eng");
     const ops = await mkGroup(api, org, "operations");
-    const ci = await mkIdentity(api, eng.uid, "ci");
+    const ci = await mkIdentity(api, eng.uid, "ci-bot");
     const b = await bind(api, eng.uid, ci.uid, role.editor);
-    const custom = ok(await api.post(path("roles", eng.uid), { name: "deployer", capabilities: ["repo.list"] }));
+    const custom = ok(await api.post(path("roles", eng.uid), { name: "deployer", capabilities: wireCaps(["repo.list"]) }));
     ok(await api.patch(path("groups", ops.uid), { description: "renamed" }));
     const page1 = ok(await api.get(path("groups"), { "uidp.children_of": org, page_size: 1, order_by: "name" }));
     const jwks = ok(await apiFor(first.authUrl, null).get("/.well-known/jwks.json"));
@@ -82,7 +83,7 @@ describe("startServer({ dataDir })", () => {
     const org = first.organization;
     const made: string[] = [];
     for (let i = 0; i < 12; i++) {
-      const g = await mkGroup(api, org, `c${i}`);
+      const g = await mkGroup(api, org, `compacted-${i}`);
       made.push(g.uid);
       if (i % 3 === 0) ok(await api.patch(path("groups", g.uid), { description: `d${i}` }));
       if (i % 4 === 0) ok(await api.del(path("groups", g.uid)));
@@ -122,7 +123,7 @@ describe("startServer({ dataDir })", () => {
       },
     };
     const store = new Store();
-    const root = { uid: "0123456789abcdef0123456789abcdef01234567", name: "acme", description: "", resourceLimits: {} as Record<string, never>, verified: false, createTime: "t", updateTime: "t" };
+    const root = groupRecord({ uid: "0123456789abcdef0123456789abcdef01234567", name: "acme", description: "", createTime: "t", updateTime: "t" });
     const { dataDir: dd } = await DataDir.open(dataDir, store, async () => {
       store.groups.insert(root);
       return { organization: root.uid, adminUid: `${root.uid}/0000000000000001`, signingKey: { kty: "EC", crv: "P-256", x: "x", y: "y", d: "d", kid: "k" }, pageSecret: "cw==" };

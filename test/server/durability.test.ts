@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiFor, path, type Api, type ApiResponse } from "../support/server";
 import { crash, ensureBuilt, journalRecords, launch, portOf, stop, useDataDirs } from "../support/server-process";
-import { expectError, mkGroup, mkIdentity, bind, ok, role } from "../support/server-helpers";
+import { expectError, mkGroup, mkIdentity, bind, ok, role, wireCaps } from "../support/server-helpers";
 
 beforeAll(() => ensureBuilt(), 180_000);
 
@@ -69,16 +69,16 @@ describe("irv-server --data-dir", () => {
         if (!g) return;
         settle("groups", g.uid, { name, description: "" });
         const id = await write(() =>
-          api.post(path("identities", g.uid), { name: "ci", claimMatch: { issuer: "https://ci.example.com", subject: name } }),
+          api.post(path("identities", g.uid), { name: "ci-bot", claimMatch: { issuer: "https://ci.example.com", subject: name } }),
         );
         if (!id) return;
-        settle("identities", id.uid, { name: "ci", claimMatch: { subject: name } });
+        settle("identities", id.uid, { name: "ci-bot", claimMatch: { subject: name } });
         const b = await write(() => api.post(path("roleBindings", g.uid), { identityUid: id.uid, roleUid: role.viewer }));
         if (!b) return;
         settle("roleBindings", b.uid, { identity: { uid: id.uid }, role: { uid: role.viewer } });
-        const r = await write(() => api.post(path("roles", g.uid), { name: "reader", capabilities: ["groups.list"] }));
+        const r = await write(() => api.post(path("roles", g.uid), { name: "reader", capabilities: wireCaps(["groups.list"]) }));
         if (!r) return;
-        settle("roles", r.uid, { capabilities: ["groups.list"] });
+        settle("roles", r.uid, { capabilities: wireCaps(["groups.list"]) });
         if (!(await write(() => api.patch(path("groups", g.uid), { description: `v${i}` })))) return either(g.uid, { name, description: `v${i}` });
         settle("groups", g.uid, { name, description: `v${i}` });
         if (i % 2 === 1) continue;
@@ -187,7 +187,7 @@ describe("irv-server --data-dir", () => {
     const acked: string[] = [];
     let refused: ApiResponse | undefined;
     for (let i = 0; i < 2000 && !refused; i++) {
-      const res = await api.post(path("groups", organization), { name: `g${i}`, description: "x".repeat(200) });
+      const res = await api.post(path("groups", organization), { name: `grp-${i}`, description: "x".repeat(200) });
       if (res.status === 200) acked.push(res.body.uid);
       else refused = res;
     }

@@ -27,7 +27,7 @@ const unsigned = (claims: object) =>
   `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`;
 const exchange = (token: string, identity: string): Promise<ApiResponse> =>
   apiFor(ctx.server.authUrl, token).get("/sts/exchange", { aud: ctx.server.url, identity });
-const create = (body: object) => ctx.api.post(path("identities", group), { name: "id", ...body });
+const create = (body: object) => ctx.api.post(path("identities", group), { name: "cost-id", ...body });
 const later = () => new Date(Date.now() + 86_400_000).toISOString();
 const ecKey = async (kid: string): Promise<JWK> => ({ ...(await exportJWK((await generateKeyPair("ES256")).publicKey)), kid, alg: "ES256" });
 const keySet = (keys: JWK[]) => JSON.stringify({ keys });

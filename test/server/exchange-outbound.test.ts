@@ -51,7 +51,7 @@ beforeAll(async () => {
 
 /** Creates a claimMatch identity trusting `issuer` exactly, and exchanges a token it signed. */
 async function exchangeAs(srv: TestServer, group: string, issuer: string): Promise<ApiResponse> {
-  const uid = ok(await srv.api.post(path("identities", group), { name: "x", claimMatch: { issuer, subject: "s" } })).uid;
+  const uid = ok(await srv.api.post(path("identities", group), { name: "x-id", claimMatch: { issuer, subject: "s" } })).uid;
   return apiFor(srv.server.authUrl, await token(issuer, srv.server.url)).get("/sts/exchange", { aud: srv.server.url, identity: uid });
 }
 
@@ -246,7 +246,7 @@ describe("a failing issuer is fetched at most once per negative-cache window", (
     try {
       const group = (await mkGroup(srv.api, srv.server.organization, "neg")).uid;
       const iss = `http://127.0.0.1:${failing.port}`;
-      const uid = ok(await srv.api.post(path("identities", group), { name: "x", claimMatch: { issuer: iss, subject: "s" } })).uid;
+      const uid = ok(await srv.api.post(path("identities", group), { name: "x-id", claimMatch: { issuer: iss, subject: "s" } })).uid;
       const exchange = async () => apiFor(srv.server.authUrl, await token(iss, srv.server.url)).get("/sts/exchange", { aud: srv.server.url, identity: uid });
       const discoveries = () => failing.hits.get("/.well-known/openid-configuration") ?? 0;
       await Promise.all(Array.from({ length: 5 }, exchange));
@@ -273,7 +273,7 @@ describe("an unknown kid refetches an issuer's keys at most once per refresh win
     const srv = await startTestServer({ fixtures: {}, allowPrivateIssuers: true, clock: () => now });
     try {
       const group = (await mkGroup(srv.api, srv.server.organization, "kid")).uid;
-      const uid = ok(await srv.api.post(path("identities", group), { name: "x", claimMatch: { issuer: issuer.url, subject: "s" } })).uid;
+      const uid = ok(await srv.api.post(path("identities", group), { name: "x-id", claimMatch: { issuer: issuer.url, subject: "s" } })).uid;
       const exchange = async (t: string) => apiFor(srv.server.authUrl, t).get("/sts/exchange", { aud: srv.server.url, identity: uid });
       ok(await exchange(await issuer.sign({ sub: "s", aud: srv.server.url })));
       const rotated = () => issuer.signForeign({ sub: "s", aud: srv.server.url }, { kid: "rotated" });
@@ -302,7 +302,7 @@ describe("irv-server --allow-private-issuers", () => {
         const p = await launch(dataDir(), [...args]);
         try {
           const admin = apiFor(p.start.url, p.start.token);
-          const uid = ok(await admin.post(path("identities", p.start.organization), { name: "ci", claimMatch: { issuer: issuer.url, subject: "s" } })).uid;
+          const uid = ok(await admin.post(path("identities", p.start.organization), { name: "ci-bot", claimMatch: { issuer: issuer.url, subject: "s" } })).uid;
           const res = await apiFor(p.start.authUrl, await issuer.sign({ sub: "s", aud: p.start.url })).get("/sts/exchange", { aud: p.start.url, identity: uid });
           expect({ args, status: res.status }).toEqual({ args, status });
         } finally {

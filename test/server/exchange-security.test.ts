@@ -15,14 +15,14 @@ let group: string;
 
 beforeAll(async () => {
   issuer = await startOidcIssuer();
-  group = (await mkGroup(ctx.api, ctx.server.organization, "wl")).uid;
+  group = (await mkGroup(ctx.api, ctx.server.organization, "wl-grp")).uid;
 });
 afterAll(() => issuer.close());
 
 const exchange = (token: string, identity: string): Promise<ApiResponse> =>
   apiFor(ctx.server.authUrl, token).get("/sts/exchange", { aud: ctx.server.url, identity });
 
-const identity = async (claimMatch: object, name = "wl") =>
+const identity = async (claimMatch: object, name = "wl-id") =>
   ok(await ctx.api.post(path("identities", group), { name, claimMatch })).uid as string;
 
 /** An unsigned (alg none) token: anyone can make one. */

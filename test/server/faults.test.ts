@@ -1,7 +1,7 @@
 /** Request recording (redacted) and test-only fault injection. */
 import { describe, expect, it } from "vitest";
 import { path, useServer } from "../support/server";
-import { expectError, mkGroup, ok } from "../support/server-helpers";
+import { expectError, mkGroup, ok, role } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 
@@ -10,12 +10,12 @@ describe("recording", () => {
     const from = ctx.server.requests.length;
     await ctx.api.get(path("groups"), { page_size: 3 });
     await ctx.api.post(path("identityProviders", ctx.server.organization), {
-      name: "sso", oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "hunter2-secret" },
+      name: "sso", defaultRole: role.viewer, oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "hunter2-secret" },
     });
     await ctx.api.as(null).get(path("groups"));
     const [list, create, anon] = ctx.server.requests.slice(from);
     expect(list).toMatchObject({ method: "GET", path: "/iam/v2beta1/groups", query: { page_size: "3" }, status: 200, caller: `${ctx.server.organization}/0000000000000001` });
-    expect(create.body).toMatchObject({ name: "sso", oidc: { clientSecret: "[REDACTED]" } });
+    expect(create).toMatchObject({ status: 200, body: { name: "sso", oidc: { clientSecret: "[REDACTED]" } } });
     expect(JSON.stringify(ctx.server.requests)).not.toContain("hunter2-secret");
     expect(anon).toMatchObject({ status: 401 });
     expect(anon.caller).toBeUndefined();

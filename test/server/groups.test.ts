@@ -14,7 +14,7 @@ describe("groups", () => {
     const g = await mkGroup(ctx.api, org, "engineering", "eng");
     expect(resources.Group.parse(g)).toBeTruthy();
     expect(g.uid).toMatch(new RegExp(`^${org}/[0-9a-f]{16}$`));
-    expect(g).toMatchObject({ name: "engineering", description: "eng", resourceLimits: {}, verified: false });
+    expect(g).toMatchObject({ name: "engineering", description: "eng", resourceLimits: {}, verified: false, kind: "ORG_KIND_CUSTOMER", status: "ORG_STATUS_READY" });
     expect(g.createTime).toMatch(TS);
     expect(g.updateTime).toBe(g.createTime);
 
@@ -41,7 +41,14 @@ describe("groups", () => {
     expect(bad.body.message).toBe("Invalid argument: name: must match ^[a-z0-9 ._-]{1,}$");
     expect(v[0].description).toContain("^[a-z0-9 ._-]{1,}$");
     expect(expectFieldViolation(await ctx.api.post(path("groups", org), {}), "name")[0].description).toBe("is required");
-    expectFieldViolation(await ctx.api.post(path("groups", org), { name: "ok", colour: "red" }), "colour");
+    // Names are 3 to 63 characters.
+    expect(expectFieldViolation(await ctx.api.post(path("groups", org), { name: "ok" }), "name")[0].description).toBe("must be 3 to 63 characters");
+    expectFieldViolation(await ctx.api.post(path("groups", org), { name: "n".repeat(64) }), "name");
+    // A member the API does not know is discarded, as the platform's gateway discards it.
+    const colourless = ok(await ctx.api.post(path("groups", org), { name: "colourful", colour: "red" }));
+    expect(colourless).not.toHaveProperty("colour");
+    expect(ok(await ctx.api.get(path("groups", colourless.uid)))).toEqual(colourless);
+    ok(await ctx.api.del(path("groups", colourless.uid)));
     expectFieldViolation(await ctx.api.post(path("groups", org), { name: 42 }), "name");
     expectFieldViolation(await ctx.api.post(path("groups", org), ["a"]), "body");
     // Malformed JSON, wrong content type, too large: all INVALID_ARGUMENT, never a 500.
@@ -49,11 +56,11 @@ describe("groups", () => {
       ctx.api.request("POST", path("groups", org), { rawBody, headers });
     expectFieldViolation(await raw('{"name":', { "content-type": "application/json" }), "body");
     expectFieldViolation(await raw("name=x", { "content-type": "text/plain" }), "content-type");
-    const huge = JSON.stringify({ name: "x", description: "d".repeat(2 * 1024 * 1024) });
+    const huge = JSON.stringify({ name: "huge", description: "d".repeat(2 * 1024 * 1024) });
     expectFieldViolation(await raw(huge, { "content-type": "application/json" }), "body");
     // Nothing was created by any of those.
     const all = ok(await ctx.api.get(path("groups"), { "uidp.children_of": org }));
-    expect(all.groups.filter((g: { name: string }) => g.name === "x" || g.name === "ok")).toEqual([]);
+    expect(all.groups.filter((g: { name: string }) => ["x", "ok", "huge", "colourful"].includes(g.name) || g.name.length > 63)).toEqual([]);
   });
 
   it("refuses bad uids, unknown routes and wrong methods in the error model", async () => {
@@ -94,14 +101,17 @@ describe("groups", () => {
     const r2 = ok(await ctx.api.patch(path("groups", g.uid), {}, { updateMask: "description" }));
     expect(r2.description).toBe("");
     expect(r2.updateTime >= r1.updateTime).toBe(true);
-    expectFieldViolation(await ctx.api.patch(path("groups", g.uid), { name: "x" }, { updateMask: "name,colour" }), "updateMask");
+    expectFieldViolation(await ctx.api.patch(path("groups", g.uid), { name: "renamed" }, { updateMask: "name,colour" }), "update_mask");
     // Clearing a required field is refused and changes nothing.
     expectFieldViolation(await ctx.api.patch(path("groups", g.uid), {}, { updateMask: "name" }), "name");
-    expectFieldViolation(await ctx.api.patch(path("groups", g.uid), { name: "x" }, { other: "1" }), "other");
     expect(ok(await ctx.api.get(path("groups", g.uid)))).toMatchObject({ name: "masked", description: "" });
+    // Other query parameters are ignored, as the platform's gateway ignores them.
+    expect(ok(await ctx.api.patch(path("groups", g.uid), { description: "other" }, { other: "1" }))).toMatchObject({ name: "masked", description: "other" });
     // Snake case query name works too.
     const r3 = ok(await ctx.api.patch(path("groups", g.uid), { name: "masked2", description: "zz" }, { update_mask: "name" }));
-    expect(r3).toMatchObject({ name: "masked2", description: "" });
+    expect(r3).toMatchObject({ name: "masked2", description: "other" });
+    // `*` names every updatable field: the body replaces the group, clearing what it omits.
+    expect(ok(await ctx.api.patch(path("groups", g.uid), { name: "masked3" }, { updateMask: "*" }))).toMatchObject({ name: "masked3", description: "" });
   });
 
   it("refuses to delete a group with children: RESOURCE_NOT_EMPTY naming the kind", async () => {

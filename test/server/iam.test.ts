@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { BUILTIN_ROLES, TYPE_PREFIX, resources } from "../../api";
 import { builtinRoleUid } from "../../server";
 import { listAll, path, useServer } from "../support/server";
-import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
+import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role, wireCaps } from "../support/server-helpers";
 import { JWKS } from "../support/every-kind";
 
 const ctx = useServer({ fixtures: {} });
@@ -13,9 +13,10 @@ const day = 86_400_000;
 describe("identities", () => {
   it("creates all four kinds and validates each", async () => {
     const g = await mkGroup(ctx.api, org(), "ids");
-    const cm = await mkIdentity(ctx.api, g.uid, "gh");
-    expect(resources.Identity.parse(cm).claimMatch?.subject).toBe("repo:acme/gh");
+    const cm = await mkIdentity(ctx.api, g.uid, "gh-bot");
+    expect(resources.Identity.parse(cm).claimMatch?.subject).toBe("repo:acme/gh-bot");
     expect(cm.lastSeenTime).toBe(cm.createTime);
+    expect(cm.email).toBe("");
     const jwks = JWKS;
     const sk = ok(await ctx.api.post(path("identities", g.uid), {
       name: "static",
@@ -24,13 +25,17 @@ describe("identities", () => {
     expect(sk.staticKeys.subject).toBe("svc");
     const aws = ok(await ctx.api.post(path("identities", g.uid), { name: "aws", awsIdentity: { awsAccount: "123456789012", arnPattern: "arn:aws:iam::123456789012:role/.*" } }));
     expect(aws.awsIdentity.awsAccount).toBe("123456789012");
-    const sp = ok(await ctx.api.post(path("identities", g.uid), { name: "sp", servicePrincipal: "INGESTER" }));
-    expect(sp.servicePrincipal).toBe("INGESTER");
+    const sp = ok(await ctx.api.post(path("identities", g.uid), { name: "sp-id", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }));
+    expect(sp.servicePrincipal).toBe("SERVICE_PRINCIPAL_INGESTER");
+    // Service principals are the API's enum names; the old short names are none.
+    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "short-sp", servicePrincipal: "INGESTER" }), "servicePrincipal");
+    // Names are 3 to 63 characters.
+    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "id", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }), "name");
 
     expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "none" }), "claimMatch");
-    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "two", servicePrincipal: "INGESTER", awsIdentity: { awsAccount: "123456789012", arn: "x" } }), "servicePrincipal");
+    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "two", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER", awsIdentity: { awsAccount: "123456789012", arn: "x" } }), "servicePrincipal");
     expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "http", claimMatch: { issuer: "http://example.com", subject: "s" } }), "claimMatch.issuer");
-    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "re", claimMatch: { issuer: "https://x", subjectPattern: "(" } }), "claimMatch.subjectPattern");
+    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "regex", claimMatch: { issuer: "https://x", subjectPattern: "(" } }), "claimMatch.subjectPattern");
     expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "acct", awsIdentity: { awsAccount: "12", arn: "x" } }), "awsIdentity.awsAccount");
     const past = { issuer: "https://i", subject: "s", issuerKeys: jwks, expirationTime: new Date(Date.now() - day).toISOString() };
     expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "old", staticKeys: past }), "staticKeys.expirationTime");
@@ -45,9 +50,18 @@ describe("identities", () => {
 
     const kinds = async (relationshipType: string) =>
       (await listAll(ctx.api, "identities", { "uidp.descendants_of": g.uid, relationshipType })).map((i) => i.name);
-    expect(await kinds("claimMatch")).toEqual(["gh"]);
-    expect(await kinds("service_principal")).toEqual(["sp"]);
+    expect(await kinds("claimMatch")).toEqual(["gh-bot"]);
+    expect(await kinds("service_principal")).toEqual(["sp-id"]);
     expectFieldViolation(await ctx.api.get(path("identities"), { relationshipType: "robot" }), "relationshipType");
+    // The proto's own spelling: `relationship_type` takes the enum RelationshipType, by name or number.
+    const byEnum = async (relationship_type: string) =>
+      (await listAll(ctx.api, "identities", { "uidp.descendants_of": g.uid, relationship_type })).map((i) => i.name);
+    expect(await byEnum("RELATIONSHIP_TYPE_CLAIM_MATCH")).toEqual(["gh"]);
+    expect(await byEnum("RELATIONSHIP_TYPE_SERVICE_PRINCIPAL")).toEqual(["sp"]);
+    expect(await byEnum("1")).toEqual(["gh"]);
+    expect((await byEnum("RELATIONSHIP_TYPE_UNSPECIFIED")).length).toBe(4);
+    expectFieldViolation(await ctx.api.get(path("identities"), { relationship_type: "RELATIONSHIP_TYPE_ROBOT" }), "relationship_type");
+    expectFieldViolation(await ctx.api.get(path("identities"), { relationship_type: "9" }), "relationship_type");
     expect((await listAll(ctx.api, "identities", { "uidp.descendants_of": g.uid })).length).toBe(4);
   });
 
@@ -56,16 +70,39 @@ describe("identities", () => {
     const id = await mkIdentity(ctx.api, g.uid, "one", { description: "d1" });
     const r1 = ok(await ctx.api.patch(path("identities", id.uid), { description: "d2" }));
     expect(r1).toMatchObject({ name: "one", description: "d2", claimMatch: id.claimMatch });
-    const r2 = ok(await ctx.api.patch(path("identities", id.uid), { servicePrincipal: "COSIGNED" }));
-    expect(r2.servicePrincipal).toBe("COSIGNED");
+    // An unknown member is discarded at any depth, as the platform's gateway discards it.
+    const r1b = ok(await ctx.api.patch(path("identities", id.uid), { claimMatch: { ...id.claimMatch, colour: "red" }, shade: "dark" }));
+    expect(r1b.claimMatch).toEqual(id.claimMatch);
+    expect(r1b).not.toHaveProperty("shade");
+    const r2 = ok(await ctx.api.patch(path("identities", id.uid), { servicePrincipal: "SERVICE_PRINCIPAL_COSIGNED" }));
+    expect(r2.servicePrincipal).toBe("SERVICE_PRINCIPAL_COSIGNED");
     expect(r2.claimMatch).toBeUndefined();
     const r3 = ok(await ctx.api.patch(path("identities", id.uid), { name: "ignored", description: "d3" }, { updateMask: "description" }));
     expect(r3).toMatchObject({ name: "one", description: "d3" });
     expectFieldViolation(await ctx.api.patch(path("identities", id.uid), {}, { updateMask: "name" }), "name");
-    expectFieldViolation(await ctx.api.patch(path("identities", id.uid), {}, { updateMask: "nope" }), "updateMask");
+    expectFieldViolation(await ctx.api.patch(path("identities", id.uid), {}, { updateMask: "nope" }), "update_mask");
+    // Mask paths are proto field names: `claimMatch` is a JSON name, refused; `claim_match` switches the kind back.
+    expectFieldViolation(await ctx.api.patch(path("identities", id.uid), { claimMatch: id.claimMatch }, { updateMask: "claimMatch,service_principal" }), "update_mask");
+    const r4 = ok(await ctx.api.patch(path("identities", id.uid), { claimMatch: id.claimMatch }, { updateMask: "claim_match,service_principal" }));
+    expect(r4).toMatchObject({ name: "one", description: "d3", claimMatch: id.claimMatch });
+    expect(r4.servicePrincipal).toBeUndefined();
     ok(await ctx.api.del(path("identities", id.uid)));
     expectError(await ctx.api.del(path("identities", id.uid)), "NOT_FOUND");
     expectError(await ctx.api.get(path("identities", id.uid)), "NOT_FOUND");
+  });
+});
+
+describe("static keys", () => {
+  it("may have no expiration, and take timestamps of any precision", async () => {
+    const g = await mkGroup(ctx.api, org(), "keys");
+    const keys = { issuer: "https://issuer.example", subject: "svc", issuerKeys: JWKS };
+    const forever = ok(await ctx.api.post(path("identities", g.uid), { name: "forever", staticKeys: keys }));
+    expect(forever.staticKeys.expirationTime).toBeUndefined();
+    for (const [name, digits] of [["seconds", 0], ["micros", 6], ["nanos", 9]] as const) {
+      const at = new Date(Math.floor((Date.now() + 30 * day) / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, digits ? `.${"1".repeat(digits)}Z` : "Z");
+      const made = ok(await ctx.api.post(path("identities", g.uid), { name, staticKeys: { ...keys, expirationTime: at } }));
+      expect(Date.parse(made.staticKeys.expirationTime), name).toBe(Date.parse(at));
+    }
   });
 });
 
@@ -80,6 +117,9 @@ describe("roles", () => {
     }
     const viewer = ok(await ctx.api.get(path("roles", role.viewer)));
     expect(viewer.description).toMatch(/built-in/i);
+    // Capabilities travel as the API's enum names.
+    expect(viewer.capabilities).toEqual(wireCaps(BUILTIN_ROLES.viewer.capabilities));
+    expect(viewer.capabilities).toContain("CAP_IAM_GROUPS_LIST");
     expectError(await ctx.api.patch(path("roles", role.viewer), { description: "mine" }), "PERMISSION_DENIED");
     expectError(await ctx.api.del(path("roles", role.owner)), "PERMISSION_DENIED");
     expect(ok(await ctx.api.get(path("roles"), { name: "viewer" })).roles).toHaveLength(1);
@@ -87,13 +127,18 @@ describe("roles", () => {
 
   it("creates custom roles in groups, validates capabilities, refuses deleting a bound role", async () => {
     const g = await mkGroup(ctx.api, org(), "roles");
-    const r = ok(await ctx.api.post(path("roles", g.uid), { name: "reader", capabilities: ["groups.list", "repo.list"] }));
+    const r = ok(await ctx.api.post(path("roles", g.uid), { name: "reader", capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"] }));
     expect(r.uid.startsWith(`${g.uid}/`)).toBe(true);
-    expect(r.capabilities).toEqual(["groups.list", "repo.list"]);
-    expectFieldViolation(await ctx.api.post(path("roles", g.uid), { name: "bad", capabilities: ["groups.fly"] }), "capabilities.0");
+    expect(r.capabilities).toEqual(["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"]);
+    expectFieldViolation(await ctx.api.post(path("roles", g.uid), { name: "bad", capabilities: ["CAP_GROUPS_FLY"] }), "capabilities.0");
+    // A friendly name is no enum name: the wire refuses it, naming the entry.
+    const friendly = expectFieldViolation(await ctx.api.post(path("roles", g.uid), { name: "friendly", capabilities: ["CAP_REPO_LIST", "groups.list"] }), "capabilities.1");
+    expect(friendly.find((v) => v.field === "capabilities.1")!.description).toContain("CAP_IAM_GROUPS_LIST");
+    // registry.pull and registry.push are roles, not capabilities.
+    expectFieldViolation(await ctx.api.post(path("roles", g.uid), { name: "puller", capabilities: ["CAP_REGISTRY_PULL"] }), "capabilities.0");
     expectFieldViolation(await ctx.api.post(path("roles", g.uid), { name: "none", capabilities: [] }), "capabilities");
-    const upd = ok(await ctx.api.patch(path("roles", r.uid), { capabilities: ["groups.list"] }, { updateMask: "capabilities" }));
-    expect(upd.capabilities).toEqual(["groups.list"]);
+    const upd = ok(await ctx.api.patch(path("roles", r.uid), { capabilities: ["CAP_IAM_GROUPS_LIST"] }, { updateMask: "capabilities" }));
+    expect(upd.capabilities).toEqual(["CAP_IAM_GROUPS_LIST"]);
     const scoped = await listAll(ctx.api, "roles", { "uidp.descendants_of": g.uid });
     expect(scoped.map((x) => x.uid)).toEqual([r.uid]);
 
@@ -107,11 +152,11 @@ describe("roles", () => {
 
   it("refuses deleting a role an identity provider or an invite still names, which would dangle", async () => {
     const g = await mkGroup(ctx.api, org(), "roles-in-use");
-    const r = ok(await ctx.api.post(path("roles", g.uid), { name: "default", capabilities: ["groups.list"] }));
+    const r = ok(await ctx.api.post(path("roles", g.uid), { name: "default", capabilities: wireCaps(["groups.list"]) }));
     const idp = ok(await ctx.api.post(path("identityProviders", g.uid), {
       name: "sso", defaultRole: r.uid, oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "s" },
     }));
-    const inv = ok(await ctx.api.post(path("groupInvites", g.uid), { roleUid: r.uid }));
+    const inv = ok(await ctx.api.post(path("groupInvites", g.uid), { roleUid: r.uid, ttl: "86400s" }));
     const res = expectError(await ctx.api.del(path("roles", r.uid)), "FAILED_PRECONDITION");
     expect(res.details[1].violations.map((v: { type: string; description: string }) => [v.type, v.description])).toEqual([
       ["RESOURCE_IN_USE", "role is the default role of 1 identity provider"],
@@ -120,7 +165,9 @@ describe("roles", () => {
     // The role is still there, so the provider stays updatable.
     ok(await ctx.api.get(path("roles", r.uid)));
     ok(await ctx.api.patch(path("identityProviders", idp.uid), { name: "sso2" }));
-    ok(await ctx.api.patch(path("identityProviders", idp.uid), {}, { updateMask: "defaultRole" }));
+    // Its default role is required: it cannot be cleared, only changed to another.
+    expectFieldViolation(await ctx.api.patch(path("identityProviders", idp.uid), {}, { updateMask: "default_role" }), "defaultRole");
+    ok(await ctx.api.patch(path("identityProviders", idp.uid), { defaultRole: role.viewer }, { updateMask: "default_role" }));
     ok(await ctx.api.del(path("groupInvites", inv.uid)));
     ok(await ctx.api.del(path("roles", r.uid)));
   });
@@ -141,7 +188,8 @@ describe("role bindings", () => {
     const p1 = ok(await ctx.api.patch(path("roleBindings", b.uid), { roleUid: role.editor }));
     expect(p1.role.name).toBe("editor");
     expect(p1.identity.uid).toBe(id.uid);
-    const p2 = ok(await ctx.api.patch(path("roleBindings", b.uid), { identityUid: other.uid, roleUid: role.owner }, { updateMask: "identityUid" }));
+    expectFieldViolation(await ctx.api.patch(path("roleBindings", b.uid), { identityUid: other.uid }, { updateMask: "identityUid" }), "update_mask");
+    const p2 = ok(await ctx.api.patch(path("roleBindings", b.uid), { identityUid: other.uid, roleUid: role.owner }, { updateMask: "identity_uid" }));
     expect(p2.identity.uid).toBe(other.uid);
     expect(p2.role.name).toBe("editor");
     expect(p2.createTime).toBe(b.createTime);
@@ -164,7 +212,7 @@ describe("role bindings", () => {
     const a = await mkGroup(ctx.api, org(), "vis-a");
     const child = await mkGroup(ctx.api, a.uid, "vis-child");
     const sib = await mkGroup(ctx.api, org(), "vis-sib");
-    const ra = ok(await ctx.api.post(path("roles", a.uid), { name: "ra", capabilities: ["groups.list"] }));
+    const ra = ok(await ctx.api.post(path("roles", a.uid), { name: "ra", capabilities: wireCaps(["groups.list"]) }));
     const id = await mkIdentity(ctx.api, a.uid, "vis");
     await bind(ctx.api, child.uid, id.uid, ra.uid);
     const v = expectFieldViolation(await ctx.api.post(path("roleBindings", sib.uid), { identityUid: id.uid, roleUid: ra.uid }), "roleUid");
@@ -190,17 +238,35 @@ describe("identity providers", () => {
     expect(res.text).not.toContain("s3cr3t-value");
     expect(p.oidc).toEqual({ issuer: oidc.issuer, clientId: "cid", additionalScopes: ["email"] });
     expect(p.defaultRole).toBe(role.viewer);
+    expect(p.scim).toEqual({ enabled: false, credentialState: "CREDENTIAL_STATE_NOT_ISSUED" });
     expect(resources.IdentityProvider.parse(p)).toBeTruthy();
-    expectFieldViolation(await ctx.api.post(path("identityProviders", g.uid), { name: "x", oidc: { ...oidc, clientSecret: "" } }), "oidc.clientSecret");
-    expectFieldViolation(await ctx.api.post(path("identityProviders", g.uid), { name: "x", defaultRole: "1".repeat(40), oidc }), "defaultRole");
+    expectFieldViolation(await ctx.api.post(path("identityProviders", g.uid), { name: "idp-x", defaultRole: role.viewer, oidc: { ...oidc, clientSecret: "" } }), "oidc.clientSecret");
+    expectFieldViolation(await ctx.api.post(path("identityProviders", g.uid), { name: "idp-x", defaultRole: "1".repeat(40), oidc }), "defaultRole");
+    // The default role is required; a name is 3 to 63 characters.
+    expect(expectFieldViolation(await ctx.api.post(path("identityProviders", g.uid), { name: "idp-x", oidc }), "defaultRole")[0].description).toBe("is required");
+    expectFieldViolation(await ctx.api.post(path("identityProviders", g.uid), { name: "x", defaultRole: role.viewer, oidc }), "name");
+    // A public client (PKCE) needs no secret; its correlation rule is fixed once created.
+    const { clientSecret: _, ...publicClient } = oidc;
+    const pkce = ok(await ctx.api.post(path("identityProviders", g.uid), {
+      name: "public", defaultRole: role.viewer, oidc: { ...publicClient, pkceEnabled: true, groupsClaim: "groups", correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" },
+    }));
+    expect(pkce.oidc).toMatchObject({ pkceEnabled: true, groupsClaim: "groups", correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" });
+    expectFieldViolation(await ctx.api.patch(path("identityProviders", pkce.uid), { oidc: { correlationRule: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" } }), "oidc.correlationRule");
+    expectFieldViolation(await ctx.api.patch(path("identityProviders", pkce.uid), { oidc: { pkceEnabled: false } }), "oidc.clientSecret");
+    ok(await ctx.api.del(path("identityProviders", pkce.uid)));
 
     const u1 = await ctx.api.patch(path("identityProviders", p.uid), { oidc: { clientId: "cid2", clientSecret: "" } });
     expect(ok(u1).oidc).toEqual({ issuer: oidc.issuer, clientId: "cid2", additionalScopes: ["email"] });
-    const u2 = await ctx.api.patch(path("identityProviders", p.uid), { oidc: { clientSecret: "new-secret-x" } }, { updateMask: "oidc.clientSecret" });
+    const u2 = await ctx.api.patch(path("identityProviders", p.uid), { oidc: { clientSecret: "new-secret-x" } }, { updateMask: "oidc.client_secret" });
     expect(u2.text).not.toContain("new-secret-x");
     expect(ok(u2).oidc.clientId).toBe("cid2");
-    const u3 = ok(await ctx.api.patch(path("identityProviders", p.uid), { description: "d" }, { updateMask: "description,defaultRole" }));
-    expect(u3).toMatchObject({ description: "d", defaultRole: "" });
+    // A JSON name where the proto name differs names nothing the API knows.
+    expectFieldViolation(await ctx.api.patch(path("identityProviders", p.uid), { oidc: { clientSecret: "x" } }, { updateMask: "oidc.clientSecret" }), "update_mask");
+    expectFieldViolation(await ctx.api.patch(path("identityProviders", p.uid), { defaultRole: role.editor }, { updateMask: "defaultRole" }), "update_mask");
+    // A masked field absent from the body is cleared: the required default role cannot be.
+    expectFieldViolation(await ctx.api.patch(path("identityProviders", p.uid), { description: "d" }, { updateMask: "description,default_role" }), "defaultRole");
+    const u3 = ok(await ctx.api.patch(path("identityProviders", p.uid), { description: "d", defaultRole: role.editor }, { updateMask: "description,default_role" }));
+    expect(u3).toMatchObject({ description: "d", defaultRole: role.editor });
     const got = await ctx.api.get(path("identityProviders", p.uid));
     expect(got.text).not.toMatch(/secret/i);
     const listed = await ctx.api.get(path("identityProviders"), { "uidp.descendants_of": g.uid });
@@ -224,9 +290,11 @@ describe("account associations", () => {
     expectFieldViolation(await ctx.api.post(path("accountAssociations", org()), { name: "x", google: { projectId: "p", projectNumber: "abc" } }), "google.projectNumber");
     const list = await listAll(ctx.api, "accountAssociations");
     expect(list.map((a) => a.uid)).toEqual([g1.uid, g2.uid].sort());
-    const u = ok(await ctx.api.patch(path("accountAssociations", g1.uid), { github: { installations: [{ id: "7" }] } }, { updateMask: "amazon,github" }));
+    const github = { appInstallations: { "123456": { installations: [{ installationId: "7" }] } } };
+    expectFieldViolation(await ctx.api.patch(path("accountAssociations", g1.uid), { github: { appInstallations: { acme: { installations: [] } } } }, { updateMask: "github" }), "github.appInstallations.acme");
+    const u = ok(await ctx.api.patch(path("accountAssociations", g1.uid), { github }, { updateMask: "amazon,github" }));
     expect(u.amazon).toBeUndefined();
-    expect(u.github.installations).toEqual([{ id: "7" }]);
+    expect(u.github).toEqual(github);
     ok(await ctx.api.del(path("accountAssociations", g1.uid)));
     ok(await ctx.api.del(path("accountAssociations", g1.uid)));
     expectError(await ctx.api.get(path("accountAssociations", g1.uid)), "NOT_FOUND");
@@ -240,13 +308,17 @@ describe("group invites", () => {
     expect(typeof created.code).toBe("string");
     expect(created.code.length).toBeGreaterThan(20);
     expect(resources.GroupInvite.parse(created)).toMatchObject({ roleUid: role.viewer, email: "a@b.co", singleUse: true });
+    // The role it grants, hydrated, with capabilities by enum name.
+    expect(created.role).toEqual({ uid: role.viewer, name: "viewer", description: BUILTIN_ROLES.viewer.description, capabilities: wireCaps(BUILTIN_ROLES.viewer.capabilities) });
     expect(Date.parse(created.expirationTime) - Date.parse(created.createTime)).toBe(3600_000);
     const got = await ctx.api.get(path("groupInvites", created.uid));
     expect(ok(got).code).toBeUndefined();
     expect(got.text).not.toContain(created.code);
     expect(JSON.stringify(ctx.server.requests)).not.toContain(created.code);
 
-    const second = ok(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.editor, expirationTime: new Date(Date.now() + day).toISOString() }));
+    // `expirationTime` is output only: one sent is discarded, the ttl decides.
+    const second = ok(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.editor, ttl: "60s", expirationTime: new Date(Date.now() + day).toISOString() }));
+    expect(Date.parse(second.expirationTime) - Date.parse(second.createTime)).toBe(60_000);
     const list = await listAll(ctx.api, "groupInvites", { "uidp.descendants_of": g.uid });
     // Newest first; ties (same millisecond) break by uid, descending too.
     const newestFirst = [created, second].sort((x, y) => (x.createTime === y.createTime ? (x.uid < y.uid ? 1 : -1) : x.createTime < y.createTime ? 1 : -1));
@@ -258,8 +330,9 @@ describe("group invites", () => {
     expect({ status: patch.status, code: patch.body.code }).toEqual({ status: 405, code: 12 });
     expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, ttl: "99999999s" }), "ttl");
     expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, ttl: "1h" }), "ttl");
-    expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, expirationTime: new Date(Date.now() - day).toISOString() }), "expirationTime");
-    expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, ttl: "60s", expirationTime: new Date(Date.now() + day).toISOString() }), "expirationTime");
+    // The ttl is required: an expirationTime is no lifetime.
+    expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer }), "ttl");
+    expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, expirationTime: new Date(Date.now() + day).toISOString() }), "ttl");
     ok(await ctx.api.del(path("groupInvites", created.uid)));
     expectError(await ctx.api.del(path("groupInvites", created.uid)), "NOT_FOUND");
   });

@@ -6,7 +6,7 @@
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { path, useServer } from "../support/server";
-import { expectError, expectFieldViolation, mkGroup, ok, role } from "../support/server-helpers";
+import { expectError, expectFieldViolation, mkGroup, ok, role, wireCaps } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 const org = () => ctx.server.organization;
@@ -24,19 +24,25 @@ function raw(url: string, request: string): Promise<string> {
 }
 
 describe("input limits", () => {
-  it("bounds group names (and every other name) to 256 characters", async () => {
-    expectFieldViolation(await ctx.api.post(path("groups", org()), { name: "a".repeat(257) }), "name");
+  it("bounds group names to 63 characters (as identities' and identity providers'), every other name to 256", async () => {
+    expectFieldViolation(await ctx.api.post(path("groups", org()), { name: "a".repeat(64) }), "name");
     expectFieldViolation(await ctx.api.post(path("groups", org()), { name: "a".repeat(1024 * 1024 - 100) }), "name");
-    ok(await ctx.api.post(path("groups", org()), { name: "a".repeat(256) }));
+    ok(await ctx.api.post(path("groups", org()), { name: "a".repeat(63) }));
     const g = await mkGroup(ctx.api, org(), "short");
-    expectFieldViolation(await ctx.api.patch(path("groups", g.uid), { name: "b".repeat(257) }), "name");
+    expectFieldViolation(await ctx.api.patch(path("groups", g.uid), { name: "b".repeat(64) }), "name");
+    const sp = { servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" };
+    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "i".repeat(64), ...sp }), "name");
+    ok(await ctx.api.post(path("identities", g.uid), { name: "i".repeat(63), ...sp }));
+    const caps = wireCaps(["groups.list"]);
+    expectFieldViolation(await ctx.api.post(path("roles", g.uid), { name: "r".repeat(257), capabilities: caps }), "name");
+    ok(await ctx.api.post(path("roles", g.uid), { name: "r".repeat(256), capabilities: caps }));
   });
 
   it("refuses __proto__ keys in every map instead of dropping them", async () => {
     const g = (await mkGroup(ctx.api, org(), "maps")).uid;
     const post = (collection: "identities" | "accountAssociations", rawBody: string) =>
       ctx.api.request("POST", path(collection, g), { rawBody, headers: { "content-type": "application/json" } });
-    const cm = (inner: string) => `{"name":"x","claimMatch":{"issuer":"https://i.example","subject":"s",${inner}}}`;
+    const cm = (inner: string) => `{"name":"x-id","claimMatch":{"issuer":"https://i.example","subject":"s",${inner}}}`;
     expectFieldViolation(await post("identities", cm(`"claims":{"__proto__":"admins"}`)), "claimMatch.claims.__proto__");
     expectFieldViolation(await post("identities", cm(`"claimPatterns":{"__proto__":".*"}`)), "claimMatch.claimPatterns.__proto__");
     expectFieldViolation(
@@ -53,12 +59,12 @@ describe("input limits", () => {
 
   it("keeps updateTime when a PATCH changes nothing (empty, null, or the same values)", async () => {
     const g = await mkGroup(ctx.api, org(), "still", "same");
-    const id = ok(await ctx.api.post(path("identities", g.uid), { name: "i", servicePrincipal: "INGESTER" }));
-    const r = ok(await ctx.api.post(path("roles", g.uid), { name: "r", capabilities: ["groups.list"] }));
+    const id = ok(await ctx.api.post(path("identities", g.uid), { name: "i-id", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }));
+    const r = ok(await ctx.api.post(path("roles", g.uid), { name: "r", capabilities: wireCaps(["groups.list"]) }));
     const cases: [string, any, object][] = [
       [path("groups", g.uid), g, { name: "still", description: "same" }],
-      [path("identities", id.uid), id, { name: "i" }],
-      [path("roles", r.uid), r, { capabilities: ["groups.list"] }],
+      [path("identities", id.uid), id, { name: "i-id" }],
+      [path("roles", r.uid), r, { capabilities: wireCaps(["groups.list"]) }],
     ];
     for (const [p, was, same] of cases) {
       for (const body of [{}, same]) expect(ok(await ctx.api.patch(p, body)).updateTime).toBe(was.updateTime);
@@ -102,7 +108,7 @@ describe("page tokens", () => {
   it("reveal nothing of what they point at (an invitee's email)", async () => {
     const g = (await mkGroup(ctx.api, org(), "invites")).uid;
     for (const email of ["alice.secret@example.com", "bob.secret@example.com"])
-      ok(await ctx.api.post(path("groupInvites", g), { roleUid: role.viewer, email }));
+      ok(await ctx.api.post(path("groupInvites", g), { roleUid: role.viewer, ttl: "86400s", email }));
     const page = ok(await ctx.api.get(path("groupInvites"), { "uidp.descendants_of": g, order_by: "email", page_size: 1 }));
     const token: string = page.nextPageToken;
     expect(token).toBeTruthy();

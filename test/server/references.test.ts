@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { path, useServer, type Api } from "../support/server";
-import { bind, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
+import { bind, mkGroup, mkIdentity, ok, role, wireCaps } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
 let A: string, B: string, owner: Api;
@@ -16,14 +16,14 @@ const missing: Record<string, string> = {};
 
 beforeAll(async () => {
   const org = ctx.server.organization;
-  A = (await mkGroup(ctx.api, org, "a")).uid;
-  B = (await mkGroup(ctx.api, org, "b")).uid;
+  A = (await mkGroup(ctx.api, org, "grp-a")).uid;
+  B = (await mkGroup(ctx.api, org, "grp-b")).uid;
   const me = await mkIdentity(ctx.api, A, "a-owner");
   await bind(ctx.api, A, me.uid, role.owner);
   owner = ctx.api.as(await ctx.server.issueToken(me.uid));
   hidden.identity = (await mkIdentity(ctx.api, B, "b-ci")).uid;
   hidden.group = B;
-  hidden.role = ok(await ctx.api.post(path("roles", B), { name: "b-role", capabilities: ["repo.list"] })).uid;
+  hidden.role = ok(await ctx.api.post(path("roles", B), { name: "b-role", capabilities: wireCaps(["repo.list"]) })).uid;
   missing.identity = `${A}/00000000000000aa`;
   missing.group = `${A}/00000000000000bb`;
   missing.role = "0".repeat(39) + "c";
@@ -34,9 +34,9 @@ const FIELDS: [string, "identity" | "group" | "role", "roleBindings" | "identity
   ["roleBindings.identityUid", "identity", "roleBindings", (uid) => ({ identityUid: uid, roleUid: role.viewer })],
   ["roleBindings.roleUid", "role", "roleBindings", (uid) => ({ identityUid: hidden.mine, roleUid: uid })],
   ["identityProviders.defaultRole", "role", "identityProviders", (uid) => ({ name: "sso", defaultRole: uid, oidc: { issuer: "https://login.example", clientId: "c", clientSecret: "s" } })],
-  ["groupInvites.roleUid", "role", "groupInvites", (uid) => ({ roleUid: uid })],
-  ["accountAssociations.chainguard.serviceBindings (identity)", "identity", "accountAssociations", (uid) => ({ name: "a", chainguard: { serviceBindings: { INGESTER: uid } } })],
-  ["accountAssociations.chainguard.serviceBindings (group)", "group", "accountAssociations", (uid) => ({ name: "a", chainguard: { serviceBindings: { INGESTER: uid } } })],
+  ["groupInvites.roleUid", "role", "groupInvites", (uid) => ({ roleUid: uid, ttl: "86400s" })],
+  ["accountAssociations.chainguard.serviceBindings (identity)", "identity", "accountAssociations", (uid) => ({ name: "a", chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: uid } } })],
+  ["accountAssociations.chainguard.serviceBindings (group)", "group", "accountAssociations", (uid) => ({ name: "a", chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: uid } } })],
 ];
 
 describe("references in bodies", () => {
@@ -64,8 +64,8 @@ describe("references in bodies", () => {
   }
 
   it("an update naming a hidden uid is refused too, and one that keeps a binding the caller cannot see is not", async () => {
-    ok(await ctx.api.post(path("accountAssociations", A), { name: "a", chainguard: { serviceBindings: { INGESTER: hidden.identity } } }));
-    const refused = await owner.patch(path("accountAssociations", A), { chainguard: { serviceBindings: { INGESTER: hidden.group } } }, { updateMask: "chainguard" });
+    ok(await ctx.api.post(path("accountAssociations", A), { name: "a", chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: hidden.identity } } }));
+    const refused = await owner.patch(path("accountAssociations", A), { chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: hidden.group } } }, { updateMask: "chainguard" });
     expect(refused.status, refused.text).toBe(400);
     ok(await owner.patch(path("accountAssociations", A), { description: "kept" }, { updateMask: "description" }));
   });
@@ -74,9 +74,9 @@ describe("references in bodies", () => {
     const org = ctx.server.organization;
     const full = await mkGroup(ctx.api, org, "full");
     await mkIdentity(ctx.api, full.uid, "inside");
-    ok(await ctx.api.post(path("groupInvites", full.uid), { roleUid: role.viewer }));
+    ok(await ctx.api.post(path("groupInvites", full.uid), { roleUid: role.viewer, ttl: "86400s" }));
     // A caller that may delete groups and list them, and nothing else.
-    const deleter = ok(await ctx.api.post(path("roles", org), { name: "deleter", capabilities: ["groups.list", "groups.delete"] })).uid;
+    const deleter = ok(await ctx.api.post(path("roles", org), { name: "deleter", capabilities: wireCaps(["groups.list", "groups.delete"]) })).uid;
     const who = await mkIdentity(ctx.api, org, "deleter");
     await bind(ctx.api, org, who.uid, deleter);
     const as = ctx.api.as(await ctx.server.issueToken(who.uid));

@@ -47,15 +47,15 @@ export async function makeEveryKind(api: Api, parent: string, prefix = "imported
   const team = await make(api, "groups", parent, { name: prefix, description: "Made by hand" });
   const subteam = await make(api, "groups", team, { name: "oncall" });
   const ci = await make(api, "identities", team, {
-    name: "ci",
+    name: "ci-0",
     description: "GitHub Actions on main",
     claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app:ref:refs/heads/main", audience: "irv" },
   });
   const expirationTime = new Date(Date.now() + 30 * 86400_000).toISOString().replace(/\.\d+Z$/, ".000Z");
   const keys = await make(api, "identities", team, { name: "signer", staticKeys: { issuer: "https://keys.example.com", subject: "signer", issuerKeys: JWKS, expirationTime } });
   const aws = await make(api, "identities", subteam, { name: "runner", awsIdentity: { awsAccount: "123456789012", arnPattern: "^arn:aws:iam::123456789012:role/runner-.*$" } });
-  const syncer = await make(api, "identities", team, { name: "syncer", servicePrincipal: "CATALOG_SYNCER" });
-  const deployer = await make(api, "roles", team, { name: "deployer", capabilities: ["repo.list", "tag.list", "registry.pull"] });
+  const syncer = await make(api, "identities", team, { name: "syncer", servicePrincipal: "SERVICE_PRINCIPAL_CATALOG_SYNCER" });
+  const deployer = await make(api, "roles", team, { name: "deployer", capabilities: ["CAP_REPO_LIST", "CAP_TAG_LIST", "CAP_REPO_BLOBS_GET"] });
   const binding = await make(api, "roleBindings", team, { identityUid: ci, roleUid: deployer });
   const sso = await make(api, "identityProviders", team, {
     name: "sso",
@@ -67,8 +67,8 @@ export async function makeEveryKind(api: Api, parent: string, prefix = "imported
     amazon: { account: "123456789012" },
     google: { projectId: "acme-prod", projectNumber: "123456789" },
     azure: { tenantId: "3f2b6a4c-8d1e-4f5a-9b7c-0e1d2c3b4a59", clientIds: { ci: "7c9e6679-7425-40de-944b-e07fc1f90ae7" } },
-    chainguard: { serviceBindings: { INGESTER: team } },
-    github: { installations: [{ id: "42", name: "acme" }] },
+    chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: team } },
+    github: { appInstallations: { "1234": { installations: [{ installationId: "42", name: "acme" }] } } },
   });
   const invite = await make(api, "groupInvites", team, { roleUid: viewer, email: "new-hire@acme.example", ttl: "86400s" });
   return { team, subteam, ci, keys, aws, syncer, deployer, binding, sso, accounts, invite, viewer, keysExpiration: expirationTime };

@@ -16,7 +16,7 @@ const run = promisify(execFile);
 
 /** What createFolderProject needs. */
 export interface FolderProjectOptions {
-  /** The program's entry file (absolute), the project's `main`. */
+  /** The program's entry file (absolute, or relative to the project folder), the project's `main`. */
   main: string;
   /** The project's node_modules: linked in, unless `dir` already has one. Default this repository's. */
   nodeModules?: string;
@@ -26,6 +26,10 @@ export interface FolderProjectOptions {
   server: ServerEndpoint;
   /** More plain stack config. */
   config?: Record<string, string>;
+  /** Run the program as TypeScript (the runtime's `typescript` option); default false. */
+  typescript?: boolean;
+  /** Folders to put first on PATH, e.g. another Node's bin. */
+  path?: string[];
 }
 
 /** A folder project with a `dev` stack. */
@@ -33,6 +37,13 @@ export interface FolderProject {
   dir: string;
   /** Runs `pulumi <args> --non-interactive --cwd <dir>` and returns its stdout. */
   pulumi(...args: string[]): Promise<string>;
+  /**
+   * Runs a command line exactly as a user types it (`sh -c`), in the project folder, answering the
+   * engine's confirmation prompt with `PULUMI_SKIP_CONFIRMATIONS` (no terminal here); its stdout.
+   */
+  sh(command: string): Promise<string>;
+  /** The environment both run with (the pulumi CLI on PATH, PULUMI_HOME, the passphrase). */
+  env: NodeJS.ProcessEnv;
   /** Removes the temp folders. */
   dispose(): void;
 }
@@ -47,10 +58,11 @@ export async function createFolderProject(opts: FolderProjectOptions): Promise<F
   if (!opts.dir) symlinkSync(opts.nodeModules ?? path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
   writeFileSync(
     path.join(dir, "Pulumi.yaml"),
-    ["name: irv-folder", "runtime:", "  name: nodejs", "  options:", "    typescript: false",
+    ["name: irv-folder", "runtime:", "  name: nodejs", "  options:", `    typescript: ${opts.typescript ?? false}`,
       `main: ${opts.main}`, "backend:", `  url: file://${backend}`, ""].join("\n"),
   );
-  const env = { ...process.env, ...pulumiEnv(home) };
+  const cliEnv = pulumiEnv(home);
+  const env = { ...process.env, ...cliEnv, PATH: [...(opts.path ?? []), cliEnv.PATH].join(path.delimiter) };
   const pulumi = async (...args: string[]) =>
     (await run("pulumi", [...args, "--non-interactive", "--cwd", dir], { env, maxBuffer: 16 << 20 })).stdout;
 
@@ -58,9 +70,13 @@ export async function createFolderProject(opts: FolderProjectOptions): Promise<F
   await pulumi("config", "set", "irv:apiUrl", opts.server.url);
   await pulumi("config", "set", "--secret", "irv:token", opts.server.token);
   for (const [k, v] of Object.entries(opts.config ?? {})) await pulumi("config", "set", k, v);
+  const sh = async (command: string) =>
+    (await run("sh", ["-c", command], { cwd: dir, env: { ...env, PULUMI_SKIP_CONFIRMATIONS: "true" }, maxBuffer: 16 << 20 })).stdout;
   return {
     dir,
     pulumi,
+    sh,
+    env,
     dispose: () => rmSync(base, { recursive: true, force: true }),
   };
 }

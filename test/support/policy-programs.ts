@@ -60,7 +60,7 @@ resources:
     type: irv:iam:Identity
     properties:
       groupUid: \${eng.uid}
-      name: ci
+      name: ci-jobs
       description: CI jobs
       claimMatch:
         issuer: ${GITHUB}
@@ -77,7 +77,7 @@ resources:
     properties: { groupUid: "${bad ? "\${org}" : "\${eng.uid}"}", identityUid: "\${ci.uid}", roleUid: "\${owner}" }
   deployer:
     type: irv:iam:Identity
-    properties: { groupUid: "\${platform.uid}", name: deployer, description: Deploys, servicePrincipal: INGESTER }
+    properties: { groupUid: "\${platform.uid}", name: deployer, description: Deploys, servicePrincipal: SERVICE_PRINCIPAL_INGESTER }
   releaser:
     type: irv:iam:Role
     properties: { groupUid: "\${platform.uid}", name: releaser, description: Releases, capabilities: [tag.list, tag.create] }
@@ -109,7 +109,7 @@ export function tsProgram(org: string, bad: boolean) {
     const platform = new irv.iam.Group("platform", { parentUid: eng.uid, name: "platform", description: "Platform" });
     const ci = new irv.iam.Identity("ci", {
       groupUid: eng.uid,
-      name: "ci",
+      name: "ci-0",
       description: "CI jobs",
       claimMatch: { issuer: GITHUB, subjectPattern: bad ? "^repo:.*:ref:refs/heads/main$" : "^repo:acme/[a-z-]+:ref:refs/heads/main$" },
     });
@@ -120,7 +120,7 @@ export function tsProgram(org: string, bad: boolean) {
       claimMatch: { issuer: bad ? "http://127.0.0.1:9/issuer" : "https://issuer.acme.example", subject: "local" },
     });
     new irv.iam.RoleBinding("ci-owner", { groupUid: bad ? org : eng.uid, identityUid: ci.uid, roleUid: owner });
-    const deployer = new irv.iam.Identity("deployer", { groupUid: platform.uid, name: "deployer", description: "Deploys", servicePrincipal: "INGESTER" });
+    const deployer = new irv.iam.Identity("deployer", { groupUid: platform.uid, name: "deployer", description: "Deploys", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
     const releaser = new irv.iam.Role("releaser", { groupUid: platform.uid, name: "releaser", description: "Releases", capabilities: ["tag.list", "tag.create"] });
     new irv.iam.RoleBinding("deployer-releaser", { groupUid: bad ? eng.uid : platform.uid, identityUid: deployer.uid, roleUid: releaser.uid });
     new irv.iam.Role("editor", { groupUid: eng.uid, name: bad ? "editor" : "eng-editor", description: "Edits", capabilities: ["repo.list"] });

@@ -1,6 +1,6 @@
 /** Shared bits of the server tests: quick creators and error assertions. */
 import { expect } from "vitest";
-import { codes, TYPE_PREFIX, type CodeName } from "../../api";
+import { capabilityEnum, codes, TYPE_PREFIX, type CodeName } from "../../api";
 import { builtinRoleUid } from "../../server";
 import { path, type Api, type ApiResponse } from "./server";
 
@@ -29,17 +29,22 @@ export function ok<T = any>(res: ApiResponse<T>): T {
   return res.body;
 }
 
+/** Capabilities as a role's body carries them: the API's enum names (`groups.list` -> `CAP_IAM_GROUPS_LIST`). */
+export function wireCaps(caps: readonly string[]): string[] {
+  return caps.map(capabilityEnum);
+}
+
 export const role = {
   viewer: builtinRoleUid("viewer"),
   editor: builtinRoleUid("editor"),
   owner: builtinRoleUid("owner"),
 };
 
-export async function mkGroup(api: Api, parent: string, name = "g", description?: string) {
+export async function mkGroup(api: Api, parent: string, name = "grp", description?: string) {
   return ok(await api.post(path("groups", parent), { name, description }));
 }
 
-export async function mkIdentity(api: Api, group: string, name = "ci", extra: object = {}) {
+export async function mkIdentity(api: Api, group: string, name = "ci-bot", extra: object = {}) {
   return ok(
     await api.post(path("identities", group), {
       name,

@@ -45,7 +45,11 @@ export interface GetGroupResult {
      */
     readonly description: string;
     /**
-     * The name: lowercase letters, digits, space, `.`, `_` and `-`.
+     * The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's.
+     */
+    readonly kind: string;
+    /**
+     * The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
      */
     readonly name: string;
     /**
@@ -55,7 +59,11 @@ export interface GetGroupResult {
     /**
      * Resource limits as the API reports them.
      */
-    readonly resourceLimits: {[key: string]: any};
+    readonly resourceLimits: {[key: string]: number};
+    /**
+     * The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's.
+     */
+    readonly status: string;
     /**
      * The group's uid.
      */

@@ -66,19 +66,23 @@ export interface GetIdentityResult {
      */
     readonly description: string;
     /**
+     * Its verified email, if any.
+     */
+    readonly email: string;
+    /**
      * The owning group's uid.
      */
     readonly groupUid?: string;
     /**
-     * When it was last used (RFC 3339).
+     * When it was last used (RFC 3339); absent for one never used.
      */
     readonly lastSeenTime?: string;
     /**
-     * The identity's name.
+     * The identity's name: 3 to 63 characters.
      */
     readonly name: string;
     /**
-     * A platform service.
+     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
      */
     readonly servicePrincipal?: enums.iam.ServicePrincipal;
     /**

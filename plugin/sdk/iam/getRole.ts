@@ -44,7 +44,7 @@ export interface GetRoleResult {
      */
     readonly builtin: boolean;
     /**
-     * Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+     * Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
      */
     readonly capabilities: enums.iam.Capability[];
     /**

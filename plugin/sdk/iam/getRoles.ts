@@ -45,7 +45,7 @@ export interface GetRolesArgs {
      */
     descendantsOf?: string;
     /**
-     * Any other filter the API's List accepts, by its query name.
+     * Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
      */
     filters?: {[key: string]: any};
     /**
@@ -114,7 +114,7 @@ export interface GetRolesOutputArgs {
      */
     descendantsOf?: pulumi.Input<string | undefined>;
     /**
-     * Any other filter the API's List accepts, by its query name.
+     * Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
      */
     filters?: pulumi.Input<{[key: string]: any} | undefined>;
     /**

@@ -43,7 +43,11 @@ export class Group extends pulumi.CustomResource {
      */
     declare public readonly description: pulumi.Output<string>;
     /**
-     * The name: lowercase letters, digits, space, `.`, `_` and `-`.
+     * The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's.
+     */
+    declare public /*out*/ readonly kind: pulumi.Output<string>;
+    /**
+     * The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
@@ -53,7 +57,11 @@ export class Group extends pulumi.CustomResource {
     /**
      * Resource limits as the API reports them.
      */
-    declare public /*out*/ readonly resourceLimits: pulumi.Output<{[key: string]: any}>;
+    declare public /*out*/ readonly resourceLimits: pulumi.Output<{[key: string]: number}>;
+    /**
+     * The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's.
+     */
+    declare public /*out*/ readonly status: pulumi.Output<string>;
     /**
      * The resource's uid (also its id).
      */
@@ -89,16 +97,20 @@ export class Group extends pulumi.CustomResource {
             resourceInputs["name"] = args?.name;
             resourceInputs["parentUid"] = args?.parentUid;
             resourceInputs["createTime"] = undefined /*out*/;
+            resourceInputs["kind"] = undefined /*out*/;
             resourceInputs["resourceLimits"] = undefined /*out*/;
+            resourceInputs["status"] = undefined /*out*/;
             resourceInputs["uid"] = undefined /*out*/;
             resourceInputs["updateTime"] = undefined /*out*/;
             resourceInputs["verified"] = undefined /*out*/;
         } else {
             resourceInputs["createTime"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
+            resourceInputs["kind"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["parentUid"] = undefined /*out*/;
             resourceInputs["resourceLimits"] = undefined /*out*/;
+            resourceInputs["status"] = undefined /*out*/;
             resourceInputs["uid"] = undefined /*out*/;
             resourceInputs["updateTime"] = undefined /*out*/;
             resourceInputs["verified"] = undefined /*out*/;
@@ -123,7 +135,7 @@ export interface GroupArgs {
      */
     description?: pulumi.Input<string | undefined>;
     /**
-     * The name: lowercase letters, digits, space, `.`, `_` and `-`.
+     * The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
      */
     name: pulumi.Input<string>;
     /**

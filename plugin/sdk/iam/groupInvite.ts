@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "../types/input";
+import * as outputs from "../types/output";
+import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
@@ -47,9 +50,9 @@ export class GroupInvite extends pulumi.CustomResource {
      */
     declare public readonly email: pulumi.Output<string>;
     /**
-     * When the invite expires (RFC 3339); computed from `ttl` when omitted.
+     * When the invite expires (RFC 3339): its creation plus `ttl`.
      */
-    declare public readonly expirationTime: pulumi.Output<string>;
+    declare public /*out*/ readonly expirationTime: pulumi.Output<string>;
     /**
      * The group the invitee joins.
      */
@@ -59,6 +62,10 @@ export class GroupInvite extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly keyId: pulumi.Output<string>;
     /**
+     * The role the invitee gets, as the API hydrates it (absent once the role is gone).
+     */
+    declare public /*out*/ readonly role: pulumi.Output<outputs.iam.InviteRole | undefined>;
+    /**
      * The role the invitee gets.
      */
     declare public readonly roleUid: pulumi.Output<string>;
@@ -67,9 +74,9 @@ export class GroupInvite extends pulumi.CustomResource {
      */
     declare public readonly singleUse: pulumi.Output<boolean>;
     /**
-     * Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.
+     * How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.
      */
-    declare public readonly ttl: pulumi.Output<string | undefined>;
+    declare public readonly ttl: pulumi.Output<string>;
     /**
      * The resource's uid (also its id).
      */
@@ -92,16 +99,20 @@ export class GroupInvite extends pulumi.CustomResource {
             if (args?.roleUid === undefined && !opts.urn) {
                 throw new Error("Missing required property 'roleUid'");
             }
+            if (args?.ttl === undefined && !opts.urn) {
+                throw new Error("Missing required property 'ttl'");
+            }
             resourceInputs["adoptUid"] = args?.adoptUid;
             resourceInputs["email"] = (args?.email) ?? "";
-            resourceInputs["expirationTime"] = args?.expirationTime;
             resourceInputs["groupUid"] = args?.groupUid;
             resourceInputs["roleUid"] = args?.roleUid;
             resourceInputs["singleUse"] = (args?.singleUse) ?? false;
             resourceInputs["ttl"] = args?.ttl;
             resourceInputs["code"] = undefined /*out*/;
             resourceInputs["createTime"] = undefined /*out*/;
+            resourceInputs["expirationTime"] = undefined /*out*/;
             resourceInputs["keyId"] = undefined /*out*/;
+            resourceInputs["role"] = undefined /*out*/;
             resourceInputs["uid"] = undefined /*out*/;
         } else {
             resourceInputs["code"] = undefined /*out*/;
@@ -110,6 +121,7 @@ export class GroupInvite extends pulumi.CustomResource {
             resourceInputs["expirationTime"] = undefined /*out*/;
             resourceInputs["groupUid"] = undefined /*out*/;
             resourceInputs["keyId"] = undefined /*out*/;
+            resourceInputs["role"] = undefined /*out*/;
             resourceInputs["roleUid"] = undefined /*out*/;
             resourceInputs["singleUse"] = undefined /*out*/;
             resourceInputs["ttl"] = undefined /*out*/;
@@ -137,10 +149,6 @@ export interface GroupInviteArgs {
      */
     email?: pulumi.Input<string | undefined>;
     /**
-     * When the invite expires (RFC 3339); computed from `ttl` when omitted.
-     */
-    expirationTime?: pulumi.Input<string | undefined>;
-    /**
      * The group the invitee joins.
      */
     groupUid: pulumi.Input<string>;
@@ -153,7 +161,7 @@ export interface GroupInviteArgs {
      */
     singleUse?: pulumi.Input<boolean | undefined>;
     /**
-     * Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.
+     * How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.
      */
-    ttl?: pulumi.Input<string | undefined>;
+    ttl: pulumi.Input<string>;
 }

@@ -54,19 +54,23 @@ export class Identity extends pulumi.CustomResource {
      */
     declare public readonly description: pulumi.Output<string>;
     /**
+     * Its verified email, if any.
+     */
+    declare public /*out*/ readonly email: pulumi.Output<string>;
+    /**
      * The owning group's uid.
      */
     declare public readonly groupUid: pulumi.Output<string>;
     /**
-     * When it was last used (RFC 3339).
+     * When it was last used (RFC 3339); absent for one never used.
      */
     declare public /*out*/ readonly lastSeenTime: pulumi.Output<string | undefined>;
     /**
-     * The identity's name.
+     * The identity's name: 3 to 63 characters.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * A platform service.
+     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
      */
     declare public readonly servicePrincipal: pulumi.Output<enums.iam.ServicePrincipal | undefined>;
     /**
@@ -108,6 +112,7 @@ export class Identity extends pulumi.CustomResource {
             resourceInputs["servicePrincipal"] = args?.servicePrincipal;
             resourceInputs["staticKeys"] = args?.staticKeys;
             resourceInputs["createTime"] = undefined /*out*/;
+            resourceInputs["email"] = undefined /*out*/;
             resourceInputs["lastSeenTime"] = undefined /*out*/;
             resourceInputs["uid"] = undefined /*out*/;
             resourceInputs["updateTime"] = undefined /*out*/;
@@ -116,6 +121,7 @@ export class Identity extends pulumi.CustomResource {
             resourceInputs["claimMatch"] = undefined /*out*/;
             resourceInputs["createTime"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
+            resourceInputs["email"] = undefined /*out*/;
             resourceInputs["groupUid"] = undefined /*out*/;
             resourceInputs["lastSeenTime"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
@@ -156,11 +162,11 @@ export interface IdentityArgs {
      */
     groupUid: pulumi.Input<string>;
     /**
-     * The identity's name.
+     * The identity's name: 3 to 63 characters.
      */
     name: pulumi.Input<string>;
     /**
-     * A platform service.
+     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
      */
     servicePrincipal?: pulumi.Input<enums.iam.ServicePrincipal | undefined>;
     /**

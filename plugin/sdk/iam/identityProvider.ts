@@ -42,7 +42,7 @@ export class IdentityProvider extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly createTime: pulumi.Output<string>;
     /**
-     * The role new users get (uid).
+     * The role users get on their first sign-in (uid).
      */
     declare public readonly defaultRoleUid: pulumi.Output<string>;
     /**
@@ -54,13 +54,17 @@ export class IdentityProvider extends pulumi.CustomResource {
      */
     declare public readonly groupUid: pulumi.Output<string>;
     /**
-     * The identity provider's name.
+     * The identity provider's name: 3 to 63 characters.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
      * The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.
      */
     declare public readonly oidc: pulumi.Output<outputs.iam.Oidc>;
+    /**
+     * SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.
+     */
+    declare public /*out*/ readonly scim: pulumi.Output<outputs.iam.IdentityProviderScim | undefined>;
     /**
      * The resource's uid (also its id).
      */
@@ -81,6 +85,9 @@ export class IdentityProvider extends pulumi.CustomResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         if (!opts.id) {
+            if (args?.defaultRoleUid === undefined && !opts.urn) {
+                throw new Error("Missing required property 'defaultRoleUid'");
+            }
             if (args?.groupUid === undefined && !opts.urn) {
                 throw new Error("Missing required property 'groupUid'");
             }
@@ -91,12 +98,13 @@ export class IdentityProvider extends pulumi.CustomResource {
                 throw new Error("Missing required property 'oidc'");
             }
             resourceInputs["adoptUid"] = args?.adoptUid;
-            resourceInputs["defaultRoleUid"] = (args?.defaultRoleUid) ?? "";
+            resourceInputs["defaultRoleUid"] = args?.defaultRoleUid;
             resourceInputs["description"] = (args?.description) ?? "";
             resourceInputs["groupUid"] = args?.groupUid;
             resourceInputs["name"] = args?.name;
             resourceInputs["oidc"] = args?.oidc;
             resourceInputs["createTime"] = undefined /*out*/;
+            resourceInputs["scim"] = undefined /*out*/;
             resourceInputs["uid"] = undefined /*out*/;
             resourceInputs["updateTime"] = undefined /*out*/;
         } else {
@@ -106,6 +114,7 @@ export class IdentityProvider extends pulumi.CustomResource {
             resourceInputs["groupUid"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["oidc"] = undefined /*out*/;
+            resourceInputs["scim"] = undefined /*out*/;
             resourceInputs["uid"] = undefined /*out*/;
             resourceInputs["updateTime"] = undefined /*out*/;
         }
@@ -125,9 +134,9 @@ export interface IdentityProviderArgs {
      */
     adoptUid?: pulumi.Input<string | undefined>;
     /**
-     * The role new users get (uid).
+     * The role users get on their first sign-in (uid).
      */
-    defaultRoleUid?: pulumi.Input<string | undefined>;
+    defaultRoleUid: pulumi.Input<string>;
     /**
      * Free text.
      */
@@ -137,7 +146,7 @@ export interface IdentityProviderArgs {
      */
     groupUid: pulumi.Input<string>;
     /**
-     * The identity provider's name.
+     * The identity provider's name: 3 to 63 characters.
      */
     name: pulumi.Input<string>;
     /**

@@ -38,7 +38,7 @@ export class Role extends pulumi.CustomResource {
     }
 
     /**
-     * Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+     * Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
      */
     declare public readonly capabilities: pulumi.Output<enums.iam.Capability[]>;
     /**
@@ -119,7 +119,7 @@ export interface RoleArgs {
      */
     adoptUid?: pulumi.Input<string | undefined>;
     /**
-     * Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+     * Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
      */
     capabilities: pulumi.Input<pulumi.Input<enums.iam.Capability>[]>;
     /**

@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "../types/input";
+import * as outputs from "../types/output";
+import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
@@ -49,13 +52,17 @@ export interface GetRepoResult {
      */
     readonly bundles: string[];
     /**
-     * Its catalog tier (`FREE`, `PREMIUM`, ...).
+     * Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
      */
     readonly catalogTier: string;
     /**
      * When it was created (RFC 3339).
      */
-    readonly createTime: string;
+    readonly createTime?: string;
+    /**
+     * The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+     */
+    readonly customOverlay?: any;
     /**
      * Free text.
      */
@@ -65,13 +72,17 @@ export interface GetRepoResult {
      */
     readonly name: string;
     /**
+     * Where it syncs from, when it is synced from another repository.
+     */
+    readonly syncConfig?: outputs.registry.RepoSyncConfig;
+    /**
      * The repository's uid.
      */
     readonly uid: string;
     /**
-     * When it last changed (RFC 3339).
+     * When it was last updated (RFC 3339).
      */
-    readonly updateTime: string;
+    readonly updateTime?: string;
     /**
      * `public` or `private` where the API says (irv-server does); public repos need no credentials.
      */

@@ -39,7 +39,7 @@ export interface GetReposArgs {
      */
     descendantsOf?: string;
     /**
-     * Any other filter the API's List accepts, by its query name.
+     * Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
      */
     filters?: {[key: string]: any};
     /**
@@ -98,7 +98,7 @@ export interface GetReposOutputArgs {
      */
     descendantsOf?: pulumi.Input<string | undefined>;
     /**
-     * Any other filter the API's List accepts, by its query name.
+     * Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
      */
     filters?: pulumi.Input<{[key: string]: any} | undefined>;
     /**

@@ -8,7 +8,7 @@ import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
- * The tags matching the filters (usually those of one repository), every page followed.
+ * The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
  */
 export function getTags(args?: GetTagsArgs, opts?: pulumi.InvokeOptions): Promise<GetTagsResult> {
     args = args || {};
@@ -21,6 +21,9 @@ export function getTags(args?: GetTagsArgs, opts?: pulumi.InvokeOptions): Promis
         "filters": args.filters,
         "ids": args.ids,
         "inRoot": args.inRoot,
+        "includeDates": args.includeDates,
+        "includeEpochs": args.includeEpochs,
+        "includeReferrers": args.includeReferrers,
         "name": args.name,
         "orderBy": args.orderBy,
         "repoUid": args.repoUid,
@@ -46,7 +49,7 @@ export interface GetTagsArgs {
      */
     digest?: string;
     /**
-     * Any other filter the API's List accepts, by its query name.
+     * Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
      */
     filters?: {[key: string]: any};
     /**
@@ -58,7 +61,19 @@ export interface GetTagsArgs {
      */
     inRoot?: boolean;
     /**
-     * Exact tag name.
+     * `include_dates`: list dated tags too (`*-20yymmdd`).
+     */
+    includeDates?: boolean;
+    /**
+     * `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+     */
+    includeEpochs?: boolean;
+    /**
+     * `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+     */
+    includeReferrers?: boolean;
+    /**
+     * Exact tag name (a referrer, dated or epoch tag needs its include flag too).
      */
     name?: string;
     /**
@@ -82,7 +97,7 @@ export interface GetTagsResult {
     readonly tags: outputs.registry.Tag[];
 }
 /**
- * The tags matching the filters (usually those of one repository), every page followed.
+ * The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
  */
 export function getTagsOutput(args?: GetTagsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetTagsResult> {
     args = args || {};
@@ -95,6 +110,9 @@ export function getTagsOutput(args?: GetTagsOutputArgs, opts?: pulumi.InvokeOutp
         "filters": args.filters,
         "ids": args.ids,
         "inRoot": args.inRoot,
+        "includeDates": args.includeDates,
+        "includeEpochs": args.includeEpochs,
+        "includeReferrers": args.includeReferrers,
         "name": args.name,
         "orderBy": args.orderBy,
         "repoUid": args.repoUid,
@@ -120,7 +138,7 @@ export interface GetTagsOutputArgs {
      */
     digest?: pulumi.Input<string | undefined>;
     /**
-     * Any other filter the API's List accepts, by its query name.
+     * Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
      */
     filters?: pulumi.Input<{[key: string]: any} | undefined>;
     /**
@@ -132,7 +150,19 @@ export interface GetTagsOutputArgs {
      */
     inRoot?: pulumi.Input<boolean | undefined>;
     /**
-     * Exact tag name.
+     * `include_dates`: list dated tags too (`*-20yymmdd`).
+     */
+    includeDates?: pulumi.Input<boolean | undefined>;
+    /**
+     * `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+     */
+    includeEpochs?: pulumi.Input<boolean | undefined>;
+    /**
+     * `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+     */
+    includeReferrers?: pulumi.Input<boolean | undefined>;
+    /**
+     * Exact tag name (a referrer, dated or epoch tag needs its include flag too).
      */
     name?: pulumi.Input<string | undefined>;
     /**

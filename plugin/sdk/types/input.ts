@@ -42,11 +42,21 @@ export namespace iam {
     }
 
     /**
-     * The group's GitHub App installations.
+     * The group's GitHub App installations, by app id.
      */
     export interface AccountAssociationGithubArgs {
         /**
-         * The GitHub App installations.
+         * The installations of each GitHub App, by the app's id (digits).
+         */
+        appInstallations: pulumi.Input<{[key: string]: pulumi.Input<inputs.iam.AccountAssociationGithubAppInstallationsArgs>}>;
+    }
+
+    /**
+     * One GitHub App's installations.
+     */
+    export interface AccountAssociationGithubAppInstallationsArgs {
+        /**
+         * The app's installations.
          */
         installations: pulumi.Input<pulumi.Input<inputs.iam.AccountAssociationGithubInstallationArgs>[]>;
     }
@@ -56,9 +66,9 @@ export namespace iam {
      */
     export interface AccountAssociationGithubInstallationArgs {
         /**
-         * The installation id (digits).
+         * The installation id (digits; an int64 on the API).
          */
-        id: pulumi.Input<string>;
+        installationId: pulumi.Input<string>;
         /**
          * A name for it.
          */
@@ -156,13 +166,25 @@ export namespace iam {
          */
         clientId: pulumi.Input<string>;
         /**
-         * The OAuth client secret: write-only on the API, never read back.
+         * The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
          */
         clientSecret?: pulumi.Input<string | undefined>;
+        /**
+         * How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+         */
+        correlationRule?: pulumi.Input<enums.iam.CorrelationRule | undefined>;
+        /**
+         * The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
+         */
+        groupsClaim?: pulumi.Input<string | undefined>;
         /**
          * The OIDC issuer URL (https; plain http only on a loopback host).
          */
         issuer: pulumi.Input<string>;
+        /**
+         * Use PKCE when exchanging authorization codes (a public client needs no client secret).
+         */
+        pkceEnabled?: pulumi.Input<boolean | undefined>;
     }
 
     /**
@@ -174,9 +196,9 @@ export namespace iam {
          */
         audiences?: pulumi.Input<pulumi.Input<string>[] | undefined>;
         /**
-         * When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
+         * When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
          */
-        expirationTime: pulumi.Input<string>;
+        expirationTime?: pulumi.Input<string | undefined>;
         /**
          * The `iss` of the tokens (https; plain http only on a loopback host).
          */

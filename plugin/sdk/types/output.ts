@@ -42,11 +42,21 @@ export namespace iam {
     }
 
     /**
-     * The group's GitHub App installations.
+     * The group's GitHub App installations, by app id.
      */
     export interface AccountAssociationGithub {
         /**
-         * The GitHub App installations.
+         * The installations of each GitHub App, by the app's id (digits).
+         */
+        appInstallations: {[key: string]: outputs.iam.AccountAssociationGithubAppInstallations};
+    }
+
+    /**
+     * One GitHub App's installations.
+     */
+    export interface AccountAssociationGithubAppInstallations {
+        /**
+         * The app's installations.
          */
         installations: outputs.iam.AccountAssociationGithubInstallation[];
     }
@@ -56,9 +66,9 @@ export namespace iam {
      */
     export interface AccountAssociationGithubInstallation {
         /**
-         * The installation id (digits).
+         * The installation id (digits; an int64 on the API).
          */
-        id: string;
+        installationId: string;
         /**
          * A name for it.
          */
@@ -192,6 +202,58 @@ export namespace iam {
     }
 
     /**
+     * An identity provider's SCIM provisioning status.
+     */
+    export interface IdentityProviderScim {
+        /**
+         * The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ...
+         */
+        credentialState?: string;
+        /**
+         * Whether SCIM provisioning is on.
+         */
+        enabled: boolean;
+        /**
+         * The SCIM endpoint for this identity provider.
+         */
+        endpointUrl?: string;
+        /**
+         * A version for concurrent changes.
+         */
+        etag?: string;
+        /**
+         * When the previous token stops working, during a rotation (RFC 3339).
+         */
+        previousTokenExpireTime?: string;
+        /**
+         * When the current SCIM token stops working (RFC 3339).
+         */
+        tokenExpireTime?: string;
+    }
+
+    /**
+     * The role a group invite grants, as the API hydrates it.
+     */
+    export interface InviteRole {
+        /**
+         * The role's capabilities.
+         */
+        capabilities: string[];
+        /**
+         * The role's description.
+         */
+        description: string;
+        /**
+         * The role's name.
+         */
+        name: string;
+        /**
+         * The role's uid.
+         */
+        uid: string;
+    }
+
+    /**
      * An identity provider's OIDC connection.
      */
     export interface Oidc {
@@ -204,13 +266,25 @@ export namespace iam {
          */
         clientId: string;
         /**
-         * The OAuth client secret: write-only on the API, never read back.
+         * The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
          */
         clientSecret?: string;
+        /**
+         * How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+         */
+        correlationRule?: enums.iam.CorrelationRule;
+        /**
+         * The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
+         */
+        groupsClaim?: string;
         /**
          * The OIDC issuer URL (https; plain http only on a loopback host).
          */
         issuer: string;
+        /**
+         * Use PKCE when exchanging authorization codes (a public client needs no client secret).
+         */
+        pkceEnabled?: boolean;
     }
 
     /**
@@ -222,7 +296,7 @@ export namespace iam {
          */
         builtin: boolean;
         /**
-         * Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+         * Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
          */
         capabilities: enums.iam.Capability[];
         /**
@@ -260,9 +334,9 @@ export namespace iam {
          */
         audiences?: string[];
         /**
-         * When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
+         * When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
          */
-        expirationTime: string;
+        expirationTime?: string;
         /**
          * The `iss` of the tokens (https; plain http only on a loopback host).
          */
@@ -297,13 +371,17 @@ export namespace registry {
          */
         bundles: string[];
         /**
-         * Its catalog tier (`FREE`, `PREMIUM`, ...).
+         * Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
          */
         catalogTier: string;
         /**
          * When it was created (RFC 3339).
          */
-        createTime: string;
+        createTime?: string;
+        /**
+         * The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+         */
+        customOverlay?: any;
         /**
          * Free text.
          */
@@ -313,17 +391,59 @@ export namespace registry {
          */
         name: string;
         /**
+         * Where it syncs from, when it is synced from another repository.
+         */
+        syncConfig?: outputs.registry.RepoSyncConfig;
+        /**
          * The repository's uid.
          */
         uid: string;
         /**
-         * When it last changed (RFC 3339).
+         * When it was last updated (RFC 3339).
          */
-        updateTime: string;
+        updateTime?: string;
         /**
          * `public` or `private` where the API says (irv-server does); public repos need no credentials.
          */
         visibility?: string;
+    }
+
+    /**
+     * Where a repository's images are synced from, and to which cloud registries besides.
+     */
+    export interface RepoSyncConfig {
+        /**
+         * An AWS ECR repository also synced to.
+         */
+        amazon: string;
+        /**
+         * The apko overlay applied when images are rebuilt during sync (set by the platform).
+         */
+        apkoOverlay: string;
+        /**
+         * An Azure ACR repository also synced to.
+         */
+        azure: string;
+        /**
+         * When syncing stops (RFC 3339).
+         */
+        expirationTime?: string;
+        /**
+         * A GCP Artifact Registry repository also synced to.
+         */
+        google: string;
+        /**
+         * Whether the end-of-life grace period is on (the organization's setting).
+         */
+        gracePeriod: boolean;
+        /**
+         * The repository synced from (its uid).
+         */
+        source: string;
+        /**
+         * Whether exported tags are uniquely labeled (the organization's setting).
+         */
+        uniqueTags: boolean;
     }
 
     /**
@@ -335,21 +455,13 @@ export namespace registry {
          */
         bundles: string[];
         /**
-         * When it was created (RFC 3339).
-         */
-        createTime?: string;
-        /**
          * Whether it is deprecated.
          */
         deprecated: boolean;
         /**
-         * The image digest it points at.
+         * The digest of the manifest it points at.
          */
         digest: string;
-        /**
-         * When it last moved (RFC 3339).
-         */
-        lastUpdated: string;
         /**
          * The tag, e.g. `latest`.
          */
@@ -358,13 +470,17 @@ export namespace registry {
          * The tag's uid.
          */
         uid: string;
+        /**
+         * When it last moved (RFC 3339).
+         */
+        updateTime?: string;
     }
 
 }
 
 export namespace vulnerabilities {
     /**
-     * A vulnerability advisory.
+     * A vulnerability advisory: how one vulnerability relates to one component of one artifact.
      */
     export interface Advisory {
         /**
@@ -372,7 +488,7 @@ export namespace vulnerabilities {
          */
         advisoryId: string;
         /**
-         * CVE ids and other aliases.
+         * CVE, GHSA and other ids of the vulnerability.
          */
         aliases: string[];
         /**
@@ -380,13 +496,17 @@ export namespace vulnerabilities {
          */
         artifactArchitecture: string;
         /**
-         * The artifact it concerns.
+         * The artifact it concerns (a package, an image).
          */
         artifactName: string;
         /**
-         * The artifact's type.
+         * The artifact's type (`apk`, `image`, ...).
          */
         artifactType: string;
+        /**
+         * Who created it.
+         */
+        author: string;
         /**
          * Where the component sits in the artifact.
          */
@@ -396,19 +516,27 @@ export namespace vulnerabilities {
          */
         componentName: string;
         /**
-         * The component's type.
+         * The component's ecosystem (`go-module`, `python`, ...).
          */
         componentType: string;
         /**
          * When it was created (RFC 3339).
          */
-        createTime: string;
+        createTime?: string;
         /**
-         * Its history.
+         * When it was deleted, if it was (RFC 3339).
+         */
+        deleteTime?: string;
+        /**
+         * Its history, oldest first.
          */
         events: outputs.vulnerabilities.AdvisoryEvent[];
         /**
-         * Its severity ratings.
+         * Its id in the GitHub advisory repositories, if it was migrated from there.
+         */
+        legacyAdvisoryId?: string;
+        /**
+         * Scores of the vulnerability (from its aliases' records).
          */
         severities: outputs.vulnerabilities.AdvisorySeverity[];
         /**
@@ -416,41 +544,241 @@ export namespace vulnerabilities {
          */
         uid: string;
         /**
-         * When it last changed (RFC 3339).
+         * When it was last updated (RFC 3339).
          */
-        updateTime: string;
+        updateTime?: string;
     }
 
     /**
-     * A step in an advisory's history.
+     * How a vulnerability was detected: exactly one of its members is set.
+     */
+    export interface AdvisoryDetection {
+        /**
+         * By hand.
+         */
+        manual?: outputs.vulnerabilities.AdvisoryManualDetection;
+        /**
+         * Through the NVD API.
+         */
+        nvdapi?: outputs.vulnerabilities.AdvisoryNvdApiDetection;
+        /**
+         * By a scanner.
+         */
+        scanv1?: outputs.vulnerabilities.AdvisoryScanDetection;
+    }
+
+    /**
+     * A step in an advisory's life. Exactly one of `detection`, `fixed`, `falsePositiveDetermination`, `analysisNotPlanned`, `fixNotPlanned`, `pendingUpstreamFix`, `truePositiveDetermination` and `patched` is set.
      */
     export interface AdvisoryEvent {
         /**
-         * When (RFC 3339).
+         * No analysis is planned.
          */
-        time: string;
+        analysisNotPlanned?: outputs.vulnerabilities.AdvisoryNote;
         /**
-         * What happened (`DETECTED`, `FIXED`, ...).
+         * Who recorded it.
+         */
+        author: string;
+        /**
+         * When it was recorded (RFC 3339).
+         */
+        createTime?: string;
+        /**
+         * The vulnerability was detected.
+         */
+        detection?: outputs.vulnerabilities.AdvisoryDetection;
+        /**
+         * It does not affect the artifact.
+         */
+        falsePositiveDetermination?: outputs.vulnerabilities.AdvisoryFalsePositive;
+        /**
+         * The scanner's findings: JSON, base64-encoded.
+         */
+        findings: string;
+        /**
+         * No fix is planned.
+         */
+        fixNotPlanned?: outputs.vulnerabilities.AdvisoryNote;
+        /**
+         * It is fixed from a version on.
+         */
+        fixed?: outputs.vulnerabilities.AdvisoryFixed;
+        /**
+         * The CVE dashboard issue it came from.
+         */
+        issue?: string;
+        /**
+         * The artifact was patched.
+         */
+        patched?: outputs.vulnerabilities.AdvisoryPatched;
+        /**
+         * A fix is pending upstream.
+         */
+        pendingUpstreamFix?: outputs.vulnerabilities.AdvisoryNote;
+        /**
+         * Its review: `REVIEW_STATE_PENDING`, `REVIEW_STATE_APPROVED`, `REVIEW_STATE_REQUEST_CHANGES`, `REVIEW_STATE_REJECTED` (or `REVIEW_STATE_UNSPECIFIED`).
+         */
+        reviewState: string;
+        /**
+         * Who reviewed it.
+         */
+        reviewer: string;
+        /**
+         * It does affect the artifact.
+         */
+        truePositiveDetermination?: outputs.vulnerabilities.AdvisoryNote;
+        /**
+         * The event's uid (under the advisory's).
+         */
+        uid: string;
+    }
+
+    /**
+     * The vulnerability does not affect the artifact.
+     */
+    export interface AdvisoryFalsePositive {
+        /**
+         * Comments.
+         */
+        note: string;
+        /**
+         * Why not: a `TYPE_*` of the API's FalsePositiveDetermination (e.g. `TYPE_VULNERABLE_CODE_NOT_IN_EXECUTION_PATH`).
          */
         type: string;
     }
 
     /**
-     * A severity rating of an advisory by one source.
+     * The vulnerability is fixed from a version on.
+     */
+    export interface AdvisoryFixed {
+        /**
+         * The first version of the artifact in which it is fixed.
+         */
+        fixedVersion: string;
+        /**
+         * When the grype database used was built (RFC 3339).
+         */
+        grypeDbBuilt: string;
+        /**
+         * The grype database's checksum.
+         */
+        grypeDbChecksum: string;
+        /**
+         * Comments on the fix.
+         */
+        note: string;
+        /**
+         * The scanner's (grype's) version that found it fixed.
+         */
+        scannerVersion: string;
+    }
+
+    /**
+     * A manual detection (it carries nothing more).
+     */
+    export interface AdvisoryManualDetection {
+    }
+
+    /**
+     * An event that carries only a comment (a true positive, analysis or fix not planned, a pending upstream fix).
+     */
+    export interface AdvisoryNote {
+        /**
+         * Why.
+         */
+        note: string;
+    }
+
+    /**
+     * A detection through the NVD API.
+     */
+    export interface AdvisoryNvdApiDetection {
+        /**
+         * The CPE found that matches the artifact.
+         */
+        cpeFound: string;
+        /**
+         * The name or keyword searched.
+         */
+        cpeSearched: string;
+    }
+
+    /**
+     * The artifact was patched against the vulnerability.
+     */
+    export interface AdvisoryPatched {
+        /**
+         * Comments on the patch.
+         */
+        note: string;
+        /**
+         * The versions of the artifact patched.
+         */
+        patchedVersions: string[];
+    }
+
+    /**
+     * A detection by a scanner, with what it matched.
+     */
+    export interface AdvisoryScanDetection {
+        /**
+         * The version of the artifact scanned.
+         */
+        artifactVersion: string;
+        /**
+         * The component's name.
+         */
+        component: string;
+        /**
+         * The scanner's id of the component.
+         */
+        componentId: string;
+        /**
+         * Where the component sits in the subpackage.
+         */
+        componentLocation: string;
+        /**
+         * The component's type.
+         */
+        componentType: string;
+        /**
+         * The component's version.
+         */
+        componentVersion: string;
+        /**
+         * When the grype database used was built (RFC 3339).
+         */
+        grypeDbBuilt: string;
+        /**
+         * The grype database's checksum.
+         */
+        grypeDbChecksum: string;
+        /**
+         * The scanner.
+         */
+        scanner: string;
+        /**
+         * The scanner's (grype's) version.
+         */
+        scannerVersion: string;
+        /**
+         * The subpackage it was found in (the advisory's artifact).
+         */
+        subpackage: string;
+    }
+
+    /**
+     * A severity score of the vulnerability an advisory concerns.
      */
     export interface AdvisorySeverity {
         /**
-         * The level (`LOW`, `HIGH`, ...), when given.
+         * The score: a CVSS vector, or a number, as the type says.
          */
-        level?: string;
+        score: string;
         /**
-         * The score (CVSS), when given.
+         * How it is scored: `TYPE_CVSS_V2`, `TYPE_CVSS_V3`, `TYPE_CVSS_V4` (or `TYPE_UNSPECIFIED`).
          */
-        score?: number;
-        /**
-         * Who rated it.
-         */
-        source: string;
+        type: string;
     }
 
 }

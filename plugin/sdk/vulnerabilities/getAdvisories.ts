@@ -17,14 +17,26 @@ export function getAdvisories(args?: GetAdvisoriesArgs, opts?: pulumi.InvokeOpti
         "advisoryIds": args.advisoryIds,
         "aliases": args.aliases,
         "ancestorsOf": args.ancestorsOf,
+        "artifactArchitectures": args.artifactArchitectures,
         "artifactNames": args.artifactNames,
+        "artifactTypes": args.artifactTypes,
         "childrenOf": args.childrenOf,
+        "componentLocations": args.componentLocations,
         "componentNames": args.componentNames,
+        "componentTypes": args.componentTypes,
         "descendantsOf": args.descendantsOf,
+        "eventAuthors": args.eventAuthors,
+        "eventReviewStates": args.eventReviewStates,
+        "eventReviewers": args.eventReviewers,
+        "eventTypes": args.eventTypes,
+        "excludeEventAuthors": args.excludeEventAuthors,
         "filters": args.filters,
         "ids": args.ids,
         "inRoot": args.inRoot,
+        "latestEventType": args.latestEventType,
+        "legacyAdvisoryIds": args.legacyAdvisoryIds,
         "orderBy": args.orderBy,
+        "origin": args.origin,
         "query": args.query,
     }, opts);
 }
@@ -43,23 +55,59 @@ export interface GetAdvisoriesArgs {
      */
     ancestorsOf?: string;
     /**
+     * Artifact architectures (`x86_64`, `aarch64`) (any of them).
+     */
+    artifactArchitectures?: string[];
+    /**
      * Artifact names (any of them).
      */
     artifactNames?: string[];
+    /**
+     * Artifact types (`apk`, `image`, ...) (any of them).
+     */
+    artifactTypes?: string[];
     /**
      * `uidp.children_of`: direct children of this group.
      */
     childrenOf?: string;
     /**
+     * Component locations (any of them).
+     */
+    componentLocations?: string[];
+    /**
      * Component names (any of them).
      */
     componentNames?: string[];
+    /**
+     * Component types (`go-module`, `python`, ...) (any of them).
+     */
+    componentTypes?: string[];
     /**
      * `uidp.descendants_of`: this group and everything under it.
      */
     descendantsOf?: string;
     /**
-     * Any other filter the API's List accepts, by its query name.
+     * Advisories with an event by one of these authors (any of them).
+     */
+    eventAuthors?: string[];
+    /**
+     * Advisories with an event in one of these review states (`REVIEW_STATE_PENDING`, ...) (any of them).
+     */
+    eventReviewStates?: string[];
+    /**
+     * Advisories with an event reviewed by one of these (any of them).
+     */
+    eventReviewers?: string[];
+    /**
+     * Advisories with an event of one of these types (`EVENT_TYPE_FILTER_FIXED`, ...) (any of them).
+     */
+    eventTypes?: string[];
+    /**
+     * Advisories with no event by any of these authors: the complement (any of them).
+     */
+    excludeEventAuthors?: string[];
+    /**
+     * Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
      */
     filters?: {[key: string]: any};
     /**
@@ -71,11 +119,23 @@ export interface GetAdvisoriesArgs {
      */
     inRoot?: boolean;
     /**
+     * Advisories whose most recent approved event is of this type (`EVENT_TYPE_FILTER_DETECTION`: still open).
+     */
+    latestEventType?: string;
+    /**
+     * Ids in the GitHub advisory repositories, of migrated advisories (any of them).
+     */
+    legacyAdvisoryIds?: string[];
+    /**
      * `order_by`, e.g. `"name desc"`.
      */
     orderBy?: string;
     /**
-     * Case-insensitive substring search.
+     * An origin package: its advisories and its subpackages' (replaces `artifactNames`).
+     */
+    origin?: string;
+    /**
+     * Case-insensitive substring of the artifact, the component or an alias.
      */
     query?: string;
 }
@@ -96,14 +156,26 @@ export function getAdvisoriesOutput(args?: GetAdvisoriesOutputArgs, opts?: pulum
         "advisoryIds": args.advisoryIds,
         "aliases": args.aliases,
         "ancestorsOf": args.ancestorsOf,
+        "artifactArchitectures": args.artifactArchitectures,
         "artifactNames": args.artifactNames,
+        "artifactTypes": args.artifactTypes,
         "childrenOf": args.childrenOf,
+        "componentLocations": args.componentLocations,
         "componentNames": args.componentNames,
+        "componentTypes": args.componentTypes,
         "descendantsOf": args.descendantsOf,
+        "eventAuthors": args.eventAuthors,
+        "eventReviewStates": args.eventReviewStates,
+        "eventReviewers": args.eventReviewers,
+        "eventTypes": args.eventTypes,
+        "excludeEventAuthors": args.excludeEventAuthors,
         "filters": args.filters,
         "ids": args.ids,
         "inRoot": args.inRoot,
+        "latestEventType": args.latestEventType,
+        "legacyAdvisoryIds": args.legacyAdvisoryIds,
         "orderBy": args.orderBy,
+        "origin": args.origin,
         "query": args.query,
     }, opts);
 }
@@ -122,23 +194,59 @@ export interface GetAdvisoriesOutputArgs {
      */
     ancestorsOf?: pulumi.Input<string | undefined>;
     /**
+     * Artifact architectures (`x86_64`, `aarch64`) (any of them).
+     */
+    artifactArchitectures?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
      * Artifact names (any of them).
      */
     artifactNames?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Artifact types (`apk`, `image`, ...) (any of them).
+     */
+    artifactTypes?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * `uidp.children_of`: direct children of this group.
      */
     childrenOf?: pulumi.Input<string | undefined>;
     /**
+     * Component locations (any of them).
+     */
+    componentLocations?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
      * Component names (any of them).
      */
     componentNames?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Component types (`go-module`, `python`, ...) (any of them).
+     */
+    componentTypes?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * `uidp.descendants_of`: this group and everything under it.
      */
     descendantsOf?: pulumi.Input<string | undefined>;
     /**
-     * Any other filter the API's List accepts, by its query name.
+     * Advisories with an event by one of these authors (any of them).
+     */
+    eventAuthors?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Advisories with an event in one of these review states (`REVIEW_STATE_PENDING`, ...) (any of them).
+     */
+    eventReviewStates?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Advisories with an event reviewed by one of these (any of them).
+     */
+    eventReviewers?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Advisories with an event of one of these types (`EVENT_TYPE_FILTER_FIXED`, ...) (any of them).
+     */
+    eventTypes?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Advisories with no event by any of these authors: the complement (any of them).
+     */
+    excludeEventAuthors?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
      */
     filters?: pulumi.Input<{[key: string]: any} | undefined>;
     /**
@@ -150,11 +258,23 @@ export interface GetAdvisoriesOutputArgs {
      */
     inRoot?: pulumi.Input<boolean | undefined>;
     /**
+     * Advisories whose most recent approved event is of this type (`EVENT_TYPE_FILTER_DETECTION`: still open).
+     */
+    latestEventType?: pulumi.Input<string | undefined>;
+    /**
+     * Ids in the GitHub advisory repositories, of migrated advisories (any of them).
+     */
+    legacyAdvisoryIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
      * `order_by`, e.g. `"name desc"`.
      */
     orderBy?: pulumi.Input<string | undefined>;
     /**
-     * Case-insensitive substring search.
+     * An origin package: its advisories and its subpackages' (replaces `artifactNames`).
+     */
+    origin?: pulumi.Input<string | undefined>;
+    /**
+     * Case-insensitive substring of the artifact, the component or an alias.
      */
     query?: pulumi.Input<string | undefined>;
 }

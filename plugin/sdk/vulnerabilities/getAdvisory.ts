@@ -31,7 +31,7 @@ export interface GetAdvisoryArgs {
 }
 
 /**
- * A vulnerability advisory.
+ * A vulnerability advisory: how one vulnerability relates to one component of one artifact.
  */
 export interface GetAdvisoryResult {
     /**
@@ -39,7 +39,7 @@ export interface GetAdvisoryResult {
      */
     readonly advisoryId: string;
     /**
-     * CVE ids and other aliases.
+     * CVE, GHSA and other ids of the vulnerability.
      */
     readonly aliases: string[];
     /**
@@ -47,13 +47,17 @@ export interface GetAdvisoryResult {
      */
     readonly artifactArchitecture: string;
     /**
-     * The artifact it concerns.
+     * The artifact it concerns (a package, an image).
      */
     readonly artifactName: string;
     /**
-     * The artifact's type.
+     * The artifact's type (`apk`, `image`, ...).
      */
     readonly artifactType: string;
+    /**
+     * Who created it.
+     */
+    readonly author: string;
     /**
      * Where the component sits in the artifact.
      */
@@ -63,19 +67,27 @@ export interface GetAdvisoryResult {
      */
     readonly componentName: string;
     /**
-     * The component's type.
+     * The component's ecosystem (`go-module`, `python`, ...).
      */
     readonly componentType: string;
     /**
      * When it was created (RFC 3339).
      */
-    readonly createTime: string;
+    readonly createTime?: string;
     /**
-     * Its history.
+     * When it was deleted, if it was (RFC 3339).
+     */
+    readonly deleteTime?: string;
+    /**
+     * Its history, oldest first.
      */
     readonly events: outputs.vulnerabilities.AdvisoryEvent[];
     /**
-     * Its severity ratings.
+     * Its id in the GitHub advisory repositories, if it was migrated from there.
+     */
+    readonly legacyAdvisoryId?: string;
+    /**
+     * Scores of the vulnerability (from its aliases' records).
      */
     readonly severities: outputs.vulnerabilities.AdvisorySeverity[];
     /**
@@ -83,9 +95,9 @@ export interface GetAdvisoryResult {
      */
     readonly uid: string;
     /**
-     * When it last changed (RFC 3339).
+     * When it was last updated (RFC 3339).
      */
-    readonly updateTime: string;
+    readonly updateTime?: string;
 }
 /**
  * One vulnerability advisory: by uid, or by its advisory id. Fails on zero or several matches.

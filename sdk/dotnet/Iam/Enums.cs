@@ -8,7 +8,7 @@ using Pulumi;
 namespace PulumiIrv.Irv.Iam
 {
     /// <summary>
-    /// A capability a role can hold: `&lt;collection&gt;.&lt;verb&gt;`, such as `groups.list`.
+    /// A capability a role can hold: its name, `&lt;collection&gt;.&lt;verb&gt;` such as `groups.list` (the API's enum name, such as `CAP_IAM_GROUPS_LIST`, is accepted too).
     /// </summary>
     [EnumType]
     public readonly struct Capability : IEquatable<Capability>
@@ -20,44 +20,181 @@ namespace PulumiIrv.Irv.Iam
             _value = value ?? throw new ArgumentNullException(nameof(value));
         }
 
-        public static Capability GroupsList { get; } = new Capability("groups.list");
         public static Capability GroupsCreate { get; } = new Capability("groups.create");
         public static Capability GroupsUpdate { get; } = new Capability("groups.update");
+        public static Capability GroupsList { get; } = new Capability("groups.list");
         public static Capability GroupsDelete { get; } = new Capability("groups.delete");
-        public static Capability IdentityList { get; } = new Capability("identity.list");
-        public static Capability IdentityCreate { get; } = new Capability("identity.create");
-        public static Capability IdentityUpdate { get; } = new Capability("identity.update");
-        public static Capability IdentityDelete { get; } = new Capability("identity.delete");
-        public static Capability RolesList { get; } = new Capability("roles.list");
+        public static Capability GroupInvitesCreate { get; } = new Capability("group_invites.create");
+        public static Capability GroupInvitesList { get; } = new Capability("group_invites.list");
+        public static Capability GroupInvitesDelete { get; } = new Capability("group_invites.delete");
         public static Capability RolesCreate { get; } = new Capability("roles.create");
         public static Capability RolesUpdate { get; } = new Capability("roles.update");
+        public static Capability RolesList { get; } = new Capability("roles.list");
         public static Capability RolesDelete { get; } = new Capability("roles.delete");
-        public static Capability RoleBindingsList { get; } = new Capability("role_bindings.list");
         public static Capability RoleBindingsCreate { get; } = new Capability("role_bindings.create");
         public static Capability RoleBindingsUpdate { get; } = new Capability("role_bindings.update");
+        public static Capability RoleBindingsList { get; } = new Capability("role_bindings.list");
         public static Capability RoleBindingsDelete { get; } = new Capability("role_bindings.delete");
-        public static Capability IdentityProvidersList { get; } = new Capability("identity_providers.list");
-        public static Capability IdentityProvidersCreate { get; } = new Capability("identity_providers.create");
-        public static Capability IdentityProvidersUpdate { get; } = new Capability("identity_providers.update");
-        public static Capability IdentityProvidersDelete { get; } = new Capability("identity_providers.delete");
-        public static Capability AccountAssociationsList { get; } = new Capability("account_associations.list");
+        public static Capability ClustersCreate { get; } = new Capability("clusters.create");
+        public static Capability ClustersUpdate { get; } = new Capability("clusters.update");
+        public static Capability ClustersList { get; } = new Capability("clusters.list");
+        public static Capability ClustersDelete { get; } = new Capability("clusters.delete");
+        public static Capability ClustersDiscover { get; } = new Capability("clusters.discover");
+        public static Capability RecordsList { get; } = new Capability("records.list");
+        public static Capability RecordContextsList { get; } = new Capability("record_contexts.list");
+        public static Capability RecordSignaturesList { get; } = new Capability("record_signatures.list");
+        public static Capability RecordPolicyResultsList { get; } = new Capability("record_policy_results.list");
+        public static Capability RisksList { get; } = new Capability("risks.list");
+        public static Capability SbomsList { get; } = new Capability("sboms.list");
+        public static Capability VulnReportsList { get; } = new Capability("vuln_reports.list");
+        public static Capability AttestationsList { get; } = new Capability("attestations.list");
         public static Capability AccountAssociationsCreate { get; } = new Capability("account_associations.create");
         public static Capability AccountAssociationsUpdate { get; } = new Capability("account_associations.update");
+        public static Capability AccountAssociationsList { get; } = new Capability("account_associations.list");
         public static Capability AccountAssociationsDelete { get; } = new Capability("account_associations.delete");
-        public static Capability GroupInvitesList { get; } = new Capability("group_invites.list");
-        public static Capability GroupInvitesCreate { get; } = new Capability("group_invites.create");
-        public static Capability GroupInvitesDelete { get; } = new Capability("group_invites.delete");
-        public static Capability RepoList { get; } = new Capability("repo.list");
+        public static Capability PolicyCreate { get; } = new Capability("policy.create");
+        public static Capability PolicyUpdate { get; } = new Capability("policy.update");
+        public static Capability PolicyList { get; } = new Capability("policy.list");
+        public static Capability PolicyDelete { get; } = new Capability("policy.delete");
+        public static Capability IdentityCreate { get; } = new Capability("identity.create");
+        public static Capability IdentityUpdate { get; } = new Capability("identity.update");
+        public static Capability IdentityList { get; } = new Capability("identity.list");
+        public static Capability IdentityDelete { get; } = new Capability("identity.delete");
+        public static Capability NodesList { get; } = new Capability("nodes.list");
+        public static Capability NamespacesList { get; } = new Capability("namespaces.list");
+        public static Capability WorkloadsList { get; } = new Capability("workloads.list");
+        public static Capability IdentityProvidersCreate { get; } = new Capability("identity_providers.create");
+        public static Capability IdentityProvidersUpdate { get; } = new Capability("identity_providers.update");
+        public static Capability IdentityProvidersList { get; } = new Capability("identity_providers.list");
+        public static Capability IdentityProvidersDelete { get; } = new Capability("identity_providers.delete");
+        public static Capability IdentityProvidersScimManage { get; } = new Capability("identity_providers.scim.manage");
+        public static Capability SubscriptionsCreate { get; } = new Capability("subscriptions.create");
+        public static Capability SubscriptionsUpdate { get; } = new Capability("subscriptions.update");
+        public static Capability SubscriptionsList { get; } = new Capability("subscriptions.list");
+        public static Capability SubscriptionsDelete { get; } = new Capability("subscriptions.delete");
+        public static Capability RepoBlobsGet { get; } = new Capability("repo.blobs.get");
         public static Capability RepoCreate { get; } = new Capability("repo.create");
         public static Capability RepoUpdate { get; } = new Capability("repo.update");
+        public static Capability RepoList { get; } = new Capability("repo.list");
         public static Capability RepoDelete { get; } = new Capability("repo.delete");
-        public static Capability TagList { get; } = new Capability("tag.list");
+        public static Capability ManifestCreate { get; } = new Capability("manifest.create");
+        public static Capability ManifestUpdate { get; } = new Capability("manifest.update");
+        public static Capability ManifestList { get; } = new Capability("manifest.list");
+        public static Capability ManifestDelete { get; } = new Capability("manifest.delete");
         public static Capability TagCreate { get; } = new Capability("tag.create");
         public static Capability TagUpdate { get; } = new Capability("tag.update");
+        public static Capability TagList { get; } = new Capability("tag.list");
         public static Capability TagDelete { get; } = new Capability("tag.delete");
+        public static Capability ManifestMetadataList { get; } = new Capability("manifest.metadata.list");
+        public static Capability ReferrersList { get; } = new Capability("referrers.list");
+        public static Capability ApkCreate { get; } = new Capability("apk.create");
+        public static Capability ApkUpdate { get; } = new Capability("apk.update");
+        public static Capability ApkList { get; } = new Capability("apk.list");
+        public static Capability ApkDelete { get; } = new Capability("apk.delete");
+        public static Capability VersionList { get; } = new Capability("version.list");
+        public static Capability ApkBlobsGet { get; } = new Capability("apk.blobs.get");
+        public static Capability VulnReportCreate { get; } = new Capability("vuln_report.create");
+        public static Capability VulnReportList { get; } = new Capability("vuln_report.list");
+        public static Capability VulnCreate { get; } = new Capability("vuln.create");
+        public static Capability BuildReportList { get; } = new Capability("build_report.list");
+        public static Capability RegistryEntitlementsList { get; } = new Capability("registry.entitlements.list");
+        public static Capability RegistryEntitlementsCreate { get; } = new Capability("registry.entitlements.create");
+        public static Capability RegistryEntitlementsDelete { get; } = new Capability("registry.entitlements.delete");
+        public static Capability RegistrySettingsList { get; } = new Capability("registry.settings.list");
+        public static Capability RegistrySettingsUpdate { get; } = new Capability("registry.settings.update");
+        public static Capability RegistryEntitlementsImagesAdd { get; } = new Capability("registry.entitlements.images.add");
+        public static Capability RegistryEntitlementsImagesRemove { get; } = new Capability("registry.entitlements.images.remove");
+        public static Capability RegistryEntitlementsImagesSwap { get; } = new Capability("registry.entitlements.images.swap");
+        public static Capability RegistryOverlaysList { get; } = new Capability("registry.overlays.list");
+        public static Capability RegistryOverlaysEdit { get; } = new Capability("registry.overlays.edit");
+        public static Capability SigstoreCreate { get; } = new Capability("sigstore.create");
+        public static Capability SigstoreUpdate { get; } = new Capability("sigstore.update");
+        public static Capability SigstoreList { get; } = new Capability("sigstore.list");
+        public static Capability SigstoreDelete { get; } = new Capability("sigstore.delete");
+        public static Capability SigstoreCertificateCreate { get; } = new Capability("sigstore.certificate.create");
+        public static Capability LibrariesEntitlementsCreate { get; } = new Capability("libraries.entitlements.create");
+        public static Capability LibrariesEntitlementsList { get; } = new Capability("libraries.entitlements.list");
+        public static Capability LibrariesEntitlementsDelete { get; } = new Capability("libraries.entitlements.delete");
+        public static Capability LibrariesArtifactsList { get; } = new Capability("libraries.artifacts.list");
+        public static Capability LibrariesPythonList { get; } = new Capability("libraries.python.list");
+        public static Capability LibrariesPythonCreate { get; } = new Capability("libraries.python.create");
+        public static Capability LibrariesJavaList { get; } = new Capability("libraries.java.list");
+        public static Capability LibrariesJavaCreate { get; } = new Capability("libraries.java.create");
+        public static Capability LibrariesJavascriptList { get; } = new Capability("libraries.javascript.list");
+        public static Capability LibrariesJavascriptCreate { get; } = new Capability("libraries.javascript.create");
+        public static Capability LibrariesDotnetList { get; } = new Capability("libraries.dotnet.list");
+        public static Capability LibrariesDotnetCreate { get; } = new Capability("libraries.dotnet.create");
+        public static Capability LibrariesGoList { get; } = new Capability("libraries.go.list");
+        public static Capability LibrariesGoCreate { get; } = new Capability("libraries.go.create");
+        public static Capability LibrariesCacheInvalidate { get; } = new Capability("libraries.cache.invalidate");
+        public static Capability LibrariesCacheList { get; } = new Capability("libraries.cache.list");
+        public static Capability LibrariesAwsMarketplaceSubscriptionsCreate { get; } = new Capability("libraries.aws_marketplace.subscriptions.create");
+        public static Capability LibrariesAwsMarketplaceSubscriptionsUpdate { get; } = new Capability("libraries.aws_marketplace.subscriptions.update");
+        public static Capability LibrariesAwsMarketplaceSubscriptionsList { get; } = new Capability("libraries.aws_marketplace.subscriptions.list");
+        public static Capability LibrariesRequestGroupsCreate { get; } = new Capability("libraries.request_groups.create");
+        public static Capability LibrariesRequestGroupsList { get; } = new Capability("libraries.request_groups.list");
+        public static Capability LibrariesRequestGroupsUpdate { get; } = new Capability("libraries.request_groups.update");
+        public static Capability LibrariesRequestGroupsDelete { get; } = new Capability("libraries.request_groups.delete");
+        public static Capability LibrariesRequestGroupsSubmit { get; } = new Capability("libraries.request_groups.submit");
+        public static Capability LibrariesRequestGroupsItemsUpdate { get; } = new Capability("libraries.request_groups.items.update");
+        public static Capability LibrariesRemoteRegistriesCreate { get; } = new Capability("libraries.remote_registries.create");
+        public static Capability LibrariesRemoteRegistriesList { get; } = new Capability("libraries.remote_registries.list");
+        public static Capability LibrariesRemoteRegistriesDelete { get; } = new Capability("libraries.remote_registries.delete");
+        public static Capability AdvisoriesCreate { get; } = new Capability("advisories.create");
+        public static Capability AdvisoriesUpdate { get; } = new Capability("advisories.update");
         public static Capability AdvisoriesList { get; } = new Capability("advisories.list");
-        public static Capability RegistryPull { get; } = new Capability("registry.pull");
-        public static Capability RegistryPush { get; } = new Capability("registry.push");
+        public static Capability AdvisoriesDelete { get; } = new Capability("advisories.delete");
+        public static Capability AdvisoriesApprove { get; } = new Capability("advisories.approve");
+        public static Capability RegistryDeploymentsCreate { get; } = new Capability("registry.deployments.create");
+        public static Capability RegistryDeploymentsList { get; } = new Capability("registry.deployments.list");
+        public static Capability PoliciesPolicyCreate { get; } = new Capability("policies.policy.create");
+        public static Capability PoliciesPolicyUpdate { get; } = new Capability("policies.policy.update");
+        public static Capability PoliciesPolicyList { get; } = new Capability("policies.policy.list");
+        public static Capability PoliciesPolicyDelete { get; } = new Capability("policies.policy.delete");
+        public static Capability PoliciesBindingCreate { get; } = new Capability("policies.binding.create");
+        public static Capability PoliciesBindingUpdate { get; } = new Capability("policies.binding.update");
+        public static Capability PoliciesBindingList { get; } = new Capability("policies.binding.list");
+        public static Capability PoliciesBindingDelete { get; } = new Capability("policies.binding.delete");
+        public static Capability PoliciesDecisionList { get; } = new Capability("policies.decision.list");
+        public static Capability PoliciesOverrideCreate { get; } = new Capability("policies.override.create");
+        public static Capability PoliciesOverrideList { get; } = new Capability("policies.override.list");
+        public static Capability PoliciesOverrideDelete { get; } = new Capability("policies.override.delete");
+        public static Capability RepoCheckPolicies { get; } = new Capability("repo.check_policies");
+        public static Capability PackagesEntitlementsList { get; } = new Capability("packages.entitlements.list");
+        public static Capability TermsAccept { get; } = new Capability("terms.accept");
+        public static Capability TermsList { get; } = new Capability("terms.list");
+        public static Capability GuardenerDfcConvert { get; } = new Capability("guardener.dfc.convert");
+        public static Capability GuardenerAssociationManage { get; } = new Capability("guardener.association.manage");
+        public static Capability GuardenerAssociationList { get; } = new Capability("guardener.association.list");
+        public static Capability GuardenerEntitlementList { get; } = new Capability("guardener.entitlement.list");
+        public static Capability GuardenerActionsMigrate { get; } = new Capability("guardener.actions.migrate");
+        public static Capability GuardenerScanList { get; } = new Capability("guardener.scan.list");
+        public static Capability GuardenerScanGet { get; } = new Capability("guardener.scan.get");
+        public static Capability McpToolCall { get; } = new Capability("mcp.tool.call");
+        public static Capability SkillsPublish { get; } = new Capability("skills.publish");
+        public static Capability SkillsEntitlementsCreate { get; } = new Capability("skills.entitlements.create");
+        public static Capability SkillsEntitlementsList { get; } = new Capability("skills.entitlements.list");
+        public static Capability SkillsEntitlementsDelete { get; } = new Capability("skills.entitlements.delete");
+        public static Capability SkillsList { get; } = new Capability("skills.list");
+        public static Capability SkillsHardenRead { get; } = new Capability("skills.harden.read");
+        public static Capability SkillsHardenWrite { get; } = new Capability("skills.harden.write");
+        public static Capability SkillsHardenCancel { get; } = new Capability("skills.harden.cancel");
+        public static Capability ArgosDocumentsCreate { get; } = new Capability("argos.documents.create");
+        public static Capability ArgosDocumentsList { get; } = new Capability("argos.documents.list");
+        public static Capability ArgosDocumentsDelete { get; } = new Capability("argos.documents.delete");
+        public static Capability ArgosOsvRead { get; } = new Capability("argos.osv.read");
+        public static Capability LibrariesPolicyCreate { get; } = new Capability("libraries.policy.create");
+        public static Capability LibrariesPolicyUpdate { get; } = new Capability("libraries.policy.update");
+        public static Capability LibrariesPolicyList { get; } = new Capability("libraries.policy.list");
+        public static Capability LibrariesPolicyDelete { get; } = new Capability("libraries.policy.delete");
+        public static Capability LibrariesPolicyBindingCreate { get; } = new Capability("libraries.policy.binding.create");
+        public static Capability LibrariesPolicyBindingUpdate { get; } = new Capability("libraries.policy.binding.update");
+        public static Capability LibrariesPolicyBindingList { get; } = new Capability("libraries.policy.binding.list");
+        public static Capability LibrariesPolicyBindingDelete { get; } = new Capability("libraries.policy.binding.delete");
+        public static Capability LibrariesPolicyBlockEventList { get; } = new Capability("libraries.policy.block_event.list");
+        public static Capability ArgosOsvDump { get; } = new Capability("argos.osv.dump");
+        public static Capability ActionsList { get; } = new Capability("actions.list");
+        public static Capability Gulfstream { get; } = new Capability("gulfstream");
 
         public static bool operator ==(Capability left, Capability right) => left.Equals(right);
         public static bool operator !=(Capability left, Capability right) => !left.Equals(right);
@@ -75,7 +212,39 @@ namespace PulumiIrv.Irv.Iam
     }
 
     /// <summary>
-    /// A platform service an identity can stand for.
+    /// How an OIDC login is matched to a SCIM-provisioned user: the OIDC `sub` (or Entra's `oid`) equals the SCIM externalId.
+    /// </summary>
+    [EnumType]
+    public readonly struct CorrelationRule : IEquatable<CorrelationRule>
+    {
+        private readonly string _value;
+
+        private CorrelationRule(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static CorrelationRule Unspecified { get; } = new CorrelationRule("CORRELATION_RULE_UNSPECIFIED");
+        public static CorrelationRule SubEqualsExternalId { get; } = new CorrelationRule("CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID");
+        public static CorrelationRule OidEqualsExternalId { get; } = new CorrelationRule("CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID");
+
+        public static bool operator ==(CorrelationRule left, CorrelationRule right) => left.Equals(right);
+        public static bool operator !=(CorrelationRule left, CorrelationRule right) => !left.Equals(right);
+
+        public static explicit operator string(CorrelationRule value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is CorrelationRule other && Equals(other);
+        public bool Equals(CorrelationRule other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED`.
     /// </summary>
     [EnumType]
     public readonly struct ServicePrincipal : IEquatable<ServicePrincipal>
@@ -87,12 +256,19 @@ namespace PulumiIrv.Irv.Iam
             _value = value ?? throw new ArgumentNullException(nameof(value));
         }
 
-        public static ServicePrincipal CatalogSyncer { get; } = new ServicePrincipal("CATALOG_SYNCER");
-        public static ServicePrincipal ApkoBuilder { get; } = new ServicePrincipal("APKO_BUILDER");
-        public static ServicePrincipal Ingester { get; } = new ServicePrincipal("INGESTER");
-        public static ServicePrincipal RegistryPuller { get; } = new ServicePrincipal("REGISTRY_PULLER");
-        public static ServicePrincipal RegistryPusher { get; } = new ServicePrincipal("REGISTRY_PUSHER");
-        public static ServicePrincipal Cosigned { get; } = new ServicePrincipal("COSIGNED");
+        public static ServicePrincipal Cosigned { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_COSIGNED");
+        public static ServicePrincipal Ingester { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_INGESTER");
+        public static ServicePrincipal CatalogSyncer { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_CATALOG_SYNCER");
+        public static ServicePrincipal ApkoBuilder { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_APKO_BUILDER");
+        public static ServicePrincipal EntitlementSyncer { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER");
+        public static ServicePrincipal TenantScanner { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_TENANT_SCANNER");
+        public static ServicePrincipal Sedimentology { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_SEDIMENTOLOGY");
+        public static ServicePrincipal Skillup { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_SKILLUP");
+        public static ServicePrincipal Materializer { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_MATERIALIZER");
+        public static ServicePrincipal Microflow { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_MICROFLOW");
+        public static ServicePrincipal Guardener { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_GUARDENER");
+        public static ServicePrincipal Microvm { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_MICROVM");
+        public static ServicePrincipal Skills { get; } = new ServicePrincipal("SERVICE_PRINCIPAL_SKILLS");
 
         public static bool operator ==(ServicePrincipal left, ServicePrincipal right) => left.Equals(right);
         public static bool operator !=(ServicePrincipal left, ServicePrincipal right) => !left.Equals(right);

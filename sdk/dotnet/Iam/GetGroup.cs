@@ -97,7 +97,11 @@ namespace PulumiIrv.Irv.Iam
         /// </summary>
         public readonly string Description;
         /// <summary>
-        /// The name: lowercase letters, digits, space, `.`, `_` and `-`.
+        /// The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's.
+        /// </summary>
+        public readonly string Kind;
+        /// <summary>
+        /// The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
         /// </summary>
         public readonly string Name;
         /// <summary>
@@ -107,7 +111,11 @@ namespace PulumiIrv.Irv.Iam
         /// <summary>
         /// Resource limits as the API reports them.
         /// </summary>
-        public readonly ImmutableDictionary<string, object> ResourceLimits;
+        public readonly ImmutableDictionary<string, double> ResourceLimits;
+        /// <summary>
+        /// The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's.
+        /// </summary>
+        public readonly string Status;
         /// <summary>
         /// The group's uid.
         /// </summary>
@@ -127,11 +135,15 @@ namespace PulumiIrv.Irv.Iam
 
             string description,
 
+            string kind,
+
             string name,
 
             string? parentUid,
 
-            ImmutableDictionary<string, object> resourceLimits,
+            ImmutableDictionary<string, double> resourceLimits,
+
+            string status,
 
             string uid,
 
@@ -141,9 +153,11 @@ namespace PulumiIrv.Irv.Iam
         {
             CreateTime = createTime;
             Description = description;
+            Kind = kind;
             Name = name;
             ParentUid = parentUid;
             ResourceLimits = resourceLimits;
+            Status = status;
             Uid = uid;
             UpdateTime = updateTime;
             Verified = verified;

@@ -129,19 +129,23 @@ namespace PulumiIrv.Irv.Iam
         /// </summary>
         public readonly string Description;
         /// <summary>
+        /// Its verified email, if any.
+        /// </summary>
+        public readonly string Email;
+        /// <summary>
         /// The owning group's uid.
         /// </summary>
         public readonly string? GroupUid;
         /// <summary>
-        /// When it was last used (RFC 3339).
+        /// When it was last used (RFC 3339); absent for one never used.
         /// </summary>
         public readonly string? LastSeenTime;
         /// <summary>
-        /// The identity's name.
+        /// The identity's name: 3 to 63 characters.
         /// </summary>
         public readonly string Name;
         /// <summary>
-        /// A platform service.
+        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
         /// </summary>
         public readonly PulumiIrv.Irv.Iam.ServicePrincipal? ServicePrincipal;
         /// <summary>
@@ -167,6 +171,8 @@ namespace PulumiIrv.Irv.Iam
 
             string description,
 
+            string email,
+
             string? groupUid,
 
             string? lastSeenTime,
@@ -185,6 +191,7 @@ namespace PulumiIrv.Irv.Iam
             ClaimMatch = claimMatch;
             CreateTime = createTime;
             Description = description;
+            Email = email;
             GroupUid = groupUid;
             LastSeenTime = lastSeenTime;
             Name = name;

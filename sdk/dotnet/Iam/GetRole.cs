@@ -93,7 +93,7 @@ namespace PulumiIrv.Irv.Iam
         /// </summary>
         public readonly bool Builtin;
         /// <summary>
-        /// Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+        /// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         /// </summary>
         public readonly ImmutableArray<PulumiIrv.Irv.Iam.Capability> Capabilities;
         /// <summary>

@@ -29,7 +29,13 @@ namespace PulumiIrv.Irv.Iam
         public Output<string> Description { get; private set; } = null!;
 
         /// <summary>
-        /// The name: lowercase letters, digits, space, `.`, `_` and `-`.
+        /// The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's.
+        /// </summary>
+        [Output("kind")]
+        public Output<string> Kind { get; private set; } = null!;
+
+        /// <summary>
+        /// The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -44,7 +50,13 @@ namespace PulumiIrv.Irv.Iam
         /// Resource limits as the API reports them.
         /// </summary>
         [Output("resourceLimits")]
-        public Output<ImmutableDictionary<string, object>> ResourceLimits { get; private set; } = null!;
+        public Output<ImmutableDictionary<string, double>> ResourceLimits { get; private set; } = null!;
+
+        /// <summary>
+        /// The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's.
+        /// </summary>
+        [Output("status")]
+        public Output<string> Status { get; private set; } = null!;
 
         /// <summary>
         /// The resource's uid (also its id).
@@ -126,7 +138,7 @@ namespace PulumiIrv.Irv.Iam
         public Input<string>? Description { get; set; }
 
         /// <summary>
-        /// The name: lowercase letters, digits, space, `.`, `_` and `-`.
+        /// The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;

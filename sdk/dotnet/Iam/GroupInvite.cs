@@ -35,7 +35,7 @@ namespace PulumiIrv.Irv.Iam
         public Output<string> Email { get; private set; } = null!;
 
         /// <summary>
-        /// When the invite expires (RFC 3339); computed from `ttl` when omitted.
+        /// When the invite expires (RFC 3339): its creation plus `ttl`.
         /// </summary>
         [Output("expirationTime")]
         public Output<string> ExpirationTime { get; private set; } = null!;
@@ -53,6 +53,12 @@ namespace PulumiIrv.Irv.Iam
         public Output<string> KeyId { get; private set; } = null!;
 
         /// <summary>
+        /// The role the invitee gets, as the API hydrates it (absent once the role is gone).
+        /// </summary>
+        [Output("role")]
+        public Output<Outputs.InviteRole?> Role { get; private set; } = null!;
+
+        /// <summary>
         /// The role the invitee gets.
         /// </summary>
         [Output("roleUid")]
@@ -65,10 +71,10 @@ namespace PulumiIrv.Irv.Iam
         public Output<bool> SingleUse { get; private set; } = null!;
 
         /// <summary>
-        /// Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.
+        /// How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.
         /// </summary>
         [Output("ttl")]
-        public Output<string?> Ttl { get; private set; } = null!;
+        public Output<string> Ttl { get; private set; } = null!;
 
         /// <summary>
         /// The resource's uid (also its id).
@@ -142,12 +148,6 @@ namespace PulumiIrv.Irv.Iam
         public Input<string>? Email { get; set; }
 
         /// <summary>
-        /// When the invite expires (RFC 3339); computed from `ttl` when omitted.
-        /// </summary>
-        [Input("expirationTime")]
-        public Input<string>? ExpirationTime { get; set; }
-
-        /// <summary>
         /// The group the invitee joins.
         /// </summary>
         [Input("groupUid", required: true)]
@@ -166,10 +166,10 @@ namespace PulumiIrv.Irv.Iam
         public Input<bool>? SingleUse { get; set; }
 
         /// <summary>
-        /// Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.
+        /// How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.
         /// </summary>
-        [Input("ttl")]
-        public Input<string>? Ttl { get; set; }
+        [Input("ttl", required: true)]
+        public Input<string> Ttl { get; set; } = null!;
 
         public GroupInviteArgs()
         {

@@ -41,25 +41,31 @@ namespace PulumiIrv.Irv.Iam
         public Output<string> Description { get; private set; } = null!;
 
         /// <summary>
+        /// Its verified email, if any.
+        /// </summary>
+        [Output("email")]
+        public Output<string> Email { get; private set; } = null!;
+
+        /// <summary>
         /// The owning group's uid.
         /// </summary>
         [Output("groupUid")]
         public Output<string> GroupUid { get; private set; } = null!;
 
         /// <summary>
-        /// When it was last used (RFC 3339).
+        /// When it was last used (RFC 3339); absent for one never used.
         /// </summary>
         [Output("lastSeenTime")]
         public Output<string?> LastSeenTime { get; private set; } = null!;
 
         /// <summary>
-        /// The identity's name.
+        /// The identity's name: 3 to 63 characters.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
 
         /// <summary>
-        /// A platform service.
+        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
         /// </summary>
         [Output("servicePrincipal")]
         public Output<PulumiIrv.Irv.Iam.ServicePrincipal?> ServicePrincipal { get; private set; } = null!;
@@ -162,13 +168,13 @@ namespace PulumiIrv.Irv.Iam
         public Input<string> GroupUid { get; set; } = null!;
 
         /// <summary>
-        /// The identity's name.
+        /// The identity's name: 3 to 63 characters.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// A platform service.
+        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
         /// </summary>
         [Input("servicePrincipal")]
         public Input<PulumiIrv.Irv.Iam.ServicePrincipal>? ServicePrincipal { get; set; }

@@ -23,7 +23,7 @@ namespace PulumiIrv.Irv.Iam
         public Output<string> CreateTime { get; private set; } = null!;
 
         /// <summary>
-        /// The role new users get (uid).
+        /// The role users get on their first sign-in (uid).
         /// </summary>
         [Output("defaultRoleUid")]
         public Output<string> DefaultRoleUid { get; private set; } = null!;
@@ -41,7 +41,7 @@ namespace PulumiIrv.Irv.Iam
         public Output<string> GroupUid { get; private set; } = null!;
 
         /// <summary>
-        /// The identity provider's name.
+        /// The identity provider's name: 3 to 63 characters.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -51,6 +51,12 @@ namespace PulumiIrv.Irv.Iam
         /// </summary>
         [Output("oidc")]
         public Output<Outputs.Oidc> Oidc { get; private set; } = null!;
+
+        /// <summary>
+        /// SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.
+        /// </summary>
+        [Output("scim")]
+        public Output<Outputs.IdentityProviderScim?> Scim { get; private set; } = null!;
 
         /// <summary>
         /// The resource's uid (also its id).
@@ -120,10 +126,10 @@ namespace PulumiIrv.Irv.Iam
         public Input<string>? AdoptUid { get; set; }
 
         /// <summary>
-        /// The role new users get (uid).
+        /// The role users get on their first sign-in (uid).
         /// </summary>
-        [Input("defaultRoleUid")]
-        public Input<string>? DefaultRoleUid { get; set; }
+        [Input("defaultRoleUid", required: true)]
+        public Input<string> DefaultRoleUid { get; set; } = null!;
 
         /// <summary>
         /// Free text.
@@ -138,7 +144,7 @@ namespace PulumiIrv.Irv.Iam
         public Input<string> GroupUid { get; set; } = null!;
 
         /// <summary>
-        /// The identity provider's name.
+        /// The identity provider's name: 3 to 63 characters.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
@@ -151,7 +157,6 @@ namespace PulumiIrv.Irv.Iam
 
         public IdentityProviderArgs()
         {
-            DefaultRoleUid = "";
             Description = "";
         }
         public static new IdentityProviderArgs Empty => new IdentityProviderArgs();

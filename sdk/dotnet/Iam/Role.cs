@@ -17,7 +17,7 @@ namespace PulumiIrv.Irv.Iam
     public partial class Role : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+        /// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         /// </summary>
         [Output("capabilities")]
         public Output<ImmutableArray<PulumiIrv.Irv.Iam.Capability>> Capabilities { get; private set; } = null!;
@@ -117,7 +117,7 @@ namespace PulumiIrv.Irv.Iam
         private InputList<PulumiIrv.Irv.Iam.Capability>? _capabilities;
 
         /// <summary>
-        /// Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+        /// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         /// </summary>
         public InputList<PulumiIrv.Irv.Iam.Capability> Capabilities
         {

@@ -101,13 +101,17 @@ namespace PulumiIrv.Irv.Registry
         /// </summary>
         public readonly ImmutableArray<string> Bundles;
         /// <summary>
-        /// Its catalog tier (`FREE`, `PREMIUM`, ...).
+        /// Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
         /// </summary>
         public readonly string CatalogTier;
         /// <summary>
         /// When it was created (RFC 3339).
         /// </summary>
-        public readonly string CreateTime;
+        public readonly string? CreateTime;
+        /// <summary>
+        /// The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+        /// </summary>
+        public readonly object? CustomOverlay;
         /// <summary>
         /// Free text.
         /// </summary>
@@ -117,13 +121,17 @@ namespace PulumiIrv.Irv.Registry
         /// </summary>
         public readonly string Name;
         /// <summary>
+        /// Where it syncs from, when it is synced from another repository.
+        /// </summary>
+        public readonly Outputs.RepoSyncConfig? SyncConfig;
+        /// <summary>
         /// The repository's uid.
         /// </summary>
         public readonly string Uid;
         /// <summary>
-        /// When it last changed (RFC 3339).
+        /// When it was last updated (RFC 3339).
         /// </summary>
-        public readonly string UpdateTime;
+        public readonly string? UpdateTime;
         /// <summary>
         /// `public` or `private` where the API says (irv-server does); public repos need no credentials.
         /// </summary>
@@ -139,15 +147,19 @@ namespace PulumiIrv.Irv.Registry
 
             string catalogTier,
 
-            string createTime,
+            string? createTime,
+
+            object? customOverlay,
 
             string description,
 
             string name,
 
+            Outputs.RepoSyncConfig? syncConfig,
+
             string uid,
 
-            string updateTime,
+            string? updateTime,
 
             string? visibility)
         {
@@ -156,8 +168,10 @@ namespace PulumiIrv.Irv.Registry
             Bundles = bundles;
             CatalogTier = catalogTier;
             CreateTime = createTime;
+            CustomOverlay = customOverlay;
             Description = description;
             Name = name;
+            SyncConfig = syncConfig;
             Uid = uid;
             UpdateTime = updateTime;
             Visibility = visibility;

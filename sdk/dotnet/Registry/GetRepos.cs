@@ -56,7 +56,7 @@ namespace PulumiIrv.Irv.Registry
         private Dictionary<string, object>? _filters;
 
         /// <summary>
-        /// Any other filter the API's List accepts, by its query name.
+        /// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
         /// </summary>
         public Dictionary<string, object> Filters
         {
@@ -124,7 +124,7 @@ namespace PulumiIrv.Irv.Registry
         private InputMap<object>? _filters;
 
         /// <summary>
-        /// Any other filter the API's List accepts, by its query name.
+        /// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
         /// </summary>
         public InputMap<object> Filters
         {

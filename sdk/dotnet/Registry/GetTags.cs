@@ -13,19 +13,19 @@ namespace PulumiIrv.Irv.Registry
     public static class GetTags
     {
         /// <summary>
-        /// The tags matching the filters (usually those of one repository), every page followed.
+        /// The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
         /// </summary>
         public static Task<GetTagsResult> InvokeAsync(GetTagsArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetTagsResult>("irv:registry:getTags", args ?? new GetTagsArgs(), options.WithDefaults());
 
         /// <summary>
-        /// The tags matching the filters (usually those of one repository), every page followed.
+        /// The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
         /// </summary>
         public static Output<GetTagsResult> Invoke(GetTagsInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetTagsResult>("irv:registry:getTags", args ?? new GetTagsInvokeArgs(), options.WithDefaults());
 
         /// <summary>
-        /// The tags matching the filters (usually those of one repository), every page followed.
+        /// The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
         /// </summary>
         public static Output<GetTagsResult> Invoke(GetTagsInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetTagsResult>("irv:registry:getTags", args ?? new GetTagsInvokeArgs(), options.WithDefaults());
@@ -62,7 +62,7 @@ namespace PulumiIrv.Irv.Registry
         private Dictionary<string, object>? _filters;
 
         /// <summary>
-        /// Any other filter the API's List accepts, by its query name.
+        /// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
         /// </summary>
         public Dictionary<string, object> Filters
         {
@@ -89,7 +89,25 @@ namespace PulumiIrv.Irv.Registry
         public bool? InRoot { get; set; }
 
         /// <summary>
-        /// Exact tag name.
+        /// `include_dates`: list dated tags too (`*-20yymmdd`).
+        /// </summary>
+        [Input("includeDates")]
+        public bool? IncludeDates { get; set; }
+
+        /// <summary>
+        /// `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+        /// </summary>
+        [Input("includeEpochs")]
+        public bool? IncludeEpochs { get; set; }
+
+        /// <summary>
+        /// `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+        /// </summary>
+        [Input("includeReferrers")]
+        public bool? IncludeReferrers { get; set; }
+
+        /// <summary>
+        /// Exact tag name (a referrer, dated or epoch tag needs its include flag too).
         /// </summary>
         [Input("name")]
         public string? Name { get; set; }
@@ -148,7 +166,7 @@ namespace PulumiIrv.Irv.Registry
         private InputMap<object>? _filters;
 
         /// <summary>
-        /// Any other filter the API's List accepts, by its query name.
+        /// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
         /// </summary>
         public InputMap<object> Filters
         {
@@ -175,7 +193,25 @@ namespace PulumiIrv.Irv.Registry
         public Input<bool>? InRoot { get; set; }
 
         /// <summary>
-        /// Exact tag name.
+        /// `include_dates`: list dated tags too (`*-20yymmdd`).
+        /// </summary>
+        [Input("includeDates")]
+        public Input<bool>? IncludeDates { get; set; }
+
+        /// <summary>
+        /// `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+        /// </summary>
+        [Input("includeEpochs")]
+        public Input<bool>? IncludeEpochs { get; set; }
+
+        /// <summary>
+        /// `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+        /// </summary>
+        [Input("includeReferrers")]
+        public Input<bool>? IncludeReferrers { get; set; }
+
+        /// <summary>
+        /// Exact tag name (a referrer, dated or epoch tag needs its include flag too).
         /// </summary>
         [Input("name")]
         public Input<string>? Name { get; set; }

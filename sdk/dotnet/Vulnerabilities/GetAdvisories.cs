@@ -64,6 +64,18 @@ namespace PulumiIrv.Irv.Vulnerabilities
         [Input("ancestorsOf")]
         public string? AncestorsOf { get; set; }
 
+        [Input("artifactArchitectures")]
+        private List<string>? _artifactArchitectures;
+
+        /// <summary>
+        /// Artifact architectures (`x86_64`, `aarch64`) (any of them).
+        /// </summary>
+        public List<string> ArtifactArchitectures
+        {
+            get => _artifactArchitectures ?? (_artifactArchitectures = new List<string>());
+            set => _artifactArchitectures = value;
+        }
+
         [Input("artifactNames")]
         private List<string>? _artifactNames;
 
@@ -76,11 +88,35 @@ namespace PulumiIrv.Irv.Vulnerabilities
             set => _artifactNames = value;
         }
 
+        [Input("artifactTypes")]
+        private List<string>? _artifactTypes;
+
+        /// <summary>
+        /// Artifact types (`apk`, `image`, ...) (any of them).
+        /// </summary>
+        public List<string> ArtifactTypes
+        {
+            get => _artifactTypes ?? (_artifactTypes = new List<string>());
+            set => _artifactTypes = value;
+        }
+
         /// <summary>
         /// `uidp.children_of`: direct children of this group.
         /// </summary>
         [Input("childrenOf")]
         public string? ChildrenOf { get; set; }
+
+        [Input("componentLocations")]
+        private List<string>? _componentLocations;
+
+        /// <summary>
+        /// Component locations (any of them).
+        /// </summary>
+        public List<string> ComponentLocations
+        {
+            get => _componentLocations ?? (_componentLocations = new List<string>());
+            set => _componentLocations = value;
+        }
 
         [Input("componentNames")]
         private List<string>? _componentNames;
@@ -94,17 +130,89 @@ namespace PulumiIrv.Irv.Vulnerabilities
             set => _componentNames = value;
         }
 
+        [Input("componentTypes")]
+        private List<string>? _componentTypes;
+
+        /// <summary>
+        /// Component types (`go-module`, `python`, ...) (any of them).
+        /// </summary>
+        public List<string> ComponentTypes
+        {
+            get => _componentTypes ?? (_componentTypes = new List<string>());
+            set => _componentTypes = value;
+        }
+
         /// <summary>
         /// `uidp.descendants_of`: this group and everything under it.
         /// </summary>
         [Input("descendantsOf")]
         public string? DescendantsOf { get; set; }
 
+        [Input("eventAuthors")]
+        private List<string>? _eventAuthors;
+
+        /// <summary>
+        /// Advisories with an event by one of these authors (any of them).
+        /// </summary>
+        public List<string> EventAuthors
+        {
+            get => _eventAuthors ?? (_eventAuthors = new List<string>());
+            set => _eventAuthors = value;
+        }
+
+        [Input("eventReviewStates")]
+        private List<string>? _eventReviewStates;
+
+        /// <summary>
+        /// Advisories with an event in one of these review states (`REVIEW_STATE_PENDING`, ...) (any of them).
+        /// </summary>
+        public List<string> EventReviewStates
+        {
+            get => _eventReviewStates ?? (_eventReviewStates = new List<string>());
+            set => _eventReviewStates = value;
+        }
+
+        [Input("eventReviewers")]
+        private List<string>? _eventReviewers;
+
+        /// <summary>
+        /// Advisories with an event reviewed by one of these (any of them).
+        /// </summary>
+        public List<string> EventReviewers
+        {
+            get => _eventReviewers ?? (_eventReviewers = new List<string>());
+            set => _eventReviewers = value;
+        }
+
+        [Input("eventTypes")]
+        private List<string>? _eventTypes;
+
+        /// <summary>
+        /// Advisories with an event of one of these types (`EVENT_TYPE_FILTER_FIXED`, ...) (any of them).
+        /// </summary>
+        public List<string> EventTypes
+        {
+            get => _eventTypes ?? (_eventTypes = new List<string>());
+            set => _eventTypes = value;
+        }
+
+        [Input("excludeEventAuthors")]
+        private List<string>? _excludeEventAuthors;
+
+        /// <summary>
+        /// Advisories with no event by any of these authors: the complement (any of them).
+        /// </summary>
+        public List<string> ExcludeEventAuthors
+        {
+            get => _excludeEventAuthors ?? (_excludeEventAuthors = new List<string>());
+            set => _excludeEventAuthors = value;
+        }
+
         [Input("filters")]
         private Dictionary<string, object>? _filters;
 
         /// <summary>
-        /// Any other filter the API's List accepts, by its query name.
+        /// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
         /// </summary>
         public Dictionary<string, object> Filters
         {
@@ -131,13 +239,37 @@ namespace PulumiIrv.Irv.Vulnerabilities
         public bool? InRoot { get; set; }
 
         /// <summary>
+        /// Advisories whose most recent approved event is of this type (`EVENT_TYPE_FILTER_DETECTION`: still open).
+        /// </summary>
+        [Input("latestEventType")]
+        public string? LatestEventType { get; set; }
+
+        [Input("legacyAdvisoryIds")]
+        private List<string>? _legacyAdvisoryIds;
+
+        /// <summary>
+        /// Ids in the GitHub advisory repositories, of migrated advisories (any of them).
+        /// </summary>
+        public List<string> LegacyAdvisoryIds
+        {
+            get => _legacyAdvisoryIds ?? (_legacyAdvisoryIds = new List<string>());
+            set => _legacyAdvisoryIds = value;
+        }
+
+        /// <summary>
         /// `order_by`, e.g. `"name desc"`.
         /// </summary>
         [Input("orderBy")]
         public string? OrderBy { get; set; }
 
         /// <summary>
-        /// Case-insensitive substring search.
+        /// An origin package: its advisories and its subpackages' (replaces `artifactNames`).
+        /// </summary>
+        [Input("origin")]
+        public string? Origin { get; set; }
+
+        /// <summary>
+        /// Case-insensitive substring of the artifact, the component or an alias.
         /// </summary>
         [Input("query")]
         public string? Query { get; set; }
@@ -180,6 +312,18 @@ namespace PulumiIrv.Irv.Vulnerabilities
         [Input("ancestorsOf")]
         public Input<string>? AncestorsOf { get; set; }
 
+        [Input("artifactArchitectures")]
+        private InputList<string>? _artifactArchitectures;
+
+        /// <summary>
+        /// Artifact architectures (`x86_64`, `aarch64`) (any of them).
+        /// </summary>
+        public InputList<string> ArtifactArchitectures
+        {
+            get => _artifactArchitectures ?? (_artifactArchitectures = new InputList<string>());
+            set => _artifactArchitectures = value;
+        }
+
         [Input("artifactNames")]
         private InputList<string>? _artifactNames;
 
@@ -192,11 +336,35 @@ namespace PulumiIrv.Irv.Vulnerabilities
             set => _artifactNames = value;
         }
 
+        [Input("artifactTypes")]
+        private InputList<string>? _artifactTypes;
+
+        /// <summary>
+        /// Artifact types (`apk`, `image`, ...) (any of them).
+        /// </summary>
+        public InputList<string> ArtifactTypes
+        {
+            get => _artifactTypes ?? (_artifactTypes = new InputList<string>());
+            set => _artifactTypes = value;
+        }
+
         /// <summary>
         /// `uidp.children_of`: direct children of this group.
         /// </summary>
         [Input("childrenOf")]
         public Input<string>? ChildrenOf { get; set; }
+
+        [Input("componentLocations")]
+        private InputList<string>? _componentLocations;
+
+        /// <summary>
+        /// Component locations (any of them).
+        /// </summary>
+        public InputList<string> ComponentLocations
+        {
+            get => _componentLocations ?? (_componentLocations = new InputList<string>());
+            set => _componentLocations = value;
+        }
 
         [Input("componentNames")]
         private InputList<string>? _componentNames;
@@ -210,17 +378,89 @@ namespace PulumiIrv.Irv.Vulnerabilities
             set => _componentNames = value;
         }
 
+        [Input("componentTypes")]
+        private InputList<string>? _componentTypes;
+
+        /// <summary>
+        /// Component types (`go-module`, `python`, ...) (any of them).
+        /// </summary>
+        public InputList<string> ComponentTypes
+        {
+            get => _componentTypes ?? (_componentTypes = new InputList<string>());
+            set => _componentTypes = value;
+        }
+
         /// <summary>
         /// `uidp.descendants_of`: this group and everything under it.
         /// </summary>
         [Input("descendantsOf")]
         public Input<string>? DescendantsOf { get; set; }
 
+        [Input("eventAuthors")]
+        private InputList<string>? _eventAuthors;
+
+        /// <summary>
+        /// Advisories with an event by one of these authors (any of them).
+        /// </summary>
+        public InputList<string> EventAuthors
+        {
+            get => _eventAuthors ?? (_eventAuthors = new InputList<string>());
+            set => _eventAuthors = value;
+        }
+
+        [Input("eventReviewStates")]
+        private InputList<string>? _eventReviewStates;
+
+        /// <summary>
+        /// Advisories with an event in one of these review states (`REVIEW_STATE_PENDING`, ...) (any of them).
+        /// </summary>
+        public InputList<string> EventReviewStates
+        {
+            get => _eventReviewStates ?? (_eventReviewStates = new InputList<string>());
+            set => _eventReviewStates = value;
+        }
+
+        [Input("eventReviewers")]
+        private InputList<string>? _eventReviewers;
+
+        /// <summary>
+        /// Advisories with an event reviewed by one of these (any of them).
+        /// </summary>
+        public InputList<string> EventReviewers
+        {
+            get => _eventReviewers ?? (_eventReviewers = new InputList<string>());
+            set => _eventReviewers = value;
+        }
+
+        [Input("eventTypes")]
+        private InputList<string>? _eventTypes;
+
+        /// <summary>
+        /// Advisories with an event of one of these types (`EVENT_TYPE_FILTER_FIXED`, ...) (any of them).
+        /// </summary>
+        public InputList<string> EventTypes
+        {
+            get => _eventTypes ?? (_eventTypes = new InputList<string>());
+            set => _eventTypes = value;
+        }
+
+        [Input("excludeEventAuthors")]
+        private InputList<string>? _excludeEventAuthors;
+
+        /// <summary>
+        /// Advisories with no event by any of these authors: the complement (any of them).
+        /// </summary>
+        public InputList<string> ExcludeEventAuthors
+        {
+            get => _excludeEventAuthors ?? (_excludeEventAuthors = new InputList<string>());
+            set => _excludeEventAuthors = value;
+        }
+
         [Input("filters")]
         private InputMap<object>? _filters;
 
         /// <summary>
-        /// Any other filter the API's List accepts, by its query name.
+        /// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
         /// </summary>
         public InputMap<object> Filters
         {
@@ -247,13 +487,37 @@ namespace PulumiIrv.Irv.Vulnerabilities
         public Input<bool>? InRoot { get; set; }
 
         /// <summary>
+        /// Advisories whose most recent approved event is of this type (`EVENT_TYPE_FILTER_DETECTION`: still open).
+        /// </summary>
+        [Input("latestEventType")]
+        public Input<string>? LatestEventType { get; set; }
+
+        [Input("legacyAdvisoryIds")]
+        private InputList<string>? _legacyAdvisoryIds;
+
+        /// <summary>
+        /// Ids in the GitHub advisory repositories, of migrated advisories (any of them).
+        /// </summary>
+        public InputList<string> LegacyAdvisoryIds
+        {
+            get => _legacyAdvisoryIds ?? (_legacyAdvisoryIds = new InputList<string>());
+            set => _legacyAdvisoryIds = value;
+        }
+
+        /// <summary>
         /// `order_by`, e.g. `"name desc"`.
         /// </summary>
         [Input("orderBy")]
         public Input<string>? OrderBy { get; set; }
 
         /// <summary>
-        /// Case-insensitive substring search.
+        /// An origin package: its advisories and its subpackages' (replaces `artifactNames`).
+        /// </summary>
+        [Input("origin")]
+        public Input<string>? Origin { get; set; }
+
+        /// <summary>
+        /// Case-insensitive substring of the artifact, the component or an alias.
         /// </summary>
         [Input("query")]
         public Input<string>? Query { get; set; }

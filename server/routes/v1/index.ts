@@ -7,19 +7,21 @@
  * omits; PUT does the same (the v1 protos map Update to PUT). Advisories have no v1 path.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { COLLECTIONS, PAGE_SIZE_MAX } from "../../../api/collections";
+import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../../../api/collections";
+import { HIDDEN_TAGS } from "../../../api/registry";
 import { parseUid } from "../../validate";
 import { callerOf, type ServerContext } from "../../context";
 import { failedPrecondition, invalidField, methodNotAllowed } from "../../errors";
 import { paginate, type RawQuery } from "../../list";
+import { jsonName, parseBool } from "../../list/query";
 import { paginatePublic, PUBLIC_WORK_MAX } from "../../list/public";
 import type { Keyed } from "../../store";
 import { eachV1Collection } from "../all";
 import { collectionAccess, uidOf, type CollectionRoutes } from "../collection";
 import { fromV1, resetMask, toV1 } from "./shapes";
 
-/** v2beta1 query parameters v1 Lists do not take. */
-const V2_LIST_PARAMS = ["page_size", "pageSize", "page_token", "pageToken", "order_by", "orderBy", "skip"];
+/** v2beta1 List parameters v1 filters do not have: ignored, as the gateway ignores what a request message lacks. */
+const V2_LIST_PARAMS = new Set(["page_size", "pageSize", "page_token", "pageToken", "order_by", "orderBy", "skip", ...Object.keys(HIDDEN_TAGS).flatMap((f) => [f, jsonName(f)])]);
 
 /**
  * The most items an anonymous v1 List answers. v1 has no paging, so an anonymous listing with more
@@ -31,16 +33,37 @@ export const V1_ANONYMOUS_MAX = 1_000;
 /** The v1 path of a collection. */
 export const v1Path = (path: string): string => path.replace("/v2beta1/", "/v1/");
 
-/** The List query v1 takes: v2 filters, `id` (repeatable) as well as `uidp.ids`, no paging or ordering. */
-function v1ListQuery(query: RawQuery): RawQuery {
+/**
+ * The List query v1 takes: v2 filters, `id` (repeatable) as well as `uidp.ids`, no paging or
+ * ordering. v1 lists every tag unless `exclude_referrers`, `exclude_dates` or `exclude_epochs`
+ * (v1's TagFilter) leaves some out: the opposite of v2beta1's include_* flags.
+ */
+function v1ListQuery(collection: CollectionName, query: RawQuery): RawQuery {
   const out: RawQuery = {};
+  const excluded = new Set<string>();
   for (const [k, v] of Object.entries(query)) {
-    if (V2_LIST_PARAMS.includes(k)) throw invalidField(k, "is a v2beta1 parameter: v1 lists return every match in one response");
+    if (V2_LIST_PARAMS.has(k)) continue;
     if (k === "id" && query["uidp.ids"] !== undefined) throw invalidField(k, "give the ids either as id or as uidp.ids, not both");
+    const flag = collection === "tags" ? EXCLUDE_FLAGS.get(k) : undefined;
+    if (flag) {
+      const b = typeof v === "string" ? parseBool(v) : undefined;
+      if (b === undefined) throw invalidField(k, 'must be "true" or "false", given once');
+      if (b) excluded.add(flag);
+      continue;
+    }
     out[k === "id" ? "uidp.ids" : k] = v;
   }
+  if (collection === "tags") for (const flag of Object.keys(HIDDEN_TAGS)) if (!excluded.has(flag)) out[flag] = "true";
   return out;
 }
+
+/** v1's exclude_* parameters (both names) -> the v2beta1 include_* flag they negate. */
+const EXCLUDE_FLAGS = new Map(
+  Object.keys(HIDDEN_TAGS).flatMap((flag) => {
+    const v1 = flag.replace(/^include_/, "exclude_");
+    return [[v1, flag], [jsonName(v1), flag]] as const;
+  }),
+);
 
 function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, def: CollectionRoutes<T>): void {
   const name = def.list.name;
@@ -55,7 +78,7 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
   };
 
   app.get(path, readOptions, async (req) => {
-    const query = v1ListQuery(req.query as RawQuery);
+    const query = v1ListQuery(name, req.query as RawQuery);
     const env = pageEnv(req);
     if (env.only) {
       // Anonymous: one bounded page (list/public.ts), or a refusal saying how to narrow it.

@@ -14,14 +14,18 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 /** v2beta1 name -> v1 name, for every collection. */
 const RENAMED: Record<string, string> = { uid: "id", createTime: "createdAt", updateTime: "updatedAt" };
 
+/** v1's Tag has `lastUpdated` (v1 `last_updated`) where v2beta1's has `updateTime`. */
+const TAG_RENAMED: Record<string, string> = { ...RENAMED, updateTime: "lastUpdated" };
+
 /** A v2beta1 response item in its v1 shape. */
 export function toV1(collection: CollectionName, item: unknown): unknown {
   if (!isObj(item)) return item;
   const out: Obj = {};
+  const renamed = collection === "tags" ? TAG_RENAMED : RENAMED;
   for (const [k, v] of Object.entries(item)) {
     // v1 role bindings reference their identity, group and role by id.
     if (collection === "roleBindings" && isObj(v) && (k === "identity" || k === "group" || k === "role")) out[k] = v.uid;
-    else out[RENAMED[k] ?? k] = v;
+    else out[renamed[k] ?? k] = v;
   }
   return out;
 }

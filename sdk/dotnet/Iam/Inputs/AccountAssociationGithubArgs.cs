@@ -12,20 +12,20 @@ namespace PulumiIrv.Irv.Iam.Inputs
 {
 
     /// <summary>
-    /// The group's GitHub App installations.
+    /// The group's GitHub App installations, by app id.
     /// </summary>
     public sealed class AccountAssociationGithubArgs : global::Pulumi.ResourceArgs
     {
-        [Input("installations", required: true)]
-        private InputList<Inputs.AccountAssociationGithubInstallationArgs>? _installations;
+        [Input("appInstallations", required: true)]
+        private InputMap<Inputs.AccountAssociationGithubAppInstallationsArgs>? _appInstallations;
 
         /// <summary>
-        /// The GitHub App installations.
+        /// The installations of each GitHub App, by the app's id (digits).
         /// </summary>
-        public InputList<Inputs.AccountAssociationGithubInstallationArgs> Installations
+        public InputMap<Inputs.AccountAssociationGithubAppInstallationsArgs> AppInstallations
         {
-            get => _installations ?? (_installations = new InputList<Inputs.AccountAssociationGithubInstallationArgs>());
-            set => _installations = value;
+            get => _appInstallations ?? (_appInstallations = new InputMap<Inputs.AccountAssociationGithubAppInstallationsArgs>());
+            set => _appInstallations = value;
         }
 
         public AccountAssociationGithubArgs()

@@ -17,10 +17,10 @@ namespace PulumiIrv.Irv.Iam.Inputs
     public sealed class AccountAssociationGithubInstallationArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// The installation id (digits).
+        /// The installation id (digits; an int64 on the API).
         /// </summary>
-        [Input("id", required: true)]
-        public Input<string> Id { get; set; } = null!;
+        [Input("installationId", required: true)]
+        public Input<string> InstallationId { get; set; } = null!;
 
         /// <summary>
         /// A name for it.

@@ -38,7 +38,7 @@ namespace PulumiIrv.Irv.Iam.Inputs
         private Input<string>? _clientSecret;
 
         /// <summary>
-        /// The OAuth client secret: write-only on the API, never read back.
+        /// The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
         /// </summary>
         public Input<string>? ClientSecret
         {
@@ -51,10 +51,28 @@ namespace PulumiIrv.Irv.Iam.Inputs
         }
 
         /// <summary>
+        /// How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+        /// </summary>
+        [Input("correlationRule")]
+        public Input<PulumiIrv.Irv.Iam.CorrelationRule>? CorrelationRule { get; set; }
+
+        /// <summary>
+        /// The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
+        /// </summary>
+        [Input("groupsClaim")]
+        public Input<string>? GroupsClaim { get; set; }
+
+        /// <summary>
         /// The OIDC issuer URL (https; plain http only on a loopback host).
         /// </summary>
         [Input("issuer", required: true)]
         public Input<string> Issuer { get; set; } = null!;
+
+        /// <summary>
+        /// Use PKCE when exchanging authorization codes (a public client needs no client secret).
+        /// </summary>
+        [Input("pkceEnabled")]
+        public Input<bool>? PkceEnabled { get; set; }
 
         public OidcArgs()
         {

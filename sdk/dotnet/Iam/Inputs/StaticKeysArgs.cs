@@ -29,10 +29,10 @@ namespace PulumiIrv.Irv.Iam.Inputs
         }
 
         /// <summary>
-        /// When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
+        /// When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
         /// </summary>
-        [Input("expirationTime", required: true)]
-        public Input<string> ExpirationTime { get; set; } = null!;
+        [Input("expirationTime")]
+        public Input<string>? ExpirationTime { get; set; }
 
         /// <summary>
         /// The `iss` of the tokens (https; plain http only on a loopback host).

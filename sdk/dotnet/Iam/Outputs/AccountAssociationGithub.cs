@@ -12,20 +12,20 @@ namespace PulumiIrv.Irv.Iam.Outputs
 {
 
     /// <summary>
-    /// The group's GitHub App installations.
+    /// The group's GitHub App installations, by app id.
     /// </summary>
     [OutputType]
     public sealed class AccountAssociationGithub
     {
         /// <summary>
-        /// The GitHub App installations.
+        /// The installations of each GitHub App, by the app's id (digits).
         /// </summary>
-        public readonly ImmutableArray<Outputs.AccountAssociationGithubInstallation> Installations;
+        public readonly ImmutableDictionary<string, Outputs.AccountAssociationGithubAppInstallations> AppInstallations;
 
         [OutputConstructor]
-        private AccountAssociationGithub(ImmutableArray<Outputs.AccountAssociationGithubInstallation> installations)
+        private AccountAssociationGithub(ImmutableDictionary<string, Outputs.AccountAssociationGithubAppInstallations> appInstallations)
         {
-            Installations = installations;
+            AppInstallations = appInstallations;
         }
     }
 }

@@ -18,9 +18,9 @@ namespace PulumiIrv.Irv.Iam.Outputs
     public sealed class AccountAssociationGithubInstallation
     {
         /// <summary>
-        /// The installation id (digits).
+        /// The installation id (digits; an int64 on the API).
         /// </summary>
-        public readonly string Id;
+        public readonly string InstallationId;
         /// <summary>
         /// A name for it.
         /// </summary>
@@ -28,11 +28,11 @@ namespace PulumiIrv.Irv.Iam.Outputs
 
         [OutputConstructor]
         private AccountAssociationGithubInstallation(
-            string id,
+            string installationId,
 
             string? name)
         {
-            Id = id;
+            InstallationId = installationId;
             Name = name;
         }
     }

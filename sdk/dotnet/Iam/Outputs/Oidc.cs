@@ -26,13 +26,25 @@ namespace PulumiIrv.Irv.Iam.Outputs
         /// </summary>
         public readonly string ClientId;
         /// <summary>
-        /// The OAuth client secret: write-only on the API, never read back.
+        /// The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
         /// </summary>
         public readonly string? ClientSecret;
+        /// <summary>
+        /// How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+        /// </summary>
+        public readonly PulumiIrv.Irv.Iam.CorrelationRule? CorrelationRule;
+        /// <summary>
+        /// The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
+        /// </summary>
+        public readonly string? GroupsClaim;
         /// <summary>
         /// The OIDC issuer URL (https; plain http only on a loopback host).
         /// </summary>
         public readonly string Issuer;
+        /// <summary>
+        /// Use PKCE when exchanging authorization codes (a public client needs no client secret).
+        /// </summary>
+        public readonly bool? PkceEnabled;
 
         [OutputConstructor]
         private Oidc(
@@ -42,12 +54,21 @@ namespace PulumiIrv.Irv.Iam.Outputs
 
             string? clientSecret,
 
-            string issuer)
+            PulumiIrv.Irv.Iam.CorrelationRule? correlationRule,
+
+            string? groupsClaim,
+
+            string issuer,
+
+            bool? pkceEnabled)
         {
             AdditionalScopes = additionalScopes;
             ClientId = clientId;
             ClientSecret = clientSecret;
+            CorrelationRule = correlationRule;
+            GroupsClaim = groupsClaim;
             Issuer = issuer;
+            PkceEnabled = pkceEnabled;
         }
     }
 }

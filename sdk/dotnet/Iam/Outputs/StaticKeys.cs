@@ -22,9 +22,9 @@ namespace PulumiIrv.Irv.Iam.Outputs
         /// </summary>
         public readonly ImmutableArray<string> Audiences;
         /// <summary>
-        /// When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
+        /// When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
         /// </summary>
-        public readonly string ExpirationTime;
+        public readonly string? ExpirationTime;
         /// <summary>
         /// The `iss` of the tokens (https; plain http only on a loopback host).
         /// </summary>
@@ -42,7 +42,7 @@ namespace PulumiIrv.Irv.Iam.Outputs
         private StaticKeys(
             ImmutableArray<string> audiences,
 
-            string expirationTime,
+            string? expirationTime,
 
             string issuer,
 

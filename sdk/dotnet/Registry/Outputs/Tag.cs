@@ -22,21 +22,13 @@ namespace PulumiIrv.Irv.Registry.Outputs
         /// </summary>
         public readonly ImmutableArray<string> Bundles;
         /// <summary>
-        /// When it was created (RFC 3339).
-        /// </summary>
-        public readonly string? CreateTime;
-        /// <summary>
         /// Whether it is deprecated.
         /// </summary>
         public readonly bool Deprecated;
         /// <summary>
-        /// The image digest it points at.
+        /// The digest of the manifest it points at.
         /// </summary>
         public readonly string Digest;
-        /// <summary>
-        /// When it last moved (RFC 3339).
-        /// </summary>
-        public readonly string LastUpdated;
         /// <summary>
         /// The tag, e.g. `latest`.
         /// </summary>
@@ -45,30 +37,31 @@ namespace PulumiIrv.Irv.Registry.Outputs
         /// The tag's uid.
         /// </summary>
         public readonly string Uid;
+        /// <summary>
+        /// When it last moved (RFC 3339).
+        /// </summary>
+        public readonly string? UpdateTime;
 
         [OutputConstructor]
         private Tag(
             ImmutableArray<string> bundles,
 
-            string? createTime,
-
             bool deprecated,
 
             string digest,
 
-            string lastUpdated,
-
             string name,
 
-            string uid)
+            string uid,
+
+            string? updateTime)
         {
             Bundles = bundles;
-            CreateTime = createTime;
             Deprecated = deprecated;
             Digest = digest;
-            LastUpdated = lastUpdated;
             Name = name;
             Uid = uid;
+            UpdateTime = updateTime;
         }
     }
 }

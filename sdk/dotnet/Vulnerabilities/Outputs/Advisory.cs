@@ -12,7 +12,7 @@ namespace PulumiIrv.Irv.Vulnerabilities.Outputs
 {
 
     /// <summary>
-    /// A vulnerability advisory.
+    /// A vulnerability advisory: how one vulnerability relates to one component of one artifact.
     /// </summary>
     [OutputType]
     public sealed class Advisory
@@ -22,7 +22,7 @@ namespace PulumiIrv.Irv.Vulnerabilities.Outputs
         /// </summary>
         public readonly string AdvisoryId;
         /// <summary>
-        /// CVE ids and other aliases.
+        /// CVE, GHSA and other ids of the vulnerability.
         /// </summary>
         public readonly ImmutableArray<string> Aliases;
         /// <summary>
@@ -30,13 +30,17 @@ namespace PulumiIrv.Irv.Vulnerabilities.Outputs
         /// </summary>
         public readonly string ArtifactArchitecture;
         /// <summary>
-        /// The artifact it concerns.
+        /// The artifact it concerns (a package, an image).
         /// </summary>
         public readonly string ArtifactName;
         /// <summary>
-        /// The artifact's type.
+        /// The artifact's type (`apk`, `image`, ...).
         /// </summary>
         public readonly string ArtifactType;
+        /// <summary>
+        /// Who created it.
+        /// </summary>
+        public readonly string Author;
         /// <summary>
         /// Where the component sits in the artifact.
         /// </summary>
@@ -46,19 +50,27 @@ namespace PulumiIrv.Irv.Vulnerabilities.Outputs
         /// </summary>
         public readonly string ComponentName;
         /// <summary>
-        /// The component's type.
+        /// The component's ecosystem (`go-module`, `python`, ...).
         /// </summary>
         public readonly string ComponentType;
         /// <summary>
         /// When it was created (RFC 3339).
         /// </summary>
-        public readonly string CreateTime;
+        public readonly string? CreateTime;
         /// <summary>
-        /// Its history.
+        /// When it was deleted, if it was (RFC 3339).
+        /// </summary>
+        public readonly string? DeleteTime;
+        /// <summary>
+        /// Its history, oldest first.
         /// </summary>
         public readonly ImmutableArray<Outputs.AdvisoryEvent> Events;
         /// <summary>
-        /// Its severity ratings.
+        /// Its id in the GitHub advisory repositories, if it was migrated from there.
+        /// </summary>
+        public readonly string? LegacyAdvisoryId;
+        /// <summary>
+        /// Scores of the vulnerability (from its aliases' records).
         /// </summary>
         public readonly ImmutableArray<Outputs.AdvisorySeverity> Severities;
         /// <summary>
@@ -66,9 +78,9 @@ namespace PulumiIrv.Irv.Vulnerabilities.Outputs
         /// </summary>
         public readonly string Uid;
         /// <summary>
-        /// When it last changed (RFC 3339).
+        /// When it was last updated (RFC 3339).
         /// </summary>
-        public readonly string UpdateTime;
+        public readonly string? UpdateTime;
 
         [OutputConstructor]
         private Advisory(
@@ -82,32 +94,41 @@ namespace PulumiIrv.Irv.Vulnerabilities.Outputs
 
             string artifactType,
 
+            string author,
+
             string componentLocation,
 
             string componentName,
 
             string componentType,
 
-            string createTime,
+            string? createTime,
+
+            string? deleteTime,
 
             ImmutableArray<Outputs.AdvisoryEvent> events,
+
+            string? legacyAdvisoryId,
 
             ImmutableArray<Outputs.AdvisorySeverity> severities,
 
             string uid,
 
-            string updateTime)
+            string? updateTime)
         {
             AdvisoryId = advisoryId;
             Aliases = aliases;
             ArtifactArchitecture = artifactArchitecture;
             ArtifactName = artifactName;
             ArtifactType = artifactType;
+            Author = author;
             ComponentLocation = componentLocation;
             ComponentName = componentName;
             ComponentType = componentType;
             CreateTime = createTime;
+            DeleteTime = deleteTime;
             Events = events;
+            LegacyAdvisoryId = legacyAdvisoryId;
             Severities = severities;
             Uid = uid;
             UpdateTime = updateTime;

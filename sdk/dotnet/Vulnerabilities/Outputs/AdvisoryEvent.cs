@@ -12,28 +12,119 @@ namespace PulumiIrv.Irv.Vulnerabilities.Outputs
 {
 
     /// <summary>
-    /// A step in an advisory's history.
+    /// A step in an advisory's life. Exactly one of `detection`, `fixed`, `falsePositiveDetermination`, `analysisNotPlanned`, `fixNotPlanned`, `pendingUpstreamFix`, `truePositiveDetermination` and `patched` is set.
     /// </summary>
     [OutputType]
     public sealed class AdvisoryEvent
     {
         /// <summary>
-        /// When (RFC 3339).
+        /// No analysis is planned.
         /// </summary>
-        public readonly string Time;
+        public readonly Outputs.AdvisoryNote? AnalysisNotPlanned;
         /// <summary>
-        /// What happened (`DETECTED`, `FIXED`, ...).
+        /// Who recorded it.
         /// </summary>
-        public readonly string Type;
+        public readonly string Author;
+        /// <summary>
+        /// When it was recorded (RFC 3339).
+        /// </summary>
+        public readonly string? CreateTime;
+        /// <summary>
+        /// The vulnerability was detected.
+        /// </summary>
+        public readonly Outputs.AdvisoryDetection? Detection;
+        /// <summary>
+        /// It does not affect the artifact.
+        /// </summary>
+        public readonly Outputs.AdvisoryFalsePositive? FalsePositiveDetermination;
+        /// <summary>
+        /// The scanner's findings: JSON, base64-encoded.
+        /// </summary>
+        public readonly string Findings;
+        /// <summary>
+        /// No fix is planned.
+        /// </summary>
+        public readonly Outputs.AdvisoryNote? FixNotPlanned;
+        /// <summary>
+        /// It is fixed from a version on.
+        /// </summary>
+        public readonly Outputs.AdvisoryFixed? Fixed;
+        /// <summary>
+        /// The CVE dashboard issue it came from.
+        /// </summary>
+        public readonly string? Issue;
+        /// <summary>
+        /// The artifact was patched.
+        /// </summary>
+        public readonly Outputs.AdvisoryPatched? Patched;
+        /// <summary>
+        /// A fix is pending upstream.
+        /// </summary>
+        public readonly Outputs.AdvisoryNote? PendingUpstreamFix;
+        /// <summary>
+        /// Its review: `REVIEW_STATE_PENDING`, `REVIEW_STATE_APPROVED`, `REVIEW_STATE_REQUEST_CHANGES`, `REVIEW_STATE_REJECTED` (or `REVIEW_STATE_UNSPECIFIED`).
+        /// </summary>
+        public readonly string ReviewState;
+        /// <summary>
+        /// Who reviewed it.
+        /// </summary>
+        public readonly string Reviewer;
+        /// <summary>
+        /// It does affect the artifact.
+        /// </summary>
+        public readonly Outputs.AdvisoryNote? TruePositiveDetermination;
+        /// <summary>
+        /// The event's uid (under the advisory's).
+        /// </summary>
+        public readonly string Uid;
 
         [OutputConstructor]
         private AdvisoryEvent(
-            string time,
+            Outputs.AdvisoryNote? analysisNotPlanned,
 
-            string type)
+            string author,
+
+            string? createTime,
+
+            Outputs.AdvisoryDetection? detection,
+
+            Outputs.AdvisoryFalsePositive? falsePositiveDetermination,
+
+            string findings,
+
+            Outputs.AdvisoryNote? fixNotPlanned,
+
+            Outputs.AdvisoryFixed? @fixed,
+
+            string? issue,
+
+            Outputs.AdvisoryPatched? patched,
+
+            Outputs.AdvisoryNote? pendingUpstreamFix,
+
+            string reviewState,
+
+            string reviewer,
+
+            Outputs.AdvisoryNote? truePositiveDetermination,
+
+            string uid)
         {
-            Time = time;
-            Type = type;
+            AnalysisNotPlanned = analysisNotPlanned;
+            Author = author;
+            CreateTime = createTime;
+            Detection = detection;
+            FalsePositiveDetermination = falsePositiveDetermination;
+            Findings = findings;
+            FixNotPlanned = fixNotPlanned;
+            Fixed = @fixed;
+            Issue = issue;
+            Patched = patched;
+            PendingUpstreamFix = pendingUpstreamFix;
+            ReviewState = reviewState;
+            Reviewer = reviewer;
+            TruePositiveDetermination = truePositiveDetermination;
+            Uid = uid;
         }
     }
 }

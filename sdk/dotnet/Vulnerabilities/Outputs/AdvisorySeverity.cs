@@ -12,35 +12,28 @@ namespace PulumiIrv.Irv.Vulnerabilities.Outputs
 {
 
     /// <summary>
-    /// A severity rating of an advisory by one source.
+    /// A severity score of the vulnerability an advisory concerns.
     /// </summary>
     [OutputType]
     public sealed class AdvisorySeverity
     {
         /// <summary>
-        /// The level (`LOW`, `HIGH`, ...), when given.
+        /// The score: a CVSS vector, or a number, as the type says.
         /// </summary>
-        public readonly string? Level;
+        public readonly string Score;
         /// <summary>
-        /// The score (CVSS), when given.
+        /// How it is scored: `TYPE_CVSS_V2`, `TYPE_CVSS_V3`, `TYPE_CVSS_V4` (or `TYPE_UNSPECIFIED`).
         /// </summary>
-        public readonly double? Score;
-        /// <summary>
-        /// Who rated it.
-        /// </summary>
-        public readonly string Source;
+        public readonly string Type;
 
         [OutputConstructor]
         private AdvisorySeverity(
-            string? level,
+            string score,
 
-            double? score,
-
-            string source)
+            string type)
         {
-            Level = level;
             Score = score;
-            Source = source;
+            Type = type;
         }
     }
 }

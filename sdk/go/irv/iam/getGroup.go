@@ -37,12 +37,16 @@ type LookupGroupResult struct {
 	CreateTime string `pulumi:"createTime"`
 	// Free text.
 	Description string `pulumi:"description"`
-	// The name: lowercase letters, digits, space, `.`, `_` and `-`.
+	// The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's.
+	Kind string `pulumi:"kind"`
+	// The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
 	Name string `pulumi:"name"`
 	// The parent group's uid; absent for the organization itself.
 	ParentUid *string `pulumi:"parentUid"`
 	// Resource limits as the API reports them.
-	ResourceLimits map[string]interface{} `pulumi:"resourceLimits"`
+	ResourceLimits map[string]float64 `pulumi:"resourceLimits"`
+	// The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's.
+	Status string `pulumi:"status"`
 	// The group's uid.
 	Uid string `pulumi:"uid"`
 	// When it last changed (RFC 3339).
@@ -98,7 +102,12 @@ func (o LookupGroupResultOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupGroupResult) string { return v.Description }).(pulumi.StringOutput)
 }
 
-// The name: lowercase letters, digits, space, `.`, `_` and `-`.
+// The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's.
+func (o LookupGroupResultOutput) Kind() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupGroupResult) string { return v.Kind }).(pulumi.StringOutput)
+}
+
+// The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
 func (o LookupGroupResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupGroupResult) string { return v.Name }).(pulumi.StringOutput)
 }
@@ -109,8 +118,13 @@ func (o LookupGroupResultOutput) ParentUid() pulumi.StringPtrOutput {
 }
 
 // Resource limits as the API reports them.
-func (o LookupGroupResultOutput) ResourceLimits() pulumi.MapOutput {
-	return o.ApplyT(func(v LookupGroupResult) map[string]interface{} { return v.ResourceLimits }).(pulumi.MapOutput)
+func (o LookupGroupResultOutput) ResourceLimits() pulumi.Float64MapOutput {
+	return o.ApplyT(func(v LookupGroupResult) map[string]float64 { return v.ResourceLimits }).(pulumi.Float64MapOutput)
+}
+
+// The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's.
+func (o LookupGroupResultOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupGroupResult) string { return v.Status }).(pulumi.StringOutput)
 }
 
 // The group's uid.

@@ -45,13 +45,15 @@ type LookupIdentityResult struct {
 	CreateTime string `pulumi:"createTime"`
 	// Free text.
 	Description string `pulumi:"description"`
+	// Its verified email, if any.
+	Email string `pulumi:"email"`
 	// The owning group's uid.
 	GroupUid *string `pulumi:"groupUid"`
-	// When it was last used (RFC 3339).
+	// When it was last used (RFC 3339); absent for one never used.
 	LastSeenTime *string `pulumi:"lastSeenTime"`
-	// The identity's name.
+	// The identity's name: 3 to 63 characters.
 	Name string `pulumi:"name"`
-	// A platform service.
+	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
 	ServicePrincipal *ServicePrincipal `pulumi:"servicePrincipal"`
 	// Tokens signed by the given keys.
 	StaticKeys *StaticKeys `pulumi:"staticKeys"`
@@ -122,22 +124,27 @@ func (o LookupIdentityResultOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupIdentityResult) string { return v.Description }).(pulumi.StringOutput)
 }
 
+// Its verified email, if any.
+func (o LookupIdentityResultOutput) Email() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupIdentityResult) string { return v.Email }).(pulumi.StringOutput)
+}
+
 // The owning group's uid.
 func (o LookupIdentityResultOutput) GroupUid() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupIdentityResult) *string { return v.GroupUid }).(pulumi.StringPtrOutput)
 }
 
-// When it was last used (RFC 3339).
+// When it was last used (RFC 3339); absent for one never used.
 func (o LookupIdentityResultOutput) LastSeenTime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupIdentityResult) *string { return v.LastSeenTime }).(pulumi.StringPtrOutput)
 }
 
-// The identity's name.
+// The identity's name: 3 to 63 characters.
 func (o LookupIdentityResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupIdentityResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// A platform service.
+// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
 func (o LookupIdentityResultOutput) ServicePrincipal() ServicePrincipalPtrOutput {
 	return o.ApplyT(func(v LookupIdentityResult) *ServicePrincipal { return v.ServicePrincipal }).(ServicePrincipalPtrOutput)
 }

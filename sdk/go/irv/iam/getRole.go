@@ -35,7 +35,7 @@ type LookupRoleArgs struct {
 type LookupRoleResult struct {
 	// A built-in role (viewer, editor, owner, registry.pull, registry.push).
 	Builtin bool `pulumi:"builtin"`
-	// Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+	// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
 	Capabilities []Capability `pulumi:"capabilities"`
 	// When it was created (RFC 3339).
 	CreateTime string `pulumi:"createTime"`
@@ -93,7 +93,7 @@ func (o LookupRoleResultOutput) Builtin() pulumi.BoolOutput {
 	return o.ApplyT(func(v LookupRoleResult) bool { return v.Builtin }).(pulumi.BoolOutput)
 }
 
-// Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
 func (o LookupRoleResultOutput) Capabilities() CapabilityArrayOutput {
 	return o.ApplyT(func(v LookupRoleResult) []Capability { return v.Capabilities }).(CapabilityArrayOutput)
 }

@@ -31,7 +31,7 @@ type GetRolesArgs struct {
 	ChildrenOf *string `pulumi:"childrenOf"`
 	// `uidp.descendants_of`: this group and everything under it.
 	DescendantsOf *string `pulumi:"descendantsOf"`
-	// Any other filter the API's List accepts, by its query name.
+	// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
 	Filters map[string]interface{} `pulumi:"filters"`
 	// Only custom roles of this group.
 	GroupUid *string `pulumi:"groupUid"`
@@ -68,7 +68,7 @@ type GetRolesOutputArgs struct {
 	ChildrenOf pulumi.StringPtrInput `pulumi:"childrenOf"`
 	// `uidp.descendants_of`: this group and everything under it.
 	DescendantsOf pulumi.StringPtrInput `pulumi:"descendantsOf"`
-	// Any other filter the API's List accepts, by its query name.
+	// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
 	Filters pulumi.MapInput `pulumi:"filters"`
 	// Only custom roles of this group.
 	GroupUid pulumi.StringPtrInput `pulumi:"groupUid"`

@@ -20,12 +20,16 @@ type Group struct {
 	CreateTime pulumi.StringOutput `pulumi:"createTime"`
 	// Free text.
 	Description pulumi.StringOutput `pulumi:"description"`
-	// The name: lowercase letters, digits, space, `.`, `_` and `-`.
+	// The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's.
+	Kind pulumi.StringOutput `pulumi:"kind"`
+	// The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The parent group's uid (the organization's uid for a top-level group).
 	ParentUid pulumi.StringOutput `pulumi:"parentUid"`
 	// Resource limits as the API reports them.
-	ResourceLimits pulumi.MapOutput `pulumi:"resourceLimits"`
+	ResourceLimits pulumi.Float64MapOutput `pulumi:"resourceLimits"`
+	// The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's.
+	Status pulumi.StringOutput `pulumi:"status"`
 	// The resource's uid (also its id).
 	Uid pulumi.StringOutput `pulumi:"uid"`
 	// When it last changed (RFC 3339).
@@ -93,7 +97,7 @@ type groupArgs struct {
 	AdoptUid *string `pulumi:"adoptUid"`
 	// Free text.
 	Description *string `pulumi:"description"`
-	// The name: lowercase letters, digits, space, `.`, `_` and `-`.
+	// The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
 	Name string `pulumi:"name"`
 	// The parent group's uid (the organization's uid for a top-level group).
 	ParentUid string `pulumi:"parentUid"`
@@ -105,7 +109,7 @@ type GroupArgs struct {
 	AdoptUid pulumi.StringPtrInput
 	// Free text.
 	Description pulumi.StringPtrInput
-	// The name: lowercase letters, digits, space, `.`, `_` and `-`.
+	// The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
 	Name pulumi.StringInput
 	// The parent group's uid (the organization's uid for a top-level group).
 	ParentUid pulumi.StringInput
@@ -158,7 +162,12 @@ func (o GroupOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v *Group) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
-// The name: lowercase letters, digits, space, `.`, `_` and `-`.
+// The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's.
+func (o GroupOutput) Kind() pulumi.StringOutput {
+	return o.ApplyT(func(v *Group) pulumi.StringOutput { return v.Kind }).(pulumi.StringOutput)
+}
+
+// The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
 func (o GroupOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Group) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -169,8 +178,13 @@ func (o GroupOutput) ParentUid() pulumi.StringOutput {
 }
 
 // Resource limits as the API reports them.
-func (o GroupOutput) ResourceLimits() pulumi.MapOutput {
-	return o.ApplyT(func(v *Group) pulumi.MapOutput { return v.ResourceLimits }).(pulumi.MapOutput)
+func (o GroupOutput) ResourceLimits() pulumi.Float64MapOutput {
+	return o.ApplyT(func(v *Group) pulumi.Float64MapOutput { return v.ResourceLimits }).(pulumi.Float64MapOutput)
+}
+
+// The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's.
+func (o GroupOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v *Group) pulumi.StringOutput { return v.Status }).(pulumi.StringOutput)
 }
 
 // The resource's uid (also its id).

@@ -22,18 +22,20 @@ type GroupInvite struct {
 	CreateTime pulumi.StringOutput `pulumi:"createTime"`
 	// The invitee's email, if the invite is for one person.
 	Email pulumi.StringOutput `pulumi:"email"`
-	// When the invite expires (RFC 3339); computed from `ttl` when omitted.
+	// When the invite expires (RFC 3339): its creation plus `ttl`.
 	ExpirationTime pulumi.StringOutput `pulumi:"expirationTime"`
 	// The group the invitee joins.
 	GroupUid pulumi.StringOutput `pulumi:"groupUid"`
 	// The invite's key id.
 	KeyId pulumi.StringOutput `pulumi:"keyId"`
+	// The role the invitee gets, as the API hydrates it (absent once the role is gone).
+	Role InviteRolePtrOutput `pulumi:"role"`
 	// The role the invitee gets.
 	RoleUid pulumi.StringOutput `pulumi:"roleUid"`
 	// Whether the invite works once only.
 	SingleUse pulumi.BoolOutput `pulumi:"singleUse"`
-	// Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.
-	Ttl pulumi.StringPtrOutput `pulumi:"ttl"`
+	// How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.
+	Ttl pulumi.StringOutput `pulumi:"ttl"`
 	// The resource's uid (also its id).
 	Uid pulumi.StringOutput `pulumi:"uid"`
 }
@@ -50,6 +52,9 @@ func NewGroupInvite(ctx *pulumi.Context,
 	}
 	if args.RoleUid == nil {
 		return nil, errors.New("invalid value for required argument 'RoleUid'")
+	}
+	if args.Ttl == nil {
+		return nil, errors.New("invalid value for required argument 'Ttl'")
 	}
 	if args.Email == nil {
 		args.Email = pulumi.StringPtr("")
@@ -104,16 +109,14 @@ type groupInviteArgs struct {
 	AdoptUid *string `pulumi:"adoptUid"`
 	// The invitee's email, if the invite is for one person.
 	Email *string `pulumi:"email"`
-	// When the invite expires (RFC 3339); computed from `ttl` when omitted.
-	ExpirationTime *string `pulumi:"expirationTime"`
 	// The group the invitee joins.
 	GroupUid string `pulumi:"groupUid"`
 	// The role the invitee gets.
 	RoleUid string `pulumi:"roleUid"`
 	// Whether the invite works once only.
 	SingleUse *bool `pulumi:"singleUse"`
-	// Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.
-	Ttl *string `pulumi:"ttl"`
+	// How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.
+	Ttl string `pulumi:"ttl"`
 }
 
 // The set of arguments for constructing a GroupInvite resource.
@@ -122,16 +125,14 @@ type GroupInviteArgs struct {
 	AdoptUid pulumi.StringPtrInput
 	// The invitee's email, if the invite is for one person.
 	Email pulumi.StringPtrInput
-	// When the invite expires (RFC 3339); computed from `ttl` when omitted.
-	ExpirationTime pulumi.StringPtrInput
 	// The group the invitee joins.
 	GroupUid pulumi.StringInput
 	// The role the invitee gets.
 	RoleUid pulumi.StringInput
 	// Whether the invite works once only.
 	SingleUse pulumi.BoolPtrInput
-	// Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.
-	Ttl pulumi.StringPtrInput
+	// How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.
+	Ttl pulumi.StringInput
 }
 
 func (GroupInviteArgs) ElementType() reflect.Type {
@@ -186,7 +187,7 @@ func (o GroupInviteOutput) Email() pulumi.StringOutput {
 	return o.ApplyT(func(v *GroupInvite) pulumi.StringOutput { return v.Email }).(pulumi.StringOutput)
 }
 
-// When the invite expires (RFC 3339); computed from `ttl` when omitted.
+// When the invite expires (RFC 3339): its creation plus `ttl`.
 func (o GroupInviteOutput) ExpirationTime() pulumi.StringOutput {
 	return o.ApplyT(func(v *GroupInvite) pulumi.StringOutput { return v.ExpirationTime }).(pulumi.StringOutput)
 }
@@ -201,6 +202,11 @@ func (o GroupInviteOutput) KeyId() pulumi.StringOutput {
 	return o.ApplyT(func(v *GroupInvite) pulumi.StringOutput { return v.KeyId }).(pulumi.StringOutput)
 }
 
+// The role the invitee gets, as the API hydrates it (absent once the role is gone).
+func (o GroupInviteOutput) Role() InviteRolePtrOutput {
+	return o.ApplyT(func(v *GroupInvite) InviteRolePtrOutput { return v.Role }).(InviteRolePtrOutput)
+}
+
 // The role the invitee gets.
 func (o GroupInviteOutput) RoleUid() pulumi.StringOutput {
 	return o.ApplyT(func(v *GroupInvite) pulumi.StringOutput { return v.RoleUid }).(pulumi.StringOutput)
@@ -211,9 +217,9 @@ func (o GroupInviteOutput) SingleUse() pulumi.BoolOutput {
 	return o.ApplyT(func(v *GroupInvite) pulumi.BoolOutput { return v.SingleUse }).(pulumi.BoolOutput)
 }
 
-// Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.
-func (o GroupInviteOutput) Ttl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GroupInvite) pulumi.StringPtrOutput { return v.Ttl }).(pulumi.StringPtrOutput)
+// How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.
+func (o GroupInviteOutput) Ttl() pulumi.StringOutput {
+	return o.ApplyT(func(v *GroupInvite) pulumi.StringOutput { return v.Ttl }).(pulumi.StringOutput)
 }
 
 // The resource's uid (also its id).

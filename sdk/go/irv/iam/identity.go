@@ -24,13 +24,15 @@ type Identity struct {
 	CreateTime pulumi.StringOutput `pulumi:"createTime"`
 	// Free text.
 	Description pulumi.StringOutput `pulumi:"description"`
+	// Its verified email, if any.
+	Email pulumi.StringOutput `pulumi:"email"`
 	// The owning group's uid.
 	GroupUid pulumi.StringOutput `pulumi:"groupUid"`
-	// When it was last used (RFC 3339).
+	// When it was last used (RFC 3339); absent for one never used.
 	LastSeenTime pulumi.StringPtrOutput `pulumi:"lastSeenTime"`
-	// The identity's name.
+	// The identity's name: 3 to 63 characters.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// A platform service.
+	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
 	ServicePrincipal ServicePrincipalPtrOutput `pulumi:"servicePrincipal"`
 	// Tokens signed by the given keys.
 	StaticKeys StaticKeysPtrOutput `pulumi:"staticKeys"`
@@ -105,9 +107,9 @@ type identityArgs struct {
 	Description *string `pulumi:"description"`
 	// The owning group's uid.
 	GroupUid string `pulumi:"groupUid"`
-	// The identity's name.
+	// The identity's name: 3 to 63 characters.
 	Name string `pulumi:"name"`
-	// A platform service.
+	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
 	ServicePrincipal *ServicePrincipal `pulumi:"servicePrincipal"`
 	// Tokens signed by the given keys.
 	StaticKeys *StaticKeys `pulumi:"staticKeys"`
@@ -125,9 +127,9 @@ type IdentityArgs struct {
 	Description pulumi.StringPtrInput
 	// The owning group's uid.
 	GroupUid pulumi.StringInput
-	// The identity's name.
+	// The identity's name: 3 to 63 characters.
 	Name pulumi.StringInput
-	// A platform service.
+	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
 	ServicePrincipal ServicePrincipalPtrInput
 	// Tokens signed by the given keys.
 	StaticKeys StaticKeysPtrInput
@@ -190,22 +192,27 @@ func (o IdentityOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v *Identity) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
+// Its verified email, if any.
+func (o IdentityOutput) Email() pulumi.StringOutput {
+	return o.ApplyT(func(v *Identity) pulumi.StringOutput { return v.Email }).(pulumi.StringOutput)
+}
+
 // The owning group's uid.
 func (o IdentityOutput) GroupUid() pulumi.StringOutput {
 	return o.ApplyT(func(v *Identity) pulumi.StringOutput { return v.GroupUid }).(pulumi.StringOutput)
 }
 
-// When it was last used (RFC 3339).
+// When it was last used (RFC 3339); absent for one never used.
 func (o IdentityOutput) LastSeenTime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Identity) pulumi.StringPtrOutput { return v.LastSeenTime }).(pulumi.StringPtrOutput)
 }
 
-// The identity's name.
+// The identity's name: 3 to 63 characters.
 func (o IdentityOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Identity) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// A platform service.
+// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
 func (o IdentityOutput) ServicePrincipal() ServicePrincipalPtrOutput {
 	return o.ApplyT(func(v *Identity) ServicePrincipalPtrOutput { return v.ServicePrincipal }).(ServicePrincipalPtrOutput)
 }

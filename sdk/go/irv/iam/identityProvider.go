@@ -18,16 +18,18 @@ type IdentityProvider struct {
 
 	// When it was created (RFC 3339).
 	CreateTime pulumi.StringOutput `pulumi:"createTime"`
-	// The role new users get (uid).
+	// The role users get on their first sign-in (uid).
 	DefaultRoleUid pulumi.StringOutput `pulumi:"defaultRoleUid"`
 	// Free text.
 	Description pulumi.StringOutput `pulumi:"description"`
 	// The group it lives in.
 	GroupUid pulumi.StringOutput `pulumi:"groupUid"`
-	// The identity provider's name.
+	// The identity provider's name: 3 to 63 characters.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.
 	Oidc OidcOutput `pulumi:"oidc"`
+	// SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.
+	Scim IdentityProviderScimPtrOutput `pulumi:"scim"`
 	// The resource's uid (also its id).
 	Uid pulumi.StringOutput `pulumi:"uid"`
 	// When it last changed (RFC 3339).
@@ -41,6 +43,9 @@ func NewIdentityProvider(ctx *pulumi.Context,
 		return nil, errors.New("missing one or more required arguments")
 	}
 
+	if args.DefaultRoleUid == nil {
+		return nil, errors.New("invalid value for required argument 'DefaultRoleUid'")
+	}
 	if args.GroupUid == nil {
 		return nil, errors.New("invalid value for required argument 'GroupUid'")
 	}
@@ -49,9 +54,6 @@ func NewIdentityProvider(ctx *pulumi.Context,
 	}
 	if args.Oidc == nil {
 		return nil, errors.New("invalid value for required argument 'Oidc'")
-	}
-	if args.DefaultRoleUid == nil {
-		args.DefaultRoleUid = pulumi.StringPtr("")
 	}
 	if args.Description == nil {
 		args.Description = pulumi.StringPtr("")
@@ -97,13 +99,13 @@ func (IdentityProviderState) ElementType() reflect.Type {
 type identityProviderArgs struct {
 	// Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
 	AdoptUid *string `pulumi:"adoptUid"`
-	// The role new users get (uid).
-	DefaultRoleUid *string `pulumi:"defaultRoleUid"`
+	// The role users get on their first sign-in (uid).
+	DefaultRoleUid string `pulumi:"defaultRoleUid"`
 	// Free text.
 	Description *string `pulumi:"description"`
 	// The group it lives in.
 	GroupUid string `pulumi:"groupUid"`
-	// The identity provider's name.
+	// The identity provider's name: 3 to 63 characters.
 	Name string `pulumi:"name"`
 	// The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.
 	Oidc Oidc `pulumi:"oidc"`
@@ -113,13 +115,13 @@ type identityProviderArgs struct {
 type IdentityProviderArgs struct {
 	// Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
 	AdoptUid pulumi.StringPtrInput
-	// The role new users get (uid).
-	DefaultRoleUid pulumi.StringPtrInput
+	// The role users get on their first sign-in (uid).
+	DefaultRoleUid pulumi.StringInput
 	// Free text.
 	Description pulumi.StringPtrInput
 	// The group it lives in.
 	GroupUid pulumi.StringInput
-	// The identity provider's name.
+	// The identity provider's name: 3 to 63 characters.
 	Name pulumi.StringInput
 	// The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.
 	Oidc OidcInput
@@ -167,7 +169,7 @@ func (o IdentityProviderOutput) CreateTime() pulumi.StringOutput {
 	return o.ApplyT(func(v *IdentityProvider) pulumi.StringOutput { return v.CreateTime }).(pulumi.StringOutput)
 }
 
-// The role new users get (uid).
+// The role users get on their first sign-in (uid).
 func (o IdentityProviderOutput) DefaultRoleUid() pulumi.StringOutput {
 	return o.ApplyT(func(v *IdentityProvider) pulumi.StringOutput { return v.DefaultRoleUid }).(pulumi.StringOutput)
 }
@@ -182,7 +184,7 @@ func (o IdentityProviderOutput) GroupUid() pulumi.StringOutput {
 	return o.ApplyT(func(v *IdentityProvider) pulumi.StringOutput { return v.GroupUid }).(pulumi.StringOutput)
 }
 
-// The identity provider's name.
+// The identity provider's name: 3 to 63 characters.
 func (o IdentityProviderOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *IdentityProvider) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -190,6 +192,11 @@ func (o IdentityProviderOutput) Name() pulumi.StringOutput {
 // The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.
 func (o IdentityProviderOutput) Oidc() OidcOutput {
 	return o.ApplyT(func(v *IdentityProvider) OidcOutput { return v.Oidc }).(OidcOutput)
+}
+
+// SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.
+func (o IdentityProviderOutput) Scim() IdentityProviderScimPtrOutput {
+	return o.ApplyT(func(v *IdentityProvider) IdentityProviderScimPtrOutput { return v.Scim }).(IdentityProviderScimPtrOutput)
 }
 
 // The resource's uid (also its id).

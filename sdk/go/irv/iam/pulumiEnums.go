@@ -10,48 +10,185 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A capability a role can hold: `<collection>.<verb>`, such as `groups.list`.
+// A capability a role can hold: its name, `<collection>.<verb>` such as `groups.list` (the API's enum name, such as `CAP_IAM_GROUPS_LIST`, is accepted too).
 type Capability string
 
 const (
-	CapabilityGroupsList                = Capability("groups.list")
-	CapabilityGroupsCreate              = Capability("groups.create")
-	CapabilityGroupsUpdate              = Capability("groups.update")
-	CapabilityGroupsDelete              = Capability("groups.delete")
-	CapabilityIdentityList              = Capability("identity.list")
-	CapabilityIdentityCreate            = Capability("identity.create")
-	CapabilityIdentityUpdate            = Capability("identity.update")
-	CapabilityIdentityDelete            = Capability("identity.delete")
-	CapabilityRolesList                 = Capability("roles.list")
-	CapabilityRolesCreate               = Capability("roles.create")
-	CapabilityRolesUpdate               = Capability("roles.update")
-	CapabilityRolesDelete               = Capability("roles.delete")
-	CapabilityRoleBindingsList          = Capability("role_bindings.list")
-	CapabilityRoleBindingsCreate        = Capability("role_bindings.create")
-	CapabilityRoleBindingsUpdate        = Capability("role_bindings.update")
-	CapabilityRoleBindingsDelete        = Capability("role_bindings.delete")
-	CapabilityIdentityProvidersList     = Capability("identity_providers.list")
-	CapabilityIdentityProvidersCreate   = Capability("identity_providers.create")
-	CapabilityIdentityProvidersUpdate   = Capability("identity_providers.update")
-	CapabilityIdentityProvidersDelete   = Capability("identity_providers.delete")
-	CapabilityAccountAssociationsList   = Capability("account_associations.list")
-	CapabilityAccountAssociationsCreate = Capability("account_associations.create")
-	CapabilityAccountAssociationsUpdate = Capability("account_associations.update")
-	CapabilityAccountAssociationsDelete = Capability("account_associations.delete")
-	CapabilityGroupInvitesList          = Capability("group_invites.list")
-	CapabilityGroupInvitesCreate        = Capability("group_invites.create")
-	CapabilityGroupInvitesDelete        = Capability("group_invites.delete")
-	CapabilityRepoList                  = Capability("repo.list")
-	CapabilityRepoCreate                = Capability("repo.create")
-	CapabilityRepoUpdate                = Capability("repo.update")
-	CapabilityRepoDelete                = Capability("repo.delete")
-	CapabilityTagList                   = Capability("tag.list")
-	CapabilityTagCreate                 = Capability("tag.create")
-	CapabilityTagUpdate                 = Capability("tag.update")
-	CapabilityTagDelete                 = Capability("tag.delete")
-	CapabilityAdvisoriesList            = Capability("advisories.list")
-	CapabilityRegistryPull              = Capability("registry.pull")
-	CapabilityRegistryPush              = Capability("registry.push")
+	CapabilityGroupsCreate                               = Capability("groups.create")
+	CapabilityGroupsUpdate                               = Capability("groups.update")
+	CapabilityGroupsList                                 = Capability("groups.list")
+	CapabilityGroupsDelete                               = Capability("groups.delete")
+	CapabilityGroupInvitesCreate                         = Capability("group_invites.create")
+	CapabilityGroupInvitesList                           = Capability("group_invites.list")
+	CapabilityGroupInvitesDelete                         = Capability("group_invites.delete")
+	CapabilityRolesCreate                                = Capability("roles.create")
+	CapabilityRolesUpdate                                = Capability("roles.update")
+	CapabilityRolesList                                  = Capability("roles.list")
+	CapabilityRolesDelete                                = Capability("roles.delete")
+	CapabilityRoleBindingsCreate                         = Capability("role_bindings.create")
+	CapabilityRoleBindingsUpdate                         = Capability("role_bindings.update")
+	CapabilityRoleBindingsList                           = Capability("role_bindings.list")
+	CapabilityRoleBindingsDelete                         = Capability("role_bindings.delete")
+	CapabilityClustersCreate                             = Capability("clusters.create")
+	CapabilityClustersUpdate                             = Capability("clusters.update")
+	CapabilityClustersList                               = Capability("clusters.list")
+	CapabilityClustersDelete                             = Capability("clusters.delete")
+	CapabilityClustersDiscover                           = Capability("clusters.discover")
+	CapabilityRecordsList                                = Capability("records.list")
+	CapabilityRecordContextsList                         = Capability("record_contexts.list")
+	CapabilityRecordSignaturesList                       = Capability("record_signatures.list")
+	CapabilityRecordPolicyResultsList                    = Capability("record_policy_results.list")
+	CapabilityRisksList                                  = Capability("risks.list")
+	CapabilitySbomsList                                  = Capability("sboms.list")
+	CapabilityVulnReportsList                            = Capability("vuln_reports.list")
+	CapabilityAttestationsList                           = Capability("attestations.list")
+	CapabilityAccountAssociationsCreate                  = Capability("account_associations.create")
+	CapabilityAccountAssociationsUpdate                  = Capability("account_associations.update")
+	CapabilityAccountAssociationsList                    = Capability("account_associations.list")
+	CapabilityAccountAssociationsDelete                  = Capability("account_associations.delete")
+	CapabilityPolicyCreate                               = Capability("policy.create")
+	CapabilityPolicyUpdate                               = Capability("policy.update")
+	CapabilityPolicyList                                 = Capability("policy.list")
+	CapabilityPolicyDelete                               = Capability("policy.delete")
+	CapabilityIdentityCreate                             = Capability("identity.create")
+	CapabilityIdentityUpdate                             = Capability("identity.update")
+	CapabilityIdentityList                               = Capability("identity.list")
+	CapabilityIdentityDelete                             = Capability("identity.delete")
+	CapabilityNodesList                                  = Capability("nodes.list")
+	CapabilityNamespacesList                             = Capability("namespaces.list")
+	CapabilityWorkloadsList                              = Capability("workloads.list")
+	CapabilityIdentityProvidersCreate                    = Capability("identity_providers.create")
+	CapabilityIdentityProvidersUpdate                    = Capability("identity_providers.update")
+	CapabilityIdentityProvidersList                      = Capability("identity_providers.list")
+	CapabilityIdentityProvidersDelete                    = Capability("identity_providers.delete")
+	CapabilityIdentityProvidersScimManage                = Capability("identity_providers.scim.manage")
+	CapabilitySubscriptionsCreate                        = Capability("subscriptions.create")
+	CapabilitySubscriptionsUpdate                        = Capability("subscriptions.update")
+	CapabilitySubscriptionsList                          = Capability("subscriptions.list")
+	CapabilitySubscriptionsDelete                        = Capability("subscriptions.delete")
+	CapabilityRepoBlobsGet                               = Capability("repo.blobs.get")
+	CapabilityRepoCreate                                 = Capability("repo.create")
+	CapabilityRepoUpdate                                 = Capability("repo.update")
+	CapabilityRepoList                                   = Capability("repo.list")
+	CapabilityRepoDelete                                 = Capability("repo.delete")
+	CapabilityManifestCreate                             = Capability("manifest.create")
+	CapabilityManifestUpdate                             = Capability("manifest.update")
+	CapabilityManifestList                               = Capability("manifest.list")
+	CapabilityManifestDelete                             = Capability("manifest.delete")
+	CapabilityTagCreate                                  = Capability("tag.create")
+	CapabilityTagUpdate                                  = Capability("tag.update")
+	CapabilityTagList                                    = Capability("tag.list")
+	CapabilityTagDelete                                  = Capability("tag.delete")
+	CapabilityManifestMetadataList                       = Capability("manifest.metadata.list")
+	CapabilityReferrersList                              = Capability("referrers.list")
+	CapabilityApkCreate                                  = Capability("apk.create")
+	CapabilityApkUpdate                                  = Capability("apk.update")
+	CapabilityApkList                                    = Capability("apk.list")
+	CapabilityApkDelete                                  = Capability("apk.delete")
+	CapabilityVersionList                                = Capability("version.list")
+	CapabilityApkBlobsGet                                = Capability("apk.blobs.get")
+	CapabilityVulnReportCreate                           = Capability("vuln_report.create")
+	CapabilityVulnReportList                             = Capability("vuln_report.list")
+	CapabilityVulnCreate                                 = Capability("vuln.create")
+	CapabilityBuildReportList                            = Capability("build_report.list")
+	CapabilityRegistryEntitlementsList                   = Capability("registry.entitlements.list")
+	CapabilityRegistryEntitlementsCreate                 = Capability("registry.entitlements.create")
+	CapabilityRegistryEntitlementsDelete                 = Capability("registry.entitlements.delete")
+	CapabilityRegistrySettingsList                       = Capability("registry.settings.list")
+	CapabilityRegistrySettingsUpdate                     = Capability("registry.settings.update")
+	CapabilityRegistryEntitlementsImagesAdd              = Capability("registry.entitlements.images.add")
+	CapabilityRegistryEntitlementsImagesRemove           = Capability("registry.entitlements.images.remove")
+	CapabilityRegistryEntitlementsImagesSwap             = Capability("registry.entitlements.images.swap")
+	CapabilityRegistryOverlaysList                       = Capability("registry.overlays.list")
+	CapabilityRegistryOverlaysEdit                       = Capability("registry.overlays.edit")
+	CapabilitySigstoreCreate                             = Capability("sigstore.create")
+	CapabilitySigstoreUpdate                             = Capability("sigstore.update")
+	CapabilitySigstoreList                               = Capability("sigstore.list")
+	CapabilitySigstoreDelete                             = Capability("sigstore.delete")
+	CapabilitySigstoreCertificateCreate                  = Capability("sigstore.certificate.create")
+	CapabilityLibrariesEntitlementsCreate                = Capability("libraries.entitlements.create")
+	CapabilityLibrariesEntitlementsList                  = Capability("libraries.entitlements.list")
+	CapabilityLibrariesEntitlementsDelete                = Capability("libraries.entitlements.delete")
+	CapabilityLibrariesArtifactsList                     = Capability("libraries.artifacts.list")
+	CapabilityLibrariesPythonList                        = Capability("libraries.python.list")
+	CapabilityLibrariesPythonCreate                      = Capability("libraries.python.create")
+	CapabilityLibrariesJavaList                          = Capability("libraries.java.list")
+	CapabilityLibrariesJavaCreate                        = Capability("libraries.java.create")
+	CapabilityLibrariesJavascriptList                    = Capability("libraries.javascript.list")
+	CapabilityLibrariesJavascriptCreate                  = Capability("libraries.javascript.create")
+	CapabilityLibrariesDotnetList                        = Capability("libraries.dotnet.list")
+	CapabilityLibrariesDotnetCreate                      = Capability("libraries.dotnet.create")
+	CapabilityLibrariesGoList                            = Capability("libraries.go.list")
+	CapabilityLibrariesGoCreate                          = Capability("libraries.go.create")
+	CapabilityLibrariesCacheInvalidate                   = Capability("libraries.cache.invalidate")
+	CapabilityLibrariesCacheList                         = Capability("libraries.cache.list")
+	CapabilityLibrariesAwsMarketplaceSubscriptionsCreate = Capability("libraries.aws_marketplace.subscriptions.create")
+	CapabilityLibrariesAwsMarketplaceSubscriptionsUpdate = Capability("libraries.aws_marketplace.subscriptions.update")
+	CapabilityLibrariesAwsMarketplaceSubscriptionsList   = Capability("libraries.aws_marketplace.subscriptions.list")
+	CapabilityLibrariesRequestGroupsCreate               = Capability("libraries.request_groups.create")
+	CapabilityLibrariesRequestGroupsList                 = Capability("libraries.request_groups.list")
+	CapabilityLibrariesRequestGroupsUpdate               = Capability("libraries.request_groups.update")
+	CapabilityLibrariesRequestGroupsDelete               = Capability("libraries.request_groups.delete")
+	CapabilityLibrariesRequestGroupsSubmit               = Capability("libraries.request_groups.submit")
+	CapabilityLibrariesRequestGroupsItemsUpdate          = Capability("libraries.request_groups.items.update")
+	CapabilityLibrariesRemoteRegistriesCreate            = Capability("libraries.remote_registries.create")
+	CapabilityLibrariesRemoteRegistriesList              = Capability("libraries.remote_registries.list")
+	CapabilityLibrariesRemoteRegistriesDelete            = Capability("libraries.remote_registries.delete")
+	CapabilityAdvisoriesCreate                           = Capability("advisories.create")
+	CapabilityAdvisoriesUpdate                           = Capability("advisories.update")
+	CapabilityAdvisoriesList                             = Capability("advisories.list")
+	CapabilityAdvisoriesDelete                           = Capability("advisories.delete")
+	CapabilityAdvisoriesApprove                          = Capability("advisories.approve")
+	CapabilityRegistryDeploymentsCreate                  = Capability("registry.deployments.create")
+	CapabilityRegistryDeploymentsList                    = Capability("registry.deployments.list")
+	CapabilityPoliciesPolicyCreate                       = Capability("policies.policy.create")
+	CapabilityPoliciesPolicyUpdate                       = Capability("policies.policy.update")
+	CapabilityPoliciesPolicyList                         = Capability("policies.policy.list")
+	CapabilityPoliciesPolicyDelete                       = Capability("policies.policy.delete")
+	CapabilityPoliciesBindingCreate                      = Capability("policies.binding.create")
+	CapabilityPoliciesBindingUpdate                      = Capability("policies.binding.update")
+	CapabilityPoliciesBindingList                        = Capability("policies.binding.list")
+	CapabilityPoliciesBindingDelete                      = Capability("policies.binding.delete")
+	CapabilityPoliciesDecisionList                       = Capability("policies.decision.list")
+	CapabilityPoliciesOverrideCreate                     = Capability("policies.override.create")
+	CapabilityPoliciesOverrideList                       = Capability("policies.override.list")
+	CapabilityPoliciesOverrideDelete                     = Capability("policies.override.delete")
+	CapabilityRepoCheckPolicies                          = Capability("repo.check_policies")
+	CapabilityPackagesEntitlementsList                   = Capability("packages.entitlements.list")
+	CapabilityTermsAccept                                = Capability("terms.accept")
+	CapabilityTermsList                                  = Capability("terms.list")
+	CapabilityGuardenerDfcConvert                        = Capability("guardener.dfc.convert")
+	CapabilityGuardenerAssociationManage                 = Capability("guardener.association.manage")
+	CapabilityGuardenerAssociationList                   = Capability("guardener.association.list")
+	CapabilityGuardenerEntitlementList                   = Capability("guardener.entitlement.list")
+	CapabilityGuardenerActionsMigrate                    = Capability("guardener.actions.migrate")
+	CapabilityGuardenerScanList                          = Capability("guardener.scan.list")
+	CapabilityGuardenerScanGet                           = Capability("guardener.scan.get")
+	CapabilityMcpToolCall                                = Capability("mcp.tool.call")
+	CapabilitySkillsPublish                              = Capability("skills.publish")
+	CapabilitySkillsEntitlementsCreate                   = Capability("skills.entitlements.create")
+	CapabilitySkillsEntitlementsList                     = Capability("skills.entitlements.list")
+	CapabilitySkillsEntitlementsDelete                   = Capability("skills.entitlements.delete")
+	CapabilitySkillsList                                 = Capability("skills.list")
+	CapabilitySkillsHardenRead                           = Capability("skills.harden.read")
+	CapabilitySkillsHardenWrite                          = Capability("skills.harden.write")
+	CapabilitySkillsHardenCancel                         = Capability("skills.harden.cancel")
+	CapabilityArgosDocumentsCreate                       = Capability("argos.documents.create")
+	CapabilityArgosDocumentsList                         = Capability("argos.documents.list")
+	CapabilityArgosDocumentsDelete                       = Capability("argos.documents.delete")
+	CapabilityArgosOsvRead                               = Capability("argos.osv.read")
+	CapabilityLibrariesPolicyCreate                      = Capability("libraries.policy.create")
+	CapabilityLibrariesPolicyUpdate                      = Capability("libraries.policy.update")
+	CapabilityLibrariesPolicyList                        = Capability("libraries.policy.list")
+	CapabilityLibrariesPolicyDelete                      = Capability("libraries.policy.delete")
+	CapabilityLibrariesPolicyBindingCreate               = Capability("libraries.policy.binding.create")
+	CapabilityLibrariesPolicyBindingUpdate               = Capability("libraries.policy.binding.update")
+	CapabilityLibrariesPolicyBindingList                 = Capability("libraries.policy.binding.list")
+	CapabilityLibrariesPolicyBindingDelete               = Capability("libraries.policy.binding.delete")
+	CapabilityLibrariesPolicyBlockEventList              = Capability("libraries.policy.block_event.list")
+	CapabilityArgosOsvDump                               = Capability("argos.osv.dump")
+	CapabilityActionsList                                = Capability("actions.list")
+	CapabilityGulfstream                                 = Capability("gulfstream")
 )
 
 func (Capability) ElementType() reflect.Type {
@@ -176,44 +313,181 @@ func (o CapabilityPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) p
 // CapabilityInput is an input type that accepts values of the Capability enum
 // A concrete instance of `CapabilityInput` can be one of the following:
 //
-//	CapabilityGroupsList
 //	CapabilityGroupsCreate
 //	CapabilityGroupsUpdate
+//	CapabilityGroupsList
 //	CapabilityGroupsDelete
-//	CapabilityIdentityList
-//	CapabilityIdentityCreate
-//	CapabilityIdentityUpdate
-//	CapabilityIdentityDelete
-//	CapabilityRolesList
+//	CapabilityGroupInvitesCreate
+//	CapabilityGroupInvitesList
+//	CapabilityGroupInvitesDelete
 //	CapabilityRolesCreate
 //	CapabilityRolesUpdate
+//	CapabilityRolesList
 //	CapabilityRolesDelete
-//	CapabilityRoleBindingsList
 //	CapabilityRoleBindingsCreate
 //	CapabilityRoleBindingsUpdate
+//	CapabilityRoleBindingsList
 //	CapabilityRoleBindingsDelete
-//	CapabilityIdentityProvidersList
-//	CapabilityIdentityProvidersCreate
-//	CapabilityIdentityProvidersUpdate
-//	CapabilityIdentityProvidersDelete
-//	CapabilityAccountAssociationsList
+//	CapabilityClustersCreate
+//	CapabilityClustersUpdate
+//	CapabilityClustersList
+//	CapabilityClustersDelete
+//	CapabilityClustersDiscover
+//	CapabilityRecordsList
+//	CapabilityRecordContextsList
+//	CapabilityRecordSignaturesList
+//	CapabilityRecordPolicyResultsList
+//	CapabilityRisksList
+//	CapabilitySbomsList
+//	CapabilityVulnReportsList
+//	CapabilityAttestationsList
 //	CapabilityAccountAssociationsCreate
 //	CapabilityAccountAssociationsUpdate
+//	CapabilityAccountAssociationsList
 //	CapabilityAccountAssociationsDelete
-//	CapabilityGroupInvitesList
-//	CapabilityGroupInvitesCreate
-//	CapabilityGroupInvitesDelete
-//	CapabilityRepoList
+//	CapabilityPolicyCreate
+//	CapabilityPolicyUpdate
+//	CapabilityPolicyList
+//	CapabilityPolicyDelete
+//	CapabilityIdentityCreate
+//	CapabilityIdentityUpdate
+//	CapabilityIdentityList
+//	CapabilityIdentityDelete
+//	CapabilityNodesList
+//	CapabilityNamespacesList
+//	CapabilityWorkloadsList
+//	CapabilityIdentityProvidersCreate
+//	CapabilityIdentityProvidersUpdate
+//	CapabilityIdentityProvidersList
+//	CapabilityIdentityProvidersDelete
+//	CapabilityIdentityProvidersScimManage
+//	CapabilitySubscriptionsCreate
+//	CapabilitySubscriptionsUpdate
+//	CapabilitySubscriptionsList
+//	CapabilitySubscriptionsDelete
+//	CapabilityRepoBlobsGet
 //	CapabilityRepoCreate
 //	CapabilityRepoUpdate
+//	CapabilityRepoList
 //	CapabilityRepoDelete
-//	CapabilityTagList
+//	CapabilityManifestCreate
+//	CapabilityManifestUpdate
+//	CapabilityManifestList
+//	CapabilityManifestDelete
 //	CapabilityTagCreate
 //	CapabilityTagUpdate
+//	CapabilityTagList
 //	CapabilityTagDelete
+//	CapabilityManifestMetadataList
+//	CapabilityReferrersList
+//	CapabilityApkCreate
+//	CapabilityApkUpdate
+//	CapabilityApkList
+//	CapabilityApkDelete
+//	CapabilityVersionList
+//	CapabilityApkBlobsGet
+//	CapabilityVulnReportCreate
+//	CapabilityVulnReportList
+//	CapabilityVulnCreate
+//	CapabilityBuildReportList
+//	CapabilityRegistryEntitlementsList
+//	CapabilityRegistryEntitlementsCreate
+//	CapabilityRegistryEntitlementsDelete
+//	CapabilityRegistrySettingsList
+//	CapabilityRegistrySettingsUpdate
+//	CapabilityRegistryEntitlementsImagesAdd
+//	CapabilityRegistryEntitlementsImagesRemove
+//	CapabilityRegistryEntitlementsImagesSwap
+//	CapabilityRegistryOverlaysList
+//	CapabilityRegistryOverlaysEdit
+//	CapabilitySigstoreCreate
+//	CapabilitySigstoreUpdate
+//	CapabilitySigstoreList
+//	CapabilitySigstoreDelete
+//	CapabilitySigstoreCertificateCreate
+//	CapabilityLibrariesEntitlementsCreate
+//	CapabilityLibrariesEntitlementsList
+//	CapabilityLibrariesEntitlementsDelete
+//	CapabilityLibrariesArtifactsList
+//	CapabilityLibrariesPythonList
+//	CapabilityLibrariesPythonCreate
+//	CapabilityLibrariesJavaList
+//	CapabilityLibrariesJavaCreate
+//	CapabilityLibrariesJavascriptList
+//	CapabilityLibrariesJavascriptCreate
+//	CapabilityLibrariesDotnetList
+//	CapabilityLibrariesDotnetCreate
+//	CapabilityLibrariesGoList
+//	CapabilityLibrariesGoCreate
+//	CapabilityLibrariesCacheInvalidate
+//	CapabilityLibrariesCacheList
+//	CapabilityLibrariesAwsMarketplaceSubscriptionsCreate
+//	CapabilityLibrariesAwsMarketplaceSubscriptionsUpdate
+//	CapabilityLibrariesAwsMarketplaceSubscriptionsList
+//	CapabilityLibrariesRequestGroupsCreate
+//	CapabilityLibrariesRequestGroupsList
+//	CapabilityLibrariesRequestGroupsUpdate
+//	CapabilityLibrariesRequestGroupsDelete
+//	CapabilityLibrariesRequestGroupsSubmit
+//	CapabilityLibrariesRequestGroupsItemsUpdate
+//	CapabilityLibrariesRemoteRegistriesCreate
+//	CapabilityLibrariesRemoteRegistriesList
+//	CapabilityLibrariesRemoteRegistriesDelete
+//	CapabilityAdvisoriesCreate
+//	CapabilityAdvisoriesUpdate
 //	CapabilityAdvisoriesList
-//	CapabilityRegistryPull
-//	CapabilityRegistryPush
+//	CapabilityAdvisoriesDelete
+//	CapabilityAdvisoriesApprove
+//	CapabilityRegistryDeploymentsCreate
+//	CapabilityRegistryDeploymentsList
+//	CapabilityPoliciesPolicyCreate
+//	CapabilityPoliciesPolicyUpdate
+//	CapabilityPoliciesPolicyList
+//	CapabilityPoliciesPolicyDelete
+//	CapabilityPoliciesBindingCreate
+//	CapabilityPoliciesBindingUpdate
+//	CapabilityPoliciesBindingList
+//	CapabilityPoliciesBindingDelete
+//	CapabilityPoliciesDecisionList
+//	CapabilityPoliciesOverrideCreate
+//	CapabilityPoliciesOverrideList
+//	CapabilityPoliciesOverrideDelete
+//	CapabilityRepoCheckPolicies
+//	CapabilityPackagesEntitlementsList
+//	CapabilityTermsAccept
+//	CapabilityTermsList
+//	CapabilityGuardenerDfcConvert
+//	CapabilityGuardenerAssociationManage
+//	CapabilityGuardenerAssociationList
+//	CapabilityGuardenerEntitlementList
+//	CapabilityGuardenerActionsMigrate
+//	CapabilityGuardenerScanList
+//	CapabilityGuardenerScanGet
+//	CapabilityMcpToolCall
+//	CapabilitySkillsPublish
+//	CapabilitySkillsEntitlementsCreate
+//	CapabilitySkillsEntitlementsList
+//	CapabilitySkillsEntitlementsDelete
+//	CapabilitySkillsList
+//	CapabilitySkillsHardenRead
+//	CapabilitySkillsHardenWrite
+//	CapabilitySkillsHardenCancel
+//	CapabilityArgosDocumentsCreate
+//	CapabilityArgosDocumentsList
+//	CapabilityArgosDocumentsDelete
+//	CapabilityArgosOsvRead
+//	CapabilityLibrariesPolicyCreate
+//	CapabilityLibrariesPolicyUpdate
+//	CapabilityLibrariesPolicyList
+//	CapabilityLibrariesPolicyDelete
+//	CapabilityLibrariesPolicyBindingCreate
+//	CapabilityLibrariesPolicyBindingUpdate
+//	CapabilityLibrariesPolicyBindingList
+//	CapabilityLibrariesPolicyBindingDelete
+//	CapabilityLibrariesPolicyBlockEventList
+//	CapabilityArgosOsvDump
+//	CapabilityActionsList
+//	CapabilityGulfstream
 type CapabilityInput interface {
 	pulumi.Input
 
@@ -293,16 +567,191 @@ func (o CapabilityArrayOutput) Index(i pulumi.IntInput) CapabilityOutput {
 	}).(CapabilityOutput)
 }
 
-// A platform service an identity can stand for.
+// How an OIDC login is matched to a SCIM-provisioned user: the OIDC `sub` (or Entra's `oid`) equals the SCIM externalId.
+type CorrelationRule string
+
+const (
+	CorrelationRuleUnspecified         = CorrelationRule("CORRELATION_RULE_UNSPECIFIED")
+	CorrelationRuleSubEqualsExternalId = CorrelationRule("CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID")
+	CorrelationRuleOidEqualsExternalId = CorrelationRule("CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID")
+)
+
+func (CorrelationRule) ElementType() reflect.Type {
+	return reflect.TypeOf((*CorrelationRule)(nil)).Elem()
+}
+
+func (e CorrelationRule) ToCorrelationRuleOutput() CorrelationRuleOutput {
+	return pulumi.ToOutput(e).(CorrelationRuleOutput)
+}
+
+func (e CorrelationRule) ToCorrelationRuleOutputWithContext(ctx context.Context) CorrelationRuleOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(CorrelationRuleOutput)
+}
+
+func (e CorrelationRule) ToCorrelationRulePtrOutput() CorrelationRulePtrOutput {
+	return e.ToCorrelationRulePtrOutputWithContext(context.Background())
+}
+
+func (e CorrelationRule) ToCorrelationRulePtrOutputWithContext(ctx context.Context) CorrelationRulePtrOutput {
+	return CorrelationRule(e).ToCorrelationRuleOutputWithContext(ctx).ToCorrelationRulePtrOutputWithContext(ctx)
+}
+
+func (e CorrelationRule) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CorrelationRule) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CorrelationRule) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e CorrelationRule) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type CorrelationRuleOutput struct{ *pulumi.OutputState }
+
+func (CorrelationRuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CorrelationRule)(nil)).Elem()
+}
+
+func (o CorrelationRuleOutput) ToCorrelationRuleOutput() CorrelationRuleOutput {
+	return o
+}
+
+func (o CorrelationRuleOutput) ToCorrelationRuleOutputWithContext(ctx context.Context) CorrelationRuleOutput {
+	return o
+}
+
+func (o CorrelationRuleOutput) ToCorrelationRulePtrOutput() CorrelationRulePtrOutput {
+	return o.ToCorrelationRulePtrOutputWithContext(context.Background())
+}
+
+func (o CorrelationRuleOutput) ToCorrelationRulePtrOutputWithContext(ctx context.Context) CorrelationRulePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CorrelationRule) *CorrelationRule {
+		return &v
+	}).(CorrelationRulePtrOutput)
+}
+
+func (o CorrelationRuleOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o CorrelationRuleOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CorrelationRule) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o CorrelationRuleOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CorrelationRuleOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CorrelationRule) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type CorrelationRulePtrOutput struct{ *pulumi.OutputState }
+
+func (CorrelationRulePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CorrelationRule)(nil)).Elem()
+}
+
+func (o CorrelationRulePtrOutput) ToCorrelationRulePtrOutput() CorrelationRulePtrOutput {
+	return o
+}
+
+func (o CorrelationRulePtrOutput) ToCorrelationRulePtrOutputWithContext(ctx context.Context) CorrelationRulePtrOutput {
+	return o
+}
+
+func (o CorrelationRulePtrOutput) Elem() CorrelationRuleOutput {
+	return o.ApplyT(func(v *CorrelationRule) CorrelationRule {
+		if v != nil {
+			return *v
+		}
+		var ret CorrelationRule
+		return ret
+	}).(CorrelationRuleOutput)
+}
+
+func (o CorrelationRulePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CorrelationRulePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *CorrelationRule) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// CorrelationRuleInput is an input type that accepts values of the CorrelationRule enum
+// A concrete instance of `CorrelationRuleInput` can be one of the following:
+//
+//	CorrelationRuleUnspecified
+//	CorrelationRuleSubEqualsExternalId
+//	CorrelationRuleOidEqualsExternalId
+type CorrelationRuleInput interface {
+	pulumi.Input
+
+	ToCorrelationRuleOutput() CorrelationRuleOutput
+	ToCorrelationRuleOutputWithContext(context.Context) CorrelationRuleOutput
+}
+
+var correlationRulePtrType = reflect.TypeOf((**CorrelationRule)(nil)).Elem()
+
+type CorrelationRulePtrInput interface {
+	pulumi.Input
+
+	ToCorrelationRulePtrOutput() CorrelationRulePtrOutput
+	ToCorrelationRulePtrOutputWithContext(context.Context) CorrelationRulePtrOutput
+}
+
+type correlationRulePtr string
+
+func CorrelationRulePtr(v string) CorrelationRulePtrInput {
+	return (*correlationRulePtr)(&v)
+}
+
+func (*correlationRulePtr) ElementType() reflect.Type {
+	return correlationRulePtrType
+}
+
+func (in *correlationRulePtr) ToCorrelationRulePtrOutput() CorrelationRulePtrOutput {
+	return pulumi.ToOutput(in).(CorrelationRulePtrOutput)
+}
+
+func (in *correlationRulePtr) ToCorrelationRulePtrOutputWithContext(ctx context.Context) CorrelationRulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(CorrelationRulePtrOutput)
+}
+
+// A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED`.
 type ServicePrincipal string
 
 const (
-	ServicePrincipalCatalogSyncer  = ServicePrincipal("CATALOG_SYNCER")
-	ServicePrincipalApkoBuilder    = ServicePrincipal("APKO_BUILDER")
-	ServicePrincipalIngester       = ServicePrincipal("INGESTER")
-	ServicePrincipalRegistryPuller = ServicePrincipal("REGISTRY_PULLER")
-	ServicePrincipalRegistryPusher = ServicePrincipal("REGISTRY_PUSHER")
-	ServicePrincipalCosigned       = ServicePrincipal("COSIGNED")
+	ServicePrincipalCosigned          = ServicePrincipal("SERVICE_PRINCIPAL_COSIGNED")
+	ServicePrincipalIngester          = ServicePrincipal("SERVICE_PRINCIPAL_INGESTER")
+	ServicePrincipalCatalogSyncer     = ServicePrincipal("SERVICE_PRINCIPAL_CATALOG_SYNCER")
+	ServicePrincipalApkoBuilder       = ServicePrincipal("SERVICE_PRINCIPAL_APKO_BUILDER")
+	ServicePrincipalEntitlementSyncer = ServicePrincipal("SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER")
+	ServicePrincipalTenantScanner     = ServicePrincipal("SERVICE_PRINCIPAL_TENANT_SCANNER")
+	ServicePrincipalSedimentology     = ServicePrincipal("SERVICE_PRINCIPAL_SEDIMENTOLOGY")
+	ServicePrincipalSkillup           = ServicePrincipal("SERVICE_PRINCIPAL_SKILLUP")
+	ServicePrincipalMaterializer      = ServicePrincipal("SERVICE_PRINCIPAL_MATERIALIZER")
+	ServicePrincipalMicroflow         = ServicePrincipal("SERVICE_PRINCIPAL_MICROFLOW")
+	ServicePrincipalGuardener         = ServicePrincipal("SERVICE_PRINCIPAL_GUARDENER")
+	ServicePrincipalMicrovm           = ServicePrincipal("SERVICE_PRINCIPAL_MICROVM")
+	ServicePrincipalSkills            = ServicePrincipal("SERVICE_PRINCIPAL_SKILLS")
 )
 
 func (ServicePrincipal) ElementType() reflect.Type {
@@ -427,12 +876,19 @@ func (o ServicePrincipalPtrOutput) ToStringPtrOutputWithContext(ctx context.Cont
 // ServicePrincipalInput is an input type that accepts values of the ServicePrincipal enum
 // A concrete instance of `ServicePrincipalInput` can be one of the following:
 //
+//	ServicePrincipalCosigned
+//	ServicePrincipalIngester
 //	ServicePrincipalCatalogSyncer
 //	ServicePrincipalApkoBuilder
-//	ServicePrincipalIngester
-//	ServicePrincipalRegistryPuller
-//	ServicePrincipalRegistryPusher
-//	ServicePrincipalCosigned
+//	ServicePrincipalEntitlementSyncer
+//	ServicePrincipalTenantScanner
+//	ServicePrincipalSedimentology
+//	ServicePrincipalSkillup
+//	ServicePrincipalMaterializer
+//	ServicePrincipalMicroflow
+//	ServicePrincipalGuardener
+//	ServicePrincipalMicrovm
+//	ServicePrincipalSkills
 type ServicePrincipalInput interface {
 	pulumi.Input
 
@@ -468,14 +924,18 @@ func (in *servicePrincipalPtr) ToServicePrincipalPtrOutputWithContext(ctx contex
 }
 
 func init() {
-	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityInput)(nil)).Elem(), Capability("groups.list"))
-	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityPtrInput)(nil)).Elem(), Capability("groups.list"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityInput)(nil)).Elem(), Capability("groups.create"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityPtrInput)(nil)).Elem(), Capability("groups.create"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityArrayInput)(nil)).Elem(), CapabilityArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*ServicePrincipalInput)(nil)).Elem(), ServicePrincipal("CATALOG_SYNCER"))
-	pulumi.RegisterInputType(reflect.TypeOf((*ServicePrincipalPtrInput)(nil)).Elem(), ServicePrincipal("CATALOG_SYNCER"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CorrelationRuleInput)(nil)).Elem(), CorrelationRule("CORRELATION_RULE_UNSPECIFIED"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CorrelationRulePtrInput)(nil)).Elem(), CorrelationRule("CORRELATION_RULE_UNSPECIFIED"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ServicePrincipalInput)(nil)).Elem(), ServicePrincipal("SERVICE_PRINCIPAL_COSIGNED"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ServicePrincipalPtrInput)(nil)).Elem(), ServicePrincipal("SERVICE_PRINCIPAL_COSIGNED"))
 	pulumi.RegisterOutputType(CapabilityOutput{})
 	pulumi.RegisterOutputType(CapabilityPtrOutput{})
 	pulumi.RegisterOutputType(CapabilityArrayOutput{})
+	pulumi.RegisterOutputType(CorrelationRuleOutput{})
+	pulumi.RegisterOutputType(CorrelationRulePtrOutput{})
 	pulumi.RegisterOutputType(ServicePrincipalOutput{})
 	pulumi.RegisterOutputType(ServicePrincipalPtrOutput{})
 }

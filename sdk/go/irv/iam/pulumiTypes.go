@@ -452,10 +452,10 @@ func (o AccountAssociationChainguardPtrOutput) ServiceBindings() pulumi.StringMa
 	}).(pulumi.StringMapOutput)
 }
 
-// The group's GitHub App installations.
+// The group's GitHub App installations, by app id.
 type AccountAssociationGithub struct {
-	// The GitHub App installations.
-	Installations []AccountAssociationGithubInstallation `pulumi:"installations"`
+	// The installations of each GitHub App, by the app's id (digits).
+	AppInstallations map[string]AccountAssociationGithubAppInstallations `pulumi:"appInstallations"`
 }
 
 // AccountAssociationGithubInput is an input type that accepts AccountAssociationGithubArgs and AccountAssociationGithubOutput values.
@@ -469,10 +469,10 @@ type AccountAssociationGithubInput interface {
 	ToAccountAssociationGithubOutputWithContext(context.Context) AccountAssociationGithubOutput
 }
 
-// The group's GitHub App installations.
+// The group's GitHub App installations, by app id.
 type AccountAssociationGithubArgs struct {
-	// The GitHub App installations.
-	Installations AccountAssociationGithubInstallationArrayInput `pulumi:"installations"`
+	// The installations of each GitHub App, by the app's id (digits).
+	AppInstallations AccountAssociationGithubAppInstallationsMapInput `pulumi:"appInstallations"`
 }
 
 func (AccountAssociationGithubArgs) ElementType() reflect.Type {
@@ -528,7 +528,7 @@ func (i *accountAssociationGithubPtrType) ToAccountAssociationGithubPtrOutputWit
 	return pulumi.ToOutputWithContext(ctx, i).(AccountAssociationGithubPtrOutput)
 }
 
-// The group's GitHub App installations.
+// The group's GitHub App installations, by app id.
 type AccountAssociationGithubOutput struct{ *pulumi.OutputState }
 
 func (AccountAssociationGithubOutput) ElementType() reflect.Type {
@@ -553,9 +553,11 @@ func (o AccountAssociationGithubOutput) ToAccountAssociationGithubPtrOutputWithC
 	}).(AccountAssociationGithubPtrOutput)
 }
 
-// The GitHub App installations.
-func (o AccountAssociationGithubOutput) Installations() AccountAssociationGithubInstallationArrayOutput {
-	return o.ApplyT(func(v AccountAssociationGithub) []AccountAssociationGithubInstallation { return v.Installations }).(AccountAssociationGithubInstallationArrayOutput)
+// The installations of each GitHub App, by the app's id (digits).
+func (o AccountAssociationGithubOutput) AppInstallations() AccountAssociationGithubAppInstallationsMapOutput {
+	return o.ApplyT(func(v AccountAssociationGithub) map[string]AccountAssociationGithubAppInstallations {
+		return v.AppInstallations
+	}).(AccountAssociationGithubAppInstallationsMapOutput)
 }
 
 type AccountAssociationGithubPtrOutput struct{ *pulumi.OutputState }
@@ -582,20 +584,122 @@ func (o AccountAssociationGithubPtrOutput) Elem() AccountAssociationGithubOutput
 	}).(AccountAssociationGithubOutput)
 }
 
-// The GitHub App installations.
-func (o AccountAssociationGithubPtrOutput) Installations() AccountAssociationGithubInstallationArrayOutput {
-	return o.ApplyT(func(v *AccountAssociationGithub) []AccountAssociationGithubInstallation {
+// The installations of each GitHub App, by the app's id (digits).
+func (o AccountAssociationGithubPtrOutput) AppInstallations() AccountAssociationGithubAppInstallationsMapOutput {
+	return o.ApplyT(func(v *AccountAssociationGithub) map[string]AccountAssociationGithubAppInstallations {
 		if v == nil {
 			return nil
 		}
+		return v.AppInstallations
+	}).(AccountAssociationGithubAppInstallationsMapOutput)
+}
+
+// One GitHub App's installations.
+type AccountAssociationGithubAppInstallations struct {
+	// The app's installations.
+	Installations []AccountAssociationGithubInstallation `pulumi:"installations"`
+}
+
+// AccountAssociationGithubAppInstallationsInput is an input type that accepts AccountAssociationGithubAppInstallationsArgs and AccountAssociationGithubAppInstallationsOutput values.
+// You can construct a concrete instance of `AccountAssociationGithubAppInstallationsInput` via:
+//
+//	AccountAssociationGithubAppInstallationsArgs{...}
+type AccountAssociationGithubAppInstallationsInput interface {
+	pulumi.Input
+
+	ToAccountAssociationGithubAppInstallationsOutput() AccountAssociationGithubAppInstallationsOutput
+	ToAccountAssociationGithubAppInstallationsOutputWithContext(context.Context) AccountAssociationGithubAppInstallationsOutput
+}
+
+// One GitHub App's installations.
+type AccountAssociationGithubAppInstallationsArgs struct {
+	// The app's installations.
+	Installations AccountAssociationGithubInstallationArrayInput `pulumi:"installations"`
+}
+
+func (AccountAssociationGithubAppInstallationsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccountAssociationGithubAppInstallations)(nil)).Elem()
+}
+
+func (i AccountAssociationGithubAppInstallationsArgs) ToAccountAssociationGithubAppInstallationsOutput() AccountAssociationGithubAppInstallationsOutput {
+	return i.ToAccountAssociationGithubAppInstallationsOutputWithContext(context.Background())
+}
+
+func (i AccountAssociationGithubAppInstallationsArgs) ToAccountAssociationGithubAppInstallationsOutputWithContext(ctx context.Context) AccountAssociationGithubAppInstallationsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AccountAssociationGithubAppInstallationsOutput)
+}
+
+// AccountAssociationGithubAppInstallationsMapInput is an input type that accepts AccountAssociationGithubAppInstallationsMap and AccountAssociationGithubAppInstallationsMapOutput values.
+// You can construct a concrete instance of `AccountAssociationGithubAppInstallationsMapInput` via:
+//
+//	AccountAssociationGithubAppInstallationsMap{ "key": AccountAssociationGithubAppInstallationsArgs{...} }
+type AccountAssociationGithubAppInstallationsMapInput interface {
+	pulumi.Input
+
+	ToAccountAssociationGithubAppInstallationsMapOutput() AccountAssociationGithubAppInstallationsMapOutput
+	ToAccountAssociationGithubAppInstallationsMapOutputWithContext(context.Context) AccountAssociationGithubAppInstallationsMapOutput
+}
+
+type AccountAssociationGithubAppInstallationsMap map[string]AccountAssociationGithubAppInstallationsInput
+
+func (AccountAssociationGithubAppInstallationsMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]AccountAssociationGithubAppInstallations)(nil)).Elem()
+}
+
+func (i AccountAssociationGithubAppInstallationsMap) ToAccountAssociationGithubAppInstallationsMapOutput() AccountAssociationGithubAppInstallationsMapOutput {
+	return i.ToAccountAssociationGithubAppInstallationsMapOutputWithContext(context.Background())
+}
+
+func (i AccountAssociationGithubAppInstallationsMap) ToAccountAssociationGithubAppInstallationsMapOutputWithContext(ctx context.Context) AccountAssociationGithubAppInstallationsMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AccountAssociationGithubAppInstallationsMapOutput)
+}
+
+// One GitHub App's installations.
+type AccountAssociationGithubAppInstallationsOutput struct{ *pulumi.OutputState }
+
+func (AccountAssociationGithubAppInstallationsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccountAssociationGithubAppInstallations)(nil)).Elem()
+}
+
+func (o AccountAssociationGithubAppInstallationsOutput) ToAccountAssociationGithubAppInstallationsOutput() AccountAssociationGithubAppInstallationsOutput {
+	return o
+}
+
+func (o AccountAssociationGithubAppInstallationsOutput) ToAccountAssociationGithubAppInstallationsOutputWithContext(ctx context.Context) AccountAssociationGithubAppInstallationsOutput {
+	return o
+}
+
+// The app's installations.
+func (o AccountAssociationGithubAppInstallationsOutput) Installations() AccountAssociationGithubInstallationArrayOutput {
+	return o.ApplyT(func(v AccountAssociationGithubAppInstallations) []AccountAssociationGithubInstallation {
 		return v.Installations
 	}).(AccountAssociationGithubInstallationArrayOutput)
 }
 
+type AccountAssociationGithubAppInstallationsMapOutput struct{ *pulumi.OutputState }
+
+func (AccountAssociationGithubAppInstallationsMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]AccountAssociationGithubAppInstallations)(nil)).Elem()
+}
+
+func (o AccountAssociationGithubAppInstallationsMapOutput) ToAccountAssociationGithubAppInstallationsMapOutput() AccountAssociationGithubAppInstallationsMapOutput {
+	return o
+}
+
+func (o AccountAssociationGithubAppInstallationsMapOutput) ToAccountAssociationGithubAppInstallationsMapOutputWithContext(ctx context.Context) AccountAssociationGithubAppInstallationsMapOutput {
+	return o
+}
+
+func (o AccountAssociationGithubAppInstallationsMapOutput) MapIndex(k pulumi.StringInput) AccountAssociationGithubAppInstallationsOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) AccountAssociationGithubAppInstallations {
+		return vs[0].(map[string]AccountAssociationGithubAppInstallations)[vs[1].(string)]
+	}).(AccountAssociationGithubAppInstallationsOutput)
+}
+
 // A GitHub App installation.
 type AccountAssociationGithubInstallation struct {
-	// The installation id (digits).
-	Id string `pulumi:"id"`
+	// The installation id (digits; an int64 on the API).
+	InstallationId string `pulumi:"installationId"`
 	// A name for it.
 	Name *string `pulumi:"name"`
 }
@@ -613,8 +717,8 @@ type AccountAssociationGithubInstallationInput interface {
 
 // A GitHub App installation.
 type AccountAssociationGithubInstallationArgs struct {
-	// The installation id (digits).
-	Id pulumi.StringInput `pulumi:"id"`
+	// The installation id (digits; an int64 on the API).
+	InstallationId pulumi.StringInput `pulumi:"installationId"`
 	// A name for it.
 	Name pulumi.StringPtrInput `pulumi:"name"`
 }
@@ -671,9 +775,9 @@ func (o AccountAssociationGithubInstallationOutput) ToAccountAssociationGithubIn
 	return o
 }
 
-// The installation id (digits).
-func (o AccountAssociationGithubInstallationOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v AccountAssociationGithubInstallation) string { return v.Id }).(pulumi.StringOutput)
+// The installation id (digits; an int64 on the API).
+func (o AccountAssociationGithubInstallationOutput) InstallationId() pulumi.StringOutput {
+	return o.ApplyT(func(v AccountAssociationGithubInstallation) string { return v.InstallationId }).(pulumi.StringOutput)
 }
 
 // A name for it.
@@ -1450,16 +1554,278 @@ func (o ClaimMatchPtrOutput) SubjectPattern() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// An identity provider's SCIM provisioning status.
+type IdentityProviderScim struct {
+	// The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ...
+	CredentialState *string `pulumi:"credentialState"`
+	// Whether SCIM provisioning is on.
+	Enabled bool `pulumi:"enabled"`
+	// The SCIM endpoint for this identity provider.
+	EndpointUrl *string `pulumi:"endpointUrl"`
+	// A version for concurrent changes.
+	Etag *string `pulumi:"etag"`
+	// When the previous token stops working, during a rotation (RFC 3339).
+	PreviousTokenExpireTime *string `pulumi:"previousTokenExpireTime"`
+	// When the current SCIM token stops working (RFC 3339).
+	TokenExpireTime *string `pulumi:"tokenExpireTime"`
+}
+
+// An identity provider's SCIM provisioning status.
+type IdentityProviderScimOutput struct{ *pulumi.OutputState }
+
+func (IdentityProviderScimOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*IdentityProviderScim)(nil)).Elem()
+}
+
+func (o IdentityProviderScimOutput) ToIdentityProviderScimOutput() IdentityProviderScimOutput {
+	return o
+}
+
+func (o IdentityProviderScimOutput) ToIdentityProviderScimOutputWithContext(ctx context.Context) IdentityProviderScimOutput {
+	return o
+}
+
+// The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ...
+func (o IdentityProviderScimOutput) CredentialState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityProviderScim) *string { return v.CredentialState }).(pulumi.StringPtrOutput)
+}
+
+// Whether SCIM provisioning is on.
+func (o IdentityProviderScimOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v IdentityProviderScim) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The SCIM endpoint for this identity provider.
+func (o IdentityProviderScimOutput) EndpointUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityProviderScim) *string { return v.EndpointUrl }).(pulumi.StringPtrOutput)
+}
+
+// A version for concurrent changes.
+func (o IdentityProviderScimOutput) Etag() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityProviderScim) *string { return v.Etag }).(pulumi.StringPtrOutput)
+}
+
+// When the previous token stops working, during a rotation (RFC 3339).
+func (o IdentityProviderScimOutput) PreviousTokenExpireTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityProviderScim) *string { return v.PreviousTokenExpireTime }).(pulumi.StringPtrOutput)
+}
+
+// When the current SCIM token stops working (RFC 3339).
+func (o IdentityProviderScimOutput) TokenExpireTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityProviderScim) *string { return v.TokenExpireTime }).(pulumi.StringPtrOutput)
+}
+
+type IdentityProviderScimPtrOutput struct{ *pulumi.OutputState }
+
+func (IdentityProviderScimPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**IdentityProviderScim)(nil)).Elem()
+}
+
+func (o IdentityProviderScimPtrOutput) ToIdentityProviderScimPtrOutput() IdentityProviderScimPtrOutput {
+	return o
+}
+
+func (o IdentityProviderScimPtrOutput) ToIdentityProviderScimPtrOutputWithContext(ctx context.Context) IdentityProviderScimPtrOutput {
+	return o
+}
+
+func (o IdentityProviderScimPtrOutput) Elem() IdentityProviderScimOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) IdentityProviderScim {
+		if v != nil {
+			return *v
+		}
+		var ret IdentityProviderScim
+		return ret
+	}).(IdentityProviderScimOutput)
+}
+
+// The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ...
+func (o IdentityProviderScimPtrOutput) CredentialState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CredentialState
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether SCIM provisioning is on.
+func (o IdentityProviderScimPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The SCIM endpoint for this identity provider.
+func (o IdentityProviderScimPtrOutput) EndpointUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) *string {
+		if v == nil {
+			return nil
+		}
+		return v.EndpointUrl
+	}).(pulumi.StringPtrOutput)
+}
+
+// A version for concurrent changes.
+func (o IdentityProviderScimPtrOutput) Etag() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Etag
+	}).(pulumi.StringPtrOutput)
+}
+
+// When the previous token stops working, during a rotation (RFC 3339).
+func (o IdentityProviderScimPtrOutput) PreviousTokenExpireTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PreviousTokenExpireTime
+	}).(pulumi.StringPtrOutput)
+}
+
+// When the current SCIM token stops working (RFC 3339).
+func (o IdentityProviderScimPtrOutput) TokenExpireTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *IdentityProviderScim) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TokenExpireTime
+	}).(pulumi.StringPtrOutput)
+}
+
+// The role a group invite grants, as the API hydrates it.
+type InviteRole struct {
+	// The role's capabilities.
+	Capabilities []string `pulumi:"capabilities"`
+	// The role's description.
+	Description string `pulumi:"description"`
+	// The role's name.
+	Name string `pulumi:"name"`
+	// The role's uid.
+	Uid string `pulumi:"uid"`
+}
+
+// The role a group invite grants, as the API hydrates it.
+type InviteRoleOutput struct{ *pulumi.OutputState }
+
+func (InviteRoleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*InviteRole)(nil)).Elem()
+}
+
+func (o InviteRoleOutput) ToInviteRoleOutput() InviteRoleOutput {
+	return o
+}
+
+func (o InviteRoleOutput) ToInviteRoleOutputWithContext(ctx context.Context) InviteRoleOutput {
+	return o
+}
+
+// The role's capabilities.
+func (o InviteRoleOutput) Capabilities() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v InviteRole) []string { return v.Capabilities }).(pulumi.StringArrayOutput)
+}
+
+// The role's description.
+func (o InviteRoleOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v InviteRole) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// The role's name.
+func (o InviteRoleOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v InviteRole) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The role's uid.
+func (o InviteRoleOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v InviteRole) string { return v.Uid }).(pulumi.StringOutput)
+}
+
+type InviteRolePtrOutput struct{ *pulumi.OutputState }
+
+func (InviteRolePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**InviteRole)(nil)).Elem()
+}
+
+func (o InviteRolePtrOutput) ToInviteRolePtrOutput() InviteRolePtrOutput {
+	return o
+}
+
+func (o InviteRolePtrOutput) ToInviteRolePtrOutputWithContext(ctx context.Context) InviteRolePtrOutput {
+	return o
+}
+
+func (o InviteRolePtrOutput) Elem() InviteRoleOutput {
+	return o.ApplyT(func(v *InviteRole) InviteRole {
+		if v != nil {
+			return *v
+		}
+		var ret InviteRole
+		return ret
+	}).(InviteRoleOutput)
+}
+
+// The role's capabilities.
+func (o InviteRolePtrOutput) Capabilities() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *InviteRole) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Capabilities
+	}).(pulumi.StringArrayOutput)
+}
+
+// The role's description.
+func (o InviteRolePtrOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *InviteRole) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Description
+	}).(pulumi.StringPtrOutput)
+}
+
+// The role's name.
+func (o InviteRolePtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *InviteRole) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// The role's uid.
+func (o InviteRolePtrOutput) Uid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *InviteRole) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Uid
+	}).(pulumi.StringPtrOutput)
+}
+
 // An identity provider's OIDC connection.
 type Oidc struct {
 	// Scopes to request besides `openid`.
 	AdditionalScopes []string `pulumi:"additionalScopes"`
 	// The OAuth client id registered with the issuer.
 	ClientId string `pulumi:"clientId"`
-	// The OAuth client secret: write-only on the API, never read back.
+	// The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
 	ClientSecret *string `pulumi:"clientSecret"`
+	// How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+	CorrelationRule *CorrelationRule `pulumi:"correlationRule"`
+	// The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
+	GroupsClaim *string `pulumi:"groupsClaim"`
 	// The OIDC issuer URL (https; plain http only on a loopback host).
 	Issuer string `pulumi:"issuer"`
+	// Use PKCE when exchanging authorization codes (a public client needs no client secret).
+	PkceEnabled *bool `pulumi:"pkceEnabled"`
 }
 
 // OidcInput is an input type that accepts OidcArgs and OidcOutput values.
@@ -1479,10 +1845,16 @@ type OidcArgs struct {
 	AdditionalScopes pulumi.StringArrayInput `pulumi:"additionalScopes"`
 	// The OAuth client id registered with the issuer.
 	ClientId pulumi.StringInput `pulumi:"clientId"`
-	// The OAuth client secret: write-only on the API, never read back.
+	// The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
 	ClientSecret pulumi.StringPtrInput `pulumi:"clientSecret"`
+	// How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+	CorrelationRule CorrelationRulePtrInput `pulumi:"correlationRule"`
+	// The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
+	GroupsClaim pulumi.StringPtrInput `pulumi:"groupsClaim"`
 	// The OIDC issuer URL (https; plain http only on a loopback host).
 	Issuer pulumi.StringInput `pulumi:"issuer"`
+	// Use PKCE when exchanging authorization codes (a public client needs no client secret).
+	PkceEnabled pulumi.BoolPtrInput `pulumi:"pkceEnabled"`
 }
 
 func (OidcArgs) ElementType() reflect.Type {
@@ -1522,9 +1894,19 @@ func (o OidcOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v Oidc) string { return v.ClientId }).(pulumi.StringOutput)
 }
 
-// The OAuth client secret: write-only on the API, never read back.
+// The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
 func (o OidcOutput) ClientSecret() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Oidc) *string { return v.ClientSecret }).(pulumi.StringPtrOutput)
+}
+
+// How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+func (o OidcOutput) CorrelationRule() CorrelationRulePtrOutput {
+	return o.ApplyT(func(v Oidc) *CorrelationRule { return v.CorrelationRule }).(CorrelationRulePtrOutput)
+}
+
+// The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
+func (o OidcOutput) GroupsClaim() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Oidc) *string { return v.GroupsClaim }).(pulumi.StringPtrOutput)
 }
 
 // The OIDC issuer URL (https; plain http only on a loopback host).
@@ -1532,11 +1914,16 @@ func (o OidcOutput) Issuer() pulumi.StringOutput {
 	return o.ApplyT(func(v Oidc) string { return v.Issuer }).(pulumi.StringOutput)
 }
 
+// Use PKCE when exchanging authorization codes (a public client needs no client secret).
+func (o OidcOutput) PkceEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v Oidc) *bool { return v.PkceEnabled }).(pulumi.BoolPtrOutput)
+}
+
 // A role as the functions return it.
 type RoleResult struct {
 	// A built-in role (viewer, editor, owner, registry.pull, registry.push).
 	Builtin bool `pulumi:"builtin"`
-	// Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+	// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
 	Capabilities []Capability `pulumi:"capabilities"`
 	// When it was created (RFC 3339).
 	CreateTime string `pulumi:"createTime"`
@@ -1572,7 +1959,7 @@ func (o RoleResultOutput) Builtin() pulumi.BoolOutput {
 	return o.ApplyT(func(v RoleResult) bool { return v.Builtin }).(pulumi.BoolOutput)
 }
 
-// Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
 func (o RoleResultOutput) Capabilities() CapabilityArrayOutput {
 	return o.ApplyT(func(v RoleResult) []Capability { return v.Capabilities }).(CapabilityArrayOutput)
 }
@@ -1631,8 +2018,8 @@ func (o RoleResultArrayOutput) Index(i pulumi.IntInput) RoleResultOutput {
 type StaticKeys struct {
 	// Audiences the tokens may carry; default the API URL.
 	Audiences []string `pulumi:"audiences"`
-	// When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
-	ExpirationTime string `pulumi:"expirationTime"`
+	// When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+	ExpirationTime *string `pulumi:"expirationTime"`
 	// The `iss` of the tokens (https; plain http only on a loopback host).
 	Issuer string `pulumi:"issuer"`
 	// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
@@ -1656,8 +2043,8 @@ type StaticKeysInput interface {
 type StaticKeysArgs struct {
 	// Audiences the tokens may carry; default the API URL.
 	Audiences pulumi.StringArrayInput `pulumi:"audiences"`
-	// When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
-	ExpirationTime pulumi.StringInput `pulumi:"expirationTime"`
+	// When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+	ExpirationTime pulumi.StringPtrInput `pulumi:"expirationTime"`
 	// The `iss` of the tokens (https; plain http only on a loopback host).
 	Issuer pulumi.StringInput `pulumi:"issuer"`
 	// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
@@ -1749,9 +2136,9 @@ func (o StaticKeysOutput) Audiences() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v StaticKeys) []string { return v.Audiences }).(pulumi.StringArrayOutput)
 }
 
-// When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
-func (o StaticKeysOutput) ExpirationTime() pulumi.StringOutput {
-	return o.ApplyT(func(v StaticKeys) string { return v.ExpirationTime }).(pulumi.StringOutput)
+// When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+func (o StaticKeysOutput) ExpirationTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StaticKeys) *string { return v.ExpirationTime }).(pulumi.StringPtrOutput)
 }
 
 // The `iss` of the tokens (https; plain http only on a loopback host).
@@ -1803,13 +2190,13 @@ func (o StaticKeysPtrOutput) Audiences() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
-// When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
+// When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
 func (o StaticKeysPtrOutput) ExpirationTime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StaticKeys) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.ExpirationTime
+		return v.ExpirationTime
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -1852,6 +2239,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountAssociationChainguardPtrInput)(nil)).Elem(), AccountAssociationChainguardArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountAssociationGithubInput)(nil)).Elem(), AccountAssociationGithubArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountAssociationGithubPtrInput)(nil)).Elem(), AccountAssociationGithubArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AccountAssociationGithubAppInstallationsInput)(nil)).Elem(), AccountAssociationGithubAppInstallationsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AccountAssociationGithubAppInstallationsMapInput)(nil)).Elem(), AccountAssociationGithubAppInstallationsMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountAssociationGithubInstallationInput)(nil)).Elem(), AccountAssociationGithubInstallationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountAssociationGithubInstallationArrayInput)(nil)).Elem(), AccountAssociationGithubInstallationArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AccountAssociationGoogleInput)(nil)).Elem(), AccountAssociationGoogleArgs{})
@@ -1871,6 +2260,8 @@ func init() {
 	pulumi.RegisterOutputType(AccountAssociationChainguardPtrOutput{})
 	pulumi.RegisterOutputType(AccountAssociationGithubOutput{})
 	pulumi.RegisterOutputType(AccountAssociationGithubPtrOutput{})
+	pulumi.RegisterOutputType(AccountAssociationGithubAppInstallationsOutput{})
+	pulumi.RegisterOutputType(AccountAssociationGithubAppInstallationsMapOutput{})
 	pulumi.RegisterOutputType(AccountAssociationGithubInstallationOutput{})
 	pulumi.RegisterOutputType(AccountAssociationGithubInstallationArrayOutput{})
 	pulumi.RegisterOutputType(AccountAssociationGoogleOutput{})
@@ -1881,6 +2272,10 @@ func init() {
 	pulumi.RegisterOutputType(BoundRefOutput{})
 	pulumi.RegisterOutputType(ClaimMatchOutput{})
 	pulumi.RegisterOutputType(ClaimMatchPtrOutput{})
+	pulumi.RegisterOutputType(IdentityProviderScimOutput{})
+	pulumi.RegisterOutputType(IdentityProviderScimPtrOutput{})
+	pulumi.RegisterOutputType(InviteRoleOutput{})
+	pulumi.RegisterOutputType(InviteRolePtrOutput{})
 	pulumi.RegisterOutputType(OidcOutput{})
 	pulumi.RegisterOutputType(RoleResultOutput{})
 	pulumi.RegisterOutputType(RoleResultArrayOutput{})

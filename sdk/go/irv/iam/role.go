@@ -16,7 +16,7 @@ import (
 type Role struct {
 	pulumi.CustomResourceState
 
-	// Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+	// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
 	Capabilities CapabilityArrayOutput `pulumi:"capabilities"`
 	// When it was created (RFC 3339).
 	CreateTime pulumi.StringOutput `pulumi:"createTime"`
@@ -92,7 +92,7 @@ func (RoleState) ElementType() reflect.Type {
 type roleArgs struct {
 	// Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
 	AdoptUid *string `pulumi:"adoptUid"`
-	// Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+	// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
 	Capabilities []Capability `pulumi:"capabilities"`
 	// Free text.
 	Description *string `pulumi:"description"`
@@ -106,7 +106,7 @@ type roleArgs struct {
 type RoleArgs struct {
 	// Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
 	AdoptUid pulumi.StringPtrInput
-	// Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+	// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
 	Capabilities CapabilityArrayInput
 	// Free text.
 	Description pulumi.StringPtrInput
@@ -153,7 +153,7 @@ func (o RoleOutput) ToRoleOutputWithContext(ctx context.Context) RoleOutput {
 	return o
 }
 
-// Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
 func (o RoleOutput) Capabilities() CapabilityArrayOutput {
 	return o.ApplyT(func(v *Role) CapabilityArrayOutput { return v.Capabilities }).(CapabilityArrayOutput)
 }

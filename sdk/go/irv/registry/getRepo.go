@@ -39,18 +39,22 @@ type GetRepoResult struct {
 	Aliases []string `pulumi:"aliases"`
 	// The bundles it belongs to.
 	Bundles []string `pulumi:"bundles"`
-	// Its catalog tier (`FREE`, `PREMIUM`, ...).
+	// Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
 	CatalogTier string `pulumi:"catalogTier"`
 	// When it was created (RFC 3339).
-	CreateTime string `pulumi:"createTime"`
+	CreateTime *string `pulumi:"createTime"`
+	// The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+	CustomOverlay interface{} `pulumi:"customOverlay"`
 	// Free text.
 	Description string `pulumi:"description"`
 	// Its name, e.g. `nginx`.
 	Name string `pulumi:"name"`
+	// Where it syncs from, when it is synced from another repository.
+	SyncConfig *RepoSyncConfig `pulumi:"syncConfig"`
 	// The repository's uid.
 	Uid string `pulumi:"uid"`
-	// When it last changed (RFC 3339).
-	UpdateTime string `pulumi:"updateTime"`
+	// When it was last updated (RFC 3339).
+	UpdateTime *string `pulumi:"updateTime"`
 	// `public` or `private` where the API says (irv-server does); public repos need no credentials.
 	Visibility *string `pulumi:"visibility"`
 }
@@ -107,14 +111,19 @@ func (o GetRepoResultOutput) Bundles() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v GetRepoResult) []string { return v.Bundles }).(pulumi.StringArrayOutput)
 }
 
-// Its catalog tier (`FREE`, `PREMIUM`, ...).
+// Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
 func (o GetRepoResultOutput) CatalogTier() pulumi.StringOutput {
 	return o.ApplyT(func(v GetRepoResult) string { return v.CatalogTier }).(pulumi.StringOutput)
 }
 
 // When it was created (RFC 3339).
-func (o GetRepoResultOutput) CreateTime() pulumi.StringOutput {
-	return o.ApplyT(func(v GetRepoResult) string { return v.CreateTime }).(pulumi.StringOutput)
+func (o GetRepoResultOutput) CreateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRepoResult) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
+}
+
+// The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+func (o GetRepoResultOutput) CustomOverlay() pulumi.AnyOutput {
+	return o.ApplyT(func(v GetRepoResult) interface{} { return v.CustomOverlay }).(pulumi.AnyOutput)
 }
 
 // Free text.
@@ -127,14 +136,19 @@ func (o GetRepoResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v GetRepoResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
+// Where it syncs from, when it is synced from another repository.
+func (o GetRepoResultOutput) SyncConfig() RepoSyncConfigPtrOutput {
+	return o.ApplyT(func(v GetRepoResult) *RepoSyncConfig { return v.SyncConfig }).(RepoSyncConfigPtrOutput)
+}
+
 // The repository's uid.
 func (o GetRepoResultOutput) Uid() pulumi.StringOutput {
 	return o.ApplyT(func(v GetRepoResult) string { return v.Uid }).(pulumi.StringOutput)
 }
 
-// When it last changed (RFC 3339).
-func (o GetRepoResultOutput) UpdateTime() pulumi.StringOutput {
-	return o.ApplyT(func(v GetRepoResult) string { return v.UpdateTime }).(pulumi.StringOutput)
+// When it was last updated (RFC 3339).
+func (o GetRepoResultOutput) UpdateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRepoResult) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
 }
 
 // `public` or `private` where the API says (irv-server does); public repos need no credentials.

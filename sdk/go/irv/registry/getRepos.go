@@ -29,7 +29,7 @@ type GetReposArgs struct {
 	ChildrenOf *string `pulumi:"childrenOf"`
 	// `uidp.descendants_of`: this group and everything under it.
 	DescendantsOf *string `pulumi:"descendantsOf"`
-	// Any other filter the API's List accepts, by its query name.
+	// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
 	Filters map[string]interface{} `pulumi:"filters"`
 	// `uidp.ids`: only these uids.
 	Ids []string `pulumi:"ids"`
@@ -62,7 +62,7 @@ type GetReposOutputArgs struct {
 	ChildrenOf pulumi.StringPtrInput `pulumi:"childrenOf"`
 	// `uidp.descendants_of`: this group and everything under it.
 	DescendantsOf pulumi.StringPtrInput `pulumi:"descendantsOf"`
-	// Any other filter the API's List accepts, by its query name.
+	// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
 	Filters pulumi.MapInput `pulumi:"filters"`
 	// `uidp.ids`: only these uids.
 	Ids pulumi.StringArrayInput `pulumi:"ids"`

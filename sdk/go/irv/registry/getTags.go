@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The tags matching the filters (usually those of one repository), every page followed.
+// The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
 func GetTags(ctx *pulumi.Context, args *GetTagsArgs, opts ...pulumi.InvokeOption) (*GetTagsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTagsResult
@@ -31,13 +31,19 @@ type GetTagsArgs struct {
 	DescendantsOf *string `pulumi:"descendantsOf"`
 	// Exact digest.
 	Digest *string `pulumi:"digest"`
-	// Any other filter the API's List accepts, by its query name.
+	// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
 	Filters map[string]interface{} `pulumi:"filters"`
 	// `uidp.ids`: only these uids.
 	Ids []string `pulumi:"ids"`
 	// `uidp.in_root`: only top-level items.
 	InRoot *bool `pulumi:"inRoot"`
-	// Exact tag name.
+	// `include_dates`: list dated tags too (`*-20yymmdd`).
+	IncludeDates *bool `pulumi:"includeDates"`
+	// `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+	IncludeEpochs *bool `pulumi:"includeEpochs"`
+	// `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+	IncludeReferrers *bool `pulumi:"includeReferrers"`
+	// Exact tag name (a referrer, dated or epoch tag needs its include flag too).
 	Name *string `pulumi:"name"`
 	// `order_by`, e.g. `"name desc"`.
 	OrderBy *string `pulumi:"orderBy"`
@@ -70,13 +76,19 @@ type GetTagsOutputArgs struct {
 	DescendantsOf pulumi.StringPtrInput `pulumi:"descendantsOf"`
 	// Exact digest.
 	Digest pulumi.StringPtrInput `pulumi:"digest"`
-	// Any other filter the API's List accepts, by its query name.
+	// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
 	Filters pulumi.MapInput `pulumi:"filters"`
 	// `uidp.ids`: only these uids.
 	Ids pulumi.StringArrayInput `pulumi:"ids"`
 	// `uidp.in_root`: only top-level items.
 	InRoot pulumi.BoolPtrInput `pulumi:"inRoot"`
-	// Exact tag name.
+	// `include_dates`: list dated tags too (`*-20yymmdd`).
+	IncludeDates pulumi.BoolPtrInput `pulumi:"includeDates"`
+	// `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+	IncludeEpochs pulumi.BoolPtrInput `pulumi:"includeEpochs"`
+	// `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+	IncludeReferrers pulumi.BoolPtrInput `pulumi:"includeReferrers"`
+	// Exact tag name (a referrer, dated or epoch tag needs its include flag too).
 	Name pulumi.StringPtrInput `pulumi:"name"`
 	// `order_by`, e.g. `"name desc"`.
 	OrderBy pulumi.StringPtrInput `pulumi:"orderBy"`

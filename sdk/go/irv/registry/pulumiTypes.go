@@ -21,18 +21,22 @@ type Repo struct {
 	Aliases []string `pulumi:"aliases"`
 	// The bundles it belongs to.
 	Bundles []string `pulumi:"bundles"`
-	// Its catalog tier (`FREE`, `PREMIUM`, ...).
+	// Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
 	CatalogTier string `pulumi:"catalogTier"`
 	// When it was created (RFC 3339).
-	CreateTime string `pulumi:"createTime"`
+	CreateTime *string `pulumi:"createTime"`
+	// The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+	CustomOverlay interface{} `pulumi:"customOverlay"`
 	// Free text.
 	Description string `pulumi:"description"`
 	// Its name, e.g. `nginx`.
 	Name string `pulumi:"name"`
+	// Where it syncs from, when it is synced from another repository.
+	SyncConfig *RepoSyncConfig `pulumi:"syncConfig"`
 	// The repository's uid.
 	Uid string `pulumi:"uid"`
-	// When it last changed (RFC 3339).
-	UpdateTime string `pulumi:"updateTime"`
+	// When it was last updated (RFC 3339).
+	UpdateTime *string `pulumi:"updateTime"`
 	// `public` or `private` where the API says (irv-server does); public repos need no credentials.
 	Visibility *string `pulumi:"visibility"`
 }
@@ -67,14 +71,19 @@ func (o RepoOutput) Bundles() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Repo) []string { return v.Bundles }).(pulumi.StringArrayOutput)
 }
 
-// Its catalog tier (`FREE`, `PREMIUM`, ...).
+// Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
 func (o RepoOutput) CatalogTier() pulumi.StringOutput {
 	return o.ApplyT(func(v Repo) string { return v.CatalogTier }).(pulumi.StringOutput)
 }
 
 // When it was created (RFC 3339).
-func (o RepoOutput) CreateTime() pulumi.StringOutput {
-	return o.ApplyT(func(v Repo) string { return v.CreateTime }).(pulumi.StringOutput)
+func (o RepoOutput) CreateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Repo) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
+}
+
+// The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+func (o RepoOutput) CustomOverlay() pulumi.AnyOutput {
+	return o.ApplyT(func(v Repo) interface{} { return v.CustomOverlay }).(pulumi.AnyOutput)
 }
 
 // Free text.
@@ -87,14 +96,19 @@ func (o RepoOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v Repo) string { return v.Name }).(pulumi.StringOutput)
 }
 
+// Where it syncs from, when it is synced from another repository.
+func (o RepoOutput) SyncConfig() RepoSyncConfigPtrOutput {
+	return o.ApplyT(func(v Repo) *RepoSyncConfig { return v.SyncConfig }).(RepoSyncConfigPtrOutput)
+}
+
 // The repository's uid.
 func (o RepoOutput) Uid() pulumi.StringOutput {
 	return o.ApplyT(func(v Repo) string { return v.Uid }).(pulumi.StringOutput)
 }
 
-// When it last changed (RFC 3339).
-func (o RepoOutput) UpdateTime() pulumi.StringOutput {
-	return o.ApplyT(func(v Repo) string { return v.UpdateTime }).(pulumi.StringOutput)
+// When it was last updated (RFC 3339).
+func (o RepoOutput) UpdateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Repo) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
 }
 
 // `public` or `private` where the API says (irv-server does); public repos need no credentials.
@@ -122,22 +136,199 @@ func (o RepoArrayOutput) Index(i pulumi.IntInput) RepoOutput {
 	}).(RepoOutput)
 }
 
+// Where a repository's images are synced from, and to which cloud registries besides.
+type RepoSyncConfig struct {
+	// An AWS ECR repository also synced to.
+	Amazon string `pulumi:"amazon"`
+	// The apko overlay applied when images are rebuilt during sync (set by the platform).
+	ApkoOverlay string `pulumi:"apkoOverlay"`
+	// An Azure ACR repository also synced to.
+	Azure string `pulumi:"azure"`
+	// When syncing stops (RFC 3339).
+	ExpirationTime *string `pulumi:"expirationTime"`
+	// A GCP Artifact Registry repository also synced to.
+	Google string `pulumi:"google"`
+	// Whether the end-of-life grace period is on (the organization's setting).
+	GracePeriod bool `pulumi:"gracePeriod"`
+	// The repository synced from (its uid).
+	Source string `pulumi:"source"`
+	// Whether exported tags are uniquely labeled (the organization's setting).
+	UniqueTags bool `pulumi:"uniqueTags"`
+}
+
+// Where a repository's images are synced from, and to which cloud registries besides.
+type RepoSyncConfigOutput struct{ *pulumi.OutputState }
+
+func (RepoSyncConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoSyncConfig)(nil)).Elem()
+}
+
+func (o RepoSyncConfigOutput) ToRepoSyncConfigOutput() RepoSyncConfigOutput {
+	return o
+}
+
+func (o RepoSyncConfigOutput) ToRepoSyncConfigOutputWithContext(ctx context.Context) RepoSyncConfigOutput {
+	return o
+}
+
+// An AWS ECR repository also synced to.
+func (o RepoSyncConfigOutput) Amazon() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoSyncConfig) string { return v.Amazon }).(pulumi.StringOutput)
+}
+
+// The apko overlay applied when images are rebuilt during sync (set by the platform).
+func (o RepoSyncConfigOutput) ApkoOverlay() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoSyncConfig) string { return v.ApkoOverlay }).(pulumi.StringOutput)
+}
+
+// An Azure ACR repository also synced to.
+func (o RepoSyncConfigOutput) Azure() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoSyncConfig) string { return v.Azure }).(pulumi.StringOutput)
+}
+
+// When syncing stops (RFC 3339).
+func (o RepoSyncConfigOutput) ExpirationTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoSyncConfig) *string { return v.ExpirationTime }).(pulumi.StringPtrOutput)
+}
+
+// A GCP Artifact Registry repository also synced to.
+func (o RepoSyncConfigOutput) Google() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoSyncConfig) string { return v.Google }).(pulumi.StringOutput)
+}
+
+// Whether the end-of-life grace period is on (the organization's setting).
+func (o RepoSyncConfigOutput) GracePeriod() pulumi.BoolOutput {
+	return o.ApplyT(func(v RepoSyncConfig) bool { return v.GracePeriod }).(pulumi.BoolOutput)
+}
+
+// The repository synced from (its uid).
+func (o RepoSyncConfigOutput) Source() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoSyncConfig) string { return v.Source }).(pulumi.StringOutput)
+}
+
+// Whether exported tags are uniquely labeled (the organization's setting).
+func (o RepoSyncConfigOutput) UniqueTags() pulumi.BoolOutput {
+	return o.ApplyT(func(v RepoSyncConfig) bool { return v.UniqueTags }).(pulumi.BoolOutput)
+}
+
+type RepoSyncConfigPtrOutput struct{ *pulumi.OutputState }
+
+func (RepoSyncConfigPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepoSyncConfig)(nil)).Elem()
+}
+
+func (o RepoSyncConfigPtrOutput) ToRepoSyncConfigPtrOutput() RepoSyncConfigPtrOutput {
+	return o
+}
+
+func (o RepoSyncConfigPtrOutput) ToRepoSyncConfigPtrOutputWithContext(ctx context.Context) RepoSyncConfigPtrOutput {
+	return o
+}
+
+func (o RepoSyncConfigPtrOutput) Elem() RepoSyncConfigOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) RepoSyncConfig {
+		if v != nil {
+			return *v
+		}
+		var ret RepoSyncConfig
+		return ret
+	}).(RepoSyncConfigOutput)
+}
+
+// An AWS ECR repository also synced to.
+func (o RepoSyncConfigPtrOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Amazon
+	}).(pulumi.StringPtrOutput)
+}
+
+// The apko overlay applied when images are rebuilt during sync (set by the platform).
+func (o RepoSyncConfigPtrOutput) ApkoOverlay() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ApkoOverlay
+	}).(pulumi.StringPtrOutput)
+}
+
+// An Azure ACR repository also synced to.
+func (o RepoSyncConfigPtrOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Azure
+	}).(pulumi.StringPtrOutput)
+}
+
+// When syncing stops (RFC 3339).
+func (o RepoSyncConfigPtrOutput) ExpirationTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ExpirationTime
+	}).(pulumi.StringPtrOutput)
+}
+
+// A GCP Artifact Registry repository also synced to.
+func (o RepoSyncConfigPtrOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Google
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether the end-of-life grace period is on (the organization's setting).
+func (o RepoSyncConfigPtrOutput) GracePeriod() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.GracePeriod
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The repository synced from (its uid).
+func (o RepoSyncConfigPtrOutput) Source() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Source
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether exported tags are uniquely labeled (the organization's setting).
+func (o RepoSyncConfigPtrOutput) UniqueTags() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.UniqueTags
+	}).(pulumi.BoolPtrOutput)
+}
+
 // A tag of a repository (its uid is under the repository's).
 type Tag struct {
 	// The bundles it belongs to.
 	Bundles []string `pulumi:"bundles"`
-	// When it was created (RFC 3339).
-	CreateTime *string `pulumi:"createTime"`
 	// Whether it is deprecated.
 	Deprecated bool `pulumi:"deprecated"`
-	// The image digest it points at.
+	// The digest of the manifest it points at.
 	Digest string `pulumi:"digest"`
-	// When it last moved (RFC 3339).
-	LastUpdated string `pulumi:"lastUpdated"`
 	// The tag, e.g. `latest`.
 	Name string `pulumi:"name"`
 	// The tag's uid.
 	Uid string `pulumi:"uid"`
+	// When it last moved (RFC 3339).
+	UpdateTime *string `pulumi:"updateTime"`
 }
 
 // A tag of a repository (its uid is under the repository's).
@@ -160,24 +351,14 @@ func (o TagOutput) Bundles() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Tag) []string { return v.Bundles }).(pulumi.StringArrayOutput)
 }
 
-// When it was created (RFC 3339).
-func (o TagOutput) CreateTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Tag) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
-}
-
 // Whether it is deprecated.
 func (o TagOutput) Deprecated() pulumi.BoolOutput {
 	return o.ApplyT(func(v Tag) bool { return v.Deprecated }).(pulumi.BoolOutput)
 }
 
-// The image digest it points at.
+// The digest of the manifest it points at.
 func (o TagOutput) Digest() pulumi.StringOutput {
 	return o.ApplyT(func(v Tag) string { return v.Digest }).(pulumi.StringOutput)
-}
-
-// When it last moved (RFC 3339).
-func (o TagOutput) LastUpdated() pulumi.StringOutput {
-	return o.ApplyT(func(v Tag) string { return v.LastUpdated }).(pulumi.StringOutput)
 }
 
 // The tag, e.g. `latest`.
@@ -188,6 +369,11 @@ func (o TagOutput) Name() pulumi.StringOutput {
 // The tag's uid.
 func (o TagOutput) Uid() pulumi.StringOutput {
 	return o.ApplyT(func(v Tag) string { return v.Uid }).(pulumi.StringOutput)
+}
+
+// When it last moved (RFC 3339).
+func (o TagOutput) UpdateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Tag) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
 }
 
 type TagArrayOutput struct{ *pulumi.OutputState }
@@ -213,6 +399,8 @@ func (o TagArrayOutput) Index(i pulumi.IntInput) TagOutput {
 func init() {
 	pulumi.RegisterOutputType(RepoOutput{})
 	pulumi.RegisterOutputType(RepoArrayOutput{})
+	pulumi.RegisterOutputType(RepoSyncConfigOutput{})
+	pulumi.RegisterOutputType(RepoSyncConfigPtrOutput{})
 	pulumi.RegisterOutputType(TagOutput{})
 	pulumi.RegisterOutputType(TagArrayOutput{})
 }

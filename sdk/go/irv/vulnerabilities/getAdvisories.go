@@ -29,23 +29,47 @@ type GetAdvisoriesArgs struct {
 	Aliases []string `pulumi:"aliases"`
 	// `uidp.ancestors_of`: the ancestors of this uid.
 	AncestorsOf *string `pulumi:"ancestorsOf"`
+	// Artifact architectures (`x86_64`, `aarch64`) (any of them).
+	ArtifactArchitectures []string `pulumi:"artifactArchitectures"`
 	// Artifact names (any of them).
 	ArtifactNames []string `pulumi:"artifactNames"`
+	// Artifact types (`apk`, `image`, ...) (any of them).
+	ArtifactTypes []string `pulumi:"artifactTypes"`
 	// `uidp.children_of`: direct children of this group.
 	ChildrenOf *string `pulumi:"childrenOf"`
+	// Component locations (any of them).
+	ComponentLocations []string `pulumi:"componentLocations"`
 	// Component names (any of them).
 	ComponentNames []string `pulumi:"componentNames"`
+	// Component types (`go-module`, `python`, ...) (any of them).
+	ComponentTypes []string `pulumi:"componentTypes"`
 	// `uidp.descendants_of`: this group and everything under it.
 	DescendantsOf *string `pulumi:"descendantsOf"`
-	// Any other filter the API's List accepts, by its query name.
+	// Advisories with an event by one of these authors (any of them).
+	EventAuthors []string `pulumi:"eventAuthors"`
+	// Advisories with an event in one of these review states (`REVIEW_STATE_PENDING`, ...) (any of them).
+	EventReviewStates []string `pulumi:"eventReviewStates"`
+	// Advisories with an event reviewed by one of these (any of them).
+	EventReviewers []string `pulumi:"eventReviewers"`
+	// Advisories with an event of one of these types (`EVENT_TYPE_FILTER_FIXED`, ...) (any of them).
+	EventTypes []string `pulumi:"eventTypes"`
+	// Advisories with no event by any of these authors: the complement (any of them).
+	ExcludeEventAuthors []string `pulumi:"excludeEventAuthors"`
+	// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
 	Filters map[string]interface{} `pulumi:"filters"`
 	// `uidp.ids`: only these uids.
 	Ids []string `pulumi:"ids"`
 	// `uidp.in_root`: only top-level items.
 	InRoot *bool `pulumi:"inRoot"`
+	// Advisories whose most recent approved event is of this type (`EVENT_TYPE_FILTER_DETECTION`: still open).
+	LatestEventType *string `pulumi:"latestEventType"`
+	// Ids in the GitHub advisory repositories, of migrated advisories (any of them).
+	LegacyAdvisoryIds []string `pulumi:"legacyAdvisoryIds"`
 	// `order_by`, e.g. `"name desc"`.
 	OrderBy *string `pulumi:"orderBy"`
-	// Case-insensitive substring search.
+	// An origin package: its advisories and its subpackages' (replaces `artifactNames`).
+	Origin *string `pulumi:"origin"`
+	// Case-insensitive substring of the artifact, the component or an alias.
 	Query *string `pulumi:"query"`
 }
 
@@ -70,23 +94,47 @@ type GetAdvisoriesOutputArgs struct {
 	Aliases pulumi.StringArrayInput `pulumi:"aliases"`
 	// `uidp.ancestors_of`: the ancestors of this uid.
 	AncestorsOf pulumi.StringPtrInput `pulumi:"ancestorsOf"`
+	// Artifact architectures (`x86_64`, `aarch64`) (any of them).
+	ArtifactArchitectures pulumi.StringArrayInput `pulumi:"artifactArchitectures"`
 	// Artifact names (any of them).
 	ArtifactNames pulumi.StringArrayInput `pulumi:"artifactNames"`
+	// Artifact types (`apk`, `image`, ...) (any of them).
+	ArtifactTypes pulumi.StringArrayInput `pulumi:"artifactTypes"`
 	// `uidp.children_of`: direct children of this group.
 	ChildrenOf pulumi.StringPtrInput `pulumi:"childrenOf"`
+	// Component locations (any of them).
+	ComponentLocations pulumi.StringArrayInput `pulumi:"componentLocations"`
 	// Component names (any of them).
 	ComponentNames pulumi.StringArrayInput `pulumi:"componentNames"`
+	// Component types (`go-module`, `python`, ...) (any of them).
+	ComponentTypes pulumi.StringArrayInput `pulumi:"componentTypes"`
 	// `uidp.descendants_of`: this group and everything under it.
 	DescendantsOf pulumi.StringPtrInput `pulumi:"descendantsOf"`
-	// Any other filter the API's List accepts, by its query name.
+	// Advisories with an event by one of these authors (any of them).
+	EventAuthors pulumi.StringArrayInput `pulumi:"eventAuthors"`
+	// Advisories with an event in one of these review states (`REVIEW_STATE_PENDING`, ...) (any of them).
+	EventReviewStates pulumi.StringArrayInput `pulumi:"eventReviewStates"`
+	// Advisories with an event reviewed by one of these (any of them).
+	EventReviewers pulumi.StringArrayInput `pulumi:"eventReviewers"`
+	// Advisories with an event of one of these types (`EVENT_TYPE_FILTER_FIXED`, ...) (any of them).
+	EventTypes pulumi.StringArrayInput `pulumi:"eventTypes"`
+	// Advisories with no event by any of these authors: the complement (any of them).
+	ExcludeEventAuthors pulumi.StringArrayInput `pulumi:"excludeEventAuthors"`
+	// Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
 	Filters pulumi.MapInput `pulumi:"filters"`
 	// `uidp.ids`: only these uids.
 	Ids pulumi.StringArrayInput `pulumi:"ids"`
 	// `uidp.in_root`: only top-level items.
 	InRoot pulumi.BoolPtrInput `pulumi:"inRoot"`
+	// Advisories whose most recent approved event is of this type (`EVENT_TYPE_FILTER_DETECTION`: still open).
+	LatestEventType pulumi.StringPtrInput `pulumi:"latestEventType"`
+	// Ids in the GitHub advisory repositories, of migrated advisories (any of them).
+	LegacyAdvisoryIds pulumi.StringArrayInput `pulumi:"legacyAdvisoryIds"`
 	// `order_by`, e.g. `"name desc"`.
 	OrderBy pulumi.StringPtrInput `pulumi:"orderBy"`
-	// Case-insensitive substring search.
+	// An origin package: its advisories and its subpackages' (replaces `artifactNames`).
+	Origin pulumi.StringPtrInput `pulumi:"origin"`
+	// Case-insensitive substring of the artifact, the component or an alias.
 	Query pulumi.StringPtrInput `pulumi:"query"`
 }
 

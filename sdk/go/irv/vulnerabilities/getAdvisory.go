@@ -29,34 +29,40 @@ type GetAdvisoryArgs struct {
 	Uid *string `pulumi:"uid"`
 }
 
-// A vulnerability advisory.
+// A vulnerability advisory: how one vulnerability relates to one component of one artifact.
 type GetAdvisoryResult struct {
 	// Its id, e.g. `CGA-xxxx-xxxx-xxxx`.
 	AdvisoryId string `pulumi:"advisoryId"`
-	// CVE ids and other aliases.
+	// CVE, GHSA and other ids of the vulnerability.
 	Aliases []string `pulumi:"aliases"`
 	// The artifact's architecture.
 	ArtifactArchitecture string `pulumi:"artifactArchitecture"`
-	// The artifact it concerns.
+	// The artifact it concerns (a package, an image).
 	ArtifactName string `pulumi:"artifactName"`
-	// The artifact's type.
+	// The artifact's type (`apk`, `image`, ...).
 	ArtifactType string `pulumi:"artifactType"`
+	// Who created it.
+	Author string `pulumi:"author"`
 	// Where the component sits in the artifact.
 	ComponentLocation string `pulumi:"componentLocation"`
 	// The vulnerable component.
 	ComponentName string `pulumi:"componentName"`
-	// The component's type.
+	// The component's ecosystem (`go-module`, `python`, ...).
 	ComponentType string `pulumi:"componentType"`
 	// When it was created (RFC 3339).
-	CreateTime string `pulumi:"createTime"`
-	// Its history.
+	CreateTime *string `pulumi:"createTime"`
+	// When it was deleted, if it was (RFC 3339).
+	DeleteTime *string `pulumi:"deleteTime"`
+	// Its history, oldest first.
 	Events []AdvisoryEvent `pulumi:"events"`
-	// Its severity ratings.
+	// Its id in the GitHub advisory repositories, if it was migrated from there.
+	LegacyAdvisoryId *string `pulumi:"legacyAdvisoryId"`
+	// Scores of the vulnerability (from its aliases' records).
 	Severities []AdvisorySeverity `pulumi:"severities"`
 	// The advisory's uid.
 	Uid string `pulumi:"uid"`
-	// When it last changed (RFC 3339).
-	UpdateTime string `pulumi:"updateTime"`
+	// When it was last updated (RFC 3339).
+	UpdateTime *string `pulumi:"updateTime"`
 }
 
 func GetAdvisoryOutput(ctx *pulumi.Context, args GetAdvisoryOutputArgs, opts ...pulumi.InvokeOption) GetAdvisoryResultOutput {
@@ -79,7 +85,7 @@ func (GetAdvisoryOutputArgs) ElementType() reflect.Type {
 	return reflect.TypeOf((*GetAdvisoryArgs)(nil)).Elem()
 }
 
-// A vulnerability advisory.
+// A vulnerability advisory: how one vulnerability relates to one component of one artifact.
 type GetAdvisoryResultOutput struct{ *pulumi.OutputState }
 
 func (GetAdvisoryResultOutput) ElementType() reflect.Type {
@@ -99,7 +105,7 @@ func (o GetAdvisoryResultOutput) AdvisoryId() pulumi.StringOutput {
 	return o.ApplyT(func(v GetAdvisoryResult) string { return v.AdvisoryId }).(pulumi.StringOutput)
 }
 
-// CVE ids and other aliases.
+// CVE, GHSA and other ids of the vulnerability.
 func (o GetAdvisoryResultOutput) Aliases() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v GetAdvisoryResult) []string { return v.Aliases }).(pulumi.StringArrayOutput)
 }
@@ -109,14 +115,19 @@ func (o GetAdvisoryResultOutput) ArtifactArchitecture() pulumi.StringOutput {
 	return o.ApplyT(func(v GetAdvisoryResult) string { return v.ArtifactArchitecture }).(pulumi.StringOutput)
 }
 
-// The artifact it concerns.
+// The artifact it concerns (a package, an image).
 func (o GetAdvisoryResultOutput) ArtifactName() pulumi.StringOutput {
 	return o.ApplyT(func(v GetAdvisoryResult) string { return v.ArtifactName }).(pulumi.StringOutput)
 }
 
-// The artifact's type.
+// The artifact's type (`apk`, `image`, ...).
 func (o GetAdvisoryResultOutput) ArtifactType() pulumi.StringOutput {
 	return o.ApplyT(func(v GetAdvisoryResult) string { return v.ArtifactType }).(pulumi.StringOutput)
+}
+
+// Who created it.
+func (o GetAdvisoryResultOutput) Author() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoryResult) string { return v.Author }).(pulumi.StringOutput)
 }
 
 // Where the component sits in the artifact.
@@ -129,22 +140,32 @@ func (o GetAdvisoryResultOutput) ComponentName() pulumi.StringOutput {
 	return o.ApplyT(func(v GetAdvisoryResult) string { return v.ComponentName }).(pulumi.StringOutput)
 }
 
-// The component's type.
+// The component's ecosystem (`go-module`, `python`, ...).
 func (o GetAdvisoryResultOutput) ComponentType() pulumi.StringOutput {
 	return o.ApplyT(func(v GetAdvisoryResult) string { return v.ComponentType }).(pulumi.StringOutput)
 }
 
 // When it was created (RFC 3339).
-func (o GetAdvisoryResultOutput) CreateTime() pulumi.StringOutput {
-	return o.ApplyT(func(v GetAdvisoryResult) string { return v.CreateTime }).(pulumi.StringOutput)
+func (o GetAdvisoryResultOutput) CreateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAdvisoryResult) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
 }
 
-// Its history.
+// When it was deleted, if it was (RFC 3339).
+func (o GetAdvisoryResultOutput) DeleteTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAdvisoryResult) *string { return v.DeleteTime }).(pulumi.StringPtrOutput)
+}
+
+// Its history, oldest first.
 func (o GetAdvisoryResultOutput) Events() AdvisoryEventArrayOutput {
 	return o.ApplyT(func(v GetAdvisoryResult) []AdvisoryEvent { return v.Events }).(AdvisoryEventArrayOutput)
 }
 
-// Its severity ratings.
+// Its id in the GitHub advisory repositories, if it was migrated from there.
+func (o GetAdvisoryResultOutput) LegacyAdvisoryId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAdvisoryResult) *string { return v.LegacyAdvisoryId }).(pulumi.StringPtrOutput)
+}
+
+// Scores of the vulnerability (from its aliases' records).
 func (o GetAdvisoryResultOutput) Severities() AdvisorySeverityArrayOutput {
 	return o.ApplyT(func(v GetAdvisoryResult) []AdvisorySeverity { return v.Severities }).(AdvisorySeverityArrayOutput)
 }
@@ -154,9 +175,9 @@ func (o GetAdvisoryResultOutput) Uid() pulumi.StringOutput {
 	return o.ApplyT(func(v GetAdvisoryResult) string { return v.Uid }).(pulumi.StringOutput)
 }
 
-// When it last changed (RFC 3339).
-func (o GetAdvisoryResultOutput) UpdateTime() pulumi.StringOutput {
-	return o.ApplyT(func(v GetAdvisoryResult) string { return v.UpdateTime }).(pulumi.StringOutput)
+// When it was last updated (RFC 3339).
+func (o GetAdvisoryResultOutput) UpdateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAdvisoryResult) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
 }
 
 func init() {

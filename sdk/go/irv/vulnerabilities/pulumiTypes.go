@@ -13,37 +13,43 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// A vulnerability advisory.
+// A vulnerability advisory: how one vulnerability relates to one component of one artifact.
 type Advisory struct {
 	// Its id, e.g. `CGA-xxxx-xxxx-xxxx`.
 	AdvisoryId string `pulumi:"advisoryId"`
-	// CVE ids and other aliases.
+	// CVE, GHSA and other ids of the vulnerability.
 	Aliases []string `pulumi:"aliases"`
 	// The artifact's architecture.
 	ArtifactArchitecture string `pulumi:"artifactArchitecture"`
-	// The artifact it concerns.
+	// The artifact it concerns (a package, an image).
 	ArtifactName string `pulumi:"artifactName"`
-	// The artifact's type.
+	// The artifact's type (`apk`, `image`, ...).
 	ArtifactType string `pulumi:"artifactType"`
+	// Who created it.
+	Author string `pulumi:"author"`
 	// Where the component sits in the artifact.
 	ComponentLocation string `pulumi:"componentLocation"`
 	// The vulnerable component.
 	ComponentName string `pulumi:"componentName"`
-	// The component's type.
+	// The component's ecosystem (`go-module`, `python`, ...).
 	ComponentType string `pulumi:"componentType"`
 	// When it was created (RFC 3339).
-	CreateTime string `pulumi:"createTime"`
-	// Its history.
+	CreateTime *string `pulumi:"createTime"`
+	// When it was deleted, if it was (RFC 3339).
+	DeleteTime *string `pulumi:"deleteTime"`
+	// Its history, oldest first.
 	Events []AdvisoryEvent `pulumi:"events"`
-	// Its severity ratings.
+	// Its id in the GitHub advisory repositories, if it was migrated from there.
+	LegacyAdvisoryId *string `pulumi:"legacyAdvisoryId"`
+	// Scores of the vulnerability (from its aliases' records).
 	Severities []AdvisorySeverity `pulumi:"severities"`
 	// The advisory's uid.
 	Uid string `pulumi:"uid"`
-	// When it last changed (RFC 3339).
-	UpdateTime string `pulumi:"updateTime"`
+	// When it was last updated (RFC 3339).
+	UpdateTime *string `pulumi:"updateTime"`
 }
 
-// A vulnerability advisory.
+// A vulnerability advisory: how one vulnerability relates to one component of one artifact.
 type AdvisoryOutput struct{ *pulumi.OutputState }
 
 func (AdvisoryOutput) ElementType() reflect.Type {
@@ -63,7 +69,7 @@ func (o AdvisoryOutput) AdvisoryId() pulumi.StringOutput {
 	return o.ApplyT(func(v Advisory) string { return v.AdvisoryId }).(pulumi.StringOutput)
 }
 
-// CVE ids and other aliases.
+// CVE, GHSA and other ids of the vulnerability.
 func (o AdvisoryOutput) Aliases() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Advisory) []string { return v.Aliases }).(pulumi.StringArrayOutput)
 }
@@ -73,14 +79,19 @@ func (o AdvisoryOutput) ArtifactArchitecture() pulumi.StringOutput {
 	return o.ApplyT(func(v Advisory) string { return v.ArtifactArchitecture }).(pulumi.StringOutput)
 }
 
-// The artifact it concerns.
+// The artifact it concerns (a package, an image).
 func (o AdvisoryOutput) ArtifactName() pulumi.StringOutput {
 	return o.ApplyT(func(v Advisory) string { return v.ArtifactName }).(pulumi.StringOutput)
 }
 
-// The artifact's type.
+// The artifact's type (`apk`, `image`, ...).
 func (o AdvisoryOutput) ArtifactType() pulumi.StringOutput {
 	return o.ApplyT(func(v Advisory) string { return v.ArtifactType }).(pulumi.StringOutput)
+}
+
+// Who created it.
+func (o AdvisoryOutput) Author() pulumi.StringOutput {
+	return o.ApplyT(func(v Advisory) string { return v.Author }).(pulumi.StringOutput)
 }
 
 // Where the component sits in the artifact.
@@ -93,22 +104,32 @@ func (o AdvisoryOutput) ComponentName() pulumi.StringOutput {
 	return o.ApplyT(func(v Advisory) string { return v.ComponentName }).(pulumi.StringOutput)
 }
 
-// The component's type.
+// The component's ecosystem (`go-module`, `python`, ...).
 func (o AdvisoryOutput) ComponentType() pulumi.StringOutput {
 	return o.ApplyT(func(v Advisory) string { return v.ComponentType }).(pulumi.StringOutput)
 }
 
 // When it was created (RFC 3339).
-func (o AdvisoryOutput) CreateTime() pulumi.StringOutput {
-	return o.ApplyT(func(v Advisory) string { return v.CreateTime }).(pulumi.StringOutput)
+func (o AdvisoryOutput) CreateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Advisory) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
 }
 
-// Its history.
+// When it was deleted, if it was (RFC 3339).
+func (o AdvisoryOutput) DeleteTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Advisory) *string { return v.DeleteTime }).(pulumi.StringPtrOutput)
+}
+
+// Its history, oldest first.
 func (o AdvisoryOutput) Events() AdvisoryEventArrayOutput {
 	return o.ApplyT(func(v Advisory) []AdvisoryEvent { return v.Events }).(AdvisoryEventArrayOutput)
 }
 
-// Its severity ratings.
+// Its id in the GitHub advisory repositories, if it was migrated from there.
+func (o AdvisoryOutput) LegacyAdvisoryId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Advisory) *string { return v.LegacyAdvisoryId }).(pulumi.StringPtrOutput)
+}
+
+// Scores of the vulnerability (from its aliases' records).
 func (o AdvisoryOutput) Severities() AdvisorySeverityArrayOutput {
 	return o.ApplyT(func(v Advisory) []AdvisorySeverity { return v.Severities }).(AdvisorySeverityArrayOutput)
 }
@@ -118,9 +139,9 @@ func (o AdvisoryOutput) Uid() pulumi.StringOutput {
 	return o.ApplyT(func(v Advisory) string { return v.Uid }).(pulumi.StringOutput)
 }
 
-// When it last changed (RFC 3339).
-func (o AdvisoryOutput) UpdateTime() pulumi.StringOutput {
-	return o.ApplyT(func(v Advisory) string { return v.UpdateTime }).(pulumi.StringOutput)
+// When it was last updated (RFC 3339).
+func (o AdvisoryOutput) UpdateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Advisory) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
 }
 
 type AdvisoryArrayOutput struct{ *pulumi.OutputState }
@@ -143,15 +164,135 @@ func (o AdvisoryArrayOutput) Index(i pulumi.IntInput) AdvisoryOutput {
 	}).(AdvisoryOutput)
 }
 
-// A step in an advisory's history.
-type AdvisoryEvent struct {
-	// When (RFC 3339).
-	Time string `pulumi:"time"`
-	// What happened (`DETECTED`, `FIXED`, ...).
-	Type string `pulumi:"type"`
+// How a vulnerability was detected: exactly one of its members is set.
+type AdvisoryDetection struct {
+	// By hand.
+	Manual *AdvisoryManualDetection `pulumi:"manual"`
+	// Through the NVD API.
+	Nvdapi *AdvisoryNvdApiDetection `pulumi:"nvdapi"`
+	// By a scanner.
+	Scanv1 *AdvisoryScanDetection `pulumi:"scanv1"`
 }
 
-// A step in an advisory's history.
+// How a vulnerability was detected: exactly one of its members is set.
+type AdvisoryDetectionOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryDetectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvisoryDetection)(nil)).Elem()
+}
+
+func (o AdvisoryDetectionOutput) ToAdvisoryDetectionOutput() AdvisoryDetectionOutput {
+	return o
+}
+
+func (o AdvisoryDetectionOutput) ToAdvisoryDetectionOutputWithContext(ctx context.Context) AdvisoryDetectionOutput {
+	return o
+}
+
+// By hand.
+func (o AdvisoryDetectionOutput) Manual() AdvisoryManualDetectionPtrOutput {
+	return o.ApplyT(func(v AdvisoryDetection) *AdvisoryManualDetection { return v.Manual }).(AdvisoryManualDetectionPtrOutput)
+}
+
+// Through the NVD API.
+func (o AdvisoryDetectionOutput) Nvdapi() AdvisoryNvdApiDetectionPtrOutput {
+	return o.ApplyT(func(v AdvisoryDetection) *AdvisoryNvdApiDetection { return v.Nvdapi }).(AdvisoryNvdApiDetectionPtrOutput)
+}
+
+// By a scanner.
+func (o AdvisoryDetectionOutput) Scanv1() AdvisoryScanDetectionPtrOutput {
+	return o.ApplyT(func(v AdvisoryDetection) *AdvisoryScanDetection { return v.Scanv1 }).(AdvisoryScanDetectionPtrOutput)
+}
+
+type AdvisoryDetectionPtrOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryDetectionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvisoryDetection)(nil)).Elem()
+}
+
+func (o AdvisoryDetectionPtrOutput) ToAdvisoryDetectionPtrOutput() AdvisoryDetectionPtrOutput {
+	return o
+}
+
+func (o AdvisoryDetectionPtrOutput) ToAdvisoryDetectionPtrOutputWithContext(ctx context.Context) AdvisoryDetectionPtrOutput {
+	return o
+}
+
+func (o AdvisoryDetectionPtrOutput) Elem() AdvisoryDetectionOutput {
+	return o.ApplyT(func(v *AdvisoryDetection) AdvisoryDetection {
+		if v != nil {
+			return *v
+		}
+		var ret AdvisoryDetection
+		return ret
+	}).(AdvisoryDetectionOutput)
+}
+
+// By hand.
+func (o AdvisoryDetectionPtrOutput) Manual() AdvisoryManualDetectionPtrOutput {
+	return o.ApplyT(func(v *AdvisoryDetection) *AdvisoryManualDetection {
+		if v == nil {
+			return nil
+		}
+		return v.Manual
+	}).(AdvisoryManualDetectionPtrOutput)
+}
+
+// Through the NVD API.
+func (o AdvisoryDetectionPtrOutput) Nvdapi() AdvisoryNvdApiDetectionPtrOutput {
+	return o.ApplyT(func(v *AdvisoryDetection) *AdvisoryNvdApiDetection {
+		if v == nil {
+			return nil
+		}
+		return v.Nvdapi
+	}).(AdvisoryNvdApiDetectionPtrOutput)
+}
+
+// By a scanner.
+func (o AdvisoryDetectionPtrOutput) Scanv1() AdvisoryScanDetectionPtrOutput {
+	return o.ApplyT(func(v *AdvisoryDetection) *AdvisoryScanDetection {
+		if v == nil {
+			return nil
+		}
+		return v.Scanv1
+	}).(AdvisoryScanDetectionPtrOutput)
+}
+
+// A step in an advisory's life. Exactly one of `detection`, `fixed`, `falsePositiveDetermination`, `analysisNotPlanned`, `fixNotPlanned`, `pendingUpstreamFix`, `truePositiveDetermination` and `patched` is set.
+type AdvisoryEvent struct {
+	// No analysis is planned.
+	AnalysisNotPlanned *AdvisoryNote `pulumi:"analysisNotPlanned"`
+	// Who recorded it.
+	Author string `pulumi:"author"`
+	// When it was recorded (RFC 3339).
+	CreateTime *string `pulumi:"createTime"`
+	// The vulnerability was detected.
+	Detection *AdvisoryDetection `pulumi:"detection"`
+	// It does not affect the artifact.
+	FalsePositiveDetermination *AdvisoryFalsePositive `pulumi:"falsePositiveDetermination"`
+	// The scanner's findings: JSON, base64-encoded.
+	Findings string `pulumi:"findings"`
+	// No fix is planned.
+	FixNotPlanned *AdvisoryNote `pulumi:"fixNotPlanned"`
+	// It is fixed from a version on.
+	Fixed *AdvisoryFixed `pulumi:"fixed"`
+	// The CVE dashboard issue it came from.
+	Issue *string `pulumi:"issue"`
+	// The artifact was patched.
+	Patched *AdvisoryPatched `pulumi:"patched"`
+	// A fix is pending upstream.
+	PendingUpstreamFix *AdvisoryNote `pulumi:"pendingUpstreamFix"`
+	// Its review: `REVIEW_STATE_PENDING`, `REVIEW_STATE_APPROVED`, `REVIEW_STATE_REQUEST_CHANGES`, `REVIEW_STATE_REJECTED` (or `REVIEW_STATE_UNSPECIFIED`).
+	ReviewState string `pulumi:"reviewState"`
+	// Who reviewed it.
+	Reviewer string `pulumi:"reviewer"`
+	// It does affect the artifact.
+	TruePositiveDetermination *AdvisoryNote `pulumi:"truePositiveDetermination"`
+	// The event's uid (under the advisory's).
+	Uid string `pulumi:"uid"`
+}
+
+// A step in an advisory's life. Exactly one of `detection`, `fixed`, `falsePositiveDetermination`, `analysisNotPlanned`, `fixNotPlanned`, `pendingUpstreamFix`, `truePositiveDetermination` and `patched` is set.
 type AdvisoryEventOutput struct{ *pulumi.OutputState }
 
 func (AdvisoryEventOutput) ElementType() reflect.Type {
@@ -166,14 +307,79 @@ func (o AdvisoryEventOutput) ToAdvisoryEventOutputWithContext(ctx context.Contex
 	return o
 }
 
-// When (RFC 3339).
-func (o AdvisoryEventOutput) Time() pulumi.StringOutput {
-	return o.ApplyT(func(v AdvisoryEvent) string { return v.Time }).(pulumi.StringOutput)
+// No analysis is planned.
+func (o AdvisoryEventOutput) AnalysisNotPlanned() AdvisoryNotePtrOutput {
+	return o.ApplyT(func(v AdvisoryEvent) *AdvisoryNote { return v.AnalysisNotPlanned }).(AdvisoryNotePtrOutput)
 }
 
-// What happened (`DETECTED`, `FIXED`, ...).
-func (o AdvisoryEventOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v AdvisoryEvent) string { return v.Type }).(pulumi.StringOutput)
+// Who recorded it.
+func (o AdvisoryEventOutput) Author() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryEvent) string { return v.Author }).(pulumi.StringOutput)
+}
+
+// When it was recorded (RFC 3339).
+func (o AdvisoryEventOutput) CreateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AdvisoryEvent) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
+}
+
+// The vulnerability was detected.
+func (o AdvisoryEventOutput) Detection() AdvisoryDetectionPtrOutput {
+	return o.ApplyT(func(v AdvisoryEvent) *AdvisoryDetection { return v.Detection }).(AdvisoryDetectionPtrOutput)
+}
+
+// It does not affect the artifact.
+func (o AdvisoryEventOutput) FalsePositiveDetermination() AdvisoryFalsePositivePtrOutput {
+	return o.ApplyT(func(v AdvisoryEvent) *AdvisoryFalsePositive { return v.FalsePositiveDetermination }).(AdvisoryFalsePositivePtrOutput)
+}
+
+// The scanner's findings: JSON, base64-encoded.
+func (o AdvisoryEventOutput) Findings() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryEvent) string { return v.Findings }).(pulumi.StringOutput)
+}
+
+// No fix is planned.
+func (o AdvisoryEventOutput) FixNotPlanned() AdvisoryNotePtrOutput {
+	return o.ApplyT(func(v AdvisoryEvent) *AdvisoryNote { return v.FixNotPlanned }).(AdvisoryNotePtrOutput)
+}
+
+// It is fixed from a version on.
+func (o AdvisoryEventOutput) Fixed() AdvisoryFixedPtrOutput {
+	return o.ApplyT(func(v AdvisoryEvent) *AdvisoryFixed { return v.Fixed }).(AdvisoryFixedPtrOutput)
+}
+
+// The CVE dashboard issue it came from.
+func (o AdvisoryEventOutput) Issue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AdvisoryEvent) *string { return v.Issue }).(pulumi.StringPtrOutput)
+}
+
+// The artifact was patched.
+func (o AdvisoryEventOutput) Patched() AdvisoryPatchedPtrOutput {
+	return o.ApplyT(func(v AdvisoryEvent) *AdvisoryPatched { return v.Patched }).(AdvisoryPatchedPtrOutput)
+}
+
+// A fix is pending upstream.
+func (o AdvisoryEventOutput) PendingUpstreamFix() AdvisoryNotePtrOutput {
+	return o.ApplyT(func(v AdvisoryEvent) *AdvisoryNote { return v.PendingUpstreamFix }).(AdvisoryNotePtrOutput)
+}
+
+// Its review: `REVIEW_STATE_PENDING`, `REVIEW_STATE_APPROVED`, `REVIEW_STATE_REQUEST_CHANGES`, `REVIEW_STATE_REJECTED` (or `REVIEW_STATE_UNSPECIFIED`).
+func (o AdvisoryEventOutput) ReviewState() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryEvent) string { return v.ReviewState }).(pulumi.StringOutput)
+}
+
+// Who reviewed it.
+func (o AdvisoryEventOutput) Reviewer() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryEvent) string { return v.Reviewer }).(pulumi.StringOutput)
+}
+
+// It does affect the artifact.
+func (o AdvisoryEventOutput) TruePositiveDetermination() AdvisoryNotePtrOutput {
+	return o.ApplyT(func(v AdvisoryEvent) *AdvisoryNote { return v.TruePositiveDetermination }).(AdvisoryNotePtrOutput)
+}
+
+// The event's uid (under the advisory's).
+func (o AdvisoryEventOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryEvent) string { return v.Uid }).(pulumi.StringOutput)
 }
 
 type AdvisoryEventArrayOutput struct{ *pulumi.OutputState }
@@ -196,17 +402,707 @@ func (o AdvisoryEventArrayOutput) Index(i pulumi.IntInput) AdvisoryEventOutput {
 	}).(AdvisoryEventOutput)
 }
 
-// A severity rating of an advisory by one source.
-type AdvisorySeverity struct {
-	// The level (`LOW`, `HIGH`, ...), when given.
-	Level *string `pulumi:"level"`
-	// The score (CVSS), when given.
-	Score *float64 `pulumi:"score"`
-	// Who rated it.
-	Source string `pulumi:"source"`
+// The vulnerability does not affect the artifact.
+type AdvisoryFalsePositive struct {
+	// Comments.
+	Note string `pulumi:"note"`
+	// Why not: a `TYPE_*` of the API's FalsePositiveDetermination (e.g. `TYPE_VULNERABLE_CODE_NOT_IN_EXECUTION_PATH`).
+	Type string `pulumi:"type"`
 }
 
-// A severity rating of an advisory by one source.
+// The vulnerability does not affect the artifact.
+type AdvisoryFalsePositiveOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryFalsePositiveOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvisoryFalsePositive)(nil)).Elem()
+}
+
+func (o AdvisoryFalsePositiveOutput) ToAdvisoryFalsePositiveOutput() AdvisoryFalsePositiveOutput {
+	return o
+}
+
+func (o AdvisoryFalsePositiveOutput) ToAdvisoryFalsePositiveOutputWithContext(ctx context.Context) AdvisoryFalsePositiveOutput {
+	return o
+}
+
+// Comments.
+func (o AdvisoryFalsePositiveOutput) Note() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryFalsePositive) string { return v.Note }).(pulumi.StringOutput)
+}
+
+// Why not: a `TYPE_*` of the API's FalsePositiveDetermination (e.g. `TYPE_VULNERABLE_CODE_NOT_IN_EXECUTION_PATH`).
+func (o AdvisoryFalsePositiveOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryFalsePositive) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type AdvisoryFalsePositivePtrOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryFalsePositivePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvisoryFalsePositive)(nil)).Elem()
+}
+
+func (o AdvisoryFalsePositivePtrOutput) ToAdvisoryFalsePositivePtrOutput() AdvisoryFalsePositivePtrOutput {
+	return o
+}
+
+func (o AdvisoryFalsePositivePtrOutput) ToAdvisoryFalsePositivePtrOutputWithContext(ctx context.Context) AdvisoryFalsePositivePtrOutput {
+	return o
+}
+
+func (o AdvisoryFalsePositivePtrOutput) Elem() AdvisoryFalsePositiveOutput {
+	return o.ApplyT(func(v *AdvisoryFalsePositive) AdvisoryFalsePositive {
+		if v != nil {
+			return *v
+		}
+		var ret AdvisoryFalsePositive
+		return ret
+	}).(AdvisoryFalsePositiveOutput)
+}
+
+// Comments.
+func (o AdvisoryFalsePositivePtrOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryFalsePositive) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Note
+	}).(pulumi.StringPtrOutput)
+}
+
+// Why not: a `TYPE_*` of the API's FalsePositiveDetermination (e.g. `TYPE_VULNERABLE_CODE_NOT_IN_EXECUTION_PATH`).
+func (o AdvisoryFalsePositivePtrOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryFalsePositive) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(pulumi.StringPtrOutput)
+}
+
+// The vulnerability is fixed from a version on.
+type AdvisoryFixed struct {
+	// The first version of the artifact in which it is fixed.
+	FixedVersion string `pulumi:"fixedVersion"`
+	// When the grype database used was built (RFC 3339).
+	GrypeDbBuilt string `pulumi:"grypeDbBuilt"`
+	// The grype database's checksum.
+	GrypeDbChecksum string `pulumi:"grypeDbChecksum"`
+	// Comments on the fix.
+	Note string `pulumi:"note"`
+	// The scanner's (grype's) version that found it fixed.
+	ScannerVersion string `pulumi:"scannerVersion"`
+}
+
+// The vulnerability is fixed from a version on.
+type AdvisoryFixedOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryFixedOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvisoryFixed)(nil)).Elem()
+}
+
+func (o AdvisoryFixedOutput) ToAdvisoryFixedOutput() AdvisoryFixedOutput {
+	return o
+}
+
+func (o AdvisoryFixedOutput) ToAdvisoryFixedOutputWithContext(ctx context.Context) AdvisoryFixedOutput {
+	return o
+}
+
+// The first version of the artifact in which it is fixed.
+func (o AdvisoryFixedOutput) FixedVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryFixed) string { return v.FixedVersion }).(pulumi.StringOutput)
+}
+
+// When the grype database used was built (RFC 3339).
+func (o AdvisoryFixedOutput) GrypeDbBuilt() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryFixed) string { return v.GrypeDbBuilt }).(pulumi.StringOutput)
+}
+
+// The grype database's checksum.
+func (o AdvisoryFixedOutput) GrypeDbChecksum() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryFixed) string { return v.GrypeDbChecksum }).(pulumi.StringOutput)
+}
+
+// Comments on the fix.
+func (o AdvisoryFixedOutput) Note() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryFixed) string { return v.Note }).(pulumi.StringOutput)
+}
+
+// The scanner's (grype's) version that found it fixed.
+func (o AdvisoryFixedOutput) ScannerVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryFixed) string { return v.ScannerVersion }).(pulumi.StringOutput)
+}
+
+type AdvisoryFixedPtrOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryFixedPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvisoryFixed)(nil)).Elem()
+}
+
+func (o AdvisoryFixedPtrOutput) ToAdvisoryFixedPtrOutput() AdvisoryFixedPtrOutput {
+	return o
+}
+
+func (o AdvisoryFixedPtrOutput) ToAdvisoryFixedPtrOutputWithContext(ctx context.Context) AdvisoryFixedPtrOutput {
+	return o
+}
+
+func (o AdvisoryFixedPtrOutput) Elem() AdvisoryFixedOutput {
+	return o.ApplyT(func(v *AdvisoryFixed) AdvisoryFixed {
+		if v != nil {
+			return *v
+		}
+		var ret AdvisoryFixed
+		return ret
+	}).(AdvisoryFixedOutput)
+}
+
+// The first version of the artifact in which it is fixed.
+func (o AdvisoryFixedPtrOutput) FixedVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryFixed) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.FixedVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// When the grype database used was built (RFC 3339).
+func (o AdvisoryFixedPtrOutput) GrypeDbBuilt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryFixed) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.GrypeDbBuilt
+	}).(pulumi.StringPtrOutput)
+}
+
+// The grype database's checksum.
+func (o AdvisoryFixedPtrOutput) GrypeDbChecksum() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryFixed) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.GrypeDbChecksum
+	}).(pulumi.StringPtrOutput)
+}
+
+// Comments on the fix.
+func (o AdvisoryFixedPtrOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryFixed) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Note
+	}).(pulumi.StringPtrOutput)
+}
+
+// The scanner's (grype's) version that found it fixed.
+func (o AdvisoryFixedPtrOutput) ScannerVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryFixed) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ScannerVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// A manual detection (it carries nothing more).
+type AdvisoryManualDetection struct {
+}
+
+// A manual detection (it carries nothing more).
+type AdvisoryManualDetectionOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryManualDetectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvisoryManualDetection)(nil)).Elem()
+}
+
+func (o AdvisoryManualDetectionOutput) ToAdvisoryManualDetectionOutput() AdvisoryManualDetectionOutput {
+	return o
+}
+
+func (o AdvisoryManualDetectionOutput) ToAdvisoryManualDetectionOutputWithContext(ctx context.Context) AdvisoryManualDetectionOutput {
+	return o
+}
+
+type AdvisoryManualDetectionPtrOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryManualDetectionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvisoryManualDetection)(nil)).Elem()
+}
+
+func (o AdvisoryManualDetectionPtrOutput) ToAdvisoryManualDetectionPtrOutput() AdvisoryManualDetectionPtrOutput {
+	return o
+}
+
+func (o AdvisoryManualDetectionPtrOutput) ToAdvisoryManualDetectionPtrOutputWithContext(ctx context.Context) AdvisoryManualDetectionPtrOutput {
+	return o
+}
+
+func (o AdvisoryManualDetectionPtrOutput) Elem() AdvisoryManualDetectionOutput {
+	return o.ApplyT(func(v *AdvisoryManualDetection) AdvisoryManualDetection {
+		if v != nil {
+			return *v
+		}
+		var ret AdvisoryManualDetection
+		return ret
+	}).(AdvisoryManualDetectionOutput)
+}
+
+// An event that carries only a comment (a true positive, analysis or fix not planned, a pending upstream fix).
+type AdvisoryNote struct {
+	// Why.
+	Note string `pulumi:"note"`
+}
+
+// An event that carries only a comment (a true positive, analysis or fix not planned, a pending upstream fix).
+type AdvisoryNoteOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryNoteOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvisoryNote)(nil)).Elem()
+}
+
+func (o AdvisoryNoteOutput) ToAdvisoryNoteOutput() AdvisoryNoteOutput {
+	return o
+}
+
+func (o AdvisoryNoteOutput) ToAdvisoryNoteOutputWithContext(ctx context.Context) AdvisoryNoteOutput {
+	return o
+}
+
+// Why.
+func (o AdvisoryNoteOutput) Note() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryNote) string { return v.Note }).(pulumi.StringOutput)
+}
+
+type AdvisoryNotePtrOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryNotePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvisoryNote)(nil)).Elem()
+}
+
+func (o AdvisoryNotePtrOutput) ToAdvisoryNotePtrOutput() AdvisoryNotePtrOutput {
+	return o
+}
+
+func (o AdvisoryNotePtrOutput) ToAdvisoryNotePtrOutputWithContext(ctx context.Context) AdvisoryNotePtrOutput {
+	return o
+}
+
+func (o AdvisoryNotePtrOutput) Elem() AdvisoryNoteOutput {
+	return o.ApplyT(func(v *AdvisoryNote) AdvisoryNote {
+		if v != nil {
+			return *v
+		}
+		var ret AdvisoryNote
+		return ret
+	}).(AdvisoryNoteOutput)
+}
+
+// Why.
+func (o AdvisoryNotePtrOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryNote) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Note
+	}).(pulumi.StringPtrOutput)
+}
+
+// A detection through the NVD API.
+type AdvisoryNvdApiDetection struct {
+	// The CPE found that matches the artifact.
+	CpeFound string `pulumi:"cpeFound"`
+	// The name or keyword searched.
+	CpeSearched string `pulumi:"cpeSearched"`
+}
+
+// A detection through the NVD API.
+type AdvisoryNvdApiDetectionOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryNvdApiDetectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvisoryNvdApiDetection)(nil)).Elem()
+}
+
+func (o AdvisoryNvdApiDetectionOutput) ToAdvisoryNvdApiDetectionOutput() AdvisoryNvdApiDetectionOutput {
+	return o
+}
+
+func (o AdvisoryNvdApiDetectionOutput) ToAdvisoryNvdApiDetectionOutputWithContext(ctx context.Context) AdvisoryNvdApiDetectionOutput {
+	return o
+}
+
+// The CPE found that matches the artifact.
+func (o AdvisoryNvdApiDetectionOutput) CpeFound() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryNvdApiDetection) string { return v.CpeFound }).(pulumi.StringOutput)
+}
+
+// The name or keyword searched.
+func (o AdvisoryNvdApiDetectionOutput) CpeSearched() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryNvdApiDetection) string { return v.CpeSearched }).(pulumi.StringOutput)
+}
+
+type AdvisoryNvdApiDetectionPtrOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryNvdApiDetectionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvisoryNvdApiDetection)(nil)).Elem()
+}
+
+func (o AdvisoryNvdApiDetectionPtrOutput) ToAdvisoryNvdApiDetectionPtrOutput() AdvisoryNvdApiDetectionPtrOutput {
+	return o
+}
+
+func (o AdvisoryNvdApiDetectionPtrOutput) ToAdvisoryNvdApiDetectionPtrOutputWithContext(ctx context.Context) AdvisoryNvdApiDetectionPtrOutput {
+	return o
+}
+
+func (o AdvisoryNvdApiDetectionPtrOutput) Elem() AdvisoryNvdApiDetectionOutput {
+	return o.ApplyT(func(v *AdvisoryNvdApiDetection) AdvisoryNvdApiDetection {
+		if v != nil {
+			return *v
+		}
+		var ret AdvisoryNvdApiDetection
+		return ret
+	}).(AdvisoryNvdApiDetectionOutput)
+}
+
+// The CPE found that matches the artifact.
+func (o AdvisoryNvdApiDetectionPtrOutput) CpeFound() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryNvdApiDetection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.CpeFound
+	}).(pulumi.StringPtrOutput)
+}
+
+// The name or keyword searched.
+func (o AdvisoryNvdApiDetectionPtrOutput) CpeSearched() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryNvdApiDetection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.CpeSearched
+	}).(pulumi.StringPtrOutput)
+}
+
+// The artifact was patched against the vulnerability.
+type AdvisoryPatched struct {
+	// Comments on the patch.
+	Note string `pulumi:"note"`
+	// The versions of the artifact patched.
+	PatchedVersions []string `pulumi:"patchedVersions"`
+}
+
+// The artifact was patched against the vulnerability.
+type AdvisoryPatchedOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryPatchedOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvisoryPatched)(nil)).Elem()
+}
+
+func (o AdvisoryPatchedOutput) ToAdvisoryPatchedOutput() AdvisoryPatchedOutput {
+	return o
+}
+
+func (o AdvisoryPatchedOutput) ToAdvisoryPatchedOutputWithContext(ctx context.Context) AdvisoryPatchedOutput {
+	return o
+}
+
+// Comments on the patch.
+func (o AdvisoryPatchedOutput) Note() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryPatched) string { return v.Note }).(pulumi.StringOutput)
+}
+
+// The versions of the artifact patched.
+func (o AdvisoryPatchedOutput) PatchedVersions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v AdvisoryPatched) []string { return v.PatchedVersions }).(pulumi.StringArrayOutput)
+}
+
+type AdvisoryPatchedPtrOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryPatchedPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvisoryPatched)(nil)).Elem()
+}
+
+func (o AdvisoryPatchedPtrOutput) ToAdvisoryPatchedPtrOutput() AdvisoryPatchedPtrOutput {
+	return o
+}
+
+func (o AdvisoryPatchedPtrOutput) ToAdvisoryPatchedPtrOutputWithContext(ctx context.Context) AdvisoryPatchedPtrOutput {
+	return o
+}
+
+func (o AdvisoryPatchedPtrOutput) Elem() AdvisoryPatchedOutput {
+	return o.ApplyT(func(v *AdvisoryPatched) AdvisoryPatched {
+		if v != nil {
+			return *v
+		}
+		var ret AdvisoryPatched
+		return ret
+	}).(AdvisoryPatchedOutput)
+}
+
+// Comments on the patch.
+func (o AdvisoryPatchedPtrOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryPatched) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Note
+	}).(pulumi.StringPtrOutput)
+}
+
+// The versions of the artifact patched.
+func (o AdvisoryPatchedPtrOutput) PatchedVersions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *AdvisoryPatched) []string {
+		if v == nil {
+			return nil
+		}
+		return v.PatchedVersions
+	}).(pulumi.StringArrayOutput)
+}
+
+// A detection by a scanner, with what it matched.
+type AdvisoryScanDetection struct {
+	// The version of the artifact scanned.
+	ArtifactVersion string `pulumi:"artifactVersion"`
+	// The component's name.
+	Component string `pulumi:"component"`
+	// The scanner's id of the component.
+	ComponentId string `pulumi:"componentId"`
+	// Where the component sits in the subpackage.
+	ComponentLocation string `pulumi:"componentLocation"`
+	// The component's type.
+	ComponentType string `pulumi:"componentType"`
+	// The component's version.
+	ComponentVersion string `pulumi:"componentVersion"`
+	// When the grype database used was built (RFC 3339).
+	GrypeDbBuilt string `pulumi:"grypeDbBuilt"`
+	// The grype database's checksum.
+	GrypeDbChecksum string `pulumi:"grypeDbChecksum"`
+	// The scanner.
+	Scanner string `pulumi:"scanner"`
+	// The scanner's (grype's) version.
+	ScannerVersion string `pulumi:"scannerVersion"`
+	// The subpackage it was found in (the advisory's artifact).
+	Subpackage string `pulumi:"subpackage"`
+}
+
+// A detection by a scanner, with what it matched.
+type AdvisoryScanDetectionOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryScanDetectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvisoryScanDetection)(nil)).Elem()
+}
+
+func (o AdvisoryScanDetectionOutput) ToAdvisoryScanDetectionOutput() AdvisoryScanDetectionOutput {
+	return o
+}
+
+func (o AdvisoryScanDetectionOutput) ToAdvisoryScanDetectionOutputWithContext(ctx context.Context) AdvisoryScanDetectionOutput {
+	return o
+}
+
+// The version of the artifact scanned.
+func (o AdvisoryScanDetectionOutput) ArtifactVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryScanDetection) string { return v.ArtifactVersion }).(pulumi.StringOutput)
+}
+
+// The component's name.
+func (o AdvisoryScanDetectionOutput) Component() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryScanDetection) string { return v.Component }).(pulumi.StringOutput)
+}
+
+// The scanner's id of the component.
+func (o AdvisoryScanDetectionOutput) ComponentId() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryScanDetection) string { return v.ComponentId }).(pulumi.StringOutput)
+}
+
+// Where the component sits in the subpackage.
+func (o AdvisoryScanDetectionOutput) ComponentLocation() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryScanDetection) string { return v.ComponentLocation }).(pulumi.StringOutput)
+}
+
+// The component's type.
+func (o AdvisoryScanDetectionOutput) ComponentType() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryScanDetection) string { return v.ComponentType }).(pulumi.StringOutput)
+}
+
+// The component's version.
+func (o AdvisoryScanDetectionOutput) ComponentVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryScanDetection) string { return v.ComponentVersion }).(pulumi.StringOutput)
+}
+
+// When the grype database used was built (RFC 3339).
+func (o AdvisoryScanDetectionOutput) GrypeDbBuilt() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryScanDetection) string { return v.GrypeDbBuilt }).(pulumi.StringOutput)
+}
+
+// The grype database's checksum.
+func (o AdvisoryScanDetectionOutput) GrypeDbChecksum() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryScanDetection) string { return v.GrypeDbChecksum }).(pulumi.StringOutput)
+}
+
+// The scanner.
+func (o AdvisoryScanDetectionOutput) Scanner() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryScanDetection) string { return v.Scanner }).(pulumi.StringOutput)
+}
+
+// The scanner's (grype's) version.
+func (o AdvisoryScanDetectionOutput) ScannerVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryScanDetection) string { return v.ScannerVersion }).(pulumi.StringOutput)
+}
+
+// The subpackage it was found in (the advisory's artifact).
+func (o AdvisoryScanDetectionOutput) Subpackage() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisoryScanDetection) string { return v.Subpackage }).(pulumi.StringOutput)
+}
+
+type AdvisoryScanDetectionPtrOutput struct{ *pulumi.OutputState }
+
+func (AdvisoryScanDetectionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvisoryScanDetection)(nil)).Elem()
+}
+
+func (o AdvisoryScanDetectionPtrOutput) ToAdvisoryScanDetectionPtrOutput() AdvisoryScanDetectionPtrOutput {
+	return o
+}
+
+func (o AdvisoryScanDetectionPtrOutput) ToAdvisoryScanDetectionPtrOutputWithContext(ctx context.Context) AdvisoryScanDetectionPtrOutput {
+	return o
+}
+
+func (o AdvisoryScanDetectionPtrOutput) Elem() AdvisoryScanDetectionOutput {
+	return o.ApplyT(func(v *AdvisoryScanDetection) AdvisoryScanDetection {
+		if v != nil {
+			return *v
+		}
+		var ret AdvisoryScanDetection
+		return ret
+	}).(AdvisoryScanDetectionOutput)
+}
+
+// The version of the artifact scanned.
+func (o AdvisoryScanDetectionPtrOutput) ArtifactVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryScanDetection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ArtifactVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// The component's name.
+func (o AdvisoryScanDetectionPtrOutput) Component() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryScanDetection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Component
+	}).(pulumi.StringPtrOutput)
+}
+
+// The scanner's id of the component.
+func (o AdvisoryScanDetectionPtrOutput) ComponentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryScanDetection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ComponentId
+	}).(pulumi.StringPtrOutput)
+}
+
+// Where the component sits in the subpackage.
+func (o AdvisoryScanDetectionPtrOutput) ComponentLocation() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryScanDetection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ComponentLocation
+	}).(pulumi.StringPtrOutput)
+}
+
+// The component's type.
+func (o AdvisoryScanDetectionPtrOutput) ComponentType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryScanDetection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ComponentType
+	}).(pulumi.StringPtrOutput)
+}
+
+// The component's version.
+func (o AdvisoryScanDetectionPtrOutput) ComponentVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryScanDetection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ComponentVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// When the grype database used was built (RFC 3339).
+func (o AdvisoryScanDetectionPtrOutput) GrypeDbBuilt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryScanDetection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.GrypeDbBuilt
+	}).(pulumi.StringPtrOutput)
+}
+
+// The grype database's checksum.
+func (o AdvisoryScanDetectionPtrOutput) GrypeDbChecksum() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryScanDetection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.GrypeDbChecksum
+	}).(pulumi.StringPtrOutput)
+}
+
+// The scanner.
+func (o AdvisoryScanDetectionPtrOutput) Scanner() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryScanDetection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Scanner
+	}).(pulumi.StringPtrOutput)
+}
+
+// The scanner's (grype's) version.
+func (o AdvisoryScanDetectionPtrOutput) ScannerVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryScanDetection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ScannerVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// The subpackage it was found in (the advisory's artifact).
+func (o AdvisoryScanDetectionPtrOutput) Subpackage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvisoryScanDetection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Subpackage
+	}).(pulumi.StringPtrOutput)
+}
+
+// A severity score of the vulnerability an advisory concerns.
+type AdvisorySeverity struct {
+	// The score: a CVSS vector, or a number, as the type says.
+	Score string `pulumi:"score"`
+	// How it is scored: `TYPE_CVSS_V2`, `TYPE_CVSS_V3`, `TYPE_CVSS_V4` (or `TYPE_UNSPECIFIED`).
+	Type string `pulumi:"type"`
+}
+
+// A severity score of the vulnerability an advisory concerns.
 type AdvisorySeverityOutput struct{ *pulumi.OutputState }
 
 func (AdvisorySeverityOutput) ElementType() reflect.Type {
@@ -221,19 +1117,14 @@ func (o AdvisorySeverityOutput) ToAdvisorySeverityOutputWithContext(ctx context.
 	return o
 }
 
-// The level (`LOW`, `HIGH`, ...), when given.
-func (o AdvisorySeverityOutput) Level() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AdvisorySeverity) *string { return v.Level }).(pulumi.StringPtrOutput)
+// The score: a CVSS vector, or a number, as the type says.
+func (o AdvisorySeverityOutput) Score() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisorySeverity) string { return v.Score }).(pulumi.StringOutput)
 }
 
-// The score (CVSS), when given.
-func (o AdvisorySeverityOutput) Score() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v AdvisorySeverity) *float64 { return v.Score }).(pulumi.Float64PtrOutput)
-}
-
-// Who rated it.
-func (o AdvisorySeverityOutput) Source() pulumi.StringOutput {
-	return o.ApplyT(func(v AdvisorySeverity) string { return v.Source }).(pulumi.StringOutput)
+// How it is scored: `TYPE_CVSS_V2`, `TYPE_CVSS_V3`, `TYPE_CVSS_V4` (or `TYPE_UNSPECIFIED`).
+func (o AdvisorySeverityOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisorySeverity) string { return v.Type }).(pulumi.StringOutput)
 }
 
 type AdvisorySeverityArrayOutput struct{ *pulumi.OutputState }
@@ -259,8 +1150,24 @@ func (o AdvisorySeverityArrayOutput) Index(i pulumi.IntInput) AdvisorySeverityOu
 func init() {
 	pulumi.RegisterOutputType(AdvisoryOutput{})
 	pulumi.RegisterOutputType(AdvisoryArrayOutput{})
+	pulumi.RegisterOutputType(AdvisoryDetectionOutput{})
+	pulumi.RegisterOutputType(AdvisoryDetectionPtrOutput{})
 	pulumi.RegisterOutputType(AdvisoryEventOutput{})
 	pulumi.RegisterOutputType(AdvisoryEventArrayOutput{})
+	pulumi.RegisterOutputType(AdvisoryFalsePositiveOutput{})
+	pulumi.RegisterOutputType(AdvisoryFalsePositivePtrOutput{})
+	pulumi.RegisterOutputType(AdvisoryFixedOutput{})
+	pulumi.RegisterOutputType(AdvisoryFixedPtrOutput{})
+	pulumi.RegisterOutputType(AdvisoryManualDetectionOutput{})
+	pulumi.RegisterOutputType(AdvisoryManualDetectionPtrOutput{})
+	pulumi.RegisterOutputType(AdvisoryNoteOutput{})
+	pulumi.RegisterOutputType(AdvisoryNotePtrOutput{})
+	pulumi.RegisterOutputType(AdvisoryNvdApiDetectionOutput{})
+	pulumi.RegisterOutputType(AdvisoryNvdApiDetectionPtrOutput{})
+	pulumi.RegisterOutputType(AdvisoryPatchedOutput{})
+	pulumi.RegisterOutputType(AdvisoryPatchedPtrOutput{})
+	pulumi.RegisterOutputType(AdvisoryScanDetectionOutput{})
+	pulumi.RegisterOutputType(AdvisoryScanDetectionPtrOutput{})
 	pulumi.RegisterOutputType(AdvisorySeverityOutput{})
 	pulumi.RegisterOutputType(AdvisorySeverityArrayOutput{})
 }

@@ -24,6 +24,8 @@ __all__ = [
     'AccountAssociationChainguardArgsDict',
     'AccountAssociationGithubArgs',
     'AccountAssociationGithubArgsDict',
+    'AccountAssociationGithubAppInstallationsArgs',
+    'AccountAssociationGithubAppInstallationsArgsDict',
     'AccountAssociationGithubInstallationArgs',
     'AccountAssociationGithubInstallationArgsDict',
     'AccountAssociationGoogleArgs',
@@ -158,21 +160,54 @@ class AccountAssociationChainguardArgs:
 
 class AccountAssociationGithubArgsDict(TypedDict):
     """
-    The group's GitHub App installations.
+    The group's GitHub App installations, by app id.
     """
-    installations: pulumi.Input[Sequence[pulumi.Input['AccountAssociationGithubInstallationArgsDict']]]
+    app_installations: pulumi.Input[Mapping[str, pulumi.Input['AccountAssociationGithubAppInstallationsArgsDict']]]
     """
-    The GitHub App installations.
+    The installations of each GitHub App, by the app's id (digits).
     """
 
 @pulumi.input_type
 class AccountAssociationGithubArgs:
     def __init__(__self__, *,
+                 app_installations: pulumi.Input[Mapping[str, pulumi.Input['AccountAssociationGithubAppInstallationsArgs']]]):
+        """
+        The group's GitHub App installations, by app id.
+
+        :param pulumi.Input[Mapping[str, pulumi.Input['AccountAssociationGithubAppInstallationsArgs']]] app_installations: The installations of each GitHub App, by the app's id (digits).
+        """
+        pulumi.set(__self__, "app_installations", app_installations)
+
+    @_builtins.property
+    @pulumi.getter(name="appInstallations")
+    def app_installations(self) -> pulumi.Input[Mapping[str, pulumi.Input['AccountAssociationGithubAppInstallationsArgs']]]:
+        """
+        The installations of each GitHub App, by the app's id (digits).
+        """
+        return pulumi.get(self, "app_installations")
+
+    @app_installations.setter
+    def app_installations(self, value: pulumi.Input[Mapping[str, pulumi.Input['AccountAssociationGithubAppInstallationsArgs']]]):
+        pulumi.set(self, "app_installations", value)
+
+
+class AccountAssociationGithubAppInstallationsArgsDict(TypedDict):
+    """
+    One GitHub App's installations.
+    """
+    installations: pulumi.Input[Sequence[pulumi.Input['AccountAssociationGithubInstallationArgsDict']]]
+    """
+    The app's installations.
+    """
+
+@pulumi.input_type
+class AccountAssociationGithubAppInstallationsArgs:
+    def __init__(__self__, *,
                  installations: pulumi.Input[Sequence[pulumi.Input['AccountAssociationGithubInstallationArgs']]]):
         """
-        The group's GitHub App installations.
+        One GitHub App's installations.
 
-        :param pulumi.Input[Sequence[pulumi.Input['AccountAssociationGithubInstallationArgs']]] installations: The GitHub App installations.
+        :param pulumi.Input[Sequence[pulumi.Input['AccountAssociationGithubInstallationArgs']]] installations: The app's installations.
         """
         pulumi.set(__self__, "installations", installations)
 
@@ -180,7 +215,7 @@ class AccountAssociationGithubArgs:
     @pulumi.getter
     def installations(self) -> pulumi.Input[Sequence[pulumi.Input['AccountAssociationGithubInstallationArgs']]]:
         """
-        The GitHub App installations.
+        The app's installations.
         """
         return pulumi.get(self, "installations")
 
@@ -193,9 +228,9 @@ class AccountAssociationGithubInstallationArgsDict(TypedDict):
     """
     A GitHub App installation.
     """
-    id: pulumi.Input[_builtins.str]
+    installation_id: pulumi.Input[_builtins.str]
     """
-    The installation id (digits).
+    The installation id (digits; an int64 on the API).
     """
     name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -205,29 +240,29 @@ class AccountAssociationGithubInstallationArgsDict(TypedDict):
 @pulumi.input_type
 class AccountAssociationGithubInstallationArgs:
     def __init__(__self__, *,
-                 id: pulumi.Input[_builtins.str],
+                 installation_id: pulumi.Input[_builtins.str],
                  name: pulumi.Input[Optional[_builtins.str]] = None):
         """
         A GitHub App installation.
 
-        :param pulumi.Input[_builtins.str] id: The installation id (digits).
+        :param pulumi.Input[_builtins.str] installation_id: The installation id (digits; an int64 on the API).
         :param pulumi.Input[_builtins.str] name: A name for it.
         """
-        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "installation_id", installation_id)
         if name is not None:
             pulumi.set(__self__, "name", name)
 
     @_builtins.property
-    @pulumi.getter
-    def id(self) -> pulumi.Input[_builtins.str]:
+    @pulumi.getter(name="installationId")
+    def installation_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The installation id (digits).
+        The installation id (digits; an int64 on the API).
         """
-        return pulumi.get(self, "id")
+        return pulumi.get(self, "installation_id")
 
-    @id.setter
-    def id(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "id", value)
+    @installation_id.setter
+    def installation_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "installation_id", value)
 
     @_builtins.property
     @pulumi.getter
@@ -599,7 +634,19 @@ class OidcArgsDict(TypedDict):
     """
     client_secret: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The OAuth client secret: write-only on the API, never read back.
+    The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
+    """
+    correlation_rule: NotRequired[pulumi.Input[Optional['CorrelationRule']]]
+    """
+    How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+    """
+    groups_claim: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
+    """
+    pkce_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Use PKCE when exchanging authorization codes (a public client needs no client secret).
     """
 
 @pulumi.input_type
@@ -608,14 +655,20 @@ class OidcArgs:
                  client_id: pulumi.Input[_builtins.str],
                  issuer: pulumi.Input[_builtins.str],
                  additional_scopes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 client_secret: pulumi.Input[Optional[_builtins.str]] = None):
+                 client_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 correlation_rule: pulumi.Input[Optional['CorrelationRule']] = None,
+                 groups_claim: pulumi.Input[Optional[_builtins.str]] = None,
+                 pkce_enabled: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         An identity provider's OIDC connection.
 
         :param pulumi.Input[_builtins.str] client_id: The OAuth client id registered with the issuer.
         :param pulumi.Input[_builtins.str] issuer: The OIDC issuer URL (https; plain http only on a loopback host).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] additional_scopes: Scopes to request besides `openid`.
-        :param pulumi.Input[_builtins.str] client_secret: The OAuth client secret: write-only on the API, never read back.
+        :param pulumi.Input[_builtins.str] client_secret: The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
+        :param pulumi.Input['CorrelationRule'] correlation_rule: How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+        :param pulumi.Input[_builtins.str] groups_claim: The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
+        :param pulumi.Input[_builtins.bool] pkce_enabled: Use PKCE when exchanging authorization codes (a public client needs no client secret).
         """
         pulumi.set(__self__, "client_id", client_id)
         pulumi.set(__self__, "issuer", issuer)
@@ -623,6 +676,12 @@ class OidcArgs:
             pulumi.set(__self__, "additional_scopes", additional_scopes)
         if client_secret is not None:
             pulumi.set(__self__, "client_secret", client_secret)
+        if correlation_rule is not None:
+            pulumi.set(__self__, "correlation_rule", correlation_rule)
+        if groups_claim is not None:
+            pulumi.set(__self__, "groups_claim", groups_claim)
+        if pkce_enabled is not None:
+            pulumi.set(__self__, "pkce_enabled", pkce_enabled)
 
     @_builtins.property
     @pulumi.getter(name="clientId")
@@ -664,7 +723,7 @@ class OidcArgs:
     @pulumi.getter(name="clientSecret")
     def client_secret(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The OAuth client secret: write-only on the API, never read back.
+        The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
         """
         return pulumi.get(self, "client_secret")
 
@@ -672,14 +731,46 @@ class OidcArgs:
     def client_secret(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "client_secret", value)
 
+    @_builtins.property
+    @pulumi.getter(name="correlationRule")
+    def correlation_rule(self) -> pulumi.Input[Optional['CorrelationRule']]:
+        """
+        How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+        """
+        return pulumi.get(self, "correlation_rule")
+
+    @correlation_rule.setter
+    def correlation_rule(self, value: pulumi.Input[Optional['CorrelationRule']]):
+        pulumi.set(self, "correlation_rule", value)
+
+    @_builtins.property
+    @pulumi.getter(name="groupsClaim")
+    def groups_claim(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
+        """
+        return pulumi.get(self, "groups_claim")
+
+    @groups_claim.setter
+    def groups_claim(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "groups_claim", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pkceEnabled")
+    def pkce_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Use PKCE when exchanging authorization codes (a public client needs no client secret).
+        """
+        return pulumi.get(self, "pkce_enabled")
+
+    @pkce_enabled.setter
+    def pkce_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "pkce_enabled", value)
+
 
 class StaticKeysArgsDict(TypedDict):
     """
     Tokens signed by the given keys may assume an identity, until the keys expire.
-    """
-    expiration_time: pulumi.Input[_builtins.str]
-    """
-    When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
     """
     issuer: pulumi.Input[_builtins.str]
     """
@@ -697,42 +788,35 @@ class StaticKeysArgsDict(TypedDict):
     """
     Audiences the tokens may carry; default the API URL.
     """
+    expiration_time: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+    """
 
 @pulumi.input_type
 class StaticKeysArgs:
     def __init__(__self__, *,
-                 expiration_time: pulumi.Input[_builtins.str],
                  issuer: pulumi.Input[_builtins.str],
                  issuer_keys: pulumi.Input[_builtins.str],
                  subject: pulumi.Input[_builtins.str],
-                 audiences: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+                 audiences: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 expiration_time: pulumi.Input[Optional[_builtins.str]] = None):
         """
         Tokens signed by the given keys may assume an identity, until the keys expire.
 
-        :param pulumi.Input[_builtins.str] expiration_time: When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
         :param pulumi.Input[_builtins.str] issuer: The `iss` of the tokens (https; plain http only on a loopback host).
         :param pulumi.Input[_builtins.str] issuer_keys: The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
         :param pulumi.Input[_builtins.str] subject: The `sub` of the tokens.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] audiences: Audiences the tokens may carry; default the API URL.
+        :param pulumi.Input[_builtins.str] expiration_time: When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
         """
-        pulumi.set(__self__, "expiration_time", expiration_time)
         pulumi.set(__self__, "issuer", issuer)
         pulumi.set(__self__, "issuer_keys", issuer_keys)
         pulumi.set(__self__, "subject", subject)
         if audiences is not None:
             pulumi.set(__self__, "audiences", audiences)
-
-    @_builtins.property
-    @pulumi.getter(name="expirationTime")
-    def expiration_time(self) -> pulumi.Input[_builtins.str]:
-        """
-        When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
-        """
-        return pulumi.get(self, "expiration_time")
-
-    @expiration_time.setter
-    def expiration_time(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "expiration_time", value)
+        if expiration_time is not None:
+            pulumi.set(__self__, "expiration_time", expiration_time)
 
     @_builtins.property
     @pulumi.getter
@@ -781,5 +865,17 @@ class StaticKeysArgs:
     @audiences.setter
     def audiences(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "audiences", value)
+
+    @_builtins.property
+    @pulumi.getter(name="expirationTime")
+    def expiration_time(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+        """
+        return pulumi.get(self, "expiration_time")
+
+    @expiration_time.setter
+    def expiration_time(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "expiration_time", value)
 
 

@@ -26,13 +26,16 @@ class GetGroupResult:
     """
     A group as the functions return it.
     """
-    def __init__(__self__, create_time=None, description=None, name=None, parent_uid=None, resource_limits=None, uid=None, update_time=None, verified=None):
+    def __init__(__self__, create_time=None, description=None, kind=None, name=None, parent_uid=None, resource_limits=None, status=None, uid=None, update_time=None, verified=None):
         if create_time and not isinstance(create_time, str):
             raise TypeError("Expected argument 'create_time' to be a str")
         pulumi.set(__self__, "create_time", create_time)
         if description and not isinstance(description, str):
             raise TypeError("Expected argument 'description' to be a str")
         pulumi.set(__self__, "description", description)
+        if kind and not isinstance(kind, str):
+            raise TypeError("Expected argument 'kind' to be a str")
+        pulumi.set(__self__, "kind", kind)
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
         pulumi.set(__self__, "name", name)
@@ -42,6 +45,9 @@ class GetGroupResult:
         if resource_limits and not isinstance(resource_limits, dict):
             raise TypeError("Expected argument 'resource_limits' to be a dict")
         pulumi.set(__self__, "resource_limits", resource_limits)
+        if status and not isinstance(status, str):
+            raise TypeError("Expected argument 'status' to be a str")
+        pulumi.set(__self__, "status", status)
         if uid and not isinstance(uid, str):
             raise TypeError("Expected argument 'uid' to be a str")
         pulumi.set(__self__, "uid", uid)
@@ -70,9 +76,17 @@ class GetGroupResult:
 
     @_builtins.property
     @pulumi.getter
+    def kind(self) -> _builtins.str:
+        """
+        The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's.
+        """
+        return pulumi.get(self, "kind")
+
+    @_builtins.property
+    @pulumi.getter
     def name(self) -> _builtins.str:
         """
-        The name: lowercase letters, digits, space, `.`, `_` and `-`.
+        The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
         """
         return pulumi.get(self, "name")
 
@@ -86,11 +100,19 @@ class GetGroupResult:
 
     @_builtins.property
     @pulumi.getter(name="resourceLimits")
-    def resource_limits(self) -> Mapping[str, Any]:
+    def resource_limits(self) -> Mapping[str, _builtins.float]:
         """
         Resource limits as the API reports them.
         """
         return pulumi.get(self, "resource_limits")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's.
+        """
+        return pulumi.get(self, "status")
 
     @_builtins.property
     @pulumi.getter
@@ -125,9 +147,11 @@ class AwaitableGetGroupResult(GetGroupResult):
         return GetGroupResult(
             create_time=self.create_time,
             description=self.description,
+            kind=self.kind,
             name=self.name,
             parent_uid=self.parent_uid,
             resource_limits=self.resource_limits,
+            status=self.status,
             uid=self.uid,
             update_time=self.update_time,
             verified=self.verified)
@@ -154,9 +178,11 @@ def get_group(name: Optional[_builtins.str] = None,
     return AwaitableGetGroupResult(
         create_time=pulumi.get(__ret__, 'create_time'),
         description=pulumi.get(__ret__, 'description'),
+        kind=pulumi.get(__ret__, 'kind'),
         name=pulumi.get(__ret__, 'name'),
         parent_uid=pulumi.get(__ret__, 'parent_uid'),
         resource_limits=pulumi.get(__ret__, 'resource_limits'),
+        status=pulumi.get(__ret__, 'status'),
         uid=pulumi.get(__ret__, 'uid'),
         update_time=pulumi.get(__ret__, 'update_time'),
         verified=pulumi.get(__ret__, 'verified'))
@@ -180,9 +206,11 @@ def get_group_output(name: pulumi.Input[Optional[Optional[_builtins.str]]] = Non
     return __ret__.apply(lambda __response__: GetGroupResult(
         create_time=pulumi.get(__response__, 'create_time'),
         description=pulumi.get(__response__, 'description'),
+        kind=pulumi.get(__response__, 'kind'),
         name=pulumi.get(__response__, 'name'),
         parent_uid=pulumi.get(__response__, 'parent_uid'),
         resource_limits=pulumi.get(__response__, 'resource_limits'),
+        status=pulumi.get(__response__, 'status'),
         uid=pulumi.get(__response__, 'uid'),
         update_time=pulumi.get(__response__, 'update_time'),
         verified=pulumi.get(__response__, 'verified')))

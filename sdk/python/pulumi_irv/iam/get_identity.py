@@ -28,7 +28,7 @@ class GetIdentityResult:
     """
     A identity as the functions return it.
     """
-    def __init__(__self__, aws_identity=None, claim_match=None, create_time=None, description=None, group_uid=None, last_seen_time=None, name=None, service_principal=None, static_keys=None, uid=None, update_time=None):
+    def __init__(__self__, aws_identity=None, claim_match=None, create_time=None, description=None, email=None, group_uid=None, last_seen_time=None, name=None, service_principal=None, static_keys=None, uid=None, update_time=None):
         if aws_identity and not isinstance(aws_identity, dict):
             raise TypeError("Expected argument 'aws_identity' to be a dict")
         pulumi.set(__self__, "aws_identity", aws_identity)
@@ -41,6 +41,9 @@ class GetIdentityResult:
         if description and not isinstance(description, str):
             raise TypeError("Expected argument 'description' to be a str")
         pulumi.set(__self__, "description", description)
+        if email and not isinstance(email, str):
+            raise TypeError("Expected argument 'email' to be a str")
+        pulumi.set(__self__, "email", email)
         if group_uid and not isinstance(group_uid, str):
             raise TypeError("Expected argument 'group_uid' to be a str")
         pulumi.set(__self__, "group_uid", group_uid)
@@ -96,6 +99,14 @@ class GetIdentityResult:
         return pulumi.get(self, "description")
 
     @_builtins.property
+    @pulumi.getter
+    def email(self) -> _builtins.str:
+        """
+        Its verified email, if any.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
     @pulumi.getter(name="groupUid")
     def group_uid(self) -> Optional[_builtins.str]:
         """
@@ -107,7 +118,7 @@ class GetIdentityResult:
     @pulumi.getter(name="lastSeenTime")
     def last_seen_time(self) -> Optional[_builtins.str]:
         """
-        When it was last used (RFC 3339).
+        When it was last used (RFC 3339); absent for one never used.
         """
         return pulumi.get(self, "last_seen_time")
 
@@ -115,7 +126,7 @@ class GetIdentityResult:
     @pulumi.getter
     def name(self) -> _builtins.str:
         """
-        The identity's name.
+        The identity's name: 3 to 63 characters.
         """
         return pulumi.get(self, "name")
 
@@ -123,7 +134,7 @@ class GetIdentityResult:
     @pulumi.getter(name="servicePrincipal")
     def service_principal(self) -> Optional['ServicePrincipal']:
         """
-        A platform service.
+        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
         """
         return pulumi.get(self, "service_principal")
 
@@ -162,6 +173,7 @@ class AwaitableGetIdentityResult(GetIdentityResult):
             claim_match=self.claim_match,
             create_time=self.create_time,
             description=self.description,
+            email=self.email,
             group_uid=self.group_uid,
             last_seen_time=self.last_seen_time,
             name=self.name,
@@ -200,6 +212,7 @@ def get_identity(group_uid: Optional[_builtins.str] = None,
         claim_match=pulumi.get(__ret__, 'claim_match'),
         create_time=pulumi.get(__ret__, 'create_time'),
         description=pulumi.get(__ret__, 'description'),
+        email=pulumi.get(__ret__, 'email'),
         group_uid=pulumi.get(__ret__, 'group_uid'),
         last_seen_time=pulumi.get(__ret__, 'last_seen_time'),
         name=pulumi.get(__ret__, 'name'),
@@ -235,6 +248,7 @@ def get_identity_output(group_uid: pulumi.Input[Optional[Optional[_builtins.str]
         claim_match=pulumi.get(__response__, 'claim_match'),
         create_time=pulumi.get(__response__, 'create_time'),
         description=pulumi.get(__response__, 'description'),
+        email=pulumi.get(__response__, 'email'),
         group_uid=pulumi.get(__response__, 'group_uid'),
         last_seen_time=pulumi.get(__response__, 'last_seen_time'),
         name=pulumi.get(__response__, 'name'),

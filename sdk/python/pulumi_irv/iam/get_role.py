@@ -65,7 +65,7 @@ class GetRoleResult:
     @pulumi.getter
     def capabilities(self) -> Sequence['Capability']:
         """
-        Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+        Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         """
         return pulumi.get(self, "capabilities")
 

@@ -66,7 +66,7 @@ def get_roles(ancestors_of: Optional[_builtins.str] = None,
     :param _builtins.bool builtin: Only built-in roles (true) or only custom roles (false).
     :param _builtins.str children_of: `uidp.children_of`: direct children of this group.
     :param _builtins.str descendants_of: `uidp.descendants_of`: this group and everything under it.
-    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name.
+    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
     :param _builtins.str group_uid: Only custom roles of this group.
     :param Sequence[_builtins.str] ids: `uidp.ids`: only these uids.
     :param _builtins.bool in_root: `uidp.in_root`: only top-level items.
@@ -107,7 +107,7 @@ def get_roles_output(ancestors_of: pulumi.Input[Optional[Optional[_builtins.str]
     :param _builtins.bool builtin: Only built-in roles (true) or only custom roles (false).
     :param _builtins.str children_of: `uidp.children_of`: direct children of this group.
     :param _builtins.str descendants_of: `uidp.descendants_of`: this group and everything under it.
-    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name.
+    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
     :param _builtins.str group_uid: Only custom roles of this group.
     :param Sequence[_builtins.str] ids: `uidp.ids`: only these uids.
     :param _builtins.bool in_root: `uidp.in_root`: only top-level items.

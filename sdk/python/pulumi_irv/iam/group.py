@@ -26,7 +26,7 @@ class GroupArgs:
         """
         The set of arguments for constructing a Group resource.
 
-        :param pulumi.Input[_builtins.str] name: The name: lowercase letters, digits, space, `.`, `_` and `-`.
+        :param pulumi.Input[_builtins.str] name: The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
         :param pulumi.Input[_builtins.str] parent_uid: The parent group's uid (the organization's uid for a top-level group).
         :param pulumi.Input[_builtins.str] adopt_uid: Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
         :param pulumi.Input[_builtins.str] description: Free text.
@@ -44,7 +44,7 @@ class GroupArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        The name: lowercase letters, digits, space, `.`, `_` and `-`.
+        The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
         """
         return pulumi.get(self, "name")
 
@@ -107,7 +107,7 @@ class Group(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_uid: Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
         :param pulumi.Input[_builtins.str] description: Free text.
-        :param pulumi.Input[_builtins.str] name: The name: lowercase letters, digits, space, `.`, `_` and `-`.
+        :param pulumi.Input[_builtins.str] name: The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
         :param pulumi.Input[_builtins.str] parent_uid: The parent group's uid (the organization's uid for a top-level group).
         """
         ...
@@ -158,7 +158,9 @@ class Group(pulumi.CustomResource):
                 raise TypeError("Missing required property 'parent_uid'")
             __props__.__dict__["parent_uid"] = parent_uid
             __props__.__dict__["create_time"] = None
+            __props__.__dict__["kind"] = None
             __props__.__dict__["resource_limits"] = None
+            __props__.__dict__["status"] = None
             __props__.__dict__["uid"] = None
             __props__.__dict__["update_time"] = None
             __props__.__dict__["verified"] = None
@@ -188,9 +190,11 @@ class Group(pulumi.CustomResource):
 
         __props__.__dict__["create_time"] = None
         __props__.__dict__["description"] = None
+        __props__.__dict__["kind"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["parent_uid"] = None
         __props__.__dict__["resource_limits"] = None
+        __props__.__dict__["status"] = None
         __props__.__dict__["uid"] = None
         __props__.__dict__["update_time"] = None
         __props__.__dict__["verified"] = None
@@ -214,9 +218,17 @@ class Group(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    def kind(self) -> pulumi.Output[_builtins.str]:
+        """
+        The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's.
+        """
+        return pulumi.get(self, "kind")
+
+    @_builtins.property
+    @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        The name: lowercase letters, digits, space, `.`, `_` and `-`.
+        The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.
         """
         return pulumi.get(self, "name")
 
@@ -230,11 +242,19 @@ class Group(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="resourceLimits")
-    def resource_limits(self) -> pulumi.Output[Mapping[str, Any]]:
+    def resource_limits(self) -> pulumi.Output[Mapping[str, _builtins.float]]:
         """
         Resource limits as the API reports them.
         """
         return pulumi.get(self, "resource_limits")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> pulumi.Output[_builtins.str]:
+        """
+        The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's.
+        """
+        return pulumi.get(self, "status")
 
     @_builtins.property
     @pulumi.getter

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from . import outputs
 
 __all__ = ['GroupInviteArgs', 'GroupInvite']
 
@@ -21,38 +22,33 @@ class GroupInviteArgs:
     def __init__(__self__, *,
                  group_uid: pulumi.Input[_builtins.str],
                  role_uid: pulumi.Input[_builtins.str],
+                 ttl: pulumi.Input[_builtins.str],
                  adopt_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  email: pulumi.Input[Optional[_builtins.str]] = None,
-                 expiration_time: pulumi.Input[Optional[_builtins.str]] = None,
-                 single_use: pulumi.Input[Optional[_builtins.bool]] = None,
-                 ttl: pulumi.Input[Optional[_builtins.str]] = None):
+                 single_use: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a GroupInvite resource.
 
         :param pulumi.Input[_builtins.str] group_uid: The group the invitee joins.
         :param pulumi.Input[_builtins.str] role_uid: The role the invitee gets.
+        :param pulumi.Input[_builtins.str] ttl: How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.
         :param pulumi.Input[_builtins.str] adopt_uid: Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
         :param pulumi.Input[_builtins.str] email: The invitee's email, if the invite is for one person.
-        :param pulumi.Input[_builtins.str] expiration_time: When the invite expires (RFC 3339); computed from `ttl` when omitted.
         :param pulumi.Input[_builtins.bool] single_use: Whether the invite works once only.
-        :param pulumi.Input[_builtins.str] ttl: Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.
         """
         pulumi.set(__self__, "group_uid", group_uid)
         pulumi.set(__self__, "role_uid", role_uid)
+        pulumi.set(__self__, "ttl", ttl)
         if adopt_uid is not None:
             pulumi.set(__self__, "adopt_uid", adopt_uid)
         if email is None:
             email = ''
         if email is not None:
             pulumi.set(__self__, "email", email)
-        if expiration_time is not None:
-            pulumi.set(__self__, "expiration_time", expiration_time)
         if single_use is None:
             single_use = False
         if single_use is not None:
             pulumi.set(__self__, "single_use", single_use)
-        if ttl is not None:
-            pulumi.set(__self__, "ttl", ttl)
 
     @_builtins.property
     @pulumi.getter(name="groupUid")
@@ -79,6 +75,18 @@ class GroupInviteArgs:
         pulumi.set(self, "role_uid", value)
 
     @_builtins.property
+    @pulumi.getter
+    def ttl(self) -> pulumi.Input[_builtins.str]:
+        """
+        How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.
+        """
+        return pulumi.get(self, "ttl")
+
+    @ttl.setter
+    def ttl(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "ttl", value)
+
+    @_builtins.property
     @pulumi.getter(name="adoptUid")
     def adopt_uid(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -103,18 +111,6 @@ class GroupInviteArgs:
         pulumi.set(self, "email", value)
 
     @_builtins.property
-    @pulumi.getter(name="expirationTime")
-    def expiration_time(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        When the invite expires (RFC 3339); computed from `ttl` when omitted.
-        """
-        return pulumi.get(self, "expiration_time")
-
-    @expiration_time.setter
-    def expiration_time(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "expiration_time", value)
-
-    @_builtins.property
     @pulumi.getter(name="singleUse")
     def single_use(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -126,18 +122,6 @@ class GroupInviteArgs:
     def single_use(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "single_use", value)
 
-    @_builtins.property
-    @pulumi.getter
-    def ttl(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.
-        """
-        return pulumi.get(self, "ttl")
-
-    @ttl.setter
-    def ttl(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "ttl", value)
-
 
 @pulumi.type_token("irv:iam:GroupInvite")
 class GroupInvite(pulumi.CustomResource):
@@ -147,7 +131,6 @@ class GroupInvite(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  email: pulumi.Input[Optional[_builtins.str]] = None,
-                 expiration_time: pulumi.Input[Optional[_builtins.str]] = None,
                  group_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  role_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  single_use: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -160,11 +143,10 @@ class GroupInvite(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_uid: Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
         :param pulumi.Input[_builtins.str] email: The invitee's email, if the invite is for one person.
-        :param pulumi.Input[_builtins.str] expiration_time: When the invite expires (RFC 3339); computed from `ttl` when omitted.
         :param pulumi.Input[_builtins.str] group_uid: The group the invitee joins.
         :param pulumi.Input[_builtins.str] role_uid: The role the invitee gets.
         :param pulumi.Input[_builtins.bool] single_use: Whether the invite works once only.
-        :param pulumi.Input[_builtins.str] ttl: Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.
+        :param pulumi.Input[_builtins.str] ttl: How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.
         """
         ...
     @overload
@@ -192,7 +174,6 @@ class GroupInvite(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  email: pulumi.Input[Optional[_builtins.str]] = None,
-                 expiration_time: pulumi.Input[Optional[_builtins.str]] = None,
                  group_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  role_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  single_use: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -210,7 +191,6 @@ class GroupInvite(pulumi.CustomResource):
             if email is None:
                 email = ''
             __props__.__dict__["email"] = email
-            __props__.__dict__["expiration_time"] = expiration_time
             if group_uid is None and not opts.urn:
                 raise TypeError("Missing required property 'group_uid'")
             __props__.__dict__["group_uid"] = group_uid
@@ -220,10 +200,14 @@ class GroupInvite(pulumi.CustomResource):
             if single_use is None:
                 single_use = False
             __props__.__dict__["single_use"] = single_use
+            if ttl is None and not opts.urn:
+                raise TypeError("Missing required property 'ttl'")
             __props__.__dict__["ttl"] = ttl
             __props__.__dict__["code"] = None
             __props__.__dict__["create_time"] = None
+            __props__.__dict__["expiration_time"] = None
             __props__.__dict__["key_id"] = None
+            __props__.__dict__["role"] = None
             __props__.__dict__["uid"] = None
         alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/irv:GroupInvite")])
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
@@ -257,6 +241,7 @@ class GroupInvite(pulumi.CustomResource):
         __props__.__dict__["expiration_time"] = None
         __props__.__dict__["group_uid"] = None
         __props__.__dict__["key_id"] = None
+        __props__.__dict__["role"] = None
         __props__.__dict__["role_uid"] = None
         __props__.__dict__["single_use"] = None
         __props__.__dict__["ttl"] = None
@@ -291,7 +276,7 @@ class GroupInvite(pulumi.CustomResource):
     @pulumi.getter(name="expirationTime")
     def expiration_time(self) -> pulumi.Output[_builtins.str]:
         """
-        When the invite expires (RFC 3339); computed from `ttl` when omitted.
+        When the invite expires (RFC 3339): its creation plus `ttl`.
         """
         return pulumi.get(self, "expiration_time")
 
@@ -312,6 +297,14 @@ class GroupInvite(pulumi.CustomResource):
         return pulumi.get(self, "key_id")
 
     @_builtins.property
+    @pulumi.getter
+    def role(self) -> pulumi.Output[Optional['outputs.InviteRole']]:
+        """
+        The role the invitee gets, as the API hydrates it (absent once the role is gone).
+        """
+        return pulumi.get(self, "role")
+
+    @_builtins.property
     @pulumi.getter(name="roleUid")
     def role_uid(self) -> pulumi.Output[_builtins.str]:
         """
@@ -329,9 +322,9 @@ class GroupInvite(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def ttl(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def ttl(self) -> pulumi.Output[_builtins.str]:
         """
-        Lifetime in seconds ("86400s"); input only. Or give `expirationTime`.
+        How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.
         """
         return pulumi.get(self, "ttl")
 

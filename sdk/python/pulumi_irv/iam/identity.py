@@ -34,12 +34,12 @@ class IdentityArgs:
         The set of arguments for constructing a Identity resource.
 
         :param pulumi.Input[_builtins.str] group_uid: The owning group's uid.
-        :param pulumi.Input[_builtins.str] name: The identity's name.
+        :param pulumi.Input[_builtins.str] name: The identity's name: 3 to 63 characters.
         :param pulumi.Input[_builtins.str] adopt_uid: Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
         :param pulumi.Input['AwsIdentityArgs'] aws_identity: An AWS principal.
         :param pulumi.Input['ClaimMatchArgs'] claim_match: Who may assume it: an external OIDC token's issuer and subject (exact or pattern).
         :param pulumi.Input[_builtins.str] description: Free text.
-        :param pulumi.Input['ServicePrincipal'] service_principal: A platform service.
+        :param pulumi.Input['ServicePrincipal'] service_principal: A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
         :param pulumi.Input['StaticKeysArgs'] static_keys: Tokens signed by the given keys.
         """
         pulumi.set(__self__, "group_uid", group_uid)
@@ -75,7 +75,7 @@ class IdentityArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        The identity's name.
+        The identity's name: 3 to 63 characters.
         """
         return pulumi.get(self, "name")
 
@@ -135,7 +135,7 @@ class IdentityArgs:
     @pulumi.getter(name="servicePrincipal")
     def service_principal(self) -> pulumi.Input[Optional['ServicePrincipal']]:
         """
-        A platform service.
+        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
         """
         return pulumi.get(self, "service_principal")
 
@@ -181,8 +181,8 @@ class Identity(pulumi.CustomResource):
         :param pulumi.Input[Union['ClaimMatchArgs', 'ClaimMatchArgsDict']] claim_match: Who may assume it: an external OIDC token's issuer and subject (exact or pattern).
         :param pulumi.Input[_builtins.str] description: Free text.
         :param pulumi.Input[_builtins.str] group_uid: The owning group's uid.
-        :param pulumi.Input[_builtins.str] name: The identity's name.
-        :param pulumi.Input['ServicePrincipal'] service_principal: A platform service.
+        :param pulumi.Input[_builtins.str] name: The identity's name: 3 to 63 characters.
+        :param pulumi.Input['ServicePrincipal'] service_principal: A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
         :param pulumi.Input[Union['StaticKeysArgs', 'StaticKeysArgsDict']] static_keys: Tokens signed by the given keys.
         """
         ...
@@ -241,6 +241,7 @@ class Identity(pulumi.CustomResource):
             __props__.__dict__["service_principal"] = service_principal
             __props__.__dict__["static_keys"] = static_keys
             __props__.__dict__["create_time"] = None
+            __props__.__dict__["email"] = None
             __props__.__dict__["last_seen_time"] = None
             __props__.__dict__["uid"] = None
             __props__.__dict__["update_time"] = None
@@ -272,6 +273,7 @@ class Identity(pulumi.CustomResource):
         __props__.__dict__["claim_match"] = None
         __props__.__dict__["create_time"] = None
         __props__.__dict__["description"] = None
+        __props__.__dict__["email"] = None
         __props__.__dict__["group_uid"] = None
         __props__.__dict__["last_seen_time"] = None
         __props__.__dict__["name"] = None
@@ -314,6 +316,14 @@ class Identity(pulumi.CustomResource):
         return pulumi.get(self, "description")
 
     @_builtins.property
+    @pulumi.getter
+    def email(self) -> pulumi.Output[_builtins.str]:
+        """
+        Its verified email, if any.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
     @pulumi.getter(name="groupUid")
     def group_uid(self) -> pulumi.Output[_builtins.str]:
         """
@@ -325,7 +335,7 @@ class Identity(pulumi.CustomResource):
     @pulumi.getter(name="lastSeenTime")
     def last_seen_time(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        When it was last used (RFC 3339).
+        When it was last used (RFC 3339); absent for one never used.
         """
         return pulumi.get(self, "last_seen_time")
 
@@ -333,7 +343,7 @@ class Identity(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        The identity's name.
+        The identity's name: 3 to 63 characters.
         """
         return pulumi.get(self, "name")
 
@@ -341,7 +351,7 @@ class Identity(pulumi.CustomResource):
     @pulumi.getter(name="servicePrincipal")
     def service_principal(self) -> pulumi.Output[Optional['ServicePrincipal']]:
         """
-        A platform service.
+        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
         """
         return pulumi.get(self, "service_principal")
 

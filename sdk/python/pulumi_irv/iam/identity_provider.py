@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['IdentityProviderArgs', 'IdentityProvider']
@@ -21,35 +22,44 @@ __all__ = ['IdentityProviderArgs', 'IdentityProvider']
 @pulumi.input_type
 class IdentityProviderArgs:
     def __init__(__self__, *,
+                 default_role_uid: pulumi.Input[_builtins.str],
                  group_uid: pulumi.Input[_builtins.str],
                  name: pulumi.Input[_builtins.str],
                  oidc: pulumi.Input['OidcArgs'],
                  adopt_uid: pulumi.Input[Optional[_builtins.str]] = None,
-                 default_role_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a IdentityProvider resource.
 
+        :param pulumi.Input[_builtins.str] default_role_uid: The role users get on their first sign-in (uid).
         :param pulumi.Input[_builtins.str] group_uid: The group it lives in.
-        :param pulumi.Input[_builtins.str] name: The identity provider's name.
+        :param pulumi.Input[_builtins.str] name: The identity provider's name: 3 to 63 characters.
         :param pulumi.Input['OidcArgs'] oidc: The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.
         :param pulumi.Input[_builtins.str] adopt_uid: Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
-        :param pulumi.Input[_builtins.str] default_role_uid: The role new users get (uid).
         :param pulumi.Input[_builtins.str] description: Free text.
         """
+        pulumi.set(__self__, "default_role_uid", default_role_uid)
         pulumi.set(__self__, "group_uid", group_uid)
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "oidc", oidc)
         if adopt_uid is not None:
             pulumi.set(__self__, "adopt_uid", adopt_uid)
-        if default_role_uid is None:
-            default_role_uid = ''
-        if default_role_uid is not None:
-            pulumi.set(__self__, "default_role_uid", default_role_uid)
         if description is None:
             description = ''
         if description is not None:
             pulumi.set(__self__, "description", description)
+
+    @_builtins.property
+    @pulumi.getter(name="defaultRoleUid")
+    def default_role_uid(self) -> pulumi.Input[_builtins.str]:
+        """
+        The role users get on their first sign-in (uid).
+        """
+        return pulumi.get(self, "default_role_uid")
+
+    @default_role_uid.setter
+    def default_role_uid(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "default_role_uid", value)
 
     @_builtins.property
     @pulumi.getter(name="groupUid")
@@ -67,7 +77,7 @@ class IdentityProviderArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        The identity provider's name.
+        The identity provider's name: 3 to 63 characters.
         """
         return pulumi.get(self, "name")
 
@@ -98,18 +108,6 @@ class IdentityProviderArgs:
     @adopt_uid.setter
     def adopt_uid(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "adopt_uid", value)
-
-    @_builtins.property
-    @pulumi.getter(name="defaultRoleUid")
-    def default_role_uid(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        The role new users get (uid).
-        """
-        return pulumi.get(self, "default_role_uid")
-
-    @default_role_uid.setter
-    def default_role_uid(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "default_role_uid", value)
 
     @_builtins.property
     @pulumi.getter
@@ -143,10 +141,10 @@ class IdentityProvider(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_uid: Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
-        :param pulumi.Input[_builtins.str] default_role_uid: The role new users get (uid).
+        :param pulumi.Input[_builtins.str] default_role_uid: The role users get on their first sign-in (uid).
         :param pulumi.Input[_builtins.str] description: Free text.
         :param pulumi.Input[_builtins.str] group_uid: The group it lives in.
-        :param pulumi.Input[_builtins.str] name: The identity provider's name.
+        :param pulumi.Input[_builtins.str] name: The identity provider's name: 3 to 63 characters.
         :param pulumi.Input[Union['OidcArgs', 'OidcArgsDict']] oidc: The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.
         """
         ...
@@ -189,8 +187,8 @@ class IdentityProvider(pulumi.CustomResource):
             __props__ = IdentityProviderArgs.__new__(IdentityProviderArgs)
 
             __props__.__dict__["adopt_uid"] = adopt_uid
-            if default_role_uid is None:
-                default_role_uid = ''
+            if default_role_uid is None and not opts.urn:
+                raise TypeError("Missing required property 'default_role_uid'")
             __props__.__dict__["default_role_uid"] = default_role_uid
             if description is None:
                 description = ''
@@ -205,6 +203,7 @@ class IdentityProvider(pulumi.CustomResource):
                 raise TypeError("Missing required property 'oidc'")
             __props__.__dict__["oidc"] = oidc
             __props__.__dict__["create_time"] = None
+            __props__.__dict__["scim"] = None
             __props__.__dict__["uid"] = None
             __props__.__dict__["update_time"] = None
         alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/irv:IdentityProvider")])
@@ -237,6 +236,7 @@ class IdentityProvider(pulumi.CustomResource):
         __props__.__dict__["group_uid"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["oidc"] = None
+        __props__.__dict__["scim"] = None
         __props__.__dict__["uid"] = None
         __props__.__dict__["update_time"] = None
         return IdentityProvider(resource_name, opts=opts, __props__=__props__)
@@ -253,7 +253,7 @@ class IdentityProvider(pulumi.CustomResource):
     @pulumi.getter(name="defaultRoleUid")
     def default_role_uid(self) -> pulumi.Output[_builtins.str]:
         """
-        The role new users get (uid).
+        The role users get on their first sign-in (uid).
         """
         return pulumi.get(self, "default_role_uid")
 
@@ -277,7 +277,7 @@ class IdentityProvider(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        The identity provider's name.
+        The identity provider's name: 3 to 63 characters.
         """
         return pulumi.get(self, "name")
 
@@ -288,6 +288,14 @@ class IdentityProvider(pulumi.CustomResource):
         The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.
         """
         return pulumi.get(self, "oidc")
+
+    @_builtins.property
+    @pulumi.getter
+    def scim(self) -> pulumi.Output[Optional['outputs.IdentityProviderScim']]:
+        """
+        SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.
+        """
+        return pulumi.get(self, "scim")
 
     @_builtins.property
     @pulumi.getter

@@ -21,12 +21,15 @@ __all__ = [
     'AccountAssociationAzure',
     'AccountAssociationChainguard',
     'AccountAssociationGithub',
+    'AccountAssociationGithubAppInstallations',
     'AccountAssociationGithubInstallation',
     'AccountAssociationGoogle',
     'AwsIdentity',
     'BoundIdentity',
     'BoundRef',
     'ClaimMatch',
+    'IdentityProviderScim',
+    'InviteRole',
     'Oidc',
     'RoleResult',
     'StaticKeys',
@@ -151,14 +154,54 @@ class AccountAssociationChainguard(dict):
 @pulumi.output_type
 class AccountAssociationGithub(dict):
     """
-    The group's GitHub App installations.
+    The group's GitHub App installations, by app id.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "appInstallations":
+            suggest = "app_installations"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AccountAssociationGithub. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AccountAssociationGithub.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AccountAssociationGithub.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 app_installations: Mapping[str, 'outputs.AccountAssociationGithubAppInstallations']):
+        """
+        The group's GitHub App installations, by app id.
+
+        :param Mapping[str, 'AccountAssociationGithubAppInstallations'] app_installations: The installations of each GitHub App, by the app's id (digits).
+        """
+        pulumi.set(__self__, "app_installations", app_installations)
+
+    @_builtins.property
+    @pulumi.getter(name="appInstallations")
+    def app_installations(self) -> Mapping[str, 'outputs.AccountAssociationGithubAppInstallations']:
+        """
+        The installations of each GitHub App, by the app's id (digits).
+        """
+        return pulumi.get(self, "app_installations")
+
+
+@pulumi.output_type
+class AccountAssociationGithubAppInstallations(dict):
+    """
+    One GitHub App's installations.
     """
     def __init__(__self__, *,
                  installations: Sequence['outputs.AccountAssociationGithubInstallation']):
         """
-        The group's GitHub App installations.
+        One GitHub App's installations.
 
-        :param Sequence['AccountAssociationGithubInstallation'] installations: The GitHub App installations.
+        :param Sequence['AccountAssociationGithubInstallation'] installations: The app's installations.
         """
         pulumi.set(__self__, "installations", installations)
 
@@ -166,7 +209,7 @@ class AccountAssociationGithub(dict):
     @pulumi.getter
     def installations(self) -> Sequence['outputs.AccountAssociationGithubInstallation']:
         """
-        The GitHub App installations.
+        The app's installations.
         """
         return pulumi.get(self, "installations")
 
@@ -176,26 +219,43 @@ class AccountAssociationGithubInstallation(dict):
     """
     A GitHub App installation.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "installationId":
+            suggest = "installation_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AccountAssociationGithubInstallation. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AccountAssociationGithubInstallation.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AccountAssociationGithubInstallation.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
-                 id: _builtins.str,
+                 installation_id: _builtins.str,
                  name: Optional[_builtins.str] = None):
         """
         A GitHub App installation.
 
-        :param _builtins.str id: The installation id (digits).
+        :param _builtins.str installation_id: The installation id (digits; an int64 on the API).
         :param _builtins.str name: A name for it.
         """
-        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "installation_id", installation_id)
         if name is not None:
             pulumi.set(__self__, "name", name)
 
     @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
+    @pulumi.getter(name="installationId")
+    def installation_id(self) -> _builtins.str:
         """
-        The installation id (digits).
+        The installation id (digits; an int64 on the API).
         """
-        return pulumi.get(self, "id")
+        return pulumi.get(self, "installation_id")
 
     @_builtins.property
     @pulumi.getter
@@ -608,6 +668,168 @@ class ClaimMatch(dict):
 
 
 @pulumi.output_type
+class IdentityProviderScim(dict):
+    """
+    An identity provider's SCIM provisioning status.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "credentialState":
+            suggest = "credential_state"
+        elif key == "endpointUrl":
+            suggest = "endpoint_url"
+        elif key == "previousTokenExpireTime":
+            suggest = "previous_token_expire_time"
+        elif key == "tokenExpireTime":
+            suggest = "token_expire_time"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in IdentityProviderScim. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        IdentityProviderScim.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        IdentityProviderScim.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 credential_state: Optional[_builtins.str] = None,
+                 endpoint_url: Optional[_builtins.str] = None,
+                 etag: Optional[_builtins.str] = None,
+                 previous_token_expire_time: Optional[_builtins.str] = None,
+                 token_expire_time: Optional[_builtins.str] = None):
+        """
+        An identity provider's SCIM provisioning status.
+
+        :param _builtins.bool enabled: Whether SCIM provisioning is on.
+        :param _builtins.str credential_state: The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ...
+        :param _builtins.str endpoint_url: The SCIM endpoint for this identity provider.
+        :param _builtins.str etag: A version for concurrent changes.
+        :param _builtins.str previous_token_expire_time: When the previous token stops working, during a rotation (RFC 3339).
+        :param _builtins.str token_expire_time: When the current SCIM token stops working (RFC 3339).
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        if credential_state is not None:
+            pulumi.set(__self__, "credential_state", credential_state)
+        if endpoint_url is not None:
+            pulumi.set(__self__, "endpoint_url", endpoint_url)
+        if etag is not None:
+            pulumi.set(__self__, "etag", etag)
+        if previous_token_expire_time is not None:
+            pulumi.set(__self__, "previous_token_expire_time", previous_token_expire_time)
+        if token_expire_time is not None:
+            pulumi.set(__self__, "token_expire_time", token_expire_time)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether SCIM provisioning is on.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="credentialState")
+    def credential_state(self) -> Optional[_builtins.str]:
+        """
+        The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ...
+        """
+        return pulumi.get(self, "credential_state")
+
+    @_builtins.property
+    @pulumi.getter(name="endpointUrl")
+    def endpoint_url(self) -> Optional[_builtins.str]:
+        """
+        The SCIM endpoint for this identity provider.
+        """
+        return pulumi.get(self, "endpoint_url")
+
+    @_builtins.property
+    @pulumi.getter
+    def etag(self) -> Optional[_builtins.str]:
+        """
+        A version for concurrent changes.
+        """
+        return pulumi.get(self, "etag")
+
+    @_builtins.property
+    @pulumi.getter(name="previousTokenExpireTime")
+    def previous_token_expire_time(self) -> Optional[_builtins.str]:
+        """
+        When the previous token stops working, during a rotation (RFC 3339).
+        """
+        return pulumi.get(self, "previous_token_expire_time")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenExpireTime")
+    def token_expire_time(self) -> Optional[_builtins.str]:
+        """
+        When the current SCIM token stops working (RFC 3339).
+        """
+        return pulumi.get(self, "token_expire_time")
+
+
+@pulumi.output_type
+class InviteRole(dict):
+    """
+    The role a group invite grants, as the API hydrates it.
+    """
+    def __init__(__self__, *,
+                 capabilities: Sequence[_builtins.str],
+                 description: _builtins.str,
+                 name: _builtins.str,
+                 uid: _builtins.str):
+        """
+        The role a group invite grants, as the API hydrates it.
+
+        :param Sequence[_builtins.str] capabilities: The role's capabilities.
+        :param _builtins.str description: The role's description.
+        :param _builtins.str name: The role's name.
+        :param _builtins.str uid: The role's uid.
+        """
+        pulumi.set(__self__, "capabilities", capabilities)
+        pulumi.set(__self__, "description", description)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "uid", uid)
+
+    @_builtins.property
+    @pulumi.getter
+    def capabilities(self) -> Sequence[_builtins.str]:
+        """
+        The role's capabilities.
+        """
+        return pulumi.get(self, "capabilities")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> _builtins.str:
+        """
+        The role's description.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The role's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> _builtins.str:
+        """
+        The role's uid.
+        """
+        return pulumi.get(self, "uid")
+
+
+@pulumi.output_type
 class Oidc(dict):
     """
     An identity provider's OIDC connection.
@@ -621,6 +843,12 @@ class Oidc(dict):
             suggest = "additional_scopes"
         elif key == "clientSecret":
             suggest = "client_secret"
+        elif key == "correlationRule":
+            suggest = "correlation_rule"
+        elif key == "groupsClaim":
+            suggest = "groups_claim"
+        elif key == "pkceEnabled":
+            suggest = "pkce_enabled"
 
         if suggest:
             pulumi.log.warn(f"Key '{key}' not found in Oidc. Access the value via the '{suggest}' property getter instead.")
@@ -637,14 +865,20 @@ class Oidc(dict):
                  client_id: _builtins.str,
                  issuer: _builtins.str,
                  additional_scopes: Optional[Sequence[_builtins.str]] = None,
-                 client_secret: Optional[_builtins.str] = None):
+                 client_secret: Optional[_builtins.str] = None,
+                 correlation_rule: Optional['CorrelationRule'] = None,
+                 groups_claim: Optional[_builtins.str] = None,
+                 pkce_enabled: Optional[_builtins.bool] = None):
         """
         An identity provider's OIDC connection.
 
         :param _builtins.str client_id: The OAuth client id registered with the issuer.
         :param _builtins.str issuer: The OIDC issuer URL (https; plain http only on a loopback host).
         :param Sequence[_builtins.str] additional_scopes: Scopes to request besides `openid`.
-        :param _builtins.str client_secret: The OAuth client secret: write-only on the API, never read back.
+        :param _builtins.str client_secret: The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
+        :param 'CorrelationRule' correlation_rule: How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+        :param _builtins.str groups_claim: The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
+        :param _builtins.bool pkce_enabled: Use PKCE when exchanging authorization codes (a public client needs no client secret).
         """
         pulumi.set(__self__, "client_id", client_id)
         pulumi.set(__self__, "issuer", issuer)
@@ -652,6 +886,12 @@ class Oidc(dict):
             pulumi.set(__self__, "additional_scopes", additional_scopes)
         if client_secret is not None:
             pulumi.set(__self__, "client_secret", client_secret)
+        if correlation_rule is not None:
+            pulumi.set(__self__, "correlation_rule", correlation_rule)
+        if groups_claim is not None:
+            pulumi.set(__self__, "groups_claim", groups_claim)
+        if pkce_enabled is not None:
+            pulumi.set(__self__, "pkce_enabled", pkce_enabled)
 
     @_builtins.property
     @pulumi.getter(name="clientId")
@@ -681,9 +921,33 @@ class Oidc(dict):
     @pulumi.getter(name="clientSecret")
     def client_secret(self) -> Optional[_builtins.str]:
         """
-        The OAuth client secret: write-only on the API, never read back.
+        The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
         """
         return pulumi.get(self, "client_secret")
+
+    @_builtins.property
+    @pulumi.getter(name="correlationRule")
+    def correlation_rule(self) -> Optional['CorrelationRule']:
+        """
+        How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+        """
+        return pulumi.get(self, "correlation_rule")
+
+    @_builtins.property
+    @pulumi.getter(name="groupsClaim")
+    def groups_claim(self) -> Optional[_builtins.str]:
+        """
+        The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
+        """
+        return pulumi.get(self, "groups_claim")
+
+    @_builtins.property
+    @pulumi.getter(name="pkceEnabled")
+    def pkce_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Use PKCE when exchanging authorization codes (a public client needs no client secret).
+        """
+        return pulumi.get(self, "pkce_enabled")
 
 
 @pulumi.output_type
@@ -704,7 +968,7 @@ class RoleResult(dict):
         A role as the functions return it.
 
         :param _builtins.bool builtin: A built-in role (viewer, editor, owner, registry.pull, registry.push).
-        :param Sequence['Capability'] capabilities: Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+        :param Sequence['Capability'] capabilities: Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         :param _builtins.str create_time: When it was created (RFC 3339).
         :param _builtins.str description: Free text.
         :param _builtins.str name: The role's name.
@@ -734,7 +998,7 @@ class RoleResult(dict):
     @pulumi.getter
     def capabilities(self) -> Sequence['Capability']:
         """
-        Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+        Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         """
         return pulumi.get(self, "capabilities")
 
@@ -795,10 +1059,10 @@ class StaticKeys(dict):
     @staticmethod
     def __key_warning(key: str):
         suggest = None
-        if key == "expirationTime":
-            suggest = "expiration_time"
-        elif key == "issuerKeys":
+        if key == "issuerKeys":
             suggest = "issuer_keys"
+        elif key == "expirationTime":
+            suggest = "expiration_time"
 
         if suggest:
             pulumi.log.warn(f"Key '{key}' not found in StaticKeys. Access the value via the '{suggest}' property getter instead.")
@@ -812,34 +1076,27 @@ class StaticKeys(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 expiration_time: _builtins.str,
                  issuer: _builtins.str,
                  issuer_keys: _builtins.str,
                  subject: _builtins.str,
-                 audiences: Optional[Sequence[_builtins.str]] = None):
+                 audiences: Optional[Sequence[_builtins.str]] = None,
+                 expiration_time: Optional[_builtins.str] = None):
         """
         Tokens signed by the given keys may assume an identity, until the keys expire.
 
-        :param _builtins.str expiration_time: When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
         :param _builtins.str issuer: The `iss` of the tokens (https; plain http only on a loopback host).
         :param _builtins.str issuer_keys: The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
         :param _builtins.str subject: The `sub` of the tokens.
         :param Sequence[_builtins.str] audiences: Audiences the tokens may carry; default the API URL.
+        :param _builtins.str expiration_time: When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
         """
-        pulumi.set(__self__, "expiration_time", expiration_time)
         pulumi.set(__self__, "issuer", issuer)
         pulumi.set(__self__, "issuer_keys", issuer_keys)
         pulumi.set(__self__, "subject", subject)
         if audiences is not None:
             pulumi.set(__self__, "audiences", audiences)
-
-    @_builtins.property
-    @pulumi.getter(name="expirationTime")
-    def expiration_time(self) -> _builtins.str:
-        """
-        When the keys stop being accepted (RFC 3339 with milliseconds), at most 365 days ahead.
-        """
-        return pulumi.get(self, "expiration_time")
+        if expiration_time is not None:
+            pulumi.set(__self__, "expiration_time", expiration_time)
 
     @_builtins.property
     @pulumi.getter
@@ -872,5 +1129,13 @@ class StaticKeys(dict):
         Audiences the tokens may carry; default the API URL.
         """
         return pulumi.get(self, "audiences")
+
+    @_builtins.property
+    @pulumi.getter(name="expirationTime")
+    def expiration_time(self) -> Optional[_builtins.str]:
+        """
+        When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+        """
+        return pulumi.get(self, "expiration_time")
 
 

@@ -28,7 +28,7 @@ class RoleArgs:
         """
         The set of arguments for constructing a Role resource.
 
-        :param pulumi.Input[Sequence[pulumi.Input['Capability']]] capabilities: Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+        :param pulumi.Input[Sequence[pulumi.Input['Capability']]] capabilities: Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         :param pulumi.Input[_builtins.str] group_uid: The group the role lives in.
         :param pulumi.Input[_builtins.str] name: The role's name.
         :param pulumi.Input[_builtins.str] adopt_uid: Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
@@ -48,7 +48,7 @@ class RoleArgs:
     @pulumi.getter
     def capabilities(self) -> pulumi.Input[Sequence[pulumi.Input['Capability']]]:
         """
-        Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+        Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         """
         return pulumi.get(self, "capabilities")
 
@@ -123,7 +123,7 @@ class Role(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_uid: Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
-        :param pulumi.Input[Sequence[pulumi.Input['Capability']]] capabilities: Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+        :param pulumi.Input[Sequence[pulumi.Input['Capability']]] capabilities: Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         :param pulumi.Input[_builtins.str] description: Free text.
         :param pulumi.Input[_builtins.str] group_uid: The group the role lives in.
         :param pulumi.Input[_builtins.str] name: The role's name.
@@ -219,7 +219,7 @@ class Role(pulumi.CustomResource):
     @pulumi.getter
     def capabilities(self) -> pulumi.Output[Sequence['Capability']]:
         """
-        Capability names (`groups.list`, `identity.create`, ...), compared as a set.
+        Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         """
         return pulumi.get(self, "capabilities")
 

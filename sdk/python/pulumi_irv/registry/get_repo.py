@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from . import outputs
 
 __all__ = [
     'GetRepoResult',
@@ -26,7 +27,7 @@ class GetRepoResult:
     """
     An image repository.
     """
-    def __init__(__self__, active_tags=None, aliases=None, bundles=None, catalog_tier=None, create_time=None, description=None, name=None, uid=None, update_time=None, visibility=None):
+    def __init__(__self__, active_tags=None, aliases=None, bundles=None, catalog_tier=None, create_time=None, custom_overlay=None, description=None, name=None, sync_config=None, uid=None, update_time=None, visibility=None):
         if active_tags and not isinstance(active_tags, list):
             raise TypeError("Expected argument 'active_tags' to be a list")
         pulumi.set(__self__, "active_tags", active_tags)
@@ -42,12 +43,18 @@ class GetRepoResult:
         if create_time and not isinstance(create_time, str):
             raise TypeError("Expected argument 'create_time' to be a str")
         pulumi.set(__self__, "create_time", create_time)
+        if custom_overlay and not isinstance(custom_overlay, dict):
+            raise TypeError("Expected argument 'custom_overlay' to be a dict")
+        pulumi.set(__self__, "custom_overlay", custom_overlay)
         if description and not isinstance(description, str):
             raise TypeError("Expected argument 'description' to be a str")
         pulumi.set(__self__, "description", description)
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
         pulumi.set(__self__, "name", name)
+        if sync_config and not isinstance(sync_config, dict):
+            raise TypeError("Expected argument 'sync_config' to be a dict")
+        pulumi.set(__self__, "sync_config", sync_config)
         if uid and not isinstance(uid, str):
             raise TypeError("Expected argument 'uid' to be a str")
         pulumi.set(__self__, "uid", uid)
@@ -86,17 +93,25 @@ class GetRepoResult:
     @pulumi.getter(name="catalogTier")
     def catalog_tier(self) -> _builtins.str:
         """
-        Its catalog tier (`FREE`, `PREMIUM`, ...).
+        Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
         """
         return pulumi.get(self, "catalog_tier")
 
     @_builtins.property
     @pulumi.getter(name="createTime")
-    def create_time(self) -> _builtins.str:
+    def create_time(self) -> Optional[_builtins.str]:
         """
         When it was created (RFC 3339).
         """
         return pulumi.get(self, "create_time")
+
+    @_builtins.property
+    @pulumi.getter(name="customOverlay")
+    def custom_overlay(self) -> Optional[Any]:
+        """
+        The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+        """
+        return pulumi.get(self, "custom_overlay")
 
     @_builtins.property
     @pulumi.getter
@@ -115,6 +130,14 @@ class GetRepoResult:
         return pulumi.get(self, "name")
 
     @_builtins.property
+    @pulumi.getter(name="syncConfig")
+    def sync_config(self) -> Optional['outputs.RepoSyncConfig']:
+        """
+        Where it syncs from, when it is synced from another repository.
+        """
+        return pulumi.get(self, "sync_config")
+
+    @_builtins.property
     @pulumi.getter
     def uid(self) -> _builtins.str:
         """
@@ -124,9 +147,9 @@ class GetRepoResult:
 
     @_builtins.property
     @pulumi.getter(name="updateTime")
-    def update_time(self) -> _builtins.str:
+    def update_time(self) -> Optional[_builtins.str]:
         """
-        When it last changed (RFC 3339).
+        When it was last updated (RFC 3339).
         """
         return pulumi.get(self, "update_time")
 
@@ -150,8 +173,10 @@ class AwaitableGetRepoResult(GetRepoResult):
             bundles=self.bundles,
             catalog_tier=self.catalog_tier,
             create_time=self.create_time,
+            custom_overlay=self.custom_overlay,
             description=self.description,
             name=self.name,
+            sync_config=self.sync_config,
             uid=self.uid,
             update_time=self.update_time,
             visibility=self.visibility)
@@ -181,8 +206,10 @@ def get_repo(group_uid: Optional[_builtins.str] = None,
         bundles=pulumi.get(__ret__, 'bundles'),
         catalog_tier=pulumi.get(__ret__, 'catalog_tier'),
         create_time=pulumi.get(__ret__, 'create_time'),
+        custom_overlay=pulumi.get(__ret__, 'custom_overlay'),
         description=pulumi.get(__ret__, 'description'),
         name=pulumi.get(__ret__, 'name'),
+        sync_config=pulumi.get(__ret__, 'sync_config'),
         uid=pulumi.get(__ret__, 'uid'),
         update_time=pulumi.get(__ret__, 'update_time'),
         visibility=pulumi.get(__ret__, 'visibility'))
@@ -209,8 +236,10 @@ def get_repo_output(group_uid: pulumi.Input[Optional[Optional[_builtins.str]]] =
         bundles=pulumi.get(__response__, 'bundles'),
         catalog_tier=pulumi.get(__response__, 'catalog_tier'),
         create_time=pulumi.get(__response__, 'create_time'),
+        custom_overlay=pulumi.get(__response__, 'custom_overlay'),
         description=pulumi.get(__response__, 'description'),
         name=pulumi.get(__response__, 'name'),
+        sync_config=pulumi.get(__response__, 'sync_config'),
         uid=pulumi.get(__response__, 'uid'),
         update_time=pulumi.get(__response__, 'update_time'),
         visibility=pulumi.get(__response__, 'visibility')))

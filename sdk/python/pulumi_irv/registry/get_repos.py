@@ -62,7 +62,7 @@ def get_repos(ancestors_of: Optional[_builtins.str] = None,
     :param _builtins.str ancestors_of: `uidp.ancestors_of`: the ancestors of this uid.
     :param _builtins.str children_of: `uidp.children_of`: direct children of this group.
     :param _builtins.str descendants_of: `uidp.descendants_of`: this group and everything under it.
-    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name.
+    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
     :param Sequence[_builtins.str] ids: `uidp.ids`: only these uids.
     :param _builtins.bool in_root: `uidp.in_root`: only top-level items.
     :param _builtins.str name: Exact name.
@@ -97,7 +97,7 @@ def get_repos_output(ancestors_of: pulumi.Input[Optional[Optional[_builtins.str]
     :param _builtins.str ancestors_of: `uidp.ancestors_of`: the ancestors of this uid.
     :param _builtins.str children_of: `uidp.children_of`: direct children of this group.
     :param _builtins.str descendants_of: `uidp.descendants_of`: this group and everything under it.
-    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name.
+    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
     :param Sequence[_builtins.str] ids: `uidp.ids`: only these uids.
     :param _builtins.bool in_root: `uidp.in_root`: only top-level items.
     :param _builtins.str name: Exact name.

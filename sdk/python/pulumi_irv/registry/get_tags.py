@@ -54,22 +54,28 @@ def get_tags(ancestors_of: Optional[_builtins.str] = None,
              filters: Optional[Mapping[str, Any]] = None,
              ids: Optional[Sequence[_builtins.str]] = None,
              in_root: Optional[_builtins.bool] = None,
+             include_dates: Optional[_builtins.bool] = None,
+             include_epochs: Optional[_builtins.bool] = None,
+             include_referrers: Optional[_builtins.bool] = None,
              name: Optional[_builtins.str] = None,
              order_by: Optional[_builtins.str] = None,
              repo_uid: Optional[_builtins.str] = None,
              updated_since: Optional[_builtins.str] = None,
              opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTagsResult:
     """
-    The tags matching the filters (usually those of one repository), every page followed.
+    The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
 
     :param _builtins.str ancestors_of: `uidp.ancestors_of`: the ancestors of this uid.
     :param _builtins.str children_of: `uidp.children_of`: direct children of this group.
     :param _builtins.str descendants_of: `uidp.descendants_of`: this group and everything under it.
     :param _builtins.str digest: Exact digest.
-    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name.
+    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
     :param Sequence[_builtins.str] ids: `uidp.ids`: only these uids.
     :param _builtins.bool in_root: `uidp.in_root`: only top-level items.
-    :param _builtins.str name: Exact tag name.
+    :param _builtins.bool include_dates: `include_dates`: list dated tags too (`*-20yymmdd`).
+    :param _builtins.bool include_epochs: `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+    :param _builtins.bool include_referrers: `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+    :param _builtins.str name: Exact tag name (a referrer, dated or epoch tag needs its include flag too).
     :param _builtins.str order_by: `order_by`, e.g. `"name desc"`.
     :param _builtins.str repo_uid: The repository whose tags to list.
     :param _builtins.str updated_since: Only tags updated at or after this time (RFC 3339).
@@ -82,6 +88,9 @@ def get_tags(ancestors_of: Optional[_builtins.str] = None,
     __args__['filters'] = filters
     __args__['ids'] = ids
     __args__['inRoot'] = in_root
+    __args__['includeDates'] = include_dates
+    __args__['includeEpochs'] = include_epochs
+    __args__['includeReferrers'] = include_referrers
     __args__['name'] = name
     __args__['orderBy'] = order_by
     __args__['repoUid'] = repo_uid
@@ -98,22 +107,28 @@ def get_tags_output(ancestors_of: pulumi.Input[Optional[Optional[_builtins.str]]
                     filters: pulumi.Input[Optional[Optional[Mapping[str, Any]]]] = None,
                     ids: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                     in_root: pulumi.Input[Optional[Optional[_builtins.bool]]] = None,
+                    include_dates: pulumi.Input[Optional[Optional[_builtins.bool]]] = None,
+                    include_epochs: pulumi.Input[Optional[Optional[_builtins.bool]]] = None,
+                    include_referrers: pulumi.Input[Optional[Optional[_builtins.bool]]] = None,
                     name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                     order_by: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                     repo_uid: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                     updated_since: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                     opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTagsResult]:
     """
-    The tags matching the filters (usually those of one repository), every page followed.
+    The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.
 
     :param _builtins.str ancestors_of: `uidp.ancestors_of`: the ancestors of this uid.
     :param _builtins.str children_of: `uidp.children_of`: direct children of this group.
     :param _builtins.str descendants_of: `uidp.descendants_of`: this group and everything under it.
     :param _builtins.str digest: Exact digest.
-    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name.
+    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
     :param Sequence[_builtins.str] ids: `uidp.ids`: only these uids.
     :param _builtins.bool in_root: `uidp.in_root`: only top-level items.
-    :param _builtins.str name: Exact tag name.
+    :param _builtins.bool include_dates: `include_dates`: list dated tags too (`*-20yymmdd`).
+    :param _builtins.bool include_epochs: `include_epochs`: list epoch tags too (`*-r[0-9]+`, e.g. `1.2.3-r1`).
+    :param _builtins.bool include_referrers: `include_referrers`: list referrers too (tags of the form `sha256-*`: signatures, attestations, SBOMs).
+    :param _builtins.str name: Exact tag name (a referrer, dated or epoch tag needs its include flag too).
     :param _builtins.str order_by: `order_by`, e.g. `"name desc"`.
     :param _builtins.str repo_uid: The repository whose tags to list.
     :param _builtins.str updated_since: Only tags updated at or after this time (RFC 3339).
@@ -126,6 +141,9 @@ def get_tags_output(ancestors_of: pulumi.Input[Optional[Optional[_builtins.str]]
     __args__['filters'] = filters
     __args__['ids'] = ids
     __args__['inRoot'] = in_root
+    __args__['includeDates'] = include_dates
+    __args__['includeEpochs'] = include_epochs
+    __args__['includeReferrers'] = include_referrers
     __args__['name'] = name
     __args__['orderBy'] = order_by
     __args__['repoUid'] = repo_uid

@@ -13,9 +13,11 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from . import outputs
 
 __all__ = [
     'Repo',
+    'RepoSyncConfig',
     'Tag',
 ]
 
@@ -29,11 +31,13 @@ class Repo(dict):
                  aliases: Sequence[_builtins.str],
                  bundles: Sequence[_builtins.str],
                  catalog_tier: _builtins.str,
-                 create_time: _builtins.str,
                  description: _builtins.str,
                  name: _builtins.str,
                  uid: _builtins.str,
-                 update_time: _builtins.str,
+                 create_time: Optional[_builtins.str] = None,
+                 custom_overlay: Optional[Any] = None,
+                 sync_config: Optional['outputs.RepoSyncConfig'] = None,
+                 update_time: Optional[_builtins.str] = None,
                  visibility: Optional[_builtins.str] = None):
         """
         An image repository.
@@ -41,23 +45,31 @@ class Repo(dict):
         :param Sequence[_builtins.str] active_tags: The tags currently maintained.
         :param Sequence[_builtins.str] aliases: Other names it is known by.
         :param Sequence[_builtins.str] bundles: The bundles it belongs to.
-        :param _builtins.str catalog_tier: Its catalog tier (`FREE`, `PREMIUM`, ...).
-        :param _builtins.str create_time: When it was created (RFC 3339).
+        :param _builtins.str catalog_tier: Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
         :param _builtins.str description: Free text.
         :param _builtins.str name: Its name, e.g. `nginx`.
         :param _builtins.str uid: The repository's uid.
-        :param _builtins.str update_time: When it last changed (RFC 3339).
+        :param _builtins.str create_time: When it was created (RFC 3339).
+        :param Any custom_overlay: The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+        :param 'RepoSyncConfig' sync_config: Where it syncs from, when it is synced from another repository.
+        :param _builtins.str update_time: When it was last updated (RFC 3339).
         :param _builtins.str visibility: `public` or `private` where the API says (irv-server does); public repos need no credentials.
         """
         pulumi.set(__self__, "active_tags", active_tags)
         pulumi.set(__self__, "aliases", aliases)
         pulumi.set(__self__, "bundles", bundles)
         pulumi.set(__self__, "catalog_tier", catalog_tier)
-        pulumi.set(__self__, "create_time", create_time)
         pulumi.set(__self__, "description", description)
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "uid", uid)
-        pulumi.set(__self__, "update_time", update_time)
+        if create_time is not None:
+            pulumi.set(__self__, "create_time", create_time)
+        if custom_overlay is not None:
+            pulumi.set(__self__, "custom_overlay", custom_overlay)
+        if sync_config is not None:
+            pulumi.set(__self__, "sync_config", sync_config)
+        if update_time is not None:
+            pulumi.set(__self__, "update_time", update_time)
         if visibility is not None:
             pulumi.set(__self__, "visibility", visibility)
 
@@ -89,17 +101,9 @@ class Repo(dict):
     @pulumi.getter(name="catalogTier")
     def catalog_tier(self) -> _builtins.str:
         """
-        Its catalog tier (`FREE`, `PREMIUM`, ...).
+        Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
         """
         return pulumi.get(self, "catalog_tier")
-
-    @_builtins.property
-    @pulumi.getter(name="createTime")
-    def create_time(self) -> _builtins.str:
-        """
-        When it was created (RFC 3339).
-        """
-        return pulumi.get(self, "create_time")
 
     @_builtins.property
     @pulumi.getter
@@ -126,10 +130,34 @@ class Repo(dict):
         return pulumi.get(self, "uid")
 
     @_builtins.property
-    @pulumi.getter(name="updateTime")
-    def update_time(self) -> _builtins.str:
+    @pulumi.getter(name="createTime")
+    def create_time(self) -> Optional[_builtins.str]:
         """
-        When it last changed (RFC 3339).
+        When it was created (RFC 3339).
+        """
+        return pulumi.get(self, "create_time")
+
+    @_builtins.property
+    @pulumi.getter(name="customOverlay")
+    def custom_overlay(self) -> Optional[Any]:
+        """
+        The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+        """
+        return pulumi.get(self, "custom_overlay")
+
+    @_builtins.property
+    @pulumi.getter(name="syncConfig")
+    def sync_config(self) -> Optional['outputs.RepoSyncConfig']:
+        """
+        Where it syncs from, when it is synced from another repository.
+        """
+        return pulumi.get(self, "sync_config")
+
+    @_builtins.property
+    @pulumi.getter(name="updateTime")
+    def update_time(self) -> Optional[_builtins.str]:
+        """
+        When it was last updated (RFC 3339).
         """
         return pulumi.get(self, "update_time")
 
@@ -143,6 +171,107 @@ class Repo(dict):
 
 
 @pulumi.output_type
+class RepoSyncConfig(dict):
+    """
+    Where a repository's images are synced from, and to which cloud registries besides.
+    """
+    def __init__(__self__, *,
+                 amazon: _builtins.str,
+                 apko_overlay: _builtins.str,
+                 azure: _builtins.str,
+                 google: _builtins.str,
+                 grace_period: _builtins.bool,
+                 source: _builtins.str,
+                 unique_tags: _builtins.bool,
+                 expiration_time: Optional[_builtins.str] = None):
+        """
+        Where a repository's images are synced from, and to which cloud registries besides.
+
+        :param _builtins.str amazon: An AWS ECR repository also synced to.
+        :param _builtins.str apko_overlay: The apko overlay applied when images are rebuilt during sync (set by the platform).
+        :param _builtins.str azure: An Azure ACR repository also synced to.
+        :param _builtins.str google: A GCP Artifact Registry repository also synced to.
+        :param _builtins.bool grace_period: Whether the end-of-life grace period is on (the organization's setting).
+        :param _builtins.str source: The repository synced from (its uid).
+        :param _builtins.bool unique_tags: Whether exported tags are uniquely labeled (the organization's setting).
+        :param _builtins.str expiration_time: When syncing stops (RFC 3339).
+        """
+        pulumi.set(__self__, "amazon", amazon)
+        pulumi.set(__self__, "apko_overlay", apko_overlay)
+        pulumi.set(__self__, "azure", azure)
+        pulumi.set(__self__, "google", google)
+        pulumi.set(__self__, "grace_period", grace_period)
+        pulumi.set(__self__, "source", source)
+        pulumi.set(__self__, "unique_tags", unique_tags)
+        if expiration_time is not None:
+            pulumi.set(__self__, "expiration_time", expiration_time)
+
+    @_builtins.property
+    @pulumi.getter
+    def amazon(self) -> _builtins.str:
+        """
+        An AWS ECR repository also synced to.
+        """
+        return pulumi.get(self, "amazon")
+
+    @_builtins.property
+    @pulumi.getter(name="apkoOverlay")
+    def apko_overlay(self) -> _builtins.str:
+        """
+        The apko overlay applied when images are rebuilt during sync (set by the platform).
+        """
+        return pulumi.get(self, "apko_overlay")
+
+    @_builtins.property
+    @pulumi.getter
+    def azure(self) -> _builtins.str:
+        """
+        An Azure ACR repository also synced to.
+        """
+        return pulumi.get(self, "azure")
+
+    @_builtins.property
+    @pulumi.getter
+    def google(self) -> _builtins.str:
+        """
+        A GCP Artifact Registry repository also synced to.
+        """
+        return pulumi.get(self, "google")
+
+    @_builtins.property
+    @pulumi.getter(name="gracePeriod")
+    def grace_period(self) -> _builtins.bool:
+        """
+        Whether the end-of-life grace period is on (the organization's setting).
+        """
+        return pulumi.get(self, "grace_period")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> _builtins.str:
+        """
+        The repository synced from (its uid).
+        """
+        return pulumi.get(self, "source")
+
+    @_builtins.property
+    @pulumi.getter(name="uniqueTags")
+    def unique_tags(self) -> _builtins.bool:
+        """
+        Whether exported tags are uniquely labeled (the organization's setting).
+        """
+        return pulumi.get(self, "unique_tags")
+
+    @_builtins.property
+    @pulumi.getter(name="expirationTime")
+    def expiration_time(self) -> Optional[_builtins.str]:
+        """
+        When syncing stops (RFC 3339).
+        """
+        return pulumi.get(self, "expiration_time")
+
+
+@pulumi.output_type
 class Tag(dict):
     """
     A tag of a repository (its uid is under the repository's).
@@ -151,29 +280,26 @@ class Tag(dict):
                  bundles: Sequence[_builtins.str],
                  deprecated: _builtins.bool,
                  digest: _builtins.str,
-                 last_updated: _builtins.str,
                  name: _builtins.str,
                  uid: _builtins.str,
-                 create_time: Optional[_builtins.str] = None):
+                 update_time: Optional[_builtins.str] = None):
         """
         A tag of a repository (its uid is under the repository's).
 
         :param Sequence[_builtins.str] bundles: The bundles it belongs to.
         :param _builtins.bool deprecated: Whether it is deprecated.
-        :param _builtins.str digest: The image digest it points at.
-        :param _builtins.str last_updated: When it last moved (RFC 3339).
+        :param _builtins.str digest: The digest of the manifest it points at.
         :param _builtins.str name: The tag, e.g. `latest`.
         :param _builtins.str uid: The tag's uid.
-        :param _builtins.str create_time: When it was created (RFC 3339).
+        :param _builtins.str update_time: When it last moved (RFC 3339).
         """
         pulumi.set(__self__, "bundles", bundles)
         pulumi.set(__self__, "deprecated", deprecated)
         pulumi.set(__self__, "digest", digest)
-        pulumi.set(__self__, "last_updated", last_updated)
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "uid", uid)
-        if create_time is not None:
-            pulumi.set(__self__, "create_time", create_time)
+        if update_time is not None:
+            pulumi.set(__self__, "update_time", update_time)
 
     @_builtins.property
     @pulumi.getter
@@ -195,17 +321,9 @@ class Tag(dict):
     @pulumi.getter
     def digest(self) -> _builtins.str:
         """
-        The image digest it points at.
+        The digest of the manifest it points at.
         """
         return pulumi.get(self, "digest")
-
-    @_builtins.property
-    @pulumi.getter(name="lastUpdated")
-    def last_updated(self) -> _builtins.str:
-        """
-        When it last moved (RFC 3339).
-        """
-        return pulumi.get(self, "last_updated")
 
     @_builtins.property
     @pulumi.getter
@@ -224,11 +342,11 @@ class Tag(dict):
         return pulumi.get(self, "uid")
 
     @_builtins.property
-    @pulumi.getter(name="createTime")
-    def create_time(self) -> Optional[_builtins.str]:
+    @pulumi.getter(name="updateTime")
+    def update_time(self) -> Optional[_builtins.str]:
         """
-        When it was created (RFC 3339).
+        When it last moved (RFC 3339).
         """
-        return pulumi.get(self, "create_time")
+        return pulumi.get(self, "update_time")
 
 

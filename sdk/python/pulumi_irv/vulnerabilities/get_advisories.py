@@ -50,14 +50,26 @@ class AwaitableGetAdvisoriesResult(GetAdvisoriesResult):
 def get_advisories(advisory_ids: Optional[Sequence[_builtins.str]] = None,
                    aliases: Optional[Sequence[_builtins.str]] = None,
                    ancestors_of: Optional[_builtins.str] = None,
+                   artifact_architectures: Optional[Sequence[_builtins.str]] = None,
                    artifact_names: Optional[Sequence[_builtins.str]] = None,
+                   artifact_types: Optional[Sequence[_builtins.str]] = None,
                    children_of: Optional[_builtins.str] = None,
+                   component_locations: Optional[Sequence[_builtins.str]] = None,
                    component_names: Optional[Sequence[_builtins.str]] = None,
+                   component_types: Optional[Sequence[_builtins.str]] = None,
                    descendants_of: Optional[_builtins.str] = None,
+                   event_authors: Optional[Sequence[_builtins.str]] = None,
+                   event_review_states: Optional[Sequence[_builtins.str]] = None,
+                   event_reviewers: Optional[Sequence[_builtins.str]] = None,
+                   event_types: Optional[Sequence[_builtins.str]] = None,
+                   exclude_event_authors: Optional[Sequence[_builtins.str]] = None,
                    filters: Optional[Mapping[str, Any]] = None,
                    ids: Optional[Sequence[_builtins.str]] = None,
                    in_root: Optional[_builtins.bool] = None,
+                   latest_event_type: Optional[_builtins.str] = None,
+                   legacy_advisory_ids: Optional[Sequence[_builtins.str]] = None,
                    order_by: Optional[_builtins.str] = None,
+                   origin: Optional[_builtins.str] = None,
                    query: Optional[_builtins.str] = None,
                    opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetAdvisoriesResult:
     """
@@ -66,28 +78,52 @@ def get_advisories(advisory_ids: Optional[Sequence[_builtins.str]] = None,
     :param Sequence[_builtins.str] advisory_ids: Advisory ids (any of them).
     :param Sequence[_builtins.str] aliases: CVE ids and other aliases (any of them).
     :param _builtins.str ancestors_of: `uidp.ancestors_of`: the ancestors of this uid.
+    :param Sequence[_builtins.str] artifact_architectures: Artifact architectures (`x86_64`, `aarch64`) (any of them).
     :param Sequence[_builtins.str] artifact_names: Artifact names (any of them).
+    :param Sequence[_builtins.str] artifact_types: Artifact types (`apk`, `image`, ...) (any of them).
     :param _builtins.str children_of: `uidp.children_of`: direct children of this group.
+    :param Sequence[_builtins.str] component_locations: Component locations (any of them).
     :param Sequence[_builtins.str] component_names: Component names (any of them).
+    :param Sequence[_builtins.str] component_types: Component types (`go-module`, `python`, ...) (any of them).
     :param _builtins.str descendants_of: `uidp.descendants_of`: this group and everything under it.
-    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name.
+    :param Sequence[_builtins.str] event_authors: Advisories with an event by one of these authors (any of them).
+    :param Sequence[_builtins.str] event_review_states: Advisories with an event in one of these review states (`REVIEW_STATE_PENDING`, ...) (any of them).
+    :param Sequence[_builtins.str] event_reviewers: Advisories with an event reviewed by one of these (any of them).
+    :param Sequence[_builtins.str] event_types: Advisories with an event of one of these types (`EVENT_TYPE_FILTER_FIXED`, ...) (any of them).
+    :param Sequence[_builtins.str] exclude_event_authors: Advisories with no event by any of these authors: the complement (any of them).
+    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
     :param Sequence[_builtins.str] ids: `uidp.ids`: only these uids.
     :param _builtins.bool in_root: `uidp.in_root`: only top-level items.
+    :param _builtins.str latest_event_type: Advisories whose most recent approved event is of this type (`EVENT_TYPE_FILTER_DETECTION`: still open).
+    :param Sequence[_builtins.str] legacy_advisory_ids: Ids in the GitHub advisory repositories, of migrated advisories (any of them).
     :param _builtins.str order_by: `order_by`, e.g. `"name desc"`.
-    :param _builtins.str query: Case-insensitive substring search.
+    :param _builtins.str origin: An origin package: its advisories and its subpackages' (replaces `artifactNames`).
+    :param _builtins.str query: Case-insensitive substring of the artifact, the component or an alias.
     """
     __args__ = dict()
     __args__['advisoryIds'] = advisory_ids
     __args__['aliases'] = aliases
     __args__['ancestorsOf'] = ancestors_of
+    __args__['artifactArchitectures'] = artifact_architectures
     __args__['artifactNames'] = artifact_names
+    __args__['artifactTypes'] = artifact_types
     __args__['childrenOf'] = children_of
+    __args__['componentLocations'] = component_locations
     __args__['componentNames'] = component_names
+    __args__['componentTypes'] = component_types
     __args__['descendantsOf'] = descendants_of
+    __args__['eventAuthors'] = event_authors
+    __args__['eventReviewStates'] = event_review_states
+    __args__['eventReviewers'] = event_reviewers
+    __args__['eventTypes'] = event_types
+    __args__['excludeEventAuthors'] = exclude_event_authors
     __args__['filters'] = filters
     __args__['ids'] = ids
     __args__['inRoot'] = in_root
+    __args__['latestEventType'] = latest_event_type
+    __args__['legacyAdvisoryIds'] = legacy_advisory_ids
     __args__['orderBy'] = order_by
+    __args__['origin'] = origin
     __args__['query'] = query
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('irv:vulnerabilities:getAdvisories', __args__, opts=opts, typ=GetAdvisoriesResult).value
@@ -97,14 +133,26 @@ def get_advisories(advisory_ids: Optional[Sequence[_builtins.str]] = None,
 def get_advisories_output(advisory_ids: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                           aliases: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                           ancestors_of: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                          artifact_architectures: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                           artifact_names: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                          artifact_types: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                           children_of: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                          component_locations: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                           component_names: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                          component_types: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                           descendants_of: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                          event_authors: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                          event_review_states: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                          event_reviewers: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                          event_types: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                          exclude_event_authors: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                           filters: pulumi.Input[Optional[Optional[Mapping[str, Any]]]] = None,
                           ids: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                           in_root: pulumi.Input[Optional[Optional[_builtins.bool]]] = None,
+                          latest_event_type: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                          legacy_advisory_ids: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                           order_by: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                          origin: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                           query: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetAdvisoriesResult]:
     """
@@ -113,28 +161,52 @@ def get_advisories_output(advisory_ids: pulumi.Input[Optional[Optional[Sequence[
     :param Sequence[_builtins.str] advisory_ids: Advisory ids (any of them).
     :param Sequence[_builtins.str] aliases: CVE ids and other aliases (any of them).
     :param _builtins.str ancestors_of: `uidp.ancestors_of`: the ancestors of this uid.
+    :param Sequence[_builtins.str] artifact_architectures: Artifact architectures (`x86_64`, `aarch64`) (any of them).
     :param Sequence[_builtins.str] artifact_names: Artifact names (any of them).
+    :param Sequence[_builtins.str] artifact_types: Artifact types (`apk`, `image`, ...) (any of them).
     :param _builtins.str children_of: `uidp.children_of`: direct children of this group.
+    :param Sequence[_builtins.str] component_locations: Component locations (any of them).
     :param Sequence[_builtins.str] component_names: Component names (any of them).
+    :param Sequence[_builtins.str] component_types: Component types (`go-module`, `python`, ...) (any of them).
     :param _builtins.str descendants_of: `uidp.descendants_of`: this group and everything under it.
-    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name.
+    :param Sequence[_builtins.str] event_authors: Advisories with an event by one of these authors (any of them).
+    :param Sequence[_builtins.str] event_review_states: Advisories with an event in one of these review states (`REVIEW_STATE_PENDING`, ...) (any of them).
+    :param Sequence[_builtins.str] event_reviewers: Advisories with an event reviewed by one of these (any of them).
+    :param Sequence[_builtins.str] event_types: Advisories with an event of one of these types (`EVENT_TYPE_FILTER_FIXED`, ...) (any of them).
+    :param Sequence[_builtins.str] exclude_event_authors: Advisories with no event by any of these authors: the complement (any of them).
+    :param Mapping[str, Any] filters: Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.
     :param Sequence[_builtins.str] ids: `uidp.ids`: only these uids.
     :param _builtins.bool in_root: `uidp.in_root`: only top-level items.
+    :param _builtins.str latest_event_type: Advisories whose most recent approved event is of this type (`EVENT_TYPE_FILTER_DETECTION`: still open).
+    :param Sequence[_builtins.str] legacy_advisory_ids: Ids in the GitHub advisory repositories, of migrated advisories (any of them).
     :param _builtins.str order_by: `order_by`, e.g. `"name desc"`.
-    :param _builtins.str query: Case-insensitive substring search.
+    :param _builtins.str origin: An origin package: its advisories and its subpackages' (replaces `artifactNames`).
+    :param _builtins.str query: Case-insensitive substring of the artifact, the component or an alias.
     """
     __args__ = dict()
     __args__['advisoryIds'] = advisory_ids
     __args__['aliases'] = aliases
     __args__['ancestorsOf'] = ancestors_of
+    __args__['artifactArchitectures'] = artifact_architectures
     __args__['artifactNames'] = artifact_names
+    __args__['artifactTypes'] = artifact_types
     __args__['childrenOf'] = children_of
+    __args__['componentLocations'] = component_locations
     __args__['componentNames'] = component_names
+    __args__['componentTypes'] = component_types
     __args__['descendantsOf'] = descendants_of
+    __args__['eventAuthors'] = event_authors
+    __args__['eventReviewStates'] = event_review_states
+    __args__['eventReviewers'] = event_reviewers
+    __args__['eventTypes'] = event_types
+    __args__['excludeEventAuthors'] = exclude_event_authors
     __args__['filters'] = filters
     __args__['ids'] = ids
     __args__['inRoot'] = in_root
+    __args__['latestEventType'] = latest_event_type
+    __args__['legacyAdvisoryIds'] = legacy_advisory_ids
     __args__['orderBy'] = order_by
+    __args__['origin'] = origin
     __args__['query'] = query
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('irv:vulnerabilities:getAdvisories', __args__, opts=opts, typ=GetAdvisoriesResult)

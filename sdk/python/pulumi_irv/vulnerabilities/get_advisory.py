@@ -25,9 +25,9 @@ __all__ = [
 @pulumi.output_type
 class GetAdvisoryResult:
     """
-    A vulnerability advisory.
+    A vulnerability advisory: how one vulnerability relates to one component of one artifact.
     """
-    def __init__(__self__, advisory_id=None, aliases=None, artifact_architecture=None, artifact_name=None, artifact_type=None, component_location=None, component_name=None, component_type=None, create_time=None, events=None, severities=None, uid=None, update_time=None):
+    def __init__(__self__, advisory_id=None, aliases=None, artifact_architecture=None, artifact_name=None, artifact_type=None, author=None, component_location=None, component_name=None, component_type=None, create_time=None, delete_time=None, events=None, legacy_advisory_id=None, severities=None, uid=None, update_time=None):
         if advisory_id and not isinstance(advisory_id, str):
             raise TypeError("Expected argument 'advisory_id' to be a str")
         pulumi.set(__self__, "advisory_id", advisory_id)
@@ -43,6 +43,9 @@ class GetAdvisoryResult:
         if artifact_type and not isinstance(artifact_type, str):
             raise TypeError("Expected argument 'artifact_type' to be a str")
         pulumi.set(__self__, "artifact_type", artifact_type)
+        if author and not isinstance(author, str):
+            raise TypeError("Expected argument 'author' to be a str")
+        pulumi.set(__self__, "author", author)
         if component_location and not isinstance(component_location, str):
             raise TypeError("Expected argument 'component_location' to be a str")
         pulumi.set(__self__, "component_location", component_location)
@@ -55,9 +58,15 @@ class GetAdvisoryResult:
         if create_time and not isinstance(create_time, str):
             raise TypeError("Expected argument 'create_time' to be a str")
         pulumi.set(__self__, "create_time", create_time)
+        if delete_time and not isinstance(delete_time, str):
+            raise TypeError("Expected argument 'delete_time' to be a str")
+        pulumi.set(__self__, "delete_time", delete_time)
         if events and not isinstance(events, list):
             raise TypeError("Expected argument 'events' to be a list")
         pulumi.set(__self__, "events", events)
+        if legacy_advisory_id and not isinstance(legacy_advisory_id, str):
+            raise TypeError("Expected argument 'legacy_advisory_id' to be a str")
+        pulumi.set(__self__, "legacy_advisory_id", legacy_advisory_id)
         if severities and not isinstance(severities, list):
             raise TypeError("Expected argument 'severities' to be a list")
         pulumi.set(__self__, "severities", severities)
@@ -80,7 +89,7 @@ class GetAdvisoryResult:
     @pulumi.getter
     def aliases(self) -> Sequence[_builtins.str]:
         """
-        CVE ids and other aliases.
+        CVE, GHSA and other ids of the vulnerability.
         """
         return pulumi.get(self, "aliases")
 
@@ -96,7 +105,7 @@ class GetAdvisoryResult:
     @pulumi.getter(name="artifactName")
     def artifact_name(self) -> _builtins.str:
         """
-        The artifact it concerns.
+        The artifact it concerns (a package, an image).
         """
         return pulumi.get(self, "artifact_name")
 
@@ -104,9 +113,17 @@ class GetAdvisoryResult:
     @pulumi.getter(name="artifactType")
     def artifact_type(self) -> _builtins.str:
         """
-        The artifact's type.
+        The artifact's type (`apk`, `image`, ...).
         """
         return pulumi.get(self, "artifact_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def author(self) -> _builtins.str:
+        """
+        Who created it.
+        """
+        return pulumi.get(self, "author")
 
     @_builtins.property
     @pulumi.getter(name="componentLocation")
@@ -128,31 +145,47 @@ class GetAdvisoryResult:
     @pulumi.getter(name="componentType")
     def component_type(self) -> _builtins.str:
         """
-        The component's type.
+        The component's ecosystem (`go-module`, `python`, ...).
         """
         return pulumi.get(self, "component_type")
 
     @_builtins.property
     @pulumi.getter(name="createTime")
-    def create_time(self) -> _builtins.str:
+    def create_time(self) -> Optional[_builtins.str]:
         """
         When it was created (RFC 3339).
         """
         return pulumi.get(self, "create_time")
 
     @_builtins.property
+    @pulumi.getter(name="deleteTime")
+    def delete_time(self) -> Optional[_builtins.str]:
+        """
+        When it was deleted, if it was (RFC 3339).
+        """
+        return pulumi.get(self, "delete_time")
+
+    @_builtins.property
     @pulumi.getter
     def events(self) -> Sequence['outputs.AdvisoryEvent']:
         """
-        Its history.
+        Its history, oldest first.
         """
         return pulumi.get(self, "events")
+
+    @_builtins.property
+    @pulumi.getter(name="legacyAdvisoryId")
+    def legacy_advisory_id(self) -> Optional[_builtins.str]:
+        """
+        Its id in the GitHub advisory repositories, if it was migrated from there.
+        """
+        return pulumi.get(self, "legacy_advisory_id")
 
     @_builtins.property
     @pulumi.getter
     def severities(self) -> Sequence['outputs.AdvisorySeverity']:
         """
-        Its severity ratings.
+        Scores of the vulnerability (from its aliases' records).
         """
         return pulumi.get(self, "severities")
 
@@ -166,9 +199,9 @@ class GetAdvisoryResult:
 
     @_builtins.property
     @pulumi.getter(name="updateTime")
-    def update_time(self) -> _builtins.str:
+    def update_time(self) -> Optional[_builtins.str]:
         """
-        When it last changed (RFC 3339).
+        When it was last updated (RFC 3339).
         """
         return pulumi.get(self, "update_time")
 
@@ -184,11 +217,14 @@ class AwaitableGetAdvisoryResult(GetAdvisoryResult):
             artifact_architecture=self.artifact_architecture,
             artifact_name=self.artifact_name,
             artifact_type=self.artifact_type,
+            author=self.author,
             component_location=self.component_location,
             component_name=self.component_name,
             component_type=self.component_type,
             create_time=self.create_time,
+            delete_time=self.delete_time,
             events=self.events,
+            legacy_advisory_id=self.legacy_advisory_id,
             severities=self.severities,
             uid=self.uid,
             update_time=self.update_time)
@@ -215,11 +251,14 @@ def get_advisory(advisory_id: Optional[_builtins.str] = None,
         artifact_architecture=pulumi.get(__ret__, 'artifact_architecture'),
         artifact_name=pulumi.get(__ret__, 'artifact_name'),
         artifact_type=pulumi.get(__ret__, 'artifact_type'),
+        author=pulumi.get(__ret__, 'author'),
         component_location=pulumi.get(__ret__, 'component_location'),
         component_name=pulumi.get(__ret__, 'component_name'),
         component_type=pulumi.get(__ret__, 'component_type'),
         create_time=pulumi.get(__ret__, 'create_time'),
+        delete_time=pulumi.get(__ret__, 'delete_time'),
         events=pulumi.get(__ret__, 'events'),
+        legacy_advisory_id=pulumi.get(__ret__, 'legacy_advisory_id'),
         severities=pulumi.get(__ret__, 'severities'),
         uid=pulumi.get(__ret__, 'uid'),
         update_time=pulumi.get(__ret__, 'update_time'))
@@ -243,11 +282,14 @@ def get_advisory_output(advisory_id: pulumi.Input[Optional[Optional[_builtins.st
         artifact_architecture=pulumi.get(__response__, 'artifact_architecture'),
         artifact_name=pulumi.get(__response__, 'artifact_name'),
         artifact_type=pulumi.get(__response__, 'artifact_type'),
+        author=pulumi.get(__response__, 'author'),
         component_location=pulumi.get(__response__, 'component_location'),
         component_name=pulumi.get(__response__, 'component_name'),
         component_type=pulumi.get(__response__, 'component_type'),
         create_time=pulumi.get(__response__, 'create_time'),
+        delete_time=pulumi.get(__response__, 'delete_time'),
         events=pulumi.get(__response__, 'events'),
+        legacy_advisory_id=pulumi.get(__response__, 'legacy_advisory_id'),
         severities=pulumi.get(__response__, 'severities'),
         uid=pulumi.get(__response__, 'uid'),
         update_time=pulumi.get(__response__, 'update_time')))

@@ -17,14 +17,22 @@ from . import outputs
 
 __all__ = [
     'Advisory',
+    'AdvisoryDetection',
     'AdvisoryEvent',
+    'AdvisoryFalsePositive',
+    'AdvisoryFixed',
+    'AdvisoryManualDetection',
+    'AdvisoryNote',
+    'AdvisoryNvdApiDetection',
+    'AdvisoryPatched',
+    'AdvisoryScanDetection',
     'AdvisorySeverity',
 ]
 
 @pulumi.output_type
 class Advisory(dict):
     """
-    A vulnerability advisory.
+    A vulnerability advisory: how one vulnerability relates to one component of one artifact.
     """
     def __init__(__self__, *,
                  advisory_id: _builtins.str,
@@ -32,44 +40,57 @@ class Advisory(dict):
                  artifact_architecture: _builtins.str,
                  artifact_name: _builtins.str,
                  artifact_type: _builtins.str,
+                 author: _builtins.str,
                  component_location: _builtins.str,
                  component_name: _builtins.str,
                  component_type: _builtins.str,
-                 create_time: _builtins.str,
                  events: Sequence['outputs.AdvisoryEvent'],
                  severities: Sequence['outputs.AdvisorySeverity'],
                  uid: _builtins.str,
-                 update_time: _builtins.str):
+                 create_time: Optional[_builtins.str] = None,
+                 delete_time: Optional[_builtins.str] = None,
+                 legacy_advisory_id: Optional[_builtins.str] = None,
+                 update_time: Optional[_builtins.str] = None):
         """
-        A vulnerability advisory.
+        A vulnerability advisory: how one vulnerability relates to one component of one artifact.
 
         :param _builtins.str advisory_id: Its id, e.g. `CGA-xxxx-xxxx-xxxx`.
-        :param Sequence[_builtins.str] aliases: CVE ids and other aliases.
+        :param Sequence[_builtins.str] aliases: CVE, GHSA and other ids of the vulnerability.
         :param _builtins.str artifact_architecture: The artifact's architecture.
-        :param _builtins.str artifact_name: The artifact it concerns.
-        :param _builtins.str artifact_type: The artifact's type.
+        :param _builtins.str artifact_name: The artifact it concerns (a package, an image).
+        :param _builtins.str artifact_type: The artifact's type (`apk`, `image`, ...).
+        :param _builtins.str author: Who created it.
         :param _builtins.str component_location: Where the component sits in the artifact.
         :param _builtins.str component_name: The vulnerable component.
-        :param _builtins.str component_type: The component's type.
-        :param _builtins.str create_time: When it was created (RFC 3339).
-        :param Sequence['AdvisoryEvent'] events: Its history.
-        :param Sequence['AdvisorySeverity'] severities: Its severity ratings.
+        :param _builtins.str component_type: The component's ecosystem (`go-module`, `python`, ...).
+        :param Sequence['AdvisoryEvent'] events: Its history, oldest first.
+        :param Sequence['AdvisorySeverity'] severities: Scores of the vulnerability (from its aliases' records).
         :param _builtins.str uid: The advisory's uid.
-        :param _builtins.str update_time: When it last changed (RFC 3339).
+        :param _builtins.str create_time: When it was created (RFC 3339).
+        :param _builtins.str delete_time: When it was deleted, if it was (RFC 3339).
+        :param _builtins.str legacy_advisory_id: Its id in the GitHub advisory repositories, if it was migrated from there.
+        :param _builtins.str update_time: When it was last updated (RFC 3339).
         """
         pulumi.set(__self__, "advisory_id", advisory_id)
         pulumi.set(__self__, "aliases", aliases)
         pulumi.set(__self__, "artifact_architecture", artifact_architecture)
         pulumi.set(__self__, "artifact_name", artifact_name)
         pulumi.set(__self__, "artifact_type", artifact_type)
+        pulumi.set(__self__, "author", author)
         pulumi.set(__self__, "component_location", component_location)
         pulumi.set(__self__, "component_name", component_name)
         pulumi.set(__self__, "component_type", component_type)
-        pulumi.set(__self__, "create_time", create_time)
         pulumi.set(__self__, "events", events)
         pulumi.set(__self__, "severities", severities)
         pulumi.set(__self__, "uid", uid)
-        pulumi.set(__self__, "update_time", update_time)
+        if create_time is not None:
+            pulumi.set(__self__, "create_time", create_time)
+        if delete_time is not None:
+            pulumi.set(__self__, "delete_time", delete_time)
+        if legacy_advisory_id is not None:
+            pulumi.set(__self__, "legacy_advisory_id", legacy_advisory_id)
+        if update_time is not None:
+            pulumi.set(__self__, "update_time", update_time)
 
     @_builtins.property
     @pulumi.getter(name="advisoryId")
@@ -83,7 +104,7 @@ class Advisory(dict):
     @pulumi.getter
     def aliases(self) -> Sequence[_builtins.str]:
         """
-        CVE ids and other aliases.
+        CVE, GHSA and other ids of the vulnerability.
         """
         return pulumi.get(self, "aliases")
 
@@ -99,7 +120,7 @@ class Advisory(dict):
     @pulumi.getter(name="artifactName")
     def artifact_name(self) -> _builtins.str:
         """
-        The artifact it concerns.
+        The artifact it concerns (a package, an image).
         """
         return pulumi.get(self, "artifact_name")
 
@@ -107,9 +128,17 @@ class Advisory(dict):
     @pulumi.getter(name="artifactType")
     def artifact_type(self) -> _builtins.str:
         """
-        The artifact's type.
+        The artifact's type (`apk`, `image`, ...).
         """
         return pulumi.get(self, "artifact_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def author(self) -> _builtins.str:
+        """
+        Who created it.
+        """
+        return pulumi.get(self, "author")
 
     @_builtins.property
     @pulumi.getter(name="componentLocation")
@@ -131,23 +160,15 @@ class Advisory(dict):
     @pulumi.getter(name="componentType")
     def component_type(self) -> _builtins.str:
         """
-        The component's type.
+        The component's ecosystem (`go-module`, `python`, ...).
         """
         return pulumi.get(self, "component_type")
-
-    @_builtins.property
-    @pulumi.getter(name="createTime")
-    def create_time(self) -> _builtins.str:
-        """
-        When it was created (RFC 3339).
-        """
-        return pulumi.get(self, "create_time")
 
     @_builtins.property
     @pulumi.getter
     def events(self) -> Sequence['outputs.AdvisoryEvent']:
         """
-        Its history.
+        Its history, oldest first.
         """
         return pulumi.get(self, "events")
 
@@ -155,7 +176,7 @@ class Advisory(dict):
     @pulumi.getter
     def severities(self) -> Sequence['outputs.AdvisorySeverity']:
         """
-        Its severity ratings.
+        Scores of the vulnerability (from its aliases' records).
         """
         return pulumi.get(self, "severities")
 
@@ -168,92 +189,641 @@ class Advisory(dict):
         return pulumi.get(self, "uid")
 
     @_builtins.property
-    @pulumi.getter(name="updateTime")
-    def update_time(self) -> _builtins.str:
+    @pulumi.getter(name="createTime")
+    def create_time(self) -> Optional[_builtins.str]:
         """
-        When it last changed (RFC 3339).
+        When it was created (RFC 3339).
+        """
+        return pulumi.get(self, "create_time")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteTime")
+    def delete_time(self) -> Optional[_builtins.str]:
+        """
+        When it was deleted, if it was (RFC 3339).
+        """
+        return pulumi.get(self, "delete_time")
+
+    @_builtins.property
+    @pulumi.getter(name="legacyAdvisoryId")
+    def legacy_advisory_id(self) -> Optional[_builtins.str]:
+        """
+        Its id in the GitHub advisory repositories, if it was migrated from there.
+        """
+        return pulumi.get(self, "legacy_advisory_id")
+
+    @_builtins.property
+    @pulumi.getter(name="updateTime")
+    def update_time(self) -> Optional[_builtins.str]:
+        """
+        When it was last updated (RFC 3339).
         """
         return pulumi.get(self, "update_time")
 
 
 @pulumi.output_type
-class AdvisoryEvent(dict):
+class AdvisoryDetection(dict):
     """
-    A step in an advisory's history.
+    How a vulnerability was detected: exactly one of its members is set.
     """
     def __init__(__self__, *,
-                 time: _builtins.str,
+                 manual: Optional['outputs.AdvisoryManualDetection'] = None,
+                 nvdapi: Optional['outputs.AdvisoryNvdApiDetection'] = None,
+                 scanv1: Optional['outputs.AdvisoryScanDetection'] = None):
+        """
+        How a vulnerability was detected: exactly one of its members is set.
+
+        :param 'AdvisoryManualDetection' manual: By hand.
+        :param 'AdvisoryNvdApiDetection' nvdapi: Through the NVD API.
+        :param 'AdvisoryScanDetection' scanv1: By a scanner.
+        """
+        if manual is not None:
+            pulumi.set(__self__, "manual", manual)
+        if nvdapi is not None:
+            pulumi.set(__self__, "nvdapi", nvdapi)
+        if scanv1 is not None:
+            pulumi.set(__self__, "scanv1", scanv1)
+
+    @_builtins.property
+    @pulumi.getter
+    def manual(self) -> Optional['outputs.AdvisoryManualDetection']:
+        """
+        By hand.
+        """
+        return pulumi.get(self, "manual")
+
+    @_builtins.property
+    @pulumi.getter
+    def nvdapi(self) -> Optional['outputs.AdvisoryNvdApiDetection']:
+        """
+        Through the NVD API.
+        """
+        return pulumi.get(self, "nvdapi")
+
+    @_builtins.property
+    @pulumi.getter
+    def scanv1(self) -> Optional['outputs.AdvisoryScanDetection']:
+        """
+        By a scanner.
+        """
+        return pulumi.get(self, "scanv1")
+
+
+@pulumi.output_type
+class AdvisoryEvent(dict):
+    """
+    A step in an advisory's life. Exactly one of `detection`, `fixed`, `falsePositiveDetermination`, `analysisNotPlanned`, `fixNotPlanned`, `pendingUpstreamFix`, `truePositiveDetermination` and `patched` is set.
+    """
+    def __init__(__self__, *,
+                 author: _builtins.str,
+                 findings: _builtins.str,
+                 review_state: _builtins.str,
+                 reviewer: _builtins.str,
+                 uid: _builtins.str,
+                 analysis_not_planned: Optional['outputs.AdvisoryNote'] = None,
+                 create_time: Optional[_builtins.str] = None,
+                 detection: Optional['outputs.AdvisoryDetection'] = None,
+                 false_positive_determination: Optional['outputs.AdvisoryFalsePositive'] = None,
+                 fix_not_planned: Optional['outputs.AdvisoryNote'] = None,
+                 fixed: Optional['outputs.AdvisoryFixed'] = None,
+                 issue: Optional[_builtins.str] = None,
+                 patched: Optional['outputs.AdvisoryPatched'] = None,
+                 pending_upstream_fix: Optional['outputs.AdvisoryNote'] = None,
+                 true_positive_determination: Optional['outputs.AdvisoryNote'] = None):
+        """
+        A step in an advisory's life. Exactly one of `detection`, `fixed`, `falsePositiveDetermination`, `analysisNotPlanned`, `fixNotPlanned`, `pendingUpstreamFix`, `truePositiveDetermination` and `patched` is set.
+
+        :param _builtins.str author: Who recorded it.
+        :param _builtins.str findings: The scanner's findings: JSON, base64-encoded.
+        :param _builtins.str review_state: Its review: `REVIEW_STATE_PENDING`, `REVIEW_STATE_APPROVED`, `REVIEW_STATE_REQUEST_CHANGES`, `REVIEW_STATE_REJECTED` (or `REVIEW_STATE_UNSPECIFIED`).
+        :param _builtins.str reviewer: Who reviewed it.
+        :param _builtins.str uid: The event's uid (under the advisory's).
+        :param 'AdvisoryNote' analysis_not_planned: No analysis is planned.
+        :param _builtins.str create_time: When it was recorded (RFC 3339).
+        :param 'AdvisoryDetection' detection: The vulnerability was detected.
+        :param 'AdvisoryFalsePositive' false_positive_determination: It does not affect the artifact.
+        :param 'AdvisoryNote' fix_not_planned: No fix is planned.
+        :param 'AdvisoryFixed' fixed: It is fixed from a version on.
+        :param _builtins.str issue: The CVE dashboard issue it came from.
+        :param 'AdvisoryPatched' patched: The artifact was patched.
+        :param 'AdvisoryNote' pending_upstream_fix: A fix is pending upstream.
+        :param 'AdvisoryNote' true_positive_determination: It does affect the artifact.
+        """
+        pulumi.set(__self__, "author", author)
+        pulumi.set(__self__, "findings", findings)
+        pulumi.set(__self__, "review_state", review_state)
+        pulumi.set(__self__, "reviewer", reviewer)
+        pulumi.set(__self__, "uid", uid)
+        if analysis_not_planned is not None:
+            pulumi.set(__self__, "analysis_not_planned", analysis_not_planned)
+        if create_time is not None:
+            pulumi.set(__self__, "create_time", create_time)
+        if detection is not None:
+            pulumi.set(__self__, "detection", detection)
+        if false_positive_determination is not None:
+            pulumi.set(__self__, "false_positive_determination", false_positive_determination)
+        if fix_not_planned is not None:
+            pulumi.set(__self__, "fix_not_planned", fix_not_planned)
+        if fixed is not None:
+            pulumi.set(__self__, "fixed", fixed)
+        if issue is not None:
+            pulumi.set(__self__, "issue", issue)
+        if patched is not None:
+            pulumi.set(__self__, "patched", patched)
+        if pending_upstream_fix is not None:
+            pulumi.set(__self__, "pending_upstream_fix", pending_upstream_fix)
+        if true_positive_determination is not None:
+            pulumi.set(__self__, "true_positive_determination", true_positive_determination)
+
+    @_builtins.property
+    @pulumi.getter
+    def author(self) -> _builtins.str:
+        """
+        Who recorded it.
+        """
+        return pulumi.get(self, "author")
+
+    @_builtins.property
+    @pulumi.getter
+    def findings(self) -> _builtins.str:
+        """
+        The scanner's findings: JSON, base64-encoded.
+        """
+        return pulumi.get(self, "findings")
+
+    @_builtins.property
+    @pulumi.getter(name="reviewState")
+    def review_state(self) -> _builtins.str:
+        """
+        Its review: `REVIEW_STATE_PENDING`, `REVIEW_STATE_APPROVED`, `REVIEW_STATE_REQUEST_CHANGES`, `REVIEW_STATE_REJECTED` (or `REVIEW_STATE_UNSPECIFIED`).
+        """
+        return pulumi.get(self, "review_state")
+
+    @_builtins.property
+    @pulumi.getter
+    def reviewer(self) -> _builtins.str:
+        """
+        Who reviewed it.
+        """
+        return pulumi.get(self, "reviewer")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> _builtins.str:
+        """
+        The event's uid (under the advisory's).
+        """
+        return pulumi.get(self, "uid")
+
+    @_builtins.property
+    @pulumi.getter(name="analysisNotPlanned")
+    def analysis_not_planned(self) -> Optional['outputs.AdvisoryNote']:
+        """
+        No analysis is planned.
+        """
+        return pulumi.get(self, "analysis_not_planned")
+
+    @_builtins.property
+    @pulumi.getter(name="createTime")
+    def create_time(self) -> Optional[_builtins.str]:
+        """
+        When it was recorded (RFC 3339).
+        """
+        return pulumi.get(self, "create_time")
+
+    @_builtins.property
+    @pulumi.getter
+    def detection(self) -> Optional['outputs.AdvisoryDetection']:
+        """
+        The vulnerability was detected.
+        """
+        return pulumi.get(self, "detection")
+
+    @_builtins.property
+    @pulumi.getter(name="falsePositiveDetermination")
+    def false_positive_determination(self) -> Optional['outputs.AdvisoryFalsePositive']:
+        """
+        It does not affect the artifact.
+        """
+        return pulumi.get(self, "false_positive_determination")
+
+    @_builtins.property
+    @pulumi.getter(name="fixNotPlanned")
+    def fix_not_planned(self) -> Optional['outputs.AdvisoryNote']:
+        """
+        No fix is planned.
+        """
+        return pulumi.get(self, "fix_not_planned")
+
+    @_builtins.property
+    @pulumi.getter
+    def fixed(self) -> Optional['outputs.AdvisoryFixed']:
+        """
+        It is fixed from a version on.
+        """
+        return pulumi.get(self, "fixed")
+
+    @_builtins.property
+    @pulumi.getter
+    def issue(self) -> Optional[_builtins.str]:
+        """
+        The CVE dashboard issue it came from.
+        """
+        return pulumi.get(self, "issue")
+
+    @_builtins.property
+    @pulumi.getter
+    def patched(self) -> Optional['outputs.AdvisoryPatched']:
+        """
+        The artifact was patched.
+        """
+        return pulumi.get(self, "patched")
+
+    @_builtins.property
+    @pulumi.getter(name="pendingUpstreamFix")
+    def pending_upstream_fix(self) -> Optional['outputs.AdvisoryNote']:
+        """
+        A fix is pending upstream.
+        """
+        return pulumi.get(self, "pending_upstream_fix")
+
+    @_builtins.property
+    @pulumi.getter(name="truePositiveDetermination")
+    def true_positive_determination(self) -> Optional['outputs.AdvisoryNote']:
+        """
+        It does affect the artifact.
+        """
+        return pulumi.get(self, "true_positive_determination")
+
+
+@pulumi.output_type
+class AdvisoryFalsePositive(dict):
+    """
+    The vulnerability does not affect the artifact.
+    """
+    def __init__(__self__, *,
+                 note: _builtins.str,
                  type: _builtins.str):
         """
-        A step in an advisory's history.
+        The vulnerability does not affect the artifact.
 
-        :param _builtins.str time: When (RFC 3339).
-        :param _builtins.str type: What happened (`DETECTED`, `FIXED`, ...).
+        :param _builtins.str note: Comments.
+        :param _builtins.str type: Why not: a `TYPE_*` of the API's FalsePositiveDetermination (e.g. `TYPE_VULNERABLE_CODE_NOT_IN_EXECUTION_PATH`).
         """
-        pulumi.set(__self__, "time", time)
+        pulumi.set(__self__, "note", note)
         pulumi.set(__self__, "type", type)
 
     @_builtins.property
     @pulumi.getter
-    def time(self) -> _builtins.str:
+    def note(self) -> _builtins.str:
         """
-        When (RFC 3339).
+        Comments.
         """
-        return pulumi.get(self, "time")
+        return pulumi.get(self, "note")
 
     @_builtins.property
     @pulumi.getter
     def type(self) -> _builtins.str:
         """
-        What happened (`DETECTED`, `FIXED`, ...).
+        Why not: a `TYPE_*` of the API's FalsePositiveDetermination (e.g. `TYPE_VULNERABLE_CODE_NOT_IN_EXECUTION_PATH`).
         """
         return pulumi.get(self, "type")
 
 
 @pulumi.output_type
-class AdvisorySeverity(dict):
+class AdvisoryFixed(dict):
     """
-    A severity rating of an advisory by one source.
+    The vulnerability is fixed from a version on.
     """
     def __init__(__self__, *,
-                 source: _builtins.str,
-                 level: Optional[_builtins.str] = None,
-                 score: Optional[_builtins.float] = None):
+                 fixed_version: _builtins.str,
+                 grype_db_built: _builtins.str,
+                 grype_db_checksum: _builtins.str,
+                 note: _builtins.str,
+                 scanner_version: _builtins.str):
         """
-        A severity rating of an advisory by one source.
+        The vulnerability is fixed from a version on.
 
-        :param _builtins.str source: Who rated it.
-        :param _builtins.str level: The level (`LOW`, `HIGH`, ...), when given.
-        :param _builtins.float score: The score (CVSS), when given.
+        :param _builtins.str fixed_version: The first version of the artifact in which it is fixed.
+        :param _builtins.str grype_db_built: When the grype database used was built (RFC 3339).
+        :param _builtins.str grype_db_checksum: The grype database's checksum.
+        :param _builtins.str note: Comments on the fix.
+        :param _builtins.str scanner_version: The scanner's (grype's) version that found it fixed.
         """
-        pulumi.set(__self__, "source", source)
-        if level is not None:
-            pulumi.set(__self__, "level", level)
-        if score is not None:
-            pulumi.set(__self__, "score", score)
+        pulumi.set(__self__, "fixed_version", fixed_version)
+        pulumi.set(__self__, "grype_db_built", grype_db_built)
+        pulumi.set(__self__, "grype_db_checksum", grype_db_checksum)
+        pulumi.set(__self__, "note", note)
+        pulumi.set(__self__, "scanner_version", scanner_version)
+
+    @_builtins.property
+    @pulumi.getter(name="fixedVersion")
+    def fixed_version(self) -> _builtins.str:
+        """
+        The first version of the artifact in which it is fixed.
+        """
+        return pulumi.get(self, "fixed_version")
+
+    @_builtins.property
+    @pulumi.getter(name="grypeDbBuilt")
+    def grype_db_built(self) -> _builtins.str:
+        """
+        When the grype database used was built (RFC 3339).
+        """
+        return pulumi.get(self, "grype_db_built")
+
+    @_builtins.property
+    @pulumi.getter(name="grypeDbChecksum")
+    def grype_db_checksum(self) -> _builtins.str:
+        """
+        The grype database's checksum.
+        """
+        return pulumi.get(self, "grype_db_checksum")
 
     @_builtins.property
     @pulumi.getter
-    def source(self) -> _builtins.str:
+    def note(self) -> _builtins.str:
         """
-        Who rated it.
+        Comments on the fix.
         """
-        return pulumi.get(self, "source")
+        return pulumi.get(self, "note")
+
+    @_builtins.property
+    @pulumi.getter(name="scannerVersion")
+    def scanner_version(self) -> _builtins.str:
+        """
+        The scanner's (grype's) version that found it fixed.
+        """
+        return pulumi.get(self, "scanner_version")
+
+
+@pulumi.output_type
+class AdvisoryManualDetection(dict):
+    """
+    A manual detection (it carries nothing more).
+    """
+    def __init__(__self__):
+        """
+        A manual detection (it carries nothing more).
+        """
+        pass
+
+
+@pulumi.output_type
+class AdvisoryNote(dict):
+    """
+    An event that carries only a comment (a true positive, analysis or fix not planned, a pending upstream fix).
+    """
+    def __init__(__self__, *,
+                 note: _builtins.str):
+        """
+        An event that carries only a comment (a true positive, analysis or fix not planned, a pending upstream fix).
+
+        :param _builtins.str note: Why.
+        """
+        pulumi.set(__self__, "note", note)
 
     @_builtins.property
     @pulumi.getter
-    def level(self) -> Optional[_builtins.str]:
+    def note(self) -> _builtins.str:
         """
-        The level (`LOW`, `HIGH`, ...), when given.
+        Why.
         """
-        return pulumi.get(self, "level")
+        return pulumi.get(self, "note")
+
+
+@pulumi.output_type
+class AdvisoryNvdApiDetection(dict):
+    """
+    A detection through the NVD API.
+    """
+    def __init__(__self__, *,
+                 cpe_found: _builtins.str,
+                 cpe_searched: _builtins.str):
+        """
+        A detection through the NVD API.
+
+        :param _builtins.str cpe_found: The CPE found that matches the artifact.
+        :param _builtins.str cpe_searched: The name or keyword searched.
+        """
+        pulumi.set(__self__, "cpe_found", cpe_found)
+        pulumi.set(__self__, "cpe_searched", cpe_searched)
+
+    @_builtins.property
+    @pulumi.getter(name="cpeFound")
+    def cpe_found(self) -> _builtins.str:
+        """
+        The CPE found that matches the artifact.
+        """
+        return pulumi.get(self, "cpe_found")
+
+    @_builtins.property
+    @pulumi.getter(name="cpeSearched")
+    def cpe_searched(self) -> _builtins.str:
+        """
+        The name or keyword searched.
+        """
+        return pulumi.get(self, "cpe_searched")
+
+
+@pulumi.output_type
+class AdvisoryPatched(dict):
+    """
+    The artifact was patched against the vulnerability.
+    """
+    def __init__(__self__, *,
+                 note: _builtins.str,
+                 patched_versions: Sequence[_builtins.str]):
+        """
+        The artifact was patched against the vulnerability.
+
+        :param _builtins.str note: Comments on the patch.
+        :param Sequence[_builtins.str] patched_versions: The versions of the artifact patched.
+        """
+        pulumi.set(__self__, "note", note)
+        pulumi.set(__self__, "patched_versions", patched_versions)
 
     @_builtins.property
     @pulumi.getter
-    def score(self) -> Optional[_builtins.float]:
+    def note(self) -> _builtins.str:
         """
-        The score (CVSS), when given.
+        Comments on the patch.
+        """
+        return pulumi.get(self, "note")
+
+    @_builtins.property
+    @pulumi.getter(name="patchedVersions")
+    def patched_versions(self) -> Sequence[_builtins.str]:
+        """
+        The versions of the artifact patched.
+        """
+        return pulumi.get(self, "patched_versions")
+
+
+@pulumi.output_type
+class AdvisoryScanDetection(dict):
+    """
+    A detection by a scanner, with what it matched.
+    """
+    def __init__(__self__, *,
+                 artifact_version: _builtins.str,
+                 component: _builtins.str,
+                 component_id: _builtins.str,
+                 component_location: _builtins.str,
+                 component_type: _builtins.str,
+                 component_version: _builtins.str,
+                 grype_db_built: _builtins.str,
+                 grype_db_checksum: _builtins.str,
+                 scanner: _builtins.str,
+                 scanner_version: _builtins.str,
+                 subpackage: _builtins.str):
+        """
+        A detection by a scanner, with what it matched.
+
+        :param _builtins.str artifact_version: The version of the artifact scanned.
+        :param _builtins.str component: The component's name.
+        :param _builtins.str component_id: The scanner's id of the component.
+        :param _builtins.str component_location: Where the component sits in the subpackage.
+        :param _builtins.str component_type: The component's type.
+        :param _builtins.str component_version: The component's version.
+        :param _builtins.str grype_db_built: When the grype database used was built (RFC 3339).
+        :param _builtins.str grype_db_checksum: The grype database's checksum.
+        :param _builtins.str scanner: The scanner.
+        :param _builtins.str scanner_version: The scanner's (grype's) version.
+        :param _builtins.str subpackage: The subpackage it was found in (the advisory's artifact).
+        """
+        pulumi.set(__self__, "artifact_version", artifact_version)
+        pulumi.set(__self__, "component", component)
+        pulumi.set(__self__, "component_id", component_id)
+        pulumi.set(__self__, "component_location", component_location)
+        pulumi.set(__self__, "component_type", component_type)
+        pulumi.set(__self__, "component_version", component_version)
+        pulumi.set(__self__, "grype_db_built", grype_db_built)
+        pulumi.set(__self__, "grype_db_checksum", grype_db_checksum)
+        pulumi.set(__self__, "scanner", scanner)
+        pulumi.set(__self__, "scanner_version", scanner_version)
+        pulumi.set(__self__, "subpackage", subpackage)
+
+    @_builtins.property
+    @pulumi.getter(name="artifactVersion")
+    def artifact_version(self) -> _builtins.str:
+        """
+        The version of the artifact scanned.
+        """
+        return pulumi.get(self, "artifact_version")
+
+    @_builtins.property
+    @pulumi.getter
+    def component(self) -> _builtins.str:
+        """
+        The component's name.
+        """
+        return pulumi.get(self, "component")
+
+    @_builtins.property
+    @pulumi.getter(name="componentId")
+    def component_id(self) -> _builtins.str:
+        """
+        The scanner's id of the component.
+        """
+        return pulumi.get(self, "component_id")
+
+    @_builtins.property
+    @pulumi.getter(name="componentLocation")
+    def component_location(self) -> _builtins.str:
+        """
+        Where the component sits in the subpackage.
+        """
+        return pulumi.get(self, "component_location")
+
+    @_builtins.property
+    @pulumi.getter(name="componentType")
+    def component_type(self) -> _builtins.str:
+        """
+        The component's type.
+        """
+        return pulumi.get(self, "component_type")
+
+    @_builtins.property
+    @pulumi.getter(name="componentVersion")
+    def component_version(self) -> _builtins.str:
+        """
+        The component's version.
+        """
+        return pulumi.get(self, "component_version")
+
+    @_builtins.property
+    @pulumi.getter(name="grypeDbBuilt")
+    def grype_db_built(self) -> _builtins.str:
+        """
+        When the grype database used was built (RFC 3339).
+        """
+        return pulumi.get(self, "grype_db_built")
+
+    @_builtins.property
+    @pulumi.getter(name="grypeDbChecksum")
+    def grype_db_checksum(self) -> _builtins.str:
+        """
+        The grype database's checksum.
+        """
+        return pulumi.get(self, "grype_db_checksum")
+
+    @_builtins.property
+    @pulumi.getter
+    def scanner(self) -> _builtins.str:
+        """
+        The scanner.
+        """
+        return pulumi.get(self, "scanner")
+
+    @_builtins.property
+    @pulumi.getter(name="scannerVersion")
+    def scanner_version(self) -> _builtins.str:
+        """
+        The scanner's (grype's) version.
+        """
+        return pulumi.get(self, "scanner_version")
+
+    @_builtins.property
+    @pulumi.getter
+    def subpackage(self) -> _builtins.str:
+        """
+        The subpackage it was found in (the advisory's artifact).
+        """
+        return pulumi.get(self, "subpackage")
+
+
+@pulumi.output_type
+class AdvisorySeverity(dict):
+    """
+    A severity score of the vulnerability an advisory concerns.
+    """
+    def __init__(__self__, *,
+                 score: _builtins.str,
+                 type: _builtins.str):
+        """
+        A severity score of the vulnerability an advisory concerns.
+
+        :param _builtins.str score: The score: a CVSS vector, or a number, as the type says.
+        :param _builtins.str type: How it is scored: `TYPE_CVSS_V2`, `TYPE_CVSS_V3`, `TYPE_CVSS_V4` (or `TYPE_UNSPECIFIED`).
+        """
+        pulumi.set(__self__, "score", score)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def score(self) -> _builtins.str:
+        """
+        The score: a CVSS vector, or a number, as the type says.
         """
         return pulumi.get(self, "score")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        How it is scored: `TYPE_CVSS_V2`, `TYPE_CVSS_V3`, `TYPE_CVSS_V4` (or `TYPE_UNSPECIFIED`).
+        """
+        return pulumi.get(self, "type")
 
 

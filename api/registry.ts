@@ -1,0 +1,76 @@
+/**
+ * The registry's read-only items as the API returns them (the platform's
+ * `chainguard.platform.registry.v2beta1` `Repo` and `Tag`), and which tags a List hides.
+ */
+import { z } from "zod";
+import { bool, enumName, str, strings, unset } from "./wire";
+
+/** `CatalogTier`: a repo's catalog tier, by its enum name. */
+export const CATALOG_TIERS = [
+  "CATALOG_TIER_UNSPECIFIED",
+  "CATALOG_TIER_APPLICATION",
+  "CATALOG_TIER_BASE",
+  "CATALOG_TIER_FIPS",
+  "CATALOG_TIER_AI",
+  "CATALOG_TIER_DEVTOOLS",
+  "CATALOG_TIER_COMMERCIAL",
+] as const;
+
+/** A repo's `sync_config`: where its images are synced from, and to which cloud registries besides. */
+export const SyncConfig = z.looseObject({
+  source: str(),
+  uniqueTags: bool(),
+  expirationTime: unset(z.string()),
+  google: str(),
+  amazon: str(),
+  azure: str(),
+  apkoOverlay: str(),
+  gracePeriod: bool(),
+});
+export type SyncConfig = z.infer<typeof SyncConfig>;
+
+export const Repo = z.looseObject({
+  uid: z.string(),
+  name: z.string(),
+  description: str(),
+  catalogTier: enumName("CATALOG_TIER_UNSPECIFIED"),
+  bundles: strings(),
+  aliases: strings(),
+  activeTags: strings(),
+  /** The proto sets this field's JSON name to `sync_config`: the gateway writes it so. */
+  sync_config: unset(SyncConfig),
+  /** The apko overlay of custom assembly, as the API writes it. */
+  customOverlay: unset(z.record(z.string(), z.unknown())),
+  createTime: unset(z.string()),
+  updateTime: unset(z.string()),
+  /** irv-server only: `public` repos (and their tags) are readable without a token. */
+  visibility: z.string().optional(),
+});
+export type Repo = z.infer<typeof Repo>;
+
+export const Tag = z.looseObject({
+  uid: z.string(),
+  name: z.string(),
+  digest: z.string(),
+  updateTime: unset(z.string()),
+  deprecated: bool(),
+  bundles: strings(),
+});
+export type Tag = z.infer<typeof Tag>;
+
+/**
+ * The tags a v2beta1 List leaves out unless asked for (ListTagsRequest): each flag, and the tag
+ * names it admits. A tag of several forms is listed only when every one of them is asked for.
+ */
+export const HIDDEN_TAGS = {
+  /** Referrers (signatures, attestations, SBOMs): `sha256-*`. */
+  include_referrers: (name: string) => name.startsWith("sha256-"),
+  /** Dated tags: `*-20yymmdd`. */
+  include_dates: (name: string) => /-20\d{6}$/.test(name),
+  /** Epoch tags: `*-r[0-9]+`. */
+  include_epochs: (name: string) => /-r[0-9]+$/.test(name),
+} as const;
+export type HiddenTagFlag = keyof typeof HIDDEN_TAGS;
+
+/** True for a tag a v2beta1 List hides unless asked (a referrer, dated or epoch tag). */
+export const isHiddenTag = (name: string): boolean => Object.values(HIDDEN_TAGS).some((is) => is(name));

@@ -1,0 +1,82 @@
+/**
+ * List parameters as the platform's gateway reads them into a List request: proto names and JSON
+ * names alike, unknown parameters ignored, bounds kept, on every List endpoint of irv-server.
+ */
+import { describe, expect, it } from "vitest";
+import { COLLECTION_NAMES, type CollectionName } from "../../api/collections";
+import { MAX_VALUES } from "../../server/list/query";
+import { path, useServer, type Query } from "../support/server";
+import { bind, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
+
+const ctx = useServer();
+
+/** The uids of one page. */
+async function uids(c: CollectionName, query: Query): Promise<string[]> {
+  const body = ok(await ctx.api.get(path(c), query));
+  return body[c].map((i: { uid: string }) => i.uid);
+}
+
+describe("every List endpoint", () => {
+  it("has an item of every collection to list", async () => {
+    const g = await mkGroup(ctx.api, ctx.server.organization, "params");
+    const id = await mkIdentity(ctx.api, g.uid, "ci");
+    await bind(ctx.api, g.uid, id.uid, role.viewer);
+    ok(await ctx.api.post(path("roles", g.uid), { name: "custom", capabilities: ["groups.list"] }));
+    ok(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, ttl: "3600s" }));
+    for (const c of COLLECTION_NAMES) {
+      if (c === "accountAssociations" || c === "identityProviders") continue;
+      expect((await uids(c, {})).length, c).toBeGreaterThan(0);
+    }
+  });
+
+  for (const c of COLLECTION_NAMES) {
+    it(`${c}: takes proto and JSON names alike, and ignores parameters its request lacks`, async () => {
+      const org = ctx.server.organization;
+      const all = await uids(c, { page_size: 200, "uidp.descendants_of": org });
+      const first = all.slice(0, 3);
+      // Paging, order and scope under either name.
+      expect(await uids(c, { pageSize: 3, "uidp.descendantsOf": org }), "JSON names").toEqual(first);
+      const desc = await uids(c, { page_size: 3, order_by: "uid desc" });
+      expect(desc).toEqual([...desc].sort().reverse());
+      expect(await uids(c, { pageSize: 3, orderBy: "uid desc" })).toEqual(desc);
+      const page = ok(await ctx.api.get(path(c), { page_size: 1 }));
+      if (page.nextPageToken) {
+        const a = await uids(c, { page_size: 1, page_token: page.nextPageToken });
+        expect(await uids(c, { pageSize: 1, pageToken: page.nextPageToken }), "page token by either name").toEqual(a);
+      }
+      if (all.length) {
+        expect(await uids(c, { "uidp.ids": all[0] })).toEqual([all[0]]);
+        expect(await uids(c, { "uidp.childrenOf": org, page_size: 200 })).toEqual(await uids(c, { "uidp.children_of": org, page_size: 200 }));
+        expect(await uids(c, { "uidp.inRoot": "true", page_size: 200 })).toEqual(await uids(c, { "uidp.in_root": "true", page_size: 200 }));
+      }
+      // Unknown parameters, top-level or nested, change nothing.
+      const noise: Query = { unknown_param: "1", "uidp.nothing": "x", ["__proto__"]: "x", constructor: "y", filter: "name=a", readMask: "uid" };
+      for (let i = 0; i < 300; i++) noise[`n${i}`] = String(i);
+      expect(await uids(c, { page_size: 200, "uidp.descendants_of": org, ...noise })).toEqual(all);
+      // A parameter given under both its names is given twice.
+      expectFieldViolation(await ctx.api.get(path(c), { page_size: 2, pageSize: 3 }), "page_size");
+    });
+  }
+
+  it("bounds the values of a repeated parameter", async () => {
+    // Comma-separated or repeated, counted together; the 16 KiB request line bounds the rest.
+    const cve = ok(await ctx.api.get(path("advisories"), { page_size: 1 })).advisories[0].aliases[0];
+    expect(await uids("advisories", { aliases: [Array(MAX_VALUES - 1).fill("x").join(","), cve] })).not.toEqual([]);
+    expectFieldViolation(await ctx.api.get(path("advisories"), { aliases: [Array(MAX_VALUES).fill("x").join(","), cve] }), "aliases");
+  });
+
+  it("reads booleans as the gateway does, and an empty string as an unset filter", async () => {
+    const root = await uids("groups", { "uidp.in_root": "true" });
+    for (const t of ["1", "t", "TRUE", "True"]) expect(await uids("groups", { "uidp.inRoot": t }), t).toEqual(root);
+    expectFieldViolation(await ctx.api.get(path("groups"), { "uidp.inRoot": "yes" }), "uidp.inRoot");
+    const some = await uids("groups", {});
+    expect(await uids("groups", { name: "" })).toEqual(some);
+    expect(await uids("groups", { "uidp.descendants_of": "" })).toEqual(some);
+  });
+
+  it("takes the group invites' key_id as keyId too", async () => {
+    const invite = ok(await ctx.api.get(path("groupInvites"))).groupInvites[0];
+    expect(await uids("groupInvites", { key_id: invite.keyId })).toEqual([invite.uid]);
+    expect(await uids("groupInvites", { keyId: invite.keyId })).toEqual([invite.uid]);
+  });
+});
