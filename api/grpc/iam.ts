@@ -1,10 +1,13 @@
 /**
  * The IAM v2beta1 services: every kind's Get, List, Create, Update and Delete follow one pattern
  * (`crud`), with each kind's List filters and the methods irv-server does not serve written out.
- * The kinds' own messages come from their definitions (kinds.ts).
+ * The kinds' own messages, and the messages and enums their fields name, come from their
+ * definitions (kinds.ts).
  */
 import type { FieldFacts, MessageFacts, MethodFacts, PackageFacts, ServiceFacts } from "./facts";
-import { KIND_ENUMS, KIND_MESSAGES } from "./kinds";
+import { COLLECTIONS } from "../collections";
+import { KINDS, pluralOf, type Kind, type KindDefinition } from "../kinds";
+import { KIND_FACTS } from "./kinds";
 
 /** One kind's names in the pattern. */
 interface Crud {
@@ -55,30 +58,27 @@ function crud(c: Crud): { service: ServiceFacts; messages: Record<string, Messag
 
 const notServed = (method: MethodFacts["http"]["method"], path: string, body?: string): MethodFacts => ({ served: false, http: { method, path, ...(body ? { body } : {}) } });
 
-const kinds = {
-  GroupsService: crud({ message: "Group", plural: "Groups", path: "/iam/v2beta1/groups", filters: { name: "2 string" }, paging: [3, 4, 5, 6] }),
-  IdentitiesService: crud({
-    message: "Identity",
-    plural: "Identities",
-    path: "/iam/v2beta1/identities",
-    filters: { name: "2 string", relationship_type: "3 RelationshipType" },
-    paging: [4, 5, 6, 7],
-  }),
-  RolesService: crud({ message: "Role", plural: "Roles", path: "/iam/v2beta1/roles", filters: { name: "2 string" }, paging: [3, 4, 5, 6] }),
-  RoleBindingsService: crud({
-    message: "RoleBinding",
-    plural: "RoleBindings",
-    path: "/iam/v2beta1/roleBindings",
-    filters: { identity: "2 string", group: "3 string", role: "4 string" },
-    paging: [5, 6, 7, 8],
-  }),
-  IdentityProvidersService: crud({ message: "IdentityProvider", plural: "IdentityProviders", path: "/iam/v2beta1/identityProviders", filters: { name: "2 string" }, paging: [10, 11, 12, 13] }),
-  AccountAssociationsService: crud({ message: "AccountAssociation", plural: "AccountAssociations", path: "/iam/v2beta1/accountAssociations", filters: { name: "2 string" }, paging: [3, 4, 5, 6] }),
-  GroupInvitesService: crud({ message: "GroupInvite", plural: "GroupInvites", path: "/iam/v2beta1/groupInvites", filters: { key_id: "2 string" }, paging: [3, 4, 5, 6], without: ["Update"] }),
+/** Each kind's List filters (beyond `uidp`) and the numbers of its paging fields. */
+const LISTS: Record<Kind, Pick<Crud, "filters" | "paging" | "without">> = {
+  groups: { filters: { name: "2 string" }, paging: [3, 4, 5, 6] },
+  identities: { filters: { name: "2 string", relationship_type: "3 RelationshipType" }, paging: [4, 5, 6, 7] },
+  roles: { filters: { name: "2 string" }, paging: [3, 4, 5, 6] },
+  roleBindings: { filters: { identity: "2 string", group: "3 string", role: "4 string" }, paging: [5, 6, 7, 8] },
+  identityProviders: { filters: { name: "2 string" }, paging: [10, 11, 12, 13] },
+  accountAssociations: { filters: { name: "2 string" }, paging: [3, 4, 5, 6] },
+  groupInvites: { filters: { key_id: "2 string" }, paging: [3, 4, 5, 6], without: ["Update"] },
 };
 
+/** Every kind's service, by its name in the kind's definition. */
+const kinds = Object.fromEntries(
+  (KINDS as readonly KindDefinition[]).map((d) => [
+    d.proto.service,
+    crud({ message: d.proto.message, plural: pluralOf(d.proto.message), path: COLLECTIONS[d.kind as Kind].path, ...LISTS[d.kind as Kind] }),
+  ]),
+);
+
 /** The methods of each service beyond the pattern: irv-server does not serve them. */
-const more: Record<keyof typeof kinds, Record<string, MethodFacts>> = {
+const more: Record<string, Record<string, MethodFacts>> = {
   GroupsService: {
     LookupGroup: notServed("get", "/iam/v2beta1/groups:lookupGroup"),
     RequestGroupAccess: notServed("post", "/iam/v2beta1/groups/{group_uid=**}:requestGroupAccess", "*"),
@@ -102,28 +102,10 @@ const more: Record<keyof typeof kinds, Record<string, MethodFacts>> = {
 
 export const iam: PackageFacts = {
   package: "chainguard.platform.iam.v2beta1",
-  services: Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, { methods: { ...v.service.methods, ...more[k as keyof typeof kinds] } }])),
+  services: Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, { methods: { ...v.service.methods, ...more[k] } }])),
   messages: {
     ...Object.assign({}, ...Object.values(kinds).map((k) => k.messages)),
-    ...KIND_MESSAGES,
-    // What a role binding and an invite carry of the items they name.
-    RoleBindingIdentity: { fields: { uid: "1 string", name: "2 string", description: "3 string", subject: "4 string", issuer: "5 string", email: "6 string" } },
-    RoleBindingGroup: { fields: { uid: "1 string", name: "2 string", description: "3 string" } },
-    RoleBindingRole: { fields: { uid: "1 string", name: "2 string", description: "3 string" } },
-    GroupInviteRole: { fields: { uid: "1 string", name: "2 string", description: "3 string", capabilities: "4 repeated chainguard.capabilities.Capability" } },
+    ...KIND_FACTS.messages,
   },
-  enums: {
-    ...KIND_ENUMS,
-    RelationshipType: {
-      values: {
-        RELATIONSHIP_TYPE_UNSPECIFIED: 0,
-        RELATIONSHIP_TYPE_CLAIM_MATCH: 1,
-        RELATIONSHIP_TYPE_STATIC: 2,
-        RELATIONSHIP_TYPE_AWS_IDENTITY: 3,
-        RELATIONSHIP_TYPE_SERVICE_PRINCIPAL: 4,
-      },
-    },
-    OrgKind: { values: { ORG_KIND_UNSPECIFIED: 0, ORG_KIND_STARTER: 1, ORG_KIND_CUSTOMER: 2, ORG_KIND_DEV: 3, ORG_KIND_INFRA: 4, ORG_KIND_AWS_MARKETPLACE: 5 } },
-    OrgStatus: { values: { ORG_STATUS_UNSPECIFIED: 0, ORG_STATUS_INITIALIZING: 1, ORG_STATUS_READY: 2, ORG_STATUS_SUSPENDED: 3 } },
-  },
+  enums: KIND_FACTS.enums,
 };

@@ -86,6 +86,11 @@ describe("gRPC beside REST on one address", () => {
   it("Get answers the item REST answers", async () => {
     const repo = ok(await ctx.api.get(path("repos"), { page_size: 1 })).repos[0];
     expect(answer(await g.call(REPOS, "GetRepo", { uid: repo.uid }))).toEqual(asMessage("chainguard.platform.registry.v2beta1.Repo", repo));
+    // A role's capabilities travel as the Capability enum.
+    const viewer = ok(await ctx.api.get(path("roles"), { name: "viewer" })).roles[0];
+    const role = answer(await g.call(`${IAM}.RolesService`, "GetRole", { uid: viewer.uid }));
+    expect(role.capabilities).toEqual(viewer.capabilities);
+    expect(role.capabilities).toContain("CAP_IAM_GROUPS_LIST");
     const adv = ok(await ctx.api.get(path("advisories"), { page_size: 1 })).advisories[0];
     expect(answer(await g.call(ADVISORIES, "GetAdvisory", { uid: adv.uid }))).toEqual(asMessage("chainguard.platform.vulnerabilities.v2beta1.Advisory", adv));
   });
@@ -209,7 +214,7 @@ describe("the token exchange over gRPC", () => {
 
   it("exchanges a matching token as /auth/sts/exchange does, and refuses as it does", async () => {
     const team = await mkGroup(srv.api, srv.server.organization, "wl-team");
-    const uid = ok(await srv.api.post(path("identities", team.uid), { name: "wl", claimMatch: { issuer: issuer.url, subject: "good" } })).uid;
+    const uid = ok(await srv.api.post(path("identities", team.uid), { name: "workload", claimMatch: { issuer: issuer.url, subject: "good" } })).uid;
     const g = grpcFor(srv.server.url, null);
     try {
       const external = await issuer.sign({ sub: "good", aud: srv.server.url });
