@@ -11,7 +11,7 @@
  * (calls in flight get one more to finish), and the connection limit counts HTTP/2 connections
  * too.
  */
-import { Metadata, Server, ServerCredentials, ServerInterceptingCall, type ServerInterceptor } from "@grpc/grpc-js";
+import { Server, ServerCredentials, ServerInterceptingCall, type ServerInterceptor, type ServiceError } from "@grpc/grpc-js";
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { GRPC_PACKAGES, grpcRoot } from "../../api/grpc";
@@ -45,7 +45,7 @@ export interface GrpcDoor {
 }
 
 /** Ends a call whose request message has not arrived within `ms`, as HTTP/1.1 ends such a request. */
-function requestDeadline(ms: number, late: Partial<import("@grpc/grpc-js").ServiceError>): ServerInterceptor {
+function requestDeadline(ms: number, late: Partial<ServiceError>): ServerInterceptor {
   return (_method, call) => {
     let timer: NodeJS.Timeout | undefined;
     const clear = () => clearTimeout(timer);
@@ -96,4 +96,3 @@ export function serveGrpc(app: FastifyInstance, limits: GrpcLimits, onHttp2: (s:
   };
 }
 
-export { Metadata };
