@@ -1,0 +1,11 @@
+/**
+ * `chainguard.capabilities.Capability`: roles carry their capabilities as this enum on the wire
+ * (`CAP_IAM_GROUPS_LIST`), from the catalogue in api/capabilities.ts (names and numbers).
+ */
+import { CAPABILITIES, capabilityEnum, capabilityNumber } from "../capabilities";
+import type { PackageFacts } from "./facts";
+
+export const capabilities: PackageFacts = {
+  package: "chainguard.capabilities",
+  enums: { Capability: { values: { UNKNOWN: 0, ...Object.fromEntries(CAPABILITIES.map((c) => [capabilityEnum(c), capabilityNumber(c)])) } } },
+};
