@@ -24,6 +24,7 @@ import (
 	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
 	vulns "chainguard.dev/sdk/proto/chainguard/platform/vulnerabilities/v2beta1"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/connectivity"
 )
 
 // suite holds the clients and what the checks made, for the checks after them.
@@ -76,6 +77,20 @@ func dial(ctx context.Context, api, authorization string) (*grpc.ClientConn, err
 	return grpc.NewClient(target, opts...)
 }
 
+// ready waits until conn's transport is up: a server that does not speak gRPC at the address fails
+// here, once and saying so, rather than in every check after it.
+func ready(ctx context.Context, conn *grpc.ClientConn) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	conn.Connect()
+	for state := conn.GetState(); state != connectivity.Ready; state = conn.GetState() {
+		if !conn.WaitForStateChange(ctx, state) {
+			return fmt.Errorf("no gRPC at %s within a minute (last state %v)", conn.Target(), state)
+		}
+	}
+	return nil
+}
+
 func main() {
 	api := flag.String("api", "", "the server's URL, http://127.0.0.1:PORT (its gRPC and the tokens' audience)")
 	authURL := flag.String("auth", "", "the token issuer's URL, for the exchange over HTTP/1 (default: -api + /auth)")
@@ -90,7 +105,7 @@ func main() {
 	if *authURL == "" {
 		*authURL = *api + "/auth"
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	conn, err := dial(ctx, *api, "Bearer "+token)
 	if err != nil {
@@ -98,6 +113,10 @@ func main() {
 		os.Exit(2)
 	}
 	defer conn.Close()
+	if err := ready(ctx, conn); err != nil {
+		_ = json.NewEncoder(os.Stdout).Encode(result{Check: "connect", Error: err.Error()})
+		os.Exit(1)
+	}
 	s := &suite{
 		ctx: ctx, api: *api, auth: *authURL, org: *org, idToken: *idToken, conn: conn,
 		iam: iam.NewClientsFromConnection(conn), registry: registry.NewClientsFromConnection(conn), vulns: vulns.NewClientsFromConnection(conn),
