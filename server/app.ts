@@ -47,9 +47,22 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 const MAX_CONNECTIONS = 1024;
 
+/** The largest request body (and gRPC request message). */
+export const BODY_LIMIT = 1024 * 1024;
+
+/** `limits` with every default filled in. */
+export function connectionLimits(limits: ConnectionLimits): Required<ConnectionLimits> {
+  return {
+    requestTimeoutMs: limits.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: limits.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS,
+    maxConnections: limits.maxConnections ?? MAX_CONNECTIONS,
+  };
+}
+
 /** Builds (does not start) the app over `ctx`. */
 export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance {
-  const requestTimeout = opts.connections.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const limits = connectionLimits(opts.connections);
+  const requestTimeout = limits.requestTimeoutMs;
   const app = Fastify({
     // A request whose headers or body stall is cut (408) once this passes; Node checks
     // outstanding requests every connectionsCheckingInterval, so that follows the timeout.
@@ -57,11 +70,11 @@ export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance 
     // A connection that sends nothing at all has no request to time out: cut it when idle.
     connectionTimeout: 2 * requestTimeout,
     http: { connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.floor(requestTimeout / 4))) },
-    keepAliveTimeout: opts.connections.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     logger: opts.logger ? { level: "info", stream: process.stderr, serializers: { req: logLine } } : false,
     // Uids nest: a deep uid path is far longer than find-my-way's default limit of 100.
     routerOptions: { maxParamLength: 8192 },
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     // Closing waits for requests in flight (bounded by closeGracefully in shutdown.ts).
     forceCloseConnections: "idle",
     // What Node's parser refuses (431, 400) is answered in the error model too.
@@ -73,7 +86,7 @@ export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance 
     },
   });
   // Connections past the limit are closed by Node as they arrive.
-  app.server.maxConnections = opts.connections.maxConnections ?? MAX_CONNECTIONS;
+  app.server.maxConnections = limits.maxConnections;
   app.addHook("onRoute", (r) => {
     for (const method of [r.method].flat()) opts.routes?.push({ method, url: r.url });
   });

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { GROUP_NAME } from "../api/fields";
 import { newRootUid } from "../api/uid";
-import { buildApp, type ConnectionLimits } from "./app";
+import { BODY_LIMIT, buildApp, connectionLimits, type ConnectionLimits } from "./app";
 import { TokenIssuer, type IssuerUrls } from "./auth";
 import { checkRegistryHost } from "./auth/audience";
 import { Authorizer } from "./authz";
@@ -22,7 +22,8 @@ import { retryLater } from "./errors";
 import { Faults, type FaultSpec, type RecordedRequest } from "./plugins";
 import { Store } from "./store";
 import { DataDir, SigningKey, type DurableState } from "./store/data-dir";
-import { closeGracefully, trackRequests } from "./shutdown";
+import { serveGrpc } from "./grpc";
+import { closeGracefully, handedOff, trackRequests } from "./shutdown";
 
 export type { ConnectionLimits, Fixtures, FaultSpec, RecordedRequest };
 export { Faults, Store };
@@ -162,6 +163,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const app = buildApp(ctx, { logger: opts.logger ?? false, record: opts.record ?? true, requests, faults, connections: opts.connections ?? {}, routes });
   const host = opts.host ?? "127.0.0.1";
   trackRequests(app.server);
+  // gRPC on the same listener, within the same bounds.
+  const limits = connectionLimits(opts.connections ?? {});
+  const grpc = serveGrpc(app, { maxMessageBytes: BODY_LIMIT, requestTimeoutMs: limits.requestTimeoutMs, idleTimeoutMs: limits.keepAliveTimeoutMs }, (s) => handedOff(app.server, s));
   try {
     await app.listen({ port: opts.port ?? 0, host });
   } catch (e) {
@@ -186,7 +190,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     issueToken: (uid, ttl = 3600, audience) => tokens.issue(uid, ttl, audience),
     close: async () => {
       try {
-        await closeGracefully(app);
+        await closeGracefully(app, undefined, grpc);
       } finally {
         dataDir?.close();
       }

@@ -21,6 +21,11 @@ export function shutdownGraceMs(env: NodeJS.ProcessEnv = process.env): number {
 /** Open connections and how many requests each has in flight. */
 const inFlight = new WeakMap<Server, Map<Socket, number>>();
 
+/** Stops counting `socket` of `server`: a connection handed to another protocol's server (HTTP/2), which closes its own. */
+export function handedOff(server: Server, socket: Socket): void {
+  inFlight.get(server)?.delete(socket);
+}
+
 /** Counts requests in flight per connection of `server`; call once, before it listens. */
 export function trackRequests(server: Server): void {
   const sockets = new Map<Socket, number>();
@@ -38,17 +43,25 @@ export function trackRequests(server: Server): void {
   });
 }
 
+/** Another protocol's connections on the same listener (gRPC over HTTP/2): drained and cut with the app's. */
+export interface OtherConnections {
+  drain(graceMs: number): void;
+  destroy(): void;
+}
+
 /**
- * Closes `app`, letting requests in flight finish for up to `graceMs`. Resolves when all of them
- * finished; rejects (after cutting the remaining connections) when the grace period ran out.
+ * Closes `app` (and `other`'s connections), letting requests in flight finish for up to
+ * `graceMs`. Resolves when all of them finished; rejects (after cutting the remaining
+ * connections) when the grace period ran out.
  */
-export async function closeGracefully(app: FastifyInstance, graceMs = shutdownGraceMs()): Promise<void> {
+export async function closeGracefully(app: FastifyInstance, graceMs = shutdownGraceMs(), other?: OtherConnections): Promise<void> {
   const sockets = inFlight.get(app.server);
   const closeIdle = () => {
     for (const [s, n] of sockets ?? []) if (n <= 0) s.destroy();
   };
   let timer: NodeJS.Timeout | undefined;
   const closed = app.close();
+  other?.drain(graceMs);
   closeIdle();
   // A connection whose last request ends after the stop began goes idle then: close it too,
   // rather than wait for its keep-alive timeout.
@@ -62,6 +75,7 @@ export async function closeGracefully(app: FastifyInstance, graceMs = shutdownGr
   if (first !== "late") return;
   app.server.closeAllConnections();
   for (const s of sockets?.keys() ?? []) s.destroy();
+  other?.destroy();
   await closed;
   throw new Error(`requests still running after ${graceMs} ms were cut off`);
 }

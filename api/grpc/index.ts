@@ -1,0 +1,23 @@
+/**
+ * The platform's gRPC services as the project records them (facts.ts), and the protobufjs
+ * descriptors built from them (root.ts). irv-server serves these; tests call them.
+ */
+import type protobuf from "protobufjs";
+import type { PackageFacts } from "./facts";
+import { oidc } from "./oidc";
+import { common, registry } from "./registry";
+import { buildRoot } from "./root";
+import { vulnerabilities } from "./vulnerabilities";
+import { protobuf as wkt, rpc } from "./wellknown";
+
+export * from "./facts";
+export { fromJson, JSON_OPTIONS, parseTimestamp, protoNameOf, toJson } from "./root";
+
+/** Every package: the well-known types, the error model, and the services irv-server serves. */
+export const GRPC_PACKAGES: readonly PackageFacts[] = [wkt, rpc, common, registry, vulnerabilities, oidc];
+
+let built: protobuf.Root | undefined;
+/** The descriptors of every package (built once). */
+export function grpcRoot(): protobuf.Root {
+  return (built ??= buildRoot(GRPC_PACKAGES));
+}

@@ -1,0 +1,92 @@
+/**
+ * irv-server's gRPC services: every method of the platform's services (api/grpc) that irv-server
+ * serves over REST is answered by that REST operation, dispatched in process (`app.inject`) with
+ * the caller's `authorization` metadata, so authentication, authorization, validation, bounds
+ * and errors are the REST routes' own: nothing is implemented twice. A method irv-server does not
+ * serve answers UNIMPLEMENTED, naming its REST mapping.
+ */
+import { Metadata, status as GrpcStatus, type Server, type ServiceDefinition, type ServerUnaryCall, type sendUnaryData, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import type { FastifyInstance } from "fastify";
+import type protobuf from "protobufjs";
+import type { MethodFacts, PackageFacts } from "../../api/grpc/facts";
+import { errorOf, fromRestJson, toRest } from "./transcode";
+
+const raw = (b: Buffer) => b;
+
+/** The REST mapping in words: `GET /iam/v2beta1/groups`. */
+export const describeRule = (m: MethodFacts): string => `${m.http.method.toUpperCase()} ${m.http.path}`;
+
+/** Adds every service of `packages` to `server`, answering through `app`. */
+export function addServices(server: Server, app: FastifyInstance, root: protobuf.Root, packages: readonly PackageFacts[]): void {
+  const statusType = root.lookupType(".google.rpc.Status");
+  for (const p of packages) {
+    for (const [serviceName, service] of Object.entries(p.services ?? {})) {
+      const full = `${p.package}.${serviceName}`;
+      const definition: Record<string, ServiceDefinition[string]> = {};
+      const impl: UntypedServiceImplementation = {};
+      for (const [name, m] of Object.entries(service.methods)) {
+        definition[name] = {
+          path: `/${full}/${name}`,
+          requestStream: false,
+          responseStream: false,
+          requestSerialize: raw,
+          requestDeserialize: raw,
+          responseSerialize: raw,
+          responseDeserialize: raw,
+        };
+        if (!("request" in m)) {
+          impl[name] = (_call: ServerUnaryCall<Buffer, Buffer>, done: sendUnaryData<Buffer>) =>
+            done({ code: GrpcStatus.UNIMPLEMENTED, details: `irv-server does not implement ${full}/${name} (${describeRule(m)})` });
+          continue;
+        }
+        const ns = root.lookup(p.package) as protobuf.Namespace;
+        const request = ns.lookupType(m.request);
+        const response = ns.lookupType(m.response);
+        impl[name] = (call: ServerUnaryCall<Buffer, Buffer>, done: sendUnaryData<Buffer>) => {
+          void answer(app, statusType, { rule: m.http, prefix: service.restPrefix ?? "", request, response }, call).then(
+            (r) => ("ok" in r ? done(null, r.ok) : done(r.error)),
+          );
+        };
+      }
+      server.addService(definition, impl);
+    }
+  }
+}
+
+interface Bound {
+  rule: MethodFacts["http"];
+  prefix: string;
+  request: protobuf.Type;
+  response: protobuf.Type;
+}
+
+type Answer = { ok: Buffer } | { error: Parameters<sendUnaryData<Buffer>>[0] & object };
+
+/** One call: decode, dispatch to REST, encode the answer or its status. */
+async function answer(app: FastifyInstance, statusType: protobuf.Type, b: Bound, call: ServerUnaryCall<Buffer, Buffer>): Promise<Answer> {
+  let rest;
+  try {
+    rest = toRest(b.rule, b.prefix, b.request, b.request.decode(call.request));
+  } catch (e) {
+    return { error: { code: GrpcStatus.INVALID_ARGUMENT, details: `the request is not a valid ${b.request.fullName.slice(1)}: ${(e as Error).message}`, metadata: new Metadata() } };
+  }
+  const authorization = call.metadata.get("authorization")[0];
+  const headers: Record<string, string> = {};
+  if (typeof authorization === "string") headers.authorization = authorization;
+  if (rest.body !== undefined) headers["content-type"] = "application/json";
+  const res = await app.inject({ method: rest.method as "GET", url: rest.url, headers, payload: rest.body === undefined ? undefined : JSON.stringify(rest.body) });
+  let json: unknown;
+  try {
+    json = res.body === "" ? {} : JSON.parse(res.body);
+  } catch {
+    json = undefined;
+  }
+  if (res.statusCode >= 200 && res.statusCode < 300) {
+    try {
+      return { ok: Buffer.from(fromRestJson(b.response, json)) };
+    } catch (e) {
+      return { error: { code: GrpcStatus.INTERNAL, details: `the answer does not fit ${b.response.fullName.slice(1)}: ${(e as Error).message}` } };
+    }
+  }
+  return { error: errorOf(statusType, res.statusCode, json) };
+}
