@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_TIMEOUT, createStack, loadSdk, recordSteps } from "../support/engine";
-import { makeEveryKind } from "../support/every-kind";
+import { BY_FILE, makeEveryKind } from "../support/every-kind";
 import { startGateway, type Gateway } from "../support/gateway";
 import { apiFor, listAll, path as apiPath, useServer, type Api } from "../support/server";
 import { yamlProject } from "../support/yaml-project";
@@ -13,20 +13,6 @@ import { yamlProject } from "../support/yaml-project";
 // sent). The token exchange stays on irv-server (authUrl). Every kind, through the resource plugin
 // and the dynamic classes: create or import, update with masks, a refresh that finds a hand
 // edit, delete.
-
-/** The resources `makeEveryKind` makes, as `pulumi import --file` takes them (the association apart: see plugin-import). */
-const BY_FILE = [
-  ["team", "Group", "team"],
-  ["oncall", "Group", "subteam"],
-  ["ci", "Identity", "ci"],
-  ["signer", "Identity", "keys"],
-  ["runner", "Identity", "aws"],
-  ["syncer", "Identity", "syncer"],
-  ["deployer", "Role", "deployer"],
-  ["ci-deployer", "RoleBinding", "binding"],
-  ["sso", "IdentityProvider", "sso"],
-  ["invite", "GroupInvite", "invite"],
-] as const;
 
 describe("the provider through the platform's REST gateway", { timeout: ENGINE_TIMEOUT }, () => {
   const ctx = useServer();
