@@ -87,5 +87,17 @@ func badField(what string, err error, field string) error {
 	return nil
 }
 
+// only fails unless items is exactly the one item with uid want.
+func only[T interface{ GetUid() string }](what string, items []T, want string) error {
+	uids := make([]string, len(items))
+	for i, x := range items {
+		uids[i] = x.GetUid()
+	}
+	if len(uids) != 1 || uids[0] != want {
+		return fmt.Errorf("%s: got %v, want [%s]", what, uids, want)
+	}
+	return nil
+}
+
 // mask is an update mask of proto paths.
 func mask(paths ...string) *fieldmaskpb.FieldMask { return &fieldmaskpb.FieldMask{Paths: paths} }

@@ -7,9 +7,7 @@ import (
 
 	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
 	common "chainguard.dev/sdk/proto/platform/common/v1"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 )
 
 // parentOf is the uid of the group a uid lies in.
@@ -64,7 +62,7 @@ func (s *suite) errors() {
 		return badField("create of a group without a name", err, "name")
 	})
 	s.check("errors.unauthenticated", func() error {
-		conn, err := grpc.NewClient(s.conn.Target(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+		conn, err := dial(s.ctx, s.api, "")
 		if err != nil {
 			return err
 		}
@@ -135,7 +133,7 @@ func (s *suite) groups() string {
 		if err != nil {
 			return err
 		}
-		return first(equal("groups named page-3", len(res.GetGroups()), 1), equal("uid", res.GetGroups()[0].GetUid(), children["page-3"].GetUid()))
+		return only("groups named page-3", res.GetGroups(), children["page-3"].GetUid())
 	})
 	s.check("groups.list.order_by", func() error {
 		asc, err := g.ListGroups(s.ctx, &iam.ListGroupsRequest{Uidp: under, OrderBy: "name"})

@@ -65,7 +65,7 @@ func (s *suite) identities(m *made) {
 		if err != nil {
 			return err
 		}
-		return first(equal("identities of type AWS", len(res.GetIdentities()), 1), equal("uid", res.GetIdentities()[0].GetUid(), got["runner"].GetUid()))
+		return only("identities of type AWS", res.GetIdentities(), got["runner"].GetUid())
 	})
 	s.check("identities.list.pages", func() error {
 		all, _, err := pages(1, func(n int32, token string) ([]*iam.Identity, string, error) {
@@ -186,7 +186,7 @@ func (s *suite) roles(m *made) {
 		if err != nil {
 			return err
 		}
-		return first(equal("roles in the team", len(res.GetRoles()), 1), equal("uid", res.GetRoles()[0].GetUid(), m.role))
+		return only("roles in the team", res.GetRoles(), m.role)
 	})
 }
 
@@ -223,7 +223,7 @@ func (s *suite) roleBindings(m *made) {
 		if err != nil {
 			return err
 		}
-		return first(equal("bindings of the identity", len(res.GetRoleBindings()), 1), equal("uid", res.GetRoleBindings()[0].GetUid(), uid))
+		return only("bindings of the identity", res.GetRoleBindings(), uid)
 	})
 	s.check("role_bindings.update.role_uid", func() error {
 		b, err := c.UpdateRoleBinding(s.ctx, &iam.UpdateRoleBindingRequest{RoleBinding: &iam.RoleBinding{Uid: uid, RoleUid: m.viewer}, UpdateMask: mask("role_uid")})
@@ -349,7 +349,7 @@ func (s *suite) accountAssociations(m *made) {
 		if err != nil {
 			return err
 		}
-		return first(equal("associations in the team", len(res.GetAccountAssociations()), 1), equal("uid", res.GetAccountAssociations()[0].GetUid(), m.team))
+		return only("associations in the team", res.GetAccountAssociations(), m.team)
 	})
 	s.check("account_associations.delete", func() error {
 		return s.deleted(m.team, deleter{
@@ -401,7 +401,7 @@ func (s *suite) groupInvites(m *made) {
 		if err != nil {
 			return err
 		}
-		return first(equal("invites in the team", len(res.GetGroupInvites()), 1), equal("uid", res.GetGroupInvites()[0].GetUid(), uid))
+		return only("invites in the team", res.GetGroupInvites(), uid)
 	})
 	s.check("group_invites.delete", func() error {
 		return s.deleted(uid, deleter{
