@@ -27,6 +27,10 @@ import (
 	vulns "chainguard.dev/sdk/proto/chainguard/platform/vulnerabilities/v2beta1"
 	oidc "chainguard.dev/sdk/proto/platform/oidc/v1"
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	// The error details irv-server sends (ErrorInfo, BadRequest, PreconditionFailure): the
+	// marshaler writes an error's google.rpc.Status with its Any details typed, as the spec's error
+	// bodies show, only for types linked in; without them it answers 500 "failed to marshal".
+	_ "google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 )
