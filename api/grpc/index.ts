@@ -3,18 +3,21 @@
  * descriptors built from them (root.ts). irv-server serves these; tests call them.
  */
 import type protobuf from "protobufjs";
+import { capabilities } from "./capabilities";
 import type { PackageFacts } from "./facts";
+import { iam } from "./iam";
 import { oidc } from "./oidc";
 import { common, registry } from "./registry";
 import { buildRoot } from "./root";
 import { vulnerabilities } from "./vulnerabilities";
+import { iamV1 } from "./v1";
 import { protobuf as wkt, rpc } from "./wellknown";
 
 export * from "./facts";
 export { fromJson, JSON_OPTIONS, parseTimestamp, protoNameOf, toJson } from "./root";
 
 /** Every package: the well-known types, the error model, and the services irv-server serves. */
-export const GRPC_PACKAGES: readonly PackageFacts[] = [wkt, rpc, common, registry, vulnerabilities, oidc];
+export const GRPC_PACKAGES: readonly PackageFacts[] = [wkt, rpc, common, capabilities, iam, registry, vulnerabilities, oidc, iamV1];
 
 let built: protobuf.Root | undefined;
 /** The descriptors of every package (built once). */

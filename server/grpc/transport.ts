@@ -48,6 +48,9 @@ export function serveHttp2Beside(server: Server, h2: Http2Sink, timeoutMs: numbe
       if (maybeHttp2 && seen.length < PREFACE.length) return;
       stop();
       if (maybeHttp2) {
+        // The HTTP server's sockets are half-open ones; an HTTP/2 session does not close its side
+        // when the client closes its own, which would leave the connection open forever.
+        socket.allowHalfOpen = false;
         // Node's HTTP/2 session reads what is buffered on the socket first.
         socket.pause();
         socket.unshift(seen);

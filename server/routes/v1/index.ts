@@ -4,7 +4,7 @@
  * the wire: v1 names (shapes.ts), Lists that answer `{items}` with every match in one response
  * (v1 has no paging or ordering parameters), no Get by id (a v2 addition: v1 lists with `?id=`),
  * and a PATCH without `updateMask` that replaces every updatable field, resetting those a body
- * omits. Advisories have no v1 path.
+ * omits; PUT does the same (the v1 protos map Update to PUT). Advisories have no v1 path.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS, PAGE_SIZE_MAX } from "../../../api/collections";
@@ -92,13 +92,13 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
   } : refuse(def.readOnly ?? `${name} cannot be created`));
 
   const update = def.update;
-  app.patch(`${path}/*`, update ? async (req) => {
+  app.route({ method: ["PATCH", "PUT"], url: `${path}/*`, handler: update ? async (req: FastifyRequest) => {
     noQuery(req, "is not a query parameter of v1 updates: a v1 PATCH replaces every updatable field");
     const uid = uidOf(req);
     guard(req, "update", uid);
     const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
     return render(req, commit(req, (caller) => update.run(ctx, uid, body, resetMask(update.maskPaths, body), caller)));
-  } : refuse(def.readOnly ?? `${name} cannot be updated`));
+  } : refuse(def.readOnly ?? `${name} cannot be updated`) });
 
   app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse(def.readOnly ?? `${name} cannot be deleted`));
 }

@@ -1,0 +1,93 @@
+/**
+ * The v1 IAM services (`chainguard.platform.iam`) for what irv-server serves as v1 REST: groups,
+ * identities and roles (List, Create, Update, Delete). Their other methods, and the v1 role
+ * bindings (mapped to `/iam/v1/rolebindings`, where irv-server serves `/iam/v1/roleBindings`),
+ * answer UNIMPLEMENTED.
+ */
+import type { MethodFacts, PackageFacts } from "./facts";
+
+const time = "google.protobuf.Timestamp";
+const notServed = (method: MethodFacts["http"]["method"], path: string, body?: string): MethodFacts => ({ served: false, http: { method, path, ...(body ? { body } : {}) } });
+
+/** Create, Update (PUT of the whole item), List and Delete of a v1 collection. */
+function v1Methods(M: string, path: string, parent: string, body: string): Record<string, MethodFacts> {
+  return {
+    Create: { request: `Create${M}Request`, response: M, http: { method: "post", path: `${path}/{${parent}=**}`, body } },
+    Update: { request: M, response: M, http: { method: "put", path: `${path}/{id=**}`, body: "*" } },
+    List: { request: `${M}Filter`, response: `${M}List`, http: { method: "get", path } },
+    Delete: { request: `Delete${M}Request`, response: "google.protobuf.Empty", http: { method: "delete", path: `${path}/{id=**}` } },
+  };
+}
+
+export const iamV1: PackageFacts = {
+  package: "chainguard.platform.iam",
+  services: {
+    Groups: {
+      methods: {
+        ...v1Methods("Group", "/iam/v1/groups", "parent", "group"),
+        LookupGroup: notServed("get", "/iam/v1/groups:lookupGroup"),
+        RequestGroupAccess: notServed("post", "/iam/v1/groups/{group_id=**}:requestGroupAccess", "*"),
+        CheckEligibility: notServed("get", "/iam/v1/groups:checkEligibility"),
+      },
+    },
+    Identities: {
+      methods: { ...v1Methods("Identity", "/iam/v1/identities", "parent_id", "identity"), Lookup: notServed("get", "/iam/v1/identities/lookup") },
+    },
+    Roles: { methods: v1Methods("Role", "/iam/v1/roles", "parent_id", "role") },
+    RoleBindings: {
+      methods: {
+        Create: notServed("post", "/iam/v1/rolebindings/{parent=**}", "role_binding"),
+        CreateBatch: notServed("post", "/iam/v1/rolebindings/batch/{parent=**}", "role_bindings"),
+        Update: notServed("put", "/iam/v1/rolebindings/{id=**}", "*"),
+        List: notServed("get", "/iam/v1/rolebindings"),
+        Delete: notServed("delete", "/iam/v1/rolebindings/{id=**}"),
+      },
+    },
+  },
+  messages: {
+    Group: {
+      fields: { id: "1 string", name: "2 string", description: "3 string", resource_limits: "4 map<string,int32>", verified: "5 bool", kind: "6 OrgKind", status: "7 OrgStatus" },
+    },
+    GroupList: { fields: { items: "1 repeated Group" } },
+    GroupFilter: { fields: { id: "1 string", uidp: "2 chainguard.platform.common.UIDPFilter", name: "3 string" } },
+    CreateGroupRequest: { fields: { parent: "1 string", group: "2 Group" } },
+    DeleteGroupRequest: { fields: { id: "1 string" } },
+    Identity: {
+      fields: {
+        id: "1 string", name: "2 string", description: "3 string", created_at: `4 ${time}`, updated_at: `5 ${time}`, last_seen: `9 ${time}`,
+        claim_match: "10 ClaimMatch oneof=relationship", static: "11 StaticKeys oneof=relationship",
+        service_principal: "12 ServicePrincipal oneof=relationship", aws_identity: "13 AWSIdentity oneof=relationship",
+      },
+      nested: {
+        ClaimMatch: {
+          fields: {
+            issuer: "1 string oneof=iss", issuer_pattern: "2 string oneof=iss", subject: "3 string oneof=sub", subject_pattern: "4 string oneof=sub",
+            audience: "5 string oneof=aud", audience_pattern: "6 string oneof=aud", claims: "7 map<string,string>", claim_patterns: "8 map<string,string>",
+          },
+        },
+        StaticKeys: { fields: { issuer: "1 string", subject: "2 string", issuer_keys: "4 string", expiration: `5 ${time}`, audiences: "6 repeated string" } },
+        AWSIdentity: {
+          fields: { aws_account: "1 string", arn: "3 string oneof=aws_arn", arn_pattern: "4 string oneof=aws_arn", user_id: "5 string oneof=aws_user_id", user_id_pattern: "6 string oneof=aws_user_id" },
+        },
+      },
+    },
+    IdentityList: { fields: { items: "1 repeated Identity" } },
+    IdentityFilter: { fields: { uidp: "1 chainguard.platform.common.UIDPFilter", id: "2 string" } },
+    CreateIdentityRequest: { fields: { parent_id: "1 string", identity: "2 Identity" } },
+    DeleteIdentityRequest: { fields: { id: "1 string" } },
+    Role: { fields: { id: "1 string", name: "2 string", description: "3 string", capabilities: "4 repeated string" } },
+    RoleList: { fields: { items: "1 repeated Role" } },
+    RoleFilter: { fields: { id: "1 string", name: "2 string", parent: "3 string", uidp: "4 chainguard.platform.common.UIDPFilter" } },
+    CreateRoleRequest: { fields: { parent_id: "1 string", role: "2 Role" } },
+    DeleteRoleRequest: { fields: { id: "1 string" } },
+  },
+  enums: {
+    OrgKind: { values: { ORG_KIND_UNSPECIFIED: 0, ORG_KIND_STARTER: 1, ORG_KIND_CUSTOMER: 2, ORG_KIND_DEV: 3, ORG_KIND_INFRA: 4, ORG_KIND_AWS_MARKETPLACE: 5 } },
+    OrgStatus: { values: { ORG_STATUS_UNSPECIFIED: 0, ORG_STATUS_INITIALIZING: 1, ORG_STATUS_READY: 2, ORG_STATUS_SUSPENDED: 3 } },
+    ServicePrincipal: {
+      values: Object.fromEntries(
+        ["UNKNOWN", "COSIGNED", "INGESTER", "CATALOG_SYNCER", "APKO_BUILDER", "ENTITLEMENT_SYNCER", "TENANT_SCANNER", "SEDIMENTOLOGY", "SKILLUP", "MATERIALIZER", "MICROFLOW", "GUARDENER", "MICROVM", "SKILLS"].map((v, i) => [v, i]),
+      ),
+    },
+  },
+};
