@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_TIMEOUT } from "../support/engine";
-import { IDP_CLIENT_SECRET, JWKS, makeEveryKind, type MadeByHand } from "../support/every-kind";
+import { BY_FILE, IDP_CLIENT_SECRET, JWKS, makeEveryKind, type MadeByHand } from "../support/every-kind";
 import { path as apiPath, useServer } from "../support/server";
 import { yamlProject, type YamlProject } from "../support/yaml-project";
 
@@ -11,19 +11,6 @@ import { yamlProject, type YamlProject } from "../support/yaml-project";
 // language host and the resource plugin, in one stack: the code `--out` writes previews no
 // change, the write-only fields behave as the README says, refresh keeps it so, destroy ends it.
 
-/** The resources of `makeEveryKind` imported by the file: logical name, kind, key of its uid. */
-const BY_FILE: [string, string, keyof MadeByHand][] = [
-  ["team", "Group", "team"],
-  ["oncall", "Group", "subteam"],
-  ["ci", "Identity", "ci"],
-  ["signer", "Identity", "keys"],
-  ["runner", "Identity", "aws"],
-  ["syncer", "Identity", "syncer"],
-  ["deployer", "Role", "deployer"],
-  ["ci-deployer", "RoleBinding", "binding"],
-  ["sso", "IdentityProvider", "sso"],
-  ["invite", "GroupInvite", "invite"],
-];
 /** Outputs the API computes: never in the code an import writes. */
 const COMPUTED = ["uid:", "createTime", "updateTime", "keyId", "code:", "lastSeenTime", "verified", "clientSecret"];
 const SECRET_CONFIG = "  ssoSecret:\n    type: string\n    secret: true\n";

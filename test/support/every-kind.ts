@@ -73,3 +73,21 @@ export async function makeEveryKind(api: Api, parent: string, prefix = "imported
   const invite = await make(api, "groupInvites", team, { roleUid: viewer, email: "new-hire@acme.example", ttl: "86400s" });
   return { team, subteam, ci, keys, aws, syncer, deployer, binding, sso, accounts, invite, viewer, keysExpiration: expirationTime };
 }
+
+/**
+ * The resources of `makeEveryKind` as one `pulumi import --file` takes them: logical name, kind,
+ * key of its uid. The account association is imported apart: its uid is its group's, and the code
+ * generator writes references only for uids that one imported resource holds.
+ */
+export const BY_FILE: [string, string, keyof EveryKind][] = [
+  ["team", "Group", "team"],
+  ["oncall", "Group", "subteam"],
+  ["ci", "Identity", "ci"],
+  ["signer", "Identity", "keys"],
+  ["runner", "Identity", "aws"],
+  ["syncer", "Identity", "syncer"],
+  ["deployer", "Role", "deployer"],
+  ["ci-deployer", "RoleBinding", "binding"],
+  ["sso", "IdentityProvider", "sso"],
+  ["invite", "GroupInvite", "invite"],
+];

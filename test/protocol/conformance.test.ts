@@ -1,0 +1,58 @@
+import { execFile } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
+import { useServer } from "../support/server";
+import { goTool } from "../support/tools";
+
+/** One line of the conformance tool's output. */
+interface Check {
+  check: string;
+  ok: boolean;
+  error?: string;
+}
+
+/** Every check the tool makes; a check that went missing fails as surely as one that failed. */
+const CHECKS = [
+  ...["not_found", "invalid_argument", "unauthenticated"].map((c) => `errors.${c}`),
+  ...["create", "get", "create.children", "list.children_of", "list.descendants_of", "list.name", "list.order_by", "list.pages", "list.skip", "update.mask", "update.star", "delete"].map((c) => `groups.${c}`),
+  ...["create.ci", "create.signer", "create.runner", "create.syncer", "list.relationship_type", "list.pages", "update.mask", "update.claim_match", "update.star", "delete.signer", "delete.runner", "delete.syncer"].map((c) => `identities.${c}`),
+  ...["list.builtin", "create", "update.capabilities", "list.children_of"].map((c) => `roles.${c}`),
+  ...["create", "list.identity", "update.role_uid", "delete"].map((c) => `role_bindings.${c}`),
+  ...["create", "update.oidc.client_id", "update.oidc.client_secret", "update.default_role", "delete"].map((c) => `identity_providers.${c}`),
+  ...["create", "update.google", "list", "delete"].map((c) => `account_associations.${c}`),
+  ...["create", "create.without_ttl", "list", "delete"].map((c) => `group_invites.${c}`),
+  ...["setup", "grpc", "http1", "refused", "cleanup"].map((c) => `exchange.${c}`),
+  "roles.delete",
+  "identities.delete.ci",
+  "groups.delete.tree",
+  ...["repos.list", "repos.get", "tags.list", "tags.get", "advisories.list", "advisories.get"],
+];
+
+// The platform's own generated gRPC clients (chainguard.dev/sdk, test/tools/cmd/conformance)
+// against irv-server: every IAM kind's create, get, list, update with masks and delete; repo, tag
+// and advisory reads; the token exchange through the SDK's exchanger, over gRPC and HTTP/1.
+describe("the platform's gRPC clients against irv-server", () => {
+  const ctx = useServer({ allowPrivateIssuers: true });
+  let issuer: OidcIssuer;
+  let tool: string;
+  beforeAll(async () => {
+    tool = goTool("conformance");
+    issuer = await startOidcIssuer();
+  });
+  afterAll(() => issuer?.close());
+
+  it("passes every check", async () => {
+    const idToken = await issuer.sign({ sub: "repo:acme/conformance:ref:refs/heads/main", aud: ctx.server.url });
+    const args = ["-api", ctx.server.url, "-auth", ctx.server.authUrl, "-org", ctx.server.organization, "-id-token", idToken];
+    const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(tool, args, { env: { ...process.env, IRV_TOKEN: ctx.server.token } }, (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+    const results: Check[] = stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    // Each failure with what differed, in one assertion that prints them all.
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(results.map((r) => r.check)).toEqual(CHECKS);
+    expect(code, stderr).toBe(0);
+  });
+});
