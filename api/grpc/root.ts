@@ -136,7 +136,36 @@ export function fromJson(type: protobuf.Type, json: unknown): protobuf.Message {
 
 /** The protojson of a message of `type`. */
 export function toJson(type: protobuf.Type, message: protobuf.Message): Record<string, unknown> {
-  return type.toObject(message, JSON_OPTIONS);
+  return withDecimalKeys(type, type.toObject(message, JSON_OPTIONS));
+}
+
+const LONG_KEYS = new Set(["int64", "uint64", "sint64", "fixed64", "sfixed64"]);
+
+/**
+ * `obj` (the JSON of a message of `type`) with the keys of its 64-bit-keyed maps as decimals, as
+ * protojson writes them: protobufjs's decoder keys such a map by the 8-character hash of the
+ * number (an association's GitHub `app_installations`), which `toObject` passes on as it is.
+ */
+function withDecimalKeys(type: protobuf.Type, obj: Record<string, unknown>): Record<string, unknown> {
+  for (const field of type.fieldsArray) {
+    const v = obj[field.name];
+    if (v === undefined || v === null) continue;
+    const inner = field.resolve().resolvedType;
+    const sub = inner instanceof protobuf.Type ? inner : undefined;
+    if (field instanceof protobuf.MapField && typeof v === "object") {
+      const m = v as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      const unsigned = field.keyType === "uint64" || field.keyType === "fixed64";
+      for (const [k, x] of Object.entries(m)) {
+        const key = LONG_KEYS.has(field.keyType) && k.length === 8 ? protobuf.util.LongBits.fromHash(k).toLong(unsigned).toString() : k;
+        out[key] = sub && x && typeof x === "object" ? withDecimalKeys(sub, x as Record<string, unknown>) : x;
+      }
+      obj[field.name] = out;
+    } else if (sub && typeof v === "object") {
+      for (const x of Array.isArray(v) ? v : [v]) if (x && typeof x === "object") withDecimalKeys(sub, x as Record<string, unknown>);
+    }
+  }
+  return obj;
 }
 
 type Wrapper = { fromObject(this: protobuf.Type, o: unknown): protobuf.Message; toObject(this: protobuf.Type, m: protobuf.Message, o?: protobuf.IConversionOptions): unknown };

@@ -93,9 +93,9 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
         const d = desired.description;
         const team = new irv.iam.Group("team", { parentUid: org, name: "gw-dynamic", description: d });
         const inTeam = { groupUid: team.uid };
-        const ci = new irv.iam.Identity("ci", { ...inTeam, name: "ci", description: d, claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app:ref:refs/heads/main" } });
+        const ci = new irv.iam.Identity("ci", { ...inTeam, name: "ci-0", description: d, claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app:ref:refs/heads/main" } });
         new irv.iam.Identity("runner", { ...inTeam, name: "runner", description: d, awsIdentity: { awsAccount: "123456789012", arnPattern: "^arn:aws:iam::123456789012:role/runner-.*$" } });
-        new irv.iam.Identity("syncer", { ...inTeam, name: "syncer", description: d, servicePrincipal: "CATALOG_SYNCER" });
+        new irv.iam.Identity("syncer", { ...inTeam, name: "syncer", description: d, servicePrincipal: "SERVICE_PRINCIPAL_CATALOG_SYNCER" });
         const role = new irv.iam.Role("deployer", { ...inTeam, name: "deployer", description: d, capabilities: desired.capabilities });
         new irv.iam.RoleBinding("ci-deployer", { ...inTeam, identityUid: ci.uid, roleUid: role.uid });
         new irv.iam.IdentityProvider("sso", {
