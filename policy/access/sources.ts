@@ -4,10 +4,13 @@
  * same settings as the provider. Nothing here reads one resource per request, but for the probes
  * that tell which lists the caller may not make.
  */
-import { KINDS, kindOfTypeToken, type Kind } from "../../api/kinds";
+import { KINDS, kindInfo, kindOfTypeToken, type Kind } from "../../api/kinds";
+import { parentOf } from "../../api/uid";
 import { NotFoundError, PermissionDeniedError, type IrvClient } from "../../client";
 import { orgOfItems, type Known, type ResourceItem } from "./items";
 import type { Org } from "./org";
+
+const parentField = (kind: Kind): string => kindInfo(kind).parentField;
 
 /** The kinds that grant access or say who is granted it. */
 export const ACCESS_KINDS: readonly Kind[] = ["groups", "roles", "identities", "roleBindings", "groupInvites", "identityProviders"];
@@ -48,13 +51,25 @@ export async function itemsOfApi(client: IrvClient, scope?: string): Promise<Res
   const lists = await Promise.all(
     ACCESS_KINDS.map(async (kind) => {
       const items = (await client.collect(kind, q)) as unknown as Record<string, unknown>[];
-      return items.map((f): ResourceItem => ({ kind, key: String(f.uid), uid: String(f.uid), label: typeof f.name === "string" && f.name ? f.name : String(f.uid), fields: f }));
+      return items.map((f) => itemOfApi(kind, f));
     }),
   );
   // A listing under a scope does not hold the scope's ancestors: the roles bound there (the
   // built-in roles live at the root) are listed without it.
-  if (scope) lists.push(((await client.collect("roles", {})) as unknown as Record<string, unknown>[]).filter((r) => !lists.flat().some((i) => i.uid === r.uid)).map((f) => ({ kind: "roles" as Kind, key: String(f.uid), uid: String(f.uid), label: String(f.name ?? f.uid), fields: f })));
+  if (scope) lists.push(((await client.collect("roles", {})) as unknown as Record<string, unknown>[]).filter((r) => !lists.flat().some((i) => i.uid === r.uid)).map((f) => itemOfApi("roles", f)));
   return lists.flat();
+}
+
+/**
+ * An item as the API returns it: its parent is in its uid, not a field, and a binding names its
+ * identity and role by the objects it hydrates.
+ */
+function itemOfApi(kind: Kind, f: Record<string, unknown>): ResourceItem {
+  const uid = String(f.uid);
+  const fields: Record<string, unknown> = { [parentField(kind)]: parentOf(uid), ...f };
+  const hydrated = (k: string) => (f[k] as { uid?: unknown } | undefined)?.uid;
+  if (kind === "roleBindings") Object.assign(fields, { identityUid: f.identityUid ?? hydrated("identity"), roleUid: f.roleUid ?? hydrated("role") });
+  return { kind, key: uid, uid, label: typeof f.name === "string" && f.name ? f.name : uid, fields };
 }
 
 /** A uid no item has (16 zero hex digits below `group`): its read answers whether `kind` may be listed there. */
