@@ -24,3 +24,8 @@ export function table(header: string[], rows: string[][]): string {
 export function code(s: string): string {
   return s.includes("`") ? `\`\` ${s} \`\`` : `\`${s}\``;
 }
+
+/** A collapsed section: `summary` shown, `body` (markdown) behind it. */
+export function details(summary: string, body: string[]): string[] {
+  return ["<details>", `<summary>${summary.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)}</summary>`, "", ...body, "", "</details>"];
+}
