@@ -1,6 +1,8 @@
 import type { Finding } from "../../policy/world";
 import { showText, type Shown } from "../engine/values";
-import { cell, code, table } from "../format/markdown";
+import { cell, code, details, table } from "../format/markdown";
+import { outsideMarkdown, outsideText } from "../drift/format";
+import { sentence, type AccessChange, type AccessEntry } from "./access";
 import { ACTIONS, type ReviewChange, type ReviewReport } from "./report";
 
 /** The output formats `irv review` can print. */
@@ -31,6 +33,8 @@ function markdown(r: ReviewReport): string {
   const out = [`## Pulumi preview for stack ${code(r.stack)}`, "", `**${r.summary}** (${r.unchanged} unchanged)`];
   const policy = policyLine(r);
   if (policy) out.push("", r.policy!.mandatory ? `**${policy}**: a mandatory finding blocks this change.` : policy);
+  if (r.access) out.push("", ...accessMarkdown(r.access));
+  out.push(...outsideMarkdown(r.outside));
   if (r.changes.length === 0) out.push("", "No changes: applying this would do nothing.");
   for (const { action, title } of ACTIONS) {
     const group = r.changes.filter((c) => c.action === action);
@@ -99,6 +103,13 @@ function text(r: ReviewReport): string {
   const lines = [`Stack ${r.stack}: ${r.summary} (${r.unchanged} unchanged)`];
   const policy = policyLine(r);
   if (policy) lines.push(policy);
+  if (r.access) {
+    lines.push(accessLine(r.access));
+    for (const [verb, list] of [["gains", r.access.gained], ["loses", r.access.lost]] as const)
+      for (const e of list) lines.push(`  ${verb === "gains" ? "+" : "-"} ${sentence(e, verb)}${e.subject.maybe ? ` (maybe: ${e.subject.maybe})` : ""}`);
+    for (const u of [...r.access.unknown, ...r.access.unseen]) lines.push(`  ? ${u}`);
+  }
+  lines.push(...outsideText(r.outside));
   for (const c of r.changes) {
     lines.push("", `${SIGN[c.action]} ${c.action} ${c.name} (${c.kind}${c.uid ? `, uid ${c.uid}` : ""})${c.action === "replace" ? `: replaced because ${c.replaceBecause.join(", ")} changed` : ""}`);
     for (const f of c.fields) {
@@ -117,4 +128,44 @@ function text(r: ReviewReport): string {
 
 function findingText(f: Finding): string {
   return `[${f.enforcementLevel}] ${f.rule}: ${f.message}. Fix: ${f.fix}`;
+}
+
+/** How many entries of each side the markdown spells out; the JSON output carries them all. */
+const ACCESS_SHOWN = 100;
+
+/** `Access: 3 grants gained by 2 identities, 1 lost by 1 identity`. */
+function accessLine(a: AccessChange): string {
+  const side = (list: AccessEntry[], verb: string) => {
+    const who = new Set(list.map((e) => e.subject.key)).size;
+    return `${list.length} grant${list.length === 1 ? "" : "s"} ${verb}${list.length ? ` by ${who} identit${who === 1 ? "y" : "ies"}` : ""}`;
+  };
+  if (!a.gained.length && !a.lost.length && !a.unknown.length) return "Access: no change in who can do what";
+  return `Access: ${side(a.gained, "gained")}, ${side(a.lost, "lost")}${a.unknown.length ? `, ${a.unknown.length} unknown` : ""}`;
+}
+
+/** The access change: the counts first, then each identity's gains and losses collapsed, bounded in size. */
+function accessMarkdown(a: AccessChange): string[] {
+  const out = [`### Access change`, "", `**${accessLine(a)}**`];
+  let budget = ACCESS_SHOWN;
+  for (const [verb, list] of [["gains", a.gained], ["loses", a.lost]] as const) {
+    const bySubject = new Map<string, AccessEntry[]>();
+    for (const e of list) bySubject.set(e.subject.key, [...(bySubject.get(e.subject.key) ?? []), e]);
+    let left = list.length;
+    for (const entries of bySubject.values()) {
+      if (budget <= 0) break;
+      const shown = entries.slice(0, budget);
+      budget -= shown.length;
+      left -= shown.length;
+      const s = entries[0].subject;
+      const caps = new Set(entries.flatMap((e) => e.capabilities)).size;
+      const body = shown.map((e) => `- ${sentence(e, verb, code)}`);
+      if (shown.length < entries.length) body.push(`- and ${entries.length - shown.length} more`);
+      if (s.maybe) body.unshift(`_Maybe_: ${code(s.name)} stands for ${s.maybe}.`, "");
+      out.push("", ...details(`${s.name}${s.uid ? ` (${s.uid})` : ""} ${verb} ${caps} capabilit${caps === 1 ? "y" : "ies"}${s.maybe ? " (maybe)" : ""}`, body));
+    }
+    if (left > 0) out.push("", `_${left} more grant${left === 1 ? "" : "s"} ${verb === "gains" ? "gained" : "lost"}: see \`--format json\`._`);
+  }
+  const notes = [...a.unknown, ...a.unseen];
+  if (notes.length) out.push("", `**Not known** (${notes.length}):`, "", ...notes.slice(0, 20).map((n) => `- ${code(n)}`), ...(notes.length > 20 ? [`- and ${notes.length - 20} more`] : []));
+  return out;
 }

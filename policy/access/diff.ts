@@ -30,9 +30,7 @@ export interface AccessDiff {
 
 /** What `after` grants that `before` does not, and the reverse. */
 export function diffAccess(before: AccessModel, after: AccessModel): AccessDiff {
-  const subjects = new Set([...after.subjects.keys(), ...before.subjects.keys()]);
-  for (const b of after.bindings.values()) subjects.add(b.subject);
-  for (const b of before.bindings.values()) subjects.add(b.subject);
+  const subjects = affected(before, after);
   const gained: AccessDelta[] = [];
   const lost: AccessDelta[] = [];
   const unknown: UnknownGrant[] = [];
@@ -60,6 +58,35 @@ function gains(subject: string, is: Cover, was: Cover, model: AccessModel): Acce
       const groups = model.subtreeSize(group) - except.reduce((n, g) => n + (model.groups.has(g) ? model.subtreeSize(g) : 0), 0);
       if (groups <= 0) continue;
       out.push({ subject, capability, group, except, groups, bindings: [...bindings].sort() });
+    }
+  }
+  return out;
+}
+
+/** Whether two capability sets (undefined: not readable) differ. */
+function sameCaps(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.size === b.size && [...a].every((c) => b.has(c));
+}
+
+/**
+ * The subjects whose access may differ: those of a binding added, removed or changed, of a binding
+ * to a role whose capabilities changed, or of a binding on a group above one that moved. Every
+ * other subject holds the same bindings of the same roles on the same subtrees.
+ */
+function affected(before: AccessModel, after: AccessModel): Set<string> {
+  const out = new Set<string>();
+  const roles = new Set([...before.roles.keys(), ...after.roles.keys()]);
+  const changedRoles = new Set([...roles].filter((r) => !sameCaps(before.capabilitiesOf(r), after.capabilitiesOf(r))));
+  for (const [one, other] of [[before, after], [after, before]] as const) {
+    for (const b of one.bindings.values()) {
+      const o = other.bindings.get(b.key);
+      if (!o || o.subject !== b.subject || o.group !== b.group || o.role !== b.role || changedRoles.has(b.role)) out.add(b.subject);
+    }
+    for (const g of one.groups.values()) {
+      const o = other.groups.get(g.key);
+      if (!o || o.parent === g.parent) continue;
+      for (const m of [one, other]) for (const a of m.ancestors(g.key)) for (const b of m.bindingsOn(a)) out.add(b.subject);
     }
   }
   return out;

@@ -9,3 +9,5 @@ export * from "./model";
 export * from "./diff";
 export * from "./items";
 export * from "./sources";
+export * from "./gates";
+export * from "./world-file";

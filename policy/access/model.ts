@@ -81,11 +81,6 @@ export class AccessModel {
     }
     for (const g of [...this.groups.values()]) if (g.parent) this.implicitGroup(g.parent);
     for (const g of this.groups.values()) if (g.parent) push(this.children, g.parent, g.key);
-    for (const [kind, items] of [["group", this.groups], ["role", this.roles], ["subject", this.subjects], ["binding", this.bindings]] as const) {
-      const m = new Map<string, string[]>();
-      for (const it of items.values()) push(m, it.name, it.key);
-      this.byName.set(kind, m);
-    }
   }
 
   /** A group only known by its uid (the organization, a group outside what was listed): its parent from the uid. */
@@ -99,7 +94,15 @@ export class AccessModel {
 
   /** The keys with this name among groups, roles, subjects or bindings. */
   named(kind: "group" | "role" | "subject" | "binding", name: string): string[] {
-    return this.byName.get(kind)!.get(name) ?? [];
+    let m = this.byName.get(kind);
+    if (!m) {
+      // Built on first use: a question names one thing, the index of every name is for the next.
+      m = new Map<string, string[]>();
+      const items = kind === "group" ? this.groups : kind === "role" ? this.roles : kind === "subject" ? this.subjects : this.bindings;
+      for (const it of items.values()) push(m, it.name, it.key);
+      this.byName.set(kind, m);
+    }
+    return m.get(name) ?? [];
   }
 
   /** `group` and its ancestors, nearest first. */

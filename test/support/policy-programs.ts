@@ -135,7 +135,7 @@ export function tsProgram(org: string, bad: boolean) {
 }
 
 /** A YAML folder project `policy-yaml` with stack `dev`, config `org` set: its folder, writer and CLI. */
-export async function yamlPolicyProject(org: string, env: Record<string, string>, config: Record<string, string> = {}) {
+export async function yamlPolicyProject(org: string, env: Record<string, string>, config: Record<string, string> = {}, program: (bad: boolean) => string = yamlProgram) {
   const base = mkdtempSync(path.join(tmpdir(), "irv-policy-yaml-"));
   const dir = path.join(base, "project");
   for (const d of [dir, path.join(base, "backend")]) mkdirSync(d);
@@ -150,7 +150,7 @@ export async function yamlPolicyProject(org: string, env: Record<string, string>
         `backend:\n  url: file://${path.join(base, "backend")}`,
         `plugins:\n  providers:\n    - name: irv\n      path: ${path.join(repoRoot, "bin")}`,
         "config:\n  org:\n    type: string",
-        yamlProgram(bad),
+        program(bad),
       ].join("\n"),
     );
   write(true);
