@@ -11,7 +11,7 @@ export function shown(n: Named): string {
   return n.uid && n.uid !== n.name ? `${n.name} (${n.uid})` : n.name;
 }
 
-const how = (g: NamedGrant) => (g.inherited ? `inherited from ${g.at.name}` : "direct");
+const how = (g: NamedGrant) => (g.inherited ? "inherited" : "direct");
 const verdict = { yes: "yes", no: "no", unknown: "cannot tell" } as const;
 
 /** Renders an answer in `format`. */
@@ -34,7 +34,7 @@ function grid(header: string[], rows: string[][]): string[] {
 }
 
 function rows(header: string[], body: string[][], md: boolean): string[] {
-  return md ? [table(header, body.map((r) => r.map((c) => code(c))))] : grid(header, body);
+  return md ? [table(header, body.map((r) => r.map((c) => (c ? code(c) : ""))))] : grid(header, body);
 }
 
 function canI(a: CanIAnswer, md: boolean): string[] {

@@ -121,7 +121,10 @@ function group(deltas: AccessDelta[], m: Model): AccessEntry[] {
 /** The sentence of one entry: "`ci-deploy` gains `role_bindings.create` on `engineering` and its 13 groups below, through ...". */
 export function sentence(e: AccessEntry, verb: "gains" | "loses", q: (s: string) => string = (s) => s): string {
   const below = e.groups - 1;
-  const where = `${q(e.group.name)}${below > 0 ? ` and ${e.except.length ? "" : "its "}${below} group${below === 1 ? "" : "s"} below${e.except.length ? ` it (not ${e.except.map((x) => q(x.name)).join(", ")}, held already)` : ""}` : ""}`;
+  const groups = (n: number) => `${n} group${n === 1 ? "" : "s"}`;
+  const where = e.except.length
+    ? `${q(e.group.name)}${below > 0 ? ` and ${groups(below)} below it` : ""} (not ${e.except.map((x) => q(x.name)).join(", ")} and below, held already)`
+    : `${q(e.group.name)}${below > 0 ? ` and its ${groups(below)} below` : ""}`;
   return `${q(e.subject.name)} ${verb} ${e.capabilities.map(q).join(", ")} on ${where}, through the ${e.binding.kind === "iam.RoleBinding" ? "binding" : e.binding.kind === "iam.GroupInvite" ? "invite" : "identity provider"} ${q(e.binding.name)} of role ${q(e.role.name)}`;
 }
 

@@ -4,11 +4,14 @@
  * only part of the organization: what it cannot list is named under "Not seen", and no answer
  * is guessed from it (can-i says "cannot tell" and exits 5).
  */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { COLLECTIONS } from "../../api";
 import { builtinRoleUid } from "../../server";
 import { runIrv } from "../support/cli";
 import { useServer } from "../support/server";
+import { repoRoot } from "../support/engine";
 
 describe("irv access against irv-server", () => {
   const ctx = useServer();
@@ -38,7 +41,7 @@ describe("irv access against irv-server", () => {
     expect(yes.code).toBe(0);
     expect(yes.stdout).toContain(`yes: ci-deploy (${ci}) role_bindings.create on platform (${platform})`);
     expect(yes.stdout).toContain("through binding");
-    expect(yes.stdout).toContain("of role deployer on engineering (inherited from engineering)");
+    expect(yes.stdout).toContain("of role deployer on engineering (inherited)");
     expect(yes.stdout).toContain('maybe: the identity stands for every token whose subject matches "^repo:acme/.*$"');
 
     const no = await irv(["can-i", ci, "roles.create", eng]);
@@ -82,6 +85,27 @@ describe("irv access against irv-server", () => {
     expect(answer.grants.map((g: { subject: { name: string } }) => g.subject.name)).toEqual(["auditor"]);
     expect(answer.unseen).toHaveLength(2);
     expect(who.stdout).not.toContain("ci-deploy");
+  });
+
+  it("runs every irv access command docs/access.md prints, as written, with the answers it shows", async () => {
+    const doc = readFileSync(path.join(repoRoot, "docs", "access.md"), "utf8");
+    const blocks = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const commands = blocks.flatMap((b) => b.split("\n")).filter((l) => l.startsWith("irv access "));
+    expect(commands).toHaveLength(4);
+    const codes: Record<string, number> = {};
+    for (const line of commands) {
+      const r = await runIrv(line.split(" ").slice(1), { IRV_API_URL: ctx.server.url, IRV_TOKEN: ctx.server.token, IRV_CONFIG_DIR: "/nonexistent-irv-login" });
+      expect(r.stderr, line).toBe("");
+      codes[line] = r.code!;
+      // The answer the page shows, less the uids this server made.
+      const shown = r.stdout.split("\n")[0].replace(/ \([0-9a-f/]+\)/g, "");
+      expect(doc.replace(/ \(<org>[0-9a-f/]*\)/g, ""), line).toContain(shown);
+    }
+    expect(Object.values(codes)).toEqual([0, 0, 0, 0]);
+    // The one in the text, run as the auditor.
+    const inText = "irv access can-i auditor roles.create platform";
+    expect(doc).toContain(`\`${inText}\` does not say no`);
+    expect((await irv(inText.split(" ").slice(2), auditorToken)).code).toBe(5);
   });
 
   it("names what it cannot resolve", async () => {

@@ -7,14 +7,14 @@
  * hand reported by `irv drift` (exit 2) and `irv review --refresh` until it is declared expected.
  * `runReview` on the same program in TypeScript (the dynamic classes).
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COLLECTIONS } from "../../api";
 import { formatReview, runReview, type DriftReport, type ReviewReport } from "../../cli";
 import { builtinRoleUid } from "../../server";
 import { runIrv } from "../support/cli";
-import { ENGINE_TIMEOUT, createStack, nodeRequire, type TestStack } from "../support/engine";
+import { ENGINE_TIMEOUT, createStack, nodeRequire, repoRoot, type TestStack } from "../support/engine";
 import { yamlPolicyProject } from "../support/policy-programs";
 import { useServer } from "../support/server";
 
@@ -106,7 +106,8 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       expect(access).toBeLessThan(md.stdout.indexOf("### Create"));
       expect(md.stdout).toContain("**Access: ");
       expect(md.stdout).toContain("<details>\n<summary>ci-deploy (");
-      expect(md.stdout).toMatch(/`ci-deploy` gains `groups\.create`, .*`role_bindings\.create`.* on `engineering` and its 2 groups below, through the binding `ci-deploy-admin` of role `owner`/);
+      expect(md.stdout).toMatch(/`ci-deploy` gains .*`groups\.create`, .*`role_bindings\.create`.* on `engineering` and its 2 groups below, through the binding `ci-deploy-admin` of role `owner`/);
+      expect(md.stdout).toMatch(/`ci-deploy` gains .*`groups\.list`.* on `engineering` \(not `platform` and below, held already\), through the binding `ci-deploy-admin`/);
 
       const text = await run("review", "--format", "text");
       expect(text.stdout).toMatch(/\n {2}\+ ci-deploy gains .* on engineering and its 2 groups below, through the binding ci-deploy-admin of role owner \(maybe: /);
@@ -124,6 +125,13 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       // platform was held already, and is gained on engineering beside it).
       const beside = await run("review", "--format", "json", "--gate", "groups.list@platform");
       expect((JSON.parse(beside.stdout) as ReviewReport).policy!.findings.filter((f) => f.rule === "irv-access-gate").map((f) => f.name)).toEqual(["deployer-viewer"]);
+
+      // The command docs/access.md prints, as written, in the project folder (its stack selected):
+      // no group there is named prod, so nothing is gated.
+      expect(readFileSync(path.join(repoRoot, "docs", "access.md"), "utf8")).toContain("irv review --gate 'role_bindings.create,*.delete@prod' --allow release-bot-admin\n");
+      const documented = await runIrv(["review", "--gate", "role_bindings.create,*.delete@prod", "--allow", "release-bot-admin"], { ...(p.env as Record<string, string>), IRV_API_URL: "", IRV_TOKEN: "" }, p.dir);
+      expect(documented.stderr).toBe("");
+      expect(documented.code).toBe(0);
 
       const file = path.join(p.base, "gates.json");
       writeFileSync(file, JSON.stringify({ "irv-access-gate": { groups: ["tools"] }, "irv-workload-iam-write": "mandatory" }));

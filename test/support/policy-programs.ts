@@ -31,6 +31,12 @@ export const EXPECTED: [rule: string, resource: string][] = [
   ["irv-missing-description", "local"],
 ];
 
+/**
+ * What `irv review` finds beside the pack, in both programs: the access gate on a workload identity
+ * gaining IAM writes (ci is bound to owner, at the root or on eng), advisory by default.
+ */
+export const ACCESS_EXPECTED: [rule: string, resource: string][] = [["irv-workload-iam-write", "ci-owner"]];
+
 export const sorted = (pairs: [string, string][]) => [...new Set(pairs.map((p) => p.join(" ")))].sort();
 
 /**
