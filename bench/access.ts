@@ -95,6 +95,6 @@ export async function runAccessBench(): Promise<string> {
     `who-can (${QUESTIONS} random questions):   ${per(whoCan, QUESTIONS)} each (${found} grants found)`,
     `what (${QUESTIONS} random identities):     ${per(what, QUESTIONS)} each`,
     `baseline, can-i by scanning every binding: ${per(scan, sample.length)} each (${Math.round(scan.ms / sample.length / (canI.ms / QUESTIONS))}x the index)`,
-    `access change of one binding moved (every identity's subtrees compared): ${fmt(diff.ms)} (${diff.value.gained.length} gained, ${diff.value.lost.length} lost)`,
+    `access change of one binding moved (the identities it concerns compared): ${fmt(diff.ms)} (${diff.value.gained.length} gained, ${diff.value.lost.length} lost)`,
   ].join("\n");
 }
