@@ -54,7 +54,7 @@ export function outsideMarkdown(a: AccessDrift | undefined): string[] {
   if (!a?.unmanaged.length) return [];
   const shown = a.unmanaged.slice(0, UNMANAGED_SHOWN);
   const out = ["", `### Access granted outside the stack (${a.unmanaged.length})`, "", `In the managed groups ${a.watched.groups.map(code).join(", ")}; declare expected ones in the stack config \`irv-drift:expectedAccess\` or with \`--expect\`.`, ""];
-  out.push(table(["kind", "name", "uid", "group", "grants"], shown.map((u) => [u.kind, code(u.name), code(u.uid), code(u.group), u.grants.length ? u.grants.map((g) => code(g)).join("<br>") : "_nothing yet_"])));
+  out.push(table(["kind", "name", "uid", "group", "grants"], shown.map((u) => [u.kind, code(u.name), code(u.uid), code(u.group), u.grants.length ? [...u.grants.slice(0, 5).map((g) => code(g)), ...(u.grants.length > 5 ? [`and ${u.grants.length - 5} more`] : [])].join("<br>") : "_nothing yet_"])));
   if (a.unmanaged.length > shown.length) out.push("", `_${a.unmanaged.length - shown.length} more: see \`--format json\`._`);
   out.push("", OUTSIDE_STEPS);
   return out;

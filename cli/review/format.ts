@@ -130,8 +130,9 @@ function findingText(f: Finding): string {
   return `[${f.enforcementLevel}] ${f.rule}: ${f.message}. Fix: ${f.fix}`;
 }
 
-/** How many entries of each side the markdown spells out; the JSON output carries them all. */
+/** How many entries the markdown spells out, and in how many characters at most; the JSON output carries them all. */
 const ACCESS_SHOWN = 100;
+const ACCESS_CHARS = 20_000;
 
 /** `Access: 3 grants gained by 2 identities, 1 lost by 1 identity`. */
 function accessLine(a: AccessChange): string {
@@ -147,25 +148,31 @@ function accessLine(a: AccessChange): string {
 function accessMarkdown(a: AccessChange): string[] {
   const out = [`### Access change`, "", `**${accessLine(a)}**`];
   let budget = ACCESS_SHOWN;
+  let chars = ACCESS_CHARS;
   for (const [verb, list] of [["gains", a.gained], ["loses", a.lost]] as const) {
     const bySubject = new Map<string, AccessEntry[]>();
     for (const e of list) bySubject.set(e.subject.key, [...(bySubject.get(e.subject.key) ?? []), e]);
     let left = list.length;
     for (const entries of bySubject.values()) {
-      if (budget <= 0) break;
-      const shown = entries.slice(0, budget);
-      budget -= shown.length;
-      left -= shown.length;
       const s = entries[0].subject;
+      const body: string[] = [];
+      let shown = 0;
+      for (const e of entries) {
+        const line = `- ${sentence(e, verb, code)}`;
+        if (budget <= 0 || line.length > chars) break;
+        body.push(line);
+        budget--, shown++, (chars -= line.length);
+      }
+      if (shown === 0) break;
+      left -= shown;
       const caps = new Set(entries.flatMap((e) => e.capabilities)).size;
-      const body = shown.map((e) => `- ${sentence(e, verb, code)}`);
-      if (shown.length < entries.length) body.push(`- and ${entries.length - shown.length} more`);
-      if (s.maybe) body.unshift(`_Maybe_: ${code(s.name)} stands for ${s.maybe}.`, "");
+      if (shown < entries.length) body.push(`- and ${entries.length - shown} more`);
+      if (s.maybe) body.unshift(`_Maybe_: ${code(s.name)} stands for ${code(s.maybe)}.`, "");
       out.push("", ...details(`${s.name}${s.uid ? ` (${s.uid})` : ""} ${verb} ${caps} capabilit${caps === 1 ? "y" : "ies"}${s.maybe ? " (maybe)" : ""}`, body));
     }
     if (left > 0) out.push("", `_${left} more grant${left === 1 ? "" : "s"} ${verb === "gains" ? "gained" : "lost"}: see \`--format json\`._`);
   }
   const notes = [...a.unknown, ...a.unseen];
-  if (notes.length) out.push("", `**Not known** (${notes.length}):`, "", ...notes.slice(0, 20).map((n) => `- ${code(n)}`), ...(notes.length > 20 ? [`- and ${notes.length - 20} more`] : []));
+  if (notes.length) out.push("", `**Not known** (${notes.length}):`, "", ...notes.slice(0, 20).map((n) => `- ${code(n.length > 300 ? `${n.slice(0, 300)}...` : n)}`), ...(notes.length > 20 ? [`- and ${notes.length - 20} more`] : []));
   return out;
 }
