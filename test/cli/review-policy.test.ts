@@ -144,7 +144,7 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
           expect(sorted(pairs(report))).toEqual(sorted(bad ? [...EXPECTED, ...ACCESS_EXPECTED] : ACCESS_EXPECTED));
           if (bad) {
             const ciOwner = report.changes.find((c) => c.name === "ci-owner")!;
-            expect(ciOwner.findings.map((f) => f.rule).sort()).toEqual(["irv-binding-above-identity-group", "irv-workload-identity-admin-at-root", "irv-workload-iam-write"]);
+            expect(ciOwner.findings.map((f) => f.rule).sort()).toEqual(["irv-binding-above-identity-group", "irv-workload-iam-write", "irv-workload-identity-admin-at-root"]);
             expect(ciOwner.findings[0].kind).toBe("iam.RoleBinding");
             expect(formatReview(report, "markdown")).toContain("binds a workload identity to the built-in role owner at the organization's root");
           }
