@@ -70,7 +70,8 @@ export type AccessAnswer = CanIAnswer | WhoCanAnswer | WhatAnswer;
 /** An item of `map` by key or uid, else by name (one match), else a usage error naming the candidates. */
 function find(m: AccessModel, kind: "group" | "subject", map: Map<string, Named>, typed: string, what: string): string {
   if (map.has(typed)) return typed;
-  for (const it of map.values()) if (it.uid === typed) return it.key;
+  // A uid, or a stack resource's logical name (the last segment of its URN).
+  for (const it of map.values()) if (it.uid === typed || (it.key.startsWith("urn:") && it.key.endsWith(`::${typed}`))) return it.key;
   const named = m.named(kind, typed);
   if (named.length === 1) return named[0];
   if (named.length > 1)

@@ -32,13 +32,19 @@ export interface Known {
 const parentFieldOf = new Map<string, string>(KINDS.map((d) => [d.kind, d.parentField]));
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" && isKnown(v) ? v : undefined);
 
+/** A name as it may be printed: control characters (a terminal's escape sequences, line breaks) replaced. */
+export function printable(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  return name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "\ufffd");
+}
+
 /** Names hydrated in role bindings (their `identity`, `group` and `role` objects), by uid. */
 export function hydratedNames(items: Iterable<ResourceItem>, into = new Map<string, string>()): Map<string, string> {
   for (const it of items) {
     if (it.kind !== "roleBindings") continue;
     for (const k of ["identity", "group", "role"]) {
       const o = it.fields[k] as { uid?: unknown; name?: unknown } | undefined;
-      if (o && typeof o.uid === "string" && typeof o.name === "string" && o.name) into.set(o.uid, o.name);
+      if (o && typeof o.uid === "string" && typeof o.name === "string" && o.name) into.set(o.uid, printable(o.name));
     }
   }
   return into;
@@ -66,11 +72,11 @@ export function orgOfItems(items: readonly ResourceItem[], known: Known = {}): O
   const grant = (it: ResourceItem, source: AccessBinding["source"], subject: string | undefined, roleField: string) => {
     const group = ref(it, parentFieldOf.get(it.kind)!);
     const role = ref(it, roleField);
-    if (group && subject && role) org.bindings.push({ key: it.key, name: it.label, uid: it.uid, source, group, subject, role });
+    if (group && subject && role) org.bindings.push({ key: it.key, name: printable(it.label), uid: it.uid, source, group, subject, role });
   };
   for (const it of items) {
     const f = it.fields;
-    const name = str(f.name) ?? it.label;
+    const name = printable(str(f.name) ?? it.label);
     switch (it.kind) {
       case "groups":
         org.groups.push({ key: it.key, name, uid: it.uid, parent: ref(it, "parentUid") });
@@ -87,7 +93,7 @@ export function orgOfItems(items: readonly ResourceItem[], known: Known = {}): O
         grant(it, "roleBindings", ref(it, "identityUid"), "roleUid");
         break;
       case "groupInvites":
-        org.subjects.push({ key: it.key, name: it.label, uid: it.uid, type: "invite", maybe: "whoever redeems the invite's code" });
+        org.subjects.push({ key: it.key, name, uid: it.uid, type: "invite", maybe: "whoever redeems the invite's code" });
         subjectKeys.add(it.key);
         grant(it, "groupInvites", it.key, "roleUid");
         break;
@@ -130,13 +136,14 @@ function identityType(f: Record<string, unknown>): Pick<AccessSubject, "type" | 
   const type = RELATIONSHIP_TYPES.find((t) => f[t] !== undefined && f[t] !== null && f[t] !== "");
   if (!type) return { type: "identity" };
   const block = f[type] as Record<string, unknown>;
+  const quoted = (v: unknown) => printable(JSON.stringify(v));
   if (type === "claimMatch") {
     const patterns = ["issuerPattern", "subjectPattern"].filter((k) => str(block?.[k]) !== undefined);
-    if (patterns.length) return { type, maybe: `every token whose ${patterns.map((p) => `${p.replace("Pattern", "")} matches ${JSON.stringify(block[p])}`).join(" and ")}` };
+    if (patterns.length) return { type, maybe: `every token whose ${patterns.map((p) => `${p.replace("Pattern", "")} matches ${quoted(block[p])}`).join(" and ")}` };
   }
   if (type === "awsIdentity") {
     const patterns = ["arnPattern", "userIdPattern"].filter((k) => str(block?.[k]) !== undefined);
-    if (patterns.length) return { type, maybe: `every AWS principal whose ${patterns.map((p) => `${p.replace("Pattern", "")} matches ${JSON.stringify(block[p])}`).join(" and ")}` };
+    if (patterns.length) return { type, maybe: `every AWS principal whose ${patterns.map((p) => `${p.replace("Pattern", "")} matches ${quoted(block[p])}`).join(" and ")}` };
   }
   return { type: type as SubjectType };
 }

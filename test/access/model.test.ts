@@ -131,6 +131,12 @@ describe("the organization of a stack's or the API's items", () => {
     expect(m.roles.get(OWNER)!.capabilities).toEqual(BUILTIN_ROLES.owner.capabilities);
   });
 
+  it("keeps names printable: a terminal escape or a line break in hostile data is replaced", () => {
+    const org = orgOfItems([{ kind: "identities", key: "k", label: "x", fields: { groupUid: ENG, name: "ci\u001b]52;c;bad\u0007\nyes: root", claimMatch: { issuer: "https://i", subjectPattern: "a\u009b2J" } } }]);
+    expect(org.subjects[0].name).toBe("ci\ufffd]52;c;bad\ufffd\ufffdyes: root");
+    expect(org.subjects[0].maybe).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
   it("tells IAM writes from reads and registry writes", () => {
     expect(isIamWrite("role_bindings.create")).toBe(true);
     expect(isIamWrite("identity.create")).toBe(true);

@@ -168,6 +168,15 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       const expected = await run("drift", "--format", "json");
       expect(expected.code).toBe(0);
       expect((JSON.parse(expected.stdout) as DriftReport).access!.expected).toBe(1);
+
+      // irv access on the stack's state: what the stack grants (the binding made by hand is not in it).
+      const inherited = await run("access", "can-i", "ci-deploy", "groups.list", "tools");
+      expect(inherited.stderr).toBe("");
+      expect(inherited.code).toBe(0);
+      expect(inherited.stdout).toContain("through binding ci-deploy-admin of role viewer on platform (inherited)");
+      const notInState = await run("access", "can-i", "ci", "role_bindings.create", "eng", "--format", "json");
+      expect(notInState.code).toBe(4);
+      expect(JSON.parse(notInState.stdout)).toMatchObject({ answer: "no", subject: { name: "ci-deploy", uid: uid("ci") }, group: { name: "engineering" } });
     });
   });
 
