@@ -3,7 +3,8 @@
  * uid looked up through the API when its settings are at hand), or the live organization listed
  * through the API with the provider's settings.
  */
-import type { Stack } from "@pulumi/pulumi/automation";
+import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { withLogin } from "../../client/auth";
 import { clientFor, readSettings, type IrvClient, type Settings } from "../../client";
 import { lookUpRemote } from "../../policy/lookup";
 import { AccessModel, itemsOfApi, itemsOfState, orgOfItems, unlistable, type Known, type ResourceItem, type StateResource } from "../../policy/access";
@@ -25,11 +26,16 @@ export async function knownOf(items: readonly ResourceItem[], client: IrvClient 
   return { roles, names };
 }
 
-/** The client of a stack's `irv:*` settings, or undefined when it names no API. */
+/**
+ * The client of a stack's `irv:*` settings, else the environment the engine gets (the
+ * workspace's variables over this process's, where a login's folder may be set), or undefined
+ * when they name no API.
+ */
 export async function stackClient(stack: Stack): Promise<IrvClient | undefined> {
   const config = await stack.getAllConfig();
-  const settings = readSettings((key) => config[key]?.value);
-  return settings.apiUrl ? clientFor(settings) : undefined;
+  const env = { ...process.env, ...(stack.workspace as LocalWorkspace).envVars };
+  const settings = withLogin(readSettings((key) => config[key]?.value, env), env);
+  return settings.apiUrl ? clientFor(settings, { env }) : undefined;
 }
 
 /** An asker over a stack's state. */
