@@ -10,6 +10,7 @@ import { runDurabilityBench } from "./durability";
 import { runRegistryBench } from "./registry";
 import { runAnonymousListBench } from "./anonymous-lists";
 import { runAuthzBindingsBench } from "./authz-bindings";
+import { runAccessBench } from "./access";
 import { runSoak, seedLine, soakOptions, soakReport } from "./soak";
 
 async function main(): Promise<void> {
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   if (!only || only === "registry") console.log(await runRegistryBench());
   if (!only || only === "anonymous") console.log(await runAnonymousListBench());
   if (!only || only === "bindings") console.log(await runAuthzBindingsBench());
+  if (!only || only === "access") console.log(await runAccessBench());
   if (!only || only === "engine") console.log(await runEngineBench());
   if (!only || only === "plugin") console.log(await runPluginBench(roundsOf(process.argv), sizesOf(process.argv), process.argv.includes("--unmeasured-setup")));
   if (!only || only === "exchange") console.log(await runExchangeBench());

@@ -10,6 +10,10 @@ export const EXIT = {
   changes: 2,
   /** `review`: the IAM guardrails found a mandatory violation (the change must not be applied). */
   policy: 3,
+  /** \`access can-i\`: no. */
+  no: 4,
+  /** \`access can-i\`: cannot tell (something the answer depends on could not be seen). */
+  unknown: 5,
 } as const;
 
 /** An error the user can fix from the message alone: printed without a stack trace. */

@@ -1,3 +1,4 @@
+import { accessCommand } from "./commands/access";
 import { authCommand } from "./commands/auth";
 import { exportCommand } from "./commands/export";
 import { drift } from "./commands/drift";
@@ -6,7 +7,7 @@ import { EXIT, UsageError, processIo, type Command, type Io } from "./command";
 import { terminalText } from "./format/terminal";
 
 /** Every `irv` command, in the order `irv --help` lists them. */
-export const COMMANDS: readonly Command[] = [drift, review, exportCommand, authCommand];
+export const COMMANDS: readonly Command[] = [drift, review, accessCommand, exportCommand, authCommand];
 
 /** `irv --help`. */
 export const USAGE = `Usage: irv <command> [options]
@@ -21,7 +22,8 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`).join("\n")}
 Run \`irv <command> --help\` for a command's options.
 
 Exit codes: 0 success / in sync, 2 drift found (drift) or changes pending
-(review --detailed-exitcode), 3 a mandatory policy violation (review), 1 error.`;
+(review --detailed-exitcode), 3 a mandatory policy violation (review), 4 no and 5 cannot tell
+(access can-i), 1 error.`;
 
 /**
  * Runs `irv` with `argv` (the arguments after the program name) and returns the exit code.

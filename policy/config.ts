@@ -1,4 +1,5 @@
 /** The guardrails' configuration: Pulumi's `--policy-pack-config` format, checked against the rules' settings. */
+import { ACCESS_GATES, gateById } from "./access/gates";
 import { RULES, ruleById } from "./rules";
 import { ENFORCEMENT_LEVELS, type EnforcementLevel, type Rule } from "./world";
 
@@ -18,8 +19,8 @@ export function parsePolicyConfig(raw: unknown, source = "policy config"): Polic
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`${source}: must be a JSON object of rule ids to settings`);
   const out: PolicyConfig = {};
   for (const [id, v] of Object.entries(raw as Record<string, unknown>)) {
-    const rule = ruleById(id);
-    if (!rule && id !== "all") throw new Error(`${source}: unknown rule ${JSON.stringify(id)} (the rules: ${RULES.map((r) => r.id).join(", ")})`);
+    const rule: Pick<Rule, "config"> | undefined = ruleById(id) ?? gateById(id);
+    if (!rule && id !== "all") throw new Error(`${source}: unknown rule ${JSON.stringify(id)} (the rules: ${[...RULES, ...ACCESS_GATES].map((r) => r.id).join(", ")})`);
     const entry = typeof v === "string" ? { enforcementLevel: v } : v;
     if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw new Error(`${source}: ${id}: must be an enforcement level or an object`);
     const e = entry as Record<string, unknown>;
@@ -41,7 +42,7 @@ export function parsePolicyConfig(raw: unknown, source = "policy config"): Polic
 }
 
 /** The level and settings of `rule` under `config`: the rule's entry, else `all`'s level, else its defaults. */
-export function effective(rule: Rule, config: PolicyConfig = {}): Effective {
+export function effective(rule: Pick<Rule, "id" | "config" | "enforcementLevel">, config: PolicyConfig = {}): Effective {
   const entry = (e: RuleConfigEntry | undefined) => (typeof e === "string" ? { enforcementLevel: e } : (e ?? {}));
   const own = entry(config[rule.id]);
   const all = entry(config.all);

@@ -13,6 +13,8 @@ import { evaluate } from "./evaluate";
 import { RULES } from "./rules";
 import { UNKNOWN, kindOfType, type Rule, type Subject, type World } from "./world";
 import { lookUpRemote, type LookupCache } from "./lookup";
+import { ACCESS_GATES, type AccessGate } from "./access/gates";
+import { recordWorld } from "./access/world-file";
 
 /** The API's answers, shared by the stack policies of one run of the pack. */
 const cache: LookupCache = new Map();
@@ -120,5 +122,19 @@ export function skippedLookups(rule: Rule, wanted: readonly { kind: string; uid:
   );
 }
 
-/** Every rule's policy. */
-export const policies = RULES.map(policyOf);
+/**
+ * The policy of an access gate: judged by `irv review`, which knows the access before the change;
+ * in the pack it records the proposed access for it (policy/access/world-file.ts) and reports nothing.
+ */
+export function gatePolicy(gate: AccessGate): StackValidationPolicy {
+  return {
+    name: gate.id,
+    description: gate.reason,
+    enforcementLevel: gate.enforcementLevel,
+    configSchema: { properties: gate.config.properties as never },
+    validateStack: (args) => recordWorld(worldOfStack(args.resources)),
+  };
+}
+
+/** Every rule's policy, then the access gates'. */
+export const policies = [...RULES.map(policyOf), ...ACCESS_GATES.map(gatePolicy)];

@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
-import { EXIT, STACK_OPTIONS, oneOf, parsing, type Command } from "../command";
+import type { Kind } from "../../api/kinds";
+import { EXIT, STACK_OPTIONS, UsageError, oneOf, parsing, type Command } from "../command";
+import { WATCHED_KINDS } from "../drift/access";
 import { DRIFT_FORMATS, formatDrift, runDrift } from "../drift";
 import { openStack } from "../stack";
 
@@ -7,16 +9,24 @@ import { openStack } from "../stack";
 export const drift: Command = {
   name: "drift",
   summary: "report what differs between a stack and the live API (exit 2 on drift)",
-  help: `Usage: irv drift [--stack S] [--cwd DIR] [--format text|markdown|json]
+  help: `Usage: irv drift [--stack S] [--cwd DIR] [--format text|markdown|json] [--expect UID|NAME]...
+                 [--watch KINDS] [--no-access]
 
 Refreshes the stack in preview mode (its state is not changed) against the live API and reports,
 per resource, each field whose live value differs from the recorded one, and resources deleted
-outside Pulumi. Secrets show as [secret].
+outside Pulumi. Secrets show as [secret]. It also lists what grants access inside the groups the
+stack manages but is not in the stack (role bindings, identities, custom roles, invites and
+identity providers made by hand), each with the access it grants: drift too.
 
 Options:
   -s, --stack S      stack name (default: the project's selected stack)
       --cwd DIR      Pulumi project folder (default: the current directory)
   -f, --format F     text (default), markdown (ready to post as an issue or PR comment), json
+      --expect X     an item made outside the stack on purpose (uid or name); repeatable, beside
+                     the stack config irv-drift:expectedAccess (a JSON array or comma-separated)
+      --watch KINDS  the kinds to look for, comma-separated (default: roleBindings, identities,
+                     roles, groupInvites, identityProviders)
+      --no-access    do not look for access made outside the stack
   -h, --help         show this help
 
 The provider reads its endpoint and credentials from the stack's irv:* config, or from
@@ -32,13 +42,18 @@ Exit codes: 0 in sync, 2 drift found, 1 error.`,
         strict: true,
         options: {
           ...STACK_OPTIONS,
+          expect: { type: "string", multiple: true },
+          watch: { type: "string" },
+          "no-access": { type: "boolean" },
         },
       }),
     );
     if (values.help) return io.out(this.help), EXIT.ok;
     const format = oneOf("format", values.format, DRIFT_FORMATS, "text");
     const stack = await openStack({ stack: values.stack, cwd: values.cwd });
-    const report = await runDrift({ stack });
+    const kinds = values.watch?.split(",").map((k) => k.trim()) as Kind[] | undefined;
+    for (const k of kinds ?? []) if (!WATCHED_KINDS.includes(k)) throw new UsageError(`--watch: ${JSON.stringify(k)} is not one of ${WATCHED_KINDS.join(", ")}`);
+    const report = await runDrift({ stack, access: values["no-access"] ? false : { expected: values.expect, kinds } });
     io.out(formatDrift(report, format));
     return report.inSync ? EXIT.ok : EXIT.changes;
   },

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { capabilityNamed } from "../../api/capabilities";
 import { parsePolicyConfig } from "../../policy/config";
 import { EXIT, STACK_OPTIONS, UsageError, oneOf, parsing, type Command } from "../command";
 import { REVIEW_FORMATS, formatReview, runReview } from "../review";
@@ -11,14 +12,16 @@ export const review: Command = {
   name: "review",
   summary: "preview a change grouped by create / update / replace / delete, with field diffs and IAM guardrail findings",
   help: `Usage: irv review [--stack S] [--cwd DIR] [--format markdown|json|text] [--refresh] [--detailed-exitcode]
-                  [--no-policy | --policy-config FILE]
+                  [--no-policy | --policy-config FILE] [--gate CAPS@GROUP]... [--allow NAME]...
 
 Previews the project's program against the stack (nothing is applied) and lists what would
 change, grouped by create / update in place / replace / delete, with each field's before and
 after value (secrets masked), each replacement with the fields that force it, and a one-line
 summary such as "3 to create, 1 to update, 1 to replace (parentUid), 0 to delete". The IAM
 guardrails (the policy pack in policy/, docs/policy.md) judge the planned change: each finding
-is listed beside the change it concerns.
+is listed beside the change it concerns. The access change comes first: what each identity
+gains and loses (the role's capabilities on the binding's group and every group below it),
+computed from the stack's state and the proposed change.
 
 Options:
   -s, --stack S          stack name (default: the project's selected stack)
@@ -26,10 +29,15 @@ Options:
   -f, --format F         markdown (default; ready to post as a PR comment), json or text
       --refresh          refresh from the live API first, so the diff is against reality
                          (with the current irv:* config, also when changed since the last up)
-      --detailed-exitcode  exit 2 when there are changes (default: 0 whether or not)
+      --detailed-exitcode  exit 2 when there are changes, or (with --refresh) access made
+                         outside the stack in its groups (default: 0 whether or not)
       --policy           apply the IAM guardrails (the default)
       --no-policy        do not apply them
       --policy-config FILE  their settings: a JSON file in Pulumi's --policy-pack-config format
+      --gate CAPS@GROUP  fail (exit 3) when the change grants anyone one of CAPS (comma-separated,
+                         *.delete for every delete) on GROUP's subtree (a uid or name); repeatable
+      --allow NAME       let a binding, invite, identity provider or identity (logical name, URN
+                         or uid), or a whole gate (irv-access-gate, irv-workload-iam-write) through
   -h, --help             show this help
 
 Exit codes: 0 success (with or without changes), 2 changes pending (only with
@@ -46,6 +54,8 @@ Exit codes: 0 success (with or without changes), 2 changes pending (only with
           policy: { type: "boolean" },
           "no-policy": { type: "boolean" },
           "policy-config": { type: "string" },
+          gate: { type: "string", multiple: true },
+          allow: { type: "string", multiple: true },
         },
       }),
     );
@@ -67,10 +77,23 @@ Exit codes: 0 success (with or without changes), 2 changes pending (only with
         throw new UsageError((e as Error).message);
       }
     }
+    if (values["no-policy"] && (values.gate || values.allow)) throw new UsageError("--no-policy cannot go with --gate or --allow: the access change needs the policy pack");
+    const gates = (values.gate ?? []).map(gateOption);
     const stack = await openStack({ stack: values.stack, cwd: values.cwd });
-    const report = await runReview({ stack, refresh: values.refresh, policy: values["no-policy"] ? false : { configFile } });
+    const report = await runReview({ stack, refresh: values.refresh, policy: values["no-policy"] ? false : { configFile }, gates: { gates, allow: values.allow } });
     io.out(formatReview(report, format));
     if (report.policy?.mandatory) return EXIT.policy;
-    return values["detailed-exitcode"] && report.changes.length > 0 ? EXIT.changes : EXIT.ok;
+    return values["detailed-exitcode"] && (report.changes.length > 0 || !!report.outside?.unmanaged.length) ? EXIT.changes : EXIT.ok;
   },
 };
+
+/** `role_bindings.create,*.delete@engineering` as capabilities and a group. */
+function gateOption(v: string): { capabilities: string[]; group: string } {
+  const at = v.lastIndexOf("@");
+  // The API's enum names (`CAP_IAM_ROLE_BINDINGS_CREATE`) are taken as the names they stand for.
+  const capabilities = v.slice(0, Math.max(at, 0)).split(",").filter(Boolean).map((c) => capabilityNamed(c) ?? c);
+  const group = v.slice(at + 1);
+  if (at < 0 || !group || capabilities.length === 0) throw new UsageError(`--gate ${JSON.stringify(v)}: write CAPABILITY[,CAPABILITY...]@GROUP`);
+  for (const c of capabilities) if (!c.startsWith("*.") && !capabilityNamed(c)) throw new UsageError(`--gate: ${JSON.stringify(c)} is not a capability the platform knows`);
+  return { capabilities, group };
+}

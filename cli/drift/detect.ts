@@ -1,6 +1,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { checkSettings } from "../engine/settings";
 import { nameSecretMembers } from "./secrets";
+import { accessDrift, type AccessDriftOptions } from "./access";
 import { StepCollector, type Step } from "../engine/steps";
 import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
 import type { DriftedResource, DriftReport, FieldDrift } from "./report";
@@ -11,6 +12,8 @@ export interface DriftOptions {
   stack: Stack;
   /** Called with each line of engine output (e.g. to stream it to stderr); default: dropped. */
   onOutput?: (line: string) => void;
+  /** Drift of access: what grants access in the managed groups but is not in the stack; `false` skips it. */
+  access?: AccessDriftOptions | false;
 }
 
 /**
@@ -19,7 +22,7 @@ export interface DriftOptions {
  * values, and resources deleted outside Pulumi. Secrets are masked. When `irv:*` settings changed
  * since the last update, the program is run so that the provider reads with the current ones.
  */
-export async function runDrift({ stack, onOutput }: DriftOptions): Promise<DriftReport> {
+export async function runDrift({ stack, onOutput, access = {} }: DriftOptions): Promise<DriftReport> {
   const started = Date.now();
   const collector = new StepCollector();
   const settings = await checkSettings(stack);
@@ -32,9 +35,11 @@ export async function runDrift({ stack, onOutput }: DriftOptions): Promise<Drift
     else inSync++;
   }
   await nameSecretMembers(stack, resources);
+  const accessReport = access ? await accessDrift(stack, access) : undefined;
   return {
     stack: stack.name,
-    inSync: resources.length === 0,
+    inSync: resources.length === 0 && !accessReport?.unmanaged.length,
+    ...(accessReport ? { access: accessReport } : {}),
     checked: inSync + resources.length,
     changed: resources.filter((r) => r.status === "changed").length,
     deleted: resources.filter((r) => r.status === "deleted").length,

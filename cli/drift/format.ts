@@ -1,5 +1,6 @@
 import { capped, cell, code, prose, table } from "../format/markdown";
 import { plain, quoted } from "../format/terminal";
+import type { AccessDrift } from "./access";
 import type { DriftedResource, DriftReport } from "./report";
 
 /** The output formats `irv drift` can print. */
@@ -22,9 +23,41 @@ function counts(r: DriftReport): string {
 
 /** The one-line summary, e.g. `2 of 7 resources differ from the live API: 1 changed, 1 deleted outside Pulumi`. */
 export function driftSummary(r: DriftReport): string {
-  if (r.inSync) return `No drift: all ${r.checked} resources match the live API.`;
+  const outside = r.access?.unmanaged.length ?? 0;
+  const also = outside ? `${outside} item${outside === 1 ? "" : "s"} granting access made outside the stack` : "";
+  if (r.inSync) return `No drift: all ${r.checked} resources match the live API${r.access ? ", and nothing grants access in the managed groups outside the stack" : ""}.`;
   const n = r.resources.length;
-  return `${n} of ${r.checked} resource${r.checked === 1 ? "" : "s"} differ${n === 1 ? "s" : ""} from the live API: ${counts(r)}.`;
+  if (n === 0) return `${also[0].toUpperCase()}${also.slice(1)} (the ${r.checked} resources match the live API).`;
+  return `${n} of ${r.checked} resource${r.checked === 1 ? "" : "s"} differ${n === 1 ? "s" : ""} from the live API: ${counts(r)}${also ? `; ${also}` : ""}.`;
+}
+
+const OUTSIDE_STEPS =
+  "Access made outside the stack stays until it is deleted: delete it, bring it into the program (`irv export`), or declare it expected (`irv-drift:expectedAccess`, `--expect`).";
+
+/** How many items granting access outside the stack the markdown spells out; the JSON has them all. */
+const UNMANAGED_SHOWN = 50;
+
+/** Access made outside the stack, for a terminal. */
+export function outsideText(a: AccessDrift | undefined): string[] {
+  if (!a?.unmanaged.length) return [];
+  const lines = ["", `Made outside the stack in ${a.watched.groups.join(", ")} (${a.unmanaged.length}):`];
+  for (const u of a.unmanaged) {
+    lines.push(`+ ${u.name} (${u.kind}, uid ${u.uid}) in ${u.group}`);
+    for (const g of u.grants) lines.push(`    ${g}`);
+  }
+  lines.push("", OUTSIDE_STEPS.replace(/`/g, ""));
+  return lines;
+}
+
+/** Access made outside the stack, as markdown. */
+export function outsideMarkdown(a: AccessDrift | undefined): string[] {
+  if (!a?.unmanaged.length) return [];
+  const shown = a.unmanaged.slice(0, UNMANAGED_SHOWN);
+  const out = ["", `### Access granted outside the stack (${a.unmanaged.length})`, "", `In the managed groups ${a.watched.groups.map(code).join(", ")}; declare expected ones in the stack config \`irv-drift:expectedAccess\` or with \`--expect\`.`, ""];
+  out.push(table(["kind", "name", "uid", "group", "grants"], shown.map((u) => [u.kind, code(u.name), code(u.uid), code(u.group), u.grants.length ? [...u.grants.slice(0, 5).map((g) => code(g)), ...(u.grants.length > 5 ? [`and ${u.grants.length - 5} more`] : [])].join("<br>") : "_nothing yet_"])));
+  if (a.unmanaged.length > shown.length) out.push("", `_${a.unmanaged.length - shown.length} more: see \`--format json\`._`);
+  out.push("", OUTSIDE_STEPS);
+  return out;
 }
 
 // A plain `pulumi up` compares the program with the state, not with the API: after hand edits it
@@ -52,6 +85,7 @@ function text(r: DriftReport): string {
     lines.push(`~ ${what}`);
     for (const f of res.fields) lines.push(`    ${plain(f.path)}: ${quoted(f.recorded)} (recorded) -> ${quoted(f.live)} (live)`);
   }
+  lines.push(...outsideText(r.access));
   if (!r.inSync) lines.push("", NEXT_STEPS.replace(/`/g, ""));
   return lines.join("\n");
 }
@@ -61,7 +95,12 @@ function markdown(r: DriftReport): string {
   if (r.inSync) return `## No drift in stack ${code(r.stack)}\n\n${driftSummary(r)}\n${note ? `\n${note}\n` : ""}`;
   const head = [`## Drift detected in stack ${code(r.stack)}`, "", `**${driftSummary(r)}**`];
   if (note) head.push("", note);
-  const sections = [{ entries: r.resources.map(section), unit: "resource" }];
+  // Access made outside the stack is one entry, bounded on its own (outsideMarkdown).
+  const outside = outsideMarkdown(r.access).slice(1);
+  const sections = [
+    { entries: r.resources.map(section), unit: "resource" },
+    { entries: outside.length ? [outside] : [], unit: "section on access made outside the stack" },
+  ];
   return capped(head, sections, ["", "---", "", `To reconcile: ${NEXT_STEPS}`], "`irv drift --format json` lists them all.");
 }
 

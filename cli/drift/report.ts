@@ -1,3 +1,4 @@
+import type { AccessDrift } from "./access";
 import type { Shown } from "../engine/values";
 
 /** One field whose live value differs from the value recorded in the stack. */
@@ -44,5 +45,7 @@ export interface DriftReport {
    * current ones (the program was run so that the provider got them).
    */
   settingsChanged: string[];
+  /** What grants access inside the managed groups but is not in the stack (absent: no API configured, or not asked). */
+  access?: AccessDrift;
   durationMs: number;
 }

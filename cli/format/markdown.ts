@@ -102,3 +102,8 @@ export function capped(head: string[], sections: Section[], tail: string[], seeA
   out.push("");
   return out.join("\n");
 }
+
+/** A collapsed section: `summary` shown, `body` (markdown) behind it. */
+export function details(summary: string, body: string[]): string[] {
+  return ["<details>", `<summary>${summary.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)}</summary>`, "", ...body, "", "</details>"];
+}

@@ -1,6 +1,8 @@
 import type { Finding } from "../../policy/world";
-import { capped, cell, code, prose, table, type Section } from "../format/markdown";
+import { capped, cell, code, details, prose, table, type Section } from "../format/markdown";
 import { plain, quoted } from "../format/terminal";
+import { outsideMarkdown, outsideText } from "../drift/format";
+import { sentence, type AccessChange, type AccessEntry } from "./access";
 import { ACTIONS, type ReviewChange, type ReviewReport } from "./report";
 
 /** The output formats `irv review` can print. */
@@ -31,6 +33,9 @@ function markdown(r: ReviewReport): string {
   const head = [`## Pulumi preview for stack ${code(r.stack)}`, "", `**${prose(r.summary)}** (${r.unchanged} unchanged)`];
   const policy = policyLine(r);
   if (policy) head.push("", r.policy!.mandatory ? `**${policy}**: a mandatory finding blocks this change.` : policy);
+  // The access change and access made outside the stack come first, each bounded on its own.
+  if (r.access) head.push("", ...accessMarkdown(r.access));
+  head.push(...outsideMarkdown(r.outside));
   if (r.changes.length === 0) head.push("", "No changes: applying this would do nothing.");
   const sections: Section[] = [];
   for (const { action, title } of ACTIONS) {
@@ -96,6 +101,13 @@ function text(r: ReviewReport): string {
   const lines = [`Stack ${plain(r.stack)}: ${plain(r.summary)} (${r.unchanged} unchanged)`];
   const policy = policyLine(r);
   if (policy) lines.push(policy);
+  if (r.access) {
+    lines.push(accessLine(r.access));
+    for (const [verb, list] of [["gains", r.access.gained], ["loses", r.access.lost]] as const)
+      for (const e of list) lines.push(`  ${verb === "gains" ? "+" : "-"} ${sentence(e, verb)}${e.subject.maybe ? ` (maybe: ${e.subject.maybe})` : ""}`);
+    for (const u of [...r.access.unknown, ...r.access.unseen]) lines.push(`  ? ${u}`);
+  }
+  lines.push(...outsideText(r.outside));
   for (const c of r.changes) {
     const why = c.action === "replace" ? `: replaced because ${plain(c.replaceBecause.join(", "))} changed` : "";
     lines.push("", `${SIGN[c.action]} ${c.action} ${plain(c.name)} (${plain(c.kind)}${c.uid ? `, uid ${plain(c.uid)}` : ""})${why}`);
@@ -115,4 +127,51 @@ function text(r: ReviewReport): string {
 
 function findingText(f: Finding): string {
   return plain(`[${f.enforcementLevel}] ${f.rule}: ${f.message}. Fix: ${f.fix}`);
+}
+
+/** How many entries the markdown spells out, and in how many characters at most; the JSON output carries them all. */
+const ACCESS_SHOWN = 100;
+const ACCESS_CHARS = 20_000;
+
+/** `Access: 3 grants gained by 2 identities, 1 lost by 1 identity`. */
+function accessLine(a: AccessChange): string {
+  const side = (list: AccessEntry[], verb: string) => {
+    const who = new Set(list.map((e) => e.subject.key)).size;
+    return `${list.length} grant${list.length === 1 ? "" : "s"} ${verb}${list.length ? ` by ${who} identit${who === 1 ? "y" : "ies"}` : ""}`;
+  };
+  if (!a.gained.length && !a.lost.length && !a.unknown.length) return "Access: no change in who can do what";
+  return `Access: ${side(a.gained, "gained")}, ${side(a.lost, "lost")}${a.unknown.length ? `, ${a.unknown.length} unknown` : ""}`;
+}
+
+/** The access change: the counts first, then each identity's gains and losses collapsed, bounded in size. */
+function accessMarkdown(a: AccessChange): string[] {
+  const out = [`### Access change`, "", `**${accessLine(a)}**`];
+  let budget = ACCESS_SHOWN;
+  let chars = ACCESS_CHARS;
+  for (const [verb, list] of [["gains", a.gained], ["loses", a.lost]] as const) {
+    const bySubject = new Map<string, AccessEntry[]>();
+    for (const e of list) bySubject.set(e.subject.key, [...(bySubject.get(e.subject.key) ?? []), e]);
+    let left = list.length;
+    for (const entries of bySubject.values()) {
+      const s = entries[0].subject;
+      const body: string[] = [];
+      let shown = 0;
+      for (const e of entries) {
+        const line = `- ${sentence(e, verb, code)}`;
+        if (budget <= 0 || line.length > chars) break;
+        body.push(line);
+        budget--, shown++, (chars -= line.length);
+      }
+      if (shown === 0) break;
+      left -= shown;
+      const caps = new Set(entries.flatMap((e) => e.capabilities)).size;
+      if (shown < entries.length) body.push(`- and ${entries.length - shown} more`);
+      if (s.maybe) body.unshift(`_Maybe_: ${code(s.name)} stands for ${code(s.maybe)}.`, "");
+      out.push("", ...details(`${s.name}${s.uid ? ` (${s.uid})` : ""} ${verb} ${caps} capabilit${caps === 1 ? "y" : "ies"}${s.maybe ? " (maybe)" : ""}`, body));
+    }
+    if (left > 0) out.push("", `_${left} more grant${left === 1 ? "" : "s"} ${verb === "gains" ? "gained" : "lost"}: see \`--format json\`._`);
+  }
+  const notes = [...a.unknown, ...a.unseen];
+  if (notes.length) out.push("", `**Not known** (${notes.length}):`, "", ...notes.slice(0, 20).map((n) => `- ${code(n.length > 300 ? `${n.slice(0, 300)}...` : n)}`), ...(notes.length > 20 ? [`- and ${notes.length - 20} more`] : []));
+  return out;
 }

@@ -4,6 +4,13 @@ import { checkSettings } from "../engine/settings";
 import { StepCollector, type Step } from "../engine/steps";
 import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
 import { PolicyCollector, policyPackDir, withApiSettings } from "./policy";
+import { accessChange, gateFindings, type GateOptions } from "./access";
+import { accessDrift } from "../drift/access";
+import { ACCESS_WORLD_ENV } from "../../policy/access";
+import { parsePolicyConfig } from "../../policy/config";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { ACTIONS, type ReviewAction, type ReviewChange, type ReviewReport } from "./report";
 
 /** Options for `runReview`. */
@@ -20,6 +27,8 @@ export interface ReviewOptions {
    * Pulumi `--policy-pack-config` JSON file.
    */
   policy?: false | { configFile?: string };
+  /** Access gates given beside the config file's (`--gate`, `--allow`). */
+  gates?: GateOptions;
 }
 
 /** The steps of a resource the change leaves as it is. */
@@ -36,8 +45,11 @@ const ACTION_OF: Record<string, ReviewAction | undefined> = {
  * Previews `stack` and groups what would change by create / update in place / replace /
  * delete, with field-level before and after and, for each replacement, the fields forcing it.
  */
-export async function runReview({ stack, refresh, onOutput, policy = {} }: ReviewOptions): Promise<ReviewReport> {
+export async function runReview({ stack, refresh, onOutput, policy = {}, gates }: ReviewOptions): Promise<ReviewReport> {
   const started = Date.now();
+  // The policy pack records the proposed access here (policy/access/world-file.ts).
+  const worldDir = policy ? mkdtempSync(path.join(tmpdir(), "irv-access-")) : undefined;
+  const worldFile = worldDir && path.join(worldDir, "world.json");
   const collector = new StepCollector();
   const policies = policy ? new PolicyCollector() : undefined;
   // A refresh without the program reads with the settings recorded at the last update: run the
@@ -54,9 +66,14 @@ export async function runReview({ stack, refresh, onOutput, policy = {} }: Revie
   if (policies) {
     // A mandatory violation fails the preview: the review reports it rather than the failure
     // (any other error still fails the review).
-    await withApiSettings(stack, () => preview()).catch((e) => {
-      if (!policies.failedByPolicy()) throw e;
-    });
+    try {
+      await withApiSettings(stack, () => preview(), { [ACCESS_WORLD_ENV]: worldFile! }).catch((e) => {
+        if (!policies.failedByPolicy()) throw e;
+      });
+    } catch (e) {
+      rmSync(worldDir!, { recursive: true, force: true });
+      throw e;
+    }
   } else await preview();
   const steps = collector.steps();
   const changes: ReviewChange[] = [];
@@ -75,9 +92,23 @@ export async function runReview({ stack, refresh, onOutput, policy = {} }: Revie
   const report: ReviewReport = { stack: stack.name, counts, unchanged, summary: summaryLine(counts, changes), changes, durationMs: 0 };
   if (policies) {
     const findings = policies.findings();
+    try {
+      const access = await accessChange(stack, worldFile!);
+      if (access) {
+        report.access = access.change;
+        const config = policy && policy.configFile ? parsePolicyConfig(JSON.parse(readFileSync(policy.configFile, "utf8"))) : {};
+        findings.push(...gateFindings(access.change, access.after, config, gates));
+      }
+    } finally {
+      rmSync(worldDir!, { recursive: true, force: true });
+    }
     for (const c of changes) c.findings = findings.filter((f) => f.urn === c.urn);
     const mandatory = findings.filter((f) => f.enforcementLevel === "mandatory").length;
     report.policy = { mandatory, advisory: findings.length - mandatory, findings };
+  }
+  if (refresh) {
+    const outside = await accessDrift(stack);
+    if (outside) report.outside = outside;
   }
   report.durationMs = Date.now() - started;
   return report;

@@ -22,11 +22,12 @@ export function policyPackDir(): string {
  * `IRV_TOKEN`, ...), where the policy pack reads them to look up the roles and identities a
  * program names by uid: a pack sees the environment, not the stack's config.
  */
-export async function withApiSettings<T>(stack: Stack, fn: () => Promise<T>): Promise<T> {
+export async function withApiSettings<T>(stack: Stack, fn: () => Promise<T>, extra: Record<string, string> = {}): Promise<T> {
   const ws = stack.workspace as LocalWorkspace;
   if (!ws.envVars) return fn();
   const config = await stack.getAllConfig();
   const saved = { ...ws.envVars };
+  Object.assign(ws.envVars, extra);
   for (const { key, env } of Object.values(SETTINGS)) {
     const value = config[key]?.value;
     if (value) ws.envVars[env] = value;

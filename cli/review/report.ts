@@ -1,3 +1,5 @@
+import type { AccessDrift } from "../drift/access";
+import type { AccessChange } from "./access";
 import type { Finding } from "../../policy/world";
 import type { FieldChange } from "../engine/values";
 
@@ -51,6 +53,10 @@ export interface ReviewReport {
   /** E.g. `3 to create, 1 to update, 1 to replace (parentUid), 0 to delete`. */
   summary: string;
   changes: ReviewChange[];
+  /** The access the change grants and takes away; absent when the policy is off (the pack records the proposed access). */
+  access?: AccessChange;
+  /** With `--refresh`: what grants access in the managed groups but is not in the stack (drift of access). */
+  outside?: AccessDrift;
   /** The guardrails' findings; absent when the policy is off (`--no-policy`). */
   policy?: ReviewPolicy;
   durationMs: number;

@@ -78,5 +78,10 @@ describe("irv auth login through the engine", () => {
     const refreshed = srv.server.requests.slice(before).filter((r) => r.path === `/iam/v2beta1/groups/${uid}`);
     expect(refreshed.length).toBeGreaterThan(0);
     expect(refreshed.every((r) => r.caller === identity)).toBe(true);
+    // Access made outside the stack is looked for with the login too (the engine's environment).
+    expect(review.outside).toMatchObject({ unmanaged: [], watched: { groups: ["engineering"] } });
+    const listed = srv.server.requests.slice(before).filter((r) => r.method === "GET" && r.path === "/iam/v2beta1/roleBindings");
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((r) => r.caller === identity)).toBe(true);
   }, ENGINE_TIMEOUT);
 });

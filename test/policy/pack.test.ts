@@ -8,6 +8,7 @@ import type { PolicyResource, ReportViolation, ResourceValidationArgs, ResourceV
 import { describe, expect, it, vi } from "vitest";
 import { RULES } from "../../policy/rules";
 import { policies } from "../../policy/policies";
+import { ACCESS_GATES } from "../../policy/access";
 import { nodeRequire, repoRoot } from "../support/engine";
 
 /** @pulumi/policy's own proxy over props (internal to it, so untyped): it throws on an unknown value. */
@@ -32,7 +33,7 @@ describe("the policy pack folder", () => {
   });
 
   it("has one policy per rule, resource or stack validation as the rule needs", () => {
-    expect(policies.map((p) => p.name)).toEqual(RULES.map((r) => r.id));
+    expect(policies.map((p) => p.name)).toEqual([...RULES, ...ACCESS_GATES].map((r) => r.id));
     for (const [i, r] of RULES.entries()) {
       expect(policies[i].enforcementLevel).toBe(r.enforcementLevel);
       expect(r.scope === "resource" ? "validateResource" in policies[i] : "validateStack" in policies[i]).toBe(true);
@@ -42,7 +43,7 @@ describe("the policy pack folder", () => {
 
 describe("docs/policy.md", () => {
   const doc = read("docs", "policy.md");
-  for (const r of RULES) {
+  for (const r of [...RULES, ...ACCESS_GATES]) {
     it(`documents ${r.id}: level, reason, fix`, () => {
       expect(doc).toContain(`| \`${r.id}\` | ${r.enforcementLevel} |`);
       expect(doc).toContain(`### \`${r.id}\`\n\n${r.reason}\n`);

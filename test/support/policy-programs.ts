@@ -31,6 +31,12 @@ export const EXPECTED: [rule: string, resource: string][] = [
   ["irv-missing-description", "local"],
 ];
 
+/**
+ * What `irv review` finds beside the pack, in both programs: the access gate on a workload identity
+ * gaining IAM writes (ci is bound to owner, at the root or on eng), advisory by default.
+ */
+export const ACCESS_EXPECTED: [rule: string, resource: string][] = [["irv-workload-iam-write", "ci-owner"]];
+
 export const sorted = (pairs: [string, string][]) => [...new Set(pairs.map((p) => p.join(" ")))].sort();
 
 /**
@@ -135,7 +141,7 @@ export function tsProgram(org: string, bad: boolean) {
 }
 
 /** A YAML folder project `policy-yaml` with stack `dev`, config `org` set: its folder, writer and CLI. */
-export async function yamlPolicyProject(org: string, env: Record<string, string>, config: Record<string, string> = {}) {
+export async function yamlPolicyProject(org: string, env: Record<string, string>, config: Record<string, string> = {}, program: (bad: boolean) => string = yamlProgram) {
   const base = mkdtempSync(path.join(tmpdir(), "irv-policy-yaml-"));
   const dir = path.join(base, "project");
   for (const d of [dir, path.join(base, "backend")]) mkdirSync(d);
@@ -150,7 +156,7 @@ export async function yamlPolicyProject(org: string, env: Record<string, string>
         `backend:\n  url: file://${path.join(base, "backend")}`,
         `plugins:\n  providers:\n    - name: irv\n      path: ${path.join(repoRoot, "bin")}`,
         "config:\n  org:\n    type: string",
-        yamlProgram(bad),
+        program(bad),
       ].join("\n"),
     );
   write(true);

@@ -15,14 +15,10 @@ import * as path from "node:path";
 import { pulumiEnv, repoRoot } from "./engine";
 import { run } from "../toolchain/support";
 
+import type { StateResource } from "../../policy/access";
+
 /** One resource in a stack's state, as `pulumi stack export` gives it. */
-export interface StateResource {
-  urn: string;
-  type: string;
-  id?: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-}
+export type { StateResource };
 
 /** A YAML project with one stack. */
 export interface YamlProject {

@@ -1,0 +1,99 @@
+/**
+ * Where an organization's access is read from: a stack's state (offline, with the roles it names
+ * looked up when the API is at hand) or the live API, listed over a subtree in pages with the
+ * same settings as the provider. Nothing here reads one resource per request, but for the probes
+ * that tell which lists the caller may not make.
+ */
+import { KINDS, kindInfo, kindOfTypeToken, type Kind } from "../../api/kinds";
+import { parentOf } from "../../api/uid";
+import { NotFoundError, PermissionDeniedError, type IrvClient } from "../../client";
+import { orgOfItems, type Known, type ResourceItem } from "./items";
+import type { Org } from "./org";
+
+const parentField = (kind: Kind): string => kindInfo(kind).parentField;
+
+/** The kinds that grant access or say who is granted it. */
+export const ACCESS_KINDS: readonly Kind[] = ["groups", "roles", "identities", "roleBindings", "groupInvites", "identityProviders"];
+
+/** One resource of a stack's state, as `pulumi stack export` gives it. */
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+/** The logical name in a URN (its last segment). */
+export function nameOfUrn(urn: string): string {
+  return urn.slice(urn.lastIndexOf("::") + 2);
+}
+
+/** The irv resources of a stack's state as items, keyed by URN. */
+export function itemsOfState(resources: readonly StateResource[]): ResourceItem[] {
+  const out: ResourceItem[] = [];
+  for (const r of resources) {
+    const kind = kindOfTypeToken(r.type)?.kind;
+    if (!kind || !ACCESS_KINDS.includes(kind)) continue;
+    out.push({ kind, key: r.urn, label: nameOfUrn(r.urn), uid: r.id || undefined, fields: { ...r.inputs, ...r.outputs } });
+  }
+  return out;
+}
+
+/** The access a stack's state records. */
+export function orgOfState(resources: readonly StateResource[], known: Known = {}): Org {
+  return orgOfItems(itemsOfState(resources), known);
+}
+
+/** Lists every access kind under `scope` (the caller's whole view when absent), in pages. */
+export async function itemsOfApi(client: IrvClient, scope?: string): Promise<ResourceItem[]> {
+  const q = scope ? { "uidp.descendants_of": scope } : {};
+  const lists = await Promise.all(
+    ACCESS_KINDS.map(async (kind) => {
+      const items = (await client.collect(kind, q)) as unknown as Record<string, unknown>[];
+      return items.map((f) => itemOfApi(kind, f));
+    }),
+  );
+  // A listing under a scope does not hold the scope's ancestors: the roles bound there (the
+  // built-in roles live at the root) are listed without it.
+  if (scope) lists.push(((await client.collect("roles", {})) as unknown as Record<string, unknown>[]).filter((r) => !lists.flat().some((i) => i.uid === r.uid)).map((f) => itemOfApi("roles", f)));
+  return lists.flat();
+}
+
+/**
+ * An item as the API returns it: its parent is in its uid, not a field, and a binding names its
+ * identity and role by the objects it hydrates.
+ */
+function itemOfApi(kind: Kind, f: Record<string, unknown>): ResourceItem {
+  const uid = String(f.uid);
+  const fields: Record<string, unknown> = { [parentField(kind)]: parentOf(uid), ...f };
+  const hydrated = (k: string) => (f[k] as { uid?: unknown } | undefined)?.uid;
+  if (kind === "roleBindings") Object.assign(fields, { identityUid: f.identityUid ?? hydrated("identity"), roleUid: f.roleUid ?? hydrated("role") });
+  return { kind, key: uid, uid, label: typeof f.name === "string" && f.name ? f.name : uid, fields };
+}
+
+/** A uid no item has (16 zero hex digits below `group`): its read answers whether `kind` may be listed there. */
+const probeUid = (group: string) => `${group}/0000000000000000`;
+
+/**
+ * Which of `kinds` the caller may not list on each of `groups`, one sentence each, found by reading
+ * an item that cannot exist: not found means the list is allowed there, permission denied that
+ * it is not. Nothing is guessed about what such a list would hold.
+ */
+export async function unlistable(client: IrvClient, groups: readonly { uid: string; name: string }[], kinds: readonly Kind[] = ["roleBindings", "roles", "identities"]): Promise<string[]> {
+  const out: string[] = [];
+  for (const g of groups) {
+    const denied: string[] = [];
+    for (const kind of kinds) {
+      try {
+        await client.get(kind, probeUid(g.uid));
+      } catch (e) {
+        if (e instanceof PermissionDeniedError) denied.push(KINDS.find((d) => d.kind === kind)!.label.replace(/y$/, "ie") + "s");
+        else if (!(e instanceof NotFoundError)) throw e;
+      }
+    }
+    if (denied.length) out.push(`the ${denied.join(", ")} on group ${g.name === g.uid ? g.uid : `${g.name} (${g.uid})`}: these credentials may not list them there`);
+  }
+  return out;
+}
+
