@@ -20,7 +20,7 @@ async function post(s: RunningServer, body: object): Promise<boolean> {
   const res = await fetch(`${s.url}/iam/v2beta1/identities/${s.organization}`, {
     method: "POST",
     headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ name: "h", ...body }),
+    body: JSON.stringify({ name: "hostile", ...body }),
   });
   await res.text();
   return res.status === 200;

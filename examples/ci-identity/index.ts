@@ -35,7 +35,7 @@ export async function program(args: CiIdentityArgs = {}) {
 
   const ci = new irv.iam.Identity("ci", {
     groupUid,
-    name: "ci",
+    name: "ci-deploy",
     description: `CI jobs with subject ${subject}`,
     claimMatch: { issuer, subject, audience },
   });

@@ -29,7 +29,7 @@ describe("irv access against irv-server", () => {
     platform = await post("groups", eng, { name: "platform" });
     ci = await post("identities", eng, { name: "ci-deploy", description: "CI", claimMatch: { issuer: "https://token.actions.githubusercontent.com", subjectPattern: "^repo:acme/.*$" } });
     auditor = await post("identities", platform, { name: "auditor", description: "audits", claimMatch: { issuer: "https://issuer.example", subject: "auditor" } });
-    deployer = await post("roles", eng, { name: "deployer", description: "deploys", capabilities: ["role_bindings.create", "identity.create", "groups.list"] });
+    deployer = await post("roles", eng, { name: "deployer", description: "deploys", capabilities: ["CAP_IAM_ROLE_BINDINGS_CREATE", "CAP_IAM_IDENTITY_CREATE", "CAP_IAM_GROUPS_LIST"] });
     await post("roleBindings", eng, { identityUid: ci, roleUid: deployer });
     await post("roleBindings", platform, { identityUid: auditor, roleUid: builtinRoleUid("viewer") });
     auditorToken = await ctx.server.issueToken(auditor);

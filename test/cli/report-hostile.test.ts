@@ -56,7 +56,7 @@ describe("hostile text in irv drift and irv review markdown", { timeout: ENGINE_
       server: srv.server,
       program: async () => {
         const eng = new irv.iam.Group("eng", { parentUid: org, name: "eng", description: "Everyone who builds" });
-        new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci", claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" } });
+        new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-0", claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" } });
         // A change larger than a comment: groups whose 4,000-character descriptions hold hostile text.
         for (let i = 0; i < many; i++)
           new irv.iam.Group(`team-${i}`, { parentUid: org, name: `team-${i}`, description: `${HIDE} ${i} `.repeat(100).slice(0, 4000) });

@@ -52,7 +52,7 @@ ${
   edited
     ? `  deployer:
     type: irv:iam:Identity
-    properties: { groupUid: "\${tools.uid}", name: deployer, description: Deploys, servicePrincipal: INGESTER }
+    properties: { groupUid: "\${tools.uid}", name: deployer, description: Deploys, servicePrincipal: SERVICE_PRINCIPAL_INGESTER }
   deployer-viewer:
     type: irv:iam:RoleBinding
     properties: { groupUid: "\${tools.uid}", identityUid: "\${deployer.uid}", roleUid: "\${viewer}" }

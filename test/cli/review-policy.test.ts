@@ -76,7 +76,7 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("Policy: 0 mandatory, 1 advisory finding (IAM guardrails)");
-      expect(run.stdout.split("\n").filter((l) => l.includes(" ! "))).toEqual([expect.stringMatching(/^ {2}! \[advisory\] irv-workload-iam-write: ci gains .* on eng and its 1 group below, through the binding ci-owner of role owner\. Fix: /)]);
+      expect(run.stdout.split("\n").filter((l) => l.includes(" ! "))).toEqual([expect.stringMatching(/^ {2}! \[advisory\] irv-workload-iam-write: ci-jobs gains .* on eng and its 1 group below, through the binding ci-owner of role owner\. Fix: /)]);
     });
 
     it("--no-policy leaves the rules out; --policy-config sets their levels", async () => {

@@ -103,7 +103,7 @@ describe("refresh answers reads from listings, exactly", () => {
     };
     await patch("groups", `team-${i}`, { description: `edited ${tag}` }, "description");
     await patch("identities", `aws-${i}`, { description: `edited ${tag}` }, "description");
-    await patch("roles", `role-${i}`, { capabilities: ["repo.list"] }, "capabilities");
+    await patch("roles", `role-${i}`, { capabilities: ["CAP_REPO_LIST"] }, "capabilities");
     await patch("identityProviders", `sso-${i}`, { description: `edited ${tag}` }, "description");
     await del("groupInvites", `invite-${i}`);
     await del("identities", `syncer-${i}`);

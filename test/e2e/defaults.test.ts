@@ -66,7 +66,7 @@ const CASES: Case[] = [
   {
     name: "idp",
     collection: "identityProviders",
-    declare: (org) => ({ groupUid: org, name: "sso", oidc: { issuer: "https://login.example.com", clientId: "c", clientSecret: "s3cret-for-defaults" } }),
+    declare: (org, role) => ({ groupUid: org, name: "sso", defaultRoleUid: role, oidc: { issuer: "https://login.example.com", clientId: "c", clientSecret: "s3cret-for-defaults" } }),
     edit: { body: { name: "sso2" }, mask: "name", field: "name" },
   },
   {

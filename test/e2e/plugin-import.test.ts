@@ -129,7 +129,7 @@ describe("pulumi import and the import option, every kind, through the resource 
     const before = ctx.server.requests.length;
     await p.pulumi("up", "--yes", "--skip-preview");
     const patches = ctx.server.requests.slice(before).filter((r) => r.method === "PATCH");
-    expect(patches.map((r) => [r.path, String(r.query.updateMask)])).toEqual([[apiPath("identityProviders", m.sso), "oidc.clientSecret"]]);
+    expect(patches.map((r) => [r.path, String(r.query.updateMask)])).toEqual([[apiPath("identityProviders", m.sso), "oidc.client_secret"]]);
     expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 12 });
     expect(p.stateText()).not.toContain(IDP_CLIENT_SECRET);
 

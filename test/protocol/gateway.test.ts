@@ -107,7 +107,8 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
         });
         new irv.iam.AccountAssociation("accounts", { ...inTeam, name: "accounts", description: d, amazon: { account: "123456789012" }, google: { projectId: "acme-prod", projectNumber: "123456789" } });
         new irv.iam.GroupInvite("invite", { ...inTeam, roleUid: viewer, email: "new-hire@acme.example", ttl: "86400s" });
-        if (desired.adopt) new irv.iam.Group("adopted", { parentUid: org, name: "gw-by-hand", description: "made by hand" }, { import: byHand.body.uid });
+        // The dynamic classes adopt with adoptUid: the engine's import option is not for dynamic resources.
+        if (desired.adopt) new irv.iam.Group("adopted", { parentUid: org, name: "gw-by-hand", description: "made by hand", adoptUid: byHand.body.uid });
         return { team: team.uid, ci: ci.uid, role: role.uid };
       },
     });
@@ -136,11 +137,13 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
       expect(after.ops("ci")).toEqual(["update"]);
       expect((await live("identities", uids.ci)).description).toBe("second");
 
-      // The import option takes over a group made by hand, with no change.
+      // adoptUid takes over a group made by hand, with no change to it and no new group.
       desired.adopt = true;
       const adopting = recordSteps();
+      const groupsBefore = (await listAll(api, "groups", { "uidp.children_of": org })).length;
       await t.stack.up({ onEvent: adopting.onEvent });
-      expect(adopting.ops("adopted")).toEqual(["import"]);
+      expect(adopting.ops("adopted")).toEqual(["create"]);
+      expect((await listAll(api, "groups", { "uidp.children_of": org })).length).toBe(groupsBefore);
       const again = recordSteps();
       await t.stack.preview({ onEvent: again.onEvent });
       expect(again.ops("adopted")).toEqual(["same"]);
