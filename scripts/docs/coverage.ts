@@ -12,7 +12,8 @@ import { displayNameOf, KINDS, maskPathOf, wireNameOf, type FieldDefinition, typ
 export const COVERAGE_PAGE = "api-coverage.md";
 
 const code = (s: string) => `\`${s}\``;
-const behaviourOf = (p?: ProtoField) => (p?.behavior ?? []).map((b) => b.toLowerCase().replace("_", " ")).join(", ");
+const typeOf = (p: ProtoField) => (p.keyType ? `map<${p.keyType}, ${p.type}>` : `${p.repeated ? "repeated " : ""}${p.type}`);
+const behaviourOf = (p?: ProtoField) => (p?.behavior ?? []).map((b) => b.toLowerCase().replaceAll("_", " ")).join(", ");
 
 /** The packages that have services, as the page lists them. */
 const servicePackages = (): PackageFacts[] => GRPC_PACKAGES.filter((p) => Object.keys(p.services ?? {}).length > 0);
@@ -51,11 +52,11 @@ function membersOf(d: KindDefinition, f: FieldDefinition): [string, ProtoField][
   return m ? Object.entries(m.fields) : [];
 }
 
+/** The methods of the kind's service. */
+const methodsOf = (d: KindDefinition): Record<string, MethodFacts> => GRPC_PACKAGES.find((p) => p.package === d.proto.package)!.services![d.proto.service].methods;
+
 /** Whether the kind has an Update method (an invite has none: every change replaces it). */
-function updates(d: KindDefinition): boolean {
-  const iam = GRPC_PACKAGES.find((p) => p.package === d.proto.package);
-  return `Update${d.proto.message}` in (iam?.services?.[d.proto.service]?.methods ?? {});
-}
+const updates = (d: KindDefinition): boolean => `Update${d.proto.message}` in methodsOf(d);
 
 /** The update mask paths pulumi-irv sends for field `name` of `d` (none when a change replaces). */
 function maskPaths(d: KindDefinition, name: string, f: FieldDefinition): string[] {
@@ -68,7 +69,7 @@ function maskPaths(d: KindDefinition, name: string, f: FieldDefinition): string[
 
 /** One kind: the create body, the update mask paths, and each field's behaviour. */
 function kindSection(d: KindDefinition): string[] {
-  const methods = GRPC_PACKAGES.find((p) => p.package === d.proto.package)!.services![d.proto.service].methods;
+  const methods = methodsOf(d);
   const create = methods[`Create${d.proto.message}`];
   const update = methods[`Update${d.proto.message}`];
   const fields = Object.entries(d.fields) as [string, FieldDefinition][];
@@ -85,15 +86,13 @@ function kindSection(d: KindDefinition): string[] {
     if (!f.proto) continue;
     const wire = wireNameOf(name, f);
     const mask = maskPaths(d, name, f)[0];
-    const type = f.proto.keyType ? `map<${f.proto.keyType}, ${f.proto.type}>` : `${f.proto.repeated ? "repeated " : ""}${f.proto.type}`;
-    out.push(`| ${code(wire)} | ${code(maskPathOf(d.kind, wire))} | ${f.proto.number} | ${code(type)} | ${behaviourOf(f.proto)} | ${f.schema ? "yes" : ""} | ${mask ? code(mask) : ""} |`);
+    out.push(`| ${code(wire)} | ${code(maskPathOf(d.kind, wire))} | ${f.proto.number} | ${code(typeOf(f.proto))} | ${behaviourOf(f.proto)} | ${f.schema ? "yes" : ""} | ${mask ? code(mask) : ""} |`);
     // A message a program gives: its members' behaviour (what is required inside it).
     if (!f.schema) continue;
     for (const [member, p] of membersOf(d, f)) {
       const path = `${wire}.${member}`;
       const memberMask = maskPaths(d, name, f).find((m) => m === maskPathOf(d.kind, path));
-      const mtype = p.keyType ? `map<${p.keyType}, ${p.type}>` : `${p.repeated ? "repeated " : ""}${p.type}`;
-      out.push(`| ${code(path)} | ${code(maskPathOf(d.kind, path))} | ${p.number} | ${code(mtype)} | ${behaviourOf(p)} | | ${memberMask ? code(memberMask) : ""} |`);
+      out.push(`| ${code(path)} | ${code(maskPathOf(d.kind, path))} | ${p.number} | ${code(typeOf(p))} | ${behaviourOf(p)} | | ${memberMask ? code(memberMask) : ""} |`);
     }
   }
   out.push("");
