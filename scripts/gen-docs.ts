@@ -1,7 +1,8 @@
 /**
  * `npm run gen:docs`: rewrites the reference pages under docs/ (docs/resources, docs/functions, the
- * reference list in docs/_index.md) from the resource plugin's schema, and the names in
- * docs/from-terraform.md from the Terraform mapping's table (plugin/terraform). Run it after any
+ * reference list in docs/_index.md) from the resource plugin's schema, the names in
+ * docs/from-terraform.md from the Terraform mapping's table (plugin/terraform), and
+ * docs/api-coverage.md from the platform's services and the kinds' proto facts (api/grpc, api/kinds). Run it after any
  * change to the kinds, the functions, the schema or that table, and commit the result;
  * test/docs/docs.test.ts fails while the committed pages are stale. No network, no build tools: it
  * takes a fraction of a second.
@@ -9,6 +10,7 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { packageSchema } from "../plugin/schema";
+import { COVERAGE_PAGE, coveragePage } from "./docs/coverage";
 import { GENERATED_DIRS, INDEX, generateDocs } from "./docs/generate";
 import { TERRAFORM_PAGE, withTerraformNames } from "./docs/terraform";
 import type { PackageSchema } from "./docs/schema";
@@ -21,6 +23,7 @@ export const DOCS_DIR = path.join(ROOT, "docs");
 export function currentDocs(): Map<string, string> {
   const files = generateDocs(packageSchema() as unknown as PackageSchema, readFileSync(path.join(DOCS_DIR, INDEX), "utf8"));
   files.set(TERRAFORM_PAGE, withTerraformNames(readFileSync(path.join(DOCS_DIR, TERRAFORM_PAGE), "utf8")));
+  files.set(COVERAGE_PAGE, coveragePage());
   return files;
 }
 

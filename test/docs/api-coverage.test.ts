@@ -1,0 +1,94 @@
+/**
+ * docs/api-coverage.md: what it says is so. It names every method the facts (api/grpc) list, with
+ * what pulumi-irv sends; and every method it marks served really answers on a live irv-server over
+ * REST, at its mapping: no 404, no 405, no UNIMPLEMENTED.
+ */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { GRPC_PACKAGES, type MethodFacts } from "../../api/grpc";
+import { KINDS, type KindDefinition } from "../../api/kinds";
+import { COVERAGE_PAGE, isServed, restPathOf } from "../../scripts/docs/coverage";
+import { DOCS_DIR } from "../../scripts/gen-docs";
+import { makeEveryKind, type EveryKind } from "../support/every-kind";
+import { listAll, useServer } from "../support/server";
+
+const page = () => readFileSync(path.join(DOCS_DIR, COVERAGE_PAGE), "utf8");
+
+/** Every method of every service, with its package, service and REST prefix. */
+const METHODS = GRPC_PACKAGES.flatMap((p) =>
+  Object.entries(p.services ?? {}).flatMap(([service, s]) => Object.entries(s.methods).map(([name, m]) => ({ pkg: p.package, service, name, m, prefix: s.restPrefix ?? "" }))),
+);
+
+describe("docs/api-coverage.md", () => {
+  it("names every service and method of the facts, with its mapping and whether irv-server serves it", () => {
+    const text = page();
+    expect(METHODS.length).toBeGreaterThan(60);
+    for (const { pkg, service, name, m } of METHODS) {
+      expect(text).toContain(`### \`${pkg}.${service}\``);
+      const row = `| \`${name}\` | \`${m.http.method.toUpperCase()} ${m.http.path}\` |`;
+      expect(text, row).toContain(row);
+      const line = text.split("\n").find((l) => l.startsWith(row) && text.indexOf(`### \`${pkg}.${service}\``) < text.indexOf(l))!;
+      expect(line, row).toMatch(isServed(m) ? /\| yes \| yes \|$/ : /\| no \| no: answers `UNIMPLEMENTED` \|$/);
+    }
+  });
+
+  it("says what pulumi-irv sends: proto mask paths, enum names, field behaviour", () => {
+    const text = page();
+    for (const d of KINDS as readonly KindDefinition[]) expect(text).toContain(`### \`${d.proto.message}\``);
+    expect(text).toContain("`oidc.client_secret`");
+    expect(text).toContain("`default_role`");
+    expect(text).toMatch(/\| `CAP_IAM_GROUPS_LIST` \| 103 \| `groups\.list` \|/);
+    expect(text).toMatch(/\| `SERVICE_PRINCIPAL_CATALOG_SYNCER` \| 3 \|/);
+    expect(text).toMatch(/\| `ttl` \| `ttl` \| 4 \| `google\.protobuf\.Duration` \| required, input only \| yes \|/);
+    expect(text).toMatch(/\| `expirationTime` \| `expiration_time` \| 5 \| `google\.protobuf\.Timestamp` \| output only \|/);
+    expect(text).toContain("Refused at preview: `CAP_INTERNAL`");
+  });
+});
+
+describe("every method the page marks served, on a live irv-server over REST", () => {
+  const ctx = useServer();
+
+  /**
+   * A request to `m`'s mapping: its path variables filled with live uids (a parent with a group's,
+   * an item's uid with one of the collection's), an empty body where it takes one.
+   */
+  function requestOf(m: MethodFacts, prefix: string, uidOf: (collection: string) => string): { method: string; url: string; body?: object } {
+    const url = restPathOf(m, prefix).replace(/\{(\w+)[^}]*\}/g, (_, v: string) => uidOf(v.startsWith("parent") ? "parent" : m.http.path.split("/")[3]));
+    return { method: m.http.method.toUpperCase(), url, ...(m.http.body === undefined ? {} : { body: {} }) };
+  }
+
+  it("answers at its mapping (no 404, 405 or UNIMPLEMENTED, no 5xx)", async () => {
+    const { server, api } = ctx;
+    // Items of their own for each version, so a v2beta1 delete leaves the v1 one to delete.
+    const v2 = await makeEveryKind(api, server.organization, "coverage-v2");
+    const v1 = await makeEveryKind(api, server.organization, "coverage-v1");
+    const ITEM: Record<string, keyof EveryKind> = {
+      groups: "subteam",
+      identities: "syncer",
+      roles: "deployer",
+      roleBindings: "binding",
+      identityProviders: "sso",
+      accountAssociations: "accounts",
+      groupInvites: "invite",
+    };
+    const others: Record<string, string> = {};
+    for (const c of ["repos", "tags", "advisories"] as const) others[c] = (await listAll(api, c, { "uidp.descendants_of": server.organization, page_size: 1 }))[0].uid;
+    const made = (pkg: string) => (pkg.endsWith(".v2beta1") ? v2 : v1);
+
+    const served = METHODS.filter((x) => isServed(x.m));
+    // Deletes last, in the reverse of the kinds' order (bindings before roles and identities, groups last).
+    const order = (x: (typeof served)[number]) => (x.m.http.method === "delete" ? 1000 - KINDS.findIndex((k) => x.m.http.path.split("/")[3] === k.kind) : 0);
+    served.sort((a, b) => order(a) - order(b));
+    expect(served.length).toBeGreaterThan(40);
+
+    for (const { pkg, service, name, m, prefix } of served) {
+      const r = requestOf(m, prefix, (c) => (c === "parent" ? made(pkg).team : c in ITEM ? made(pkg)[ITEM[c]] : others[c]));
+      const res = await api.request(r.method, r.url, r.body ? { body: r.body } : {});
+      const code = typeof res.body === "object" ? res.body?.code : undefined;
+      expect([404, 405, 501], `${pkg}.${service}/${name} ${r.method} ${r.url}: ${res.status} ${res.text}`).not.toContain(res.status);
+      expect(code, `${pkg}.${service}/${name}: ${res.text}`).not.toBe(12);
+      expect(res.status, `${pkg}.${service}/${name}: ${res.text}`).toBeLessThan(500);
+    }
+  });
+});
