@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../api/collections";
 import { maskPathOf, withoutNulls } from "../api/kinds";
 import type { TokenSource } from "./token-source";
-import { ApiError, DeadlineExceededError, NotTheApiError, ResponseShapeError, TransportError, UnauthenticatedError, WrongAnswerError } from "./errors";
+import { ApiError, CancelledError, DeadlineExceededError, NotTheApiError, ResponseShapeError, TransportError, UnauthenticatedError, WrongAnswerError } from "./errors";
 import { readCapped } from "./body";
 import { PageTokens } from "./paging";
 import { retryFunction } from "./retry";
@@ -28,6 +28,8 @@ export interface CallOptions {
   retryStatuses?: number[];
   /** Hears each wait before a retry, in one sentence (the resource plugin shows it as a status line). */
   report?: WaitReport;
+  /** Aborts the call, its retries and waits (the engine's Cancel): it fails with a CancelledError. */
+  signal?: AbortSignal;
 }
 
 /** Query of a List: filters by name, `uidp.*` scope filters, ordering and paging. */
@@ -194,11 +196,15 @@ export class IrvClient {
       ((ms: number, why: string) =>
         report(`${request}: ${why} from ${this.apiUrl}; trying again in ${Math.ceil(ms / 1000)} s (${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s left of the operation's budget)`));
     for (let authAttempt = 0; ; authAttempt++) {
+      if (o.signal?.aborted) throw new CancelledError(request);
       // Getting a token (an exchange, a token file) counts against the call's deadline too.
       const token = await beforeDeadline(this.#tokens.token(), deadline, () => new DeadlineExceededError(request, deadline - start));
       const remaining = deadline - Date.now();
+      if (o.signal?.aborted) throw new CancelledError(request);
       if (remaining <= 0) throw new DeadlineExceededError(request, deadline - start);
-      const signal = AbortSignal.timeout(remaining);
+      const signal = o.signal ? AbortSignal.any([AbortSignal.timeout(remaining), o.signal]) : AbortSignal.timeout(remaining);
+      /** The error for an aborted request: cancelled by the caller, or out of time. */
+      const stopped = () => (o.signal?.aborted ? new CancelledError(request) : new DeadlineExceededError(request, deadline - start));
       let res: Dispatcher.ResponseData;
       try {
         res = await this.#dispatcher.request({
@@ -224,7 +230,7 @@ export class IrvClient {
           },
         } as Dispatcher.RequestOptions);
       } catch (e) {
-        if (signal.aborted) throw new DeadlineExceededError(request, deadline - start);
+        if (signal.aborted) throw stopped();
         throw new TransportError(request, e, this.apiUrl);
       }
       let text: string;
@@ -233,7 +239,7 @@ export class IrvClient {
       } catch (e) {
         if (!(e instanceof TransportError)) throw e;
         // The connection died mid-body: the request may have been applied, the answer is lost.
-        if (signal.aborted) throw new DeadlineExceededError(request, deadline - start);
+        if (signal.aborted) throw stopped();
         throw e;
       }
       const body = text ? parseJson(text) : undefined;

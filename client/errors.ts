@@ -177,6 +177,14 @@ export class DeadlineExceededError extends Error {
   }
 }
 
+/** The caller cancelled the call (the engine's Cancel): whatever it had sent may or may not have been applied. */
+export class CancelledError extends Error {
+  constructor(request: string) {
+    super(`${request}: cancelled`);
+    this.name = "CancelledError";
+  }
+}
+
 /**
  * The API answered, but with something that cannot be the answer: another resource than the one
  * asked for, a page token it sent before, more pages than any listing has. Nothing from it is used.

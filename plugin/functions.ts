@@ -17,6 +17,7 @@ import { FUNCTIONS, OBJECTS, objectOf, type FunctionDefinition, type ObjectDefin
 import { IMPLEMENTATIONS, type ClientSource } from "../provider/functions";
 import { converter, kindTypes, tsTypeSpec, type Json } from "./types";
 import { isSecret, secret, unwrapSecrets } from "./secrets";
+import { BadRequestError } from "./errors";
 
 type Rec = Record<string, unknown>;
 type PropertySpec = Record<string, unknown>;
@@ -106,7 +107,7 @@ export async function invokeFunction(
 ): Promise<{ result: Rec; failures?: undefined } | { result?: undefined; failures: { property: string; reason: string }[] }> {
   const f = FUNCTION_OF_TOKEN.get(token);
   const run = IMPLEMENTATIONS.get(token);
-  if (!f || !run) throw new Error(`irv: unknown function ${token}; known: ${[...FUNCTION_OF_TOKEN.keys()].join(", ")}`);
+  if (!f || !run) throw new BadRequestError(`irv: unknown function ${token}; known: ${[...FUNCTION_OF_TOKEN.keys()].join(", ")}`);
   const unknown = Object.keys(raw).filter((k) => JSON.stringify(raw[k])?.includes(unknownValue));
   if (unknown.length) return { failures: unknown.map((property) => ({ property, reason: "not known yet: it depends on a resource not yet created" })) };
   const parsed = f.args.safeParse(unwrapSecrets(raw));
@@ -122,7 +123,7 @@ export async function invokeFunction(
   try {
     result = await run(clients, parsed.data as never);
   } catch (e) {
-    throw new Error(`${token}(${argsText(raw)}): ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`${token}(${argsText(raw)}): ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
   const r = f.result;
   const wrapped = "object" in r ? wrapResult(r.object, result) : { [r.list]: wrapResult(r.of, (result as Rec)[r.list]) };

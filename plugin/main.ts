@@ -15,7 +15,20 @@ const parent = process.ppid;
 setInterval(() => process.ppid !== parent && process.exit(0), 1000).unref();
 
 serve(engineAddressOf(process.argv.slice(2))).then(
-  ({ port }) => process.stdout.write(`${port}\n`),
+  ({ port, server, calls }) => {
+    // A crash answers every call in flight (the engine would wait on them) and exits non-zero,
+    // once those answers are out (or after a few seconds, whatever holds them).
+    const crash = (e: unknown) => {
+      process.stderr.write(`pulumi-resource-irv: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exitCode = 1;
+      calls.crashed(e);
+      setTimeout(() => process.exit(1), 5000);
+      server.tryShutdown(() => process.exit(1));
+    };
+    process.on("uncaughtException", crash);
+    process.on("unhandledRejection", crash);
+    process.stdout.write(`${port}\n`);
+  },
   (e: unknown) => {
     process.stderr.write(`pulumi-resource-irv: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);

@@ -8,6 +8,8 @@
  * the engine's Structs as bytes (./wire), which a read that finds no drift sends back as they came.
  * Invoke runs the functions the TypeScript SDK's data sources run (plugin/functions.ts), with the
  * configured client. GetMappings and GetMapping answer the Terraform converter (plugin/terraform).
+ * Every call goes through the server's calls (./calls): failures reach the engine with their gRPC
+ * code, and the engine's Cancel stops what is in flight.
  */
 import { isDeepStrictEqual } from "node:util";
 import * as grpc from "@grpc/grpc-js";
@@ -24,13 +26,13 @@ import { mappingFor, mappingsFor } from "./terraform/mapping";
 import { currentClient } from "../client/session";
 import { statusOf, useEngine } from "./status";
 import { secretPathsOf, unwrapSecrets, wrapSecrets, type Path } from "./secrets";
+import { Calls, type CallContext } from "./calls";
+import { BadRequestError } from "./errors";
 import { providerService, valuesOf, type DiffCall, type ReadAnswer, type ReadCall, type StructBytes } from "./wire";
 import type { CollectionName } from "../api/collections";
 import { secretPaths } from "../api/kinds";
 
 type Rec = Record<string, unknown>;
-type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
-type Done = grpc.sendUnaryData<unknown>;
 
 /** Kinds by type token, as URNs name them (a refresh asks thousands of times). */
 const kindsByType = new Map<string, (typeof KINDS)[number]>();
@@ -44,7 +46,7 @@ function kindOfUrn(urn: string): (typeof KINDS)[number] {
   let k = kindsByType.get(type);
   if (!k) {
     k = kindOfTypeToken(type);
-    if (!k) throw new Error(`irv: unknown resource type ${type}`);
+    if (!k) throw new BadRequestError(`irv: unknown resource type ${type}`);
     kindsByType.set(type, k);
   }
   return k;
@@ -104,20 +106,8 @@ function answerWith(a: ReadAnswer, f: "properties" | "inputs", v: Rec, was: Deco
 /** The engine's timeout (seconds, 0 when none) as the kinds' `__timeouts` for `op`. */
 const timeoutsFor = (op: "create" | "update" | "delete", seconds: number) => (seconds > 0 ? { __timeouts: { [op]: `${seconds}s` } } : {});
 
-/** A method's options for resource `urn`: its requests' retry waits shown as the resource's status. */
-const statusFor = (urn: string): MethodOptions => ({ report: statusOf(urn) });
-
-/** Answers a unary call with what `f` returns, or with the error's message. */
-function unary<Req>(f: (req: Req) => Promise<unknown> | unknown) {
-  return (call: Call<Req>, done: Done) => {
-    Promise.resolve()
-      .then(() => f(call.request))
-      .then(
-        (resp) => done(null, resp),
-        (e: unknown) => done({ code: grpc.status.UNKNOWN, message: e instanceof Error ? e.message : String(e) }),
-      );
-  };
-}
+/** A method's options for resource `urn`: its requests' retry waits shown as the resource's status, and the engine's Cancel. */
+const optionsFor = (urn: string, c: CallContext): MethodOptions => ({ report: statusOf(urn), signal: c.signal });
 
 /** The settings getter of a Configure request: its args first, then its variables (`irv:config:<key>`). */
 function settingsOf(req: provproto.ConfigureRequest): (key: string) => string | undefined {
@@ -163,21 +153,32 @@ function refuseUnowned(k: (typeof KINDS)[number], uid: string, props: Rec): void
   throw new Error(`${k.label} ${uid} lies in no group (${what}): it belongs to the platform and cannot be imported; refer to it by uid`);
 }
 
-/** The service implementation. */
-export const service = {
-  getPluginInfo: unary(() => new plugproto.PluginInfo().setVersion(VERSION)),
+/** The version of the package schema GetSchema answers with: the only one there is. */
+const SCHEMA_VERSION = 0;
+
+/**
+ * The service's methods, each answering with what it returns or failing with the error's code
+ * (see ./calls); `serve` answers them through its server's calls, and Cancel itself.
+ */
+const methods = {
+  getPluginInfo: () => new plugproto.PluginInfo().setVersion(VERSION),
 
   // A plugin started by hand (`PULUMI_DEBUG_PROVIDERS=irv:<port>`) learns the engine's address here.
-  attach: unary((req: plugproto.PluginAttach) => {
+  attach: (req: plugproto.PluginAttach) => {
     useEngine(req.getAddress());
     return new emptyproto.Empty();
-  }),
+  },
 
-  getSchema: unary(() => new provproto.GetSchemaResponse().setSchema(JSON.stringify(packageSchema()))),
+  getSchema: (req: provproto.GetSchemaRequest) => {
+    // An engine asking for a schema version this plugin does not know must not get another one.
+    if (req.getVersion() !== SCHEMA_VERSION)
+      throw new BadRequestError(`irv: unsupported schema version ${req.getVersion()}; pulumi-resource-irv ${VERSION} writes version ${SCHEMA_VERSION}`);
+    return new provproto.GetSchemaResponse().setSchema(JSON.stringify(packageSchema()));
+  },
 
-  checkConfig: unary((req: provproto.CheckRequest) => new provproto.CheckResponse().setInputs(req.getNews())),
+  checkConfig: (req: provproto.CheckRequest) => new provproto.CheckResponse().setInputs(req.getNews()),
 
-  diffConfig: unary((req: provproto.DiffRequest) => {
+  diffConfig: (req: provproto.DiffRequest) => {
     // Credentials and endpoints never replace what the provider manages.
     const olds = plain(req.getOldInputs() ?? req.getOlds());
     const news = plain(req.getNews());
@@ -185,23 +186,23 @@ export const service = {
     const resp = new provproto.DiffResponse().setDiffsList(changed).setHasdetaileddiff(true);
     for (const [name, d] of detailedDiff(olds, news, changed, [])) resp.getDetaileddiffMap().set(name, d);
     return resp.setChanges(changed.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
-  }),
+  },
 
-  configure: unary((req: provproto.ConfigureRequest) => {
+  configure: (req: provproto.ConfigureRequest) => {
     configure(settingsOf(req), { once: true });
     return new provproto.ConfigureResponse().setSupportspreview(true).setAcceptsecrets(true).setAcceptresources(false);
-  }),
+  },
 
-  check: unary(async (req: provproto.CheckRequest) => {
+  check: async (req: provproto.CheckRequest) => {
     const k = kindOfUrn(req.getUrn());
     const news = decode(req.getNews());
     const r = await providerOf(k).check(plain(req.getOlds()), news.plain);
     const resp = new provproto.CheckResponse().setInputs(outward(k, r.inputs, news.secrets));
     for (const f of r.failures ?? []) resp.addFailures(new provproto.CheckFailure().setProperty(String(f.property)).setReason(f.reason));
     return resp;
-  }),
+  },
 
-  diff: unary(async ({ message: req, structs }: DiffCall) => {
+  diff: async ({ message: req, structs }: DiffCall) => {
     const k = kindOfUrn(req.getUrn());
     const olds = plain(structs.olds);
     const news = plain(structs.news);
@@ -215,21 +216,21 @@ export const service = {
       .setHasdetaileddiff(true);
     for (const [name, d] of detailedDiff(olds, news, v.changed, v.replaces)) resp.getDetaileddiffMap().set(name, d);
     return resp;
-  }),
+  },
 
-  create: unary(async (req: provproto.CreateRequest) => {
+  create: async (req: provproto.CreateRequest, c: CallContext) => {
     const k = kindOfUrn(req.getUrn());
     const { plain: news, secrets: keep } = decode(req.getProperties());
     if (req.getPreview()) return new provproto.CreateResponse().setProperties(outward(k, previewOutputs(k, {}, news, false), keep));
-    const r = await providerOf(k).create({ ...news, ...timeoutsFor("create", req.getTimeout()) }, statusFor(req.getUrn()));
+    const r = await providerOf(k).create({ ...news, ...timeoutsFor("create", req.getTimeout()) }, optionsFor(req.getUrn(), c));
     return new provproto.CreateResponse().setId(r.id).setProperties(outward(k, r.outs ?? {}, keep));
-  }),
+  },
 
-  read: unary(async ({ message: req, structs }: ReadCall): Promise<ReadAnswer> => {
+  read: async ({ message: req, structs }: ReadCall, c: CallContext): Promise<ReadAnswer> => {
     const k = kindOfUrn(req.getUrn());
     // An import's request carries no properties: the kind reads everything from the API.
     const props = decode(structs.properties);
-    const r = await providerOf(k).read(req.getId(), props.plain, statusFor(req.getUrn()));
+    const r = await providerOf(k).read(req.getId(), props.plain, optionsFor(req.getUrn(), c));
     const answer: ReadAnswer = { message: new provproto.ReadResponse(), structs: {} };
     if (!r.id) return answer; // gone: a blank id tells the engine so
     if (Object.keys(props.sent).length === 0) refuseUnowned(k, r.id, r.props ?? {});
@@ -238,48 +239,50 @@ export const service = {
     answerWith(answer, "properties", outwardValues(k, r.props ?? {}, props.secrets), props);
     answerWith(answer, "inputs", outwardValues(k, r.inputs ?? {}, inputs.secrets), inputs);
     return answer;
-  }),
+  },
 
-  update: unary(async (req: provproto.UpdateRequest) => {
+  update: async (req: provproto.UpdateRequest, c: CallContext) => {
     const k = kindOfUrn(req.getUrn());
     const { plain: olds, secrets: oldSecrets } = decode(req.getOlds());
     const { plain: news, secrets: newSecrets } = decode(req.getNews());
     const keep = [...oldSecrets, ...newSecrets];
     if (req.getPreview()) return new provproto.UpdateResponse().setProperties(outward(k, previewOutputs(k, olds, news, true), keep));
-    const r = await providerOf(k).update(req.getId(), olds, { ...news, ...timeoutsFor("update", req.getTimeout()) }, statusFor(req.getUrn()));
+    const r = await providerOf(k).update(req.getId(), olds, { ...news, ...timeoutsFor("update", req.getTimeout()) }, optionsFor(req.getUrn(), c));
     return new provproto.UpdateResponse().setProperties(outward(k, r.outs ?? {}, keep));
-  }),
+  },
 
-  delete: unary(async (req: provproto.DeleteRequest) => {
+  delete: async (req: provproto.DeleteRequest, c: CallContext) => {
     const k = kindOfUrn(req.getUrn());
-    await providerOf(k).delete(req.getId(), { ...plain(req.getProperties()), ...timeoutsFor("delete", req.getTimeout()) }, statusFor(req.getUrn()));
+    await providerOf(k).delete(req.getId(), { ...plain(req.getProperties()), ...timeoutsFor("delete", req.getTimeout()) }, optionsFor(req.getUrn(), c));
     return new emptyproto.Empty();
-  }),
+  },
 
-  invoke: unary((req: provproto.InvokeRequest) => invoke(req, currentClient)),
+  invoke: (req: provproto.InvokeRequest) => invoke(req, currentClient),
 
   // `pulumi convert --from terraform` and `pulumi import --from terraform` ask every plugin which
   // Terraform providers it maps, then for the mapping (plugin/terraform).
-  getMappings: unary((req: provproto.GetMappingsRequest) => new provproto.GetMappingsResponse().setProvidersList(mappingsFor(req.getKey()))),
+  getMappings: (req: provproto.GetMappingsRequest) => new provproto.GetMappingsResponse().setProvidersList(mappingsFor(req.getKey())),
 
-  getMapping: unary((req: provproto.GetMappingRequest) => {
+  getMapping: (req: provproto.GetMappingRequest) => {
     const m = mappingFor(req.getKey(), req.getProvider());
     return m ? new provproto.GetMappingResponse().setProvider(m.provider).setData(m.data) : new provproto.GetMappingResponse();
-  }),
+  },
 
-  cancel: unary(() => new emptyproto.Empty()),
 };
 
 /**
  * Starts the server on 127.0.0.1 at a free port; resolves to the port (which the engine reads
  * from stdout). `engineAddress`, the plugin's first argument, is where status lines go.
  */
-export async function serve(engineAddress?: string): Promise<{ port: number; server: grpc.Server }> {
+export async function serve(engineAddress?: string): Promise<{ port: number; server: grpc.Server; calls: Calls }> {
   useEngine(engineAddress);
+  const calls = new Calls();
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(providerService, service as unknown as grpc.UntypedServiceImplementation);
+  const service: grpc.UntypedServiceImplementation = { cancel: calls.cancelling() };
+  for (const [name, f] of Object.entries(methods)) service[name] = calls.unary(f as (req: unknown, c: CallContext) => unknown);
+  server.addService(providerService, service);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
-  return { port, server };
+  return { port, server, calls };
 }

@@ -5,7 +5,7 @@ import type { CollectionName } from "../../api/collections";
 import { NotFoundError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
 import { currentClient } from "../../client/session";
-import type { WaitReport } from "../../client/waits";
+import type { CallOptions } from "../../client/client";
 import { kindInfo, secretNames, type Kind } from "../../api/kinds";
 import { deadlineFor } from "../timeouts";
 import { adopt } from "./adopt";
@@ -19,11 +19,9 @@ import { withoutProvider } from "./values";
 
 /**
  * What the resource plugin adds to a method's call, beyond the dynamic provider contract: who
- * hears its requests' retry waits (the resource's status line).
+ * hears its requests' retry waits (the resource's status line), and the engine's Cancel.
  */
-export interface MethodOptions {
-  report?: WaitReport;
-}
+export type MethodOptions = Pick<CallOptions, "report" | "signal">;
 
 /** The pause before deleting again a resource refused for what it still holds. */
 const CONTENTS_WAIT_MS = 1_000;
@@ -58,7 +56,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
     /** Creates (or adopts) the resource; the id is its uid and the outputs are complete. */
     async create(inputs: I, o: MethodOptions = {}): Promise<dynamic.CreateResult<O>> {
       const ins = withoutProvider(inputs) as Rec;
-      const call = { deadline: deadlineFor(ins.__timeouts, "create"), report: o.report };
+      const call = { deadline: deadlineFor(ins.__timeouts, "create"), ...o };
       const client = currentClient();
       if (ins.adoptUid) return adopt(client, spec, ins, call) as Promise<dynamic.CreateResult<O>>;
       const item = await createRecovering(client, spec, ins, call);
@@ -74,7 +72,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
       const prior = withoutProvider((props ?? {}) as Rec);
       let item: Item<C>;
       try {
-        item = await readItem(currentClient(), spec.collection, id, { report: o.report });
+        item = await readItem(currentClient(), spec.collection, id, o);
       } catch (e) {
         if (e instanceof NotFoundError) return { id: "", props: {} as O };
         throw e;
@@ -89,7 +87,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
       const c = changesOf(anySpec, olds as Rec, ins);
       if (c.replaces.length) throw new Error(`${spec.label} ${id}: ${c.replaces.join(", ")} cannot change in place`);
       const client = currentClient();
-      const call = { deadline: deadlineFor(ins.__timeouts, "update"), report: o.report };
+      const call = { deadline: deadlineFor(ins.__timeouts, "update"), ...o };
       if (c.mask.length) {
         const item = await client.update(spec.collection, id, updateBody(spec, ins, c.mask), c.mask, call);
         return { outs: outputsFor(spec, item, ins) as O };
@@ -109,7 +107,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
     async delete(id: string, props: O, o: MethodOptions = {}): Promise<void> {
       const prior = withoutProvider((props ?? {}) as Rec);
       const deadline = deadlineFor(prior.__timeouts, "delete");
-      const call = { deadline, report: o.report };
+      const call = { deadline, ...o };
       let held: string | undefined;
       for (;;) {
         try {
@@ -120,7 +118,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
           const now = spec.heldBy?.(e);
           if (now !== undefined && now !== held && Date.now() + CONTENTS_WAIT_MS < deadline) {
             held = now;
-            await sleep(CONTENTS_WAIT_MS);
+            await sleep(CONTENTS_WAIT_MS, undefined, { signal: o.signal });
             continue;
           }
           throw spec.deleteError?.(e, { ...prior, uid: prior.uid ?? id }) ?? e;

@@ -14,8 +14,8 @@ export interface CommonInputs {
   __timeouts?: Timeouts;
 }
 
-/** The options of a provider method's calls: its deadline (ms since the epoch) and who hears its waits. */
-export type Call = Pick<CallOptions, "report"> & { deadline: number };
+/** The options of a provider method's calls: its deadline (ms since the epoch), who hears its waits, what cancels them. */
+export type Call = Pick<CallOptions, "report" | "signal"> & { deadline: number };
 
 /** How one declared input behaves in diff and update: the facts of its definition that say so, and its name on the wire. */
 export type FieldSpec = Pick<FieldDefinition, "replace" | "default" | "block" | "computedWhenOmitted" | "codec"> & { wire: string };
