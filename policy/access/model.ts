@@ -3,6 +3,7 @@
  * parent, bindings by group and by subject, roles' capabilities as sets), so each question costs
  * the depth of a group times the bindings on its ancestors, never a scan of all pairs.
  */
+import { capabilityNamed } from "../../api/capabilities";
 import { parentOf } from "../../api/uid";
 import type { AccessBinding, AccessGroup, AccessRole, AccessSubject, Org } from "./org";
 
@@ -70,7 +71,8 @@ export class AccessModel {
     for (const g of org.groups) this.groups.set(g.key, g);
     for (const r of org.roles) {
       this.roles.set(r.key, r);
-      this.caps.set(r.key, r.capabilities ? new Set(r.capabilities) : undefined);
+      // A role read from the API names its capabilities by the wire's enum (`CAP_IAM_GROUPS_LIST`).
+      this.caps.set(r.key, r.capabilities ? new Set(r.capabilities.map((c) => capabilityNamed(c) ?? c)) : undefined);
     }
     for (const s of org.subjects) this.subjects.set(s.key, s);
     for (const b of org.bindings) {

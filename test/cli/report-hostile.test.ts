@@ -75,7 +75,7 @@ describe("hostile text in irv drift and irv review markdown", { timeout: ENGINE_
     const uid = (name: string) => (state.deployment.resources as any[]).find((r) => String(r.urn).endsWith(`::${name}`)).outputs.uid as string;
     expect((await srv.api.patch(apiPath("groups", uid("eng")), { description: HIDE }, { updateMask: "description" })).status).toBe(200);
     const claimMatch = { issuer: GITHUB, subject: ATTACKER, claims: { [KEY]: HIDE } };
-    expect((await srv.api.patch(apiPath("identities", uid("ci")), { claimMatch }, { updateMask: "claimMatch" })).status).toBe(200);
+    expect((await srv.api.patch(apiPath("identities", uid("ci")), { claimMatch }, { updateMask: "claim_match" })).status).toBe(200);
 
     const md = await runIrv(["drift", "--stack", "hostile", "--cwd", t.workDir, "--format", "markdown"], env);
     expect(md.code, md.stderr).toBe(2);

@@ -121,6 +121,7 @@ describe("absent optional inputs and the API's empty defaults compare equal", { 
           const args = c.declare(org, "ROLE");
           if (c.collection === "roleBindings") Object.assign(args, { identityUid: resources["service-identity"].uid });
           if ("roleUid" in args) args.roleUid = viewer;
+          if ("defaultRoleUid" in args) args.defaultRoleUid = viewer;
           declared.set(c.name, args);
           const Class = irv.iam[CLASSES[c.collection]] as unknown as new (n: string, a: object) => { uid: unknown };
           resources[c.name] = new Class(c.name, args);
