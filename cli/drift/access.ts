@@ -58,7 +58,7 @@ export async function accessDrift(stack: Stack, o: AccessDriftOptions = {}): Pro
   const expected = new Set([...(o.expected ?? []), ...listOf(config[EXPECTED_KEY]?.value)]);
   const kinds = o.kinds ?? [...WATCHED_KINDS];
   const live = new Map<string, ResourceItem>();
-  for (const top of tops) for (const it of await itemsOfApi(client, top)) live.set(it.key, it);
+  for (const it of await itemsOfApi(client, tops)) live.set(it.key, it);
   const recorded = itemsOfState(resources);
   const names = hydratedNames([...live.values(), ...recorded]);
   const model = new AccessModel(orgOfItems([...live.values()], { names }));

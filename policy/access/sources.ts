@@ -45,18 +45,24 @@ export function orgOfState(resources: readonly StateResource[], known: Known = {
   return orgOfItems(itemsOfState(resources), known);
 }
 
-/** Lists every access kind under `scope` (the caller's whole view when absent), in pages. */
-export async function itemsOfApi(client: IrvClient, scope?: string): Promise<ResourceItem[]> {
-  const q = scope ? { "uidp.descendants_of": scope } : {};
+/** Lists every access kind under each of `scopes` (the caller's whole view when there are none), in pages. */
+export async function itemsOfApi(client: IrvClient, scopes: readonly string[] = []): Promise<ResourceItem[]> {
+  const queries = scopes.length ? scopes.map((s) => ({ "uidp.descendants_of": s })) : [{}];
   const lists = await Promise.all(
-    ACCESS_KINDS.map(async (kind) => {
-      const items = (await client.collect(kind, q)) as unknown as Record<string, unknown>[];
-      return items.map((f) => itemOfApi(kind, f));
-    }),
+    queries.flatMap((q) =>
+      ACCESS_KINDS.map(async (kind) => {
+        const items = (await client.collect(kind, q)) as unknown as Record<string, unknown>[];
+        return items.map((f) => itemOfApi(kind, f));
+      }),
+    ),
   );
   // A listing under a scope does not hold the scope's ancestors: the roles bound there (the
-  // built-in roles live at the root) are listed without it.
-  if (scope) lists.push(((await client.collect("roles", {})) as unknown as Record<string, unknown>[]).filter((r) => !lists.flat().some((i) => i.uid === r.uid)).map((f) => itemOfApi("roles", f)));
+  // built-in roles live at the root) are listed once, without one.
+  if (scopes.length) {
+    const seen = new Set(lists.flat().map((i) => i.uid));
+    const roles = (await client.collect("roles", {})) as unknown as Record<string, unknown>[];
+    lists.push(roles.filter((r) => !seen.has(r.uid as string)).map((f) => itemOfApi("roles", f)));
+  }
   return lists.flat();
 }
 

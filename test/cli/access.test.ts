@@ -113,7 +113,7 @@ describe("irv access against irv-server", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('identity "nobody" is neither a uid nor the name of an identity seen here');
     const c = await irv(["can-i", "ci-deploy", "groups.frobnicate", "platform"]);
-    expect(c.stderr).toContain('capability "groups.frobnicate" is not one the platform knows (groups.list');
+    expect(c.stderr).toContain('capability "groups.frobnicate" is not one the platform knows (groups.');
     const u = await irv(["who-can", "groups.list"]);
     expect(u.stderr).toContain("irv access who-can takes 2 arguments, not 1");
   });

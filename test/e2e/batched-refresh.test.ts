@@ -7,6 +7,7 @@
  * requests than one per resource, and the refresh still finds them with 20% of its requests
  * faulted by the chaos proxy.
  */
+import { ACCESS_KINDS } from "../../policy/access";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import type * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -155,8 +156,9 @@ describe("refresh answers reads from listings, exactly", () => {
         expect(drift.code, drift.stderr).toBe(2);
         const report = JSON.parse(drift.stdout);
         expect(report).toMatchObject({ inSync: false, changed: work.edits.length, deleted: work.deleted.length });
-        // Besides the refresh's reads, drift of access lists each watched kind once per top managed group (one page each here).
-        const accessLists = report.access.watched.groups.length * report.access.watched.kinds.length;
+        // Besides the refresh's reads, drift of access lists each kind of the access model once per
+        // top managed group (one page each here), and the roles above them once.
+        const accessLists = report.access.watched.groups.length * ACCESS_KINDS.length + 1;
         expect(accessLists).toBeGreaterThan(0);
         expect(ctx.server.requests.length - driftFrom).toBeLessThanOrEqual(4 * KINDS + work.deleted.length + accessLists);
         // `irv review --refresh`: the same refresh, then a preview of the program, which puts the

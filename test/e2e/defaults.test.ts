@@ -77,7 +77,7 @@ const CASES: Case[] = [
   },
   // An invite's expirationTime is computed, not an empty default: read reports it (a declared
   // one is compared with it), and diff ignores it while the program omits it.
-  { name: "invite", collection: "groupInvites", declare: (org, role) => ({ groupUid: org, roleUid: role }), computed: ["expirationTime"] },
+  { name: "invite", collection: "groupInvites", declare: (org, role) => ({ groupUid: org, roleUid: role, ttl: "86400s" }), computed: ["expirationTime"] },
 ];
 
 const CLASSES: Record<CollectionName, keyof Sdk["iam"]> = {
