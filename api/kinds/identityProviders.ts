@@ -9,6 +9,11 @@ export const CORRELATION_RULES = {
   CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID: 1,
   CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID: 2,
 } as const;
+/** The rule a value means: unset is `CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID` (the protos say so). */
+export function correlationRuleOf(v: unknown): string {
+  return typeof v !== "string" || v === "" || v === "CORRELATION_RULE_UNSPECIFIED" ? "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" : v;
+}
+
 const CorrelationRule = z
   .enum(Object.keys(CORRELATION_RULES) as [keyof typeof CORRELATION_RULES, ...(keyof typeof CORRELATION_RULES)[]])
   .meta({ id: "CorrelationRule", description: "How an OIDC login is matched to a SCIM-provisioned user: the OIDC `sub` (or Entra's `oid`) equals the SCIM externalId." });

@@ -4,6 +4,8 @@ import { parentOf } from "../../api/uid";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec, type Rec } from "./spec";
 import { factsOf } from "./facts";
+import { containsUnknown } from "./values";
+import { correlationRuleOf } from "../../api/kinds/identityProviders";
 
 /** Inputs of an IdentityProvider, as its definition (api/kinds) types them. */
 export type IdentityProviderInputs = CommonInputs & InputsOf<typeof definition>;
@@ -26,6 +28,12 @@ const spec: KindSpec<"identityProviders"> = {
     return body;
   },
   adoptAlwaysMask: (i) => (i.oidc?.clientSecret ? ["oidc.clientSecret"] : []),
+  /** The rule that matches a login to a provisioned user is fixed once created (the API refuses a change): another replaces it. */
+  extraReplaces: (olds, news) => {
+    const rule = (o: Rec | undefined) => correlationRuleOf(o?.correlationRule);
+    const n = news.oidc?.correlationRule;
+    return !containsUnknown(n) && rule(olds.oidc) !== rule(news.oidc) ? ["oidc"] : [];
+  },
 };
 
 /** The dynamic provider of `iam.IdentityProvider`. */

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { IdentityProviderCreate, IdentityProviderUpdate, Oidc } from "../../api/bodies";
+import { correlationRuleOf } from "../../api/kinds/identityProviders";
 import { parentOf } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
 import { applyPatch, maskPaths } from "../masks";
@@ -75,8 +76,7 @@ export function updateIdentityProvider(
   const merged = applyPatch(current, withoutSecret(patch), mask?.filter((p) => p !== "oidc.clientSecret"), ["oidc"]);
   const next = parseBody(IdentityProviderState, withoutSecret(merged));
   // The rule that maps a login to a provisioned user is fixed: another would let claims capture accounts.
-  const rule = (o: { correlationRule?: string }) => (o.correlationRule ?? "CORRELATION_RULE_UNSPECIFIED").replace("UNSPECIFIED", "SUB_EQUALS_EXTERNAL_ID");
-  if (rule(next.oidc) !== rule(old.oidc)) throw invalidField("oidc.correlationRule", "cannot change once the identity provider is created: create a new one");
+  if (correlationRuleOf(next.oidc.correlationRule) !== correlationRuleOf(old.oidc.correlationRule)) throw invalidField("oidc.correlationRule", "cannot change once the identity provider is created: create a new one");
   if (!next.oidc.pkceEnabled && clientSecretHash === hash(""))
     throw invalidField("oidc.clientSecret", "is required unless pkceEnabled is true (a public client)");
   const r: IdentityProviderRecord = {

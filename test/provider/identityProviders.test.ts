@@ -66,6 +66,14 @@ describe("iam.IdentityProvider provider", () => {
     expect((await idps.diff(id, outs!, { groupUid: group, name: "entra", defaultRoleUid: viewer, oidc: pkce })).changes).toBe(false);
   });
 
+  it("replaces an identity provider whose correlation rule changes (fixed once created); unset is the default rule", async () => {
+    const olds = { groupUid: "g", name: "sso", defaultRoleUid: "r", oidc: { ...oidc, correlationRule: "CORRELATION_RULE_UNSPECIFIED" } };
+    const same = await idps.diff("x", olds as any, { ...olds, oidc: { ...oidc, correlationRule: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" } } as any);
+    expect(same.replaces ?? []).toEqual([]);
+    const other = await idps.diff("x", olds as any, { ...olds, oidc: { ...oidc, correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" } } as any);
+    expect(other.replaces).toContain("oidc");
+  });
+
   it("adopts an IdP and always sets the declared secret", async () => {
     const group = await freshGroup(ctx);
     const viewer = await builtinRole(ctx, "viewer");
