@@ -260,20 +260,10 @@ export function capabilityNumber(name: Capability): number {
   return byName.get(name)![2];
 }
 
-/** The friendly name of the enum's number `n`, or undefined. */
-export function capabilityOfNumber(n: number): Capability | undefined {
-  return TABLE.find((r) => r[2] === n)?.[0];
-}
-
 /** Whether only the platform's own roles may hold `name`. */
 export function isInternalOnly(name: Capability): boolean {
   const r = byName.get(name)!;
   return r[0] === "internal" || (r[3] ?? "").includes("i");
-}
-
-/** Whether the platform has deprecated `name` (still accepted). */
-export function isDeprecated(name: Capability): boolean {
-  return (byName.get(name)![3] ?? "").includes("d");
 }
 
 /**

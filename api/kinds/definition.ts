@@ -122,6 +122,11 @@ export interface KindProto {
   enums?: readonly ProtoEnum[];
 }
 
+/** A field the server sets and a request never carries (a hydrated reference's members). */
+export function outputOnly(number: number, type = "string"): ProtoField {
+  return { number, type, behavior: ["OUTPUT_ONLY"] };
+}
+
 /** The package of every IAM kind. */
 export const IAM_PACKAGE = "chainguard.platform.iam.v2beta1";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import * as f from "../fields";
 import type { Known } from "./derive";
-import { common, defineKind, numbered, IAM_PACKAGE, type InputIssue } from "./definition";
+import { common, defineKind, numbered, IAM_PACKAGE, outputOnly, type InputIssue } from "./definition";
 
 /** A protobuf Duration as JSON: seconds with an `s`, e.g. `86400s`. */
 export const DURATION = /^\d+(\.\d{1,9})?s$/;
@@ -68,10 +68,10 @@ export const groupInvites = defineKind({
       {
         name: "GroupInviteRole",
         fields: {
-          uid: { number: 1, type: "string", behavior: ["OUTPUT_ONLY"] },
-          name: { number: 2, type: "string", behavior: ["OUTPUT_ONLY"] },
-          description: { number: 3, type: "string", behavior: ["OUTPUT_ONLY"] },
-          capabilities: { number: 4, type: "chainguard.capabilities.Capability", repeated: true, behavior: ["OUTPUT_ONLY"] },
+          uid: outputOnly(1),
+          name: outputOnly(2),
+          description: outputOnly(3),
+          capabilities: { ...outputOnly(4, "chainguard.capabilities.Capability"), repeated: true },
         },
       },
     ],

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, defineKind, numbered, IAM_PACKAGE, type ProtoField } from "./definition";
+import { common, defineKind, numbered, IAM_PACKAGE, outputOnly } from "./definition";
 import type { Known } from "./derive";
 
 /** The identity a binding names, hydrated. `issuer`/`subject` are empty unless it has a claimMatch. */
@@ -27,8 +27,7 @@ export type BoundRef = Known<z.output<typeof BoundRef>>;
 /** The identity a binding names, as the SDK types it. */
 export type BoundIdentity = Known<z.output<typeof BoundIdentity>>;
 
-const out = (number: number): ProtoField => ({ number, type: "string", behavior: ["OUTPUT_ONLY"] });
-const ref = { uid: out(1), name: out(2), description: out(3) };
+const ref = { uid: outputOnly(1), name: outputOnly(2), description: outputOnly(3) };
 
 /** A binding's item hydrates its identity, group and role; it has no `updateTime`. */
 export const roleBindings = defineKind({
@@ -43,7 +42,7 @@ export const roleBindings = defineKind({
     message: "RoleBinding",
     uid: 1,
     messages: [
-      { name: "RoleBindingIdentity", fields: { ...ref, subject: out(4), issuer: out(5), email: out(6) } },
+      { name: "RoleBindingIdentity", fields: { ...ref, subject: outputOnly(4), issuer: outputOnly(5), email: outputOnly(6) } },
       { name: "RoleBindingGroup", fields: ref },
       { name: "RoleBindingRole", fields: ref },
     ],
