@@ -25,7 +25,8 @@ export interface DriftOptions {
 export async function runDrift({ stack, onOutput, access = {} }: DriftOptions): Promise<DriftReport> {
   const started = Date.now();
   const collector = new StepCollector();
-  const settings = await checkSettings(stack);
+  const state = await stack.exportStack(); // secrets decrypted in memory, read, dropped
+  const settings = await checkSettings(stack, state);
   await stack.previewRefresh({ onEvent: collector.onEvent, onOutput, runProgram: settings.runProgram || undefined });
   const resources: DriftedResource[] = [];
   let inSync = 0;
@@ -34,6 +35,10 @@ export async function runDrift({ stack, onOutput, access = {} }: DriftOptions): 
     if (drifted) resources.push(drifted);
     else inSync++;
   }
+  // The engine refreshes in parallel, so steps arrive in any order: report in the state's order
+  // (parents before what they hold), the same on every run.
+  const position = new Map(((state.deployment?.resources ?? []) as { urn: string }[]).map((r, i) => [r.urn, i]));
+  resources.sort((a, b) => (position.get(a.urn) ?? position.size) - (position.get(b.urn) ?? position.size));
   await nameSecretMembers(stack, resources);
   const accessReport = access ? await accessDrift(stack, access) : undefined;
   return {

@@ -1,4 +1,4 @@
-import type { Stack } from "@pulumi/pulumi/automation";
+import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { SETTINGS } from "../../client/config";
 import { openedSecret } from "./values";
 
@@ -30,10 +30,11 @@ export interface SettingsCheck {
  * `pulumi config set irv:apiUrl ...` it would still read the old API. An explicit `irv` provider
  * (`new irv.Provider(...)`, a YAML `pulumi:providers:irv` resource) takes its settings from the
  * program, which may read them from config or the environment: only running the program tells,
- * so a stack that has one always runs it.
+ * so a stack that has one always runs it. `state` is the stack's exported state, when the caller
+ * has it already.
  */
-export async function checkSettings(stack: Stack): Promise<SettingsCheck> {
-  const state = await stack.exportStack(); // secrets decrypted in memory, compared, dropped
+export async function checkSettings(stack: Stack, state?: Deployment): Promise<SettingsCheck> {
+  state ??= await stack.exportStack(); // secrets decrypted in memory, compared, dropped
   const config = await stack.getAllConfig();
   const resources = (state.deployment?.resources ?? []) as { type: string; urn: string; inputs?: Record<string, unknown> }[];
   const changed = new Set<string>();

@@ -83,6 +83,9 @@ describe("irv drift and irv review", { timeout: ENGINE_TIMEOUT }, () => {
     expect(run.code).toBe(2);
     const report = JSON.parse(run.stdout) as DriftReport;
     expect(report).toMatchObject({ stack: "drift", inSync: false, changed: 3, deleted: 1 });
+    // In the state's order (parents first), whatever order the engine refreshed in.
+    const recorded = ((await t.exportState()).deployment.resources as { urn: string }[]).map((r) => r.urn);
+    expect(report.resources.map((r) => r.urn)).toEqual(recorded.filter((urn) => report.resources.some((r) => r.urn === urn)));
     const byName = Object.fromEntries(report.resources.map((r) => [r.name, r]));
     expect(byName.eng).toMatchObject({ kind: "iam.Group", status: "changed" });
     expect(byName.eng.fields).toEqual([{ path: "description", recorded: "Everyone who builds", live: "Changed in the console" }]);
