@@ -14,7 +14,6 @@ export type AccountAssociationOutputs = CommonInputs & OutputsOf<typeof definiti
 
 const spec: KindSpec<"accountAssociations"> = {
   ...factsOf("accountAssociations", (a) => a.uid),
-  deleteBeforeReplace: true,
   async recover(client, i, since, call) {
     try {
       const a = await client.get("accountAssociations", i.groupUid, call);

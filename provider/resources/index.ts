@@ -1,11 +1,9 @@
 /**
- * One dynamic provider per resource kind, keyed by kind (the kinds are api/kinds' definitions). A
- * kind with behaviour of its own has a module here; any other is served by its facts alone.
+ * One dynamic provider per resource kind, keyed by kind (the kinds are api/kinds' definitions):
+ * each kind's module here holds its behaviour over its definition's facts.
  */
-import { KINDS, type Kind } from "../../api/kinds";
+import type { Kind } from "../../api/kinds";
 import type { CollectionName } from "../../api/collections";
-import { factsOf } from "./facts";
-import { providerFor } from "./provider";
 import type { KindSpec } from "./spec";
 import { accountAssociations, accountAssociationSpec } from "./accountAssociations";
 import { groupInvites, groupInviteSpec } from "./groupInvites";
@@ -29,8 +27,8 @@ export { beginOperation, endOperation, readItem } from "./reads";
 export { type KindSpec, type CommonInputs } from "./spec";
 export type { MethodOptions } from "./provider";
 
-/** The spec of each kind with behaviour of its own (over its definition in api/kinds). */
-const ownSpecs = {
+/** The spec of each kind (its behaviour over its definition in api/kinds). */
+export const specs = {
   groups: groupSpec,
   identities: identitySpec,
   roles: roleSpec,
@@ -38,17 +36,10 @@ const ownSpecs = {
   identityProviders: identityProviderSpec,
   accountAssociations: accountAssociationSpec,
   groupInvites: groupInviteSpec,
-};
-
-/** The kinds with nothing special, each with its facts as its spec. */
-const plain: [Kind, KindSpec<CollectionName>][] = KINDS.filter((d) => !(d.kind in ownSpecs)).map((d) => [d.kind, factsOf(d.kind) as KindSpec<CollectionName>]);
-
-/** The spec of each kind. */
-export const specs = { ...(Object.fromEntries(plain) as Record<Kind, KindSpec<CollectionName>>), ...ownSpecs };
+} satisfies Record<Kind, KindSpec<CollectionName>>;
 
 /** The provider of each kind. */
 export const providers = {
-  ...(Object.fromEntries(plain.map(([k, spec]) => [k, providerFor(spec)])) as Record<Kind, ReturnType<typeof providerFor>>),
   groups,
   identities,
   roles,

@@ -58,8 +58,6 @@ export interface KindSpec<C extends CollectionName> {
   updateBody?(inputs: Rec, mask: string[]): Rec;
   /** Outputs from an API item; `prior` (inputs or old outputs) supplies write-only values. */
   outputs(item: Item<C>, prior: Rec): Rec;
-  /** The live inputs read from outputs (default: the declared fields). */
-  inputsOf?(outs: Rec): Rec;
   /** The parent of an item (`factsOf` gives the uid's parent, or the kind's own rule). */
   parentOf(item: Item<C>): string;
   /** Why an existing item cannot be adopted for these inputs, or undefined. */
@@ -68,8 +66,6 @@ export interface KindSpec<C extends CollectionName> {
   adoptAlwaysMask?(inputs: Rec): string[];
   /** Extra replaces beyond `replace` fields (an identity's kind). */
   extraReplaces?(olds: Rec, news: Rec): string[];
-  /** Replacements must delete first (one per group). */
-  deleteBeforeReplace?: boolean;
   /**
    * After a create lost its response: the resource that create made, if it exists. Returning
    * undefined means "create again". Created at or after `since` (ms). A request it makes that
