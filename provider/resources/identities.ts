@@ -1,5 +1,4 @@
 import type { identities as definition, InputsOf, OutputsOf } from "../../api/kinds";
-import type { dynamic } from "@pulumi/pulumi";
 import { relationshipTypeOf } from "../../api/bodies";
 import { staticKeysIssues } from "../../api/kinds/identities";
 import { parentOf } from "../../api/uid";
@@ -34,7 +33,7 @@ const spec: KindSpec<"identities"> = {
   },
 };
 
-/** The dynamic provider of `iam.Identity`. */
-export const identities = providerFor<"identities", IdentityInputs, IdentityOutputs>(spec) satisfies dynamic.ResourceProvider<IdentityInputs, IdentityOutputs>;
+/** The provider of `iam.Identity`. */
+export const identities = providerFor<"identities", IdentityInputs, IdentityOutputs>(spec);
 /** The kind's spec. */
 export const identitySpec = spec;
