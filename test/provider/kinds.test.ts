@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KINDS, providers } from "../../provider";
-import * as irv from "../../sdk";
+import * as irv from "../../dynamic";
 
 describe("the list of kinds", () => {
   it("has a provider with all six methods, an SDK class and a lifecycle test for every kind", () => {
