@@ -44,7 +44,7 @@ export const GroupInviteCreate = createBodyOf(groupInvites);
 export type GroupInviteCreate = z.infer<typeof GroupInviteCreate>;
 
 // The shared object types and constants the server's models check with, from their kinds.
-export { ClaimMatch, StaticKeys, AwsIdentity, ServicePrincipal, RELATIONSHIP_TYPES, type RelationshipType } from "./kinds/identities";
+export { ClaimMatch, StaticKeys, AwsIdentity, ServicePrincipal, RELATIONSHIP_TYPES, relationshipTypeOf, type RelationshipType } from "./kinds/identities";
 export { Oidc } from "./kinds/identityProviders";
 export { AccountBlocks, ACCOUNT_BLOCKS } from "./kinds/accountAssociations";
 export { DURATION, INVITE_MAX_TTL_SECONDS } from "./kinds/groupInvites";

@@ -10,7 +10,7 @@ import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
-import * as irv from "../sdk";
+import * as irv from "../dynamic";
 import { startServer, type RunningServer } from "../server";
 import { createStack, serializedProviders, type TestStack } from "../harness/engine";
 import { Trivial } from "../harness/trivial";

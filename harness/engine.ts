@@ -38,11 +38,11 @@ export const nodeRequire = createRequire(path.join(repoRoot, "package.json"));
 const automation = nodeRequire("@pulumi/pulumi/automation") as typeof import("@pulumi/pulumi/automation");
 
 /**
- * The built SDK as users import it (`import * as irv from "pulumi-irv"`, i.e. dist/sdk), loaded
+ * The built SDK as users import it (`import * as irv from "pulumi-irv"`, i.e. dist/dynamic), loaded
  * natively. Programs under test declare resources with this, so the engine serializes the same
  * provider shim a user's program would.
  */
-export function loadSdk(): typeof import("../sdk") {
+export function loadSdk(): typeof import("../dynamic") {
   return nodeRequire("pulumi-irv");
 }
 

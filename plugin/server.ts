@@ -2,7 +2,7 @@
  * The resource plugin's gRPC provider server, over the stubs `@pulumi/pulumi` ships. Every
  * resource operation dispatches to the same per-kind provider the dynamic classes use
  * (provider/resources); this layer only translates: secrets unwrapped on the way in and wrapped
- * again on the way out, member by member, the engine's timeouts passed on as the operation's
+ * again on the way out, member by member, the engine's timeouts passed on as the call's
  * deadline, a detailed diff, previews answered without calling the API, and an import's read
  * (which carries no properties) answered with outputs and the declared inputs. Read and Diff take
  * the engine's Structs as bytes (./wire), which a read that finds no drift sends back as they came.
@@ -17,9 +17,9 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { KINDS, kindOfTypeToken, type Kind } from "../api/kinds";
+import { KINDS, kindOfTypeToken, outputNames } from "../api/kinds";
 import { configure } from "../provider";
-import { providers, specs, UNKNOWN, verdictOf, type KindSpec, type MethodOptions } from "../provider/resources";
+import { providerOf, UNKNOWN, type MethodOptions } from "../provider/resources";
 import { packageSchema, VERSION } from "./schema";
 import { invoke } from "./functions";
 import { mappingFor, mappingsFor } from "./terraform/mapping";
@@ -29,7 +29,6 @@ import { secretPathsOf, unwrapSecrets, wrapSecrets, type Path } from "./secrets"
 import { Calls, type CallContext } from "./calls";
 import { BadRequestError } from "./errors";
 import { providerService, valuesOf, type DiffCall, type ReadAnswer, type ReadCall, type StructBytes } from "./wire";
-import type { CollectionName } from "../api/collections";
 import { secretPaths } from "../api/kinds";
 
 type Rec = Record<string, unknown>;
@@ -52,17 +51,6 @@ function kindOfUrn(urn: string): (typeof KINDS)[number] {
   return k;
 }
 
-/** A kind's provider (provider/resources), over plain records. */
-interface KindProvider {
-  check(olds: Rec, news: Rec): Promise<{ inputs: Rec; failures?: { property: string; reason: string }[] }>;
-  diff(id: string, olds: Rec, news: Rec): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
-  create(inputs: Rec, o: MethodOptions): Promise<{ id: string; outs: Rec }>;
-  read(id: string, props: Rec, o: MethodOptions): Promise<{ id?: string; props?: Rec; inputs?: Rec }>;
-  update(id: string, olds: Rec, news: Rec, o: MethodOptions): Promise<{ outs?: Rec }>;
-  delete(id: string, props: Rec, o: MethodOptions): Promise<void>;
-}
-const providerOf = (k: (typeof KINDS)[number]) => providers[k.kind as Kind] as unknown as KindProvider;
-const specOf = (k: (typeof KINDS)[number]) => specs[k.kind as Kind] as unknown as KindSpec<CollectionName>;
 
 /** A Struct the engine sent, decoded once: as sent (secrets wrapped), plain, and where its secrets were. */
 interface Decoded {
@@ -84,13 +72,9 @@ function decode(s: structproto.Struct | StructBytes): Decoded {
 const plain = (s: structproto.Struct | StructBytes): Rec => unwrapSecrets(valuesIn(s)) as Rec;
 /** A Struct of `v`, with `undefined` members dropped (Struct refuses them). */
 const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
-/**
- * Outputs without the dynamic classes' hidden members, with what arrived secret (`alsoSecret`)
- * and the kind's secret values (`code`, `oidc.clientSecret`) wrapped at their paths.
- */
+/** Values with what arrived secret (`alsoSecret`) and the kind's secret values (`code`, `oidc.clientSecret`) wrapped at their paths. */
 function outwardValues(k: (typeof KINDS)[number], v: Rec, alsoSecret: Path[] = []): Rec {
-  const { __timeouts: _t, __provider: _p, ...rest } = v;
-  return wrapSecrets(rest, [...alsoSecret, ...secretPaths(k)]);
+  return wrapSecrets(v, [...alsoSecret, ...secretPaths(k)]);
 }
 const outward = (k: (typeof KINDS)[number], v: Rec, alsoSecret: Path[] = []): structproto.Struct => struct(outwardValues(k, v, alsoSecret));
 /**
@@ -103,11 +87,15 @@ function answerWith(a: ReadAnswer, f: "properties" | "inputs", v: Rec, was: Deco
   else if (f === "properties") a.message.setProperties(struct(v));
   else a.message.setInputs(struct(v));
 }
-/** The engine's timeout (seconds, 0 when none) as the kinds' `__timeouts` for `op`. */
-const timeoutsFor = (op: "create" | "update" | "delete", seconds: number) => (seconds > 0 ? { __timeouts: { [op]: `${seconds}s` } } : {});
-
-/** A method's options for resource `urn`: its requests' retry waits shown as the resource's status, and the engine's Cancel. */
-const optionsFor = (urn: string, c: CallContext): MethodOptions => ({ report: statusOf(urn), signal: c.signal });
+/**
+ * A call's options for resource `urn`: its requests' retry waits shown as the resource's status,
+ * the engine's Cancel, and the engine's timeout (seconds, 0 when none) as its deadline.
+ */
+const optionsFor = (urn: string, c: CallContext, timeout = 0): MethodOptions => ({
+  report: statusOf(urn),
+  signal: c.signal,
+  deadline: timeout > 0 ? Date.now() + timeout * 1000 : undefined,
+});
 
 /** The settings getter of a Configure request: its args first, then its variables (`irv:config:<key>`). */
 function settingsOf(req: provproto.ConfigureRequest): (key: string) => string | undefined {
@@ -135,9 +123,12 @@ function detailedDiff(olds: Rec, news: Rec, changed: string[], replaces: string[
   return out;
 }
 
-/** The outputs a preview shows: the inputs, with every output the API computes unknown. */
+/**
+ * The outputs a preview shows: the kind's old outputs (none of another provider's members: a
+ * stack moved from the dynamic classes holds theirs), the inputs, every output the API computes unknown.
+ */
 function previewOutputs(k: (typeof KINDS)[number], olds: Rec, news: Rec, keepUid: boolean): Rec {
-  const out: Rec = { ...olds, ...news };
+  const out: Rec = { ...Object.fromEntries(outputNames(k.kind).filter((n) => n in olds).map((n) => [n, olds[n]])), ...news };
   for (const [name, f] of Object.entries(k.fields)) if (!f.input && !f.writeOnly) out[name] = UNKNOWN;
   out.uid = keepUid && olds.uid ? olds.uid : UNKNOWN;
   return out;
@@ -196,9 +187,9 @@ const methods = {
   check: async (req: provproto.CheckRequest) => {
     const k = kindOfUrn(req.getUrn());
     const news = decode(req.getNews());
-    const r = await providerOf(k).check(plain(req.getOlds()), news.plain);
+    const r = await providerOf(k.kind).check(plain(req.getOlds()), news.plain);
     const resp = new provproto.CheckResponse().setInputs(outward(k, r.inputs, news.secrets));
-    for (const f of r.failures ?? []) resp.addFailures(new provproto.CheckFailure().setProperty(String(f.property)).setReason(f.reason));
+    for (const f of r.failures) resp.addFailures(new provproto.CheckFailure().setProperty(String(f.property)).setReason(f.reason));
     return resp;
   },
 
@@ -206,8 +197,7 @@ const methods = {
     const k = kindOfUrn(req.getUrn());
     const olds = plain(structs.olds);
     const news = plain(structs.news);
-    // The dynamic classes' diff (provider/resources) gives the same verdict, without the fields.
-    const v = verdictOf(specOf(k), olds, news);
+    const v = await providerOf(k.kind).diff(req.getId(), olds, news);
     const resp = new provproto.DiffResponse()
       .setChanges(v.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE)
       .setReplacesList(v.replaces)
@@ -222,22 +212,22 @@ const methods = {
     const k = kindOfUrn(req.getUrn());
     const { plain: news, secrets: keep } = decode(req.getProperties());
     if (req.getPreview()) return new provproto.CreateResponse().setProperties(outward(k, previewOutputs(k, {}, news, false), keep));
-    const r = await providerOf(k).create({ ...news, ...timeoutsFor("create", req.getTimeout()) }, optionsFor(req.getUrn(), c));
-    return new provproto.CreateResponse().setId(r.id).setProperties(outward(k, r.outs ?? {}, keep));
+    const r = await providerOf(k.kind).create(news, optionsFor(req.getUrn(), c, req.getTimeout()));
+    return new provproto.CreateResponse().setId(r.id).setProperties(outward(k, r.outs, keep));
   },
 
   read: async ({ message: req, structs }: ReadCall, c: CallContext): Promise<ReadAnswer> => {
     const k = kindOfUrn(req.getUrn());
     // An import's request carries no properties: the kind reads everything from the API.
     const props = decode(structs.properties);
-    const r = await providerOf(k).read(req.getId(), props.plain, optionsFor(req.getUrn(), c));
+    const r = await providerOf(k.kind).read(req.getId(), props.plain, optionsFor(req.getUrn(), c));
     const answer: ReadAnswer = { message: new provproto.ReadResponse(), structs: {} };
-    if (!r.id) return answer; // gone: a blank id tells the engine so
-    if (Object.keys(props.sent).length === 0) refuseUnowned(k, r.id, r.props ?? {});
+    if (!r) return answer; // gone: a blank id tells the engine so
+    if (Object.keys(props.sent).length === 0) refuseUnowned(k, r.id, r.props);
     const inputs = decode(structs.inputs);
     answer.message.setId(r.id);
-    answerWith(answer, "properties", outwardValues(k, r.props ?? {}, props.secrets), props);
-    answerWith(answer, "inputs", outwardValues(k, r.inputs ?? {}, inputs.secrets), inputs);
+    answerWith(answer, "properties", outwardValues(k, r.props, props.secrets), props);
+    answerWith(answer, "inputs", outwardValues(k, r.inputs, inputs.secrets), inputs);
     return answer;
   },
 
@@ -247,13 +237,13 @@ const methods = {
     const { plain: news, secrets: newSecrets } = decode(req.getNews());
     const keep = [...oldSecrets, ...newSecrets];
     if (req.getPreview()) return new provproto.UpdateResponse().setProperties(outward(k, previewOutputs(k, olds, news, true), keep));
-    const r = await providerOf(k).update(req.getId(), olds, { ...news, ...timeoutsFor("update", req.getTimeout()) }, optionsFor(req.getUrn(), c));
-    return new provproto.UpdateResponse().setProperties(outward(k, r.outs ?? {}, keep));
+    const r = await providerOf(k.kind).update(req.getId(), olds, news, optionsFor(req.getUrn(), c, req.getTimeout()));
+    return new provproto.UpdateResponse().setProperties(outward(k, r.outs, keep));
   },
 
   delete: async (req: provproto.DeleteRequest, c: CallContext) => {
     const k = kindOfUrn(req.getUrn());
-    await providerOf(k).delete(req.getId(), { ...plain(req.getProperties()), ...timeoutsFor("delete", req.getTimeout()) }, optionsFor(req.getUrn(), c));
+    await providerOf(k.kind).delete(req.getId(), plain(req.getProperties()), optionsFor(req.getUrn(), c, req.getTimeout()));
     return new emptyproto.Empty();
   },
 

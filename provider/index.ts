@@ -5,10 +5,10 @@
  */
 import type { dynamic } from "@pulumi/pulumi";
 import { configure as configureSession } from "../client/session";
-import { beginOperation, providers } from "./resources";
+import { beginOperation, dynamicProviders } from "./resources";
 import type { Kind } from "../api/kinds";
 
-export { providers } from "./resources";
+export { providers, dynamicProviders } from "./resources";
 export * as resources from "./resources";
 export { KINDS, kindInfo, type Kind } from "../api/kinds";
 export * from "./timeouts";
@@ -27,9 +27,9 @@ export function configure(config: Pick<dynamic.Config, "get"> | ((key: string) =
 export function connect(kind: Kind, config?: Pick<dynamic.Config, "get">) {
   beginOperation();
   if (config) configure(config);
-  const p = providers[kind];
+  const p = dynamicProviders[kind];
   if (!p) throw new Error(`pulumi-irv: unknown resource kind ${kind}; is the installed pulumi-irv older than the program's?`);
-  return { check: p.check, diff: movedIn(p.diff as (id: string, olds: object, news: object) => Promise<dynamic.DiffResult>), create: p.create, read: p.read, update: p.update, delete: p.delete };
+  return { ...p, diff: movedIn(p.diff) };
 }
 
 /**

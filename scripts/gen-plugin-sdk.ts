@@ -1,13 +1,14 @@
 /**
  * Regenerates the SDKs of the resource plugin from its schema, with Pulumi's own code generators
- * (scripts/gen-sdks), into the folders they are committed in:
+ * (scripts/gen-sdks), into the folders they are committed in, and the schema itself:
  *
- *   plugin/sdk     TypeScript (`pulumi-irv/plugin`, built into this package)
+ *   schema.json    the package schema they are generated from (what GetSchema answers)
+ *   sdk/nodejs     TypeScript (`pulumi-irv/plugin`, built into this package)
  *   sdk/go         Go: the module github.com/pulumi-irv/pulumi-irv/sdk/go (packages sdk/go/irv/...)
  *   sdk/python     Python: the package pulumi_irv (setup.py)
  *   sdk/dotnet     .NET: the project PulumiIrv.Irv.csproj
  *
- *   npm run gen:plugin-sdk                       # rewrites all four
+ *   npm run gen:plugin-sdk                       # rewrites all five
  *   node dist/scripts/gen-plugin-sdk.js <root>   # writes them under <root> instead
  *
  * Run it after any change to the schema (kinds, fields, functions, types) and commit the result;
@@ -33,11 +34,14 @@ export const ROOT: string = (() => {
 
 /** Where each language's SDK lives, relative to the repository root. */
 export const SDK_DIRS = {
-  nodejs: path.join("plugin", "sdk"),
+  nodejs: path.join("sdk", "nodejs"),
   go: path.join("sdk", "go"),
   python: path.join("sdk", "python"),
   dotnet: path.join("sdk", "dotnet"),
 } as const;
+
+/** Where the package schema is committed, relative to the repository root. */
+export const SCHEMA_FILE = "schema.json";
 
 /** Where the TypeScript SDK lives in the repository. */
 export const SDK_DIR = path.join(ROOT, SDK_DIRS.nodejs);
@@ -92,10 +96,11 @@ function patch(file: string, from: string, to: string): void {
   writeFileSync(file, text.replace(from, to));
 }
 
-/** Writes the four SDKs of the current schema into their folders under `root` (each replaced). */
+/** Writes the current schema, and its four SDKs into their folders, under `root` (each replaced). */
 export async function generatePluginSdks(root: string = ROOT): Promise<void> {
   const work = mkdtempSync(path.join(tmpdir(), "irv-gen-plugin-sdk-"));
   try {
+    writeFileSync(path.join(root, SCHEMA_FILE), `${JSON.stringify(packageSchema(), null, 2)}\n`);
     const generated = await generateSdks(work);
     for (const [language, dir] of Object.entries(SDK_DIRS)) {
       const from = path.join(generated, language);
@@ -125,6 +130,7 @@ if (require.main === module) {
   const root = process.argv[2] ? path.resolve(process.argv[2]) : ROOT;
   generatePluginSdks(root).then(
     () => {
+      process.stdout.write(`gen-plugin-sdk: wrote ${path.relative(process.cwd(), path.join(root, SCHEMA_FILE))}\n`);
       for (const dir of Object.values(SDK_DIRS))
         process.stdout.write(`gen-plugin-sdk: wrote ${path.relative(process.cwd(), path.join(root, dir)) || "."} (${filesUnder(path.join(root, dir)).length} files)\n`);
     },

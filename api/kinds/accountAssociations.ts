@@ -109,6 +109,7 @@ export const accountAssociations = defineKind({
     ],
   },
   defaultOrder: "group",
+  deleteBeforeReplace: true,
   capability: "account_associations",
   example: {
     name: "accounts",

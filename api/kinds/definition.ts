@@ -155,6 +155,8 @@ export interface KindDefinition<K extends string = string> {
   capability: string;
   /** Inputs of which a create must give exactly one (an update at most one): an identity's relationship types. */
   exactlyOne?: readonly string[];
+  /** A replacement must delete the old resource before creating the new one (an account association: one per group). */
+  deleteBeforeReplace?: true;
   /**
    * False for a kind `irv export` leaves out: a live item is no declaration worth keeping (an
    * invite's code exists only in its create's answer; declaring one would make a new invite).

@@ -117,6 +117,11 @@ const read = {
 export const RELATIONSHIP_TYPES = ["claimMatch", "staticKeys", "awsIdentity", "servicePrincipal"] as const;
 export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
 
+/** The relationship type an identity's inputs, outputs or item take: the first of the four that is set, or undefined. */
+export function relationshipTypeOf(v: Partial<Record<RelationshipType, unknown>>): RelationshipType | undefined {
+  return RELATIONSHIP_TYPES.find((t) => v[t] !== undefined && v[t] !== null && v[t] !== "");
+}
+
 /** The members of the relationship blocks, in the platform's messages. */
 const str = (number: number, oneof?: string): ProtoField => ({ number, type: "string", ...(oneof ? { oneof } : {}) });
 const PROTO_MESSAGES = [

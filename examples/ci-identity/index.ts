@@ -9,7 +9,7 @@
  * In your own project, import the package by name: `import * as irv from "pulumi-irv"`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import * as irv from "../../sdk";
+import * as irv from "../../dynamic";
 
 /** Which CI tokens may assume the identity, and where it may act. */
 export interface CiIdentityArgs {

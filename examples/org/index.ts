@@ -6,7 +6,7 @@
  * In your own project, import the package by name: `import * as irv from "pulumi-irv"`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import * as irv from "../../sdk";
+import * as irv from "../../dynamic";
 
 /** What the org program needs; each field falls back to stack config, then the environment. */
 export interface OrgArgs {

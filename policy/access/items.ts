@@ -6,7 +6,7 @@
  */
 import { BUILTIN_ROLES } from "../../api/capabilities";
 import { KINDS, type Kind } from "../../api/kinds";
-import { RELATIONSHIP_TYPES } from "../../api/kinds/identities";
+import { relationshipTypeOf } from "../../api/kinds/identities";
 import { ROOT_UID } from "../../api/uid";
 import { isKnown } from "../world";
 import type { AccessBinding, AccessSubject, Org, SubjectType } from "./org";
@@ -133,7 +133,7 @@ export function orgOfItems(items: readonly ResourceItem[], known: Known = {}): O
 
 /** An identity's relationship type, and why it stands for many principals when a pattern matches them. */
 function identityType(f: Record<string, unknown>): Pick<AccessSubject, "type" | "maybe"> {
-  const type = RELATIONSHIP_TYPES.find((t) => f[t] !== undefined && f[t] !== null && f[t] !== "");
+  const type = relationshipTypeOf(f);
   if (!type) return { type: "identity" };
   const block = f[type] as Record<string, unknown>;
   const quoted = (v: unknown) => printable(JSON.stringify(v));

@@ -1,5 +1,4 @@
 import type { accountAssociations as definition, InputsOf, OutputsOf } from "../../api/kinds";
-import type { dynamic } from "@pulumi/pulumi";
 import type { z } from "zod";
 import { type AccountBlocks } from "../../api/bodies";
 import { NotFoundError } from "../../client/errors";
@@ -14,7 +13,6 @@ export type AccountAssociationOutputs = CommonInputs & OutputsOf<typeof definiti
 
 const spec: KindSpec<"accountAssociations"> = {
   ...factsOf("accountAssociations", (a) => a.uid),
-  deleteBeforeReplace: true,
   async recover(client, i, since, call) {
     try {
       const a = await client.get("accountAssociations", i.groupUid, call);
@@ -26,7 +24,7 @@ const spec: KindSpec<"accountAssociations"> = {
   },
 };
 
-/** The dynamic provider of `iam.AccountAssociation`. */
-export const accountAssociations = providerFor<"accountAssociations", AccountAssociationInputs, AccountAssociationOutputs>(spec) satisfies dynamic.ResourceProvider<AccountAssociationInputs, AccountAssociationOutputs>;
+/** The provider of `iam.AccountAssociation`. */
+export const accountAssociations = providerFor<"accountAssociations", AccountAssociationInputs, AccountAssociationOutputs>(spec);
 /** The kind's spec. */
 export const accountAssociationSpec = spec;

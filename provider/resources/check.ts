@@ -5,16 +5,11 @@ import * as f from "../../api/fields";
 import { fieldIssues } from "../../api/issues";
 import type { CollectionName } from "../../api/collections";
 import type { Item } from "../../client/shapes";
-import { parseDuration } from "../timeouts";
 import type { Issue, KindSpec, Rec } from "./spec";
 import { changesOf } from "./diff";
-import { containsUnknown, unknownAlong, withoutProvider } from "./values";
+import { containsUnknown, unknownAlong } from "./values";
 
-const timeoutString = z.string().refine((s) => parseDuration(s) !== undefined, "must be a duration such as 90s or 1h30m");
-const commonSchema = z.object({
-  adoptUid: f.uid.optional(),
-  __timeouts: z.object({ create: timeoutString.optional(), update: timeoutString.optional(), delete: timeoutString.optional() }).optional(),
-});
+const commonSchema = z.object({ adoptUid: f.uid.optional() });
 
 /**
  * `{<parent field>: uid}`, one schema per field name, built once: zod compiles an object schema
@@ -29,7 +24,7 @@ function parentSchema(field: string): z.ZodType {
 
 /** Runs the kind's rules over inputs; issues on unknown values are dropped. */
 export function validate(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec): Issue[] {
-  const creating = Object.keys(withoutProvider(olds)).length === 0;
+  const creating = Object.keys(olds).length === 0;
   const issues: Issue[] = [];
   const parent = parentSchema(spec.parentField).safeParse(inputs);
   if (!parent.success) issues.push(...parent.error.issues);
@@ -43,7 +38,7 @@ export function validate(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec)
       issues.push({ path: head === undefined ? [] : [toInput[head as string] ?? head, ...rest], message: i.message });
     }
   for (const k of Object.keys(inputs))
-    if (!(k in spec.fields) && k !== "adoptUid" && k !== "__timeouts" && k !== "__provider")
+    if (!(k in spec.fields) && k !== "adoptUid")
       issues.push({ path: [k], message: "is not a known field" });
   // An adoptUid outside the declared parent would only fail in create, during `up`: say so now.
   const adoptUid = inputs.adoptUid;
@@ -64,7 +59,7 @@ export function validate(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec)
  */
 function unreadYet(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec, path: PropertyKey[]): boolean {
   const at = (r: Rec, p: PropertyKey[]) => p.reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Rec)[k as string] : undefined), r);
-  if (!(spec.writeOnlyInputs ?? []).includes(path.join(".")) || at(inputs, path) !== undefined || at(withoutProvider(olds), path) !== undefined) return false;
+  if (!(spec.writeOnlyInputs ?? []).includes(path.join(".")) || at(inputs, path) !== undefined || at(olds, path) !== undefined) return false;
   return changesOf(spec, olds, inputs).replaces.length === 0;
 }
 

@@ -1,5 +1,6 @@
 /** What changed between old outputs and new inputs, and the update that makes the change. */
 import type { CollectionName } from "../../api/collections";
+import { kindInfo, type Kind, type KindDefinition } from "../../api/kinds";
 import type { KindSpec, Rec } from "./spec";
 import { clean, containsUnknown, isEmpty, same } from "./values";
 
@@ -47,7 +48,8 @@ export interface Verdict extends Changes {
 export function verdictOf(spec: KindSpec<CollectionName>, olds: Rec, news: Rec): Verdict {
   const c = changesOf(spec, olds, news);
   const replacing = c.replaces.length > 0;
-  return { ...c, changes: c.changed.length > 0 || replacing, deleteBeforeReplace: replacing && !!spec.deleteBeforeReplace };
+  const d: KindDefinition = kindInfo(spec.collection as Kind);
+  return { ...c, changes: c.changed.length > 0 || replacing, deleteBeforeReplace: replacing && !!d.deleteBeforeReplace };
 }
 
 /** The update body: the new values of the top-level fields the mask touches, on the wire. */

@@ -1,5 +1,4 @@
 import type { groupInvites as definition, InputsOf, OutputsOf } from "../../api/kinds";
-import type { dynamic } from "@pulumi/pulumi";
 import { lifetimeIssues, livesFor, ttlOf } from "../../api/kinds/groupInvites";
 import { parentOf } from "../../api/uid";
 import type { CollectionName } from "../../api/collections";
@@ -60,7 +59,7 @@ async function deleteOrphan(client: IrvClient, uid: string, call: Call): Promise
   }
 }
 
-/** The dynamic provider of `iam.GroupInvite`. */
-export const groupInvites = providerFor<"groupInvites", GroupInviteInputs, GroupInviteOutputs>(spec) satisfies dynamic.ResourceProvider<GroupInviteInputs, GroupInviteOutputs>;
+/** The provider of `iam.GroupInvite`. */
+export const groupInvites = providerFor<"groupInvites", GroupInviteInputs, GroupInviteOutputs>(spec);
 /** The kind's spec. */
 export const groupInviteSpec = spec;

@@ -1,7 +1,6 @@
 import type { groups as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { FailedPreconditionError } from "../../client/errors";
-import type { dynamic } from "@pulumi/pulumi";
 import { noteGroupCreated } from "./newGroups";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec } from "./spec";
@@ -33,7 +32,7 @@ const spec: KindSpec<"groups"> = {
   },
 };
 
-/** The dynamic provider of `iam.Group`. */
-export const groups = providerFor<"groups", GroupInputs, GroupOutputs>(spec) satisfies dynamic.ResourceProvider<GroupInputs, GroupOutputs>;
+/** The provider of `iam.Group`. */
+export const groups = providerFor<"groups", GroupInputs, GroupOutputs>(spec);
 /** The kind's spec (fields, mapping), for tests and adoption tooling. */
 export const groupSpec = spec;

@@ -1,17 +1,11 @@
 import type { identities as definition, InputsOf, OutputsOf } from "../../api/kinds";
-import type { dynamic } from "@pulumi/pulumi";
-import { RELATIONSHIP_TYPES, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/bodies";
+import { relationshipTypeOf } from "../../api/bodies";
 import { staticKeysIssues } from "../../api/kinds/identities";
 import { parentOf } from "../../api/uid";
 import { providerFor } from "./provider";
 import { type CommonInputs, type Issue, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 import { UNKNOWN, containsUnknown, same } from "./values";
-
-/** Which relationship type `v` declares (undefined when none). */
-export function relationshipType(v: Record<string, unknown>): string | undefined {
-  return RELATIONSHIP_TYPES.find((k) => v[k] !== undefined && v[k] !== null);
-}
 
 /** Inputs of an Identity, as its definition (api/kinds) types them. */
 export type IdentityInputs = CommonInputs & InputsOf<typeof definition>;
@@ -28,18 +22,18 @@ const spec: KindSpec<"identities"> = {
     return checked ? staticKeysIssues(i, Date.now(), (v) => v !== UNKNOWN) : [];
   },
   extraReplaces(olds, news) {
-    const o = relationshipType(olds);
-    const n = relationshipType(news);
+    const o = relationshipTypeOf(olds);
+    const n = relationshipTypeOf(news);
     return o && n && o !== n ? [n, o] : [];
   },
   adoptMismatch(x, i) {
-    const live = relationshipType(x);
-    const want = relationshipType(i);
+    const live = relationshipTypeOf(x);
+    const want = relationshipTypeOf(i);
     return live !== want ? `the existing identity is a ${live ?? "kindless"} identity, but the inputs declare ${want}` : undefined;
   },
 };
 
-/** The dynamic provider of `iam.Identity`. */
-export const identities = providerFor<"identities", IdentityInputs, IdentityOutputs>(spec) satisfies dynamic.ResourceProvider<IdentityInputs, IdentityOutputs>;
+/** The provider of `iam.Identity`. */
+export const identities = providerFor<"identities", IdentityInputs, IdentityOutputs>(spec);
 /** The kind's spec. */
 export const identitySpec = spec;

@@ -1,5 +1,4 @@
 import type { identityProviders as definition, InputsOf, OutputsOf } from "../../api/kinds";
-import type { dynamic } from "@pulumi/pulumi";
 import { parentOf } from "../../api/uid";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec, type Rec } from "./spec";
@@ -36,7 +35,7 @@ const spec: KindSpec<"identityProviders"> = {
   },
 };
 
-/** The dynamic provider of `iam.IdentityProvider`. */
-export const identityProviders = providerFor<"identityProviders", IdentityProviderInputs, IdentityProviderOutputs>(spec) satisfies dynamic.ResourceProvider<IdentityProviderInputs, IdentityProviderOutputs>;
+/** The provider of `iam.IdentityProvider`. */
+export const identityProviders = providerFor<"identityProviders", IdentityProviderInputs, IdentityProviderOutputs>(spec);
 /** The kind's spec. */
 export const identityProviderSpec = spec;

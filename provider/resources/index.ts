@@ -1,12 +1,13 @@
 /**
- * One dynamic provider per resource kind, keyed by kind (the kinds are api/kinds' definitions). A
- * kind with behaviour of its own has a module here; any other is served by its facts alone.
+ * One provider per resource kind, keyed by kind (the kinds are api/kinds' definitions): each
+ * kind's module here holds its behaviour over its definition's facts. The resource plugin calls
+ * them directly; the dynamic classes through `dynamicProviders` (./host.ts).
  */
-import { KINDS, type Kind } from "../../api/kinds";
+import type { Kind } from "../../api/kinds";
 import type { CollectionName } from "../../api/collections";
-import { factsOf } from "./facts";
-import { providerFor } from "./provider";
-import type { KindSpec } from "./spec";
+import { forDynamicHost, type HostProvider } from "./host";
+import type { KindProvider } from "./provider";
+import type { KindSpec, Rec } from "./spec";
 import { accountAssociations, accountAssociationSpec } from "./accountAssociations";
 import { groupInvites, groupInviteSpec } from "./groupInvites";
 import { groups, groupSpec } from "./groups";
@@ -27,10 +28,11 @@ export { changesOf, verdictOf } from "./diff";
 export { validate } from "./check";
 export { beginOperation, endOperation, readItem } from "./reads";
 export { type KindSpec, type CommonInputs } from "./spec";
-export type { MethodOptions } from "./provider";
+export type { CheckResult, KindProvider, MethodOptions, ReadResult } from "./provider";
+export type { HostMembers, HostProvider } from "./host";
 
-/** The spec of each kind with behaviour of its own (over its definition in api/kinds). */
-const ownSpecs = {
+/** The spec of each kind (its behaviour over its definition in api/kinds). */
+export const specs = {
   groups: groupSpec,
   identities: identitySpec,
   roles: roleSpec,
@@ -38,17 +40,10 @@ const ownSpecs = {
   identityProviders: identityProviderSpec,
   accountAssociations: accountAssociationSpec,
   groupInvites: groupInviteSpec,
-};
-
-/** The kinds with nothing special, each with its facts as its spec. */
-const plain: [Kind, KindSpec<CollectionName>][] = KINDS.filter((d) => !(d.kind in ownSpecs)).map((d) => [d.kind, factsOf(d.kind) as KindSpec<CollectionName>]);
-
-/** The spec of each kind. */
-export const specs = { ...(Object.fromEntries(plain) as Record<Kind, KindSpec<CollectionName>>), ...ownSpecs };
+} satisfies Record<Kind, KindSpec<CollectionName>>;
 
 /** The provider of each kind. */
 export const providers = {
-  ...(Object.fromEntries(plain.map(([k, spec]) => [k, providerFor(spec)])) as Record<Kind, ReturnType<typeof providerFor>>),
   groups,
   identities,
   roles,
@@ -56,4 +51,12 @@ export const providers = {
   identityProviders,
   accountAssociations,
   groupInvites,
-};
+} satisfies Record<Kind, KindProvider<Rec, Rec>>;
+
+/** The provider of `kind`, over its values as records (the plugin's, which decodes them from the engine's Structs). */
+export function providerOf(kind: Kind): KindProvider<Rec, Rec> {
+  return providers[kind];
+}
+
+/** Each kind's provider as the dynamic provider host calls it: what the dynamic classes run. */
+export const dynamicProviders = Object.fromEntries(Object.entries(providers).map(([k, p]) => [k, forDynamicHost(p)])) as Record<Kind, HostProvider>;

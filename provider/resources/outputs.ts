@@ -4,9 +4,9 @@ import type { Item } from "../../client/shapes";
 import type { KindSpec, Rec } from "./spec";
 import { clean, same, withoutEmpty } from "./values";
 
-/** The outputs for an item: the kind's outputs plus adoptUid and __timeouts, with no undefined. */
+/** The outputs for an item: the kind's outputs plus adoptUid, with no undefined. */
 export function outputsFor<C extends CollectionName>(spec: KindSpec<C>, item: Item<C>, prior: Rec): Rec {
-  return clean({ ...spec.outputs(item, prior), adoptUid: prior.adoptUid, __timeouts: prior.__timeouts });
+  return clean({ ...spec.outputs(item, prior), adoptUid: prior.adoptUid });
 }
 
 /**
@@ -15,9 +15,7 @@ export function outputsFor<C extends CollectionName>(spec: KindSpec<C>, item: It
  * would otherwise show as `+description` on refresh and `- description: ""` in the next preview.
  */
 export function inputsOf(spec: KindSpec<CollectionName>, outs: Rec): Rec {
-  const picked: Rec = spec.inputsOf
-    ? spec.inputsOf(outs)
-    : Object.fromEntries(Object.keys(spec.fields).map((k) => [k, outs[k]]));
+  const picked: Rec = Object.fromEntries(Object.keys(spec.fields).map((k) => [k, outs[k]]));
   for (const [k, fs] of Object.entries(spec.fields)) if (fs.default !== undefined && same(picked[k], fs.default)) delete picked[k];
-  return clean({ ...withoutEmpty(picked), adoptUid: outs.adoptUid, __timeouts: outs.__timeouts });
+  return clean({ ...withoutEmpty(picked), adoptUid: outs.adoptUid });
 }

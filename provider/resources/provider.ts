@@ -1,93 +1,129 @@
-/** The dynamic provider of a kind, over its spec: check, diff, create, read, update, delete. */
-import type { dynamic } from "@pulumi/pulumi";
+/**
+ * A kind's provider: check, diff, create, read, update and delete over the kind's inputs `I` and
+ * outputs `O`, with each call's options given explicitly. The resource plugin calls it directly;
+ * the dynamic classes reach it through ./host.ts, which alone handles what Pulumi's Node dynamic
+ * provider host hides in inputs.
+ */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CollectionName } from "../../api/collections";
 import { NotFoundError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
 import { currentClient } from "../../client/session";
-import type { CallOptions } from "../../client/client";
 import { kindInfo, secretNames, type Kind } from "../../api/kinds";
-import { deadlineFor } from "../timeouts";
+import { DEFAULT_OPERATION_MS } from "../timeouts";
 import { adopt } from "./adopt";
 import { failuresOf, validate } from "./check";
 import { createRecovering } from "./create";
-import { changesOf, updateBody, verdictOf } from "./diff";
+import { changesOf, updateBody, verdictOf, type Verdict } from "./diff";
 import { inputsOf, outputsFor } from "./outputs";
 import { readItem } from "./reads";
-import type { KindSpec, Rec } from "./spec";
-import { withoutProvider } from "./values";
+import type { Call, KindSpec, Rec } from "./spec";
 
 /**
- * What the resource plugin adds to a method's call, beyond the dynamic provider contract: who
- * hears its requests' retry waits (the resource's status line), and the engine's Cancel.
+ * The options of one call: when it must be done by (ms since the epoch; default five minutes from
+ * now), who hears its requests' retry waits (the resource's status line), and what cancels it
+ * (the engine's Cancel).
  */
-export type MethodOptions = Pick<CallOptions, "report" | "signal">;
+export type MethodOptions = Partial<Call>;
+
+/** A check's verdict: the inputs to use, and what is wrong with them, by top-level input. */
+export interface CheckResult<I> {
+  inputs: I;
+  failures: { property: string; reason: string }[];
+}
+
+/** A read's answer: the live resource's id, outputs and inputs. */
+export interface ReadResult<I, O> {
+  id: string;
+  props: O;
+  inputs: I;
+}
+
+/** One kind's provider. */
+export interface KindProvider<I extends object, O extends object> {
+  /**
+   * Validates what the API would reject, naming the field; unknown values pass. `adoptUid` only
+   * steers the first create: once the resource is in state (olds), it is dropped, so that a
+   * replacement creates a new resource instead of adopting the one it replaces.
+   */
+  check(olds: Partial<I> | undefined, news: I): Promise<CheckResult<I>>;
+  /** Exact diff over the declared inputs: no change means `changes: false`. */
+  diff(id: string, olds: O, news: I): Promise<Verdict>;
+  /** Creates (or adopts) the resource; the id is its uid and the outputs are complete. */
+  create(inputs: I, o?: MethodOptions): Promise<{ id: string; outs: O }>;
+  /**
+   * Reads the live resource: undefined when gone; live outputs and inputs otherwise. Within an
+   * operation the read may be answered from a listing of the kind (see ./reads.ts).
+   */
+  read(id: string, props?: Partial<O>, o?: MethodOptions): Promise<ReadResult<I, O> | undefined>;
+  /** PATCHes exactly the changed fields and returns the complete outputs. */
+  update(id: string, olds: O, news: I, o?: MethodOptions): Promise<{ outs: O }>;
+  /**
+   * Deletes the resource; NOT_FOUND means it is already gone. A refusal because of what it still
+   * holds is tried again while that keeps shrinking: the same run may be deleting its contents
+   * in parallel (the engine orders deletes only by references, and a program, or the code
+   * `pulumi import` writes, may name a group by its literal uid).
+   */
+  delete(id: string, props: O, o?: MethodOptions): Promise<void>;
+}
 
 /** The pause before deleting again a resource refused for what it still holds. */
 const CONTENTS_WAIT_MS = 1_000;
 
+/** `o` with its deadline: the given one, or the default budget from now. */
+const callOf = (o: MethodOptions = {}): Call => ({ ...o, deadline: o.deadline ?? Date.now() + DEFAULT_OPERATION_MS });
+
 /**
- * The dynamic provider for a kind: check, diff, create, read, update and delete, following the
- * contract literally (blank id from read on NOT_FOUND; delete treats NOT_FOUND as done).
+ * The provider of a kind, over its spec (read answers NOT_FOUND with undefined; delete treats
+ * NOT_FOUND as done).
  */
-export function providerFor<C extends CollectionName, I extends object, O extends object>(spec: KindSpec<C>) {
+export function providerFor<C extends CollectionName, I extends object, O extends object>(spec: KindSpec<C>): KindProvider<I, O> {
   const anySpec = spec as unknown as KindSpec<CollectionName>;
   return {
-    /**
-     * Validates what the API would reject, naming the field; unknown values pass. `adoptUid` only
-     * steers the first create: once the resource is in state (olds), it is dropped, so that a
-     * replacement creates a new resource instead of adopting the one it replaces.
-     */
-    async check(olds: I, news: I): Promise<dynamic.CheckResult<I>> {
-      const inputs = withoutProvider(news) as Rec;
-      const prior = withoutProvider((olds ?? {}) as Rec);
+    async check(olds, news) {
+      const inputs: Rec = news;
+      const prior: Rec = olds ?? {};
       const failures = failuresOf(validate(anySpec, inputs, prior), secretNames(kindInfo(spec.collection as Kind)));
-      if (Object.keys(prior).length === 0 || !("adoptUid" in (news as Rec))) return { inputs: news, failures };
-      const { adoptUid: _, ...rest } = news as Rec;
+      if (Object.keys(prior).length === 0 || !("adoptUid" in inputs)) return { inputs: news, failures };
+      const { adoptUid: _, ...rest } = inputs;
       return { inputs: rest as I, failures };
     },
 
-    /** Exact diff over the declared inputs: no change means `changes: false`. */
-    async diff(_id: string, olds: O, news: I): Promise<dynamic.DiffResult> {
-      const v = verdictOf(anySpec, olds as Rec, news as Rec);
-      return { changes: v.changes, replaces: v.replaces, deleteBeforeReplace: v.deleteBeforeReplace };
+    async diff(_id, olds, news) {
+      return verdictOf(anySpec, olds, news);
     },
 
-    /** Creates (or adopts) the resource; the id is its uid and the outputs are complete. */
-    async create(inputs: I, o: MethodOptions = {}): Promise<dynamic.CreateResult<O>> {
-      const ins = withoutProvider(inputs) as Rec;
-      const call = { deadline: deadlineFor(ins.__timeouts, "create"), ...o };
+    async create(inputs, o) {
+      const ins: Rec = inputs;
+      const call = callOf(o);
       const client = currentClient();
-      if (ins.adoptUid) return adopt(client, spec, ins, call) as Promise<dynamic.CreateResult<O>>;
+      if (ins.adoptUid) {
+        const adopted = await adopt(client, spec, ins, call);
+        return { id: adopted.id, outs: adopted.outs as O };
+      }
       const item = await createRecovering(client, spec, ins, call);
       spec.created?.(item);
       return { id: item.uid, outs: outputsFor(spec, item, ins) as O };
     },
 
-    /**
-     * Reads the live resource: blank id when gone; live outputs and inputs otherwise. Within an
-     * operation the read may be answered from a listing of the kind (see ./reads.ts).
-     */
-    async read(id: string, props?: O, o: MethodOptions = {}): Promise<dynamic.ReadResult<O>> {
-      const prior = withoutProvider((props ?? {}) as Rec);
+    async read(id, props, o) {
       let item: Item<C>;
       try {
         item = await readItem(currentClient(), spec.collection, id, o);
       } catch (e) {
-        if (e instanceof NotFoundError) return { id: "", props: {} as O };
+        if (e instanceof NotFoundError) return undefined;
         throw e;
       }
-      const outs = outputsFor(spec, item, prior);
-      return { id: item.uid, props: outs as O, inputs: inputsOf(anySpec, outs) as O };
+      const outs = outputsFor(spec, item, props ?? {});
+      return { id: item.uid, props: outs as O, inputs: inputsOf(anySpec, outs) as I };
     },
 
-    /** PATCHes exactly the changed fields and returns the complete outputs. */
-    async update(id: string, olds: O, news: I, o: MethodOptions = {}): Promise<dynamic.UpdateResult<O>> {
-      const ins = withoutProvider(news) as Rec;
-      const c = changesOf(anySpec, olds as Rec, ins);
+    async update(id, olds, news, o) {
+      const ins: Rec = news;
+      const c = changesOf(anySpec, olds, ins);
       if (c.replaces.length) throw new Error(`${spec.label} ${id}: ${c.replaces.join(", ")} cannot change in place`);
       const client = currentClient();
-      const call = { deadline: deadlineFor(ins.__timeouts, "update"), ...o };
+      const call = callOf(o);
       if (c.mask.length) {
         const item = await client.update(spec.collection, id, updateBody(spec, ins, c.mask), c.mask, call);
         return { outs: outputsFor(spec, item, ins) as O };
@@ -95,19 +131,12 @@ export function providerFor<C extends CollectionName, I extends object, O extend
       // Nothing to change on the API (a stack moving between the plugin and the dynamic classes):
       // read, keeping what only the old outputs know (an invite's code, which only create returns).
       const item = await client.get(spec.collection, id, call);
-      return { outs: outputsFor(spec, item, { ...withoutProvider(olds as Rec), ...ins }) as O };
+      return { outs: outputsFor(spec, item, { ...olds, ...ins }) as O };
     },
 
-    /**
-     * Deletes the resource; NOT_FOUND means it is already gone. A refusal because of what it still
-     * holds is tried again while that keeps shrinking: the same run may be deleting its contents
-     * in parallel (the engine orders deletes only by references, and a program, or the code
-     * `pulumi import` writes, may name a group by its literal uid).
-     */
-    async delete(id: string, props: O, o: MethodOptions = {}): Promise<void> {
-      const prior = withoutProvider((props ?? {}) as Rec);
-      const deadline = deadlineFor(prior.__timeouts, "delete");
-      const call = { deadline, ...o };
+    async delete(id, props, o) {
+      const prior: Rec = props ?? {};
+      const call = callOf(o);
       let held: string | undefined;
       for (;;) {
         try {
@@ -116,9 +145,9 @@ export function providerFor<C extends CollectionName, I extends object, O extend
         } catch (e) {
           if (e instanceof NotFoundError) return;
           const now = spec.heldBy?.(e);
-          if (now !== undefined && now !== held && Date.now() + CONTENTS_WAIT_MS < deadline) {
+          if (now !== undefined && now !== held && Date.now() + CONTENTS_WAIT_MS < call.deadline) {
             held = now;
-            await sleep(CONTENTS_WAIT_MS, undefined, { signal: o.signal });
+            await sleep(CONTENTS_WAIT_MS, undefined, { signal: call.signal });
             continue;
           }
           throw spec.deleteError?.(e, { ...prior, uid: prior.uid ?? id }) ?? e;

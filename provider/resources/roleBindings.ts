@@ -1,5 +1,4 @@
 import type { roleBindings as definition, InputsOf, OutputsOf } from "../../api/kinds";
-import type { dynamic } from "@pulumi/pulumi";
 import { parentOf } from "../../api/uid";
 import { findCreated } from "./create";
 import { providerFor } from "./provider";
@@ -34,7 +33,7 @@ const spec: KindSpec<"roleBindings"> = {
     ),
 };
 
-/** The dynamic provider of `iam.RoleBinding`. */
-export const roleBindings = providerFor<"roleBindings", RoleBindingInputs, RoleBindingOutputs>(spec) satisfies dynamic.ResourceProvider<RoleBindingInputs, RoleBindingOutputs>;
+/** The provider of `iam.RoleBinding`. */
+export const roleBindings = providerFor<"roleBindings", RoleBindingInputs, RoleBindingOutputs>(spec);
 /** The kind's spec. */
 export const roleBindingSpec = spec;

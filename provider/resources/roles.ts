@@ -1,5 +1,4 @@
 import type { roles as definition, InputsOf, OutputsOf } from "../../api/kinds";
-import type { dynamic } from "@pulumi/pulumi";
 import { parentOf } from "../../api/uid";
 import { findCreated } from "./create";
 import { providerFor } from "./provider";
@@ -17,7 +16,7 @@ const spec: KindSpec<"roles"> = {
     findCreated(client, "roles", { name: i.name }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since, deadline),
 };
 
-/** The dynamic provider of `iam.Role`. */
-export const roles = providerFor<"roles", RoleInputs, RoleOutputs>(spec) satisfies dynamic.ResourceProvider<RoleInputs, RoleOutputs>;
+/** The provider of `iam.Role`. */
+export const roles = providerFor<"roles", RoleInputs, RoleOutputs>(spec);
 /** The kind's spec. */
 export const roleSpec = spec;

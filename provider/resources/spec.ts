@@ -4,15 +4,12 @@ import type { CollectionName } from "../../api/collections";
 import type { FieldDefinition } from "../../api/kinds";
 import type { CallOptions, IrvClient } from "../../client/client";
 import type { Item } from "../../client/shapes";
-import type { Timeouts } from "../timeouts";
 
 /** Inputs every resource takes besides its own fields. */
-export interface CommonInputs {
+export type CommonInputs = {
   /** Adopt the existing resource with this uid instead of creating one (checked to exist and match). */
   adoptUid?: string;
-  /** The resource's customTimeouts, copied in by the SDK (see provider/timeouts.ts). */
-  __timeouts?: Timeouts;
-}
+};
 
 /** The options of a provider method's calls: its deadline (ms since the epoch), who hears its waits, what cancels them. */
 export type Call = Pick<CallOptions, "report" | "signal"> & { deadline: number };
@@ -36,7 +33,7 @@ export interface KindSpec<C extends CollectionName> {
   label: string;
   /** The input naming the parent (`parentUid` or `groupUid`). */
   parentField: string;
-  /** Every declared input except adoptUid and __timeouts. */
+  /** Every declared input except adoptUid. */
   fields: Record<string, FieldSpec>;
   /** The create body (strict, derived from the definition), run by check. */
   createSchema: z.ZodType;
@@ -58,8 +55,6 @@ export interface KindSpec<C extends CollectionName> {
   updateBody?(inputs: Rec, mask: string[]): Rec;
   /** Outputs from an API item; `prior` (inputs or old outputs) supplies write-only values. */
   outputs(item: Item<C>, prior: Rec): Rec;
-  /** The live inputs read from outputs (default: the declared fields). */
-  inputsOf?(outs: Rec): Rec;
   /** The parent of an item (`factsOf` gives the uid's parent, or the kind's own rule). */
   parentOf(item: Item<C>): string;
   /** Why an existing item cannot be adopted for these inputs, or undefined. */
@@ -68,8 +63,6 @@ export interface KindSpec<C extends CollectionName> {
   adoptAlwaysMask?(inputs: Rec): string[];
   /** Extra replaces beyond `replace` fields (an identity's kind). */
   extraReplaces?(olds: Rec, news: Rec): string[];
-  /** Replacements must delete first (one per group). */
-  deleteBeforeReplace?: boolean;
   /**
    * After a create lost its response: the resource that create made, if it exists. Returning
    * undefined means "create again". Created at or after `since` (ms). A request it makes that

@@ -101,9 +101,3 @@ export function clean<T>(v: T): T {
   }
   return v;
 }
-
-/** `obj` without the host's `__provider` member. */
-export function withoutProvider<T extends object>(obj: T): T {
-  const { __provider: _, ...rest } = obj as T & { __provider?: unknown };
-  return rest as T;
-}

@@ -97,8 +97,3 @@ export function deleteIdentity(ctx: ServerContext, uid: string, caller: string):
 export function renderIdentity(r: IdentityRecord): Record<string, unknown> {
   return { ...r };
 }
-
-/** The relationship type of an identity, as the `relationshipType` filter names it (either spelling). */
-export function relationshipTypeOf(r: IdentityRecord): string {
-  return RELATIONSHIP_TYPES.find((k) => r[k] !== undefined) ?? "";
-}

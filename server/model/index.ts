@@ -7,4 +7,3 @@ export * from "./roleBindings";
 export * from "./identityProviders";
 export * from "./accountAssociations";
 export * from "./groupInvites";
-export * from "./plain";

@@ -1,10 +1,11 @@
 /** /iam/v2beta1/accountAssociations: keyed by group uid (create at, get, patch and delete `<group uid>`). */
+import { accountAssociations } from "../../api/kinds";
 import { exact } from "../list";
 import {
   accountAssociationMaskPaths,
   createAccountAssociation,
   deleteAccountAssociation,
-  fields,
+  scalarFields,
   updateAccountAssociation,
 } from "../model";
 import type { AccountAssociationRecord } from "../store";
@@ -16,7 +17,7 @@ export const accountAssociationRoutes: CollectionRoutes<AccountAssociationRecord
   groupOf: (uid) => uid,
   list: {
     name: "accountAssociations",
-    sortable: fields<AccountAssociationRecord>("uid", "name", "description", "createTime", "updateTime"),
+    sortable: scalarFields<AccountAssociationRecord>(accountAssociations),
     // The default order is `group`: the association's uid is its group's.
     aliases: { group: "uid", groupUid: "uid" },
     filters: { name: exact((a) => a.name) },

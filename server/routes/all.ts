@@ -1,8 +1,7 @@
 /**
  * Every collection's routes, listed once: v2beta1 serves them all, v1 those it had (no
- * advisories). Each kind (api/kinds) is served by its routes file where it has rules of its own,
- * else by the routes its definition implies (plain.ts). A visitor rather than an array, so each
- * collection keeps its own item type.
+ * advisories). Each kind (api/kinds) is served by its routes file, over its definition. A visitor
+ * rather than an array, so each collection keeps its own item type.
  */
 import { KINDS, type Kind } from "../../api/kinds";
 import type { Keyed } from "../store";
@@ -13,7 +12,6 @@ import { groupInviteRoutes } from "./groupInvites";
 import { groupRoutes } from "./groups";
 import { identityRoutes } from "./identities";
 import { identityProviderRoutes } from "./identityProviders";
-import { plainRoutes } from "./plain";
 import { repoRoutes, tagRoutes } from "./registry";
 import { roleBindingRoutes } from "./roleBindings";
 import { roleRoutes } from "./roles";
@@ -21,24 +19,20 @@ import { roleRoutes } from "./roles";
 /** Called once per collection with its routes. */
 export type RoutesVisitor = <T extends Keyed>(routes: CollectionRoutes<T>) => void;
 
-/** The kinds with rules beyond their definitions, and their routes. */
-const WRITTEN = {
-  groups: groupRoutes,
-  identities: identityRoutes,
-  roles: roleRoutes,
-  roleBindings: roleBindingRoutes,
-  identityProviders: identityProviderRoutes,
-  accountAssociations: accountAssociationRoutes,
-  groupInvites: groupInviteRoutes,
-} satisfies Partial<Record<Kind, unknown>>;
-
-/** The routes of a kind. */
-const routesOf = (d: (typeof KINDS)[number]): CollectionRoutes<Keyed> =>
-  ((WRITTEN as Partial<Record<Kind, unknown>>)[d.kind] ?? plainRoutes(d)) as CollectionRoutes<Keyed>;
+/** Each kind's routes, handed to a visitor (a record of routes would lose each one's item type). */
+const KIND_ROUTES: Record<Kind, (visit: RoutesVisitor) => void> = {
+  groups: (visit) => visit(groupRoutes),
+  identities: (visit) => visit(identityRoutes),
+  roles: (visit) => visit(roleRoutes),
+  roleBindings: (visit) => visit(roleBindingRoutes),
+  identityProviders: (visit) => visit(identityProviderRoutes),
+  accountAssociations: (visit) => visit(accountAssociationRoutes),
+  groupInvites: (visit) => visit(groupInviteRoutes),
+};
 
 /** Visits the IAM and registry collections: served under v2beta1 and v1 alike. */
 export function eachV1Collection(visit: RoutesVisitor): void {
-  for (const d of KINDS) visit(routesOf(d));
+  for (const d of KINDS) KIND_ROUTES[d.kind](visit);
   visit(repoRoutes);
   visit(tagRoutes);
 }

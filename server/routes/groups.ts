@@ -1,6 +1,7 @@
 /** /iam/v2beta1/groups */
+import { groups } from "../../api/kinds";
 import { exact } from "../list";
-import { createGroup, deleteGroup, fields, groupMaskPaths, updateGroup } from "../model";
+import { createGroup, deleteGroup, groupMaskPaths, scalarFields, updateGroup } from "../model";
 import type { GroupRecord } from "../store";
 import { kindFacts, type CollectionRoutes } from "./collection";
 
@@ -11,7 +12,7 @@ export const groupRoutes: CollectionRoutes<GroupRecord> = {
   groupOf: (uid) => uid,
   list: {
     name: "groups",
-    sortable: fields<GroupRecord>("uid", "name", "description", "verified", "createTime", "updateTime"),
+    sortable: scalarFields<GroupRecord>(groups),
     filters: { name: exact((g) => g.name) },
     groupOf: (g) => g.uid,
   },

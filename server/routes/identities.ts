@@ -1,9 +1,10 @@
 /** /iam/v2beta1/identities */
-import { RELATIONSHIP_TYPES, type RelationshipType } from "../../api/bodies";
+import { RELATIONSHIP_TYPES, relationshipTypeOf, type RelationshipType } from "../../api/bodies";
+import { identities } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { exact } from "../list";
 import { enumValue, jsonName } from "../list/query";
-import { createIdentity, deleteIdentity, fields, identityMaskPaths, relationshipTypeOf, renderIdentity, updateIdentity } from "../model";
+import { createIdentity, deleteIdentity, identityMaskPaths, renderIdentity, scalarFields, updateIdentity } from "../model";
 import type { IdentityRecord } from "../store";
 import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
@@ -35,7 +36,7 @@ export const identityRoutes: CollectionRoutes<IdentityRecord> = {
   groupOf: parentGroup,
   list: {
     name: "identities",
-    sortable: fields<IdentityRecord>("uid", "name", "description", "lastSeenTime", "createTime", "updateTime"),
+    sortable: scalarFields<IdentityRecord>(identities),
     filters: {
       name: exact((i) => i.name),
       relationship_type: {

@@ -1,12 +1,13 @@
 /** /iam/v2beta1/identityProviders */
+import { identityProviders } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { exact } from "../list";
 import {
   createIdentityProvider,
   deleteIdentityProvider,
-  fields,
   identityProviderMaskPaths,
   renderIdentityProvider,
+  scalarFields,
   updateIdentityProvider,
 } from "../model";
 import type { IdentityProviderRecord } from "../store";
@@ -18,7 +19,7 @@ export const identityProviderRoutes: CollectionRoutes<IdentityProviderRecord> = 
   groupOf: parentGroup,
   list: {
     name: "identityProviders",
-    sortable: fields<IdentityProviderRecord>("uid", "name", "description", "defaultRole", "createTime", "updateTime"),
+    sortable: scalarFields<IdentityProviderRecord>(identityProviders),
     filters: { name: exact((p) => p.name) },
     groupOf: (p) => parentOf(p.uid),
   },

@@ -1,6 +1,7 @@
 /** /iam/v2beta1/roleBindings */
 import { UID, parentOf } from "../../api/uid";
-import { createRoleBinding, deleteRoleBinding, renderRoleBinding, roleBindingMaskPaths, updateRoleBinding } from "../model";
+import { roleBindings } from "../../api/kinds";
+import { createRoleBinding, deleteRoleBinding, renderRoleBinding, roleBindingMaskPaths, scalarFields, updateRoleBinding } from "../model";
 import type { FilterSpec } from "../list";
 import type { RoleBindingRecord } from "../store";
 import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
@@ -20,8 +21,7 @@ export const roleBindingRoutes: CollectionRoutes<RoleBindingRecord> = {
   list: {
     name: "roleBindings",
     sortable: {
-      uid: (b) => b.uid,
-      createTime: (b) => b.createTime,
+      ...scalarFields<RoleBindingRecord>(roleBindings),
       identityUid: (b) => b.identityUid,
       roleUid: (b) => b.roleUid,
       groupUid: (b) => parentOf(b.uid),

@@ -1,7 +1,8 @@
 /** /iam/v2beta1/roles: built-in roles (global, read-only) and custom roles in groups. */
+import { roles } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { exact } from "../list";
-import { createRole, deleteRole, fields, renderRole, roleMaskPaths, updateRole } from "../model";
+import { createRole, deleteRole, renderRole, roleMaskPaths, scalarFields, updateRole } from "../model";
 import type { RoleRecord } from "../store";
 import { kindFacts, type CollectionRoutes } from "./collection";
 
@@ -13,7 +14,7 @@ export const roleRoutes: CollectionRoutes<RoleRecord> = {
   groupOf: parentOf,
   list: {
     name: "roles",
-    sortable: fields<RoleRecord>("uid", "name", "description", "createTime", "updateTime"),
+    sortable: scalarFields<RoleRecord>(roles),
     filters: { name: exact((r) => r.name) },
     groupOf: (r) => (r.builtin ? undefined : parentOf(r.uid)),
     globals: (roles) => roles.filter((r) => r.builtin),

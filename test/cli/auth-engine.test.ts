@@ -13,7 +13,7 @@ import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { path as apiPath, startTestServer, type TestServer } from "../support/server";
 import { runIrv } from "../support/cli";
 
-const irv = nodeRequire("pulumi-irv") as typeof import("../../sdk");
+const irv = nodeRequire("pulumi-irv") as typeof import("../../dynamic");
 const subject = "repo:acme/infra:ref:refs/heads/main";
 
 describe("irv auth login through the engine", () => {

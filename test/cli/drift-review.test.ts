@@ -10,7 +10,7 @@ import { runIrv } from "../support/cli";
 // through the API, reported by the compiled CLI with exit 2, then 0 after `pulumi refresh`; then
 // the review of an edit that moves a group to another parent.
 
-const irv = nodeRequire("pulumi-irv") as typeof import("../../sdk");
+const irv = nodeRequire("pulumi-irv") as typeof import("../../dynamic");
 const pulumi = nodeRequire("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
 
 const SECRET_V1 = "first-client-secret-never-printed";

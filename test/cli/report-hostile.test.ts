@@ -15,7 +15,7 @@ import { path as apiPath, startTestServer, type TestServer } from "../support/se
 // every hostile value stays inside one code span, and a change too large for a comment is cut
 // under GitHub's 65,536 characters, saying what was left out.
 
-const irv = nodeRequire("pulumi-irv") as typeof import("../../sdk");
+const irv = nodeRequire("pulumi-irv") as typeof import("../../dynamic");
 
 const GITHUB = "https://token.actions.githubusercontent.com";
 const HIDE = "x\r<!-- @attacker #123 `` ` </details> | \\| \\\\| \u2028<details>\u001b[2K\u202e";

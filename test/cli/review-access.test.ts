@@ -18,7 +18,7 @@ import { ENGINE_TIMEOUT, createStack, nodeRequire, repoRoot, type TestStack } fr
 import { yamlPolicyProject } from "../support/policy-programs";
 import { useServer } from "../support/server";
 
-const irv = nodeRequire("pulumi-irv") as typeof import("../../sdk");
+const irv = nodeRequire("pulumi-irv") as typeof import("../../dynamic");
 const GITHUB = "https://token.actions.githubusercontent.com";
 
 /** Before (`edited` false) and after: ci's binding moves from viewer on platform to owner on engineering; deployer is new. */

@@ -13,7 +13,7 @@ import { ACCESS_EXPECTED, EXPECTED, sorted, tsProgram, yamlPolicyProject } from 
 import { runIrv } from "../support/cli";
 import { useServer } from "../support/server";
 
-const irv = nodeRequire("pulumi-irv") as typeof import("../../sdk");
+const irv = nodeRequire("pulumi-irv") as typeof import("../../dynamic");
 
 /** The (rule, resource name) pairs of a report's findings. */
 const pairs = (r: ReviewReport): [string, string][] => (r.policy?.findings ?? []).map((f) => [f.rule, f.name]);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigurationError, IrvClient, UnauthenticatedError, clientFor } from "../../client";
-import { configure, providers } from "../../provider";
+import { configure, dynamicProviders } from "../../provider";
 import { ExchangeTokenSource, NO_CREDENTIALS, StaticTokenSource, tokenSourceFrom } from "../../client/auth";
 import { readSettings } from "../../client/config";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
@@ -112,11 +112,11 @@ describe("settings", () => {
     configure(() => undefined);
     try {
       const inputs = { parentUid: ctx.server.organization, name: "eng" };
-      expect((await providers.groups.check({} as any, inputs)).failures).toEqual([]);
-      expect((await providers.groups.diff("x", { ...inputs, description: "" } as any, inputs)).changes).toBe(false);
-      await expect(providers.groups.create(inputs)).rejects.toThrow("no API URL: set irv:apiUrl (IRV_API_URL)");
+      expect((await dynamicProviders.groups.check({} as any, inputs)).failures).toEqual([]);
+      expect((await dynamicProviders.groups.diff("x", { ...inputs, description: "" } as any, inputs)).changes).toBe(false);
+      await expect(dynamicProviders.groups.create(inputs)).rejects.toThrow("no API URL: set irv:apiUrl (IRV_API_URL)");
       configure((k) => (k === "irv:apiUrl" ? ctx.server.url : undefined));
-      await expect(providers.groups.create(inputs)).rejects.toThrow(NO_CREDENTIALS);
+      await expect(dynamicProviders.groups.create(inputs)).rejects.toThrow(NO_CREDENTIALS);
     } finally {
       process.env = saved;
       configure((k) => ({ "irv:apiUrl": ctx.server.url, "irv:token": ctx.server.token })[k]);
@@ -127,10 +127,10 @@ describe("settings", () => {
     const token = await external();
     configure((k) => ({ "irv:apiUrl": ctx.server.url, "irv:identity": identity, "irv:identityToken": token })[k]);
     try {
-      const read = await providers.groups.read(ctx.server.organization, {} as any);
+      const read = await dynamicProviders.groups.read(ctx.server.organization, {} as any);
       expect(read.id).toBe(ctx.server.organization);
       // A viewer may not create: the error comes back typed and without any token in it.
-      const err = await providers.groups.create({ parentUid: ctx.server.organization, name: "nope" }).catch((e) => e);
+      const err = await dynamicProviders.groups.create({ parentUid: ctx.server.organization, name: "nope" }).catch((e) => e);
       expect(err.constructor.name).toBe("PermissionDeniedError");
       expect(err.message).not.toContain(token);
     } finally {

@@ -11,7 +11,7 @@ import {
   UnauthenticatedError,
   UnavailableError,
 } from "../../client";
-import { providers } from "../../provider";
+import { dynamicProviders } from "../../provider";
 import { StaticTokenSource } from "../../client/auth";
 import { backoff, retryAfterMs, retryAfterWait } from "../../client/retry";
 import { freshGroup, uniqueName, useProviderServer } from "../support/provider";
@@ -136,14 +136,14 @@ describe("retries", () => {
   it("retries a create refused with 503 (never applied) without duplicates", async () => {
     const parent = await freshGroup(ctx);
     ctx.server.faults.add({ method: "POST", path: path("groups", parent), action: "unavailable", retryAfterSeconds: 0 });
-    await providers.groups.create({ parentUid: parent, name: "once" });
+    await dynamicProviders.groups.create({ parentUid: parent, name: "once" });
     expect(await client().collect("groups", { "uidp.children_of": parent })).toHaveLength(1);
   });
 
   it("recovers a create whose response was dropped by looking it up: exactly one exists", async () => {
     const parent = await freshGroup(ctx);
     ctx.server.faults.add({ method: "POST", path: path("groups", parent), action: "drop-after" });
-    const { id } = await providers.groups.create({ parentUid: parent, name: "dropped" });
+    const { id } = await dynamicProviders.groups.create({ parentUid: parent, name: "dropped" });
     const all = await client().collect("groups", { "uidp.children_of": parent });
     expect(all.map((g) => g.uid)).toEqual([id]);
     expect(posts(path("groups", parent))).toBe(1);
@@ -152,7 +152,7 @@ describe("retries", () => {
   it("re-creates after a reset that never reached the handler: exactly one exists", async () => {
     const parent = await freshGroup(ctx);
     ctx.server.faults.add({ method: "POST", path: path("groups", parent), action: "reset" });
-    const { id } = await providers.groups.create({ parentUid: parent, name: uniqueName("reset") });
+    const { id } = await dynamicProviders.groups.create({ parentUid: parent, name: uniqueName("reset") });
     expect((await client().collect("groups", { "uidp.children_of": parent })).map((g) => g.uid)).toEqual([id]);
   });
 
@@ -160,17 +160,17 @@ describe("retries", () => {
     const group = await freshGroup(ctx);
     const viewer = (await client().collect("roles", { name: "viewer" })).find((r) => !r.uid.includes("/"))!.uid;
     ctx.server.faults.add({ method: "POST", path: path("identities", group), action: "drop-after" });
-    const identity = await providers.identities.create({ groupUid: group, name: "ci-0", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
+    const identity = await dynamicProviders.identities.create({ groupUid: group, name: "ci-0", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
     ctx.server.faults.add({ method: "POST", path: path("roleBindings", group), action: "drop-after" });
-    const binding = await providers.roleBindings.create({ groupUid: group, identityUid: identity.id, roleUid: viewer });
+    const binding = await dynamicProviders.roleBindings.create({ groupUid: group, identityUid: identity.id, roleUid: viewer });
     ctx.server.faults.add({ method: "POST", path: path("accountAssociations", group), action: "drop-after" });
-    await providers.accountAssociations.create({ groupUid: group, name: "a-0" });
+    await dynamicProviders.accountAssociations.create({ groupUid: group, name: "a-0" });
     expect((await client().collect("identities", { "uidp.children_of": group })).map((i) => i.uid)).toEqual([identity.id]);
     expect((await client().collect("roleBindings", { group })).map((b) => b.uid)).toEqual([binding.id]);
 
     // An invite's code comes only with its create: the orphan is deleted and a fresh one made.
     ctx.server.faults.add({ method: "POST", path: path("groupInvites", group), action: "drop-after" });
-    const invite = await providers.groupInvites.create({ groupUid: group, roleUid: viewer, ttl: "3600s" });
+    const invite = await dynamicProviders.groupInvites.create({ groupUid: group, roleUid: viewer, ttl: "3600s" });
     expect(invite.outs!.code).toBeTruthy();
     const invites = await client().collect("groupInvites", { "uidp.children_of": group });
     expect(invites.map((i) => i.uid)).toEqual([invite.id]);
@@ -187,7 +187,7 @@ describe("retries", () => {
   it("honours customTimeouts: a create past its budget fails and says so", async () => {
     const parent = await freshGroup(ctx);
     ctx.server.faults.add({ method: "POST", path: path("groups", parent), action: "delay", delayMs: 1_500 });
-    await expect(providers.groups.create({ parentUid: parent, name: "slow", __timeouts: { create: "300ms" } })).rejects.toThrow(
+    await expect(dynamicProviders.groups.create({ parentUid: parent, name: "slow", __timeouts: { create: "300ms" } })).rejects.toThrow(
       /gave up after 0.3s, the time budget for this operation \(raise it with the resource's customTimeouts\)/,
     );
   });

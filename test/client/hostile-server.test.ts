@@ -14,7 +14,7 @@ import {
   MAX_ANSWER_BYTES,
 } from "../../client";
 import { ExchangeTokenSource, MAX_TOKEN_FILE_BYTES, StaticTokenSource } from "../../client/auth";
-import { configure, providers } from "../../provider";
+import { configure, dynamicProviders } from "../../provider";
 import { beginOperation, endOperation, readItem } from "../../provider/resources/reads";
 import { endless, json, startHostileServer, type Answer, type HostileServer } from "../support/hostile-server";
 import { path, useServer } from "../support/server";
@@ -111,12 +111,12 @@ describe("the provider against a hostile API", () => {
     try {
       const parentUid = real.server.organization;
       // The answer is a real group, under the right parent, but not the one asked for.
-      await expect(providers.groups.create({ parentUid, name: "eng2" } as never)).rejects.toThrow(/whose name is not the one sent/);
+      await expect(dynamicProviders.groups.create({ parentUid, name: "eng2" } as never)).rejects.toThrow(/whose name is not the one sent/);
       const elsewhere = await hostile((_req, res) => json(res, { ...group, uid: `${group.uid}/0123456789abcdef`, name: "eng2" }));
       configure((key) => ({ "irv:apiUrl": elsewhere.url, "irv:token": "t" })[key]);
-      await expect(providers.groups.create({ parentUid, name: "eng2" } as never)).rejects.toThrow(/is not a group in/);
+      await expect(dynamicProviders.groups.create({ parentUid, name: "eng2" } as never)).rejects.toThrow(/is not a group in/);
       configure((key) => ({ "irv:apiUrl": s.url, "irv:token": "t" })[key]);
-      await expect(providers.groups.read!(group.uid as string, { parentUid, name: "eng" } as never)).rejects.toBeInstanceOf(WrongAnswerError);
+      await expect(dynamicProviders.groups.read!(group.uid as string, { parentUid, name: "eng" } as never)).rejects.toBeInstanceOf(WrongAnswerError);
     } finally {
       configure((key) => ({ "irv:apiUrl": real.server.url, "irv:token": real.server.token })[key]);
     }

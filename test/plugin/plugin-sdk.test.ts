@@ -1,5 +1,5 @@
 /**
- * The SDKs of the plugin committed in the repository: the TypeScript one in plugin/sdk
+ * The SDKs of the plugin committed in the repository: the TypeScript one in sdk/nodejs
  * (`pulumi-irv/plugin`) and the Go, Python and .NET ones in sdk/go, sdk/python and sdk/dotnet.
  * Each is exactly what `npm run gen:plugin-sdk` writes from the current schema, marked generated;
  * the Python one byte-compiles (test/e2e/plugin-go runs a program on the Go one through the
@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KINDS } from "../../api/kinds";
 import { dynamicTokenOf, packageSchema, tokenOf } from "../../plugin/schema";
-import { filesUnder, generatePluginSdks, ROOT, SDK_DIR, SDK_DIRS } from "../../scripts/gen-plugin-sdk";
+import { filesUnder, generatePluginSdks, ROOT, SCHEMA_FILE, SDK_DIR, SDK_DIRS } from "../../scripts/gen-plugin-sdk";
 import { BUILD_TIMEOUT, requireCommand, run } from "../toolchain/support";
 
 const registered: { type: string; name: string; aliases: string[]; version: string }[] = [];
@@ -58,6 +58,13 @@ describe("the plugin's SDKs committed in the repository", () => {
     const committed = path.join(ROOT, dir);
     expect(await committable(committed)).toEqual(filesUnder(fresh));
     for (const f of filesUnder(fresh)) expect(readFileSync(path.join(committed, f)).equals(readFileSync(path.join(fresh, f))), f).toBe(true);
+  });
+
+  it(`${SCHEMA_FILE}, the schema they are generated from, is the one the plugin serves (regenerate and commit if not)`, () => {
+    const committed = readFileSync(path.join(ROOT, SCHEMA_FILE), "utf8");
+    expect(committed).toBe(readFileSync(path.join(out, SCHEMA_FILE), "utf8"));
+    expect(JSON.parse(committed)).toEqual(JSON.parse(JSON.stringify(packageSchema())));
+    expect(readFileSync(path.join(ROOT, ".gitattributes"), "utf8")).toContain(`/${SCHEMA_FILE} linguist-generated`);
   });
 
   it("is marked generated, versioned by this package, with the Go module path the docs give and no network at generation", () => {

@@ -11,13 +11,13 @@ import { listAll, useServer } from "../support/server";
 
 const ctx = useServer();
 let gw: Gateway;
-let irv: typeof import("../../sdk");
+let irv: typeof import("../../dynamic");
 
 beforeAll(async () => {
   gw = await startGateway(ctx.server);
   pulumi.runtime.setAllConfig({ "irv:apiUrl": gw.url, "irv:token": ctx.server.token }, ["irv:token"]);
   await pulumi.runtime.setMocks({ newResource: (a) => ({ id: a.name, state: a.inputs }), call: () => ({}) }, "p", "s", false);
-  irv = await import("../../sdk");
+  irv = await import("../../dynamic");
 });
 afterAll(() => gw?.close());
 

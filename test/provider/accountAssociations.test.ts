@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { providers } from "../../provider";
+import { dynamicProviders } from "../../provider";
 import { apiCreate, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
-const assoc = providers.accountAssociations;
+const assoc = dynamicProviders.accountAssociations;
 
 describe("iam.AccountAssociation provider", () => {
   it("runs the whole lifecycle", async () => {

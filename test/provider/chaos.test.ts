@@ -5,7 +5,7 @@
  * no duplicate, nothing lost, nothing half-written.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configure, providers } from "../../provider";
+import { configure, dynamicProviders } from "../../provider";
 import { COLLECTIONS, type CollectionName } from "../../api/collections";
 import { parentOf } from "../../api/uid";
 import { FAULT_KINDS, startChaosProxy, type ChaosProxy, type FaultKind } from "../support/chaos-proxy";
@@ -125,7 +125,7 @@ async function expectAgrees(kind: CollectionName, inputs: Rec, id: string, outs:
 }
 
 function provider(kind: CollectionName) {
-  return (providers as Record<string, any>)[kind];
+  return (dynamicProviders as Record<string, any>)[kind];
 }
 
 // Cells run a few at a time: each arms its fault on paths only it uses (its own group or uid).
@@ -185,7 +185,7 @@ describe("lost answers that used to break a create", () => {
     proxy.reset();
     proxy.arm("drop", { method: "POST", path: wire("groupInvites") });
     proxy.arm("drop", { method: "DELETE", path: wire("groupInvites") });
-    const { id, outs } = await providers.groupInvites.create(inputs as any);
+    const { id, outs } = await dynamicProviders.groupInvites.create(inputs as any);
     expect(proxy.counts.drop).toBe(2);
     await expectAgrees("groupInvites", inputs, id, outs!);
     expect(outs!.code).toEqual(expect.any(String));
@@ -197,7 +197,7 @@ describe("lost answers that used to break a create", () => {
     proxy.arm("drop", { method: "POST", path: wire("groupInvites"), times: 3 });
     proxy.arm("slow", { method: "DELETE", path: wire("groupInvites"), times: 2 });
     proxy.arm("reset", { method: "GET", path: COLLECTIONS.groupInvites.path, times: 2 });
-    const { id, outs } = await providers.groupInvites.create(inputs as any);
+    const { id, outs } = await dynamicProviders.groupInvites.create(inputs as any);
     expect(proxy.counts).toMatchObject({ drop: 3, slow: 2, reset: 2 });
     await expectAgrees("groupInvites", inputs, id, outs!);
   });
@@ -207,7 +207,7 @@ describe("lost answers that used to break a create", () => {
     proxy.reset();
     proxy.arm("drop", { method: "POST", path: wire("groupInvites") });
     proxy.arm("unavailable", { method: "DELETE", path: wire("groupInvites"), times: 100 });
-    const err = await providers.groupInvites.create(inputs as any).then(() => undefined, (e: Error) => e);
+    const err = await dynamicProviders.groupInvites.create(inputs as any).then(() => undefined, (e: Error) => e);
     const [left] = await liveUnder("groupInvites", inputs.groupUid);
     expect(err?.message).toContain(`group invite ${left.uid} was created but its response (and code) was lost`);
     expect(err?.message).toContain("delete it by hand");
@@ -218,7 +218,7 @@ describe("lost answers that used to break a create", () => {
     const inputs = { groupUid: await freshGroup(ctx), name: uniqueName("ci"), claimMatch };
     proxy.reset();
     proxy.arm("reset", { method: "POST", path: wire("identities"), times: 4 });
-    const { id, outs } = await providers.identities.create(inputs as any);
+    const { id, outs } = await dynamicProviders.identities.create(inputs as any);
     expect(proxy.counts.reset).toBe(4);
     await expectAgrees("identities", inputs, id, outs!);
   });
@@ -229,7 +229,7 @@ describe("lost answers that used to break a create", () => {
     proxy.reset();
     proxy.arm("slow", { method: "POST", path: wire("roleBindings") });
     proxy.arm("drop", { method: "GET", path: COLLECTIONS.roleBindings.path, times: 3 });
-    const { id, outs } = await providers.roleBindings.create(inputs as any);
+    const { id, outs } = await dynamicProviders.roleBindings.create(inputs as any);
     expect(proxy.counts).toMatchObject({ slow: 1, drop: 3 });
     await expectAgrees("roleBindings", inputs, id, outs!);
   });

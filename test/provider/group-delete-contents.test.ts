@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configure, providers } from "../../provider";
+import { configure, dynamicProviders } from "../../provider";
 import { startChaosProxy, type ChaosProxy } from "../support/chaos-proxy";
 import { apiCreate, freshGroup, path, useProviderServer } from "../support/provider";
 
@@ -10,7 +10,7 @@ import { apiCreate, freshGroup, path, useProviderServer } from "../support/provi
 // test deletes the contents between two of its attempts however slowly either side runs (the
 // provider waits a second between them; a loaded machine can take longer than that to act).
 const ctx = useProviderServer();
-const groups = providers.groups;
+const groups = dynamicProviders.groups;
 let proxy: ChaosProxy;
 beforeAll(async () => {
   proxy = await startChaosProxy(ctx.server.url);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { providers } from "../../provider";
+import { dynamicProviders } from "../../provider";
 import { apiCreate, builtinRole, freshGroup, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
-const invites = providers.groupInvites;
+const invites = dynamicProviders.groupInvites;
 
 describe("iam.GroupInvite provider", () => {
   it("runs the whole lifecycle (every change replaces; no in-place update exists)", async () => {

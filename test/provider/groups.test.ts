@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { providers } from "../../provider";
+import { dynamicProviders } from "../../provider";
 import { UNKNOWN } from "../../provider/resources";
 import { apiCreate, freshGroup, path, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
-const groups = providers.groups;
+const groups = dynamicProviders.groups;
 
 describe("iam.Group provider", () => {
   it("runs the whole lifecycle", async () => {
@@ -105,7 +105,7 @@ describe("iam.Group provider", () => {
     expect((await groups.check({} as any, { parentUid: owner, name: "a-0", adoptUid: elsewhere.uid })).failures).toEqual([]);
     expect((await groups.check({} as any, { parentUid: UNKNOWN, name: "a-0", adoptUid: elsewhere.uid })).failures).toEqual([]);
     expect((await groups.check({} as any, { parentUid: parent, name: "a-0", adoptUid: UNKNOWN })).failures).toEqual([]);
-    const assoc = await providers.accountAssociations.check({} as any, { groupUid: parent, name: "a-0", adoptUid: owner } as any);
+    const assoc = await dynamicProviders.accountAssociations.check({} as any, { groupUid: parent, name: "a-0", adoptUid: owner } as any);
     expect(assoc.failures?.map((f) => f.property)).toEqual(["adoptUid"]);
   });
 

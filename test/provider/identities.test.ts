@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { providers } from "../../provider";
+import { dynamicProviders } from "../../provider";
 import { UNKNOWN } from "../../provider/resources";
 import { apiCreate, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 import { JWKS } from "../support/every-kind";
 
 const ctx = useProviderServer();
-const identities = providers.identities;
+const identities = dynamicProviders.identities;
 const claimMatch = { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/infra:ref:refs/heads/main" };
 
 describe("iam.Identity provider", () => {
@@ -78,7 +78,7 @@ describe("iam.Identity provider", () => {
     const g = ctx.server.organization;
     const r = await identities.check({} as any, { groupUid: g, name: "x-0", claimMatch: { ...claimMatch, issuerr: "https://x.example.com" } } as any);
     expect(r.failures).toEqual([{ property: "claimMatch", reason: "claimMatch.issuerr: is not a known field" }]);
-    const idp = await providers.identityProviders.check({} as any, {
+    const idp = await dynamicProviders.identityProviders.check({} as any, {
       groupUid: g,
       name: "x-0",
       oidc: { issuer: "https://i.example.com", clientId: "c", clientSecret: "s", scopes: ["email"] },
@@ -86,7 +86,7 @@ describe("iam.Identity provider", () => {
     } as any);
     // oidc holds the client secret: no property, so the engine prints no value of it.
     expect(idp.failures).toEqual([{ property: "", reason: "oidc.scopes: is not a known field" }]);
-    const aa = await providers.accountAssociations.check({} as any, { groupUid: g, name: "x-0", github: { appInstallations: { "7": { installations: [{ installationId: "1", nme: "x" }] } } } } as any);
+    const aa = await dynamicProviders.accountAssociations.check({} as any, { groupUid: g, name: "x-0", github: { appInstallations: { "7": { installations: [{ installationId: "1", nme: "x" }] } } } } as any);
     expect(aa.failures).toEqual([{ property: "github", reason: "github.appInstallations.7.installations.0.nme: is not a known field" }]);
   });
 

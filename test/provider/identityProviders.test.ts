@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { providers } from "../../provider";
+import { dynamicProviders } from "../../provider";
 import { apiCreate, builtinRole, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
-const idps = providers.identityProviders;
+const idps = dynamicProviders.identityProviders;
 const oidc = { issuer: "https://accounts.example.com", clientId: "client-1", clientSecret: "s3cret-value" };
 
 describe("iam.IdentityProvider provider", () => {

@@ -2,14 +2,13 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KINDS, providers } from "../../provider";
-import * as irv from "../../sdk";
+import * as irv from "../../dynamic";
 
 describe("the list of kinds", () => {
   it("has a provider with all six methods, an SDK class and a lifecycle test for every kind", () => {
     expect(Object.keys(providers).sort()).toEqual(KINDS.map((k) => k.kind).sort());
     for (const { kind, className } of KINDS) {
-      const p = providers[kind] as Record<string, unknown>;
-      for (const m of ["check", "diff", "create", "read", "update", "delete"]) expect(typeof p[m], `${kind}.${m}`).toBe("function");
+      for (const m of ["check", "diff", "create", "read", "update", "delete"] as const) expect(typeof providers[kind][m], `${kind}.${m}`).toBe("function");
       const cls = (irv.iam as Record<string, unknown>)[className] as { get?: unknown };
       expect(typeof cls, `iam.${className}`).toBe("function");
       expect(typeof cls.get, `iam.${className}.get`).toBe("function");

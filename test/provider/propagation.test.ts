@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { PermissionDeniedError } from "../../client";
-import { configure, providers } from "../../provider";
+import { configure, dynamicProviders } from "../../provider";
 import { noteGroupCreated } from "../../provider/resources/newGroups";
 import { apiCreate, builtinRole, freshGroup, path, useProviderServer } from "../support/provider";
 
@@ -35,7 +35,7 @@ describe("permission propagation", () => {
           }
         }, 20);
       });
-      const creating = providers.roles.create({ groupUid: group, name: "late", capabilities: ["groups.list"] });
+      const creating = dynamicProviders.roles.create({ groupUid: group, name: "late", capabilities: ["groups.list"] });
       await first403;
       await grant();
       const { id } = await creating;
@@ -51,7 +51,7 @@ describe("permission propagation", () => {
     const group = await freshGroup(ctx);
     await asNewCaller(group);
     try {
-      await expect(providers.roles.create({ groupUid: group, name: "never", capabilities: ["groups.list"] })).rejects.toBeInstanceOf(
+      await expect(dynamicProviders.roles.create({ groupUid: group, name: "never", capabilities: ["groups.list"] })).rejects.toBeInstanceOf(
         PermissionDeniedError,
       );
       expect(ctx.server.requests.filter((r) => r.method === "POST" && r.path === path("roles", group))).toHaveLength(1);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { providers } from "../../provider";
+import { dynamicProviders } from "../../provider";
 import { apiCreate, builtinRole, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
-const roleBindings = providers.roleBindings;
+const roleBindings = dynamicProviders.roleBindings;
 const claimMatch = { issuer: "https://issuer.example.com", subject: "svc" };
 
 async function identityIn(group: string): Promise<string> {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Capability } from "../../api/capabilities";
-import { providers } from "../../provider";
+import { dynamicProviders } from "../../provider";
 import { apiCreate, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
-const roles = providers.roles;
+const roles = dynamicProviders.roles;
 
 describe("iam.Role provider", () => {
   it("runs the whole lifecycle", async () => {

@@ -18,7 +18,7 @@ const ctx = useServer({
     ],
   },
 });
-let irv: typeof import("../../sdk");
+let irv: typeof import("../../dynamic");
 
 beforeAll(async () => {
   // No credential anywhere: not in config, not in the environment, no irv auth login.
@@ -26,7 +26,7 @@ beforeAll(async () => {
   process.env.IRV_CONFIG_DIR = mkdtempSync(join(tmpdir(), "irv-anon-"));
   pulumi.runtime.setAllConfig({ "irv:apiUrl": ctx.server.url }, []);
   await pulumi.runtime.setMocks({ newResource: (a) => ({ id: a.name, state: a.inputs }), call: () => ({}) }, "p", "s", false);
-  irv = await import("../../sdk");
+  irv = await import("../../dynamic");
 });
 
 describe("registry data sources without credentials", () => {

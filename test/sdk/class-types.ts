@@ -3,7 +3,7 @@
  * must be mutually assignable, or this file fails to compile (`npm run typecheck`).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type * as irv from "../../sdk";
+import type * as irv from "../../dynamic";
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const same = <T extends true>(_: T) => undefined;

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLASSES_DIR, GENERATED, generateClasses } from "../../scripts/gen-sdk-classes";
 
-describe("the SDK's resource classes (sdk/iam)", () => {
+describe("the SDK's resource classes (dynamic/iam)", () => {
   it("are what `npm run gen:sdk-classes` writes from the kinds' definitions (regenerate and commit if not)", () => {
     const fresh = generateClasses();
     const generated = readdirSync(CLASSES_DIR).filter((f) => readFileSync(path.join(CLASSES_DIR, f), "utf8").startsWith(GENERATED));

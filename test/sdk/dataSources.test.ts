@@ -7,12 +7,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useServer, path } from "../support/server";
 
 const ctx = useServer();
-let irv: typeof import("../../sdk");
+let irv: typeof import("../../dynamic");
 
 beforeAll(async () => {
   pulumi.runtime.setAllConfig({ "irv:apiUrl": ctx.server.url, "irv:token": ctx.server.token }, ["irv:token"]);
   await pulumi.runtime.setMocks({ newResource: (a) => ({ id: a.name, state: a.inputs }), call: () => ({}) }, "p", "s", false);
-  irv = await import("../../sdk");
+  irv = await import("../../dynamic");
 });
 
 const resolve = <T>(o: pulumi.Output<T>) => new Promise<T>((r) => o.apply((v) => r(v)));

@@ -35,9 +35,9 @@ monitor.registerResource = (req: any, cb: any) => {
 };
 
 // Imported after setMocks so resource registration uses the mock monitor.
-let irv: typeof import("../../sdk");
+let irv: typeof import("../../dynamic");
 beforeAll(async () => {
-  irv = await import("../../sdk");
+  irv = await import("../../dynamic");
 });
 
 const org = "0".repeat(40);

@@ -4,7 +4,7 @@
  * `@ts-expect-error` pins something that must stay an error.
  */
 import * as pulumi from "@pulumi/pulumi";
-import * as irv from "../../sdk";
+import * as irv from "../../dynamic";
 
 declare const org: string;
 

@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { KINDS } from "../../api/kinds";
-import { shimFor } from "../../sdk/shim";
+import { shimFor } from "../../dynamic/shim";
 import { useServer, path } from "../support/server";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -15,7 +15,7 @@ describe("public SDK types", () => {
   it("tell a TypeScript user who gives an identity no relationship type which four to choose from", () => {
     const dir = join(__dirname, "../..");
     const file = join(dir, "tmp", "identity-without-type.ts");
-    const source = `import * as irv from "../sdk";\nnew irv.iam.Identity("ci", { groupUid: "g", name: "ci-0" });\n`;
+    const source = `import * as irv from "../dynamic";\nnew irv.iam.Identity("ci", { groupUid: "g", name: "ci-0" });\n`;
     const host = ts.createCompilerHost({ strict: true, noEmit: true, skipLibCheck: true, esModuleInterop: true });
     const read = host.readFile;
     host.readFile = (f) => (f === file ? source : read(f));

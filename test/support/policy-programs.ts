@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { nodeRequire, pulumiEnv, repoRoot } from "./engine";
 import { run } from "../toolchain/support";
 
-const irv = nodeRequire("pulumi-irv") as typeof import("../../sdk");
+const irv = nodeRequire("pulumi-irv") as typeof import("../../dynamic");
 const pulumi = nodeRequire("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
 
 /** The policy pack's folder in this checkout. */

@@ -5,7 +5,7 @@
  * out-of-band change seen by read, delete (twice), out-of-band delete seen by read.
  */
 import { expect } from "vitest";
-import { providers } from "../../provider";
+import { dynamicProviders } from "../../provider";
 import type { Kind } from "../../api/kinds";
 import { expectNoUndefined, lastMask, path } from "./provider";
 import type { TestServer } from "./server";
@@ -31,7 +31,7 @@ const OTHER_PROVIDER = "exports.handler = () => ({ create: async () => ({ id: 'x
 
 /** Runs the whole lifecycle of `c` against `ctx`'s server. */
 export async function runLifecycle(ctx: TestServer, c: LifecycleCase): Promise<void> {
-  const p = providers[c.kind] as any;
+  const p = dynamicProviders[c.kind] as any;
   const inputs = await c.inputs();
   const withProvider = { ...inputs, __provider: "exports.handler = () => ({})" };
 

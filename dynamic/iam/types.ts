@@ -1,5 +1,5 @@
 /**
- * The named types the generated resource classes use (sdk/iam/<class>.ts, written by
+ * The named types the generated resource classes use (dynamic/iam/<class>.ts, written by
  * `npm run gen:sdk-classes`), from the kinds' definitions in api/kinds: a field's `type` (and
  * `argType`) names one of these.
  */
