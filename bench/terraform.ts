@@ -193,10 +193,10 @@ async function api(server: RunningServer, method: string, url: string, body?: un
   return res.json();
 }
 
-/** The first HAND_EDITS teams' groups under `parent`, described by hand (`undo`: as declared again). */
+/** The first HAND_EDITS teams' groups under `parent` (all, if fewer), described by hand (`undo`: as declared again). */
 async function handEdit(server: RunningServer, parent: string, undo = false): Promise<void> {
   const { groups } = (await api(server, "GET", `/iam/v2beta1/groups?uidp.childrenOf=${parent}&pageSize=1000`)) as { groups: { uid: string; name: string }[] };
-  for (let i = 0; i < HAND_EDITS; i++) {
+  for (let i = 0; i < Math.min(HAND_EDITS, groups.length); i++) {
     const g = groups.find((x) => x.name === `team-${i}`);
     if (!g) throw new Error(`no group team-${i} under ${parent}`);
     await api(server, "PATCH", `/iam/v2beta1/groups/${g.uid}?updateMask=description`, { description: undo ? teamDescription(i) : "edited by hand" });
