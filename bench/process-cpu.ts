@@ -41,8 +41,10 @@ export function programOf(pid: string): string {
   }
   const exe = path.basename(argv[0] ?? "?");
   if (exe !== "node") return exe.replace(/_v[\d.]+$/, "");
+  if (argv.some((a) => a === "-e" || a === "--eval")) return "node -e";
+  // The script's folder too: `cli/index.js` (irv) is not `dynamic-provider/index.js` (Pulumi's host).
   const script = argv.slice(1).find((a) => !a.startsWith("-"));
-  return script ? `node ${path.basename(script)}` : "node";
+  return script ? `node ${script.split("/").slice(-2).join("/")}` : "node";
 }
 
 /** What `measure` resolves to: seconds of CPU. */

@@ -65,7 +65,12 @@ function terraformDir(): string {
 
 const hclName = (s: string) => s.replace(/-/g, "_");
 
-/** The org in HCL: the Pulumi programs' resources, block for block, so the graph is the same. */
+/**
+ * The org in HCL: the Pulumi programs' resources, block for block, so the graph is the same. An
+ * unset description is written `""`: the provider reads the API's empty description back as `""`,
+ * so a description left null would plan a change on every run (and its apply fails with
+ * "Provider produced inconsistent result"); the API holds `""` either way.
+ */
 export function orgHcl(apiUrl: string, parent: string, teams: number, updated = 0): string {
   const blocks = [
     `terraform {\n  required_providers {\n    chainguard = { source = "chainguard-dev/chainguard" }\n  }\n}`,
@@ -76,9 +81,9 @@ export function orgHcl(apiUrl: string, parent: string, teams: number, updated = 
     const [team, squad, role, ci] = [`team-${i}`, `squad-${i}`, `role-${i}`, `ci-${i}`].map(hclName);
     blocks.push(
       `resource "chainguard_group" "${team}" {\n  parent_id   = "${parent}"\n  name        = "team-${i}"\n  description = "${teamDescription(i, updated)}"\n}`,
-      `resource "chainguard_group" "${squad}" {\n  parent_id = chainguard_group.${team}.id\n  name      = "squad"\n}`,
-      `resource "chainguard_role" "${role}" {\n  parent_id    = chainguard_group.${team}.id\n  name         = "reader-${i}"\n  capabilities = ["repo.list", "tag.list"]\n}`,
-      `resource "chainguard_identity" "${ci}" {\n  parent_id = chainguard_group.${team}.id\n  name      = "ci-${i}"\n  claim_match {\n    issuer  = "https://ci.example.com"\n    subject = "repo:acme/team-${i}:ref:refs/heads/main"\n  }\n}`,
+      `resource "chainguard_group" "${squad}" {\n  parent_id   = chainguard_group.${team}.id\n  name        = "squad"\n  description = ""\n}`,
+      `resource "chainguard_role" "${role}" {\n  parent_id    = chainguard_group.${team}.id\n  name         = "reader-${i}"\n  description  = ""\n  capabilities = ["repo.list", "tag.list"]\n}`,
+      `resource "chainguard_identity" "${ci}" {\n  parent_id   = chainguard_group.${team}.id\n  name        = "ci-${i}"\n  description = ""\n  claim_match {\n    issuer  = "https://ci.example.com"\n    subject = "repo:acme/team-${i}:ref:refs/heads/main"\n  }\n}`,
       `resource "chainguard_rolebinding" "${hclName(`ci-${i}-reader`)}" {\n  group    = chainguard_group.${squad}.id\n  identity = chainguard_identity.${ci}.id\n  role     = chainguard_role.${role}.id\n}`,
     );
   }
