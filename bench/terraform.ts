@@ -124,7 +124,10 @@ async function tofuSide(bin: string, server: RunningServer, parent: string, team
   const env = { TF_CLI_CONFIG_FILE: path.join(bin, "tofu.rc"), XDG_CACHE_HOME: cache, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
   const write = (updated: number) => writeFileSync(path.join(dir, "main.tf"), orgHcl(server.url, parent, teams, updated));
   write(0);
-  await tofu(bin, dir, env, ["init", "-input=false", "-no-color"]);
+  await tofu(bin, dir, env, ["init", "-input=false", "-no-color"]).catch((e) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  });
   const p = setting === "speed" ? [`-parallelism=${FAST}`] : [];
   const common = ["-input=false", "-no-color", ...p];
   return {
