@@ -24,11 +24,14 @@ export type Op = (typeof OPS)[number];
 /** Runs of each operation; the no-op ones repeat cheaply, so their median damps machine noise. */
 const RUNS: Record<Op, number> = { up: 1, preview: 5, refresh: 5, destroy: 1 };
 
-/** An org of 5 resources per team under `organization` (N in all by default). */
-export function orgProgram(organization: string, teams = TEAMS): PulumiFn {
+/** A team's description; the first `updated` teams' read otherwise (an update of a tenth of the org when half the teams). */
+export const teamDescription = (i: number, updated = 0): string => (i < updated ? `team ${i}, updated` : `team ${i}`);
+
+/** An org of 5 resources per team under `organization` (N in all by default); `updated`: see teamDescription. */
+export function orgProgram(organization: string, teams = TEAMS, updated = 0): PulumiFn {
   return async () => {
     for (let i = 0; i < teams; i++) {
-      const team = new irv.iam.Group(`team-${i}`, { parentUid: organization, name: `team-${i}`, description: `team ${i}` });
+      const team = new irv.iam.Group(`team-${i}`, { parentUid: organization, name: `team-${i}`, description: teamDescription(i, updated) });
       const squad = new irv.iam.Group(`squad-${i}`, { parentUid: team.uid, name: "squad" });
       const role = new irv.iam.Role(`role-${i}`, {
         groupUid: team.uid,

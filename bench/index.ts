@@ -12,6 +12,7 @@ import { runAnonymousListBench } from "./anonymous-lists";
 import { runAuthzBindingsBench } from "./authz-bindings";
 import { runAccessBench } from "./access";
 import { runSoak, seedLine, soakOptions, soakReport } from "./soak";
+import { runTerraformBench } from "./terraform";
 
 async function main(): Promise<void> {
   const only = process.argv[2];
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
   if (!only || only === "engine") console.log(await runEngineBench());
   if (!only || only === "plugin") console.log(await runPluginBench(roundsOf(process.argv), sizesOf(process.argv), process.argv.includes("--unmeasured-setup")));
   if (!only || only === "exchange") console.log(await runExchangeBench());
+  // Only when named: it builds OpenTofu and the Terraform provider (once per machine).
+  if (only === "terraform") console.log(await runTerraformBench(process.argv.slice(3)));
   if (!only || only === "soak") {
     const o = soakOptions(process.argv.slice(3));
     o.progress = (r) => process.stderr.write(seedLine(r));

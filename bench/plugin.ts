@@ -22,7 +22,7 @@ import * as path from "node:path";
 import { writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { pulumiEnv, repoRoot } from "../harness/engine";
-import { OPS, operation, orgProgram, trivialProgramOf, type Op } from "./engine";
+import { OPS, operation, orgProgram, teamDescription, trivialProgramOf, type Op } from "./engine";
 
 const SIDES = ["trivial dynamic", "trivial plugin", "trivial plugin, irv's outputs", "dynamic", "plugin"] as const;
 type Side = (typeof SIDES)[number];
@@ -31,12 +31,12 @@ const RUNS: Record<Op, number> = { up: 1, preview: 3, refresh: 3, destroy: 1 };
 /** Resources per stack, by default: each team is 5 (group, subgroup, role, identity, binding). */
 export const SIZES = [300, 1500];
 
-/** orgProgram's org (bench/engine.ts), resource for resource, through the plugin `pkg` (`irvtrivial`: the trivial one). */
-function pluginProgram(organization: string, teams: number, pkg = "irv"): PulumiFn {
+/** orgProgram's org (bench/engine.ts), resource for resource, through the plugin `pkg` (`irvtrivial`: the trivial one); `updated`: see teamDescription. */
+export function pluginProgram(organization: string, teams: number, pkg = "irv", updated = 0): PulumiFn {
   return async () => {
     const declare = (type: string, name: string, args: Record<string, unknown>) => new PluginResource(type, name, args as never, pkg);
     for (let i = 0; i < teams; i++) {
-      const team = declare("Group", `team-${i}`, { parentUid: organization, name: `team-${i}`, description: `team ${i}` });
+      const team = declare("Group", `team-${i}`, { parentUid: organization, name: `team-${i}`, description: teamDescription(i, updated) });
       const squad = declare("Group", `squad-${i}`, { parentUid: team.uid, name: "squad" });
       const role = declare("Role", `role-${i}`, {
         groupUid: team.uid,
@@ -70,7 +70,7 @@ interface Measured {
 }
 
 /** Runs `irv drift` on `t`'s stack (built dist/cli); resolves to its exit code. */
-function irvDrift(t: TestStack, stackName: string): Promise<number | null> {
+export function irvDrift(t: TestStack, stackName: string): Promise<number | null> {
   const env = { ...process.env, ...pulumiEnv(path.join(path.dirname(t.workDir), "home")) };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(repoRoot, "dist", "cli", "index.js"), "drift", "--stack", stackName, "--cwd", t.workDir], { env, stdio: "ignore" });

@@ -5,8 +5,11 @@
  * that tell which lists the caller may not make.
  */
 import { KINDS, kindInfo, kindOfTypeToken, type Kind } from "../../api/kinds";
-import { parentOf } from "../../api/uid";
+import { PAGE_SIZE_MAX } from "../../api/collections";
+import { isSelfOrAncestor, parentOf } from "../../api/uid";
 import { NotFoundError, PermissionDeniedError, type IrvClient } from "../../client";
+import { PageTokens } from "../../client/paging";
+import { commonAncestor } from "../../provider/resources/reads";
 import { orgOfItems, type Known, type ResourceItem } from "./items";
 import type { Org } from "./org";
 
@@ -45,16 +48,13 @@ export function orgOfState(resources: readonly StateResource[], known: Known = {
   return orgOfItems(itemsOfState(resources), known);
 }
 
-/** Lists every access kind under each of `scopes` (the caller's whole view when there are none), in pages. */
+/** Lists every access kind under `scopes` (the caller's whole view when there are none), in pages (see collectUnder). */
 export async function itemsOfApi(client: IrvClient, scopes: readonly string[] = []): Promise<ResourceItem[]> {
-  const queries = scopes.length ? scopes.map((s) => ({ "uidp.descendants_of": s })) : [{}];
   const lists = await Promise.all(
-    queries.flatMap((q) =>
-      ACCESS_KINDS.map(async (kind) => {
-        const items = (await client.collect(kind, q)) as unknown as Record<string, unknown>[];
-        return items.map((f) => itemOfApi(kind, f));
-      }),
-    ),
+    ACCESS_KINDS.map(async (kind) => {
+      const items = (await collectUnder(client, kind, scopes)) as unknown as Record<string, unknown>[];
+      return items.map((f) => itemOfApi(kind, f));
+    }),
   );
   // A listing under a scope does not hold the scope's ancestors: the roles bound there (the
   // built-in roles live at the root) are listed once, without one.
@@ -64,6 +64,30 @@ export async function itemsOfApi(client: IrvClient, scopes: readonly string[] = 
     lists.push(roles.filter((r) => !seen.has(r.uid as string)).map((f) => itemOfApi("roles", f)));
   }
   return lists.flat();
+}
+
+/**
+ * `kind`'s items under any of `scopes` (all the caller sees when there are none). One listing per
+ * scope costs a request each at least; when the scopes share an ancestor whose listing takes fewer
+ * pages than there are scopes (its first page tells its size), that listing is walked instead and
+ * what lies outside the scopes dropped: a stack's 60 teams under one folder cost a page per kind,
+ * not 60 requests. At worst, that first page is the one request more.
+ */
+async function collectUnder(client: IrvClient, kind: Kind, scopes: readonly string[]): Promise<unknown[]> {
+  const perScope = async () => (await Promise.all((scopes.length ? scopes : [undefined]).map((s) => client.collect(kind, s ? { "uidp.descendants_of": s } : {})))).flat();
+  const top = scopes.length > 1 ? scopes.slice(1).reduce<string | undefined>((a, s) => a && commonAncestor(a, s), scopes[0]) : undefined;
+  if (top === undefined) return perScope();
+  const q = { "uidp.descendants_of": top, orderBy: "uid" };
+  const first = await client.page(kind, q);
+  if (!Number.isFinite(first.totalCount) || Math.ceil(first.totalCount / PAGE_SIZE_MAX) >= scopes.length) return perScope();
+  const items: { uid: string }[] = [...first.items];
+  const tokens = new PageTokens(`GET ${kind} under ${top}`);
+  for (let next = tokens.next(first.nextPageToken); next; ) {
+    const p = await client.page(kind, q, next);
+    items.push(...p.items);
+    next = tokens.next(p.nextPageToken);
+  }
+  return items.filter((i) => scopes.some((s) => isSelfOrAncestor(s, i.uid)));
 }
 
 /**

@@ -2,13 +2,30 @@
 import { GroupCreate, GroupUpdate } from "../../api/bodies";
 import { groups, KINDS, pluralOf, readDefaults } from "../../api/kinds";
 import { timestamp, type ServerContext } from "../context";
-import { failedPrecondition, notFound } from "../errors";
+import { failedPrecondition, notFound, permissionDenied } from "../errors";
 import { applyPatch, maskPaths } from "../masks";
 import type { Collection, GroupRecord, Keyed } from "../store";
 import { parseBody } from "../validate";
 import { changed, freshUid, pick, requireGroup, requireItem } from "./common";
 
-export const groupMaskPaths = maskPaths(GroupUpdate);
+/**
+ * `verified` may be named too: the platform's clients name it in every group update (the
+ * Terraform provider's mask is `name,description,verified`), while only the platform's staff
+ * change it (see verifiedAfter).
+ */
+export const groupMaskPaths = new Set([...maskPaths(GroupUpdate), "verified"]);
+
+/**
+ * The `verified` an update asks for: under a mask naming it, the body's (absent is false, as a
+ * masked field absent from the body is cleared); without a mask, the body's if present. Only the
+ * platform's staff verify or unverify a group, so asking for a change is refused; asking for
+ * what it is changes nothing.
+ */
+function checkVerified(g: GroupRecord, body: unknown, mask?: string[]): void {
+  const given = typeof body === "object" && body !== null ? (body as { verified?: unknown }).verified : undefined;
+  const wanted = mask ? (mask.includes("verified") ? (given ?? false) : g.verified) : (given ?? g.verified);
+  if (wanted !== g.verified) throw permissionDenied(`only the platform's staff ${g.verified ? "unverify" : "verify"} a group`);
+}
 
 /**
  * How deep groups nest below the organization. Every request checks a caller's bindings along a
@@ -43,8 +60,10 @@ export function groupRecord(g: Pick<GroupRecord, "uid" | "name" | "description" 
 /** Changes a group's name and description. */
 export function updateGroup(ctx: ServerContext, uid: string, body: unknown, mask?: string[]): GroupRecord {
   const g = requireItem(ctx.store.groups, uid, "group");
-  const patch = parseBody(GroupUpdate, body);
-  const next = parseBody(GroupCreate, applyPatch(pick(g, ["name", "description"]), patch, mask));
+  checkVerified(g, body, mask);
+  const { verified: _verified, ...rest } = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const patch = parseBody(GroupUpdate, typeof body === "object" && body !== null ? rest : body);
+  const next = parseBody(GroupCreate, applyPatch(pick(g, ["name", "description"]), patch, mask?.filter((p) => p !== "verified")));
   const updated: GroupRecord = { ...g, name: next.name, description: next.description ?? "", updateTime: timestamp(ctx) };
   if (!changed(g, updated)) return g;
   ctx.store.groups.replace(updated);

@@ -88,6 +88,19 @@ describe("groups", () => {
     ok(await ctx.api.get(path("groups", g.uid)));
   });
 
+  it("an update may name verified, as the platform's clients do; only the platform's staff change it", async () => {
+    const g = await mkGroup(ctx.api, ctx.server.organization, "verify-me", "desc");
+    // The Terraform provider's mask on every group update.
+    const r = ok(await ctx.api.patch(path("groups", g.uid), { name: "verify-me", description: "new", verified: false }, { updateMask: "name,description,verified" }));
+    expect(r).toMatchObject({ name: "verify-me", description: "new", verified: false });
+    // Under the mask an absent verified is false: what it is.
+    expect(ok(await ctx.api.patch(path("groups", g.uid), { description: "newer" }, { updateMask: "description,verified" }))).toMatchObject({ description: "newer", verified: false });
+    expect(ok(await ctx.api.patch(path("groups", g.uid), { verified: false }))).toMatchObject({ description: "newer", verified: false });
+    expectError(await ctx.api.patch(path("groups", g.uid), { description: "no", verified: true }, { updateMask: "description,verified" }), "PERMISSION_DENIED");
+    expectError(await ctx.api.patch(path("groups", g.uid), { verified: true }), "PERMISSION_DENIED");
+    expect(ok(await ctx.api.get(path("groups", g.uid)))).toMatchObject({ description: "newer", verified: false });
+  });
+
   it("PATCH without a mask changes only the fields present", async () => {
     const g = await mkGroup(ctx.api, ctx.server.organization, "masks", "keep me");
     const r = ok(await ctx.api.patch(path("groups", g.uid), { name: "masks2" }));

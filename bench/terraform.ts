@@ -1,0 +1,362 @@
+/**
+ * Side by side with the platform's Terraform provider: the same org (teams of group, subgroup,
+ * custom role, identity and role binding, bench/engine.ts's graph) in HCL run by OpenTofu with
+ * `terraform-provider-chainguard`, and as a Pulumi program, against one in-process irv-server.
+ * Each operation runs on every side in turn (a rotating order), so machine load hits them alike:
+ *
+ *   create   `tofu apply -auto-approve`                 / `pulumi up`
+ *   plan     `tofu plan -detailed-exitcode`             / `pulumi preview` (no changes)
+ *   refresh  `tofu apply -refresh-only -auto-approve`   / `pulumi refresh`
+ *   drift    `tofu plan -refresh-only -detailed-exitcode` / `irv drift`, after 10 hand edits
+ *            through the API (undone through the API afterwards, not measured)
+ *   update   `tofu apply` / `pulumi up` of the org with a tenth of its resources changed
+ *   destroy  `tofu destroy -auto-approve`               / `pulumi destroy`
+ *
+ * Two settings: each tool's defaults (tofu's -parallelism=10; Pulumi's --parallel of 4 per core
+ * and the SDK's dynamic classes), and what a user after speed picks (tofu -parallelism=50;
+ * Pulumi --parallel 50 and the resource plugin). Wall time, API requests counted at the server,
+ * and CPU by process (bench/process-cpu.ts). `--latency 0,40`: milliseconds irv-server waits
+ * before answering every request, REST and gRPC alike (its `delay` fault: the chaos proxy speaks
+ * HTTP/1.1 only, and the provider speaks gRPC over HTTP/2).
+ *
+ * tofu and the provider are built once per machine by scripts/ensure-terraform.
+ *
+ *   npm run bench -- terraform [--sizes 300,1500] [--latency 0,40] [--runs 3] [--unmeasured-setup]
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { startServer, type RunningServer } from "../server";
+import { createStack, repoRoot, type TestStack } from "../harness/engine";
+import { usePluginFrom } from "../harness/plugin";
+import { orgProgram, teamDescription } from "./engine";
+import { irvDrift, pluginProgram, sizesOf } from "./plugin";
+import { measureCpu, type CpuReading } from "./process-cpu";
+import { median } from "./side-by-side";
+
+export const OPS = ["create", "plan", "refresh", "drift", "update", "destroy"] as const;
+type Op = (typeof OPS)[number];
+
+/** Hand edits before `drift`. */
+const HAND_EDITS = 10;
+/** The parallelism a user after speed gives either tool. */
+const FAST = 50;
+
+type Tool = "tofu" | "pulumi";
+type Setting = "defaults" | "speed";
+
+/** One side: a tool at a setting, with its own org under its own group. */
+interface Side {
+  tool: Tool;
+  setting: Setting;
+  /** The group its org lives in. */
+  parent: string;
+  /** Runs `op`; resolves to the exit code where the tool gives one that means something (plan, drift). */
+  run(op: Op): Promise<number | undefined>;
+  dispose(): Promise<void>;
+}
+
+/** Where scripts/ensure-terraform put tofu, the provider's mirror and tofu.rc (building them once per machine). */
+function terraformDir(): string {
+  return execFileSync(path.join(repoRoot, "scripts", "ensure-terraform"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+}
+
+const hclName = (s: string) => s.replace(/-/g, "_");
+
+/**
+ * The org in HCL: the Pulumi programs' resources, block for block, so the graph is the same. An
+ * unset description is written `""`: the provider reads the API's empty description back as `""`,
+ * so a description left null would plan a change on every run (and its apply fails with
+ * "Provider produced inconsistent result"); the API holds `""` either way.
+ */
+export function orgHcl(apiUrl: string, parent: string, teams: number, updated = 0): string {
+  const blocks = [
+    `terraform {\n  required_providers {\n    chainguard = { source = "chainguard-dev/chainguard" }\n  }\n}`,
+    // No login flow: the token is read from the provider's token cache (see tofuSide).
+    `provider "chainguard" {\n  console_api = "${apiUrl}"\n  login_options {\n    disabled = true\n  }\n}`,
+  ];
+  for (let i = 0; i < teams; i++) {
+    const [team, squad, role, ci] = [`team-${i}`, `squad-${i}`, `role-${i}`, `ci-${i}`].map(hclName);
+    blocks.push(
+      `resource "chainguard_group" "${team}" {\n  parent_id   = "${parent}"\n  name        = "team-${i}"\n  description = "${teamDescription(i, updated)}"\n}`,
+      `resource "chainguard_group" "${squad}" {\n  parent_id   = chainguard_group.${team}.id\n  name        = "squad"\n  description = ""\n}`,
+      `resource "chainguard_role" "${role}" {\n  parent_id    = chainguard_group.${team}.id\n  name         = "reader-${i}"\n  description  = ""\n  capabilities = ["repo.list", "tag.list"]\n}`,
+      `resource "chainguard_identity" "${ci}" {\n  parent_id   = chainguard_group.${team}.id\n  name        = "ci-${i}"\n  description = ""\n  claim_match {\n    issuer  = "https://ci.example.com"\n    subject = "repo:acme/team-${i}:ref:refs/heads/main"\n  }\n}`,
+      `resource "chainguard_rolebinding" "${hclName(`ci-${i}-reader`)}" {\n  group    = chainguard_group.${squad}.id\n  identity = chainguard_identity.${ci}.id\n  role     = chainguard_role.${role}.id\n}`,
+    );
+  }
+  return blocks.join("\n\n") + "\n";
+}
+
+/** Runs `tofu args` in `dir`, its output appended to dir/tofu.log; resolves to its exit code (1 or more than 2 throws). */
+function tofu(bin: string, dir: string, env: Record<string, string>, args: string[]): Promise<number> {
+  const log = path.join(dir, "tofu.log");
+  return new Promise((resolve, reject) => {
+    const out = createWriteStream(log, { flags: "a" });
+    out.write(`$ tofu ${args.join(" ")}\n`);
+    const child = spawn(path.join(bin, "tofu"), args, { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      out.end(() => {
+        if (code === 0 || code === 2) return resolve(code);
+        const tail = readFileSync(log, "utf8").split("\n").slice(-40).join("\n");
+        reject(new Error(`tofu ${args[0]} exited ${code} in ${dir}:\n${tail}`));
+      });
+    });
+  });
+}
+
+/**
+ * A tofu side: a folder with the org's HCL, `tofu init` from the local mirror (nothing fetched),
+ * and the server's admin token where the provider's token cache keeps one for its audience (the
+ * API's URL), so it never starts a login flow.
+ */
+async function tofuSide(bin: string, server: RunningServer, parent: string, teams: number, setting: Setting): Promise<Side> {
+  const dir = mkdtempSync(path.join(tmpdir(), "irv-tofu-"));
+  const cache = path.join(dir, "cache");
+  const tokenDir = path.join(cache, "chainguard", server.url.replace(/\//g, "-"));
+  mkdirSync(tokenDir, { recursive: true });
+  writeFileSync(path.join(tokenDir, "oidc-token"), server.token, { mode: 0o600 });
+  const env = { TF_CLI_CONFIG_FILE: path.join(bin, "tofu.rc"), XDG_CACHE_HOME: cache, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
+  const write = (updated: number) => writeFileSync(path.join(dir, "main.tf"), orgHcl(server.url, parent, teams, updated));
+  write(0);
+  await tofu(bin, dir, env, ["init", "-input=false", "-no-color"]).catch((e) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  });
+  const p = setting === "speed" ? [`-parallelism=${FAST}`] : [];
+  const common = ["-input=false", "-no-color", ...p];
+  return {
+    tool: "tofu",
+    setting,
+    parent,
+    async run(op) {
+      switch (op) {
+        case "create":
+          return void (await tofu(bin, dir, env, ["apply", "-auto-approve", ...common]));
+        case "plan":
+          return tofu(bin, dir, env, ["plan", "-detailed-exitcode", ...common]);
+        case "refresh":
+          return void (await tofu(bin, dir, env, ["apply", "-refresh-only", "-auto-approve", ...common]));
+        case "drift":
+          return tofu(bin, dir, env, ["plan", "-refresh-only", "-detailed-exitcode", ...common]);
+        case "update":
+          write(teams / 2);
+          return void (await tofu(bin, dir, env, ["apply", "-auto-approve", ...common]));
+        case "destroy":
+          return void (await tofu(bin, dir, env, ["destroy", "-auto-approve", ...common]));
+      }
+    },
+    async dispose() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A Pulumi side: the dynamic classes at the engine's defaults, or the resource plugin at --parallel 50. */
+async function pulumiSide(server: RunningServer, parent: string, teams: number, setting: Setting): Promise<Side> {
+  const program = (updated: number) => (setting === "speed" ? pluginProgram(parent, teams, "irv", updated) : orgProgram(parent, teams, updated));
+  const stackName = `bench-${setting}`;
+  const t: TestStack = await createStack({ stackName, program: program(0), server });
+  if (setting === "speed") await usePluginFrom(t);
+  const parallel = setting === "speed" ? { parallel: FAST } : {};
+  const { stack } = t;
+  return {
+    tool: "pulumi",
+    setting,
+    parent,
+    async run(op) {
+      switch (op) {
+        case "create":
+          return void (await stack.up(parallel));
+        case "plan":
+          return void (await stack.preview({ expectNoChanges: true, ...parallel }));
+        case "refresh":
+          return void (await stack.refresh(parallel));
+        case "drift":
+          return (await irvDrift(t, stackName)) ?? undefined;
+        case "update":
+          stack.workspace.program = program(teams / 2);
+          return void (await stack.up(parallel));
+        case "destroy":
+          return void (await stack.destroy(parallel));
+      }
+    },
+    dispose: () => t.dispose(),
+  };
+}
+
+/** An admin call to the REST API (setting up and hand edits; never measured). */
+async function api(server: RunningServer, method: string, url: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${server.url}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${server.token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** The first HAND_EDITS teams' groups under `parent` (all, if fewer), described by hand (`undo`: as declared again). */
+async function handEdit(server: RunningServer, parent: string, undo = false): Promise<void> {
+  const { groups } = (await api(server, "GET", `/iam/v2beta1/groups?uidp.childrenOf=${parent}&pageSize=1000`)) as { groups: { uid: string; name: string }[] };
+  for (let i = 0; i < Math.min(HAND_EDITS, groups.length); i++) {
+    const g = groups.find((x) => x.name === `team-${i}`);
+    if (!g) throw new Error(`no group team-${i} under ${parent}`);
+    await api(server, "PATCH", `/iam/v2beta1/groups/${g.uid}?updateMask=description`, { description: undo ? teamDescription(i) : "edited by hand" });
+  }
+}
+
+interface Sample {
+  seconds: number;
+  requests: number;
+  code?: number;
+  cpu: CpuReading;
+}
+
+const label = (s: Pick<Side, "tool" | "setting">) => `${s.tool === "tofu" ? "tofu" : "pulumi-irv"}, ${s.setting}`;
+
+interface Measured {
+  n: number;
+  latencyMs: number;
+  samples: Record<string, Partial<Record<Op, Sample[]>>>;
+  load: number[];
+  wall: number;
+  unmeasuredSetup: boolean;
+}
+
+/** One size at one latency; `runs` runs of plan and refresh (one of the others). */
+async function measure(bin: string, n: number, latencyMs: number, runs: number, unmeasuredSetup: boolean): Promise<Measured> {
+  const teams = n / 5;
+  const started = performance.now();
+  const loadBefore = loadavg()[0];
+  const server = await startServer();
+  const sides: Side[] = [];
+  const samples: Measured["samples"] = {};
+  try {
+    for (const setting of ["defaults", "speed"] as const)
+      for (const tool of ["tofu", "pulumi"] as const) {
+        const { uid } = await api(server, "POST", `/iam/v2beta1/groups/${server.organization}`, { name: `${tool}-${setting}` });
+        sides.push(tool === "tofu" ? await tofuSide(bin, server, uid, teams, setting) : await pulumiSide(server, uid, teams, setting));
+        samples[label({ tool, setting })] = {};
+      }
+    if (latencyMs > 0) server.faults.add({ action: "delay", delayMs: latencyMs, times: Infinity });
+    let turn = 0;
+    for (const op of OPS) {
+      if (op === "drift") for (const s of sides) await handEdit(server, s.parent);
+      const times = op === "plan" || op === "refresh" ? runs : 1;
+      for (let run = 0; run < times; run++) {
+        const order = sides.map((_, i) => sides[(i + turn) % sides.length]);
+        turn++;
+        for (const side of order) {
+          const from = server.requests.length;
+          const start = performance.now();
+          const [code, cpu] = await measureCpu(() => side.run(op));
+          const seconds = (performance.now() - start) / 1000;
+          if (unmeasuredSetup && (op === "create" || op === "destroy")) continue;
+          (samples[label(side)][op] ??= []).push({ seconds, requests: server.requests.length - from, code, cpu });
+        }
+      }
+      if (op === "drift") for (const s of sides) await handEdit(server, s.parent, true);
+    }
+  } finally {
+    for (const s of sides) await s.dispose();
+    await server.close();
+  }
+  return { n, latencyMs, samples, load: [loadBefore, loadavg()[0]], wall: (performance.now() - started) / 1000, unmeasuredSetup };
+}
+
+/** The sample of median wall time. */
+function mid(xs: Sample[] | undefined): Sample | undefined {
+  if (!xs?.length) return undefined;
+  const m = median(xs.map((x) => x.seconds));
+  return xs.find((x) => x.seconds === m);
+}
+
+const secs = (x: number) => `${x.toFixed(x < 10 ? 2 : 1)} s`;
+
+function report(m: Measured): string {
+  const cell = (side: string, op: Op) => mid(m.samples[side][op]);
+  const settings: Setting[] = ["defaults", "speed"];
+  const ops = OPS.filter((op) => cell("tofu, defaults", op));
+  const header = settings.flatMap((s) => [`tofu, ${s}`, `pulumi-irv, ${s}`, "pulumi-irv / tofu", "requests, tofu / pulumi-irv"]);
+  const rows = ops.map((op) => {
+    const cells = settings.flatMap((s) => {
+      const t = cell(`tofu, ${s}`, op)!;
+      const p = cell(`pulumi-irv, ${s}`, op)!;
+      const code = (x: Sample) => (x.code === undefined ? "" : ` (exit ${x.code})`);
+      return [secs(t.seconds) + code(t), secs(p.seconds) + code(p), `${(p.seconds / t.seconds).toFixed(2)}x`, `${t.requests} / ${p.requests}`];
+    });
+    return `| ${op} | ${cells.join(" | ")} |`;
+  });
+  const cpuRows = ops.flatMap((op) =>
+    Object.keys(m.samples).map((side) => {
+      const s = cell(side, op)!;
+      const programs = Object.entries(s.cpu.byProgram)
+        .filter(([, v]) => v >= 0.01)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+        .join(", ");
+      return `| ${op} | ${side} | ${secs(s.seconds)} | ${s.cpu.children.toFixed(2)} s | ${programs} | ${s.cpu.self.toFixed(2)} s |`;
+    }),
+  );
+  const runs = Math.max(...Object.values(m.samples).map((s) => s.plan?.length ?? 0));
+  return [
+    `### ${m.n.toLocaleString("en")} resources, irv-server answering ${m.latencyMs ? `after ${m.latencyMs} ms` : "at once"}`,
+    "",
+    `${m.n / 5} teams of group, subgroup, custom role, identity and role binding per side; wall clock (median of ${runs} runs for plan and refresh, one run otherwise); API requests counted at the server.`,
+    "Exit codes: plan 0 = no changes; drift 2 = drift found (`tofu plan -refresh-only -detailed-exitcode`, `irv drift`).",
+    "",
+    `| operation | ${header.join(" | ")} |`,
+    `|---|${header.map(() => "---").join("|")}|`,
+    ...rows,
+    ...(m.unmeasuredSetup ? ["", "Create and destroy ran unmeasured (`--unmeasured-setup`)."] : []),
+    "",
+    "CPU by process (seconds): all processes each tool started, exact; split by program, sampled every 200 ms; and the benchmark's own process (irv-server, and for pulumi-irv the inline program).",
+    "",
+    "| operation | side | wall | CPU, the tool's processes | by program (sampled) | CPU, benchmark process |",
+    "|---|---|---|---|---|---|",
+    ...cpuRows,
+    "",
+    `Machine: ${cpus().length} cores; 1-minute load average ${m.load.map((l) => l.toFixed(1)).join(" before, ")} after; ${Math.round(m.wall)} s in all.`,
+  ].join("\n");
+}
+
+/** `--name a,b` of a command line as numbers, if given. */
+function numbersOf(argv: string[], name: string): number[] | undefined {
+  const i = argv.indexOf(name);
+  if (i < 0) return undefined;
+  const xs = (argv[i + 1] ?? "").split(",").map(Number);
+  if (!xs.every((x) => Number.isInteger(x) && x >= 0)) throw new Error(`${name}: expected whole numbers, comma-separated, got ${argv[i + 1] ?? "nothing"}`);
+  return xs;
+}
+
+/** Runs every size at every latency; returns the section of BENCHMARKS.md (without its heading). */
+export async function runTerraformBench(argv: string[]): Promise<string> {
+  const sizes = sizesOf(argv) ?? [300, 1500];
+  const latencies = numbersOf(argv, "--latency") ?? [0, 40];
+  const runs = numbersOf(argv, "--runs")?.[0] ?? 3;
+  const bin = terraformDir();
+  const out: string[] = [];
+  for (const n of sizes)
+    for (const latency of latencies) {
+      const text = report(await measure(bin, n, latency, runs, argv.includes("--unmeasured-setup")));
+      process.stderr.write(`${text}\n\n`);
+      out.push(text);
+    }
+  return out.join("\n\n");
+}
+
+if (require.main === module) {
+  runTerraformBench(process.argv.slice(2)).then(
+    (text) => console.log(text),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
