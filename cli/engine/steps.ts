@@ -1,5 +1,5 @@
 import type { EngineEvent, OpType, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
-import { displayNameOf, dynamicTokenOf, kindOfTypeToken } from "../../api/kinds";
+import { displayNameOf, kindOfTypeToken } from "../../api/kinds";
 
 /**
  * One resource's step in an engine operation, reduced to what a report needs: the logical

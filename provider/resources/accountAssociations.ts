@@ -1,7 +1,5 @@
 import type { accountAssociations as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import type { dynamic } from "@pulumi/pulumi";
-import type { z } from "zod";
-import { type AccountBlocks } from "../../api/bodies";
 import { NotFoundError } from "../../client/errors";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec } from "./spec";

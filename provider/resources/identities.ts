@@ -1,10 +1,9 @@
 import type { identities as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import type { dynamic } from "@pulumi/pulumi";
-import { RELATIONSHIP_TYPES, type AwsIdentity, type ClaimMatch, type StaticKeys } from "../../api/bodies";
+import { RELATIONSHIP_TYPES } from "../../api/bodies";
 import { staticKeysIssues } from "../../api/kinds/identities";
-import { parentOf } from "../../api/uid";
 import { providerFor } from "./provider";
-import { type CommonInputs, type Issue, type KindSpec } from "./spec";
+import { type CommonInputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 import { UNKNOWN, containsUnknown, same } from "./values";
 

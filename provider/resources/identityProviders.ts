@@ -1,6 +1,5 @@
 import type { identityProviders as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import type { dynamic } from "@pulumi/pulumi";
-import { parentOf } from "../../api/uid";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec, type Rec } from "./spec";
 import { factsOf } from "./facts";
