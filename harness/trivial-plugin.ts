@@ -22,8 +22,8 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { unknownValue } from "../provider/sentinels";
+import type { Rec } from "../provider/resources/spec";
 
-type Rec = Record<string, unknown>;
 
 const plain = (s: structproto.Struct | undefined): Rec => (s?.toJavaScript() ?? {}) as Rec;
 const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));

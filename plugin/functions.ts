@@ -18,8 +18,8 @@ import { IMPLEMENTATIONS, type ClientSource } from "../provider/functions";
 import { converter, kindTypes, tsTypeSpec, type Json } from "./types";
 import { isSecret, secret, unwrapSecrets } from "./secrets";
 import { BadRequestError } from "./errors";
+import type { Rec } from "../provider/resources/spec";
 
-type Rec = Record<string, unknown>;
 type PropertySpec = Record<string, unknown>;
 
 /** The schema token of a named result object: `irv:registry:Repo`. */

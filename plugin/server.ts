@@ -31,8 +31,8 @@ import { BadRequestError } from "./errors";
 import { providerService, valuesOf, type DiffCall, type ReadAnswer, type ReadCall, type StructBytes } from "./wire";
 import type { CollectionName } from "../api/collections";
 import { secretPaths } from "../api/kinds";
+import type { Rec } from "../provider/resources/spec";
 
-type Rec = Record<string, unknown>;
 
 /** Kinds by type token, as URNs name them (a refresh asks thousands of times). */
 const kindsByType = new Map<string, (typeof KINDS)[number]>();

@@ -11,11 +11,11 @@ export type AccountAssociationInputs = CommonInputs & InputsOf<typeof definition
 export type AccountAssociationOutputs = CommonInputs & OutputsOf<typeof definition>;
 
 const spec: KindSpec<"accountAssociations"> = {
-  ...factsOf("accountAssociations", (a) => a.uid),
+  ...factsOf("accountAssociations", (a) => a.uid as string),
   deleteBeforeReplace: true,
   async recover(client, i, since, call) {
     try {
-      const a = await client.get("accountAssociations", i.groupUid, call);
+      const a = await client.get("accountAssociations", i.groupUid as string, call);
       return Date.parse(a.createTime) >= since ? a : undefined;
     } catch (e) {
       if (e instanceof NotFoundError) return undefined;

@@ -1,7 +1,7 @@
 /** What changed between old outputs and new inputs, and the update that makes the change. */
 import type { CollectionName } from "../../api/collections";
 import type { KindSpec, Rec } from "./spec";
-import { clean, containsUnknown, isEmpty, same } from "./values";
+import { clean, containsUnknown, isEmpty, isRecord, same } from "./values";
 
 /** What changed between old outputs and new inputs. */
 export interface Changes {
@@ -20,14 +20,14 @@ export function changesOf(spec: KindSpec<CollectionName>, olds: Rec, news: Rec):
   for (const [name, fs] of Object.entries(spec.fields)) {
     // A program may give what the wire spells differently (`CAP_IAM_GROUPS_LIST` for `groups.list`).
     const canon = (v: unknown) => (fs.codec && v !== undefined && !containsUnknown(v) ? fs.codec.fromWire(fs.codec.toWire(v)) : v);
-    const o = canon(olds[name] ?? fs.default) as Rec[string];
-    const n = canon(news[name] ?? fs.default) as Rec[string];
+    const o = canon(olds[name] ?? fs.default);
+    const n = canon(news[name] ?? fs.default);
     if (fs.computedWhenOmitted && news[name] === undefined) continue;
     if (!containsUnknown(n) && same(o, n)) continue;
     if (olds[name] === undefined && !containsUnknown(n) && spec.liveConfirms?.(name, olds, news)) continue;
     changed.push(name);
     const wire = fs.wire;
-    if (fs.block && !containsUnknown(n) && !isEmpty(o) && !isEmpty(n) && typeof o === "object" && typeof n === "object") {
+    if (fs.block && !containsUnknown(n) && !isEmpty(o) && !isEmpty(n) && isRecord(o) && isRecord(n)) {
       for (const k of [...new Set([...Object.keys(o), ...Object.keys(n)])].sort())
         if (!same(o[k], n[k])) mask.push(`${wire}.${k}`);
     } else mask.push(wire);

@@ -42,7 +42,7 @@ const spec: KindSpec<"groupInvites"> = {
     const mine = (v: { uid: string; roleUid: string; email: string; singleUse: boolean }) =>
       parentOf(v.uid) === i.groupUid && v.roleUid === i.roleUid && v.email === (i.email ?? "") && v.singleUse === (i.singleUse ?? false);
     for (;;) {
-      const orphan = await findCreated(client, "groupInvites", { "uidp.children_of": i.groupUid }, mine, since, call);
+      const orphan = await findCreated(client, "groupInvites", { "uidp.children_of": i.groupUid as string }, mine, since, call);
       if (!orphan) return undefined;
       await deleteOrphan(client, orphan.uid, call);
     }

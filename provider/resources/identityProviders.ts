@@ -26,11 +26,11 @@ const spec: KindSpec<"identityProviders"> = {
     }
     return body;
   },
-  adoptAlwaysMask: (i) => (i.oidc?.clientSecret ? ["oidc.clientSecret"] : []),
+  adoptAlwaysMask: (i) => ((i.oidc as Rec | undefined)?.clientSecret ? ["oidc.clientSecret"] : []),
   /** The rule that matches a login to a provisioned user is fixed once created (the API refuses a change): another replaces it. */
   extraReplaces: (olds, news) => {
-    const rule = (o: Rec | undefined) => correlationRuleOf(o?.correlationRule);
-    const n = news.oidc?.correlationRule;
+    const rule = (o: unknown) => correlationRuleOf((o as Rec | undefined)?.correlationRule);
+    const n = (news.oidc as Rec | undefined)?.correlationRule;
     return !containsUnknown(n) && rule(olds.oidc) !== rule(news.oidc) ? ["oidc"] : [];
   },
 };

@@ -7,7 +7,7 @@ import type { Item } from "../../client/shapes";
 import { currentClient } from "../../client/session";
 import type { CallOptions } from "../../client/client";
 import { kindInfo, secretNames, type Kind } from "../../api/kinds";
-import { deadlineFor } from "../timeouts";
+import { deadlineFor, type Timeouts } from "../timeouts";
 import { adopt } from "./adopt";
 import { failuresOf, validate } from "./check";
 import { createRecovering } from "./create";
@@ -56,7 +56,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
     /** Creates (or adopts) the resource; the id is its uid and the outputs are complete. */
     async create(inputs: I, o: MethodOptions = {}): Promise<dynamic.CreateResult<O>> {
       const ins = withoutProvider(inputs) as Rec;
-      const call = { deadline: deadlineFor(ins.__timeouts, "create"), ...o };
+      const call = { deadline: deadlineFor(ins.__timeouts as Timeouts | undefined, "create"), ...o };
       const client = currentClient();
       if (ins.adoptUid) return adopt(client, spec, ins, call) as Promise<dynamic.CreateResult<O>>;
       const item = await createRecovering(client, spec, ins, call);
@@ -87,7 +87,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
       const c = changesOf(anySpec, olds as Rec, ins);
       if (c.replaces.length) throw new Error(`${spec.label} ${id}: ${c.replaces.join(", ")} cannot change in place`);
       const client = currentClient();
-      const call = { deadline: deadlineFor(ins.__timeouts, "update"), ...o };
+      const call = { deadline: deadlineFor(ins.__timeouts as Timeouts | undefined, "update"), ...o };
       if (c.mask.length) {
         const item = await client.update(spec.collection, id, updateBody(spec, ins, c.mask), c.mask, call);
         return { outs: outputsFor(spec, item, ins) as O };
@@ -106,7 +106,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
      */
     async delete(id: string, props: O, o: MethodOptions = {}): Promise<void> {
       const prior = withoutProvider((props ?? {}) as Rec);
-      const deadline = deadlineFor(prior.__timeouts, "delete");
+      const deadline = deadlineFor(prior.__timeouts as Timeouts | undefined, "delete");
       const call = { deadline, ...o };
       let held: string | undefined;
       for (;;) {

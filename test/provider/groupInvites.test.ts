@@ -15,9 +15,9 @@ describe("iam.GroupInvite provider", () => {
       replace: { change: (i) => ({ ...i, email: "other@example.com", singleUse: true }), replaces: ["email", "singleUse"] },
       created: (outs, inputs) => {
         expect(typeof outs.code).toBe("string");
-        expect(outs.code.length).toBeGreaterThan(0);
+        expect((outs.code as string).length).toBeGreaterThan(0);
         expect(outs.ttl).toBe("86400s");
-        expect(Date.parse(outs.expirationTime)).toBeGreaterThan(Date.now());
+        expect(Date.parse(outs.expirationTime as string)).toBeGreaterThan(Date.now());
         expect(outs.keyId).toBeTruthy();
         expect(outs.groupUid).toBe(inputs.groupUid);
       },

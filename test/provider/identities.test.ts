@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Rec } from "../../provider/resources/spec";
 import { providers } from "../../provider";
 import { UNKNOWN } from "../../provider/resources";
 import { apiCreate, freshGroup, uniqueName, useProviderServer } from "../support/provider";
@@ -29,7 +30,7 @@ describe("iam.Identity provider", () => {
           // The Terraform provider misses identity description drift; this one does not.
           expect(props.description).toBe("edited in the console");
           expect(inputs.description).toBe("edited in the console");
-          expect(inputs.claimMatch.subject).toBe("repo:acme/infra:ref:refs/heads/prod");
+          expect((inputs.claimMatch as Rec).subject).toBe("repo:acme/infra:ref:refs/heads/prod");
         },
       },
       created: (outs) => expect(outs.claimMatch).toEqual(claimMatch),

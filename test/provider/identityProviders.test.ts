@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Rec } from "../../provider/resources/spec";
 import { providers } from "../../provider";
 import { apiCreate, builtinRole, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
@@ -24,7 +25,7 @@ describe("iam.IdentityProvider provider", () => {
         mask: "oidc.client_id",
         expect: (props, inputs) => {
           expect(props.oidc).toMatchObject({ clientId: "client-2", clientSecret: "rotated-secret" });
-          expect(inputs.oidc.clientId).toBe("client-2");
+          expect((inputs.oidc as Rec).clientId).toBe("client-2");
           expect(inputs.defaultRoleUid).toBe(viewer);
         },
       },

@@ -12,7 +12,7 @@ describe("iam.Role provider", () => {
     await runLifecycle(ctx, {
       kind: "roles",
       inputs: async () => ({ groupUid: await freshGroup(ctx), name: uniqueName("deployer"), capabilities: ["groups.list", "identity.list"] }),
-      update: { change: (i) => ({ ...i, capabilities: [...i.capabilities, "roles.list"] }), mask: ["capabilities"] },
+      update: { change: (i) => ({ ...i, capabilities: [...(i.capabilities as string[]), "roles.list"] }), mask: ["capabilities"] },
       replace: { change: async (i) => ({ ...i, groupUid: await freshGroup(ctx) }), replaces: ["groupUid"] },
       drift: {
         body: { capabilities: ["CAP_IAM_GROUPS_LIST"] },
