@@ -77,7 +77,7 @@ const service = {
 };
 
 const server = new grpc.Server();
-server.addService(provrpc.ResourceProviderService, service as unknown as grpc.UntypedServiceImplementation);
+server.addService(provrpc.ResourceProviderService, service);
 server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
   if (err) {
     process.stderr.write(`pulumi-resource-irvtrivial: ${err.message}\n`);

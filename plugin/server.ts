@@ -62,7 +62,7 @@ interface KindProvider {
   delete(id: string, props: Rec, o: MethodOptions): Promise<void>;
 }
 const providerOf = (k: (typeof KINDS)[number]) => providers[k.kind as Kind] as unknown as KindProvider;
-const specOf = (k: (typeof KINDS)[number]) => specs[k.kind as Kind] as unknown as KindSpec<CollectionName>;
+const specOf = (k: (typeof KINDS)[number]): KindSpec<CollectionName> => specs[k.kind];
 
 /** A Struct the engine sent, decoded once: as sent (secrets wrapped), plain, and where its secrets were. */
 interface Decoded {

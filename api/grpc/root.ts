@@ -184,6 +184,7 @@ function installWrappers(): void {
         return this.fromObject(o as Record<string, unknown>);
       },
       toObject(m, o) {
+        // protobufjs types a message as Message, without its fields, which it reads by name (own or the prototype's defaults).
         return o?.json ? to(m as unknown as Record<string, unknown>) : this.toObject(m, o);
       },
     };

@@ -27,12 +27,12 @@ export async function nameSecretMembers(stack: Stack, resources: DriftedResource
     const recorded = new Map(((state.deployment?.resources ?? []) as { urn: string; outputs?: Record<string, unknown> }[]).map((r) => [r.urn, r.outputs ?? {}]));
     for (const r of masked) {
       const kind = kindOfDisplayName(r.kind)!;
-      const live = (await client.get(kind.kind, r.uid)) as unknown as Record<string, Record<string, unknown>>;
+      const live: Record<string, unknown> = { ...(await client.get(kind.kind, r.uid)) };
       const old = recorded.get(r.urn) ?? {};
       r.fields = r.fields.flatMap((f) => {
         if (!isWholeSecret(r, f.path)) return [f];
         const before = openedSecret(old[f.path]) as Record<string, unknown> | undefined;
-        const after = live[f.path] ?? {};
+        const after = (live[f.path] ?? {}) as Record<string, unknown>;
         const members = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after)])].sort();
         const writeOnly = (kind as KindDefinition).fields[f.path]?.writeOnlyMembers ?? [];
         const changed = members.filter((m) => !writeOnly.includes(m) && !same(before?.[m], after[m]));

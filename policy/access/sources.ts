@@ -51,7 +51,7 @@ export async function itemsOfApi(client: IrvClient, scopes: readonly string[] = 
   const lists = await Promise.all(
     queries.flatMap((q) =>
       ACCESS_KINDS.map(async (kind) => {
-        const items = (await client.collect(kind, q)) as unknown as Record<string, unknown>[];
+        const items = await client.collect(kind, q);
         return items.map((f) => itemOfApi(kind, f));
       }),
     ),
@@ -60,8 +60,8 @@ export async function itemsOfApi(client: IrvClient, scopes: readonly string[] = 
   // built-in roles live at the root) are listed once, without one.
   if (scopes.length) {
     const seen = new Set(lists.flat().map((i) => i.uid));
-    const roles = (await client.collect("roles", {})) as unknown as Record<string, unknown>[];
-    lists.push(roles.filter((r) => !seen.has(r.uid as string)).map((f) => itemOfApi("roles", f)));
+    const roles = await client.collect("roles", {});
+    lists.push(roles.filter((r) => !seen.has(r.uid)).map((f) => itemOfApi("roles", f)));
   }
   return lists.flat();
 }
@@ -70,8 +70,9 @@ export async function itemsOfApi(client: IrvClient, scopes: readonly string[] = 
  * An item as the API returns it: its parent is in its uid, not a field, and a binding names its
  * identity and role by the objects it hydrates.
  */
-function itemOfApi(kind: Kind, f: Record<string, unknown>): ResourceItem {
-  const uid = String(f.uid);
+function itemOfApi(kind: Kind, item: { uid: string }): ResourceItem {
+  const f: Record<string, unknown> = { ...item };
+  const uid = item.uid;
   const fields: Record<string, unknown> = { [parentField(kind)]: parentOf(uid), ...f };
   const hydrated = (k: string) => (f[k] as { uid?: unknown } | undefined)?.uid;
   if (kind === "roleBindings") Object.assign(fields, { identityUid: f.identityUid ?? hydrated("identity"), roleUid: f.roleUid ?? hydrated("role") });

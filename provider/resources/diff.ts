@@ -14,7 +14,7 @@ export interface Changes {
 }
 
 /** Compares old outputs with new inputs, field by field, over the declared inputs only. */
-export function changesOf(spec: KindSpec<CollectionName>, olds: Rec, news: Rec): Changes {
+export function changesOf<C extends CollectionName>(spec: KindSpec<C>, olds: Rec, news: Rec): Changes {
   const changed: string[] = [];
   const mask: string[] = [];
   for (const [name, fs] of Object.entries(spec.fields)) {
@@ -44,14 +44,14 @@ export interface Verdict extends Changes {
 }
 
 /** The diff of old outputs and new inputs, as both the dynamic classes and the plugin report it. */
-export function verdictOf(spec: KindSpec<CollectionName>, olds: Rec, news: Rec): Verdict {
+export function verdictOf<C extends CollectionName>(spec: KindSpec<C>, olds: Rec, news: Rec): Verdict {
   const c = changesOf(spec, olds, news);
   const replacing = c.replaces.length > 0;
   return { ...c, changes: c.changed.length > 0 || replacing, deleteBeforeReplace: replacing && !!spec.deleteBeforeReplace };
 }
 
 /** The update body: the new values of the top-level fields the mask touches, on the wire. */
-export function updateBody(spec: KindSpec<CollectionName>, inputs: Rec, mask: string[]): Rec {
+export function updateBody<C extends CollectionName>(spec: KindSpec<C>, inputs: Rec, mask: string[]): Rec {
   if (spec.updateBody) return clean(spec.updateBody(inputs, mask));
   const body = spec.createBody(inputs);
   const tops = new Set(mask.map((m) => m.split(".")[0]));

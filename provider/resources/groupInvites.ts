@@ -2,7 +2,6 @@ import type { groupInvites as definition, InputsOf, OutputsOf } from "../../api/
 import type { dynamic } from "@pulumi/pulumi";
 import { lifetimeIssues, livesFor, ttlOf } from "../../api/kinds/groupInvites";
 import { parentOf } from "../../api/uid";
-import type { CollectionName } from "../../api/collections";
 import { changesOf } from "./diff";
 import { findCreated } from "./create";
 import { providerFor } from "./provider";
@@ -26,7 +25,7 @@ const spec: KindSpec<"groupInvites"> = {
     // Only an invite about to be created must expire in the future: one that has since expired
     // must not break every later preview. Any change to an invite's inputs replaces it, so
     // changed inputs mean a create too.
-    if (!creating && changesOf(spec as unknown as KindSpec<CollectionName>, olds, i).changed.length === 0) return [];
+    if (!creating && changesOf(spec, olds, i).changed.length === 0) return [];
     return lifetimeIssues(i, (v) => v !== UNKNOWN);
   },
   /** An imported invite has no ttl in state: a program's ttl matches if the invite lives exactly that long. */

@@ -31,7 +31,6 @@ const CONTENTS_WAIT_MS = 1_000;
  * contract literally (blank id from read on NOT_FOUND; delete treats NOT_FOUND as done).
  */
 export function providerFor<C extends CollectionName, I extends object, O extends object>(spec: KindSpec<C>) {
-  const anySpec = spec as unknown as KindSpec<CollectionName>;
   return {
     /**
      * Validates what the API would reject, naming the field; unknown values pass. `adoptUid` only
@@ -41,7 +40,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
     async check(olds: I, news: I): Promise<dynamic.CheckResult<I>> {
       const inputs = withoutProvider(news) as Rec;
       const prior = withoutProvider((olds ?? {}) as Rec);
-      const failures = failuresOf(validate(anySpec, inputs, prior), secretNames(kindInfo(spec.collection as Kind)));
+      const failures = failuresOf(validate(spec, inputs, prior), secretNames(kindInfo(spec.collection as Kind)));
       if (Object.keys(prior).length === 0 || !("adoptUid" in (news as Rec))) return { inputs: news, failures };
       const { adoptUid: _, ...rest } = news as Rec;
       return { inputs: rest as I, failures };
@@ -49,7 +48,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
 
     /** Exact diff over the declared inputs: no change means `changes: false`. */
     async diff(_id: string, olds: O, news: I): Promise<dynamic.DiffResult> {
-      const v = verdictOf(anySpec, olds as Rec, news as Rec);
+      const v = verdictOf(spec, olds as Rec, news as Rec);
       return { changes: v.changes, replaces: v.replaces, deleteBeforeReplace: v.deleteBeforeReplace };
     },
 
@@ -78,13 +77,13 @@ export function providerFor<C extends CollectionName, I extends object, O extend
         throw e;
       }
       const outs = outputsFor(spec, item, prior);
-      return { id: item.uid, props: outs as O, inputs: inputsOf(anySpec, outs) as O };
+      return { id: item.uid, props: outs as O, inputs: inputsOf(spec, outs) as O };
     },
 
     /** PATCHes exactly the changed fields and returns the complete outputs. */
     async update(id: string, olds: O, news: I, o: MethodOptions = {}): Promise<dynamic.UpdateResult<O>> {
       const ins = withoutProvider(news) as Rec;
-      const c = changesOf(anySpec, olds as Rec, ins);
+      const c = changesOf(spec, olds as Rec, ins);
       if (c.replaces.length) throw new Error(`${spec.label} ${id}: ${c.replaces.join(", ")} cannot change in place`);
       const client = currentClient();
       const call = { deadline: deadlineFor(ins.__timeouts as Timeouts | undefined, "update"), ...o };

@@ -43,23 +43,30 @@ export interface PublicPage<T> extends Page<T> {
 
 type Only = NonNullable<PageEnv["only"]>;
 
-/** Public views of each collection: (restriction, field) -> the view and the data it was built from. */
-const views = new WeakMap<object, Map<string, { stamp: string; index: SortedIndex<Keyed> }>>();
+/** A collection's public views: (restriction, field) -> the view and the data it was built from. */
+type Views<T extends Keyed> = Map<string, { stamp: string; index: SortedIndex<T> }>;
+/** The public views of each collection, typed by the collection's items. */
+interface ViewCache {
+  get<T extends Keyed>(coll: Collection<T>): Views<T> | undefined;
+  set<T extends Keyed>(coll: Collection<T>, views: Views<T>): void;
+}
+// One WeakMap underneath: its get and set take any collection, and ViewCache ties each value to its key's type.
+const views: ViewCache = new WeakMap<object, never>();
 
 /** The items of `coll` that pass `only`, in `field` order; rebuilt only when the data changed. */
 function publicView<T extends Keyed>(coll: Collection<T>, field: string, valueOf: (item: T) => SortValue, only: Only): SortedIndex<T> {
   let byField = views.get(coll);
-  if (!byField) views.set(coll, (byField = new Map()));
+  if (!byField) views.set(coll, (byField = new Map() as Views<T>));
   const stamp = `${coll.version}|${only.version?.() ?? ""}`;
   const key = `${only.key}|${field}`;
   const hit = byField.get(key);
-  if (hit?.stamp === stamp) return hit.index as unknown as SortedIndex<T>;
+  if (hit?.stamp === stamp) return hit.index;
   const items: T[] = [];
   for (const e of coll.sortedBy(field, valueOf).entries) if (only.test(e.item)) items.push(e.item);
   const index = new SortedIndex(items, valueOf); // already in order: the sort is one pass
   listWork.examined += coll.size;
   listWork.viewBuilds++;
-  byField.set(key, { stamp, index: index as unknown as SortedIndex<Keyed> });
+  byField.set(key, { stamp, index });
   return index;
 }
 
