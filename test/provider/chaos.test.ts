@@ -10,7 +10,7 @@ import { COLLECTIONS, type CollectionName } from "../../api/collections";
 import { parentOf } from "../../api/uid";
 import { FAULT_KINDS, startChaosProxy, type ChaosProxy, type FaultKind } from "../support/chaos-proxy";
 import { useServer, path } from "../support/server";
-import { apiCreate, builtinRole, freshGroup, uniqueName } from "../support/provider";
+import { created, builtinRole, freshGroup, uniqueName } from "../support/provider";
 import type { Rec } from "../../provider/resources/spec";
 
 const ctx = useServer();
@@ -56,7 +56,7 @@ const KINDS: Kind[] = [
     kind: "roleBindings",
     inputs: async () => {
       const group = await freshGroup(ctx);
-      const identity = (await apiCreate(ctx, "identities", group, { name: uniqueName("id"), claimMatch })).uid;
+      const identity = (await created(ctx.api, "identities", group, { name: uniqueName("id"), claimMatch })).uid;
       return { groupUid: group, identityUid: identity, roleUid: viewer };
     },
     update: {
@@ -226,7 +226,7 @@ describe("lost answers that used to break a create", () => {
 
   it("a create whose recovery look-up also loses answers neither duplicates nor gives up", async () => {
     const inputs = { groupUid: await freshGroup(ctx), identityUid: "", roleUid: viewer };
-    inputs.identityUid = (await apiCreate(ctx, "identities", inputs.groupUid, { name: uniqueName("id"), claimMatch })).uid;
+    inputs.identityUid = (await created(ctx.api, "identities", inputs.groupUid, { name: uniqueName("id"), claimMatch })).uid;
     proxy.reset();
     proxy.arm("slow", { method: "POST", path: wire("roleBindings") });
     proxy.arm("drop", { method: "GET", path: COLLECTIONS.roleBindings.path, times: 3 });

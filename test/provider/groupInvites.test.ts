@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { providers } from "../../provider";
-import { apiCreate, builtinRole, freshGroup, useProviderServer } from "../support/provider";
+import { created, builtinRole, freshGroup, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
@@ -77,7 +77,7 @@ describe("iam.GroupInvite provider", () => {
   it("adopts an invite (without its code, which only create returns)", async () => {
     const viewer = await builtinRole(ctx, "viewer");
     const group = await freshGroup(ctx);
-    const existing = await apiCreate(ctx, "groupInvites", group, { roleUid: viewer, ttl: "3600s" });
+    const existing = await created(ctx.api, "groupInvites", group, { roleUid: viewer, ttl: "3600s" });
     const { id, outs } = await invites.create({ groupUid: group, roleUid: viewer, ttl: "3600s", adoptUid: existing.uid });
     expect(id).toBe(existing.uid);
     expect(outs!.code).toBeNull();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Rec } from "../../provider/resources/spec";
 import { providers } from "../../provider";
 import { UNKNOWN } from "../../provider/resources";
-import { apiCreate, freshGroup, uniqueName, useProviderServer } from "../support/provider";
+import { created, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 import { JWKS } from "../support/every-kind";
 
@@ -107,7 +107,7 @@ describe("iam.Identity provider", () => {
 
   it("refuses to adopt an identity of another kind", async () => {
     const group = await freshGroup(ctx);
-    const aws = await apiCreate(ctx, "identities", group, { name: "aws", awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/x" } });
+    const aws = await created(ctx.api, "identities", group, { name: "aws", awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/x" } });
     await expect(identities.create({ groupUid: group, name: "aws", claimMatch, adoptUid: aws.uid })).rejects.toThrow(
       /existing identity is a awsIdentity identity, but the inputs declare claimMatch/,
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Rec } from "../../provider/resources/spec";
 import { providers } from "../../provider";
-import { apiCreate, builtinRole, freshGroup, uniqueName, useProviderServer } from "../support/provider";
+import { created, builtinRole, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
@@ -9,7 +9,7 @@ const roleBindings = providers.roleBindings;
 const claimMatch = { issuer: "https://issuer.example.com", subject: "svc" };
 
 async function identityIn(group: string): Promise<string> {
-  return (await apiCreate(ctx, "identities", group, { name: uniqueName("id"), claimMatch })).uid;
+  return (await created(ctx.api, "identities", group, { name: uniqueName("id"), claimMatch })).uid;
 }
 
 describe("iam.RoleBinding provider", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Capability } from "../../api/capabilities";
 import { providers } from "../../provider";
-import { apiCreate, freshGroup, uniqueName, useProviderServer } from "../support/provider";
+import { created, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
@@ -49,7 +49,7 @@ describe("iam.Role provider", () => {
 
   it("adopts an existing custom role", async () => {
     const group = await freshGroup(ctx);
-    const role = await apiCreate(ctx, "roles", group, { name: "old", capabilities: ["CAP_IAM_GROUPS_LIST"] });
+    const role = await created(ctx.api, "roles", group, { name: "old", capabilities: ["CAP_IAM_GROUPS_LIST"] });
     const { id, outs } = await roles.create({ groupUid: group, name: "new", capabilities: ["groups.list", "repo.list"], adoptUid: role.uid });
     expect(id).toBe(role.uid);
     expect(outs).toMatchObject({ name: "new" });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { nodeRequire, pulumiEnv, repoRoot } from "./engine";
-import { run } from "../toolchain/support";
+import { run } from "./toolchain";
 
 const irv = nodeRequire("pulumi-irv") as typeof import("../../sdk");
 const pulumi = nodeRequire("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
