@@ -17,7 +17,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { KINDS, kindOfTypeToken, type Kind } from "../api/kinds";
+import { KINDS, definitionOfTypeToken, type Kind } from "../api/kinds";
 import { configure } from "../provider";
 import { providers, specs, UNKNOWN, verdictOf, type KindSpec, type MethodOptions } from "../provider/resources";
 import { packageSchema, VERSION } from "./schema";
@@ -45,7 +45,7 @@ function kindOfUrn(urn: string): (typeof KINDS)[number] {
   const type = qualified.slice(qualified.lastIndexOf("$") + 1);
   let k = kindsByType.get(type);
   if (!k) {
-    k = kindOfTypeToken(type);
+    k = definitionOfTypeToken(type);
     if (!k) throw new BadRequestError(`irv: unknown resource type ${type}`);
     kindsByType.set(type, k);
   }

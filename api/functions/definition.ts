@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { kindInfo, type FieldDefinition, type Kind } from "../kinds";
+import { definitionOf, type FieldDefinition, type Kind } from "../kinds";
 
 /**
  * One provider function (a data source): its token, what it does, its arguments and its result,
@@ -85,7 +85,7 @@ export function kindResult(
   kind: Kind,
   o: { name: string; parent: ResultField; extra?: Record<string, ResultField> },
 ): ObjectDefinition {
-  const d = kindInfo(kind);
+  const d = definitionOf(kind);
   const fields: Record<string, ResultField> = { uid: { ...UID, description: `The ${d.label}'s uid.` }, [d.parentField]: o.parent, ...o.extra };
   for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][]) {
     if (name === d.parentField || f.writeOnly) continue;

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { parentOf, type CollectionName } from "../../api";
-import { kindInfo, EXPORTED_KINDS, pluralOf, type ExportedKind, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
+import { definitionOf, EXPORTED_KINDS, pluralOf, type ExportedKind, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
 import { specs, type KindSpec } from "../../provider/resources";
 import { tsCommentText, tsString } from "../format/typescript";
 import { code, compact, type Code } from "./literal";
@@ -69,7 +69,7 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
   for (const rule of exportRules(snap, pathOf, treeKey)) {
     const items = rule.items;
     if (!items.length) continue;
-    const def = kindInfo(rule.kind);
+    const def = definitionOf(rule.kind);
     const spec: KindSpec<CollectionName> = specs[rule.kind];
     const owner = (x: Item) => rule.owner?.(x) ?? spec.parentOf(x as never);
     const nameOf = rule.nameOf ?? ((x: Item) => String(x.name));
@@ -154,7 +154,7 @@ function byKey<T>(items: T[], key: (x: T) => string): T[] {
  * kind it refers to.
  */
 function about(def: KindDefinition, field: string, f: FieldDefinition, x: Item): string {
-  const label = kindInfo(f.refersTo as Kind).label;
+  const label = definitionOf(f.refersTo as Kind).label;
   if (field === def.parentField) return def.kind === "groups" ? "parent group" : label;
   const hydrated = x[field.replace(/Uid$/, "")] as { name?: string } | undefined;
   return hydrated?.name !== undefined ? `${label} ${tsCommentText(hydrated.name)}` : label;
@@ -162,7 +162,7 @@ function about(def: KindDefinition, field: string, f: FieldDefinition, x: Item):
 
 /** `block` with its members in the order the kind's request rule lists them. */
 function inSchemaOrder(kind: Kind, field: string, block: Record<string, unknown>): Record<string, unknown> {
-  const schema = (kindInfo(kind).fields as Record<string, FieldDefinition>)[field].schema as z.ZodObject;
+  const schema = (definitionOf(kind).fields as Record<string, FieldDefinition>)[field].schema as z.ZodObject;
   const order = Object.keys(schema.shape);
   return Object.fromEntries(Object.entries(block).sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)));
 }
@@ -232,5 +232,5 @@ function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) =
       order: (a) => treeKey(a.uid),
     },
   };
-  return EXPORTED_KINDS.map((kind) => ({ kind, items: snap.items[kind] as Item[], ...defaultRule(kindInfo(kind)), ...particular[kind] }));
+  return EXPORTED_KINDS.map((kind) => ({ kind, items: snap.items[kind] as Item[], ...defaultRule(definitionOf(kind)), ...particular[kind] }));
 }

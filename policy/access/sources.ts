@@ -4,13 +4,13 @@
  * same settings as the provider. Nothing here reads one resource per request, but for the probes
  * that tell which lists the caller may not make.
  */
-import { KINDS, kindInfo, kindOfTypeToken, type Kind } from "../../api/kinds";
+import { KINDS, definitionOf, definitionOfTypeToken, type Kind } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { NotFoundError, PermissionDeniedError, type IrvClient } from "../../client";
 import { orgOfItems, type Known, type ResourceItem } from "./items";
 import type { Org } from "./org";
 
-const parentField = (kind: Kind): string => kindInfo(kind).parentField;
+const parentField = (kind: Kind): string => definitionOf(kind).parentField;
 
 /** The kinds that grant access or say who is granted it. */
 export const ACCESS_KINDS: readonly Kind[] = ["groups", "roles", "identities", "roleBindings", "groupInvites", "identityProviders"];
@@ -33,7 +33,7 @@ export function nameOfUrn(urn: string): string {
 export function itemsOfState(resources: readonly StateResource[]): ResourceItem[] {
   const out: ResourceItem[] = [];
   for (const r of resources) {
-    const kind = kindOfTypeToken(r.type)?.kind;
+    const kind = definitionOfTypeToken(r.type)?.kind;
     if (!kind || !ACCESS_KINDS.includes(kind)) continue;
     out.push({ kind, key: r.urn, label: nameOfUrn(r.urn), uid: r.id || undefined, fields: { ...r.inputs, ...r.outputs } });
   }

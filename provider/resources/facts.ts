@@ -4,7 +4,7 @@
  * create body check runs, and the outputs of an item: every field the API returns, the parent
  * from the uid.
  */
-import { createBodyOf, kindInfo, readBack, wireNameOf, writeOnlyMemberPaths, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
+import { createBodyOf, definitionOf, readBack, wireNameOf, writeOnlyMemberPaths, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import type { IrvClient } from "../../client/client";
 import { findCreated } from "./create";
@@ -14,7 +14,7 @@ import { type Rec } from "./spec";
 
 /** The spec's facts for `kind`; `parentOfItem` when the parent is not the uid's parent. */
 export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => string | undefined = (x) => parentOf(x.uid as string)) {
-  const d: KindDefinition = kindInfo(kind);
+  const d: KindDefinition = definitionOf(kind);
   const fields: Record<string, FieldSpec> = {};
   for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][])
     if (f.input) fields[name] = { replace: f.replace, default: f.default, block: f.block, computedWhenOmitted: f.computedWhenOmitted, wire: wireNameOf(name, f), codec: f.codec };

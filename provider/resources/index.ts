@@ -40,15 +40,15 @@ const ownSpecs = {
   groupInvites: groupInviteSpec,
 };
 
-/** The kinds with nothing special, each with its facts as its spec. */
-const plain: [Kind, KindSpec<CollectionName>][] = KINDS.filter((d) => !(d.kind in ownSpecs)).map((d) => [d.kind, factsOf(d.kind) as KindSpec<CollectionName>]);
+/** The kinds with nothing of their own, each with its facts as its spec. */
+const byDefinition: [Kind, KindSpec<CollectionName>][] = KINDS.filter((d) => !(d.kind in ownSpecs)).map((d) => [d.kind, factsOf(d.kind) as KindSpec<CollectionName>]);
 
 /** The spec of each kind. */
-export const specs = { ...(Object.fromEntries(plain) as Record<Kind, KindSpec<CollectionName>>), ...ownSpecs };
+export const specs = { ...(Object.fromEntries(byDefinition) as Record<Kind, KindSpec<CollectionName>>), ...ownSpecs };
 
 /** The provider of each kind. */
 export const providers = {
-  ...(Object.fromEntries(plain.map(([k, spec]) => [k, providerFor(spec)])) as Record<Kind, ReturnType<typeof providerFor>>),
+  ...(Object.fromEntries(byDefinition.map(([k, spec]) => [k, providerFor(spec)])) as Record<Kind, ReturnType<typeof providerFor>>),
   groups,
   identities,
   roles,

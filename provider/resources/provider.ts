@@ -6,7 +6,7 @@ import { NotFoundError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
 import { currentClient } from "../../client/session";
 import type { CallOptions } from "../../client/client";
-import { kindInfo, secretNames, type Kind } from "../../api/kinds";
+import { definitionOf, secretNames, type Kind } from "../../api/kinds";
 import { deadlineFor, type Timeouts } from "../timeouts";
 import { adopt } from "./adopt";
 import { failuresOf, validate } from "./check";
@@ -40,7 +40,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
     async check(olds: I, news: I): Promise<dynamic.CheckResult<I>> {
       const inputs = withoutProvider(news) as Rec;
       const prior = withoutProvider((olds ?? {}) as Rec);
-      const failures = failuresOf(validate(spec, inputs, prior), secretNames(kindInfo(spec.collection as Kind)));
+      const failures = failuresOf(validate(spec, inputs, prior), secretNames(definitionOf(spec.collection as Kind)));
       if (Object.keys(prior).length === 0 || !("adoptUid" in (news as Rec))) return { inputs: news, failures };
       const { adoptUid: _, ...rest } = news as Rec;
       return { inputs: rest as I, failures };

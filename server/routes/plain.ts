@@ -3,7 +3,7 @@ import type { CollectionName } from "../../api/collections";
 import type { KindDefinition } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import type { ServerContext } from "../context";
-import { exact, type FilterSpec } from "../list";
+import { exact, type ListFilter } from "../list";
 import { plainModel, scalarFields, type PlainRecord } from "../model";
 import type { Collection } from "../store";
 import { parentGroup, type CollectionRoutes } from "./collection";
@@ -12,7 +12,7 @@ import { parentGroup, type CollectionRoutes } from "./collection";
 export function plainRoutes<D extends KindDefinition>(d: D): CollectionRoutes<PlainRecord> {
   const items = (ctx: ServerContext) => ctx.store.collection(d.kind as CollectionName) as unknown as Collection<PlainRecord>;
   const model = plainModel(d, items);
-  const byName: Record<string, FilterSpec<PlainRecord>> = "name" in d.fields ? { name: exact((r: PlainRecord) => r.name as string) } : {};
+  const byName: Record<string, ListFilter<PlainRecord>> = "name" in d.fields ? { name: exact((r: PlainRecord) => r.name as string) } : {};
   return {
     label: d.label,
     capability: d.capability,

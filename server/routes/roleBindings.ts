@@ -1,11 +1,11 @@
 /** /iam/v2beta1/roleBindings */
 import { UID, parentOf } from "../../api/uid";
 import { createRoleBinding, deleteRoleBinding, renderRoleBinding, roleBindingMaskPaths, updateRoleBinding } from "../model";
-import type { FilterSpec } from "../list";
+import type { ListFilter } from "../list";
 import type { RoleBindingRecord } from "../store";
 import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
-const byUid = (get: (b: RoleBindingRecord) => string): FilterSpec<RoleBindingRecord> => ({
+const byUid = (get: (b: RoleBindingRecord) => string): ListFilter<RoleBindingRecord> => ({
   check: (v) => (UID.test(v) ? undefined : "must be a uid"),
   match: (b, values) => values.includes(get(b)),
 });
