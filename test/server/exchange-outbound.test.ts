@@ -234,6 +234,7 @@ describe("a discovery document's jwks_uri and redirects follow the same address 
     const fetcher = new OutboundFetcher(outboundPolicy(false));
     const keys = new IssuerKeys(fetcher, Date.now);
     for (let i = 0; i < ISSUERS_CACHED + 50; i++) await keys.forIssuer(`https://10.0.${i >> 8}.${i & 255}`).catch(() => undefined);
+    // The cache is private: its size is what this test is about.
     expect((keys as unknown as { cache: Map<string, unknown> }).cache.size).toBe(ISSUERS_CACHED);
     await fetcher.close();
   });

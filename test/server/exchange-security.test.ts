@@ -66,6 +66,7 @@ describe("external token checks", () => {
       ["two days ahead", { sub: "good", aud, exp: now + 2 * 86_400 }],
       ["iat ten years ahead", { sub: "good", aud, iat: now + 10 * 365 * 86_400 }],
       ["nbf in an hour", { sub: "good", aud, nbf: now + 3600 }],
+      // Claims of the wrong type, as a hostile issuer signs them: the types say they cannot be.
       ["sub as an array", { sub: ["good"] as unknown as string, aud }],
       ["sub as a number", { sub: 7 as unknown as string, aud }],
       ["aud as a number", { sub: "good", aud: 5 as unknown as string }],
@@ -99,6 +100,7 @@ describe("external token checks", () => {
     ok(await exchange(ctx, await issuer.sign({ sub: "u", aud, team: "x" }), pattern));
     // A subject pattern never matches one element of an array subject.
     const subjects = await identity({ issuer: issuer.url, subjectPattern: "repo:acme/.*" }, "subjects");
+    // A claim of the wrong type, as a hostile issuer signs it.
     expectError(await exchange(ctx, await issuer.sign({ sub: ["repo:acme/x"] as unknown as string, aud }), subjects), "UNAUTHENTICATED");
   });
 
