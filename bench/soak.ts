@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { COLLECTIONS } from "../api/collections";
-import { KINDS, kindOfTypeToken } from "../api/kinds";
+import { KINDS, definitionOfTypeToken } from "../api/kinds";
 import { startServer, builtinRoleUid, type RunningServer } from "../server";
 import { FAULT_KINDS, startChaosProxy, type FaultKind } from "../harness/chaos-proxy";
 import { createStack, loadSdk } from "../harness/engine";
@@ -108,7 +108,7 @@ async function serverUids(server: RunningServer): Promise<Set<string>> {
 function stateUids(resources: { type: string; outputs?: Record<string, unknown> }[]): Set<string> {
   const out = new Set<string>();
   for (const r of resources) {
-    const kind = kindOfTypeToken(r.type)?.kind;
+    const kind = definitionOfTypeToken(r.type)?.kind;
     const outs = r.outputs ?? {};
     if (kind && typeof outs.uid === "string") out.add(`${kind}:${outs.uid}`);
   }

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { kindInfo, secretNames, tokenOf, type Kind } from "../api/kinds";
+import { definitionOf, secretNames, tokenOf, type Kind } from "../api/kinds";
 import { shimFor } from "./shim";
 
 /** Input<T> all the way down: nested members may be Outputs too. */
@@ -50,7 +50,7 @@ export abstract class IrvResource extends pulumi.dynamic.Resource {
   declare public readonly uid: pulumi.Output<string>;
 
   protected constructor(kind: Kind, name: string, props: Record<string, unknown>, outputs: readonly string[], opts?: pulumi.CustomResourceOptions) {
-    const info = kindInfo(kind);
+    const info = definitionOf(kind);
     const secretOutputs = secretNames(info);
     const all: Record<string, unknown> = {};
     for (const o of outputs) all[o] = undefined;

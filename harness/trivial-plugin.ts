@@ -22,10 +22,10 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { unknownValue } from "../provider/sentinels";
+import type { Rec } from "../provider/resources/spec";
 
-type Rec = Record<string, unknown>;
 
-const plain = (s: structproto.Struct | undefined): Rec => (s?.toJavaScript() ?? {}) as Rec;
+const valuesOf = (s: structproto.Struct | undefined): Rec => (s?.toJavaScript() ?? {}) as Rec;
 const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
 /** The inputs that differ between `olds` (outputs) and `news`. */
 const changed = (olds: Rec, news: Rec) => Object.keys(news).filter((k) => k !== "uid" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
@@ -50,13 +50,13 @@ const service = {
   configure: unary(() => new provproto.ConfigureResponse().setSupportspreview(true).setAcceptsecrets(true).setAcceptresources(false)),
   check: unary((req: provproto.CheckRequest) => new provproto.CheckResponse().setInputs(req.getNews())),
   diff: unary((req: provproto.DiffRequest) => {
-    const diffs = changed(plain(req.getOlds()), plain(req.getNews()));
+    const diffs = changed(valuesOf(req.getOlds()), valuesOf(req.getNews()));
     return new provproto.DiffResponse()
       .setChanges(diffs.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE)
       .setDiffsList(diffs);
   }),
   create: unary((req: provproto.CreateRequest) => {
-    const news = plain(req.getProperties());
+    const news = valuesOf(req.getProperties());
     if (req.getPreview()) return new provproto.CreateResponse().setProperties(struct({ ...news, uid: unknownValue }));
     const outs = recorded[req.getUrn().split("::").pop() ?? ""];
     if (outs) return new provproto.CreateResponse().setId(String(outs.uid)).setProperties(struct({ ...outs, ...news }));
@@ -71,13 +71,13 @@ const service = {
     if (inputs) resp.setInputs(inputs);
     return resp;
   }),
-  update: unary((req: provproto.UpdateRequest) => new provproto.UpdateResponse().setProperties(struct({ ...plain(req.getOlds()), ...plain(req.getNews()) }))),
+  update: unary((req: provproto.UpdateRequest) => new provproto.UpdateResponse().setProperties(struct({ ...valuesOf(req.getOlds()), ...valuesOf(req.getNews()) }))),
   delete: unary(() => new emptyproto.Empty()),
   cancel: unary(() => new emptyproto.Empty()),
 };
 
 const server = new grpc.Server();
-server.addService(provrpc.ResourceProviderService, service as unknown as grpc.UntypedServiceImplementation);
+server.addService(provrpc.ResourceProviderService, service);
 server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
   if (err) {
     process.stderr.write(`pulumi-resource-irvtrivial: ${err.message}\n`);

@@ -15,12 +15,11 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { unknownValue } from "../provider/sentinels";
 import { FUNCTIONS, OBJECTS, objectOf, type FunctionDefinition, type ObjectDefinition, type ResultField } from "../api/functions";
 import { IMPLEMENTATIONS, type ClientSource } from "../provider/functions";
-import { converter, kindTypes, tsTypeSpec, type Json } from "./types";
+import { converter, kindTypes, tsTypeSpec, type Json, type PropertySpec } from "./types";
 import { isSecret, secret, unwrapSecrets } from "./secrets";
 import { BadRequestError } from "./errors";
+import type { Rec } from "../provider/resources/spec";
 
-type Rec = Record<string, unknown>;
-type PropertySpec = Record<string, unknown>;
 
 /** The schema token of a named result object: `irv:registry:Repo`. */
 export const objectToken = (o: ObjectDefinition): string => `irv:${o.module}:${o.name}`;

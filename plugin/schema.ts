@@ -7,7 +7,7 @@
  */
 import { KINDS, dynamicTokenOf, tokenOf, type FieldDefinition, type KindDefinition } from "../api/kinds";
 import { SETTINGS } from "../client/config";
-import { kindTypes, tsTypeSpec } from "./types";
+import { kindTypes, tsTypeSpec, type PropertySpec } from "./types";
 import { functionSpecs, functionTypes } from "./functions";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -21,7 +21,6 @@ const SETTING_DOCS: Record<keyof typeof SETTINGS, { description: string; secret?
   identityToken: { description: "An OIDC token, or the path of a file holding one, exchanged for `identity`.", secret: true },
 };
 
-type PropertySpec = Record<string, unknown>;
 
 function propertyOf(d: KindDefinition, name: string, f: FieldDefinition, asInput: boolean): PropertySpec {
   return {

@@ -7,8 +7,8 @@
  * whatever language the program is in and however much of a block it marked.
  */
 import { specialSecretSig, specialSigKey } from "../provider/sentinels";
+import type { Rec } from "../provider/resources/spec";
 
-type Rec = Record<string, unknown>;
 
 /** True for a wrapped secret. */
 export function isSecret(v: unknown): v is { value: unknown } {

@@ -17,7 +17,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { KINDS, kindOfTypeToken, outputNames } from "../api/kinds";
+import { KINDS, definitionOfTypeToken, outputNames } from "../api/kinds";
 import { configure } from "../provider";
 import { providerOf, UNKNOWN, type MethodOptions } from "../provider/resources";
 import { packageSchema, VERSION } from "./schema";
@@ -30,8 +30,8 @@ import { Calls, type CallContext } from "./calls";
 import { BadRequestError } from "./errors";
 import { providerService, valuesOf, type DiffCall, type ReadAnswer, type ReadCall, type StructBytes } from "./wire";
 import { secretPaths } from "../api/kinds";
+import type { Rec } from "../provider/resources/spec";
 
-type Rec = Record<string, unknown>;
 
 /** Kinds by type token, as URNs name them (a refresh asks thousands of times). */
 const kindsByType = new Map<string, (typeof KINDS)[number]>();
@@ -44,7 +44,7 @@ function kindOfUrn(urn: string): (typeof KINDS)[number] {
   const type = qualified.slice(qualified.lastIndexOf("$") + 1);
   let k = kindsByType.get(type);
   if (!k) {
-    k = kindOfTypeToken(type);
+    k = definitionOfTypeToken(type);
     if (!k) throw new BadRequestError(`irv: unknown resource type ${type}`);
     kindsByType.set(type, k);
   }

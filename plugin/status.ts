@@ -25,6 +25,7 @@ export function statusOf(urn: string): WaitReport | undefined {
   return (message) => {
     const rpc = require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
     const pb = require("@pulumi/pulumi/proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
+    // grpc-js types a generic client's methods as Function, whatever the service says of them.
     engine ??= new (grpc.makeGenericClientConstructor(rpc.EngineService, "Engine"))(address!, grpc.credentials.createInsecure()) as unknown as Engine;
     const req = new pb.LogRequest().setSeverity(pb.LogSeverity.INFO).setMessage(message).setUrn(urn).setEphemeral(true);
     // A status line is a courtesy: an engine that cannot take it changes nothing.

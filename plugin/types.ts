@@ -9,10 +9,11 @@
 import { z } from "zod";
 import { KINDS, createBodyOf, readShapeOf, wireNameOf, type KindDefinition } from "../api/kinds";
 
-/** A property or type spec of the schema. */
-export type Spec = Record<string, unknown>;
+/** A type of the schema, or a property's (Pulumi's TypeSpec and PropertySpec). */
+export type TypeSpec = Record<string, unknown>;
+export type PropertySpec = TypeSpec;
 /** The schema's `types`, by token. */
-export type Types = Record<string, Spec>;
+export type Types = Record<string, TypeSpec>;
 
 /** What z.toJSONSchema writes, as far as it is read here. */
 export interface Json {
@@ -27,7 +28,7 @@ export interface Json {
   $defs?: Record<string, Json>;
 }
 
-const ANY: Spec = { $ref: "pulumi.json#/Any" };
+const ANY: TypeSpec = { $ref: "pulumi.json#/Any" };
 
 /** The longest run of whole `_`-separated words every value of `values` starts with (`SERVICE_PRINCIPAL_`). */
 function longestPrefix(values: string[]): string {
@@ -52,7 +53,7 @@ export function enumName(value: string, prefix = ""): string {
 }
 
 /** The schema type of a definition's TypeScript type, for a field no zod schema describes (a parent uid). */
-export function tsTypeSpec(ts: string): Spec {
+export function tsTypeSpec(ts: string): TypeSpec {
   const t = ts.replace(/\s*\|\s*null$/, "");
   if (t === "string" || t === "boolean" || t === "number" || t === "integer") return { type: t };
   if (t.endsWith("[]")) return { type: "array", items: tsTypeSpec(t.slice(0, -2)) };
@@ -70,7 +71,7 @@ function jsonOf(schema: z.ZodType): Json {
  * a schema type needs a token.
  */
 export function converter(types: Types, module: string, defs: Record<string, Json>) {
-  const typeOf = (j: Json, where: string): Spec => {
+  const typeOf = (j: Json, where: string): TypeSpec => {
     if (j.$ref) return { $ref: `#/types/${define(j.$ref.replace(/^#\/\$defs\//, ""), where)}` };
     if (j.enum) throw new Error(`${where}: a closed set needs a name for the schema: .meta({ id })`);
     if (j.type === "array") return { type: "array", items: j.items ? typeOf(j.items, `${where}[]`) : ANY };
@@ -88,7 +89,7 @@ export function converter(types: Types, module: string, defs: Record<string, Jso
     const token = `irv:${module}:${id}`;
     const j = defs[id];
     if (!j) throw new Error(`${where}: no definition of ${id}`);
-    let spec: Spec;
+    let spec: TypeSpec;
     if (j.enum) {
       const values = j.enum.map(String);
       // The proto enums' shared prefix (`SERVICE_PRINCIPAL_`, `CORRELATION_RULE_`) says nothing in an SDK name.
@@ -96,7 +97,7 @@ export function converter(types: Types, module: string, defs: Record<string, Jso
       const shared = values.length > 1 && values.every((v) => v.startsWith(prefix) && v.length > prefix.length) ? longestPrefix(values) : "";
       spec = { type: "string", description: j.description, enum: values.map((v) => ({ value: v, name: enumName(v, shared) })) };
     } else {
-      const properties: Record<string, Spec> = {};
+      const properties: Record<string, TypeSpec> = {};
       for (const [name, p] of Object.entries(j.properties ?? {})) properties[name] = { ...typeOf(p, `${id}.${name}`), description: p.description };
       spec = { type: "object", description: j.description, properties, ...(j.required?.length ? { required: j.required } : {}) };
     }
@@ -109,7 +110,7 @@ export function converter(types: Types, module: string, defs: Record<string, Jso
 }
 
 /** The schema type of zod `schema`, adding the named types it uses to `types` (tokens `irv:<module>:<id>`). */
-export function schemaTypeOf(schema: z.ZodType, types: Types, module = "iam", where = "value"): Spec {
+export function schemaTypeOf(schema: z.ZodType, types: Types, module = "iam", where = "value"): TypeSpec {
   // Wrapped, so that a named schema at the top is a reference like any other.
   const j = jsonOf(z.object({ value: schema }));
   return converter(types, module, j.$defs ?? {})(j.properties!.value, where);
@@ -118,7 +119,7 @@ export function schemaTypeOf(schema: z.ZodType, types: Types, module = "iam", wh
 /** The types of every kind's fields, and the named types they use. */
 export interface KindTypes {
   /** By kind, then field: the field's schema type (fields no zod schema describes, such as the parent, are absent). */
-  fields: Record<string, Record<string, Spec>>;
+  fields: Record<string, Record<string, TypeSpec>>;
   /** By kind: the inputs a create body requires, and the output-only fields every API item has. */
   required: Record<string, { inputs: string[]; outputs: string[] }>;
   types: Types;
@@ -128,7 +129,7 @@ export interface KindTypes {
 function fieldTypesOf(d: KindDefinition, types: Types) {
   const body = jsonOf(createBodyOf(d));
   const item = jsonOf(readShapeOf(d));
-  const fields: Record<string, Spec> = {};
+  const fields: Record<string, TypeSpec> = {};
   const required = { inputs: [] as string[], outputs: [] as string[] };
   for (const [name, f] of Object.entries(d.fields)) {
     const wire = wireNameOf(name, f);
@@ -141,12 +142,12 @@ function fieldTypesOf(d: KindDefinition, types: Types) {
 }
 
 /** Marks the members the definitions name in the types of their blocks: secret ones, and write-only ones as optional. */
-function markMembers(d: KindDefinition, fields: Record<string, Spec>, types: Types): void {
+function markMembers(d: KindDefinition, fields: Record<string, TypeSpec>, types: Types): void {
   for (const [name, f] of Object.entries(d.fields)) {
     if (!f.secretMembers?.length && !f.writeOnlyMembers?.length) continue;
     const token = String(fields[name]?.$ref ?? "").replace(/^#\/types\//, "");
     const block = types[token];
-    const properties = block?.properties as Record<string, Spec> | undefined;
+    const properties = block?.properties as Record<string, TypeSpec> | undefined;
     for (const m of [...(f.secretMembers ?? []), ...(f.writeOnlyMembers ?? [])])
       if (!properties?.[m]) throw new Error(`${d.className}.${name}: no member ${m}`);
     for (const m of f.secretMembers ?? []) properties![m].secret = true;

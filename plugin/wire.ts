@@ -87,7 +87,7 @@ export function responseSending<M extends Encodable, F extends string>(type: Stu
 }
 
 /**
- * Struct, decoded by protobufjs into plain objects: three times as fast as the stubs' messages
+ * Struct, decoded by protobufjs into JavaScript objects: three times as fast as the stubs' messages
  * from a Buffer, and far less garbage (a refresh decodes four Structs per resource).
  */
 const StructType = protobuf.Root.fromJSON(protobuf.common.get("google/protobuf/struct.proto")!).lookupType("google.protobuf.Struct");
@@ -103,12 +103,12 @@ interface ValueObject {
   structValue?: StructObject;
   listValue?: { values?: ValueObject[] };
 }
-function plainValue(v: ValueObject): unknown {
+function valueOfProto(v: ValueObject): unknown {
   switch (v.kind) {
     case "structValue":
-      return plainStruct(v.structValue!);
+      return valuesOfStruct(v.structValue!);
     case "listValue":
-      return (v.listValue!.values ?? []).map(plainValue);
+      return (v.listValue!.values ?? []).map(valueOfProto);
     case "numberValue":
     case "stringValue":
     case "boolValue":
@@ -117,14 +117,14 @@ function plainValue(v: ValueObject): unknown {
       return null;
   }
 }
-function plainStruct(s: StructObject): Record<string, unknown> {
+function valuesOfStruct(s: StructObject): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name in s.fields) out[name] = plainValue(s.fields[name]);
+  for (const name in s.fields) out[name] = valueOfProto(s.fields[name]);
   return out;
 }
 
-/** A Struct's bytes as plain values, as the stubs' `toJavaScript` gives them (secrets still wrapped, as sent). */
-export const valuesOf = (bytes: StructBytes): Record<string, unknown> => (bytes?.length ? plainStruct(StructType.decode(bytes) as StructObject) : {});
+/** A Struct's bytes as JavaScript values, as the stubs' `toJavaScript` gives them (secrets still wrapped, as sent). */
+export const valuesOf = (bytes: StructBytes): Record<string, unknown> => (bytes?.length ? valuesOfStruct(StructType.decode(bytes) as StructObject) : {});
 
 export type ReadCall = WithStructs<provproto.ReadRequest, "properties" | "inputs">;
 export type ReadAnswer = WithStructBytes<provproto.ReadResponse, "properties" | "inputs">;

@@ -23,10 +23,10 @@ const cache: LookupCache = new Map();
 export const PACK_NAME = "irv-iam-guardrails";
 
 /**
- * A plain copy of policy props: the engine's unknown values (which @pulumi/policy's props throw
+ * A copy of policy props: the engine's unknown values (which @pulumi/policy's props throw
  * on when read) become `UNKNOWN`.
  */
-export function plain(v: unknown): unknown {
+export function copied(v: unknown): unknown {
   if (v === null || typeof v !== "object") return v;
   if (Array.isArray(v)) {
     const out: unknown[] = [];
@@ -40,7 +40,7 @@ export function plain(v: unknown): unknown {
 
 function read(get: () => unknown): unknown {
   try {
-    return plain(get());
+    return copied(get());
   } catch (e) {
     if ((e as Error)?.constructor?.name === "UnknownValueError") return UNKNOWN;
     throw e;
@@ -51,7 +51,7 @@ function read(get: () => unknown): unknown {
 function subjectOf(type: string, urn: string, name: string, props: unknown): Subject | undefined {
   const kind = kindOfType(type);
   if (!kind) return undefined;
-  const inputs = plain(props) as Record<string, unknown>;
+  const inputs = copied(props) as Record<string, unknown>;
   const uid = typeof inputs.uid === "string" && inputs.uid ? inputs.uid : undefined;
   return { urn, name, kind, inputs, uid };
 }

@@ -85,7 +85,7 @@ export const RULES: readonly Rule[] = [
     reason: "A long-lived invite code stays usable long after it was meant to be used.",
     fix: "Give a shorter `ttl`.",
     config: { properties: { maxDays: { type: "integer", minimum: 1, description: "The longest an invite may live, in days.", default: 7 } } },
-    check(s, w, c) {
+    check(s, _w, c) {
       const secs = lifetimeSeconds(s.inputs);
       const max = Number(c.maxDays) * 86_400;
       return secs !== undefined && secs > max ? [`lives ${Math.round((secs / 86_400) * 10) / 10} days, more than ${c.maxDays}`] : [];

@@ -5,7 +5,7 @@
  * how references resolve over a world. Which fields are references and which kind each refers to
  * come from the kinds' definitions (api/kinds).
  */
-import { KINDS, kindOfTypeToken, type FieldDefinition, type Kind, type KindDefinition } from "../api/kinds";
+import { KINDS, definitionOfTypeToken, type FieldDefinition, type Kind, type KindDefinition } from "../api/kinds";
 import { parentOf } from "../api/uid";
 
 /** How a rule's finding is enforced: Pulumi's enforcement levels. */
@@ -116,7 +116,7 @@ export function parentField(kind: Kind): string {
 
 /** The subject of a URN's type token, or undefined when it is not an irv resource. */
 export function kindOfType(type: string): Kind | undefined {
-  return kindOfTypeToken(type)?.kind;
+  return definitionOfTypeToken(type)?.kind;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,11 +6,13 @@
 import type { dynamic } from "@pulumi/pulumi";
 import { configure as configureSession } from "../client/session";
 import { beginOperation, dynamicProviders } from "./resources";
-import type { Kind } from "../api/kinds";
+import { definitionOf, type Kind } from "../api/kinds";
 
 export { providers, dynamicProviders } from "./resources";
 export * as resources from "./resources";
-export { KINDS, kindInfo, type Kind } from "../api/kinds";
+export { KINDS, definitionOf, type Kind } from "../api/kinds";
+/** @deprecated Use `definitionOf`: a kind is a name, its definition what it is made of. */
+export const kindInfo = definitionOf;
 export * from "./timeouts";
 
 /** Records the engine's config (`irv:*` keys) as the settings source, env vars as fallback (`once`: see client/session). */

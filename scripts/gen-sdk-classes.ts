@@ -11,7 +11,7 @@
  */
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
-import type { z } from "zod";
+import { z } from "zod";
 import { KINDS, type FieldDefinition, type KindDefinition } from "../api/kinds";
 
 /** The first line of every file written here. */
@@ -25,16 +25,16 @@ const BUILTINS = new Set(["Record", "Input", "DeepInput"]);
 export const fileOf = (d: Pick<KindDefinition, "className">): string => `${d.className[0].toLowerCase()}${d.className.slice(1)}.ts`;
 
 const article = (label: string) => (/^[aeiou]/.test(label) ? "an" : "a");
-const zodType = (s: z.ZodType | undefined): string | undefined => (s as { _zod?: { def: { type: string } } } | undefined)?._zod?.def.type;
+const zodType = (s: z.core.$ZodType | undefined): string | undefined => s?._zod.def.type;
 /** `s` without its optional and default wrappers, and whether it was optional. */
-function unwrap(s: z.ZodType): { inner: z.ZodType; optional: boolean } {
-  let inner = s as unknown as { _zod: { def: { type: string; innerType?: unknown } } };
+function unwrap(s: z.core.$ZodType): { inner: z.core.$ZodType; optional: boolean } {
+  let inner = s;
   let optional = false;
-  while (inner._zod.def.type === "optional" || inner._zod.def.type === "default") {
-    if (inner._zod.def.type === "optional") optional = true;
-    inner = inner._zod.def.innerType as typeof inner;
+  while (inner instanceof z.core.$ZodOptional || inner instanceof z.core.$ZodDefault) {
+    if (inner instanceof z.core.$ZodOptional) optional = true;
+    inner = inner._zod.def.innerType;
   }
-  return { inner: inner as unknown as z.ZodType, optional };
+  return { inner, optional };
 }
 
 /** A field's argument type: `argType`, else `pulumi.Input` of a scalar, an enum or a list, else `DeepInput` of a block. */
@@ -56,14 +56,14 @@ function outputTypeOf(d: KindDefinition, name: string, f: FieldDefinition): stri
   if (!f.read) return f.writeOnly ? `${f.type} | undefined` : f.type;
   const { inner, optional } = unwrap(f.read);
   const t = zodType(inner);
-  const element = t === "array" ? zodType((inner as unknown as { _zod: { def: { element: z.ZodType } } })._zod.def.element) : undefined;
+  const element = inner instanceof z.core.$ZodArray ? zodType(inner._zod.def.element) : undefined;
   const base = t && SCALARS.has(t) ? t : element && SCALARS.has(element) ? `${element}[]` : f.type;
   return optional ? `${base} | undefined` : base;
 }
 
 /** True when the create body needs the argument (the parent always). */
 const required = (d: KindDefinition, name: string, f: FieldDefinition) =>
-  name === d.parentField || (!!f.schema && (f.schema as unknown as { _zod: { optin?: string } })._zod.optin !== "optional");
+  name === d.parentField || (!!f.schema && f.schema._zod.optin !== "optional");
 
 const doc = (indent: string, text: string) => `${indent}/** ${text} */\n`;
 

@@ -19,13 +19,13 @@ import { bootstrap } from "./bootstrap";
 import type { ServerContext } from "./context";
 import { applyFixtures, readFixtures, type Fixtures } from "./sample";
 import { retryLater } from "./errors";
-import { Faults, type FaultSpec, type RecordedRequest } from "./plugins";
+import { Faults, type Fault, type RecordedRequest } from "./plugins";
 import { Store } from "./store";
 import { DataDir, SigningKey, type DurableState } from "./store/data-dir";
 import { serveGrpc } from "./grpc";
 import { closeGracefully, handedOff, trackRequests } from "./shutdown";
 
-export type { ConnectionLimits, Fixtures, FaultSpec, RecordedRequest };
+export type { ConnectionLimits, Fixtures, Fault, RecordedRequest };
 export { Faults, Store };
 export { seedGroups, seedRegistry, sampleFixtures } from "./sample";
 export { builtinRoleUid } from "./model/roles";

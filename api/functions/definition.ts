@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { kindInfo, type FieldDefinition, type Kind } from "../kinds";
+import { definitionOf, type FieldDefinition, type Kind } from "../kinds";
 
 /**
  * One provider function (a data source): its token, what it does, its arguments and its result,
@@ -85,7 +85,7 @@ export function kindResult(
   kind: Kind,
   o: { name: string; parent: ResultField; extra?: Record<string, ResultField> },
 ): ObjectDefinition {
-  const d = kindInfo(kind);
+  const d = definitionOf(kind);
   const fields: Record<string, ResultField> = { uid: { ...UID, description: `The ${d.label}'s uid.` }, [d.parentField]: o.parent, ...o.extra };
   for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][]) {
     if (name === d.parentField || f.writeOnly) continue;
@@ -109,9 +109,10 @@ export function objectOf(type: string, objects: readonly ObjectDefinition[]): Ob
 
 /**
  * The result object `def` describes, read from an API item: its fields by name, nested objects
- * (arrays of them too) read the same way; an absent value stays absent.
+ * (arrays of them too) read the same way; an absent value stays absent. `T` is the TypeScript type
+ * of `def`'s result, which `FieldsMatch` checks against the definition when compiling.
  */
-export function pick(def: ObjectDefinition, item: object, objects: readonly ObjectDefinition[]): Record<string, unknown> {
+export function pick<T extends object = Record<string, unknown>>(def: ObjectDefinition, item: object, objects: readonly ObjectDefinition[]): T {
   const x = item as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(def.fields)) {
@@ -120,5 +121,5 @@ export function pick(def: ObjectDefinition, item: object, objects: readonly Obje
     const nested = objectOf(f.type, objects);
     out[name] = !nested || v === null ? v : Array.isArray(v) ? v.map((e: object) => pick(nested, e, objects)) : pick(nested, v, objects);
   }
-  return out;
+  return out as T;
 }

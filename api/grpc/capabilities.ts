@@ -3,9 +3,9 @@
  * (`CAP_IAM_GROUPS_LIST`), from the catalogue in api/capabilities.ts (names and numbers).
  */
 import { CAPABILITIES, capabilityEnum, capabilityNumber } from "../capabilities";
-import type { PackageFacts } from "./facts";
+import type { ProtoPackage } from "./proto";
 
-export const capabilities: PackageFacts = {
+export const capabilities: ProtoPackage = {
   package: "chainguard.capabilities",
   enums: { Capability: { values: { UNKNOWN: 0, ...Object.fromEntries(CAPABILITIES.map((c) => [capabilityEnum(c), capabilityNumber(c)])) } } },
 };

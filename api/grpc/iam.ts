@@ -4,7 +4,7 @@
  * The kinds' own messages, and the messages and enums their fields name, come from their
  * definitions (kinds.ts).
  */
-import type { FieldFacts, MessageFacts, MethodFacts, PackageFacts, ServiceFacts } from "./facts";
+import type { ProtoFieldText, ProtoMessage, ProtoMethod, ProtoPackage, ProtoService } from "./proto";
 import { COLLECTIONS } from "../collections";
 import { KINDS, pluralOf, type Kind, type KindDefinition } from "../kinds";
 import { KIND_FACTS } from "./kinds";
@@ -18,7 +18,7 @@ interface Crud {
   /** The REST collection path. */
   path: string;
   /** The List request's filters beyond `uidp` and paging, with their numbers. */
-  filters: Record<string, FieldFacts>;
+  filters: Record<string, ProtoFieldText>;
   /** The numbers of page_size, page_token, order_by, skip in the List request. */
   paging: [number, number, number, number];
   /** Methods the kind lacks (an invite has no Update). */
@@ -28,10 +28,10 @@ interface Crud {
 const snake = (s: string) => s.replace(/(?<!^)[A-Z]/g, (c) => `_${c}`).toLowerCase();
 
 /** A kind's service and request messages, as the platform's protos lay them out for every kind. */
-function crud(c: Crud): { service: ServiceFacts; messages: Record<string, MessageFacts> } {
+function crud(c: Crud): { service: ProtoService; messages: Record<string, ProtoMessage> } {
   const field = snake(c.message);
   const M = c.message;
-  const methods: Record<string, MethodFacts> = {
+  const methods: Record<string, ProtoMethod> = {
     [`Get${M}`]: { request: `Get${M}Request`, response: M, http: { method: "get", path: `${c.path}/{uid=**}` } },
     [`List${c.plural}`]: { request: `List${c.plural}Request`, response: `List${c.plural}Response`, http: { method: "get", path: c.path } },
     [`Create${M}`]: { request: `Create${M}Request`, response: M, http: { method: "post", path: `${c.path}/{parent=**}`, body: field } },
@@ -40,7 +40,7 @@ function crud(c: Crud): { service: ServiceFacts; messages: Record<string, Messag
   };
   for (const w of c.without ?? []) delete methods[`${w}${M}`];
   const [size, token, order, skip] = c.paging;
-  const messages: Record<string, MessageFacts> = {
+  const messages: Record<string, ProtoMessage> = {
     [`Get${M}Request`]: { fields: { uid: "1 string" } },
     [`Delete${M}Request`]: { fields: { uid: "1 string" } },
     [`Create${M}Request`]: { fields: { parent: "1 string", [field]: `2 ${M}` } },
@@ -56,7 +56,7 @@ function crud(c: Crud): { service: ServiceFacts; messages: Record<string, Messag
   return { service: { methods }, messages };
 }
 
-const notServed = (method: MethodFacts["http"]["method"], path: string, body?: string): MethodFacts => ({ served: false, http: { method, path, ...(body ? { body } : {}) } });
+const notServed = (method: ProtoMethod["http"]["method"], path: string, body?: string): ProtoMethod => ({ served: false, http: { method, path, ...(body ? { body } : {}) } });
 
 /** Each kind's List filters (beyond `uidp`) and the numbers of its paging fields. */
 const LISTS: Record<Kind, Pick<Crud, "filters" | "paging" | "without">> = {
@@ -78,7 +78,7 @@ const kinds = Object.fromEntries(
 );
 
 /** The methods of each service beyond the pattern: irv-server does not serve them. */
-const more: Record<string, Record<string, MethodFacts>> = {
+const more: Record<string, Record<string, ProtoMethod>> = {
   GroupsService: {
     LookupGroup: notServed("get", "/iam/v2beta1/groups:lookupGroup"),
     RequestGroupAccess: notServed("post", "/iam/v2beta1/groups/{group_uid=**}:requestGroupAccess", "*"),
@@ -100,7 +100,7 @@ const more: Record<string, Record<string, MethodFacts>> = {
   GroupInvitesService: {},
 };
 
-export const iam: PackageFacts = {
+export const iam: ProtoPackage = {
   package: "chainguard.platform.iam.v2beta1",
   services: Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, { methods: { ...v.service.methods, ...more[k] } }])),
   messages: {

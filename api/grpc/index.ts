@@ -1,10 +1,10 @@
 /**
- * The platform's gRPC services as the project records them (facts.ts), and the protobufjs
+ * The platform's gRPC services as the project records them (proto.ts), and the protobufjs
  * descriptors built from them (root.ts). irv-server serves these; tests call them.
  */
 import type protobuf from "protobufjs";
 import { capabilities } from "./capabilities";
-import type { PackageFacts } from "./facts";
+import type { ProtoPackage } from "./proto";
 import { iam } from "./iam";
 import { oidc } from "./oidc";
 import { common, registry } from "./registry";
@@ -13,11 +13,11 @@ import { vulnerabilities } from "./vulnerabilities";
 import { iamV1 } from "./v1";
 import { protobuf as wkt, rpc } from "./wellknown";
 
-export * from "./facts";
+export * from "./proto";
 export { fromJson, JSON_OPTIONS, parseTimestamp, protoNameOf, toJson } from "./root";
 
 /** Every package: the well-known types, the error model, and the services irv-server serves. */
-export const GRPC_PACKAGES: readonly PackageFacts[] = [wkt, rpc, common, capabilities, iam, registry, vulnerabilities, oidc, iamV1];
+export const GRPC_PACKAGES: readonly ProtoPackage[] = [wkt, rpc, common, capabilities, iam, registry, vulnerabilities, oidc, iamV1];
 
 let built: protobuf.Root | undefined;
 /** The descriptors of every package (built once). */

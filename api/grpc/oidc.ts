@@ -1,7 +1,7 @@
 /** The token exchange (`chainguard.platform.oidc`): irv-server serves its REST mapping under the issuer's `/auth`. */
-import type { PackageFacts } from "./facts";
+import type { ProtoPackage } from "./proto";
 
-export const oidc: PackageFacts = {
+export const oidc: ProtoPackage = {
   package: "chainguard.platform.oidc",
   services: {
     SecurityTokenService: {

@@ -1,7 +1,7 @@
 /** The registry's v2beta1 services irv-server reads (repos and tags), and the UIDP filter every List takes. */
-import type { PackageFacts } from "./facts";
+import type { ProtoPackage } from "./proto";
 
-export const common: PackageFacts = {
+export const common: ProtoPackage = {
   package: "chainguard.platform.common",
   messages: {
     UIDPFilter: { fields: { ancestors_of: "1 string", descendants_of: "2 string", children_of: "3 string", in_root: "4 bool", ids: "5 repeated string" } },
@@ -10,7 +10,7 @@ export const common: PackageFacts = {
 
 const readOnly = { served: false } as const;
 
-export const registry: PackageFacts = {
+export const registry: ProtoPackage = {
   package: "chainguard.platform.registry.v2beta1",
   services: {
     ReposService: {

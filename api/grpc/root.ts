@@ -1,12 +1,12 @@
 /**
- * Builds the protobufjs descriptors of the platform's services from the project's facts
- * (facts.ts), with protojson's JSON mapping: fields are named by their JSON names (lowerCamelCase,
- * or the `json=` the facts give), so `toObject`/`fromObject` with `JSON_OPTIONS` speak what the
+ * Builds the protobufjs descriptors of the platform's services from the project's record of
+ * them (proto.ts), with protojson's JSON mapping: fields are named by their JSON names (lowerCamelCase,
+ * or the `json=` a field's text gives), so `toObject`/`fromObject` with `JSON_OPTIONS` speak what the
  * platform's gateway speaks (int64 as strings, enums by name, bytes as base64), and the
  * well-known types read and write their JSON forms (Timestamp, Duration, FieldMask) through protobufjs wrappers rather than by hand per message.
  */
 import protobuf from "protobufjs";
-import { isEnum, jsonName, parseField, type EnumFacts, type MessageFacts, type PackageFacts } from "./facts";
+import { isEnum, jsonName, parseField, type ProtoEnum, type ProtoMessage, type ProtoPackage } from "./proto";
 
 /** What every conversion between messages and JSON uses. */
 export const JSON_OPTIONS: protobuf.IConversionOptions = { json: true, longs: String, enums: String, bytes: String, defaults: false };
@@ -16,11 +16,11 @@ export function protoNameOf(field: protobuf.Field): string {
   return (field.options?.proto_name as string | undefined) ?? field.name;
 }
 
-function messageJson(m: MessageFacts): protobuf.IType & { nested?: Record<string, unknown> } {
+function messageJson(m: ProtoMessage): protobuf.IType & { nested?: Record<string, unknown> } {
   const fields: Record<string, protobuf.IField & { keyType?: string }> = {};
   const oneofs: Record<string, { oneof: string[] }> = {};
-  for (const [name, facts] of Object.entries(m.fields)) {
-    const f = parseField(name, facts);
+  for (const [name, text] of Object.entries(m.fields)) {
+    const f = parseField(name, text);
     const json = f.json ?? jsonName(name);
     fields[json] = {
       type: f.type,
@@ -35,10 +35,10 @@ function messageJson(m: MessageFacts): protobuf.IType & { nested?: Record<string
   return { fields, ...(Object.keys(oneofs).length ? { oneofs } : {}), ...(nested ? { nested } : {}) };
 }
 
-const enumJson = (e: EnumFacts): protobuf.IEnum => ({ values: e.values });
+const enumJson = (e: ProtoEnum): protobuf.IEnum => ({ values: e.values });
 
 /** Builds one Root holding every package (types resolve across them, as proto imports do). */
-export function buildRoot(packages: readonly PackageFacts[]): protobuf.Root {
+export function buildRoot(packages: readonly ProtoPackage[]): protobuf.Root {
   installWrappers();
   const root = new protobuf.Root();
   for (const p of packages) {
@@ -184,6 +184,7 @@ function installWrappers(): void {
         return this.fromObject(o as Record<string, unknown>);
       },
       toObject(m, o) {
+        // protobufjs types a message as Message, without its fields, which it reads by name (own or the prototype's defaults).
         return o?.json ? to(m as unknown as Record<string, unknown>) : this.toObject(m, o);
       },
     };

@@ -4,10 +4,10 @@
  * bindings (mapped to `/iam/v1/rolebindings`, where irv-server serves `/iam/v1/roleBindings`),
  * answer UNIMPLEMENTED.
  */
-import type { MessageFacts, MethodFacts, PackageFacts } from "./facts";
+import type { ProtoMessage, ProtoMethod, ProtoPackage } from "./proto";
 
 /** An identity's claim match: the same message in v1 and v2beta1. */
-export const CLAIM_MATCH: MessageFacts = {
+export const CLAIM_MATCH: ProtoMessage = {
   fields: {
     issuer: "1 string oneof=iss", issuer_pattern: "2 string oneof=iss", subject: "3 string oneof=sub", subject_pattern: "4 string oneof=sub",
     audience: "5 string oneof=aud", audience_pattern: "6 string oneof=aud", claims: "7 map<string,string>", claim_patterns: "8 map<string,string>",
@@ -15,10 +15,10 @@ export const CLAIM_MATCH: MessageFacts = {
 };
 
 const time = "google.protobuf.Timestamp";
-const notServed = (method: MethodFacts["http"]["method"], path: string, body?: string): MethodFacts => ({ served: false, http: { method, path, ...(body ? { body } : {}) } });
+const notServed = (method: ProtoMethod["http"]["method"], path: string, body?: string): ProtoMethod => ({ served: false, http: { method, path, ...(body ? { body } : {}) } });
 
 /** Create, Update (PUT of the whole item), List and Delete of a v1 collection. */
-function v1Methods(M: string, path: string, parent: string, body: string): Record<string, MethodFacts> {
+function v1Methods(M: string, path: string, parent: string, body: string): Record<string, ProtoMethod> {
   return {
     Create: { request: `Create${M}Request`, response: M, http: { method: "post", path: `${path}/{${parent}=**}`, body } },
     Update: { request: M, response: M, http: { method: "put", path: `${path}/{id=**}`, body: "*" } },
@@ -27,7 +27,7 @@ function v1Methods(M: string, path: string, parent: string, body: string): Recor
   };
 }
 
-export const iamV1: PackageFacts = {
+export const iamV1: ProtoPackage = {
   package: "chainguard.platform.iam",
   services: {
     Groups: {

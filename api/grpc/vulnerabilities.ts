@@ -1,9 +1,9 @@
 /** The vulnerabilities v2beta1 service irv-server reads: advisories. */
-import type { MessageFacts, PackageFacts } from "./facts";
+import type { ProtoMessage, ProtoPackage } from "./proto";
 
-const note: MessageFacts = { fields: { note: "1 string" } };
+const note: ProtoMessage = { fields: { note: "1 string" } };
 
-export const vulnerabilities: PackageFacts = {
+export const vulnerabilities: ProtoPackage = {
   package: "chainguard.platform.vulnerabilities.v2beta1",
   services: {
     AdvisoriesService: {

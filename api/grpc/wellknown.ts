@@ -1,10 +1,10 @@
 /**
  * The well-known messages the platform's services use (`google.protobuf`), and the error model
- * (`google.rpc.Status` and its typed details), as the project's own facts.
+ * (`google.rpc.Status` and its typed details), in the project's own record.
  */
-import type { PackageFacts } from "./facts";
+import type { ProtoPackage } from "./proto";
 
-export const protobuf: PackageFacts = {
+export const protobuf: ProtoPackage = {
   package: "google.protobuf",
   messages: {
     Timestamp: { fields: { seconds: "1 int64", nanos: "2 int32" } },
@@ -16,7 +16,7 @@ export const protobuf: PackageFacts = {
   },
 };
 
-export const rpc: PackageFacts = {
+export const rpc: ProtoPackage = {
   package: "google.rpc",
   messages: {
     Status: { fields: { code: "1 int32", message: "2 string", details: "3 repeated google.protobuf.Any" } },

@@ -5,33 +5,7 @@
  * classes (generated), the plugin's schema, `irv export`, `irv review` and `irv drift` are
  * derived from this list, and the tests walk it so a new kind cannot go untested.
  *
- * Glossary: one word for one thing, everywhere.
- * - **kind**: a resource kind, named by its API collection (`groups`, `roleBindings`): `Kind`.
- *   Only the IAM collections that programs manage (`KINDS`) are kinds; `repos`, `tags` and
- *   `advisories` are collections the functions read.
- * - **collection**: a path of the API and the name of its list array (api/collections.ts):
- *   every kind is one, not every collection is a kind.
- * - **definition**: a kind's facts (`KindDefinition`, this directory); **field**: one member of
- *   it (`FieldDefinition`), named as the SDK names it; its **wire** name is the API's, where it
- *   differs (an identity provider's default role is `defaultRole` on the wire).
- * - **class name**: the SDK class (`Group`); **display name**: how `irv` reports a resource of
- *   the kind (`iam.Group`, `displayNameOf`); **label**: one item in plain words in messages
- *   ("role binding").
- * - **type token**: the engine's name of a resource type: `irv:iam:Group` for the plugin
- *   (`tokenOf`), `pulumi-nodejs:dynamic/irv:Group` for the dynamic classes
- *   (`dynamicTokenOf`); `kindOfTypeToken` maps either back to the kind, `kindOfDisplayName`
- *   a display name.
- * - **parent**: the group a resource lives in, named by its `parentField` (`parentUid` or
- *   `groupUid`), travelling in the request path, never in a body.
- * - **input** / **output**: what a program declares / what the provider reports; every field is
- *   an output, `input` marks the declared ones.
- * - **request rule** (`schema`): a field as a create body must carry it; **read shape**
- *   (`read`): a field as the API returns it, loose.
- * - **relationship type**: how an identity is assumed (`RELATIONSHIP_TYPES` in
- *   identities.ts: an OIDC claim match, static keys, an AWS principal, a service principal);
- *   never called a kind.
- * - **spec**: a kind's behaviour in the provider (provider/resources/<kind>.ts) over its
- *   definition's facts.
+ * What each word (kind, definition, facts, field, spec, ...) means: the glossary in CONTRIBUTING.md.
  */
 import { accountAssociations } from "./accountAssociations";
 import { groupInvites } from "./groupInvites";
@@ -60,7 +34,7 @@ export type Kind = (typeof KINDS)[number]["kind"];
 export type DefinitionOf<K extends Kind> = Extract<(typeof KINDS)[number], { kind: K }>;
 
 /** The definition of `kind`. */
-export function kindInfo<K extends Kind>(kind: K): DefinitionOf<K> {
+export function definitionOf<K extends Kind>(kind: K): DefinitionOf<K> {
   return KINDS.find((k) => k.kind === kind) as DefinitionOf<K>;
 }
 
@@ -68,20 +42,20 @@ export function kindInfo<K extends Kind>(kind: K): DefinitionOf<K> {
  * The kind of a resource type token, the plugin's (`irv:iam:Group`) or the dynamic classes'
  * (`pulumi-nodejs:dynamic/irv:Group`), or undefined for any other type.
  */
-export function kindOfTypeToken(type: string): (typeof KINDS)[number] | undefined {
+export function definitionOfTypeToken(type: string): (typeof KINDS)[number] | undefined {
   return (KINDS as readonly KindDefinition[]).find((d) => type === tokenOf(d) || type === dynamicTokenOf(d)) as
     | (typeof KINDS)[number]
     | undefined;
 }
 
 /** The kind whose display name is `name` (`iam.Group`), or undefined. */
-export function kindOfDisplayName(name: string): (typeof KINDS)[number] | undefined {
+export function definitionOfDisplayName(name: string): (typeof KINDS)[number] | undefined {
   return KINDS.find((d) => displayNameOf(d) === name);
 }
 
 /** Every field of `kind` the SDK class exposes as an output, in order, with `adoptUid` last. */
 export function outputNames(kind: Kind): string[] {
-  return [...Object.keys(kindInfo(kind).fields), "adoptUid"];
+  return [...Object.keys(definitionOf(kind).fields), "adoptUid"];
 }
 
 /**
@@ -89,7 +63,7 @@ export function outputNames(kind: Kind): string[] {
  * but the parent (which the caller derives from the uid) and the write-only ones.
  */
 export function readBack(kind: Kind, item: object): Record<string, unknown> {
-  const d = kindInfo(kind) as KindDefinition;
+  const d = definitionOf(kind) as KindDefinition;
   const x = item as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][])

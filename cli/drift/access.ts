@@ -5,7 +5,7 @@
  * top managed group), never read one by one.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { displayNameOf, kindInfo, kindOfTypeToken, type Kind } from "../../api/kinds";
+import { displayNameOf, definitionOf, definitionOfTypeToken, type Kind } from "../../api/kinds";
 import { isSelfOrAncestor } from "../../api/uid";
 import { AccessModel, hydratedNames, itemsOfApi, itemsOfState, orgOfItems, type ResourceItem, type StateResource } from "../../policy/access";
 import { stackClient } from "../access/load";
@@ -51,8 +51,8 @@ export async function accessDrift(stack: Stack, o: AccessDriftOptions = {}): Pro
   if (!client) return undefined;
   const state = await stack.exportStack();
   const resources = (state.deployment?.resources ?? []) as StateResource[];
-  const managed = new Set(resources.filter((r) => kindOfTypeToken(r.type)).map((r) => r.id).filter((id): id is string => !!id));
-  const groups = resources.filter((r) => kindOfTypeToken(r.type)?.kind === "groups" && r.id).map((r) => r.id!);
+  const managed = new Set(resources.filter((r) => definitionOfTypeToken(r.type)).map((r) => r.id).filter((id): id is string => !!id));
+  const groups = resources.filter((r) => definitionOfTypeToken(r.type)?.kind === "groups" && r.id).map((r) => r.id!);
   const tops = groups.filter((g) => !groups.some((o) => o !== g && isSelfOrAncestor(o, g))).sort();
   const config = await stack.getAllConfig();
   const expected = new Set([...(o.expected ?? []), ...listOf(config[EXPECTED_KEY]?.value)]);
@@ -72,7 +72,7 @@ export async function accessDrift(stack: Stack, o: AccessDriftOptions = {}): Pro
       continue;
     }
     const group = it.key.slice(0, it.key.lastIndexOf("/"));
-    unmanaged.push({ kind: displayNameOf(kindInfo(it.kind)), uid: it.key, name: it.label, group: groupName(group), grants: grantsOf(model, it) });
+    unmanaged.push({ kind: displayNameOf(definitionOf(it.kind)), uid: it.key, name: it.label, group: groupName(group), grants: grantsOf(model, it) });
   }
   unmanaged.sort((a, b) => a.kind.localeCompare(b.kind) || a.uid.localeCompare(b.uid));
   return { unmanaged, watched: { groups: tops.map(groupName), kinds }, expected: skipped };

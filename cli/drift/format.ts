@@ -1,5 +1,5 @@
 import { capped, cell, code, prose, table } from "../format/markdown";
-import { plain, quoted } from "../format/terminal";
+import { forTerminal, quoted } from "../format/terminal";
 import type { AccessDrift } from "./access";
 import type { DriftedResource, DriftReport } from "./report";
 
@@ -73,17 +73,17 @@ function settingsNote(r: DriftReport): string | undefined {
 }
 
 function text(r: DriftReport): string {
-  const lines = [`Stack ${plain(r.stack)}: ${driftSummary(r)}`];
-  if (r.settingsChanged?.length) lines.push(plain(`Checked with the current ${r.settingsChanged.join(", ")} (changed since the last pulumi up, which recorded the old value).`));
+  const lines = [`Stack ${forTerminal(r.stack)}: ${driftSummary(r)}`];
+  if (r.settingsChanged?.length) lines.push(forTerminal(`Checked with the current ${r.settingsChanged.join(", ")} (changed since the last pulumi up, which recorded the old value).`));
   for (const res of r.resources) {
     lines.push("");
-    const what = `${plain(res.name)} (${plain(res.kind)}, uid ${plain(res.uid)})`;
+    const what = `${forTerminal(res.name)} (${forTerminal(res.kind)}, uid ${forTerminal(res.uid)})`;
     if (res.status === "deleted") {
       lines.push(`- ${what}: deleted outside Pulumi`);
       continue;
     }
     lines.push(`~ ${what}`);
-    for (const f of res.fields) lines.push(`    ${plain(f.path)}: ${quoted(f.recorded)} (recorded) -> ${quoted(f.live)} (live)`);
+    for (const f of res.fields) lines.push(`    ${forTerminal(f.path)}: ${quoted(f.recorded)} (recorded) -> ${quoted(f.live)} (live)`);
   }
   lines.push(...outsideText(r.access));
   if (!r.inSync) lines.push("", NEXT_STEPS.replace(/`/g, ""));

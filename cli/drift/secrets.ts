@@ -1,6 +1,6 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { readSettings } from "../../client/config";
-import { kindOfDisplayName, secretNames, type KindDefinition } from "../../api/kinds";
+import { definitionOfDisplayName, secretNames, type KindDefinition } from "../../api/kinds";
 import { same } from "../../provider/resources/values";
 import { clientFor } from "../../client/session";
 import { SECRET, openedSecret } from "../engine/values";
@@ -26,13 +26,13 @@ export async function nameSecretMembers(stack: Stack, resources: DriftedResource
     const client = clientFor(readSettings((key) => config[key]));
     const recorded = new Map(((state.deployment?.resources ?? []) as { urn: string; outputs?: Record<string, unknown> }[]).map((r) => [r.urn, r.outputs ?? {}]));
     for (const r of masked) {
-      const kind = kindOfDisplayName(r.kind)!;
-      const live = (await client.get(kind.kind, r.uid)) as unknown as Record<string, Record<string, unknown>>;
+      const kind = definitionOfDisplayName(r.kind)!;
+      const live: Record<string, unknown> = { ...(await client.get(kind.kind, r.uid)) };
       const old = recorded.get(r.urn) ?? {};
       r.fields = r.fields.flatMap((f) => {
         if (!isWholeSecret(r, f.path)) return [f];
         const before = openedSecret(old[f.path]) as Record<string, unknown> | undefined;
-        const after = live[f.path] ?? {};
+        const after = (live[f.path] ?? {}) as Record<string, unknown>;
         const members = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after)])].sort();
         const writeOnly = (kind as KindDefinition).fields[f.path]?.writeOnlyMembers ?? [];
         const changed = members.filter((m) => !writeOnly.includes(m) && !same(before?.[m], after[m]));
@@ -46,6 +46,6 @@ export async function nameSecretMembers(stack: Stack, resources: DriftedResource
 
 /** True when `path` is a whole block the SDK marks secret (`oidc`), reported masked. */
 function isWholeSecret(r: DriftedResource, path: string): boolean {
-  const d = kindOfDisplayName(r.kind);
+  const d = definitionOfDisplayName(r.kind);
   return d ? secretNames(d).includes(path) : false;
 }

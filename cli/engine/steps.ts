@@ -1,5 +1,5 @@
 import type { EngineEvent, OpType, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
-import { displayNameOf, dynamicTokenOf, kindOfTypeToken } from "../../api/kinds";
+import { displayNameOf, definitionOfTypeToken } from "../../api/kinds";
 
 /**
  * One resource's step in an engine operation, reduced to what a report needs: the logical
@@ -50,7 +50,7 @@ const REPLACE_PARTS = new Set(["replace", "create-replacement", "delete-replaced
  */
 export function displayNameOfType(type: string): string {
   // One label per kind, whichever way the stack runs it (dynamic classes or the plugin).
-  const kind = kindOfTypeToken(type);
+  const kind = definitionOfTypeToken(type);
   if (kind) return displayNameOf(kind);
   const dyn = /^pulumi-nodejs:dynamic(?:\/([^:]+))?:(.+)$/.exec(type);
   if (dyn) {

@@ -5,8 +5,8 @@
  * plan into files; the fields of each declaration come from the kind's definition.
  */
 import type { z } from "zod";
-import { parentOf, type CollectionName, type resources } from "../../api";
-import { kindInfo, EXPORTED_KINDS, pluralOf, type ExportedKind, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
+import { parentOf, type CollectionName } from "../../api";
+import { definitionOf, EXPORTED_KINDS, pluralOf, type ExportedKind, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
 import { specs, type KindSpec } from "../../provider/resources";
 import { tsCommentText, tsString } from "../format/typescript";
 import { code, compact, type Code } from "./literal";
@@ -14,6 +14,7 @@ import { Namer, camel, slug, type Name } from "./names";
 import { wellFormed } from "./read";
 import type { OrgSnapshot } from "./snapshot";
 import type { GenerateOptions, RequiredSecret } from "./options";
+import type { Item as ItemOf } from "../../client";
 
 /** One resource the program declares. */
 export interface Declaration {
@@ -68,8 +69,8 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
   for (const rule of exportRules(snap, pathOf, treeKey)) {
     const items = rule.items;
     if (!items.length) continue;
-    const def = kindInfo(rule.kind);
-    const spec = specs[rule.kind] as unknown as KindSpec<CollectionName>;
+    const def = definitionOf(rule.kind);
+    const spec: KindSpec<CollectionName> = specs[rule.kind];
     const owner = (x: Item) => rule.owner?.(x) ?? spec.parentOf(x as never);
     const nameOf = rule.nameOf ?? ((x: Item) => String(x.name));
     const repeats = repeated(items, nameOf);
@@ -153,7 +154,7 @@ function byKey<T>(items: T[], key: (x: T) => string): T[] {
  * kind it refers to.
  */
 function about(def: KindDefinition, field: string, f: FieldDefinition, x: Item): string {
-  const label = kindInfo(f.refersTo as Kind).label;
+  const label = definitionOf(f.refersTo as Kind).label;
   if (field === def.parentField) return def.kind === "groups" ? "parent group" : label;
   const hydrated = x[field.replace(/Uid$/, "")] as { name?: string } | undefined;
   return hydrated?.name !== undefined ? `${label} ${tsCommentText(hydrated.name)}` : label;
@@ -161,7 +162,7 @@ function about(def: KindDefinition, field: string, f: FieldDefinition, x: Item):
 
 /** `block` with its members in the order the kind's request rule lists them. */
 function inSchemaOrder(kind: Kind, field: string, block: Record<string, unknown>): Record<string, unknown> {
-  const schema = (kindInfo(kind).fields as Record<string, FieldDefinition>)[field].schema as z.ZodObject;
+  const schema = (definitionOf(kind).fields as Record<string, FieldDefinition>)[field].schema as z.ZodObject;
   const order = Object.keys(schema.shape);
   return Object.fromEntries(Object.entries(block).sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)));
 }
@@ -169,11 +170,11 @@ function inSchemaOrder(kind: Kind, field: string, block: Record<string, unknown>
 type Item = { uid: string } & Record<string, unknown>;
 
 /** How `irv export` declares one kind: naming and order; the fields come from the kind's definition. */
-interface ExportRule {
+interface ExportRule<T extends Item = Item> {
   /** The comment above the kind's declarations (default: the label's plural). */
   comment: string;
   /** An item's name (default: its `name`). */
-  nameOf?(x: Item): string;
+  nameOf?(x: T): string;
   /** Appended to an item's name (`-role`). */
   nameSuffix?: string;
   /** The word that qualifies a repeated name (default: the label's last word). */
@@ -181,13 +182,13 @@ interface ExportRule {
   /** The variable name when no candidate is free (default: the label, hyphenated). */
   fallback: string;
   /** The owning group (default: the provider's parent of the item). */
-  owner?(x: Item): string | undefined;
+  owner?(x: T): string | undefined;
   /** Candidate names replacing the usual ones. */
-  names?(x: Item): string[];
+  names?(x: T): string[];
   /** The sort key (default: the owner's path, then the name). */
-  order?(x: Item): string;
+  order?(x: T): string;
   /** Fills in values the API never returns from secret config, recording each one. */
-  secrets?(x: Item, name: Name, args: Record<string, unknown>, out: RequiredSecret[]): void;
+  secrets?(x: T, name: Name, args: Record<string, unknown>, out: RequiredSecret[]): void;
 }
 
 /** A kind's rule from its label alone: "role binding" is declared under "Role bindings.", named `…-binding` when it repeats. */
@@ -201,25 +202,23 @@ function defaultRule(def: KindDefinition): ExportRule {
  * kinds listed before it, so every reference is to a variable declared above), with what is
  * particular to naming each.
  */
-function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) => string, treeKey: (groupUid: string | undefined) => string) {
+function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) => string, treeKey: (groupUid: string | undefined) => string): (ExportRule & { kind: ExportedKind; items: Item[] })[] {
   const identityNames = new Map(snap.items.identities.map((i) => [i.uid, i.name]));
-  const particular: { [K in ExportedKind]?: Partial<ExportRule> } = {
+  const particular: { [K in ExportedKind]?: Partial<ExportRule<Item & ItemOf<K>>> } = {
     // A group's key is its own path, which its children's keys extend: parents sort first.
     groups: { order: (g) => treeKey(g.uid) },
     roles: { comment: "Custom roles.", nameSuffix: "-role" },
     roleBindings: {
       fallback: "binding",
-      owner: (b) => (b as unknown as resources.RoleBinding).group?.uid || parentOf(b.uid),
-      nameOf(x) {
-        const b = x as unknown as resources.RoleBinding;
+      owner: (b) => b.group?.uid || parentOf(b.uid),
+      nameOf(b) {
         return `${identityNames.get(b.identity.uid) ?? b.identity.name}-${b.role.name}`;
       },
     },
     identityProviders: {
       comment: "Identity providers. The API never returns client secrets: they come from secret config.",
       suffix: "idp",
-      secrets(x, name, args, out) {
-        const p = x as unknown as resources.IdentityProvider;
+      secrets(p, name, args, out) {
         const key = camel(`${name.logical}-client-secret`);
         out.push({ key, about: `OIDC client secret of identity provider ${JSON.stringify(p.name)} (client id ${JSON.stringify(p.oidc.clientId)})` });
         args.oidc = inSchemaOrder("identityProviders", "oidc", { ...(args.oidc as object), clientSecret: code(`config.requireSecret(${tsString(key)})`) });
@@ -233,5 +232,5 @@ function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) =
       order: (a) => treeKey(a.uid),
     },
   };
-  return EXPORTED_KINDS.map((kind) => ({ kind, items: snap.items[kind] as Item[], ...defaultRule(kindInfo(kind)), ...particular[kind] }));
+  return EXPORTED_KINDS.map((kind) => ({ kind, items: snap.items[kind] as Item[], ...defaultRule(definitionOf(kind)), ...particular[kind] }));
 }

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { displayNameOf, kindInfo } from "../../api/kinds";
+import { displayNameOf, definitionOf } from "../../api/kinds";
 import { effective, type PolicyConfig } from "../../policy/config";
 import {
   ACCESS_GATES, AccessModel, diffAccess, isWorkload, itemsOfState, matchesCapability, orgOfItems, workloadIamWrite,
@@ -108,7 +108,7 @@ function group(deltas: AccessDelta[], m: Model): AccessEntry[] {
         group: nameIn(m, "group", d.group),
         except: d.except.map((e) => nameIn(m, "group", e)),
         groups: d.groups,
-        binding: { ...nameIn(m, "binding", b), kind: displayNameOf(kindInfo(binding.source)) },
+        binding: { ...nameIn(m, "binding", b), kind: displayNameOf(definitionOf(binding.source)) },
         role: nameIn(m, "role", binding.role),
       });
       break;

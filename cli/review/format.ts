@@ -1,6 +1,6 @@
 import type { Finding } from "../../policy/world";
 import { capped, cell, code, details, prose, table, type Section } from "../format/markdown";
-import { plain, quoted } from "../format/terminal";
+import { forTerminal, quoted } from "../format/terminal";
 import { outsideMarkdown, outsideText } from "../drift/format";
 import { sentence, type AccessChange, type AccessEntry } from "./access";
 import { ACTIONS, type ReviewChange, type ReviewReport } from "./report";
@@ -98,7 +98,7 @@ function entryBody(c: ReviewChange): string[] {
 const SIGN = { create: "+", adopt: "=", update: "~", replace: "+-", delete: "-" } as const;
 
 function text(r: ReviewReport): string {
-  const lines = [`Stack ${plain(r.stack)}: ${plain(r.summary)} (${r.unchanged} unchanged)`];
+  const lines = [`Stack ${forTerminal(r.stack)}: ${forTerminal(r.summary)} (${r.unchanged} unchanged)`];
   const policy = policyLine(r);
   if (policy) lines.push(policy);
   if (r.access) {
@@ -109,24 +109,24 @@ function text(r: ReviewReport): string {
   }
   lines.push(...outsideText(r.outside));
   for (const c of r.changes) {
-    const why = c.action === "replace" ? `: replaced because ${plain(c.replaceBecause.join(", "))} changed` : "";
-    lines.push("", `${SIGN[c.action]} ${c.action} ${plain(c.name)} (${plain(c.kind)}${c.uid ? `, uid ${plain(c.uid)}` : ""})${why}`);
+    const why = c.action === "replace" ? `: replaced because ${forTerminal(c.replaceBecause.join(", "))} changed` : "";
+    lines.push("", `${SIGN[c.action]} ${c.action} ${forTerminal(c.name)} (${forTerminal(c.kind)}${c.uid ? `, uid ${forTerminal(c.uid)}` : ""})${why}`);
     for (const f of c.fields) {
-      if (c.action === "create" || c.action === "adopt") lines.push(`    ${plain(f.path)}: ${quoted(f.after)}`);
-      else lines.push(`    ${plain(f.path)}: ${quoted(f.before)} -> ${quoted(f.after)}`);
+      if (c.action === "create" || c.action === "adopt") lines.push(`    ${forTerminal(f.path)}: ${quoted(f.after)}`);
+      else lines.push(`    ${forTerminal(f.path)}: ${quoted(f.before)} -> ${quoted(f.after)}`);
     }
     for (const f of c.findings) lines.push(`  ! ${findingText(f)}`);
   }
   const rest = unchangedFindings(r);
   if (rest.length) {
     lines.push("", "Policy findings on unchanged resources:");
-    for (const f of rest) lines.push(`  ! ${plain(f.name)} (${plain(f.kind)}): ${findingText(f)}`);
+    for (const f of rest) lines.push(`  ! ${forTerminal(f.name)} (${forTerminal(f.kind)}): ${findingText(f)}`);
   }
   return lines.join("\n");
 }
 
 function findingText(f: Finding): string {
-  return plain(`[${f.enforcementLevel}] ${f.rule}: ${f.message}. Fix: ${f.fix}`);
+  return forTerminal(`[${f.enforcementLevel}] ${f.rule}: ${f.message}. Fix: ${f.fix}`);
 }
 
 /** How many entries the markdown spells out, and in how many characters at most; the JSON output carries them all. */

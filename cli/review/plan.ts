@@ -1,5 +1,5 @@
 import type { Stack } from "@pulumi/pulumi/automation";
-import { DYNAMIC_TYPE_PREFIX, kindOfDisplayName, replaceNames } from "../../api/kinds";
+import { DYNAMIC_TYPE_PREFIX, definitionOfDisplayName, replaceNames } from "../../api/kinds";
 import { checkSettings } from "../engine/settings";
 import { StepCollector, type Step } from "../engine/steps";
 import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
@@ -158,7 +158,7 @@ function adoptUidOf(step: Step): string | undefined {
  */
 function replaceReasons(step: Step, changed: string[]): string[] {
   if (step.replaceKeys.length) return [...step.replaceKeys].sort();
-  const d = kindOfDisplayName(step.kind);
+  const d = definitionOfDisplayName(step.kind);
   const known = d ? replaceNames(d) : [];
   return known.filter((k) => changed.some((p) => p === k || p.startsWith(`${k}.`)));
 }

@@ -14,7 +14,6 @@
  */
 
 import { SERVICE_PRINCIPALS } from "../../api/fields";
-import { groupInvites, type FieldDefinition } from "../../api/kinds";
 
 /** The provider's name in HCL (`chainguard_*`) and in the mapping requests. */
 export const TERRAFORM_PROVIDER = "chainguard";

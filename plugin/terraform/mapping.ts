@@ -7,7 +7,7 @@
  * functions' definitions, and every name is checked against the plugin's schema, which derives
  * from them: a field renamed in a definition fails here rather than in a converted program.
  */
-import { kindInfo, tokenOf, type Kind } from "../../api/kinds";
+import { definitionOf, tokenOf, type Kind } from "../../api/kinds";
 import { FUNCTIONS } from "../../api/functions";
 import { packageSchema, VERSION } from "../schema";
 import {
@@ -106,7 +106,7 @@ export function terraformMapping(): Buffer {
   const resources: Json = {};
   const resourceShims: Json = {};
   for (const [tf, r] of Object.entries(TERRAFORM_RESOURCES)) {
-    const tok = tokenOf(kindInfo(r.kind as Kind));
+    const tok = tokenOf(definitionOf(r.kind as Kind));
     const spec = schema.resources[tok];
     const properties = { ...(spec.properties as Properties), ...(spec.inputProperties as Properties) };
     resources[tf] = { tok, fields: fieldsOf(r.attributes, properties, schema.types, tf) };
@@ -177,7 +177,7 @@ export function landings(): Landing[] {
     }
   };
   for (const [type, r] of Object.entries(TERRAFORM_RESOURCES))
-    walk({ type, dataSource: false, token: tokenOf(kindInfo(r.kind as Kind)) }, r.attributes, "", "");
+    walk({ type, dataSource: false, token: tokenOf(definitionOf(r.kind as Kind)) }, r.attributes, "", "");
   for (const [type, d] of Object.entries(TERRAFORM_DATA_SOURCES))
     walk({ type, dataSource: true, token: FUNCTIONS.find((f) => f.name === d.function)!.token }, d.attributes, "", "");
   return out;

@@ -4,7 +4,7 @@
  * same settings as the provider. Nothing here reads one resource per request, but for the probes
  * that tell which lists the caller may not make.
  */
-import { KINDS, kindInfo, kindOfTypeToken, type Kind } from "../../api/kinds";
+import { KINDS, definitionOf, definitionOfTypeToken, type Kind } from "../../api/kinds";
 import { PAGE_SIZE_MAX } from "../../api/collections";
 import { isSelfOrAncestor, parentOf } from "../../api/uid";
 import { NotFoundError, PermissionDeniedError, type IrvClient } from "../../client";
@@ -13,7 +13,7 @@ import { commonAncestor } from "../../provider/resources/reads";
 import { orgOfItems, type Known, type ResourceItem } from "./items";
 import type { Org } from "./org";
 
-const parentField = (kind: Kind): string => kindInfo(kind).parentField;
+const parentField = (kind: Kind): string => definitionOf(kind).parentField;
 
 /** The kinds that grant access or say who is granted it. */
 export const ACCESS_KINDS: readonly Kind[] = ["groups", "roles", "identities", "roleBindings", "groupInvites", "identityProviders"];
@@ -36,7 +36,7 @@ export function nameOfUrn(urn: string): string {
 export function itemsOfState(resources: readonly StateResource[]): ResourceItem[] {
   const out: ResourceItem[] = [];
   for (const r of resources) {
-    const kind = kindOfTypeToken(r.type)?.kind;
+    const kind = definitionOfTypeToken(r.type)?.kind;
     if (!kind || !ACCESS_KINDS.includes(kind)) continue;
     out.push({ kind, key: r.urn, label: nameOfUrn(r.urn), uid: r.id || undefined, fields: { ...r.inputs, ...r.outputs } });
   }
@@ -52,7 +52,7 @@ export function orgOfState(resources: readonly StateResource[], known: Known = {
 export async function itemsOfApi(client: IrvClient, scopes: readonly string[] = []): Promise<ResourceItem[]> {
   const lists = await Promise.all(
     ACCESS_KINDS.map(async (kind) => {
-      const items = (await collectUnder(client, kind, scopes)) as unknown as Record<string, unknown>[];
+      const items = await collectUnder(client, kind, scopes);
       return items.map((f) => itemOfApi(kind, f));
     }),
   );
@@ -60,8 +60,8 @@ export async function itemsOfApi(client: IrvClient, scopes: readonly string[] = 
   // built-in roles live at the root) are listed once, without one.
   if (scopes.length) {
     const seen = new Set(lists.flat().map((i) => i.uid));
-    const roles = (await client.collect("roles", {})) as unknown as Record<string, unknown>[];
-    lists.push(roles.filter((r) => !seen.has(r.uid as string)).map((f) => itemOfApi("roles", f)));
+    const roles = await client.collect("roles", {});
+    lists.push(roles.filter((r) => !seen.has(r.uid)).map((f) => itemOfApi("roles", f)));
   }
   return lists.flat();
 }
@@ -73,7 +73,7 @@ export async function itemsOfApi(client: IrvClient, scopes: readonly string[] = 
  * what lies outside the scopes dropped: a stack's 60 teams under one folder cost a page per kind,
  * not 60 requests. At worst, that first page is the one request more.
  */
-async function collectUnder(client: IrvClient, kind: Kind, scopes: readonly string[]): Promise<unknown[]> {
+async function collectUnder(client: IrvClient, kind: Kind, scopes: readonly string[]): Promise<{ uid: string }[]> {
   const perScope = async () => (await Promise.all((scopes.length ? scopes : [undefined]).map((s) => client.collect(kind, s ? { "uidp.descendants_of": s } : {})))).flat();
   const top = scopes.length > 1 ? scopes.slice(1).reduce<string | undefined>((a, s) => a && commonAncestor(a, s), scopes[0]) : undefined;
   if (top === undefined) return perScope();
@@ -94,8 +94,9 @@ async function collectUnder(client: IrvClient, kind: Kind, scopes: readonly stri
  * An item as the API returns it: its parent is in its uid, not a field, and a binding names its
  * identity and role by the objects it hydrates.
  */
-function itemOfApi(kind: Kind, f: Record<string, unknown>): ResourceItem {
-  const uid = String(f.uid);
+function itemOfApi(kind: Kind, item: { uid: string }): ResourceItem {
+  const f: Record<string, unknown> = { ...item };
+  const uid = item.uid;
   const fields: Record<string, unknown> = { [parentField(kind)]: parentOf(uid), ...f };
   const hydrated = (k: string) => (f[k] as { uid?: unknown } | undefined)?.uid;
   if (kind === "roleBindings") Object.assign(fields, { identityUid: f.identityUid ?? hydrated("identity"), roleUid: f.roleUid ?? hydrated("role") });

@@ -59,8 +59,8 @@ export type GetRepoArgs = ArgsOf<typeof GetRepo>;
 /** Filters of `getTags`. */
 export type GetTagsArgs = ArgsOf<typeof GetTags>;
 
-const repo = (r: Item<"repos">) => pick(RepoObject, r, OBJECTS) as unknown as Repo;
-const tag = (t: Item<"tags">) => pick(TagObject, t, OBJECTS) as unknown as Tag;
+const repo = (r: Item<"repos">) => pick<Repo>(RepoObject, r, OBJECTS);
+const tag = (t: Item<"tags">) => pick<Tag>(TagObject, t, OBJECTS);
 const anonymous = (clients: ClientSource) => clients({ anonymous: true });
 
 /** Repositories matching the filters (e.g. `descendantsOf: org`), every page followed. */

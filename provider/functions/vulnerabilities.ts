@@ -92,7 +92,7 @@ export type GetAdvisoriesArgs = ArgsOf<typeof GetAdvisories>;
 /** One advisory by uid or by its advisory id. */
 export type GetAdvisoryArgs = ArgsOf<typeof GetAdvisory>;
 
-const advisory = (a: Item<"advisories">) => pick(results.Advisory, a, OBJECTS) as unknown as Advisory;
+const advisory = (a: Item<"advisories">) => pick<Advisory>(results.Advisory, a, OBJECTS);
 
 /** Advisories matching the filters, every page followed. */
 export async function getAdvisories(clients: ClientSource, args: GetAdvisoriesArgs = {}): Promise<{ advisories: Advisory[] }> {

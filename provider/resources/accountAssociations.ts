@@ -1,6 +1,4 @@
 import type { accountAssociations as definition, InputsOf, OutputsOf } from "../../api/kinds";
-import type { z } from "zod";
-import { type AccountBlocks } from "../../api/bodies";
 import { NotFoundError } from "../../client/errors";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec } from "./spec";
@@ -12,10 +10,10 @@ export type AccountAssociationInputs = CommonInputs & InputsOf<typeof definition
 export type AccountAssociationOutputs = CommonInputs & OutputsOf<typeof definition>;
 
 const spec: KindSpec<"accountAssociations"> = {
-  ...factsOf("accountAssociations", (a) => a.uid),
+  ...factsOf("accountAssociations", (a) => a.uid as string),
   async recover(client, i, since, call) {
     try {
-      const a = await client.get("accountAssociations", i.groupUid, call);
+      const a = await client.get("accountAssociations", i.groupUid as string, call);
       return Date.parse(a.createTime) >= since ? a : undefined;
     } catch (e) {
       if (e instanceof NotFoundError) return undefined;

@@ -25,10 +25,10 @@ export async function adopt<C extends CollectionName>(client: IrvClient, spec: K
   // Write-only values (a secret, an invite's ttl) cannot be read: take them from the inputs, and
   // let adoptAlwaysMask send what must be set anyway.
   const live = spec.outputs(item, ins);
-  const c = changesOf(spec as unknown as KindSpec<CollectionName>, live, ins);
+  const c = changesOf(spec, live, ins);
   if (c.replaces.length)
     throw new Error(`adoptUid ${uid}: ${c.replaces.join(", ")} of the existing ${spec.label} differ from the inputs and cannot change in place`);
   const mask = [...new Set([...c.mask, ...(spec.adoptAlwaysMask?.(ins) ?? [])])];
-  const final = mask.length ? await client.update(spec.collection, uid, updateBody(spec as unknown as KindSpec<CollectionName>, ins, mask), mask, call) : item;
+  const final = mask.length ? await client.update(spec.collection, uid, updateBody(spec, ins, mask), mask, call) : item;
   return { id: final.uid, outs: outputsFor(spec, final, ins) };
 }

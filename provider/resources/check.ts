@@ -23,7 +23,7 @@ function parentSchema(field: string): z.ZodType {
 }
 
 /** Runs the kind's rules over inputs; issues on unknown values are dropped. */
-export function validate(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec): Issue[] {
+export function validate<C extends CollectionName>(spec: KindSpec<C>, inputs: Rec, olds: Rec): Issue[] {
   const creating = Object.keys(olds).length === 0;
   const issues: Issue[] = [];
   const parent = parentSchema(spec.parentField).safeParse(inputs);
@@ -44,7 +44,7 @@ export function validate(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec)
   const adoptUid = inputs.adoptUid;
   const parentUid = inputs[spec.parentField];
   if (creating && common.success && parent.success && typeof adoptUid === "string" && !containsUnknown(parentUid)) {
-    const owner = spec.parentOf({ uid: adoptUid } as Item<CollectionName>);
+    const owner = spec.parentOf({ uid: adoptUid } as Item<C>);
     if (owner !== parentUid) issues.push({ path: ["adoptUid"], message: `belongs to ${owner || "no group"}, but ${spec.parentField} is ${parentUid}` });
   }
   issues.push(...(spec.validate?.(inputs, creating, olds) ?? []));
@@ -57,7 +57,7 @@ export function validate(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec)
  * live value alone. Only a create needs it (also the create of a replacement); a resource that
  * had one cannot drop it.
  */
-function unreadYet(spec: KindSpec<CollectionName>, inputs: Rec, olds: Rec, path: PropertyKey[]): boolean {
+function unreadYet<C extends CollectionName>(spec: KindSpec<C>, inputs: Rec, olds: Rec, path: PropertyKey[]): boolean {
   const at = (r: Rec, p: PropertyKey[]) => p.reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Rec)[k as string] : undefined), r);
   if (!(spec.writeOnlyInputs ?? []).includes(path.join(".")) || at(inputs, path) !== undefined || at(olds, path) !== undefined) return false;
   return changesOf(spec, olds, inputs).replaces.length === 0;

@@ -31,7 +31,7 @@ export async function createRecovering<C extends CollectionName>(
   call: Call,
 ): Promise<Item<C>> {
   const body = spec.createBody(inputs);
-  return created(spec, inputs[spec.parentField], body, await createOrFind(client, spec, inputs, body, call));
+  return created(spec, inputs[spec.parentField] as string, body, await createOrFind(client, spec, inputs, body, call));
 }
 
 /** The text fields a create's answer must echo as they were sent (the API stores them as given). */
@@ -57,7 +57,7 @@ function created<C extends CollectionName>(spec: KindSpec<C>, parent: string, bo
 
 async function createOrFind<C extends CollectionName>(client: IrvClient, spec: KindSpec<C>, inputs: Rec, body: Rec, call: Call): Promise<Item<C>> {
   const { deadline } = call;
-  const parent = inputs[spec.parentField];
+  const parent = inputs[spec.parentField] as string;
   const retryStatuses = propagating(parent) ? [403] : undefined;
   const started = Date.now();
   const lateLookup = async (e: unknown) => {

@@ -1,8 +1,8 @@
 /** What changed between old outputs and new inputs, and the update that makes the change. */
 import type { CollectionName } from "../../api/collections";
-import { kindInfo, type Kind, type KindDefinition } from "../../api/kinds";
+import { definitionOf, type Kind, type KindDefinition } from "../../api/kinds";
 import type { KindSpec, Rec } from "./spec";
-import { clean, containsUnknown, isEmpty, same } from "./values";
+import { clean, containsUnknown, isEmpty, isRecord, same } from "./values";
 
 /** What changed between old outputs and new inputs. */
 export interface Changes {
@@ -15,20 +15,20 @@ export interface Changes {
 }
 
 /** Compares old outputs with new inputs, field by field, over the declared inputs only. */
-export function changesOf(spec: KindSpec<CollectionName>, olds: Rec, news: Rec): Changes {
+export function changesOf<C extends CollectionName>(spec: KindSpec<C>, olds: Rec, news: Rec): Changes {
   const changed: string[] = [];
   const mask: string[] = [];
   for (const [name, fs] of Object.entries(spec.fields)) {
     // A program may give what the wire spells differently (`CAP_IAM_GROUPS_LIST` for `groups.list`).
     const canon = (v: unknown) => (fs.codec && v !== undefined && !containsUnknown(v) ? fs.codec.fromWire(fs.codec.toWire(v)) : v);
-    const o = canon(olds[name] ?? fs.default) as Rec[string];
-    const n = canon(news[name] ?? fs.default) as Rec[string];
+    const o = canon(olds[name] ?? fs.default);
+    const n = canon(news[name] ?? fs.default);
     if (fs.computedWhenOmitted && news[name] === undefined) continue;
     if (!containsUnknown(n) && same(o, n)) continue;
     if (olds[name] === undefined && !containsUnknown(n) && spec.liveConfirms?.(name, olds, news)) continue;
     changed.push(name);
     const wire = fs.wire;
-    if (fs.block && !containsUnknown(n) && !isEmpty(o) && !isEmpty(n) && typeof o === "object" && typeof n === "object") {
+    if (fs.block && !containsUnknown(n) && !isEmpty(o) && !isEmpty(n) && isRecord(o) && isRecord(n)) {
       for (const k of [...new Set([...Object.keys(o), ...Object.keys(n)])].sort())
         if (!same(o[k], n[k])) mask.push(`${wire}.${k}`);
     } else mask.push(wire);
@@ -45,15 +45,15 @@ export interface Verdict extends Changes {
 }
 
 /** The diff of old outputs and new inputs, as both the dynamic classes and the plugin report it. */
-export function verdictOf(spec: KindSpec<CollectionName>, olds: Rec, news: Rec): Verdict {
+export function verdictOf<C extends CollectionName>(spec: KindSpec<C>, olds: Rec, news: Rec): Verdict {
   const c = changesOf(spec, olds, news);
   const replacing = c.replaces.length > 0;
-  const d: KindDefinition = kindInfo(spec.collection as Kind);
+  const d: KindDefinition = definitionOf(spec.collection as Kind);
   return { ...c, changes: c.changed.length > 0 || replacing, deleteBeforeReplace: replacing && !!d.deleteBeforeReplace };
 }
 
 /** The update body: the new values of the top-level fields the mask touches, on the wire. */
-export function updateBody(spec: KindSpec<CollectionName>, inputs: Rec, mask: string[]): Rec {
+export function updateBody<C extends CollectionName>(spec: KindSpec<C>, inputs: Rec, mask: string[]): Rec {
   if (spec.updateBody) return clean(spec.updateBody(inputs, mask));
   const body = spec.createBody(inputs);
   const tops = new Set(mask.map((m) => m.split(".")[0]));

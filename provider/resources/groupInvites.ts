@@ -1,7 +1,6 @@
 import type { groupInvites as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import { lifetimeIssues, livesFor, ttlOf } from "../../api/kinds/groupInvites";
 import { parentOf } from "../../api/uid";
-import type { CollectionName } from "../../api/collections";
 import { changesOf } from "./diff";
 import { findCreated } from "./create";
 import { providerFor } from "./provider";
@@ -25,7 +24,7 @@ const spec: KindSpec<"groupInvites"> = {
     // Only an invite about to be created must expire in the future: one that has since expired
     // must not break every later preview. Any change to an invite's inputs replaces it, so
     // changed inputs mean a create too.
-    if (!creating && changesOf(spec as unknown as KindSpec<CollectionName>, olds, i).changed.length === 0) return [];
+    if (!creating && changesOf(spec, olds, i).changed.length === 0) return [];
     return lifetimeIssues(i, (v) => v !== UNKNOWN);
   },
   /** An imported invite has no ttl in state: a program's ttl matches if the invite lives exactly that long. */
@@ -41,7 +40,7 @@ const spec: KindSpec<"groupInvites"> = {
     const mine = (v: { uid: string; roleUid: string; email: string; singleUse: boolean }) =>
       parentOf(v.uid) === i.groupUid && v.roleUid === i.roleUid && v.email === (i.email ?? "") && v.singleUse === (i.singleUse ?? false);
     for (;;) {
-      const orphan = await findCreated(client, "groupInvites", { "uidp.children_of": i.groupUid }, mine, since, call);
+      const orphan = await findCreated(client, "groupInvites", { "uidp.children_of": i.groupUid as string }, mine, since, call);
       if (!orphan) return undefined;
       await deleteOrphan(client, orphan.uid, call);
     }

@@ -1,5 +1,4 @@
 import type { groups as definition, InputsOf, OutputsOf } from "../../api/kinds";
-import { parentOf } from "../../api/uid";
 import { FailedPreconditionError } from "../../client/errors";
 import { noteGroupCreated } from "./newGroups";
 import { providerFor } from "./provider";

@@ -26,7 +26,7 @@ const timeoutsSchema = z.object({ create: timeoutString.optional(), update: time
 /** `v` split into the kind's own values and the hidden members. */
 function split(v: Rec | undefined): { own: Rec; hidden: HostMembers } {
   const { __provider, __timeouts, ...own } = v ?? {};
-  return { own, hidden: { __provider, __timeouts } };
+  return { own, hidden: { __provider: typeof __provider === "string" ? __provider : undefined, __timeouts: __timeouts as Timeouts | undefined } };
 }
 
 /** `v` with `__timeouts`, when the resource has one: the next update or delete reads it from state. */

@@ -1,9 +1,8 @@
 import type { identities as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import { relationshipTypeOf } from "../../api/bodies";
 import { staticKeysIssues } from "../../api/kinds/identities";
-import { parentOf } from "../../api/uid";
 import { providerFor } from "./provider";
-import { type CommonInputs, type Issue, type KindSpec } from "./spec";
+import { type CommonInputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 import { UNKNOWN, containsUnknown, same } from "./values";
 

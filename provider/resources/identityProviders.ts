@@ -1,5 +1,4 @@
 import type { identityProviders as definition, InputsOf, OutputsOf } from "../../api/kinds";
-import { parentOf } from "../../api/uid";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec, type Rec } from "./spec";
 import { factsOf } from "./facts";
@@ -26,11 +25,11 @@ const spec: KindSpec<"identityProviders"> = {
     }
     return body;
   },
-  adoptAlwaysMask: (i) => (i.oidc?.clientSecret ? ["oidc.clientSecret"] : []),
+  adoptAlwaysMask: (i) => ((i.oidc as Rec | undefined)?.clientSecret ? ["oidc.clientSecret"] : []),
   /** The rule that matches a login to a provisioned user is fixed once created (the API refuses a change): another replaces it. */
   extraReplaces: (olds, news) => {
-    const rule = (o: Rec | undefined) => correlationRuleOf(o?.correlationRule);
-    const n = news.oidc?.correlationRule;
+    const rule = (o: unknown) => correlationRuleOf((o as Rec | undefined)?.correlationRule);
+    const n = (news.oidc as Rec | undefined)?.correlationRule;
     return !containsUnknown(n) && rule(olds.oidc) !== rule(news.oidc) ? ["oidc"] : [];
   },
 };

@@ -14,7 +14,7 @@ export function outputsFor<C extends CollectionName>(spec: KindSpec<C>, item: It
  * defaults (an omitted description reads back as ""), which equal an omitted input in diff and
  * would otherwise show as `+description` on refresh and `- description: ""` in the next preview.
  */
-export function inputsOf(spec: KindSpec<CollectionName>, outs: Rec): Rec {
+export function inputsOf<C extends CollectionName>(spec: KindSpec<C>, outs: Rec): Rec {
   const picked: Rec = Object.fromEntries(Object.keys(spec.fields).map((k) => [k, outs[k]]));
   for (const [k, fs] of Object.entries(spec.fields)) if (fs.default !== undefined && same(picked[k], fs.default)) delete picked[k];
   return clean({ ...withoutEmpty(picked), adoptUid: outs.adoptUid });

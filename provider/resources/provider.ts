@@ -9,7 +9,7 @@ import type { CollectionName } from "../../api/collections";
 import { NotFoundError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
 import { currentClient } from "../../client/session";
-import { kindInfo, secretNames, type Kind } from "../../api/kinds";
+import { definitionOf, secretNames, type Kind } from "../../api/kinds";
 import { DEFAULT_OPERATION_MS } from "../timeouts";
 import { adopt } from "./adopt";
 import { failuresOf, validate } from "./check";
@@ -78,23 +78,24 @@ const callOf = (o: MethodOptions = {}): Call => ({ ...o, deadline: o.deadline ??
  * NOT_FOUND as done).
  */
 export function providerFor<C extends CollectionName, I extends object, O extends object>(spec: KindSpec<C>): KindProvider<I, O> {
-  const anySpec = spec as unknown as KindSpec<CollectionName>;
+  // I and O are the kind's declared types; the rules below read any value by name.
+  const rec = (v: object): Rec => v as Rec;
   return {
     async check(olds, news) {
-      const inputs: Rec = news;
-      const prior: Rec = olds ?? {};
-      const failures = failuresOf(validate(anySpec, inputs, prior), secretNames(kindInfo(spec.collection as Kind)));
+      const inputs = rec(news);
+      const prior = rec(olds ?? {});
+      const failures = failuresOf(validate(spec, inputs, prior), secretNames(definitionOf(spec.collection as Kind)));
       if (Object.keys(prior).length === 0 || !("adoptUid" in inputs)) return { inputs: news, failures };
       const { adoptUid: _, ...rest } = inputs;
       return { inputs: rest as I, failures };
     },
 
     async diff(_id, olds, news) {
-      return verdictOf(anySpec, olds, news);
+      return verdictOf(spec, rec(olds), rec(news));
     },
 
     async create(inputs, o) {
-      const ins: Rec = inputs;
+      const ins = rec(inputs);
       const call = callOf(o);
       const client = currentClient();
       if (ins.adoptUid) {
@@ -115,12 +116,12 @@ export function providerFor<C extends CollectionName, I extends object, O extend
         throw e;
       }
       const outs = outputsFor(spec, item, props ?? {});
-      return { id: item.uid, props: outs as O, inputs: inputsOf(anySpec, outs) as I };
+      return { id: item.uid, props: outs as O, inputs: inputsOf(spec, outs) as I };
     },
 
     async update(id, olds, news, o) {
-      const ins: Rec = news;
-      const c = changesOf(anySpec, olds, ins);
+      const ins = rec(news);
+      const c = changesOf(spec, rec(olds), ins);
       if (c.replaces.length) throw new Error(`${spec.label} ${id}: ${c.replaces.join(", ")} cannot change in place`);
       const client = currentClient();
       const call = callOf(o);
@@ -135,7 +136,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
     },
 
     async delete(id, props, o) {
-      const prior: Rec = props ?? {};
+      const prior = rec(props ?? {});
       const call = callOf(o);
       let held: string | undefined;
       for (;;) {

@@ -26,7 +26,7 @@ const spec: KindSpec<"roleBindings"> = {
     findCreated(
       client,
       "roleBindings",
-      { group: i.groupUid, identity: i.identityUid, role: i.roleUid },
+      { group: i.groupUid as string, identity: i.identityUid as string, role: i.roleUid as string },
       (b) => parentOf(b.uid) === i.groupUid && b.identity.uid === i.identityUid && b.role.uid === i.roleUid,
       since,
       deadline,

@@ -13,7 +13,7 @@ export type RoleOutputs = CommonInputs & OutputsOf<typeof definition>;
 const spec: KindSpec<"roles"> = {
   ...factsOf("roles"),
   recover: (client, i, since, deadline) =>
-    findCreated(client, "roles", { name: i.name }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since, deadline),
+    findCreated(client, "roles", { name: i.name as string }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since, deadline),
 };
 
 /** The provider of `iam.Role`. */

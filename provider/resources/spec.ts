@@ -24,7 +24,7 @@ export interface Issue {
 }
 
 /** A record of inputs, outputs or bodies. */
-export type Rec = Record<string, any>;
+export type Rec = Record<string, unknown>;
 
 /** What makes one kind: its collection, its fields and the mapping between inputs, wire and outputs. */
 export interface KindSpec<C extends CollectionName> {

@@ -5,6 +5,7 @@
  */
 
 import { unknownValue } from "../sentinels";
+import type { Rec } from "./spec";
 
 /** The value preview sends for an input that is not known yet (the engine's unknown sentinel). */
 export const UNKNOWN: string = unknownValue;
@@ -30,6 +31,9 @@ export function unknownAlong(obj: unknown, path: readonly PropertyKey[]): boolea
 }
 
 /** True for values that mean "not set": undefined, null, "", [] and {}. */
+/** A block's values (or any object): what a diff looks into member by member. */
+export const isRecord = (v: unknown): v is Rec => typeof v === "object" && v !== null;
+
 export function isEmpty(v: unknown): boolean {
   if (v === undefined || v === null || v === "") return true;
   if (Array.isArray(v)) return v.length === 0;

@@ -6,7 +6,7 @@
  */
 import type protobuf from "protobufjs";
 import type { z } from "zod";
-import { grpcRoot, GRPC_PACKAGES, type MethodFacts, type PackageFacts } from "../../api/grpc";
+import { grpcRoot, GRPC_PACKAGES, type ProtoMethod, type ProtoPackage } from "../../api/grpc";
 import { displayNameOf, KINDS, maskPathOf, wireNameOf, type FieldDefinition, type KindDefinition, type ProtoField } from "../../api/kinds";
 
 export const COVERAGE_PAGE = "api-coverage.md";
@@ -16,16 +16,16 @@ const typeOf = (p: ProtoField) => (p.keyType ? `map<${p.keyType}, ${p.type}>` : 
 const behaviourOf = (p?: ProtoField) => (p?.behavior ?? []).map((b) => b.toLowerCase().replaceAll("_", " ")).join(", ");
 
 /** The packages that have services, as the page lists them. */
-const servicePackages = (): PackageFacts[] => GRPC_PACKAGES.filter((p) => Object.keys(p.services ?? {}).length > 0);
+const servicePackages = (): ProtoPackage[] => GRPC_PACKAGES.filter((p) => Object.keys(p.services ?? {}).length > 0);
 
 /** Whether irv-server serves a method (it then answers on REST and on gRPC alike). */
-export const isServed = (m: MethodFacts): boolean => "request" in m;
+export const isServed = (m: ProtoMethod): boolean => "request" in m;
 
 /** The REST mapping of a method as irv-server serves it: the mapping's path under the service's prefix. */
-export const restPathOf = (m: MethodFacts, prefix = ""): string => `${prefix}${m.http.path}`;
+export const restPathOf = (m: ProtoMethod, prefix = ""): string => `${prefix}${m.http.path}`;
 
 /** The table of one package's services and methods. */
-function servicesSection(p: PackageFacts): string[] {
+function servicesSection(p: ProtoPackage): string[] {
   const out: string[] = [];
   for (const [name, service] of Object.entries(p.services ?? {})) {
     out.push(`### ${code(`${p.package}.${name}`)}`, "");
@@ -53,7 +53,7 @@ function membersOf(d: KindDefinition, f: FieldDefinition): [string, ProtoField][
 }
 
 /** The methods of the kind's service. */
-const methodsOf = (d: KindDefinition): Record<string, MethodFacts> => GRPC_PACKAGES.find((p) => p.package === d.proto.package)!.services![d.proto.service].methods;
+const methodsOf = (d: KindDefinition): Record<string, ProtoMethod> => GRPC_PACKAGES.find((p) => p.package === d.proto.package)!.services![d.proto.service].methods;
 
 /** Whether the kind has an Update method (an invite has none: every change replaces it). */
 const updates = (d: KindDefinition): boolean => `Update${d.proto.message}` in methodsOf(d);

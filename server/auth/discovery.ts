@@ -9,6 +9,10 @@
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
 import { OutboundError, type OutboundFetcher } from "./outbound";
 
+/** A JWK Set's outline (RFC 7517 section 5): a list of objects; createLocalJWKSet checks each key. */
+const isKeySet = (v: Record<string, unknown>): v is Record<string, unknown> & JSONWebKeySet =>
+  Array.isArray(v.keys) && v.keys.every((k) => typeof k === "object" && k !== null && !Array.isArray(k));
+
 /** How many issuers' keys (and failures) are remembered: the oldest is forgotten first. */
 export const ISSUERS_CACHED = 256;
 /** How long a found key set is used before it is fetched again. */
@@ -97,8 +101,9 @@ export class IssuerKeys {
     // OIDC Discovery 4.3: the document speaks for exactly this issuer.
     if (doc.issuer !== issuer || typeof doc.jwks_uri !== "string") throw new OutboundError("not-json");
     const jwks = await this.fetcher.json(doc.jwks_uri);
+    if (!isKeySet(jwks)) throw new OutboundError("not-json");
     try {
-      return createLocalJWKSet(jwks as unknown as JSONWebKeySet);
+      return createLocalJWKSet(jwks);
     } catch {
       throw new OutboundError("not-json");
     }

@@ -90,7 +90,7 @@ function checkedLookup(policy: OutboundPolicy): LookupFunction {
       if (err) return callback(err, "", 0);
       if (addresses.length === 0 || addresses.some((a) => !policy.addressAllowed(a.address)))
         return callback(Object.assign(new Error("address not allowed"), { code: "EADDRNOTALLOWED" }), "", 0);
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      if (options.all) return callback(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
     });
   };

@@ -8,7 +8,7 @@
 import { Metadata, status as GrpcStatus, type Server, type ServiceDefinition, type ServerUnaryCall, type sendUnaryData, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { FastifyInstance } from "fastify";
 import type protobuf from "protobufjs";
-import type { MethodFacts, PackageFacts } from "../../api/grpc/facts";
+import type { ProtoMethod, ProtoPackage } from "../../api/grpc/proto";
 import { maxHeaderSize } from "node:http";
 import { invalidField } from "../errors";
 import { errorOf, fromRestJson, toRest } from "./transcode";
@@ -16,10 +16,10 @@ import { errorOf, fromRestJson, toRest } from "./transcode";
 const raw = (b: Buffer) => b;
 
 /** The REST mapping in words: `GET /iam/v2beta1/groups`. */
-export const describeRule = (m: MethodFacts): string => `${m.http.method.toUpperCase()} ${m.http.path}`;
+export const describeRule = (m: ProtoMethod): string => `${m.http.method.toUpperCase()} ${m.http.path}`;
 
 /** Adds every service of `packages` to `server`, answering through `app`. */
-export function addServices(server: Server, app: FastifyInstance, root: protobuf.Root, packages: readonly PackageFacts[]): void {
+export function addServices(server: Server, app: FastifyInstance, root: protobuf.Root, packages: readonly ProtoPackage[]): void {
   const statusType = root.lookupType(".google.rpc.Status");
   for (const p of packages) {
     for (const [serviceName, service] of Object.entries(p.services ?? {})) {
@@ -56,7 +56,7 @@ export function addServices(server: Server, app: FastifyInstance, root: protobuf
 }
 
 interface Bound {
-  rule: MethodFacts["http"];
+  rule: ProtoMethod["http"];
   prefix: string;
   request: protobuf.Type;
   response: protobuf.Type;

@@ -8,7 +8,7 @@
  */
 import { status as GrpcStatus, Metadata, type ServiceError } from "@grpc/grpc-js";
 import type protobuf from "protobufjs";
-import type { HttpRule } from "../../api/grpc/facts";
+import type { HttpRule } from "../../api/grpc/proto";
 import { fromJson, maskPathsOf, protoNameOf, toJson } from "../../api/grpc/root";
 
 type Obj = Record<string, unknown>;

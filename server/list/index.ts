@@ -1,4 +1,4 @@
 /** Listing: query parsing, keyset views, signed page tokens, paginate(). */
 export { paginate, type Page, type PageEnv } from "./paginate";
-export { type ListSpec, type FilterSpec, type SortValue, exact } from "./spec";
+export { type Listing, type ListFilter, type SortValue, exact } from "./listing";
 export { type RawQuery } from "./query";

@@ -15,7 +15,7 @@ import { decodeToken, encodeToken, queryHash } from "./page-token";
 import { predicate } from "./predicate";
 import { paginatePublic } from "./public";
 import { filterKey, parseListQuery, type ListQuery, type RawQuery } from "./query";
-import type { ListSpec } from "./spec";
+import type { Listing } from "./listing";
 import { RangesView, SortedView, type View } from "./views";
 import { listWork } from "./work";
 
@@ -58,7 +58,7 @@ function prefixesFor(scopes: string[], descendantsOf: string | undefined): strin
 }
 
 function buildView<T extends Keyed>(
-  coll: Collection<T>, spec: ListSpec<T>, q: ListQuery, prefixes: string[], hash: string,
+  coll: Collection<T>, spec: Listing<T>, q: ListQuery, prefixes: string[], hash: string,
 ): View<T> {
   const ranges = prefixes.map((p) => coll.subtree(p)).filter(([lo, hi]) => hi > lo);
   const test = both(predicate(spec, q.filters), q.hidden?.shown);
@@ -101,7 +101,7 @@ function both<T>(a: ((item: T) => boolean) | undefined, b: ((item: T) => boolean
 }
 
 /** One page of `coll` for the raw List query, as the caller with `env.scopes` sees it. */
-export function paginate<T extends Keyed>(coll: Collection<T>, spec: ListSpec<T>, raw: RawQuery, env: PageEnv): Page<T> {
+export function paginate<T extends Keyed>(coll: Collection<T>, spec: Listing<T>, raw: RawQuery, env: PageEnv): Page<T> {
   // An anonymous listing spans the whole organization: its cost is bounded another way.
   if (env.only) return paginatePublic(coll, spec, raw, env);
   const q = parseListQuery(raw, spec);

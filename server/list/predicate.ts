@@ -1,10 +1,10 @@
 /** The test of a List query's filters, item by item. */
 import { isSelfOrAncestor, parentOf } from "../../api/uid";
 import type { Keyed } from "../store";
-import type { ListSpec } from "./spec";
+import type { Listing } from "./listing";
 
 /** The filter predicate for everything except descendants_of (already applied as ranges). */
-export function predicate<T extends Keyed>(spec: ListSpec<T>, filters: Record<string, string[]>): ((item: T) => boolean) | undefined {
+export function predicate<T extends Keyed>(spec: Listing<T>, filters: Record<string, string[]>): ((item: T) => boolean) | undefined {
   const tests: ((item: T) => boolean)[] = [];
   for (const [name, values] of Object.entries(filters)) {
     switch (name) {

@@ -27,7 +27,7 @@ import { decodeToken, encodeToken, queryHash, type Cursor } from "./page-token";
 import type { Page, PageEnv } from "./paginate";
 import { predicate } from "./predicate";
 import { filterKey, parseListQuery, type RawQuery } from "./query";
-import type { ListSpec } from "./spec";
+import type { Listing } from "./listing";
 import { listWork } from "./work";
 
 /** The most items one anonymous request looks at to filter (or to sort a small source). */
@@ -43,23 +43,30 @@ export interface PublicPage<T> extends Page<T> {
 
 type Only = NonNullable<PageEnv["only"]>;
 
-/** Public views of each collection: (restriction, field) -> the view and the data it was built from. */
-const views = new WeakMap<object, Map<string, { stamp: string; index: SortedIndex<Keyed> }>>();
+/** A collection's public views: (restriction, field) -> the view and the data it was built from. */
+type Views<T extends Keyed> = Map<string, { stamp: string; index: SortedIndex<T> }>;
+/** The public views of each collection, typed by the collection's items. */
+interface ViewCache {
+  get<T extends Keyed>(coll: Collection<T>): Views<T> | undefined;
+  set<T extends Keyed>(coll: Collection<T>, views: Views<T>): void;
+}
+// One WeakMap underneath: its get and set take any collection, and ViewCache ties each value to its key's type.
+const views: ViewCache = new WeakMap<object, never>();
 
 /** The items of `coll` that pass `only`, in `field` order; rebuilt only when the data changed. */
 function publicView<T extends Keyed>(coll: Collection<T>, field: string, valueOf: (item: T) => SortValue, only: Only): SortedIndex<T> {
   let byField = views.get(coll);
-  if (!byField) views.set(coll, (byField = new Map()));
+  if (!byField) views.set(coll, (byField = new Map() as Views<T>));
   const stamp = `${coll.version}|${only.version?.() ?? ""}`;
   const key = `${only.key}|${field}`;
   const hit = byField.get(key);
-  if (hit?.stamp === stamp) return hit.index as unknown as SortedIndex<T>;
+  if (hit?.stamp === stamp) return hit.index;
   const items: T[] = [];
   for (const e of coll.sortedBy(field, valueOf).entries) if (only.test(e.item)) items.push(e.item);
   const index = new SortedIndex(items, valueOf); // already in order: the sort is one pass
   listWork.examined += coll.size;
   listWork.viewBuilds++;
-  byField.set(key, { stamp, index: index as unknown as SortedIndex<Keyed> });
+  byField.set(key, { stamp, index });
   return index;
 }
 
@@ -79,7 +86,7 @@ const sizeOf = <T extends Keyed>(s: Source<T>) => s.hi - s.lo;
 const smallest = <T extends Keyed>(a: Source<T>, b: Source<T>) => (sizeOf(b) < sizeOf(a) ? b : a);
 
 /** The test of every filter a source does not satisfy by itself; undefined when none is left. */
-function residual<T extends Keyed>(spec: ListSpec<T>, filters: Record<string, string[]>, consumed: Set<string>): ((item: T) => boolean) | undefined {
+function residual<T extends Keyed>(spec: Listing<T>, filters: Record<string, string[]>, consumed: Set<string>): ((item: T) => boolean) | undefined {
   const left = Object.fromEntries(Object.entries(filters).filter(([name]) => !consumed.has(name)));
   const rest = predicate(spec, left);
   const under = left["uidp.descendants_of"]?.[0];
@@ -89,7 +96,7 @@ function residual<T extends Keyed>(spec: ListSpec<T>, filters: Record<string, st
 }
 
 /** The ranges of public views that satisfy some of the filters (see the file's comment). */
-function sources<T extends Keyed>(coll: Collection<T>, spec: ListSpec<T>, order: string, filters: Record<string, string[]>, only: Only): Source<T>[] {
+function sources<T extends Keyed>(coll: Collection<T>, spec: Listing<T>, order: string, filters: Record<string, string[]>, only: Only): Source<T>[] {
   const same = (k: SortKey) => k;
   const base = publicView(coll, order, spec.sortable[order], only);
   const out: Source<T>[] = [{ index: base, lo: 0, hi: base.entries.length, consumed: new Set(), ordered: true, toKey: same }];
@@ -175,7 +182,7 @@ function walk<T extends Keyed>(
  * One page of an anonymous listing of `coll` (the items passing `env.only`), at a bounded cost.
  * `pageSize` overrides the query's (v1 lists ask for more than a v2beta1 page).
  */
-export function paginatePublic<T extends Keyed>(coll: Collection<T>, spec: ListSpec<T>, raw: RawQuery, env: PageEnv, pageSize?: number): PublicPage<T> {
+export function paginatePublic<T extends Keyed>(coll: Collection<T>, spec: Listing<T>, raw: RawQuery, env: PageEnv, pageSize?: number): PublicPage<T> {
   const q = parseListQuery(raw, spec);
   // What the query hides (a tag list's referrers) narrows the public views themselves, so each
   // such variant is a view of its own, built once, and every source below stays exact.

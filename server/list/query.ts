@@ -16,7 +16,7 @@ import { COLLECTIONS, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, SCOPE_FILTERS } from "..
 import { UID } from "../../api/uid";
 import { invalidField } from "../errors";
 import type { Keyed } from "../store";
-import type { ListSpec } from "./spec";
+import type { Listing } from "./listing";
 
 /** A raw query as Fastify parses it. */
 export type RawQuery = Record<string, string | string[] | undefined>;
@@ -58,7 +58,7 @@ export function jsonName(protoName: string): string {
 
 /** Every parameter a collection's List takes, under both its names -> its proto name. */
 const namesOf = new WeakMap<object, Map<string, string>>();
-function parameterNames<T extends Keyed>(spec: ListSpec<T>): Map<string, string> {
+function parameterNames<T extends Keyed>(spec: Listing<T>): Map<string, string> {
   let names = namesOf.get(spec);
   if (!names) {
     names = new Map();
@@ -93,7 +93,7 @@ function own<V>(table: Record<string, V>, key: string): V | undefined {
 const TIME_ALIASES: Record<string, string> = { createdAt: "createTime", updatedAt: "updateTime" };
 
 /** Parses `order_by`: one field, optionally followed by `asc` or `desc`. */
-export function parseOrder<T extends Keyed>(raw: string, spec: ListSpec<T>, as = "order_by"): Order {
+export function parseOrder<T extends Keyed>(raw: string, spec: Listing<T>, as = "order_by"): Order {
   const parts = raw.trim().split(/\s+/);
   if (parts.length > 2 || parts[0] === "" || raw.includes(","))
     throw invalidField(as, 'must be one field name, optionally followed by " desc" or " asc"');
@@ -128,7 +128,7 @@ export function filterKey(q: ListQuery<never>): unknown[] {
 }
 
 /** Parses and validates a List query for `spec`. */
-export function parseListQuery<T extends Keyed>(raw: RawQuery, spec: ListSpec<T>): ListQuery<T> {
+export function parseListQuery<T extends Keyed>(raw: RawQuery, spec: Listing<T>): ListQuery<T> {
   const q: ListQuery<T> = {
     pageSize: PAGE_SIZE_DEFAULT,
     skip: 0,

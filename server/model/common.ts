@@ -106,3 +106,8 @@ export function pick<T extends object>(obj: T, keys: string[]): Record<string, u
   }
   return out;
 }
+
+/** `o` without its undefined members: a record holds no key for an absent value. */
+export function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

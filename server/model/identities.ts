@@ -9,7 +9,7 @@ import { invalidField, permissionDenied } from "../errors";
 import { applyPatch, maskPaths } from "../masks";
 import type { IdentityRecord } from "../store";
 import { parseBody } from "../validate";
-import { changed, freshUid, pick, requireGroup, requireItem } from "./common";
+import { changed, definedOnly, freshUid, pick, requireGroup, requireItem } from "./common";
 
 export const identityMaskPaths = maskPaths(IdentityUpdate);
 
@@ -21,9 +21,8 @@ function checkStaticKeys(ctx: ServerContext, sk: StaticKeys | undefined): void {
 }
 
 function record(base: Omit<IdentityRecord, keyof IdentityCreate>, input: IdentityCreate): IdentityRecord {
-  const r: IdentityRecord = { ...base, name: input.name, description: input.description ?? "" };
-  for (const k of RELATIONSHIP_TYPES) if (input[k] !== undefined) (r as unknown as Record<string, unknown>)[k] = input[k];
-  return r;
+  const { name, description, ...relationship } = input;
+  return { ...base, name, description: description ?? "", ...definedOnly(relationship) };
 }
 
 /** Creates an identity in group `groupUid`. */

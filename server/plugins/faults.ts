@@ -13,7 +13,7 @@ import { retryLater } from "../errors";
 import { record, type RecordedRequest } from "./recording";
 
 /** One fault to inject. */
-export interface FaultSpec {
+export interface Fault {
   method?: string;
   path?: string | RegExp;
   /** How many matching requests it applies to (default 1). */
@@ -25,10 +25,10 @@ export interface FaultSpec {
 
 /** The faults armed on a server. */
 export class Faults {
-  private armed: (FaultSpec & { left: number })[] = [];
+  private armed: (Fault & { left: number })[] = [];
 
   /** Arms a fault. */
-  add(fault: FaultSpec): void {
+  add(fault: Fault): void {
     this.armed.push({ ...fault, left: fault.times ?? 1 });
   }
 
@@ -38,7 +38,7 @@ export class Faults {
   }
 
   /** The first armed fault matching the request, used up by one. */
-  take(method: string, path: string): FaultSpec | undefined {
+  take(method: string, path: string): Fault | undefined {
     const i = this.armed.findIndex(
       (f) =>
         (!f.method || f.method.toUpperCase() === method) &&

@@ -3,4 +3,4 @@ export { installErrors } from "./errors";
 export { clientErrorHandler } from "./client-errors";
 export { installJsonBody } from "./json-body";
 export { installRecording, redact, type RecordedRequest } from "./recording";
-export { installFaults, Faults, type FaultSpec } from "./faults";
+export { installFaults, Faults, type Fault } from "./faults";

@@ -1,14 +1,14 @@
 /** /vulnerabilities/v2beta1/advisories: read-only, loaded from fixtures, kept under the organization. */
 import { EVENT_TYPE_FILTERS, REVIEW_STATES, eventTypeOf, eventTypeOfFilter, type AdvisoryEvent } from "../../api/advisories";
 import { parentOf } from "../../api/uid";
-import type { FilterSpec } from "../list";
+import type { ListFilter } from "../list";
 import { enumValue } from "../list/query";
 import { fields } from "../model";
 import type { AdvisoryRecord } from "../store";
 import { parentGroup, type CollectionRoutes } from "./collection";
 
 /** A repeatable filter matching any value against a string or list field. */
-const anyOf = (get: (a: AdvisoryRecord) => string | string[] | undefined): FilterSpec<AdvisoryRecord> => ({
+const anyOf = (get: (a: AdvisoryRecord) => string | string[] | undefined): ListFilter<AdvisoryRecord> => ({
   repeated: true,
   match: (a, values) => {
     const v = get(a) ?? "";
@@ -17,14 +17,14 @@ const anyOf = (get: (a: AdvisoryRecord) => string | string[] | undefined): Filte
 });
 
 /** A repeatable filter on advisories with at least one event whose `get` is one of the values. */
-const anyEvent = (get: (e: AdvisoryEvent) => string | undefined, base: Omit<FilterSpec<AdvisoryRecord>, "match"> = {}): FilterSpec<AdvisoryRecord> => ({
+const anyEvent = (get: (e: AdvisoryEvent) => string | undefined, base: Omit<ListFilter<AdvisoryRecord>, "match"> = {}): ListFilter<AdvisoryRecord> => ({
   repeated: true,
   ...base,
   match: (a, values) => a.events.some((e) => values.includes(get(e) ?? "")),
 });
 
 /** An enum filter: the value by name or number, read as its name. */
-const enumOf = (names: readonly string[]): Omit<FilterSpec<AdvisoryRecord>, "match"> => ({
+const enumOf = (names: readonly string[]): Omit<ListFilter<AdvisoryRecord>, "match"> => ({
   check: (v) => (enumValue(v, names) ? undefined : `must be one of ${names.join(", ")} (or its number)`),
   normalize: (v) => enumValue(v, names)!,
 });

@@ -12,19 +12,19 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS } from "../../api/collections";
-import { kindInfo, type Kind } from "../../api/kinds";
+import { definitionOf, type Kind } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { callerOf, type ServerContext } from "../context";
 import { isAnonymous, notPublic, PUBLIC_READ } from "../auth/anonymous";
 import { methodNotAllowed, notFound } from "../errors";
-import { paginate, type ListSpec, type PageEnv, type RawQuery } from "../list";
+import { paginate, type Listing, type PageEnv, type RawQuery } from "../list";
 import { maskedBody, parseMask } from "../masks";
 import type { Collection, Keyed } from "../store";
 import { parseUid } from "../validate";
 
 /** One collection's routes, declared by its routes file. */
 export interface CollectionRoutes<T extends Keyed> {
-  list: ListSpec<T>;
+  list: Listing<T>;
   /** The store collection. */
   items(ctx: ServerContext): Collection<T>;
   /** Capability prefix: `groups`, `identity`, `role_bindings`, ... */
@@ -54,7 +54,7 @@ export const parentGroup = (uid: string): string => parentOf(uid) ?? uid;
 
 /** A resource kind's facts the routes use, from its definition (api/kinds): label and capability prefix. */
 export function kindFacts(kind: Kind): { label: string; capability: string } {
-  const { label, capability } = kindInfo(kind);
+  const { label, capability } = definitionOf(kind);
   return { label, capability };
 }
 

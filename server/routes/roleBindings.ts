@@ -2,11 +2,11 @@
 import { UID, parentOf } from "../../api/uid";
 import { roleBindings } from "../../api/kinds";
 import { createRoleBinding, deleteRoleBinding, renderRoleBinding, roleBindingMaskPaths, scalarFields, updateRoleBinding } from "../model";
-import type { FilterSpec } from "../list";
+import type { ListFilter } from "../list";
 import type { RoleBindingRecord } from "../store";
 import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
-const byUid = (get: (b: RoleBindingRecord) => string): FilterSpec<RoleBindingRecord> => ({
+const byUid = (get: (b: RoleBindingRecord) => string): ListFilter<RoleBindingRecord> => ({
   check: (v) => (UID.test(v) ? undefined : "must be a uid"),
   match: (b, values) => values.includes(get(b)),
 });

@@ -44,17 +44,22 @@ export class Store {
   private quiet = false;
   private committer: Committer | undefined;
 
+  /** Every collection by its name, as the store's generic paths see it. */
+  private readonly byName = new Map<CollectionName, Collection<Keyed>>();
+
   constructor() {
     for (const kind of COLLECTION_NAMES) {
       const coll = new Collection<Keyed>();
-      (this as unknown as Record<CollectionName, Collection<Keyed>>)[kind] = coll;
+      this.byName.set(kind, coll);
+      // The typed member StoreCollections declares (`store.groups`, ...).
+      Object.defineProperty(this, kind, { value: coll, enumerable: true });
       coll.observer = (uid, before, after) => this.observe(kind, uid, before, after);
     }
   }
 
   /** The collection named `kind`. */
   collection(kind: CollectionName): Collection<Keyed> {
-    return this[kind] as unknown as Collection<Keyed>;
+    return this.byName.get(kind)!;
   }
 
   /** From now on, every transaction's writes go to `committer` before the transaction returns. */

@@ -19,9 +19,9 @@ const orgArb = (groups: number) =>
     bindings: fc.array(fc.record({ group: fc.nat(groups - 1), subject: fc.nat(3), role: fc.nat(3) }), { maxLength: 12 }),
   });
 
-type Spec = { parents: number[]; roles: (string[] | null)[]; bindings: { group: number; subject: number; role: number }[] };
+type OrgShape = { parents: number[]; roles: (string[] | null)[]; bindings: { group: number; subject: number; role: number }[] };
 
-function orgOf(spec: Spec, only?: (i: number) => boolean): Org {
+function orgOf(spec: OrgShape, only?: (i: number) => boolean): Org {
   const g = (i: number) => `g${i}`;
   return {
     groups: [{ key: g(0), name: "root" }, ...spec.parents.map((p, i) => ({ key: g(i + 1), name: `n${i + 1}`, parent: g(p % (i + 1)) }))],

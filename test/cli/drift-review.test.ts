@@ -1,10 +1,9 @@
 import { builtinRoleUid } from "../../server";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatDrift, formatReview, runReview, type DriftReport } from "../../cli";
-import { createStack, ENGINE_TIMEOUT, nodeRequire, pulumiEnv, type TestStack } from "../support/engine";
-import { path as apiPath, startTestServer, type TestServer } from "../support/server";
-import { runIrv } from "../support/cli";
+import { ENGINE_TIMEOUT, nodeRequire } from "../support/engine";
+import { path as apiPath } from "../support/server";
+import { runIrv, useAppliedStack } from "../support/cli";
 
 // `irv drift` and `irv review` through the real engine against a live irv-server: drift made
 // through the API, reported by the compiled CLI with exit 2, then 0 after `pulumi refresh`; then
@@ -20,55 +19,37 @@ const GITHUB = "https://token.actions.githubusercontent.com";
 // Engine runs: bounded by the engine tests' timeout, not vitest's 60 s default (the first test
 // alone took 24 s on an idle machine; a loaded one takes several times that).
 describe("irv drift and irv review", { timeout: ENGINE_TIMEOUT }, () => {
-  let srv: TestServer;
-  let t: TestStack;
   let edited = false;
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    srv = await startTestServer();
-    const org = srv.server.organization;
-    t = await createStack({
-      stackName: "drift",
-      server: srv.server,
-      program: async () => {
-        const eng = new irv.iam.Group("eng", { parentUid: org, name: "engineering", description: "Everyone who builds" });
-        const ops = new irv.iam.Group("ops", { parentUid: org, name: "ops" });
-        // The edit moves platform from engineering to ops: a replacement forced by parentUid.
-        const platform = new irv.iam.Group("platform", { parentUid: edited ? ops.uid : eng.uid, name: "platform" });
-        new irv.iam.Group("scratch", { parentUid: org, name: "scratch" });
-        new irv.iam.Identity("ci", {
-          groupUid: platform.uid,
-          name: "ci-0",
-          claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" },
-        });
-        if (!edited)
-          new irv.iam.Role("releaser", { groupUid: eng.uid, name: "releaser", capabilities: ["repo.list", "tag.create"] });
-        new irv.iam.IdentityProvider("sso", {
-          groupUid: eng.uid,
-          name: "sso",
-          defaultRoleUid: builtinRoleUid("viewer"),
-          oidc: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: pulumi.secret(edited ? SECRET_V2 : SECRET_V1) },
-        });
-        if (edited) new irv.iam.Group("security", { parentUid: org, name: "security", description: "Vulnerability response" });
-      },
+  const stack = useAppliedStack("drift", async (org) => {
+    const eng = new irv.iam.Group("eng", { parentUid: org, name: "engineering", description: "Everyone who builds" });
+    const ops = new irv.iam.Group("ops", { parentUid: org, name: "ops" });
+    // The edit moves platform from engineering to ops: a replacement forced by parentUid.
+    const platform = new irv.iam.Group("platform", { parentUid: edited ? ops.uid : eng.uid, name: "platform" });
+    new irv.iam.Group("scratch", { parentUid: org, name: "scratch" });
+    new irv.iam.Identity("ci", {
+      groupUid: platform.uid,
+      name: "ci-0",
+      claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" },
     });
-    env = pulumiEnv(path.join(path.dirname(t.workDir), "home"));
-    await t.stack.up();
-  }, ENGINE_TIMEOUT);
-  afterAll(async () => {
-    await t?.dispose();
-    await srv?.close();
+    if (!edited)
+      new irv.iam.Role("releaser", { groupUid: eng.uid, name: "releaser", capabilities: ["repo.list", "tag.create"] });
+    new irv.iam.IdentityProvider("sso", {
+      groupUid: eng.uid,
+      name: "sso",
+      defaultRoleUid: builtinRoleUid("viewer"),
+      oidc: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: pulumi.secret(edited ? SECRET_V2 : SECRET_V1) },
+    });
+    if (edited) new irv.iam.Group("security", { parentUid: org, name: "security", description: "Vulnerability response" });
   });
 
   const uidOf = async (name: string): Promise<string> => {
-    const state = await t.exportState();
+    const state = await stack.t.exportState();
     const r = (state.deployment.resources as any[]).find((x) => String(x.urn).endsWith(`::${name}`));
     return r.outputs.uid;
   };
 
   it("reports drift made through the API (changed fields, a deleted resource) with exit 2, then 0 after refresh", async () => {
-    const api = srv.api;
+    const api = stack.srv.api;
     expect((await api.patch(apiPath("groups", await uidOf("eng")), { description: "Changed in the console" }, { updateMask: "description" })).status).toBe(200);
     const ci = await uidOf("ci");
     const subject = "repo:acme/infra:ref:refs/heads/release";
@@ -78,13 +59,13 @@ describe("irv drift and irv review", { timeout: ENGINE_TIMEOUT }, () => {
     const scratch = await uidOf("scratch");
     expect((await api.del(apiPath("groups", scratch))).status).toBe(200);
 
-    const run = await runIrv(["drift", "--stack", "drift", "--cwd", t.workDir, "--format", "json"], env);
+    const run = await runIrv(["drift", "--stack", "drift", "--cwd", stack.t.workDir, "--format", "json"], stack.env);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(2);
     const report = JSON.parse(run.stdout) as DriftReport;
     expect(report).toMatchObject({ stack: "drift", inSync: false, changed: 3, deleted: 1 });
     // In the state's order (parents first), whatever order the engine refreshed in.
-    const recorded = ((await t.exportState()).deployment.resources as { urn: string }[]).map((r) => r.urn);
+    const recorded = ((await stack.t.exportState()).deployment.resources as { urn: string }[]).map((r) => r.urn);
     expect(report.resources.map((r) => r.urn)).toEqual(recorded.filter((urn) => report.resources.some((r) => r.urn === urn)));
     const byName = Object.fromEntries(report.resources.map((r) => [r.name, r]));
     expect(byName.eng).toMatchObject({ kind: "iam.Group", status: "changed" });
@@ -106,8 +87,8 @@ describe("irv drift and irv review", { timeout: ENGINE_TIMEOUT }, () => {
       expect(out).not.toContain("irv-console");
     }
 
-    await t.stack.refresh();
-    const after = await runIrv(["drift", "--stack", "drift", "--cwd", t.workDir], env);
+    await stack.t.stack.refresh();
+    const after = await runIrv(["drift", "--stack", "drift", "--cwd", stack.t.workDir], stack.env);
     expect(after.code).toBe(0);
     expect(after.stdout).toContain("No drift");
   });
@@ -115,7 +96,7 @@ describe("irv drift and irv review", { timeout: ENGINE_TIMEOUT }, () => {
   it("reviews an edit: a parent change is a replace naming parentUid, secrets stay masked", async () => {
     const platform = await uidOf("platform");
     edited = true;
-    const report = await runReview({ stack: t.stack });
+    const report = await runReview({ stack: stack.t.stack });
     // After the refresh, engineering's description is the console's; the program puts it back.
     expect(report.summary).toBe("2 to create, 2 to update, 2 to replace (groupUid, parentUid), 1 to delete");
     const byName = Object.fromEntries(report.changes.map((c) => [c.name, c]));

@@ -4,8 +4,9 @@ import * as path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStack, ENGINE_TIMEOUT, nodeRequire, recordSteps, repoRoot, type TestStack } from "../support/engine";
-import { listAll, path as apiPath, startTestServer, type Api, type TestServer } from "../support/server";
+import { listAll, startTestServer, type Api, type TestServer } from "../support/server";
 import { runIrv } from "../support/cli";
+import { created } from "../support/server-helpers";
 
 // `irv export` of a server-side org of a few hundred resources (made over the API), then `up` of
 // the generated program through the real engine (adopting everything: no POST, no DELETE, uids
@@ -14,12 +15,8 @@ import { runIrv } from "../support/cli";
 const GITHUB = "https://token.actions.githubusercontent.com";
 const COLLECTIONS = ["groups", "identities", "roles", "roleBindings", "identityProviders", "accountAssociations"] as const;
 
-/** POSTs a create and returns the created resource's uid. */
-async function create(api: Api, collection: (typeof COLLECTIONS)[number], parent: string, body: object): Promise<string> {
-  const res = await api.post(apiPath(collection, parent), body);
-  if (res.status !== 200) throw new Error(`create ${collection} under ${parent}: ${res.status} ${res.text}`);
-  return res.body.uid;
-}
+/** Creates through the API and returns the created resource's uid. */
+const create = async (api: Api, collection: (typeof COLLECTIONS)[number], parent: string, body: object): Promise<string> => (await created(api, collection, parent, body)).uid;
 
 /** Builds a group tree under `parent`: 4 teams of 3 subteams, each group with identities, a role and bindings. */
 async function buildOrg(api: Api, parent: string): Promise<string> {

@@ -1,12 +1,11 @@
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UNSAFE_CHARS } from "../../api/text";
 import { formatReview, runReview } from "../../cli";
 import { COMMENT_LIMIT } from "../../cli/format/markdown";
-import { runIrv } from "../support/cli";
-import { createStack, ENGINE_TIMEOUT, nodeRequire, pulumiEnv, type TestStack } from "../support/engine";
+import { runIrv, useAppliedStack } from "../support/cli";
+import { ENGINE_TIMEOUT, nodeRequire } from "../support/engine";
 import { cells, inline } from "../support/markdown";
-import { path as apiPath, startTestServer, type TestServer } from "../support/server";
+import { path as apiPath } from "../support/server";
 
 // `irv drift` and `irv review` markdown, meant for a pull request comment, over text anyone with
 // write access to the org (or to the program) chose: a lone CR, `<!--`, `</details>`, backticks,
@@ -43,41 +42,23 @@ function expectContained(md: string): void {
 }
 
 describe("hostile text in irv drift and irv review markdown", { timeout: ENGINE_TIMEOUT }, () => {
-  let srv: TestServer;
-  let t: TestStack;
-  let env: Record<string, string>;
   let many = 0;
-
-  beforeAll(async () => {
-    srv = await startTestServer();
-    const org = srv.server.organization;
-    t = await createStack({
-      stackName: "hostile",
-      server: srv.server,
-      program: async () => {
-        const eng = new irv.iam.Group("eng", { parentUid: org, name: "eng", description: "Everyone who builds" });
-        new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-0", claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" } });
-        // A change larger than a comment: groups whose 4,000-character descriptions hold hostile text.
-        for (let i = 0; i < many; i++)
-          new irv.iam.Group(`team-${i}`, { parentUid: org, name: `team-${i}`, description: `${HIDE} ${i} `.repeat(100).slice(0, 4000) });
-      },
-    });
-    env = pulumiEnv(path.join(path.dirname(t.workDir), "home"));
-    await t.stack.up();
-  }, ENGINE_TIMEOUT);
-  afterAll(async () => {
-    await t?.dispose();
-    await srv?.close();
+  const stack = useAppliedStack("hostile", async (org) => {
+    const eng = new irv.iam.Group("eng", { parentUid: org, name: "eng", description: "Everyone who builds" });
+    new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-0", claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" } });
+    // A change larger than a comment: groups whose 4,000-character descriptions hold hostile text.
+    for (let i = 0; i < many; i++)
+      new irv.iam.Group(`team-${i}`, { parentUid: org, name: `team-${i}`, description: `${HIDE} ${i} `.repeat(100).slice(0, 4000) });
   });
 
   it("keeps every drifted value, name and key in one code span: the subject change stays visible", async () => {
-    const state = await t.exportState();
+    const state = await stack.t.exportState();
     const uid = (name: string) => (state.deployment.resources as any[]).find((r) => String(r.urn).endsWith(`::${name}`)).outputs.uid as string;
-    expect((await srv.api.patch(apiPath("groups", uid("eng")), { description: HIDE }, { updateMask: "description" })).status).toBe(200);
+    expect((await stack.srv.api.patch(apiPath("groups", uid("eng")), { description: HIDE }, { updateMask: "description" })).status).toBe(200);
     const claimMatch = { issuer: GITHUB, subject: ATTACKER, claims: { [KEY]: HIDE } };
-    expect((await srv.api.patch(apiPath("identities", uid("ci")), { claimMatch }, { updateMask: "claim_match" })).status).toBe(200);
+    expect((await stack.srv.api.patch(apiPath("identities", uid("ci")), { claimMatch }, { updateMask: "claim_match" })).status).toBe(200);
 
-    const md = await runIrv(["drift", "--stack", "hostile", "--cwd", t.workDir, "--format", "markdown"], env);
+    const md = await runIrv(["drift", "--stack", "hostile", "--cwd", stack.t.workDir, "--format", "markdown"], stack.env);
     expect(md.code, md.stderr).toBe(2);
     expectContained(md.stdout);
     const lines = md.stdout.split("\n");
@@ -89,7 +70,7 @@ describe("hostile text in irv drift and irv review markdown", { timeout: ENGINE_
     const keyRow = lines.find((l) => l.includes("claimMatch.claims"))!;
     expect(inline(cells(keyRow)![0]).spans).toEqual(["claimMatch.claims.k`\\r<!--@attacker|\\\\"]);
 
-    const text = await runIrv(["drift", "--stack", "hostile", "--cwd", t.workDir, "--format", "text"], env);
+    const text = await runIrv(["drift", "--stack", "hostile", "--cwd", stack.t.workDir, "--format", "text"], stack.env);
     expect(text.code).toBe(2);
     expect(unsafe(text.stdout)).toEqual([]);
     expect(text.stdout).toContain(`claimMatch.subject: "repo:acme/infra:ref:refs/heads/main" (recorded) -> "${ATTACKER}" (live)`);
@@ -98,7 +79,7 @@ describe("hostile text in irv drift and irv review markdown", { timeout: ENGINE_
 
   it("cuts a review too large for a comment under 65,536 characters, summary first, saying what it left out", async () => {
     many = 60;
-    const report = await runReview({ stack: t.stack });
+    const report = await runReview({ stack: stack.t.stack });
     expect(report.changes.length).toBe(60);
     const md = formatReview(report, "markdown");
     expect(md.length).toBeLessThanOrEqual(COMMENT_LIMIT);

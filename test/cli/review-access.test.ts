@@ -15,7 +15,7 @@ import { formatReview, runReview, type DriftReport, type ReviewReport } from "..
 import { builtinRoleUid } from "../../server";
 import { runIrv } from "../support/cli";
 import { ENGINE_TIMEOUT, createStack, nodeRequire, repoRoot, type TestStack } from "../support/engine";
-import { yamlPolicyProject } from "../support/policy-programs";
+import { YAML_BUILTIN_ROLES, yamlGroup, yamlPolicyProject } from "../support/policy-programs";
 import { useServer } from "../support/server";
 
 const irv = nodeRequire("pulumi-irv") as typeof import("../../dynamic");
@@ -23,22 +23,8 @@ const GITHUB = "https://token.actions.githubusercontent.com";
 
 /** Before (`edited` false) and after: ci's binding moves from viewer on platform to owner on engineering; deployer is new. */
 function yamlProgram(edited: boolean): string {
-  return `variables:
-  owner:
-    fn::invoke: { function: irv:iam:getRole, arguments: { name: owner }, return: uid }
-  viewer:
-    fn::invoke: { function: irv:iam:getRole, arguments: { name: viewer }, return: uid }
-resources:
-  eng:
-    type: irv:iam:Group
-    properties: { parentUid: "\${org}", name: engineering, description: Engineering }
-  platform:
-    type: irv:iam:Group
-    properties: { parentUid: "\${eng.uid}", name: platform, description: Platform }
-  tools:
-    type: irv:iam:Group
-    properties: { parentUid: "\${platform.uid}", name: tools, description: Tools }
-  ci:
+  return `${YAML_BUILTIN_ROLES}resources:
+${yamlGroup("eng", "${org}", "engineering", "Engineering")}${yamlGroup("platform", "${eng.uid}", "platform", "Platform")}${yamlGroup("tools", "${platform.uid}", "tools", "Tools")}  ci:
     type: irv:iam:Identity
     properties:
       groupUid: \${eng.uid}

@@ -7,7 +7,7 @@ import { configure, dynamicProviders } from "../../provider";
 import { ExchangeTokenSource, NO_CREDENTIALS, StaticTokenSource, tokenSourceFrom } from "../../client/auth";
 import { readSettings } from "../../client/config";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
-import { apiCreate, builtinRole, useProviderServer } from "../support/provider";
+import { created, builtinRole, useProviderServer } from "../support/provider";
 
 const ctx = useProviderServer({ allowPrivateIssuers: true });
 let issuer: OidcIssuer;
@@ -17,8 +17,8 @@ const subject = "repo:acme/infra:ref:refs/heads/main";
 beforeAll(async () => {
   issuer = await startOidcIssuer();
   const org = ctx.server.organization;
-  identity = (await apiCreate(ctx, "identities", org, { name: "ci-0", claimMatch: { issuer: issuer.url, subject } })).uid;
-  await apiCreate(ctx, "roleBindings", org, { identityUid: identity, roleUid: await builtinRole(ctx, "viewer") });
+  identity = (await created(ctx.api, "identities", org, { name: "ci-0", claimMatch: { issuer: issuer.url, subject } })).uid;
+  await created(ctx.api, "roleBindings", org, { identityUid: identity, roleUid: await builtinRole(ctx, "viewer") });
 });
 afterAll(() => issuer?.close());
 

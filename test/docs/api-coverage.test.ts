@@ -1,12 +1,12 @@
 /**
- * docs/api-coverage.md: what it says is so. It names every method the facts (api/grpc) list, with
+ * docs/api-coverage.md: what it says is so. It names every method the proto record (api/grpc) lists, with
  * what pulumi-irv sends; and every method it marks served really answers on a live irv-server over
  * REST, at its mapping: no 404, no 405, no UNIMPLEMENTED.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GRPC_PACKAGES, type MethodFacts } from "../../api/grpc";
+import { GRPC_PACKAGES, type ProtoMethod } from "../../api/grpc";
 import { KINDS, type KindDefinition } from "../../api/kinds";
 import { COVERAGE_PAGE, isServed, restPathOf } from "../../scripts/docs/coverage";
 import { DOCS_DIR } from "../../scripts/gen-docs";
@@ -21,7 +21,7 @@ const METHODS = GRPC_PACKAGES.flatMap((p) =>
 );
 
 describe("docs/api-coverage.md", () => {
-  it("names every service and method of the facts, with its mapping and whether irv-server serves it", () => {
+  it("names every service and method of the proto record, with its mapping and whether irv-server serves it", () => {
     const text = page();
     expect(METHODS.length).toBeGreaterThan(60);
     for (const { pkg, service, name, m } of METHODS) {
@@ -53,7 +53,7 @@ describe("every method the page marks served, on a live irv-server over REST", (
    * A request to `m`'s mapping: its path variables filled with live uids (a parent with a group's,
    * an item's uid with one of the collection's), an empty body where it takes one.
    */
-  function requestOf(m: MethodFacts, prefix: string, uidOf: (collection: string) => string): { method: string; url: string; body?: object } {
+  function requestOf(m: ProtoMethod, prefix: string, uidOf: (collection: string) => string): { method: string; url: string; body?: object } {
     const url = restPathOf(m, prefix).replace(/\{(\w+)[^}]*\}/g, (_, v: string) => uidOf(v.startsWith("parent") ? "parent" : m.http.path.split("/")[3]));
     return { method: m.http.method.toUpperCase(), url, ...(m.http.body === undefined ? {} : { body: {} }) };
   }

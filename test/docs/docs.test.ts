@@ -15,6 +15,7 @@ import { withStandIns } from "../../scripts/docs/programs";
 import { objectIssues, type PackageSchema } from "../../scripts/docs/schema";
 import { DOCS_DIR, committedPages, currentDocs } from "../../scripts/gen-docs";
 
+// The plugin writes its schema untyped; PackageSchema is what the pages read of it.
 const schema = packageSchema() as unknown as PackageSchema;
 
 describe("docs/, the reference pages", () => {

@@ -63,6 +63,7 @@ function orgProgram(organization: string, declare: Declare): PulumiFn {
 }
 
 const dynamicDeclare: Declare = (className, name, args) => {
+  // The classes by name, as the kinds' definitions name them.
   const iam = loadSdk().iam as unknown as Record<string, new (n: string, a: object) => { uid: pulumi.Output<string> }>;
   return new iam[className](name, args);
 };

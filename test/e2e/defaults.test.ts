@@ -93,6 +93,7 @@ const CLASSES: Record<CollectionName, keyof Sdk["iam"]> = {
 /** `v` with the state's secret envelopes (`{<sig>: ..., plaintext: "<json>"}`) opened. */
 function opened(v: unknown): unknown {
   if (!v || typeof v !== "object") return v;
+  // A secret in state, as the engine writes it.
   if (specialSigKey in v) return opened(JSON.parse((v as unknown as { plaintext: string }).plaintext));
   return Array.isArray(v) ? v.map(opened) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, opened(x)]));
 }
@@ -123,6 +124,7 @@ describe("absent optional inputs and the API's empty defaults compare equal", { 
           if ("roleUid" in args) args.roleUid = viewer;
           if ("defaultRoleUid" in args) args.defaultRoleUid = viewer;
           declared.set(c.name, args);
+          // The class by name, as the kind's definition names it.
           const Class = irv.iam[CLASSES[c.collection]] as unknown as new (n: string, a: object) => { uid: unknown };
           resources[c.name] = new Class(c.name, args);
         }

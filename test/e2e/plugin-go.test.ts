@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_TIMEOUT, pulumiBinDir, pulumiEnv, repoRoot } from "../support/engine";
 import { path as apiPath, useServer } from "../support/server";
-import { BUILD_TIMEOUT, buildGoModule, goFlags, pulumiSdkVersion, run } from "../toolchain/support";
+import { BUILD_TIMEOUT, buildGoModule, goFlags, pulumiSdkVersion, run } from "../support/toolchain";
 
 // A Go program on the Go SDK committed in sdk/go (fresh: test/plugin/plugin-sdk), used as
 // docs/installation-configuration.md tells a Go user (its go.mod, the plugin found through

@@ -5,7 +5,7 @@ import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_TIMEOUT, pulumiEnv, repoRoot } from "../support/engine";
 import { path as apiPath, listAll, useServer } from "../support/server";
-import { run } from "../toolchain/support";
+import { run } from "../support/toolchain";
 
 // examples/yaml-org through the plain CLI and the YAML language host, in a folder project that
 // finds `pulumi-resource-irv` through `plugins.providers[].path`, as a user's project does.

@@ -7,7 +7,7 @@ import { ENGINE_TIMEOUT, pulumiEnv, repoRoot } from "../support/engine";
 import { make, makeEveryKind } from "../support/every-kind";
 import { startTestServer, type TestServer } from "../support/server";
 import { importFileOf, stateOnto } from "../support/terraform";
-import { run } from "../toolchain/support";
+import { run } from "../support/toolchain";
 import { yamlProject, type YamlProject } from "../support/yaml-project";
 
 // Coming from the Terraform provider through the real CLI: `pulumi package get-mapping` of the

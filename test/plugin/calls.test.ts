@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { secret, struct, usePlugin } from "../support/plugin";
+import { secret, struct, urn, usePlugin } from "../support/plugin";
 import { json, startHostileServer, type HostileServer } from "../support/hostile-server";
 import { useServer } from "../support/server";
 import { COLLECTIONS } from "../../api/collections";
@@ -11,7 +11,6 @@ import { COLLECTIONS } from "../../api/collections";
 // What Pulumi's own provider server does right, in ours: failures reach the engine with the
 // API's gRPC codes, a bad request is INVALID_ARGUMENT, an unknown schema version is refused, and
 // the engine's Cancel aborts what is in flight and refuses what comes after.
-const urn = (type: string, name: string) => `urn:pulumi:dev::p::${type}::${name}`;
 const GROUP = "0123456789abcdef0123456789abcdef01234567";
 const UID = `${GROUP}/0123456789abcdef`;
 

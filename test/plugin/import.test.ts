@@ -1,7 +1,7 @@
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { beforeAll, describe, expect, it } from "vitest";
-import { secret, struct, usePlugin } from "../support/plugin";
+import { secret, struct, urn, usePlugin } from "../support/plugin";
 import { makeEveryKind, type EveryKind, type MadeByHand } from "../support/every-kind";
 import { useServer } from "../support/server";
 
@@ -10,7 +10,6 @@ import { useServer } from "../support/server";
 // `pulumi import` does), then Diff of the outputs against those inputs, which must be no change.
 const unwrap = (v: any): any =>
   v?.[specialSigKey] === specialSecretSig ? unwrap(v.value) : Array.isArray(v) ? v.map(unwrap) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrap(x)])) : v;
-const urn = (type: string, name: string) => `urn:pulumi:dev::p::irv:iam:${type}::${name}`;
 const NONE = provproto.DiffResponse.DiffChanges.DIFF_NONE;
 
 /** The resources of `makeEveryKind`, with their kind. */
@@ -33,11 +32,11 @@ describe("import of every kind through the plugin's provider server", () => {
   let made: MadeByHand;
   const plugin = usePlugin();
   const call = plugin.call;
-  const read = (type: string, id: string) => call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urn(type, "r")).setId(id));
+  const read = (type: string, id: string) => call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urn(`irv:iam:${type}`, "r")).setId(id));
   const check = (type: string, olds: object, news: object) =>
-    call<provproto.CheckResponse>("check", new provproto.CheckRequest().setUrn(urn(type, "r")).setOlds(struct(olds)).setNews(struct(news)));
+    call<provproto.CheckResponse>("check", new provproto.CheckRequest().setUrn(urn(`irv:iam:${type}`, "r")).setOlds(struct(olds)).setNews(struct(news)));
   const diff = (type: string, id: string, olds: object, news: object) =>
-    call<provproto.DiffResponse>("diff", new provproto.DiffRequest().setUrn(urn(type, "r")).setId(id).setOlds(struct(olds)).setNews(struct(news)));
+    call<provproto.DiffResponse>("diff", new provproto.DiffRequest().setUrn(urn(`irv:iam:${type}`, "r")).setId(id).setOlds(struct(olds)).setNews(struct(news)));
   /** What an import reads: the outputs and the inputs, as plain JavaScript (secrets still wrapped). */
   const imported = async (type: string, id: string) => {
     const r = await read(type, id);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KINDS } from "../../api/kinds";
 import { dynamicTokenOf, packageSchema, tokenOf } from "../../plugin/schema";
 import { filesUnder, generatePluginSdks, ROOT, SCHEMA_FILE, SDK_DIR, SDK_DIRS } from "../../scripts/gen-plugin-sdk";
-import { BUILD_TIMEOUT, requireCommand, run } from "../toolchain/support";
+import { BUILD_TIMEOUT, requireCommand, run } from "../support/toolchain";
 
 const registered: { type: string; name: string; aliases: string[]; version: string }[] = [];
 pulumi.runtime.setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: () => ({}) }, "proj", "stack", false);

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/engine";
 import { generateSdks } from "../../scripts/gen-plugin-sdk";
-import { BUILD_TIMEOUT, itBuildsGeneratedSdks } from "../toolchain/support";
+import { BUILD_TIMEOUT, itBuildsGeneratedSdks } from "../support/toolchain";
 
 // The SDKs of the plugin's real schema (packageSchema(), what `pulumi package get-schema` prints
 // through the plugin's GetSchema) from scripts/gen-sdks: all four are written, the Go SDK and a

@@ -1,7 +1,7 @@
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { beforeAll, describe, expect, it } from "vitest";
-import { isSecret, secret, struct, usePlugin } from "../support/plugin";
+import { isSecret, secret, struct, urn, usePlugin } from "../support/plugin";
 import { path as apiPath, listAll, useServer } from "../support/server";
 import { builtinRoleUid } from "../../server";
 
@@ -11,7 +11,6 @@ const defaultRoleUid = builtinRoleUid("viewer");
 // The plugin's gRPC server, called as the engine calls it: Configure from its args, check naming
 // the field, secrets unwrapped and wrapped again, a detailed diff, previews without the API, and
 // an import's read that carries no properties.
-const urn = (type: string, name: string) => `urn:pulumi:dev::p::${type}::${name}`;
 
 describe("the plugin's provider server", () => {
   const ctx = useServer();

@@ -21,7 +21,7 @@ function useEngine() {
         logs.push(call.request);
         done(null, new emptyproto.Empty());
       },
-    } as unknown as grpc.UntypedServiceImplementation);
+    });
     const port = await new Promise<number>((resolve, reject) =>
       server!.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
     );

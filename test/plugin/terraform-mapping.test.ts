@@ -8,7 +8,7 @@ import { NOT_MAPPED, TERRAFORM_DATA_SOURCES, TERRAFORM_RESOURCES } from "../../p
 import { landings, terraformMapping } from "../../plugin/terraform/mapping";
 import { usePlugin } from "../support/plugin";
 import { goTool } from "../support/tools";
-import { run } from "../toolchain/support";
+import { run } from "../support/toolchain";
 
 // The Terraform mapping as Pulumi's converter gets it: GetMappings and GetMapping over gRPC, then
 // read by test/tools/cmd/tfmapping through the Terraform bridge's own types and naming, against

@@ -58,6 +58,7 @@ describe("the policies, called as the engine calls them", () => {
   const validate = (name: string, type: string, props: Record<string, unknown>) => {
     const found: string[] = [];
     const p = byName(name) as ResourceValidationPolicy;
+    // The members of the engine's arguments the pack reads; the rest are the engine's.
     const args = { type, props, urn: `urn:pulumi:dev::p::${type}::x`, name: "x-0", getConfig: () => ({}) } as unknown as ResourceValidationArgs;
     (p.validateResource as (a: ResourceValidationArgs, r: ReportViolation) => void)(args, (m) => found.push(m));
     return found;
@@ -81,6 +82,7 @@ describe("the policies, called as the engine calls them", () => {
     const role = "5b0c".padEnd(40, "0") + "/" + "1".repeat(16);
     const binding = { type: "irv:iam:RoleBinding", urn: "urn:pulumi:dev::p::irv:iam:RoleBinding::ci-owner", name: "ci-owner",
       props: { groupUid: "5b0c".padEnd(40, "0"), identityUid: "5b0c".padEnd(40, "0") + "/" + "2".repeat(16), roleUid: role }, propertyDependencies: {} } as unknown as PolicyResource;
+    // The same for a stack's arguments.
     const args = { resources: [binding], getConfig: () => ({}) } as unknown as StackValidationArgs;
     vi.stubEnv("IRV_API_URL", "");
     const written: string[] = [];

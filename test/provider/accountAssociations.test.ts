@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dynamicProviders } from "../../provider";
-import { apiCreate, freshGroup, uniqueName, useProviderServer } from "../support/provider";
+import { created, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
@@ -43,7 +43,7 @@ describe("iam.AccountAssociation provider", () => {
 
   it("adopts the group's existing association", async () => {
     const group = await freshGroup(ctx);
-    await apiCreate(ctx, "accountAssociations", group, { name: "old" });
+    await created(ctx.api, "accountAssociations", group, { name: "old" });
     const { id, outs } = await assoc.create({ groupUid: group, name: "new", adoptUid: group });
     expect(id).toBe(group);
     expect(outs!.name).toBe("new");

@@ -10,7 +10,8 @@ import { COLLECTIONS, type CollectionName } from "../../api/collections";
 import { parentOf } from "../../api/uid";
 import { FAULT_KINDS, startChaosProxy, type ChaosProxy, type FaultKind } from "../support/chaos-proxy";
 import { useServer, path } from "../support/server";
-import { apiCreate, builtinRole, freshGroup, uniqueName } from "../support/provider";
+import { created, builtinRole, freshGroup, uniqueName } from "../support/provider";
+import type { Rec } from "../../provider/resources/spec";
 
 const ctx = useServer();
 let proxy: ChaosProxy;
@@ -26,7 +27,6 @@ beforeAll(async () => {
 });
 afterAll(() => proxy.close());
 
-type Rec = Record<string, any>;
 interface Kind {
   kind: CollectionName;
   /** Fresh inputs in a fresh group (prerequisites made through the API, unfaulted). */
@@ -56,7 +56,7 @@ const KINDS: Kind[] = [
     kind: "roleBindings",
     inputs: async () => {
       const group = await freshGroup(ctx);
-      const identity = (await apiCreate(ctx, "identities", group, { name: uniqueName("id"), claimMatch })).uid;
+      const identity = (await created(ctx.api, "identities", group, { name: uniqueName("id"), claimMatch })).uid;
       return { groupUid: group, identityUid: identity, roleUid: viewer };
     },
     update: {
@@ -80,7 +80,7 @@ const KINDS: Kind[] = [
   {
     kind: "accountAssociations",
     inputs: async () => ({ groupUid: await freshGroup(ctx), name: uniqueName("acct"), amazon: { account: "123456789012" } }),
-    update: { change: (i) => ({ ...i, amazon: { account: "210987654321" } }), shows: (o) => o.amazon?.account, expect: "210987654321" },
+    update: { change: (i) => ({ ...i, amazon: { account: "210987654321" } }), shows: (o) => (o.amazon as Rec | undefined)?.account, expect: "210987654321" },
   },
   {
     kind: "groupInvites",
@@ -102,7 +102,7 @@ async function liveUnder(kind: CollectionName, parent: string): Promise<Rec[]> {
   }
   const res = await ctx.api.get(path(kind), kind === "roleBindings" ? { group: parent } : { "uidp.children_of": parent });
   expect(res.status, res.text).toBe(200);
-  return (res.body[kind] as Rec[]).filter((x) => parentOf(x.uid) === parent);
+  return (res.body[kind] as Rec[]).filter((x) => parentOf(x.uid as string) === parent);
 }
 
 async function liveItem(kind: CollectionName, uid: string) {
@@ -110,12 +110,13 @@ async function liveItem(kind: CollectionName, uid: string) {
 }
 
 /** The parent of a kind's inputs. */
-const parentIn = (i: Rec) => i.parentUid ?? i.groupUid;
+const parentIn = (i: Rec) => (i.parentUid ?? i.groupUid) as string;
 /** The path of the collection on the wire, for arming faults on one verb of one kind. */
 const wire = (kind: CollectionName) => `${COLLECTIONS[kind].path}/`;
 
 /** Asserts the server holds exactly the one item the provider returned, with the same fields. */
-async function expectAgrees(kind: CollectionName, inputs: Rec, id: string, outs: Rec): Promise<void> {
+async function expectAgrees(kind: CollectionName, inputs: Rec, id: string, outputs: object): Promise<void> {
+  const outs: Rec = { ...outputs };
   const items = await liveUnder(kind, parentIn(inputs));
   expect(items.map((x) => x.uid), "exactly one, and it is the one in state").toEqual([id]);
   expect(outs.uid).toBe(id);
@@ -225,7 +226,7 @@ describe("lost answers that used to break a create", () => {
 
   it("a create whose recovery look-up also loses answers neither duplicates nor gives up", async () => {
     const inputs = { groupUid: await freshGroup(ctx), identityUid: "", roleUid: viewer };
-    inputs.identityUid = (await apiCreate(ctx, "identities", inputs.groupUid, { name: uniqueName("id"), claimMatch })).uid;
+    inputs.identityUid = (await created(ctx.api, "identities", inputs.groupUid, { name: uniqueName("id"), claimMatch })).uid;
     proxy.reset();
     proxy.arm("slow", { method: "POST", path: wire("roleBindings") });
     proxy.arm("drop", { method: "GET", path: COLLECTIONS.roleBindings.path, times: 3 });

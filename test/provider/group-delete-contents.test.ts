@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configure, dynamicProviders } from "../../provider";
 import { startChaosProxy, type ChaosProxy } from "../support/chaos-proxy";
-import { apiCreate, freshGroup, path, useProviderServer } from "../support/provider";
+import { created, freshGroup, path, useProviderServer } from "../support/provider";
 
 // A group and its contents deleted by the same run in parallel: the engine orders deletes only by
 // references, and code that names a group by its literal uid (which `pulumi import` writes for a
@@ -22,8 +22,8 @@ afterAll(() => proxy.close());
 describe("deleting a group while its contents are being deleted", () => {
   it("tries again while what the group holds shrinks, and succeeds once it is empty", async () => {
     const id = await freshGroup(ctx);
-    const identity = await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
-    await apiCreate(ctx, "accountAssociations", id, { name: "accounts", amazon: { account: "123456789012" } });
+    const identity = await created(ctx.api, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
+    await created(ctx.api, "accountAssociations", id, { name: "accounts", amazon: { account: "123456789012" } });
     const attempts = proxy.hold({ method: "DELETE", path: path("groups", id) });
     const deleting = groups.delete(id, { uid: id, parentUid: ctx.server.organization, name: "g-0" } as any);
     const refusals = () => ctx.server.requests.filter((r) => r.method === "DELETE" && r.path === path("groups", id) && r.status === 400).length;
@@ -47,7 +47,7 @@ describe("deleting a group while its contents are being deleted", () => {
 
   it("still fails, in plain words, when what it holds stays", async () => {
     const id = await freshGroup(ctx);
-    await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
+    await created(ctx.api, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
     await expect(groups.delete(id, { uid: id, parentUid: ctx.server.organization, name: "g-0" } as any)).rejects.toThrow(`group g-0 (${id}) still contains 1 identity: delete or move them first`);
     expect((await ctx.api.get(path("groups", id))).status).toBe(200);
   });

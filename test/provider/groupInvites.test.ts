@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dynamicProviders } from "../../provider";
-import { apiCreate, builtinRole, freshGroup, useProviderServer } from "../support/provider";
+import { created, builtinRole, freshGroup, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
@@ -15,9 +15,9 @@ describe("iam.GroupInvite provider", () => {
       replace: { change: (i) => ({ ...i, email: "other@example.com", singleUse: true }), replaces: ["email", "singleUse"] },
       created: (outs, inputs) => {
         expect(typeof outs.code).toBe("string");
-        expect(outs.code.length).toBeGreaterThan(0);
+        expect((outs.code as string).length).toBeGreaterThan(0);
         expect(outs.ttl).toBe("86400s");
-        expect(Date.parse(outs.expirationTime)).toBeGreaterThan(Date.now());
+        expect(Date.parse(outs.expirationTime as string)).toBeGreaterThan(Date.now());
         expect(outs.keyId).toBeTruthy();
         expect(outs.groupUid).toBe(inputs.groupUid);
       },
@@ -77,7 +77,7 @@ describe("iam.GroupInvite provider", () => {
   it("adopts an invite (without its code, which only create returns)", async () => {
     const viewer = await builtinRole(ctx, "viewer");
     const group = await freshGroup(ctx);
-    const existing = await apiCreate(ctx, "groupInvites", group, { roleUid: viewer, ttl: "3600s" });
+    const existing = await created(ctx.api, "groupInvites", group, { roleUid: viewer, ttl: "3600s" });
     const { id, outs } = await invites.create({ groupUid: group, roleUid: viewer, ttl: "3600s", adoptUid: existing.uid });
     expect(id).toBe(existing.uid);
     expect(outs!.code).toBeNull();

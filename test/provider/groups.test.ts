@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dynamicProviders } from "../../provider";
 import { UNKNOWN } from "../../provider/resources";
-import { apiCreate, freshGroup, path, uniqueName, useProviderServer } from "../support/provider";
+import { created, freshGroup, path, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
@@ -53,8 +53,8 @@ describe("iam.Group provider", () => {
     const parent = await freshGroup(ctx);
     const name = uniqueName("parent");
     const { id, outs } = await groups.create({ parentUid: parent, name });
-    await apiCreate(ctx, "groups", id, { name: "child" });
-    await apiCreate(ctx, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
+    await created(ctx.api, "groups", id, { name: "child" });
+    await created(ctx.api, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
     await expect(groups.delete(id, outs!)).rejects.toThrow(
       `group ${name} (${id}) still contains 1 child group, 1 identity: delete or move them first`,
     );
@@ -62,7 +62,7 @@ describe("iam.Group provider", () => {
 
   it("adopts an existing group, updating it to the inputs", async () => {
     const parent = await freshGroup(ctx);
-    const existing = await apiCreate(ctx, "groups", parent, { name: uniqueName("old"), description: "before" });
+    const existing = await created(ctx.api, "groups", parent, { name: uniqueName("old"), description: "before" });
     const name = uniqueName("adopted");
     const before = ctx.server.requests.filter((r) => r.method === "POST").length;
     const { id, outs } = await groups.create({ parentUid: parent, name, description: "after", adoptUid: existing.uid });
@@ -77,7 +77,7 @@ describe("iam.Group provider", () => {
 
   it("adopts only on the first create: a later replacement creates a new group", async () => {
     const parent = await freshGroup(ctx);
-    const existing = await apiCreate(ctx, "groups", parent, { name: uniqueName("old") });
+    const existing = await created(ctx.api, "groups", parent, { name: uniqueName("old") });
     const inputs = { parentUid: parent, name: uniqueName("adopted"), adoptUid: existing.uid };
     const first = await groups.check({} as any, inputs);
     expect(first.inputs).toEqual(inputs);
@@ -98,7 +98,7 @@ describe("iam.Group provider", () => {
 
   it("fails check, at preview, on an adoptUid under another parent", async () => {
     const parent = await freshGroup(ctx);
-    const elsewhere = await apiCreate(ctx, "groups", await freshGroup(ctx), { name: uniqueName("x") });
+    const elsewhere = await created(ctx.api, "groups", await freshGroup(ctx), { name: uniqueName("x") });
     const owner = elsewhere.uid.slice(0, elsewhere.uid.lastIndexOf("/"));
     const r = await groups.check({} as any, { parentUid: parent, name: "a-0", adoptUid: elsewhere.uid });
     expect(r.failures).toEqual([{ property: "adoptUid", reason: `adoptUid: belongs to ${owner}, but parentUid is ${parent}` }]);
@@ -111,7 +111,7 @@ describe("iam.Group provider", () => {
 
   it("refuses to adopt a missing group or one under another parent", async () => {
     const parent = await freshGroup(ctx);
-    const elsewhere = await apiCreate(ctx, "groups", await freshGroup(ctx), { name: uniqueName("x") });
+    const elsewhere = await created(ctx.api, "groups", await freshGroup(ctx), { name: uniqueName("x") });
     await expect(groups.create({ parentUid: parent, name: "a-0", adoptUid: `${parent}/0123456789abcdef` })).rejects.toThrow(
       /no group with this uid exists/,
     );

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { Rec } from "../../provider/resources/spec";
 import { dynamicProviders } from "../../provider";
 import { UNKNOWN } from "../../provider/resources";
-import { apiCreate, freshGroup, uniqueName, useProviderServer } from "../support/provider";
+import { created, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 import { JWKS } from "../support/every-kind";
 
@@ -29,7 +30,7 @@ describe("iam.Identity provider", () => {
           // The Terraform provider misses identity description drift; this one does not.
           expect(props.description).toBe("edited in the console");
           expect(inputs.description).toBe("edited in the console");
-          expect(inputs.claimMatch.subject).toBe("repo:acme/infra:ref:refs/heads/prod");
+          expect((inputs.claimMatch as Rec).subject).toBe("repo:acme/infra:ref:refs/heads/prod");
         },
       },
       created: (outs) => expect(outs.claimMatch).toEqual(claimMatch),
@@ -106,7 +107,7 @@ describe("iam.Identity provider", () => {
 
   it("refuses to adopt an identity of another kind", async () => {
     const group = await freshGroup(ctx);
-    const aws = await apiCreate(ctx, "identities", group, { name: "aws", awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/x" } });
+    const aws = await created(ctx.api, "identities", group, { name: "aws", awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/x" } });
     await expect(identities.create({ groupUid: group, name: "aws", claimMatch, adoptUid: aws.uid })).rejects.toThrow(
       /existing identity is a awsIdentity identity, but the inputs declare claimMatch/,
     );

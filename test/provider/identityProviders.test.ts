@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { Rec } from "../../provider/resources/spec";
 import { dynamicProviders } from "../../provider";
-import { apiCreate, builtinRole, freshGroup, uniqueName, useProviderServer } from "../support/provider";
+import { created, builtinRole, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
@@ -24,7 +25,7 @@ describe("iam.IdentityProvider provider", () => {
         mask: "oidc.client_id",
         expect: (props, inputs) => {
           expect(props.oidc).toMatchObject({ clientId: "client-2", clientSecret: "rotated-secret" });
-          expect(inputs.oidc.clientId).toBe("client-2");
+          expect((inputs.oidc as Rec).clientId).toBe("client-2");
           expect(inputs.defaultRoleUid).toBe(viewer);
         },
       },
@@ -77,7 +78,7 @@ describe("iam.IdentityProvider provider", () => {
   it("adopts an IdP and always sets the declared secret", async () => {
     const group = await freshGroup(ctx);
     const viewer = await builtinRole(ctx, "viewer");
-    const existing = await apiCreate(ctx, "identityProviders", group, { name: "sso", defaultRole: viewer, oidc: { ...oidc, clientSecret: "unknown-old" } });
+    const existing = await created(ctx.api, "identityProviders", group, { name: "sso", defaultRole: viewer, oidc: { ...oidc, clientSecret: "unknown-old" } });
     const { id, outs } = await idps.create({ groupUid: group, name: "sso", defaultRoleUid: viewer, oidc, adoptUid: existing.uid });
     expect(id).toBe(existing.uid);
     expect(outs!.oidc.clientSecret).toBe(oidc.clientSecret);

@@ -7,15 +7,15 @@ import { describe, expect, it } from "vitest";
 import { PermissionDeniedError } from "../../client";
 import { configure, dynamicProviders } from "../../provider";
 import { noteGroupCreated } from "../../provider/resources/newGroups";
-import { apiCreate, builtinRole, freshGroup, path, useProviderServer } from "../support/provider";
+import { created, builtinRole, freshGroup, path, useProviderServer } from "../support/provider";
 
 const ctx = useProviderServer();
 
 async function asNewCaller(group: string) {
-  const caller = (await apiCreate(ctx, "identities", ctx.server.organization, { name: "late-owner", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" })).uid;
+  const caller = (await created(ctx.api, "identities", ctx.server.organization, { name: "late-owner", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" })).uid;
   const token = await ctx.server.issueToken(caller);
   configure((k) => ({ "irv:apiUrl": ctx.server.url, "irv:token": token })[k]);
-  return { caller, grant: async () => apiCreate(ctx, "roleBindings", group, { identityUid: caller, roleUid: await builtinRole(ctx, "owner") }) };
+  return { caller, grant: async () => created(ctx.api, "roleBindings", group, { identityUid: caller, roleUid: await builtinRole(ctx, "owner") }) };
 }
 
 const restore = () => configure((k) => ({ "irv:apiUrl": ctx.server.url, "irv:token": ctx.server.token })[k]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { Rec } from "../../provider/resources/spec";
 import { dynamicProviders } from "../../provider";
-import { apiCreate, builtinRole, freshGroup, uniqueName, useProviderServer } from "../support/provider";
+import { created, builtinRole, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
@@ -8,7 +9,7 @@ const roleBindings = dynamicProviders.roleBindings;
 const claimMatch = { issuer: "https://issuer.example.com", subject: "svc" };
 
 async function identityIn(group: string): Promise<string> {
-  return (await apiCreate(ctx, "identities", group, { name: uniqueName("id"), claimMatch })).uid;
+  return (await created(ctx.api, "identities", group, { name: uniqueName("id"), claimMatch })).uid;
 }
 
 describe("iam.RoleBinding provider", () => {
@@ -29,14 +30,14 @@ describe("iam.RoleBinding provider", () => {
         mask: "role_uid",
         expect: (props, inputs) => {
           expect(props.roleUid).toBe(owner);
-          expect(props.role.name).toBe("owner");
+          expect((props.role as Rec).name).toBe("owner");
           expect(inputs).toEqual({ groupUid: props.groupUid, identityUid: props.identityUid, roleUid: owner });
         },
       },
       created: (outs, inputs) => {
-        expect(outs.identity.uid).toBe(inputs.identityUid);
-        expect(outs.identity.issuer).toBe(claimMatch.issuer);
-        expect(outs.group.uid).toBe(inputs.groupUid);
+        expect((outs.identity as Rec).uid).toBe(inputs.identityUid);
+        expect((outs.identity as Rec).issuer).toBe(claimMatch.issuer);
+        expect((outs.group as Rec).uid).toBe(inputs.groupUid);
         expect(outs.role).toMatchObject({ uid: viewer, name: "viewer" });
         expect(outs.updateTime).toBeUndefined();
       },

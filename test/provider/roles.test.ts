@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Capability } from "../../api/capabilities";
 import { dynamicProviders } from "../../provider";
-import { apiCreate, freshGroup, uniqueName, useProviderServer } from "../support/provider";
+import { created, freshGroup, uniqueName, useProviderServer } from "../support/provider";
 import { runLifecycle } from "../support/provider-lifecycle";
 
 const ctx = useProviderServer();
@@ -12,7 +12,7 @@ describe("iam.Role provider", () => {
     await runLifecycle(ctx, {
       kind: "roles",
       inputs: async () => ({ groupUid: await freshGroup(ctx), name: uniqueName("deployer"), capabilities: ["groups.list", "identity.list"] }),
-      update: { change: (i) => ({ ...i, capabilities: [...i.capabilities, "roles.list"] }), mask: ["capabilities"] },
+      update: { change: (i) => ({ ...i, capabilities: [...(i.capabilities as string[]), "roles.list"] }), mask: ["capabilities"] },
       replace: { change: async (i) => ({ ...i, groupUid: await freshGroup(ctx) }), replaces: ["groupUid"] },
       drift: {
         body: { capabilities: ["CAP_IAM_GROUPS_LIST"] },
@@ -49,7 +49,7 @@ describe("iam.Role provider", () => {
 
   it("adopts an existing custom role", async () => {
     const group = await freshGroup(ctx);
-    const role = await apiCreate(ctx, "roles", group, { name: "old", capabilities: ["CAP_IAM_GROUPS_LIST"] });
+    const role = await created(ctx.api, "roles", group, { name: "old", capabilities: ["CAP_IAM_GROUPS_LIST"] });
     const { id, outs } = await roles.create({ groupUid: group, name: "new", capabilities: ["groups.list", "repo.list"], adoptUid: role.uid });
     expect(id).toBe(role.uid);
     expect(outs).toMatchObject({ name: "new" });

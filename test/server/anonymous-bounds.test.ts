@@ -14,9 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZE_MAX } from "../../api/collections";
 import { seedRegistry, startServer, type RunningServer } from "../../server";
 import { PUBLIC_WORK_MAX } from "../../server/list/public";
-import { listWorkSnapshot } from "../../server/list/work";
+import { listWork } from "../../server/list/work";
 import { V1_ANONYMOUS_MAX } from "../../server/routes/v1";
 import { apiFor, path, type ApiResponse, type Query } from "../support/server";
+import { workDuring } from "../support/work";
 import { expectError, ok } from "../support/server-helpers";
 
 const TAGS_PER_REPO = 4;
@@ -91,10 +92,8 @@ function freshQueries(c: Catalog, collection: "repos" | "tags"): { label: string
 
 /** The items looked at, and public views built, while `run` ran. */
 async function workOf(run: () => Promise<ApiResponse>): Promise<{ examined: number; builds: number; res: ApiResponse }> {
-  const before = listWorkSnapshot();
-  const res = await run();
-  const after = listWorkSnapshot();
-  return { examined: after.examined - before.examined, builds: after.viewBuilds - before.viewBuilds, res };
+  const { work, result: res } = await workDuring(listWork, run);
+  return { examined: work.examined, builds: work.viewBuilds, res };
 }
 
 const v1 = (p: string) => p.replace("/v2beta1/", "/v1/");

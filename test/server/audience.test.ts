@@ -8,6 +8,7 @@ import { decodeJwt } from "jose";
 import { STS_EXCHANGE_PATH } from "../../api";
 import { startServer } from "../../server";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
+import { exchange } from "../support/sts";
 import { apiFor, path, startTestServer, useServer } from "../support/server";
 import { expectError, expectFieldViolation, mkIdentity, ok } from "../support/server-helpers";
 
@@ -22,11 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => issuer?.close());
 
-const exchange = async (aud: string) =>
-  apiFor(ctx.server.authUrl, null).request("GET", STS_EXCHANGE_PATH, {
-    query: { aud, identity },
-    token: await issuer.sign({ sub: subject, aud: ctx.server.url }),
-  });
+/** Exchanges a token of the issuer's for the identity, asking for audience `aud`. */
+const exchangeFor = async (aud: string) => exchange(ctx, await issuer.sign({ sub: subject, aud: ctx.server.url }), identity, aud);
 const registry = (token: string | null, authorization?: string) =>
   apiFor(ctx.server.url, token).request("GET", "/v2/", authorization === undefined ? {} : { token: null, headers: { authorization } });
 
@@ -36,10 +34,10 @@ describe("registry-audience tokens", () => {
   });
 
   it("are issued by exchange for aud=<registry host>, and accepted by the registry host only", async () => {
-    const reg = ok(await exchange(ctx.server.registryHost)).token as string;
+    const reg = ok(await exchangeFor(ctx.server.registryHost)).token as string;
     expect(decodeJwt(reg)).toMatchObject({ aud: ctx.server.registryHost, sub: identity, iss: ctx.server.authUrl });
     // The scheme and a trailing slash are tolerated in the request; the token carries the bare host.
-    expect(decodeJwt(ok(await exchange(`https://${ctx.server.registryHost}/`)).token).aud).toBe(ctx.server.registryHost);
+    expect(decodeJwt(ok(await exchangeFor(`https://${ctx.server.registryHost}/`)).token).aud).toBe(ctx.server.registryHost);
 
     expect(ok(await registry(reg))).toEqual({});
     const refused = await ctx.api.as(reg).get(path("groups"));
@@ -48,7 +46,7 @@ describe("registry-audience tokens", () => {
   });
 
   it("the other way round: the registry host refuses API tokens, bad tokens and no token", async () => {
-    const api = ok(await exchange(ctx.server.url)).token as string;
+    const api = ok(await exchangeFor(ctx.server.url)).token as string;
     expect(decodeJwt(api).aud).toBe(ctx.server.url);
     ok(await ctx.api.as(api).get(path("groups")));
     const refused = await registry(api);
@@ -64,7 +62,7 @@ describe("registry-audience tokens", () => {
 
   it("refuse any other audience, naming aud and both accepted values", async () => {
     for (const aud of ["https://elsewhere.example", "", `${ctx.server.registryHost}/path`, "http://127.0.0.1:1"]) {
-      const v = expectFieldViolation(await exchange(aud), "aud");
+      const v = expectFieldViolation(await exchangeFor(aud), "aud");
       expect(v[0].description).toContain(ctx.server.registryHost);
       expect(v[0].description).toContain(ctx.server.url);
     }

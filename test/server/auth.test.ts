@@ -1,9 +1,9 @@
 /** API tokens (missing, forged, expired, wrong audience, deleted identity) and token exchange. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT, exportJWK, generateKeyPair } from "jose";
-import { STS_EXCHANGE_PATH } from "../../api";
 import { apiFor, path, startTestServer, useServer, type Api } from "../support/server";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
+import { exchange } from "../support/sts";
 import { expectError, expectFieldViolation, mkGroup, mkIdentity, ok } from "../support/server-helpers";
 
 let now = Date.now();
@@ -16,9 +16,6 @@ afterAll(async () => {
   await issuer.close();
 });
 
-const sts = () => apiFor(ctx.server.authUrl, null);
-const exchange = (token: string | null, identity: string, aud = ctx.server.url, method = "GET") =>
-  sts().request(method, STS_EXCHANGE_PATH, { query: { aud, identity }, token });
 
 describe("API tokens", () => {
   it("requires a bearer token this server signed, for this audience, not expired", async () => {
@@ -87,7 +84,7 @@ describe("token exchange", () => {
   it("exchanges a matching token for a 1-hour API token for the identity (GET and POST)", async () => {
     const uid = await identity({ issuer: issuer.url, subject: "repo:acme/infra:ref:refs/heads/main" });
     const ext = await issuer.sign({ sub: "repo:acme/infra:ref:refs/heads/main", aud: ctx.server.url });
-    const res = await exchange(ext, uid);
+    const res = await exchange(ctx, ext, uid);
     const { token } = ok(res);
     const claims = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString());
     expect(claims).toMatchObject({ sub: uid, iss: ctx.server.authUrl, aud: ctx.server.url });
@@ -95,10 +92,10 @@ describe("token exchange", () => {
     // The exchanged token authenticates (and has no grants yet).
     expectError(await api.as(token).get(path("groups", groupUid)), "PERMISSION_DENIED");
     expect(ok(await api.as(token).get(path("roles"))).roles.length).toBe(5);
-    ok(await exchange(ext, uid, ctx.server.url, "POST"));
+    ok(await exchange(ctx, ext, uid, ctx.server.url, "POST"));
     expect(JSON.stringify(ctx.server.requests)).not.toContain(ext);
     // Discovery and keys were fetched once, then cached.
-    ok(await exchange(ext, uid));
+    ok(await exchange(ctx, ext, uid));
     expect(issuer.hits.discovery).toBe(1);
   });
 
@@ -111,7 +108,7 @@ describe("token exchange", () => {
       claimPatterns: { workflow: "deploy-.+" },
     });
     const good = { sub: "repo:acme/x", aud: "irv-test", ref: "refs/heads/main", workflow: "deploy-prod" };
-    ok(await exchange(await issuer.sign(good), uid));
+    ok(await exchange(ctx, await issuer.sign(good), uid));
     for (const bad of [
       { ...good, sub: "repo:evil/x" },
       { ...good, sub: "xrepo:acme/x" },
@@ -119,51 +116,51 @@ describe("token exchange", () => {
       { ...good, ref: "refs/heads/dev" },
       { ...good, workflow: "build" },
       { ...good, workflow: undefined },
-    ]) expectError(await exchange(await issuer.sign(bad), uid), "PERMISSION_DENIED");
+    ]) expectError(await exchange(ctx, await issuer.sign(bad), uid), "PERMISSION_DENIED");
     // This identity trusts every loopback issuer; later tests need issuers nobody trusts.
     ok(await api.del(path("identities", uid)));
   });
 
   it("refuses wrong subject, wrong issuer, expired, bad signature, non-loopback http issuers", async () => {
     const uid = await identity({ issuer: issuer.url, subject: "good" });
-    const wrongSubject = await exchange(await issuer.sign({ sub: "bad", aud: ctx.server.url }), uid);
+    const wrongSubject = await exchange(ctx, await issuer.sign({ sub: "bad", aud: ctx.server.url }), uid);
     expect(expectError(wrongSubject, "PERMISSION_DENIED").message).toContain("subject");
 
     const other = await startOidcIssuer();
     try {
-      const wrongIssuer = await exchange(await other.sign({ sub: "good", aud: ctx.server.url }), uid);
+      const wrongIssuer = await exchange(ctx, await other.sign({ sub: "good", aud: ctx.server.url }), uid);
       expect(expectError(wrongIssuer, "PERMISSION_DENIED").message).toContain("issuer");
       expect(other.hits.discovery).toBe(0);
     } finally {
       await other.close();
     }
-    const expired = await exchange(await issuer.sign({ sub: "good", aud: ctx.server.url }, { expiresIn: -60 }), uid);
+    const expired = await exchange(ctx, await issuer.sign({ sub: "good", aud: ctx.server.url }, { expiresIn: -60 }), uid);
     expect(expectError(expired, "UNAUTHENTICATED").message).toContain("expired");
     const forged = await issuer.signForeign({ sub: "good", aud: ctx.server.url });
-    const bad = await exchange(forged, uid);
+    const bad = await exchange(ctx, forged, uid);
     expect(expectError(bad, "UNAUTHENTICATED").message).toContain("signature");
     expect(bad.text).not.toContain(forged);
     // A token for another audience than this API (no audience rule on the identity).
-    expectError(await exchange(await issuer.sign({ sub: "good", aud: "https://elsewhere" }), uid), "PERMISSION_DENIED");
+    expectError(await exchange(ctx, await issuer.sign({ sub: "good", aud: "https://elsewhere" }), uid), "PERMISSION_DENIED");
 
     const anyIssuer = await identity({ issuerPattern: "http://.*", subject: "good" });
     const { privateKey } = await generateKeyPair("ES256");
     const remote = await new SignJWT({ sub: "good", aud: ctx.server.url }).setProtectedHeader({ alg: "ES256" })
       .setIssuer("http://issuer.example.com").setExpirationTime("5m").sign(privateKey);
-    const insecure = await exchange(remote, anyIssuer);
+    const insecure = await exchange(ctx, remote, anyIssuer);
     expect(expectError(insecure, "UNAUTHENTICATED").message).toContain("https");
   });
 
   it("refuses bad requests: no token, wrong aud, unknown identity, undecodable token", async () => {
     const uid = await identity({ issuer: issuer.url, subject: "s" });
     const ext = await issuer.sign({ sub: "s", aud: ctx.server.url });
-    expectError(await exchange(null, uid), "UNAUTHENTICATED");
-    expectFieldViolation(await exchange(ext, uid, "https://other.example"), "aud");
-    expectFieldViolation(await exchange(ext, "nope"), "identity");
-    expectError(await exchange(ext, `${groupUid}/0123456789abcdef`), "PERMISSION_DENIED");
-    expectError(await exchange("x.y.z", uid), "UNAUTHENTICATED");
+    expectError(await exchange(ctx, null, uid), "UNAUTHENTICATED");
+    expectFieldViolation(await exchange(ctx, ext, uid, "https://other.example"), "aud");
+    expectFieldViolation(await exchange(ctx, ext, "nope"), "identity");
+    expectError(await exchange(ctx, ext, `${groupUid}/0123456789abcdef`), "PERMISSION_DENIED");
+    expectError(await exchange(ctx, "x.y.z", uid), "UNAUTHENTICATED");
     const sp = ok(await api.post(path("identities", groupUid), { name: "sp-id", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" })).uid;
-    expectError(await exchange(ext, sp), "PERMISSION_DENIED");
+    expectError(await exchange(ctx, ext, sp), "PERMISSION_DENIED");
   });
 
   it("verifies static-keys identities against their own JWKS", async () => {
@@ -178,9 +175,9 @@ describe("token exchange", () => {
     })).uid;
     const sign = (sub: string, iss = "https://static.example") =>
       new SignJWT({ sub, aud: ctx.server.url }).setProtectedHeader({ alg: "ES256", kid: "k1" }).setIssuer(iss).setExpirationTime("5m").sign(privateKey);
-    ok(await exchange(await sign("robot"), uid));
-    expectError(await exchange(await sign("human"), uid), "PERMISSION_DENIED");
-    expectError(await exchange(await sign("robot", "https://evil.example"), uid), "PERMISSION_DENIED");
-    expectError(await exchange(await issuer.signForeign({ sub: "robot", iss: "https://static.example", aud: ctx.server.url }, { kid: "k1" }), uid), "UNAUTHENTICATED");
+    ok(await exchange(ctx, await sign("robot"), uid));
+    expectError(await exchange(ctx, await sign("human"), uid), "PERMISSION_DENIED");
+    expectError(await exchange(ctx, await sign("robot", "https://evil.example"), uid), "PERMISSION_DENIED");
+    expectError(await exchange(ctx, await issuer.signForeign({ sub: "robot", iss: "https://static.example", aud: ctx.server.url }, { kid: "k1" }), uid), "UNAUTHENTICATED");
   });
 });

@@ -6,10 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authzWork } from "../../server/authz";
-import { listWorkSnapshot } from "../../server/list/work";
+import { listWork } from "../../server/list/work";
 import { bindingRecord } from "../../server/model/roleBindings";
 import { builtinRoleUid, seedGroups, startServer, type RunningServer, type Store } from "../../server";
 import { apiFor, path, type Query } from "../support/server";
+import { workDuring } from "../support/work";
 import { ok } from "../support/server-helpers";
 
 const GROUPS = 4_000;
@@ -43,10 +44,8 @@ function bindOn(n: number): void {
 
 async function workOf(query: Query, collection: "groups" | "roleBindings" = "groups"): Promise<number> {
   const api = apiFor(server.url, await server.issueToken(identity));
-  const steps = authzWork.steps;
-  const examined = listWorkSnapshot().examined;
-  ok(await api.get(path(collection), query));
-  return authzWork.steps - steps + (listWorkSnapshot().examined - examined);
+  const { work: authorized, result: listed } = await workDuring(authzWork, () => workDuring(listWork, async () => ok(await api.get(path(collection), query))));
+  return authorized.steps + listed.work.examined;
 }
 
 describe("a caller's list requests cost work linear in its bindings", () => {

@@ -24,8 +24,6 @@ const CALLERS = { viewer: BUILTIN_ROLES.viewer.capabilities, editor: BUILTIN_ROL
 type Caller = keyof typeof CALLERS;
 const TARGETS = ["own", "ancestor", "descendant", "sibling"] as const;
 type Target = (typeof TARGETS)[number];
-const VERBS = ["list", "get", "create", "update", "delete"] as const;
-type Verb = (typeof VERBS)[number];
 
 let groups: Record<Target, string>;
 const as: Record<string, Api> = {};

@@ -23,6 +23,7 @@ function authorizer(bindings: { group: string; lists: boolean }[]): Authorizer {
       get: (uid: string) => ({ capabilities: uid === "lister" ? ["groups.list"] : ["repo.list"] }),
     },
   };
+  // A stub holding only what the Authorizer reads of a store.
   return new Authorizer(store as unknown as Store);
 }
 

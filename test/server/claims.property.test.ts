@@ -50,6 +50,7 @@ describe("claim rules", () => {
       fc.property(fc.array(fc.string(), { maxLength: 4 }), fc.string(), (auds, sub) => {
         const cm = { issuer: ISS, subject: sub };
         expect(claimMismatch(cm, { ...base, sub }, API)).toBeUndefined();
+        // Claims of the wrong type, as a hostile issuer signs them.
         expect(claimMismatch(cm, { ...base, sub: [sub] as unknown as string }, API)).toBeDefined();
         expect(claimMismatch(cm, { ...base, sub, iss: [ISS] as unknown as string }, API)).toBeDefined();
         expect(claimMismatch(cm, { ...base, sub, aud: auds }, API) === undefined).toBe(auds.includes(API));

@@ -12,8 +12,10 @@ import { PATTERN_MAX_INSTRUCTIONS } from "../../api/fields";
 import { ISSUER_KEYS_MAX, ISSUER_KEYS_MAX_CHARS } from "../../api/jwk";
 import { ISSUER_MAX } from "../../server/auth/external-token";
 import { ISSUER_PATTERNS_MAX_INSTRUCTIONS, STATIC_KEYS_PER_ISSUER } from "../../server/auth/trusted-issuers";
-import { workSnapshot } from "../../server/auth/work";
-import { apiFor, path, useServer, type ApiResponse } from "../support/server";
+import { exchangeWork } from "../../server/auth/work";
+import { path, useServer, type ApiResponse } from "../support/server";
+import { exchange, soon, unsigned } from "../support/sts";
+import { workDuring } from "../support/work";
 import { expectError, expectFieldViolation, mkGroup, ok } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {} });
@@ -22,28 +24,13 @@ beforeAll(async () => {
   group = (await mkGroup(ctx.api, ctx.server.organization, "cost")).uid;
 });
 
-const soon = () => Math.floor(Date.now() / 1000) + 300;
-const unsigned = (claims: object) =>
-  `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`;
-const exchange = (token: string, identity: string): Promise<ApiResponse> =>
-  apiFor(ctx.server.authUrl, token).get("/sts/exchange", { aud: ctx.server.url, identity });
 const create = (body: object) => ctx.api.post(path("identities", group), { name: "cost-id", ...body });
 const later = () => new Date(Date.now() + 86_400_000).toISOString();
 const ecKey = async (kid: string): Promise<JWK> => ({ ...(await exportJWK((await generateKeyPair("ES256")).publicKey)), kid, alg: "ES256" });
 const keySet = (keys: JWK[]) => JSON.stringify({ keys });
 
 /** The work one exchange did. */
-async function workOf(run: () => Promise<unknown>) {
-  const before = workSnapshot();
-  await run();
-  const after = workSnapshot();
-  return {
-    patternRuns: after.patternRuns - before.patternRuns,
-    patternSteps: after.patternSteps - before.patternSteps,
-    keySetBytesParsed: after.keySetBytesParsed - before.keySetBytesParsed,
-    fetches: after.fetches - before.fetches,
-  };
-}
+const workOf = async (run: () => Promise<unknown>) => (await workDuring(exchangeWork, run)).work;
 
 /** Removes every identity of the test group. */
 async function clear(): Promise<void> {
@@ -84,19 +71,19 @@ describe("unauthenticated exchange cost does not follow the organization's confi
         // A fresh issuer of the longest length looked at, made of the letters heavy patterns chew on.
         const iss = `https://${salt.replace(/[^a-z]/g, "")}${"a".repeat(ISSUER_MAX - 20)}`.slice(0, ISSUER_MAX);
         const token = unsigned({ iss, sub: "s", aud: ctx.server.url, exp: soon() });
-        const first = await workOf(async () => expect((await exchange(token, target)).status).not.toBe(200));
+        const first = await workOf(async () => expect((await exchange(ctx, token, target)).status).not.toBe(200));
         expect(first.patternSteps).toBeLessThanOrEqual(bound);
         expect(first.keySetBytesParsed).toBe(0);
         // At most one discovery, when an owner trusts every issuer (a pattern such as `.*`).
         expect(first.fetches).toBeLessThanOrEqual(1);
         // The same issuer again is not matched again.
-        const again = await workOf(() => exchange(token, target));
+        const again = await workOf(() => exchange(ctx, token, target));
         expect(again.patternRuns).toBe(0);
         // A token for the static issuer, signed by a key nobody trusts, parses nothing either.
         const { privateKey } = await generateKeyPair("ES256");
         const foreign = await new SignJWT({ sub: "s", aud: ctx.server.url }).setProtectedHeader({ alg: "ES256" })
           .setIssuer("https://static.example").setExpirationTime("5m").sign(privateKey);
-        const statics = await workOf(() => exchange(foreign, target));
+        const statics = await workOf(() => exchange(ctx, foreign, target));
         expect(statics.keySetBytesParsed).toBe(0);
         expect(statics.fetches).toBeLessThanOrEqual(1);
       }),
@@ -110,7 +97,7 @@ describe("unauthenticated exchange cost does not follow the organization's confi
     let probes = 0;
     const probe = async () => {
       const iss = `https://${String.fromCharCode(99 + probes++)}${"a".repeat(2000)}`;
-      return workOf(() => exchange(unsigned({ iss, sub: "s", aud: ctx.server.url, exp: soon() }), heavy));
+      return workOf(() => exchange(ctx, unsigned({ iss, sub: "s", aud: ctx.server.url, exp: soon() }), heavy));
     };
     const alone = await probe();
     expect(alone.patternRuns).toBe(1);

@@ -16,6 +16,7 @@ import { startOidcIssuer } from "../support/oidc-issuer";
 import { ensureBuilt, launch, stop, useDataDirs } from "../support/server-process";
 import { apiFor, path, startTestServer, type ApiResponse, type TestServer } from "../support/server";
 import { expectError, mkGroup, ok } from "../support/server-helpers";
+import { exchange } from "../support/sts";
 
 const MARKER = "SECRET-INTERNAL-7f3a";
 
@@ -52,7 +53,7 @@ beforeAll(async () => {
 /** Creates a claimMatch identity trusting `issuer` exactly, and exchanges a token it signed. */
 async function exchangeAs(srv: TestServer, group: string, issuer: string): Promise<ApiResponse> {
   const uid = ok(await srv.api.post(path("identities", group), { name: "x-id", claimMatch: { issuer, subject: "s" } })).uid;
-  return apiFor(srv.server.authUrl, await token(issuer, srv.server.url)).get("/sts/exchange", { aud: srv.server.url, identity: uid });
+  return exchange(srv, await token(issuer, srv.server.url), uid);
 }
 
 describe("no response or log carries bytes fetched from elsewhere; every failure reads the same", () => {
@@ -233,6 +234,7 @@ describe("a discovery document's jwks_uri and redirects follow the same address 
     const fetcher = new OutboundFetcher(outboundPolicy(false));
     const keys = new IssuerKeys(fetcher, Date.now);
     for (let i = 0; i < ISSUERS_CACHED + 50; i++) await keys.forIssuer(`https://10.0.${i >> 8}.${i & 255}`).catch(() => undefined);
+    // The cache is private: its size is what this test is about.
     expect((keys as unknown as { cache: Map<string, unknown> }).cache.size).toBe(ISSUERS_CACHED);
     await fetcher.close();
   });
@@ -247,17 +249,17 @@ describe("a failing issuer is fetched at most once per negative-cache window", (
       const group = (await mkGroup(srv.api, srv.server.organization, "neg")).uid;
       const iss = `http://127.0.0.1:${failing.port}`;
       const uid = ok(await srv.api.post(path("identities", group), { name: "x-id", claimMatch: { issuer: iss, subject: "s" } })).uid;
-      const exchange = async () => apiFor(srv.server.authUrl, await token(iss, srv.server.url)).get("/sts/exchange", { aud: srv.server.url, identity: uid });
+      const once = async () => exchange(srv, await token(iss, srv.server.url), uid);
       const discoveries = () => failing.hits.get("/.well-known/openid-configuration") ?? 0;
-      await Promise.all(Array.from({ length: 5 }, exchange));
-      for (let i = 0; i < 5; i++) expectError(await exchange(), "UNAUTHENTICATED");
+      await Promise.all(Array.from({ length: 5 }, once));
+      for (let i = 0; i < 5; i++) expectError(await once(), "UNAUTHENTICATED");
       expect(discoveries()).toBe(1);
       now += FAILURE_TTL_MS - 1000;
-      await exchange();
+      await once();
       expect(discoveries()).toBe(1);
       now += 2000;
-      await exchange();
-      await exchange();
+      await once();
+      await once();
       expect(discoveries()).toBe(2);
     } finally {
       await srv.close();
@@ -274,16 +276,16 @@ describe("an unknown kid refetches an issuer's keys at most once per refresh win
     try {
       const group = (await mkGroup(srv.api, srv.server.organization, "kid")).uid;
       const uid = ok(await srv.api.post(path("identities", group), { name: "x-id", claimMatch: { issuer: issuer.url, subject: "s" } })).uid;
-      const exchange = async (t: string) => apiFor(srv.server.authUrl, t).get("/sts/exchange", { aud: srv.server.url, identity: uid });
-      ok(await exchange(await issuer.sign({ sub: "s", aud: srv.server.url })));
+      const exchangeOf = (t: string) => exchange(srv, t, uid);
+      ok(await exchangeOf(await issuer.sign({ sub: "s", aud: srv.server.url })));
       const rotated = () => issuer.signForeign({ sub: "s", aud: srv.server.url }, { kid: "rotated" });
-      for (let i = 0; i < 3; i++) expectError(await exchange(await rotated()), "UNAUTHENTICATED");
+      for (let i = 0; i < 3; i++) expectError(await exchangeOf(await rotated()), "UNAUTHENTICATED");
       expect(issuer.hits.jwks).toBe(1);
       now += KEYS_REFRESH_MS + 1000;
-      for (let i = 0; i < 3; i++) expectError(await exchange(await rotated()), "UNAUTHENTICATED");
+      for (let i = 0; i < 3; i++) expectError(await exchangeOf(await rotated()), "UNAUTHENTICATED");
       expect(issuer.hits.jwks).toBe(2);
       // The published key still works throughout.
-      ok(await exchange(await issuer.sign({ sub: "s", aud: srv.server.url })));
+      ok(await exchangeOf(await issuer.sign({ sub: "s", aud: srv.server.url })));
     } finally {
       await srv.close();
       await issuer.close();

@@ -6,7 +6,8 @@
 import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
-import { apiFor, path, useServer, type ApiResponse } from "../support/server";
+import { exchange, soon, unsigned } from "../support/sts";
+import { path, useServer } from "../support/server";
 import { expectError, expectFieldViolation, mkGroup, ok } from "../support/server-helpers";
 
 const ctx = useServer({ fixtures: {}, allowPrivateIssuers: true });
@@ -19,26 +20,19 @@ beforeAll(async () => {
 });
 afterAll(() => issuer.close());
 
-const exchange = (token: string, identity: string): Promise<ApiResponse> =>
-  apiFor(ctx.server.authUrl, token).get("/sts/exchange", { aud: ctx.server.url, identity });
 
 const identity = async (claimMatch: object, name = "wl-id") =>
   ok(await ctx.api.post(path("identities", group), { name, claimMatch })).uid as string;
 
-/** An unsigned (alg none) token: anyone can make one. */
-const unsigned = (claims: JWTPayload) =>
-  `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`;
-
-const soon = () => Math.floor(Date.now() / 1000) + 300;
 
 describe("issuer patterns cannot stall the server", () => {
   it("matches a crafted issuer against a backtracking-prone pattern in linear time", async () => {
     const uid = await identity({ issuerPattern: "https://([a-z0-9-]+\\.?)+\\.example\\.com", subject: "s" }, "redos");
     // 300 bytes: a backtracking engine takes about 2^70 steps on this (the reported 230 took 4.8 s).
     const iss = `https://${"a".repeat(300)}!`;
-    expectError(await exchange(unsigned({ iss, sub: "s", aud: ctx.server.url, exp: soon() }), uid), "PERMISSION_DENIED");
+    expectError(await exchange(ctx, unsigned({ iss, sub: "s", aud: ctx.server.url, exp: soon() }), uid), "PERMISSION_DENIED");
     // An issuer longer than any URL needs is refused before any matching.
-    const long = await exchange(unsigned({ iss: `https://${"a".repeat(2048)}.example.com`, sub: "s", aud: ctx.server.url, exp: soon() }), uid);
+    const long = await exchange(ctx, unsigned({ iss: `https://${"a".repeat(2048)}.example.com`, sub: "s", aud: ctx.server.url, exp: soon() }), uid);
     expect(expectError(long, "UNAUTHENTICATED").message).toContain("iss");
     // The server still answers: the exchange did not hold the event loop.
     ok(await ctx.api.get(path("groups", group)));
@@ -65,20 +59,21 @@ describe("external token checks", () => {
     const uid = await identity({ issuer: issuer.url, subject: "good" }, "strict");
     const now = Math.floor(Date.now() / 1000);
     const aud = ctx.server.url;
-    ok(await exchange(await issuer.sign({ sub: "good", aud }), uid));
+    ok(await exchange(ctx, await issuer.sign({ sub: "good", aud }), uid));
     const cases: [string, JWTPayload][] = [
       ["no exp", { sub: "good", aud, exp: undefined }],
       ["a century ahead", { sub: "good", aud, exp: now + 100 * 365 * 86_400 }],
       ["two days ahead", { sub: "good", aud, exp: now + 2 * 86_400 }],
       ["iat ten years ahead", { sub: "good", aud, iat: now + 10 * 365 * 86_400 }],
       ["nbf in an hour", { sub: "good", aud, nbf: now + 3600 }],
+      // Claims of the wrong type, as a hostile issuer signs them: the types say they cannot be.
       ["sub as an array", { sub: ["good"] as unknown as string, aud }],
       ["sub as a number", { sub: 7 as unknown as string, aud }],
       ["aud as a number", { sub: "good", aud: 5 as unknown as string }],
       ["exp as a string", { sub: "good", aud, exp: `${now + 60}` as unknown as number }],
     ];
     for (const [what, claims] of cases) {
-      const res = await exchange(await issuer.sign(claims), uid);
+      const res = await exchange(ctx, await issuer.sign(claims), uid);
       expect({ what, status: res.status }).toEqual({ what, status: 401 });
       expectError(res, "UNAUTHENTICATED");
     }
@@ -87,25 +82,26 @@ describe("external token checks", () => {
   it("compares claims by type: arrays, joined strings and missing claims never match", async () => {
     const aud = ctx.server.url;
     const admins = await identity({ issuer: issuer.url, subject: "u", claims: { team: "admins" } }, "admins");
-    ok(await exchange(await issuer.sign({ sub: "u", aud, team: "admins" }), admins));
-    expectError(await exchange(await issuer.sign({ sub: "u", aud, team: ["admins"] }), admins), "PERMISSION_DENIED");
-    expectError(await exchange(await issuer.sign({ sub: "u", aud, team: { admins: true } }), admins), "PERMISSION_DENIED");
+    ok(await exchange(ctx, await issuer.sign({ sub: "u", aud, team: "admins" }), admins));
+    expectError(await exchange(ctx, await issuer.sign({ sub: "u", aud, team: ["admins"] }), admins), "PERMISSION_DENIED");
+    expectError(await exchange(ctx, await issuer.sign({ sub: "u", aud, team: { admins: true } }), admins), "PERMISSION_DENIED");
 
     const joined = await identity({ issuer: issuer.url, subject: "u", claims: { team: "a,b" } }, "joined");
-    expectError(await exchange(await issuer.sign({ sub: "u", aud, team: ["a", "b"] }), joined), "PERMISSION_DENIED");
+    expectError(await exchange(ctx, await issuer.sign({ sub: "u", aud, team: ["a", "b"] }), joined), "PERMISSION_DENIED");
 
     const empty = await identity({ issuer: issuer.url, subject: "u", claims: { team: "" } }, "empty");
-    expectError(await exchange(await issuer.sign({ sub: "u", aud }), empty), "PERMISSION_DENIED");
-    ok(await exchange(await issuer.sign({ sub: "u", aud, team: "" }), empty));
+    expectError(await exchange(ctx, await issuer.sign({ sub: "u", aud }), empty), "PERMISSION_DENIED");
+    ok(await exchange(ctx, await issuer.sign({ sub: "u", aud, team: "" }), empty));
 
     const pattern = await identity({ issuer: issuer.url, subject: "u", claimPatterns: { team: ".*" } }, "pattern");
-    expectError(await exchange(await issuer.sign({ sub: "u", aud }), pattern), "PERMISSION_DENIED");
-    expectError(await exchange(await issuer.sign({ sub: "u", aud, team: 1 }), pattern), "PERMISSION_DENIED");
-    expectError(await exchange(await issuer.sign({ sub: "u", aud, team: ["x"] }), pattern), "PERMISSION_DENIED");
-    ok(await exchange(await issuer.sign({ sub: "u", aud, team: "x" }), pattern));
+    expectError(await exchange(ctx, await issuer.sign({ sub: "u", aud }), pattern), "PERMISSION_DENIED");
+    expectError(await exchange(ctx, await issuer.sign({ sub: "u", aud, team: 1 }), pattern), "PERMISSION_DENIED");
+    expectError(await exchange(ctx, await issuer.sign({ sub: "u", aud, team: ["x"] }), pattern), "PERMISSION_DENIED");
+    ok(await exchange(ctx, await issuer.sign({ sub: "u", aud, team: "x" }), pattern));
     // A subject pattern never matches one element of an array subject.
     const subjects = await identity({ issuer: issuer.url, subjectPattern: "repo:acme/.*" }, "subjects");
-    expectError(await exchange(await issuer.sign({ sub: ["repo:acme/x"] as unknown as string, aud }), subjects), "UNAUTHENTICATED");
+    // A claim of the wrong type, as a hostile issuer signs it.
+    expectError(await exchange(ctx, await issuer.sign({ sub: ["repo:acme/x"] as unknown as string, aud }), subjects), "UNAUTHENTICATED");
   });
 
   it("refuses a __proto__ claim rule instead of dropping it", async () => {
@@ -133,8 +129,8 @@ describe("the exchange does not tell which identities exist", () => {
         await issuer.sign({ sub: "only-this", aud }, { expiresIn: -60 }),
       ];
       for (const t of tokens) {
-        const a = await exchange(t, real);
-        const b = await exchange(t, missing);
+        const a = await exchange(ctx, t, real);
+        const b = await exchange(ctx, t, missing);
         expect(a.status).not.toBe(200);
         expect({ status: b.status, text: b.text.replaceAll(missing, "UID") }).toEqual({ status: a.status, text: a.text.replaceAll(real, "UID") });
       }
@@ -158,7 +154,7 @@ describe("the exchange does not tell which identities exist", () => {
     const victim = await identity({ issuer: issuer.url, subject: "victim" }, "victim");
     const minted = await new SignJWT({ sub: "victim", aud: ctx.server.url })
       .setProtectedHeader({ alg: "ES256", kid: "mine" }).setIssuer(issuer.url).setExpirationTime("5m").sign(privateKey);
-    expectError(await exchange(minted, victim), "PERMISSION_DENIED");
-    ok(await exchange(await issuer.sign({ sub: "victim", aud: ctx.server.url }), victim));
+    expectError(await exchange(ctx, minted, victim), "PERMISSION_DENIED");
+    ok(await exchange(ctx, await issuer.sign({ sub: "victim", aud: ctx.server.url }), victim));
   });
 });

@@ -4,7 +4,9 @@
  */
 import { spawn } from "node:child_process";
 import * as path from "node:path";
-import { repoRoot } from "./engine";
+import { afterAll, beforeAll } from "vitest";
+import { createStack, ENGINE_TIMEOUT, pulumiEnv, repoRoot, type TestStack } from "./engine";
+import { startTestServer, type TestServer } from "./server";
 
 /** What one `irv` run printed and how it exited. */
 export interface IrvRun {
@@ -32,4 +34,30 @@ export function runNode(args: string[], env: Record<string, string> = {}, cwd = 
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** A stack applied to a live irv-server for `irv`'s engine tests, and the environment `irv` runs in beside it. */
+export interface AppliedStack {
+  srv: TestServer;
+  t: TestStack;
+  env: Record<string, string>;
+}
+
+/**
+ * Before the file's tests: starts an irv-server, and creates and applies stack `stackName` of
+ * `program` (given the organization's uid) on it; after them, removes both.
+ */
+export function useAppliedStack(stackName: string, program: (org: string) => Promise<void>): AppliedStack {
+  const s = {} as AppliedStack;
+  beforeAll(async () => {
+    s.srv = await startTestServer();
+    s.t = await createStack({ stackName, server: s.srv.server, program: () => program(s.srv.server.organization) });
+    s.env = pulumiEnv(path.join(path.dirname(s.t.workDir), "home"));
+    await s.t.stack.up();
+  }, ENGINE_TIMEOUT);
+  afterAll(async () => {
+    await s.t?.dispose();
+    await s.srv?.close();
+  });
+  return s;
 }

@@ -19,6 +19,9 @@ export const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, 
 /** True for a secret as the engine sends it. */
 export const isSecret = (v: any): boolean => v?.[specialSigKey] === specialSecretSig;
 /** A Struct of plain values. */
+/** The urn of resource `name` of type `type` in stack `dev` of project `p`. */
+export const urn = (type: string, name: string) => `urn:pulumi:dev::p::${type}::${name}`;
+
 export const struct = (v: object) => structproto.Struct.fromJavaScript(v as any);
 
 export interface PluginClient {

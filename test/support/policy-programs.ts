@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { nodeRequire, pulumiEnv, repoRoot } from "./engine";
-import { run } from "../toolchain/support";
+import { run } from "./toolchain";
 
 const irv = nodeRequire("pulumi-irv") as typeof import("../../dynamic");
 const pulumi = nodeRequire("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
@@ -39,30 +39,27 @@ export const ACCESS_EXPECTED: [rule: string, resource: string][] = [["irv-worklo
 
 export const sorted = (pairs: [string, string][]) => [...new Set(pairs.map((p) => p.join(" ")))].sort();
 
+/** A YAML program's variables `owner` and `viewer`: the built-in roles' uids, through `irv:iam:getRole`. */
+export const YAML_BUILTIN_ROLES = `variables:
+  owner:
+    fn::invoke: { function: irv:iam:getRole, arguments: { name: owner }, return: uid }
+  viewer:
+    fn::invoke: { function: irv:iam:getRole, arguments: { name: viewer }, return: uid }
+`;
+
+/** A YAML program's resource `key`: a group under `parentUid` (a YAML value, `${org}` or `${eng.uid}`). */
+export const yamlGroup = (key: string, parentUid: string, name: string, description: string) => `  ${key}:
+    type: irv:iam:Group
+    properties: { parentUid: "${parentUid}", name: ${name}, description: ${description} }
+`;
+
 /**
  * The violating YAML program, or its compliant twin: every fix is one value. `${org}` and the
  * built-in roles come from the stack's config and `irv:iam:getRole`.
  */
 export function yamlProgram(bad: boolean): string {
-  return `variables:
-  owner:
-    fn::invoke:
-      function: irv:iam:getRole
-      arguments: { name: owner }
-      return: uid
-  viewer:
-    fn::invoke:
-      function: irv:iam:getRole
-      arguments: { name: viewer }
-      return: uid
-resources:
-  eng:
-    type: irv:iam:Group
-    properties: { parentUid: "\${org}", name: eng, description: Engineering }
-  platform:
-    type: irv:iam:Group
-    properties: { parentUid: "\${eng.uid}", name: platform, description: Platform }
-  ci:
+  return `${YAML_BUILTIN_ROLES}resources:
+${yamlGroup("eng", "${org}", "eng", "Engineering")}${yamlGroup("platform", "${eng.uid}", "platform", "Platform")}  ci:
     type: irv:iam:Identity
     properties:
       groupUid: \${eng.uid}

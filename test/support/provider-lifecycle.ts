@@ -9,8 +9,8 @@ import { dynamicProviders } from "../../provider";
 import type { Kind } from "../../api/kinds";
 import { expectNoUndefined, lastMask, path } from "./provider";
 import type { TestServer } from "./server";
+import type { Rec } from "../../provider/resources/spec";
 
-type Rec = Record<string, any>;
 
 /** What one kind's lifecycle needs. */
 export interface LifecycleCase {

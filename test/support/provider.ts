@@ -7,9 +7,10 @@ import { beforeAll, expect } from "vitest";
 import { configure } from "../../provider";
 import type { ServerOptions } from "../../server";
 import { useServer, path, type TestServer } from "./server";
-import type { CollectionName } from "../../api/collections";
+import { created } from "./server-helpers";
 
 export { path };
+export { created } from "./server-helpers";
 
 /** Starts a server for the file (with `opts`) and points the provider at it. */
 export function useProviderServer(opts: ServerOptions = {}): TestServer {
@@ -27,16 +28,9 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${process.pid}-${Date.now().toString(36)}-${seq++}`;
 }
 
-/** Creates an object through the API (admin) and returns its body; fails the test on an error. */
-export async function apiCreate(ctx: TestServer, c: CollectionName, parentUid: string, body: object): Promise<any> {
-  const res = await ctx.api.post(path(c, parentUid), body);
-  expect(res.status, res.text).toBe(200);
-  return res.body;
-}
-
 /** A fresh group under the organization. */
 export async function freshGroup(ctx: TestServer, parentUid = ctx.server.organization): Promise<string> {
-  return (await apiCreate(ctx, "groups", parentUid, { name: uniqueName("g") })).uid;
+  return (await created(ctx.api, "groups", parentUid, { name: uniqueName("g") })).uid;
 }
 
 /** The uid of a built-in role by name. */

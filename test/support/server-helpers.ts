@@ -1,6 +1,6 @@
 /** Shared bits of the server tests: quick creators and error assertions. */
 import { expect } from "vitest";
-import { capabilityEnum, codes, TYPE_PREFIX, type CodeName } from "../../api";
+import { capabilityEnum, codes, TYPE_PREFIX, type CodeName, type CollectionName } from "../../api";
 import { builtinRoleUid } from "../../server";
 import { path, type Api, type ApiResponse } from "./server";
 
@@ -40,8 +40,13 @@ export const role = {
   owner: builtinRoleUid("owner"),
 };
 
+/** Creates an item of `c` under `parent` through the API and returns its body; fails the test on an error. */
+export async function created(api: Api, c: CollectionName, parent: string, body: object) {
+  return ok(await api.post(path(c, parent), body));
+}
+
 export async function mkGroup(api: Api, parent: string, name = "grp", description?: string) {
-  return ok(await api.post(path("groups", parent), { name, description }));
+  return created(api, "groups", parent, { name, description });
 }
 
 export async function mkIdentity(api: Api, group: string, name = "ci-bot", extra: object = {}) {

@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { pulumiEnv, repoRoot } from "./engine";
-import { run } from "../toolchain/support";
+import { run } from "./toolchain";
 
 import type { StateResource } from "../../policy/access";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/engine";
-import { BUILD_TIMEOUT, itBuildsGeneratedSdks, run } from "./support";
+import { BUILD_TIMEOUT, itBuildsGeneratedSdks, run } from "../support/toolchain";
 
 // scripts/gen-sdks on a small schema (fixtures/irvtest-schema.json: one resource with a secret
 // field in a nested type, one function, provider configuration with a secret token) writes the

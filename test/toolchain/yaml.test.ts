@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_TIMEOUT, pulumiEnv } from "../support/engine";
-import { run, yamlHost } from "./support";
+import { run, yamlHost } from "../support/toolchain";
 
 // The YAML language host that scripts/ensure-pulumi builds beside the CLI runs a Pulumi YAML
 // program in a folder, through the plain CLI, as a user's installation would: no provider yet,

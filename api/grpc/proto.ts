@@ -1,5 +1,5 @@
 /**
- * The shape of the platform's gRPC facts as this project writes them down: packages of messages,
+ * The shape of the platform's proto contract as this project writes it down: packages of messages,
  * enums and services, each method with its request, response and REST mapping (its
  * `google.api.http` option). Nothing here is copied from a `.proto` file: these are the project's
  * own records of the platform's public contract (field numbers, proto names, types, mappings),
@@ -12,16 +12,16 @@
  * lowerCamelCase of its proto name, `oneof=<name>` for a member of a oneof. Types are proto
  * type names, resolved as proto resolves them (relative to the message, then outwards).
  */
-export type FieldFacts = `${number} ${string}`;
+export type ProtoFieldText = `${number} ${string}`;
 
 /** A message: fields by proto name, and the messages and enums nested in it. */
-export interface MessageFacts {
-  fields: Record<string, FieldFacts>;
-  nested?: Record<string, MessageFacts | EnumFacts>;
+export interface ProtoMessage {
+  fields: Record<string, ProtoFieldText>;
+  nested?: Record<string, ProtoMessage | ProtoEnum>;
 }
 
 /** An enum: value names and numbers. */
-export interface EnumFacts {
+export interface ProtoEnum {
   values: Record<string, number>;
 }
 
@@ -38,24 +38,24 @@ export interface HttpRule {
  * One method. A method irv-server serves names its request and response messages; one it does not
  * serve has only its mapping (it answers UNIMPLEMENTED, naming it).
  */
-export type MethodFacts =
+export type ProtoMethod =
   | { request: string; response: string; http: HttpRule; served?: true }
   | { http: HttpRule; served: false };
 
 /** A service: its methods by name. */
-export interface ServiceFacts {
-  methods: Record<string, MethodFacts>;
+export interface ProtoService {
+  methods: Record<string, ProtoMethod>;
   /** Where irv-server serves the mappings' paths, when not at its root (the token exchange: `/auth`). */
   restPrefix?: string;
 }
 
 /** One proto package. */
-export interface PackageFacts {
+export interface ProtoPackage {
   /** e.g. `chainguard.platform.iam.v2beta1`. */
   package: string;
-  messages?: Record<string, MessageFacts>;
-  enums?: Record<string, EnumFacts>;
-  services?: Record<string, ServiceFacts>;
+  messages?: Record<string, ProtoMessage>;
+  enums?: Record<string, ProtoEnum>;
+  services?: Record<string, ProtoService>;
 }
 
 /** A parsed field. */
@@ -68,11 +68,11 @@ export interface ParsedField {
   oneof?: string;
 }
 
-/** Parses a field's facts; throws naming the field when they are malformed. */
-export function parseField(name: string, facts: FieldFacts): ParsedField {
-  const [head, ...options] = facts.trim().split(/\s+(?=\w+=)/);
+/** Parses a field's text; throws naming the field when it is malformed. */
+export function parseField(name: string, text: ProtoFieldText): ParsedField {
+  const [head, ...options] = text.trim().split(/\s+(?=\w+=)/);
   const m = /^(\d+)\s+(?:(repeated|optional)\s+)?(?:map<\s*(\w+)\s*,\s*([\w.]+)\s*>|([\w.]+))$/.exec(head);
-  if (!m) throw new Error(`field ${name}: cannot read "${facts}"`);
+  if (!m) throw new Error(`field ${name}: cannot read "${text}"`);
   const out: ParsedField = { number: Number(m[1]), type: m[4] ?? m[5] };
   if (m[2]) out.rule = m[2] as ParsedField["rule"];
   if (m[3]) out.keyType = m[3];
@@ -90,5 +90,5 @@ export function jsonName(protoName: string): string {
   return protoName.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** Whether facts describe an enum. */
-export const isEnum = (f: MessageFacts | EnumFacts): f is EnumFacts => "values" in f;
+/** Whether `f` is an enum. */
+export const isEnum = (f: ProtoMessage | ProtoEnum): f is ProtoEnum => "values" in f;

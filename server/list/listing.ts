@@ -8,7 +8,7 @@ import type { Keyed, SortValue } from "../store";
 export type { SortValue };
 
 /** One collection-specific list filter (`name`, `keyId`, `aliases`, ...). */
-export interface FilterSpec<T> {
+export interface ListFilter<T> {
   /** The parameter may repeat or hold comma-separated values; an item matches any of them. */
   repeated?: boolean;
   /** What is wrong with one raw value, or undefined when it is fine. */
@@ -27,14 +27,14 @@ export interface FilterSpec<T> {
 }
 
 /** Everything paginate() needs to know about a collection. */
-export interface ListSpec<T extends Keyed> {
+export interface Listing<T extends Keyed> {
   name: CollectionName;
   /** camelCase field name -> sort value; `uid` is always sortable. */
   sortable: Record<string, (item: T) => SortValue>;
   /** Other accepted names of sort fields (after snake_case -> camelCase), e.g. `group` -> `uid`. */
   aliases?: Record<string, string>;
   /** The collection's own filters, by their proto names (the JSON names are accepted too). */
-  filters: Record<string, FilterSpec<T>>;
+  filters: Record<string, ListFilter<T>>;
   /**
    * Items a List leaves out unless a boolean parameter asks for them: parameter -> the items it
    * admits (ListTagsRequest's `include_referrers`, ...). An item is listed when every parameter
@@ -49,8 +49,8 @@ export interface ListSpec<T extends Keyed> {
 
 /**
  * Exact, case-sensitive match of `field` against any of the values. `indexed`: `get` reads the
- * sortable field named like the filter (see FilterSpec.indexed).
+ * sortable field named like the filter (see ListFilter.indexed).
  */
-export function exact<T>(get: (item: T) => string | undefined, indexed = false): FilterSpec<T> {
+export function exact<T>(get: (item: T) => string | undefined, indexed = false): ListFilter<T> {
   return { indexed, match: (item, values) => values.includes(get(item) ?? "") };
 }

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { expect, it } from "vitest";
-import { pulumiBinDir, repoRoot } from "../support/engine";
+import { pulumiBinDir, repoRoot } from "./engine";
 
 const execFileP = promisify(execFile);
 
