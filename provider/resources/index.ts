@@ -24,7 +24,6 @@ export * from "./identityProviders";
 export * from "./accountAssociations";
 export * from "./groupInvites";
 export { UNKNOWN } from "./values";
-export { changesOf, verdictOf } from "./diff";
 export { validate } from "./check";
 export { beginOperation, endOperation, readItem } from "./reads";
 export { type KindSpec, type CommonInputs } from "./spec";
