@@ -11,6 +11,7 @@ import { runRegistryBench } from "./registry";
 import { runAnonymousListBench } from "./anonymous-lists";
 import { runAuthzBindingsBench } from "./authz-bindings";
 import { runAccessBench } from "./access";
+import { runWireBench } from "./wire";
 import { runSoak, seedLine, soakOptions, soakReport } from "./soak";
 import { runTerraformBench } from "./terraform";
 
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   if (!only || only === "anonymous") console.log(await runAnonymousListBench());
   if (!only || only === "bindings") console.log(await runAuthzBindingsBench());
   if (!only || only === "access") console.log(await runAccessBench());
+  if (!only || only === "wire") console.log(await runWireBench());
   if (!only || only === "engine") console.log(await runEngineBench());
   if (!only || only === "plugin") console.log(await runPluginBench(roundsOf(process.argv), sizesOf(process.argv), process.argv.includes("--unmeasured-setup")));
   if (!only || only === "exchange") console.log(await runExchangeBench());
