@@ -4,7 +4,7 @@
  * with the access it grants. Listed in pages over the managed subtrees (one listing per kind per
  * top managed group), never read one by one.
  */
-import type { Stack } from "@pulumi/pulumi/automation";
+import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { displayNameOf, definitionOf, definitionOfTypeToken, type Kind } from "../../api/kinds";
 import { isSelfOrAncestor } from "../../api/uid";
 import { AccessModel, hydratedNames, itemsOfApi, itemsOfState, orgOfItems, type ResourceItem, type StateResource } from "../../policy/access";
@@ -45,11 +45,14 @@ export interface AccessDriftOptions {
   kinds?: Kind[];
 }
 
-/** The items the stack's managed subtrees hold that the stack does not, or undefined without an API. */
-export async function accessDrift(stack: Stack, o: AccessDriftOptions = {}): Promise<AccessDrift | undefined> {
+/**
+ * The items the stack's managed subtrees hold that the stack does not, or undefined without an
+ * API. `state` is the stack's exported state, when the caller has it already.
+ */
+export async function accessDrift(stack: Stack, o: AccessDriftOptions = {}, state?: Deployment): Promise<AccessDrift | undefined> {
   const client = await stackClient(stack);
   if (!client) return undefined;
-  const state = await stack.exportStack();
+  state ??= await stack.exportStack();
   const resources = (state.deployment?.resources ?? []) as StateResource[];
   const managed = new Set(resources.filter((r) => definitionOfTypeToken(r.type)).map((r) => r.id).filter((id): id is string => !!id));
   const groups = resources.filter((r) => definitionOfTypeToken(r.type)?.kind === "groups" && r.id).map((r) => r.id!);

@@ -25,7 +25,10 @@ export interface DriftOptions {
 export async function runDrift({ stack, onOutput, access = {} }: DriftOptions): Promise<DriftReport> {
   const started = Date.now();
   const collector = new StepCollector();
-  const state = await stack.exportStack(); // secrets decrypted in memory, read, dropped
+  // Exported once, before the refresh (which, in preview mode, writes nothing): the settings, the
+  // report's order, the secret blocks and the access check all read it. Secrets decrypted in
+  // memory, read, dropped.
+  const state = await stack.exportStack();
   const settings = await checkSettings(stack, state);
   await stack.previewRefresh({ onEvent: collector.onEvent, onOutput, runProgram: settings.runProgram || undefined });
   const resources: DriftedResource[] = [];
@@ -39,8 +42,8 @@ export async function runDrift({ stack, onOutput, access = {} }: DriftOptions): 
   // (parents before what they hold), the same on every run.
   const position = new Map(((state.deployment?.resources ?? []) as { urn: string }[]).map((r, i) => [r.urn, i]));
   resources.sort((a, b) => (position.get(a.urn) ?? position.size) - (position.get(b.urn) ?? position.size));
-  await nameSecretMembers(stack, resources);
-  const accessReport = access ? await accessDrift(stack, access) : undefined;
+  await nameSecretMembers(stack, resources, state);
+  const accessReport = access ? await accessDrift(stack, access, state) : undefined;
   return {
     stack: stack.name,
     inSync: resources.length === 0 && !accessReport?.unmanaged.length,

@@ -1,4 +1,4 @@
-import type { Stack } from "@pulumi/pulumi/automation";
+import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { readSettings } from "../../client/config";
 import { definitionOfDisplayName, secretNames, type KindDefinition } from "../../api/kinds";
 import { same } from "../../provider/resources/values";
@@ -14,13 +14,14 @@ import type { DriftedResource } from "./report";
  * stack's current settings, and the drift becomes `oidc.clientId: [secret] -> [secret]`: the
  * member is named, its values are not. Write-only members (the client secret, per the kind's
  * definition) are not compared.
- * Any failure leaves the report as it was.
+ * Any failure leaves the report as it was. `state` is the stack's exported state, when the caller
+ * has it already.
  */
-export async function nameSecretMembers(stack: Stack, resources: DriftedResource[]): Promise<void> {
+export async function nameSecretMembers(stack: Stack, resources: DriftedResource[], state?: Deployment): Promise<void> {
   const masked = resources.filter((r) => r.status === "changed" && r.fields.some((f) => isWholeSecret(r, f.path)));
   if (masked.length === 0) return;
   try {
-    const state = await stack.exportStack();
+    state ??= await stack.exportStack();
     const config: Record<string, string> = {};
     for (const [key, v] of Object.entries(await stack.getAllConfig())) config[key] = v.value;
     const client = clientFor(readSettings((key) => config[key]));
