@@ -3,17 +3,17 @@ import type { Kind } from "../../api/kinds";
 import { EXIT, STACK_OPTIONS, UsageError, oneOf, parsing, type Command } from "../command";
 import { WATCHED_KINDS } from "../drift/access";
 import { DRIFT_FORMATS, formatDrift, runDrift } from "../drift";
-import { openStack } from "../stack";
+import { openAndRead } from "../stack";
 
 /** `irv drift`: compare a stack with the live API; exit 2 on drift. */
 export const drift: Command = {
   name: "drift",
   summary: "report what differs between a stack and the live API (exit 2 on drift)",
   help: `Usage: irv drift [--stack S] [--cwd DIR] [--format text|markdown|json] [--expect UID|NAME]...
-                 [--watch KINDS] [--no-access]
+                 [--watch KINDS] [--no-access] [--engine]
 
-Refreshes the stack in preview mode (its state is not changed) against the live API and reports,
-per resource, each field whose live value differs from the recorded one, and resources deleted
+Reads every resource of the stack from the live API (its state is not changed) and reports, per
+resource, each field whose live value differs from the recorded one, and resources deleted
 outside Pulumi. Secrets show as [secret]. It also lists what grants access inside the groups the
 stack manages but is not in the stack (role bindings, identities, custom roles, invites and
 identity providers made by hand), each with the access it grants: drift too.
@@ -27,12 +27,17 @@ Options:
       --watch KINDS  the kinds to look for, comma-separated (default: roleBindings, identities,
                      roles, groupInvites, identityProviders)
       --no-access    do not look for access made outside the stack
+      --engine       read through the engine's refresh (pulumi refresh --preview-only) even
+                     where irv can read the resources itself
   -h, --help         show this help
 
-The provider reads its endpoint and credentials from the stack's irv:* config, or from
-IRV_API_URL, IRV_AUTH_URL, IRV_TOKEN, IRV_IDENTITY, IRV_IDENTITY_TOKEN. A refresh alone uses the
-irv:* config recorded at the last \`pulumi up\`; when the stack's config differs from it, drift
-runs the program too (as \`pulumi refresh --run-program\`), so the current settings are used.
+irv reads the resources itself, through the same providers and in pages of each kind, when every
+resource of the stack is an irv resource on a default provider; otherwise the engine's refresh
+reads them (which other providers' resources need). The provider reads its endpoint and
+credentials from the stack's irv:* config, or from IRV_API_URL, IRV_AUTH_URL, IRV_TOKEN,
+IRV_IDENTITY, IRV_IDENTITY_TOKEN. A refresh alone uses the irv:* config recorded at the last
+\`pulumi up\`; when the stack's config differs from it, drift runs the program too (as
+\`pulumi refresh --run-program\`), so the current settings are used.
 
 Exit codes: 0 in sync, 2 drift found, 1 error.`,
   async run(argv, io) {
@@ -45,15 +50,16 @@ Exit codes: 0 in sync, 2 drift found, 1 error.`,
           expect: { type: "string", multiple: true },
           watch: { type: "string" },
           "no-access": { type: "boolean" },
+          engine: { type: "boolean" },
         },
       }),
     );
     if (values.help) return io.out(this.help), EXIT.ok;
     const format = oneOf("format", values.format, DRIFT_FORMATS, "text");
-    const stack = await openStack({ stack: values.stack, cwd: values.cwd });
+    const { stack, contents } = await openAndRead({ stack: values.stack, cwd: values.cwd });
     const kinds = values.watch?.split(",").map((k) => k.trim()) as Kind[] | undefined;
     for (const k of kinds ?? []) if (!WATCHED_KINDS.includes(k)) throw new UsageError(`--watch: ${JSON.stringify(k)} is not one of ${WATCHED_KINDS.join(", ")}`);
-    const report = await runDrift({ stack, access: values["no-access"] ? false : { expected: values.expect, kinds } });
+    const report = await runDrift({ stack, contents, engine: values.engine, access: values["no-access"] ? false : { expected: values.expect, kinds } });
     io.out(formatDrift(report, format));
     return report.inSync ? EXIT.ok : EXIT.changes;
   },

@@ -4,7 +4,8 @@
  * with the access it grants. Listed in pages over the managed subtrees (one listing per kind per
  * top managed group), never read one by one.
  */
-import type { Deployment, Stack } from "@pulumi/pulumi/automation";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { contentsOf, type StackContents } from "../stack";
 import { displayNameOf, definitionOf, definitionOfTypeToken, type Kind } from "../../api/kinds";
 import { isSelfOrAncestor } from "../../api/uid";
 import { AccessModel, hydratedNames, itemsOfApi, itemsOfState, orgOfItems, type ResourceItem, type StateResource } from "../../policy/access";
@@ -47,17 +48,16 @@ export interface AccessDriftOptions {
 
 /**
  * The items the stack's managed subtrees hold that the stack does not, or undefined without an
- * API. `state` is the stack's exported state, when the caller has it already.
+ * API. `contents`: the stack's state and config, when the caller has read them already.
  */
-export async function accessDrift(stack: Stack, o: AccessDriftOptions = {}, state?: Deployment): Promise<AccessDrift | undefined> {
-  const client = await stackClient(stack);
+export async function accessDrift(stack: Stack, o: AccessDriftOptions = {}, contents?: StackContents): Promise<AccessDrift | undefined> {
+  const { state, config } = contents ?? (await contentsOf(stack));
+  const client = await stackClient(stack, config);
   if (!client) return undefined;
-  state ??= await stack.exportStack();
   const resources = (state.deployment?.resources ?? []) as StateResource[];
   const managed = new Set(resources.filter((r) => definitionOfTypeToken(r.type)).map((r) => r.id).filter((id): id is string => !!id));
   const groups = resources.filter((r) => definitionOfTypeToken(r.type)?.kind === "groups" && r.id).map((r) => r.id!);
   const tops = groups.filter((g) => !groups.some((o) => o !== g && isSelfOrAncestor(o, g))).sort();
-  const config = await stack.getAllConfig();
   const expected = new Set([...(o.expected ?? []), ...listOf(config[EXPECTED_KEY]?.value)]);
   const kinds = o.kinds ?? [...WATCHED_KINDS];
   const live = new Map<string, ResourceItem>();

@@ -1,5 +1,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { checkSettings } from "../engine/settings";
+import { contentsOf, type StackContents } from "../stack";
+import { needsEngine, readSteps } from "./direct";
 import { nameSecretMembers } from "./secrets";
 import { accessDrift, type AccessDriftOptions } from "./access";
 import { StepCollector, type Step } from "../engine/steps";
@@ -14,26 +16,43 @@ export interface DriftOptions {
   onOutput?: (line: string) => void;
   /** Drift of access: what grants access in the managed groups but is not in the stack; `false` skips it. */
   access?: AccessDriftOptions | false;
+  /** Read through the engine's refresh even where irv can read the resources itself (./direct.ts). */
+  engine?: boolean;
+  /** The stack's state and config, when the caller has read them already (../stack.ts openAndRead). */
+  contents?: StackContents;
 }
 
 /**
- * Refreshes `stack` in preview mode (the stack's state is not written) and reports, per
- * resource, what differs between the recorded state and the live API: changed fields with both
- * values, and resources deleted outside Pulumi. Secrets are masked. When `irv:*` settings changed
- * since the last update, the program is run so that the provider reads with the current ones.
+ * Reports, per resource, what differs between the stack's recorded state and the live API:
+ * changed fields with both values, and resources deleted outside Pulumi; the stack's state is not
+ * changed. Secrets are masked. irv reads the resources itself, through the kinds' providers, in
+ * pages and with the `irv:*` settings in force now (./direct.ts), where the engine's refresh would
+ * read them the same way; otherwise (or with `engine`) the stack is refreshed in preview mode,
+ * and when settings changed since the last update, or an explicit provider takes them from the
+ * program, the program is run so that the provider reads with the current ones.
  */
-export async function runDrift({ stack, onOutput, access = {} }: DriftOptions): Promise<DriftReport> {
+export async function runDrift({ stack, onOutput, access = {}, engine = false, contents }: DriftOptions): Promise<DriftReport> {
   const started = Date.now();
-  const collector = new StepCollector();
-  // Exported once, before the refresh (which, in preview mode, writes nothing): the settings, the
-  // report's order, the secret blocks and the access check all read it. Secrets decrypted in
-  // memory, read, dropped.
-  const state = await stack.exportStack();
-  const settings = await checkSettings(stack, state);
-  await stack.previewRefresh({ onEvent: collector.onEvent, onOutput, runProgram: settings.runProgram || undefined });
+  // Read once: the settings, the reads, the report's order, the secret blocks and the access
+  // check all use them. Secrets decrypted in memory, read, dropped.
+  contents ??= await contentsOf(stack);
+  const { state, config } = contents;
+  const settings = await checkSettings(stack, contents);
+  // Settings changed since the last update need no engine: irv reads with the current ones, as
+  // the program would give a default provider. An explicit provider's come from the program.
+  const why = engine ? "asked for (--engine)" : needsEngine(state);
+  // Access made outside the stack is listed while the resources are read.
+  const accessing = access ? accessDrift(stack, access, contents) : Promise.resolve(undefined);
+  accessing.catch(() => undefined); // awaited below
+  let steps: Step[];
+  if (why) {
+    const collector = new StepCollector();
+    await stack.previewRefresh({ onEvent: collector.onEvent, onOutput, runProgram: settings.runProgram || undefined });
+    steps = collector.steps();
+  } else steps = await readSteps(state, (key) => config[key]?.value);
   const resources: DriftedResource[] = [];
   let inSync = 0;
-  for (const step of collector.steps()) {
+  for (const step of steps) {
     const drifted = driftOf(step);
     if (drifted) resources.push(drifted);
     else inSync++;
@@ -42,8 +61,8 @@ export async function runDrift({ stack, onOutput, access = {} }: DriftOptions): 
   // (parents before what they hold), the same on every run.
   const position = new Map(((state.deployment?.resources ?? []) as { urn: string }[]).map((r, i) => [r.urn, i]));
   resources.sort((a, b) => (position.get(a.urn) ?? position.size) - (position.get(b.urn) ?? position.size));
-  await nameSecretMembers(stack, resources, state);
-  const accessReport = access ? await accessDrift(stack, access, state) : undefined;
+  await nameSecretMembers(stack, resources, contents);
+  const accessReport = await accessing;
   return {
     stack: stack.name,
     inSync: resources.length === 0 && !accessReport?.unmanaged.length,
@@ -53,6 +72,7 @@ export async function runDrift({ stack, onOutput, access = {} }: DriftOptions): 
     deleted: resources.filter((r) => r.status === "deleted").length,
     resources,
     settingsChanged: settings.changed,
+    readBy: why ? { engine: true, why } : { engine: false },
     durationMs: Date.now() - started,
   };
 }

@@ -45,6 +45,11 @@ export interface DriftReport {
    * current ones (the program was run so that the provider got them).
    */
   settingsChanged: string[];
+  /**
+   * Who read the live resources: irv itself, through the kinds' providers (`engine: false`), or
+   * the engine's refresh, and why it had to.
+   */
+  readBy: { engine: false } | { engine: true; why: string };
   /** What grants access inside the managed groups but is not in the stack (absent: no API configured, or not asked). */
   access?: AccessDrift;
   durationMs: number;

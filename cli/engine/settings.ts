@@ -1,4 +1,5 @@
-import type { Deployment, Stack } from "@pulumi/pulumi/automation";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { contentsOf, type StackContents } from "../stack";
 import { SETTINGS } from "../../client/config";
 import { openedSecret } from "./values";
 
@@ -30,12 +31,11 @@ export interface SettingsCheck {
  * `pulumi config set irv:apiUrl ...` it would still read the old API. An explicit `irv` provider
  * (`new irv.Provider(...)`, a YAML `pulumi:providers:irv` resource) takes its settings from the
  * program, which may read them from config or the environment: only running the program tells,
- * so a stack that has one always runs it. `state` is the stack's exported state, when the caller
- * has it already.
+ * so a stack that has one always runs it. `contents`: the stack's state and config, when the
+ * caller has read them already.
  */
-export async function checkSettings(stack: Stack, state?: Deployment): Promise<SettingsCheck> {
-  state ??= await stack.exportStack(); // secrets decrypted in memory, compared, dropped
-  const config = await stack.getAllConfig();
+export async function checkSettings(stack: Stack, contents?: StackContents): Promise<SettingsCheck> {
+  const { state, config } = contents ?? (await contentsOf(stack)); // secrets decrypted in memory, compared, dropped
   const resources = (state.deployment?.resources ?? []) as { type: string; urn: string; inputs?: Record<string, unknown> }[];
   const changed = new Set<string>();
   for (const { type, recordedKey } of DEFAULT_PROVIDERS)

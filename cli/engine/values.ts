@@ -51,6 +51,14 @@ export function openedSecret(v: unknown): unknown {
   return v;
 }
 
+/** `v` with every secret envelope of a decrypted state export opened, at any depth (see openedSecret). */
+export function openedSecrets(v: unknown): unknown {
+  const x = openedSecret(v);
+  if (Array.isArray(x)) return x.map(openedSecrets);
+  if (x && typeof x === "object") return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, openedSecrets(y)]));
+  return x;
+}
+
 /** True when `v` is a secret as the engine serializes it in events. */
 export function isSecretValue(v: unknown): boolean {
   return typeof v === "object" && v !== null && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;

@@ -81,6 +81,8 @@ describe("irv drift and review on a plugin stack whose irv settings change", { t
     // `far` lives on the first server only: through the provider the program names now, it is gone.
     // One label per kind, as on a stack of the dynamic classes.
     expect(report.resources).toMatchObject([{ name: "far", kind: "iam.Group", status: "deleted", uid: uids.far }]);
+    // Only the program knows an explicit provider's settings: the engine's refresh ran it.
+    expect(report.readBy).toMatchObject({ engine: true, why: expect.stringContaining("has an explicit provider") });
     expect(run.code).toBe(2);
     expect(reads(first, "far")).toBe(before);
     expect(reads(second, "far")).toBeGreaterThan(0);

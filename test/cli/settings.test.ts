@@ -55,6 +55,8 @@ describe("irv drift and review after the irv:* settings change", { timeout: ENGI
     // The group lives on the first server only: on the second, it is gone.
     expect(report.resources).toMatchObject([{ name: "team", status: "deleted", uid }]);
     expect(report.settingsChanged).toEqual(["irv:apiUrl", "irv:authUrl", "irv:token"]);
+    // A default provider's settings are the stack's config: irv read with the current ones itself.
+    expect(report.readBy).toEqual({ engine: false });
     expect(run.code).toBe(2);
     expect(reads(first)).toBe(before);
     expect(reads(second)).toBeGreaterThan(0);

@@ -162,6 +162,15 @@ describe("refresh answers reads from listings, exactly", () => {
         const accessLists = report.access.watched.groups.length * ACCESS_KINDS.length + 1;
         expect(accessLists).toBeGreaterThan(0);
         expect(ctx.server.requests.length - driftFrom).toBeLessThanOrEqual(4 * KINDS + work.deleted.length + accessLists);
+        // irv read them itself (the stack holds irv resources only, on default providers): the
+        // engine's refresh, asked for, finds the same drift, field for field, in the same order.
+        expect(report.readBy).toEqual({ engine: false });
+        const viaEngine = await runIrv(["drift", "--engine", "--stack", stackName, "--cwd", t.workDir, "--format", "json"], pulumiEnv(nodePath.join(nodePath.dirname(t.workDir), "home"), { IRV_LIST_FRESH_MS: String(FRESH_FOR_TESTS) }));
+        expect(viaEngine.code, viaEngine.stderr).toBe(2);
+        const engineReport = JSON.parse(viaEngine.stdout);
+        expect(engineReport.readBy).toEqual({ engine: true, why: "asked for (--engine)" });
+        const comparable = ({ durationMs: _d, readBy: _r, ...rest }: Record<string, unknown>) => rest;
+        expect(comparable(report)).toEqual(comparable(engineReport));
         // `irv review --refresh`: the same refresh, then a preview of the program, which puts the
         // edited values back and creates the deleted resources again.
         const reviewFrom = ctx.server.requests.length;

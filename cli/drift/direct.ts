@@ -1,0 +1,120 @@
+/**
+ * The refresh `irv drift` makes itself. The engine's refresh (`pulumi refresh --preview-only`)
+ * starts the engine, the language host and the provider, then reads each resource through the
+ * provider; here the same providers (provider/resources) read the same resources in this process,
+ * answered from pages of each kind (./reads), and each read becomes the step the engine would
+ * have reported: the recorded inputs and outputs against what the provider read, secrets masked
+ * the same way. What differs is only who calls the provider, so the report is the same.
+ *
+ * It is used only where that holds: every custom resource of the stack is one of the kinds, run
+ * by a default provider, whose settings are the stack's `irv:*` config and the environment, read
+ * here as the program would give them (a refresh without the program would reuse the ones
+ * recorded at the last update: ../engine/settings.ts). Otherwise the engine's refresh reads.
+ */
+import type { Deployment } from "@pulumi/pulumi/automation";
+import { definitionOfTypeToken, secretPaths } from "../../api/kinds";
+import type { ConfigGetter } from "../../client";
+import { configure } from "../../client/session";
+import { beginOperation, endOperation, providerOf } from "../../provider/resources";
+import type { Rec } from "../../provider/resources/spec";
+import { specialSecretSig, specialSigKey } from "../../provider/sentinels";
+import { secretPathsOf, wrapSecrets, type Path } from "../../plugin/secrets";
+import { openedSecrets } from "../engine/values";
+import { displayNameOfType, type Step } from "../engine/steps";
+
+/** A resource of an exported state, as much of it as this reads. */
+interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  custom?: boolean;
+  delete?: boolean;
+  pendingReplacement?: boolean;
+  provider?: string;
+  inputs?: Rec;
+  outputs?: Rec;
+}
+
+/** What the dynamic provider host keeps in a resource's inputs (./host.ts): not the kind's. */
+const HOST_MEMBERS = ["__provider", "__timeouts"];
+
+/** Reads in flight at once: the reads of a kind wait on its listing's pages, so a few suffice. */
+const READS_AT_ONCE = 16;
+
+/** Why the engine must refresh this state (a sentence), or undefined when irv can read it itself. */
+export function needsEngine(state: Deployment): string | undefined {
+  for (const r of resourcesOf(state)) {
+    if (r.delete || r.pendingReplacement) return `${r.urn} waits to be deleted or replaced`;
+    if (!r.custom || r.type.startsWith("pulumi:providers:")) continue;
+    if (!definitionOfTypeToken(r.type)) return `${r.urn} is not an irv resource`;
+    if (r.provider && !/::default(_[\w-]+)?::/.test(r.provider)) return `${r.urn} has an explicit provider`;
+  }
+  return undefined;
+}
+
+/**
+ * One refresh step per resource of the kinds in `state`, in state order, each read through its
+ * kind's provider with the settings `get` gives (the stack's config, then the environment).
+ */
+export async function readSteps(state: Deployment, get: ConfigGetter): Promise<Step[]> {
+  const resources = resourcesOf(state).filter((r) => r.custom && r.id && definitionOfTypeToken(r.type));
+  configure(get, { once: true });
+  // One operation: reads of a kind after its first are answered from listings of it.
+  beginOperation();
+  try {
+    const steps: Step[] = new Array(resources.length);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < resources.length; i = next++) steps[i] = await stepOf(resources[i]);
+    };
+    await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, resources.length) }, worker));
+    return steps;
+  } finally {
+    endOperation();
+  }
+}
+
+/** The step the engine's refresh reports for `r`: `delete` when it is gone, else `update` with both states (same or not). */
+async function stepOf(r: StateResource): Promise<Step> {
+  const d = definitionOfTypeToken(r.type)!;
+  const id = r.id!;
+  const own = withoutHostMembers(openedSecrets(r.outputs ?? {}) as Rec);
+  const name = r.urn.slice(r.urn.lastIndexOf("::") + 2);
+  let read;
+  try {
+    read = await providerOf(d.kind).read(id, own);
+  } catch (e) {
+    throw new Error(`reading ${displayNameOfType(r.type)} ${name} (${id}): ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const old = { inputs: masked(r.inputs ?? {}), outputs: masked(r.outputs ?? {}) } as Step["old"];
+  const base = { urn: r.urn, name, type: r.type, kind: displayNameOfType(r.type), id, old, replaceKeys: [] };
+  if (!read) return { ...base, op: "delete" };
+  // What arrived secret stays secret, and the kind's secrets are secret: as the plugin answers a read.
+  const keep = (was: Rec | undefined): Path[] => [...secretPathsOf(was ?? {}), ...secretPaths(d)];
+  const next = { inputs: masked(wrapSecrets(read.inputs, keep(r.inputs))), outputs: masked(wrapSecrets(read.props, keep(r.outputs))) } as Step["new"];
+  return { ...base, op: "update", new: next };
+}
+
+/**
+ * `v` with every secret replaced by the bare secret marker, as the engine's events carry them:
+ * their values never leave this module.
+ */
+function masked(v: unknown): Rec {
+  const walk = (x: unknown): unknown => {
+    if (x && typeof x === "object") {
+      if ((x as Rec)[specialSigKey] === specialSecretSig) return { [specialSigKey]: specialSecretSig };
+      if (Array.isArray(x)) return x.map(walk);
+      return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, walk(y)]));
+    }
+    return x;
+  };
+  return walk(v) as Rec;
+}
+
+function withoutHostMembers(v: Rec): Rec {
+  return Object.fromEntries(Object.entries(v).filter(([k]) => !HOST_MEMBERS.includes(k)));
+}
+
+function resourcesOf(state: Deployment): StateResource[] {
+  return (state.deployment?.resources ?? []) as StateResource[];
+}
