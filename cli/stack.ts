@@ -1,5 +1,6 @@
+import { execFile } from "node:child_process";
 import * as path from "node:path";
-import { LocalWorkspace, Stack, type ConfigMap, type Deployment } from "@pulumi/pulumi/automation";
+import type { ConfigMap, Deployment, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { UsageError } from "./command";
 
 /** Which stack a command works on: a Pulumi project folder and a stack name in it. */
@@ -13,41 +14,60 @@ export interface StackSelection {
 /**
  * Opens an existing stack of the Pulumi project in `cwd`, like the `pulumi` CLI would there:
  * the backend, PULUMI_HOME and the passphrase come from the project settings and environment.
+ * The Automation API is loaded here, when a command needs it (a second of start-up).
  */
-export async function openStack(selection: StackSelection): Promise<Stack> {
-  const { ws, name } = await workspaceOf(selection);
-  return Stack.select(name, ws);
-}
-
-/**
- * Opens a stack (as openStack) and reads its contents: the three runs of the pulumi CLI side by
- * side, the selection's error first (a stack that does not exist fails all three).
- */
-export async function openAndRead(selection: StackSelection): Promise<{ stack: Stack; contents: StackContents }> {
-  const { ws, name } = await workspaceOf(selection);
-  const reading = Promise.all([ws.exportStack(name), ws.getAllConfig(name)]);
-  reading.catch(() => undefined); // awaited below, once the selection has succeeded
-  const stack = await Stack.select(name, ws);
-  const [state, config] = await reading;
-  return { stack, contents: { state, config } };
-}
-
-async function workspaceOf({ stack, cwd }: StackSelection): Promise<{ ws: LocalWorkspace; name: string }> {
+export async function openStack({ stack, cwd }: StackSelection): Promise<Stack> {
+  const { LocalWorkspace, Stack } = await import("@pulumi/pulumi/automation");
   const workDir = path.resolve(cwd ?? process.cwd());
   const ws = await LocalWorkspace.create({ workDir });
   const name = stack ?? (await ws.stack())?.name;
-  if (!name) throw new UsageError(`no stack selected in ${workDir}: pass --stack <name> or run \`pulumi stack select\``);
-  return { ws, name };
+  if (!name) throw noStack(workDir);
+  return Stack.select(name, ws);
 }
 
-/** A stack's state and config as its files hold them now: secrets decrypted in memory, never to be printed. */
+/** A stack's name, state and config as its files hold them now (secrets decrypted in memory, never to be printed), and the environment its provider sees. */
 export interface StackContents {
+  name: string;
   state: Deployment;
   config: ConfigMap;
+  /** The environment the stack's operations run in (the workspace's variables over this process's). */
+  env: NodeJS.ProcessEnv;
 }
 
-/** Reads a stack's state and config (two runs of the pulumi CLI, side by side), once for a whole command. */
+/** Reads an opened stack's contents (two runs of the pulumi CLI, side by side), once for a whole command. */
 export async function contentsOf(stack: Stack): Promise<StackContents> {
   const [state, config] = await Promise.all([stack.exportStack(), stack.getAllConfig()]);
-  return { state, config };
+  return { name: stack.name, state, config, env: { ...process.env, ...(stack.workspace as LocalWorkspace).envVars } };
+}
+
+/**
+ * Reads a stack's contents without opening it: `pulumi stack export` and `pulumi config` in its
+ * project folder, side by side, as the Automation API runs them, but without loading it (a
+ * second of start-up) or running `pulumi version` and `pulumi stack select` first: for a command
+ * that may not need the engine at all (`irv drift`).
+ */
+export async function readStack({ stack, cwd }: StackSelection): Promise<StackContents> {
+  const workDir = path.resolve(cwd ?? process.cwd());
+  const which = stack ? ["--stack", stack] : [];
+  const [name, state, config] = await Promise.all([
+    stack ?? pulumi(workDir, ["stack", "--show-name"]).then((s) => s.trim(), (e: Error) => Promise.reject(/no stack/i.test(e.message) ? noStack(workDir) : e)),
+    pulumi(workDir, ["stack", "export", "--show-secrets", ...which]).then(JSON.parse),
+    pulumi(workDir, ["config", "--show-secrets", "--json", ...which]).then(JSON.parse),
+  ]);
+  return { name, state, config, env: process.env };
+}
+
+/** What a run of the pulumi CLI printed; its own error message when it fails. */
+function pulumi(cwd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile("pulumi", [...args, "--non-interactive"], { cwd, env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" }, maxBuffer: 1 << 30 }, (err, stdout, stderr) => {
+      if (!err) return resolve(stdout);
+      const said = stderr.trim().split("\n").filter(Boolean).slice(-3).join("\n");
+      reject(new Error(`pulumi ${args.slice(0, 2).join(" ")} failed in ${cwd}${said ? `: ${said}` : ` (${err.message})`}`));
+    });
+  });
+}
+
+function noStack(workDir: string): UsageError {
+  return new UsageError(`no stack selected in ${workDir}: pass --stack <name> or run \`pulumi stack select\``);
 }

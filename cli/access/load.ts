@@ -3,7 +3,8 @@
  * uid looked up through the API when its settings are at hand), or the live organization listed
  * through the API with the provider's settings.
  */
-import type { ConfigMap, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import type { StackContents } from "../stack";
 import { withLogin } from "../../client/auth";
 import { clientFor, readSettings, type IrvClient, type Settings } from "../../client";
 import { lookUpRemote } from "../../policy/lookup";
@@ -31,9 +32,12 @@ export async function knownOf(items: readonly ResourceItem[], client: IrvClient 
  * workspace's variables over this process's, where a login's folder may be set), or undefined
  * when they name no API.
  */
-export async function stackClient(stack: Stack, config?: ConfigMap): Promise<IrvClient | undefined> {
-  config ??= await stack.getAllConfig();
-  const env = { ...process.env, ...(stack.workspace as LocalWorkspace).envVars };
+export async function stackClient(stack: Stack): Promise<IrvClient | undefined> {
+  return clientOfContents({ config: await stack.getAllConfig(), env: { ...process.env, ...(stack.workspace as LocalWorkspace).envVars } });
+}
+
+/** The client of a stack's read contents (see stackClient). */
+export function clientOfContents({ config, env }: Pick<StackContents, "config" | "env">): IrvClient | undefined {
   const settings = withLogin(readSettings((key) => config[key]?.value, env), env);
   return settings.apiUrl ? clientFor(settings, { env }) : undefined;
 }

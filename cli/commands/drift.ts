@@ -3,7 +3,7 @@ import type { Kind } from "../../api/kinds";
 import { EXIT, STACK_OPTIONS, UsageError, oneOf, parsing, type Command } from "../command";
 import { WATCHED_KINDS } from "../drift/access";
 import { DRIFT_FORMATS, formatDrift, runDrift } from "../drift";
-import { openAndRead } from "../stack";
+import { openStack, readStack } from "../stack";
 
 /** `irv drift`: compare a stack with the live API; exit 2 on drift. */
 export const drift: Command = {
@@ -56,10 +56,12 @@ Exit codes: 0 in sync, 2 drift found, 1 error.`,
     );
     if (values.help) return io.out(this.help), EXIT.ok;
     const format = oneOf("format", values.format, DRIFT_FORMATS, "text");
-    const { stack, contents } = await openAndRead({ stack: values.stack, cwd: values.cwd });
+    const selection = { stack: values.stack, cwd: values.cwd };
+    // The stack's files are read without the Automation API; it is opened only if the engine must refresh.
+    const contents = await readStack(selection);
     const kinds = values.watch?.split(",").map((k) => k.trim()) as Kind[] | undefined;
     for (const k of kinds ?? []) if (!WATCHED_KINDS.includes(k)) throw new UsageError(`--watch: ${JSON.stringify(k)} is not one of ${WATCHED_KINDS.join(", ")}`);
-    const report = await runDrift({ stack, contents, engine: values.engine, access: values["no-access"] ? false : { expected: values.expect, kinds } });
+    const report = await runDrift({ stack: () => openStack(selection), contents, engine: values.engine, access: values["no-access"] ? false : { expected: values.expect, kinds } });
     io.out(formatDrift(report, format));
     return report.inSync ? EXIT.ok : EXIT.changes;
   },

@@ -4,12 +4,11 @@
  * with the access it grants. Listed in pages over the managed subtrees (one listing per kind per
  * top managed group), never read one by one.
  */
-import type { Stack } from "@pulumi/pulumi/automation";
-import { contentsOf, type StackContents } from "../stack";
+import type { StackContents } from "../stack";
 import { displayNameOf, definitionOf, definitionOfTypeToken, type Kind } from "../../api/kinds";
 import { isSelfOrAncestor } from "../../api/uid";
 import { AccessModel, hydratedNames, itemsOfApi, itemsOfState, orgOfItems, type ResourceItem, type StateResource } from "../../policy/access";
-import { stackClient } from "../access/load";
+import { clientOfContents } from "../access/load";
 import { UsageError } from "../command";
 
 /** The kinds whose items made by hand are drift of access. */
@@ -48,11 +47,11 @@ export interface AccessDriftOptions {
 
 /**
  * The items the stack's managed subtrees hold that the stack does not, or undefined without an
- * API. `contents`: the stack's state and config, when the caller has read them already.
+ * API, read with the stack's settings.
  */
-export async function accessDrift(stack: Stack, o: AccessDriftOptions = {}, contents?: StackContents): Promise<AccessDrift | undefined> {
-  const { state, config } = contents ?? (await contentsOf(stack));
-  const client = await stackClient(stack, config);
+export async function accessDrift(contents: StackContents, o: AccessDriftOptions = {}): Promise<AccessDrift | undefined> {
+  const { state, config } = contents;
+  const client = clientOfContents(contents);
   if (!client) return undefined;
   const resources = (state.deployment?.resources ?? []) as StateResource[];
   const managed = new Set(resources.filter((r) => definitionOfTypeToken(r.type)).map((r) => r.id).filter((id): id is string => !!id));

@@ -10,16 +10,19 @@ import type { DriftedResource, DriftReport, FieldDrift } from "./report";
 
 /** Options for `runDrift`. */
 export interface DriftOptions {
-  /** The stack to check: its state is compared with what the provider reads live. */
-  stack: Stack;
+  /**
+   * The stack to check: its state is compared with what the provider reads live. A function
+   * opening it is called only when the engine must refresh (with `contents` read already).
+   */
+  stack: Stack | (() => Promise<Stack>);
+  /** The stack's name, state and config, when the caller has read them already (../stack.ts readStack). */
+  contents?: StackContents;
   /** Called with each line of engine output (e.g. to stream it to stderr); default: dropped. */
   onOutput?: (line: string) => void;
   /** Drift of access: what grants access in the managed groups but is not in the stack; `false` skips it. */
   access?: AccessDriftOptions | false;
   /** Read through the engine's refresh even where irv can read the resources itself (./direct.ts). */
   engine?: boolean;
-  /** The stack's state and config, when the caller has read them already (../stack.ts openAndRead). */
-  contents?: StackContents;
 }
 
 /**
@@ -31,23 +34,24 @@ export interface DriftOptions {
  * and when settings changed since the last update, or an explicit provider takes them from the
  * program, the program is run so that the provider reads with the current ones.
  */
-export async function runDrift({ stack, onOutput, access = {}, engine = false, contents }: DriftOptions): Promise<DriftReport> {
+export async function runDrift({ stack, contents, onOutput, access = {}, engine = false }: DriftOptions): Promise<DriftReport> {
   const started = Date.now();
+  const open = typeof stack === "function" ? stack : async () => stack;
   // Read once: the settings, the reads, the report's order, the secret blocks and the access
   // check all use them. Secrets decrypted in memory, read, dropped.
-  contents ??= await contentsOf(stack);
+  contents ??= await contentsOf(await open());
   const { state, config } = contents;
-  const settings = await checkSettings(stack, contents);
+  const settings = checkSettings(contents);
   // Settings changed since the last update need no engine: irv reads with the current ones, as
   // the program would give a default provider. An explicit provider's come from the program.
   const why = engine ? "asked for (--engine)" : needsEngine(state);
   // Access made outside the stack is listed while the resources are read.
-  const accessing = access ? accessDrift(stack, access, contents) : Promise.resolve(undefined);
+  const accessing = access ? accessDrift(contents, access) : Promise.resolve(undefined);
   accessing.catch(() => undefined); // awaited below
   let steps: Step[];
   if (why) {
     const collector = new StepCollector();
-    await stack.previewRefresh({ onEvent: collector.onEvent, onOutput, runProgram: settings.runProgram || undefined });
+    await (await open()).previewRefresh({ onEvent: collector.onEvent, onOutput, runProgram: settings.runProgram || undefined });
     steps = collector.steps();
   } else steps = await readSteps(state, (key) => config[key]?.value);
   const resources: DriftedResource[] = [];
@@ -61,10 +65,10 @@ export async function runDrift({ stack, onOutput, access = {}, engine = false, c
   // (parents before what they hold), the same on every run.
   const position = new Map(((state.deployment?.resources ?? []) as { urn: string }[]).map((r, i) => [r.urn, i]));
   resources.sort((a, b) => (position.get(a.urn) ?? position.size) - (position.get(b.urn) ?? position.size));
-  await nameSecretMembers(stack, resources, contents);
+  await nameSecretMembers(resources, contents);
   const accessReport = await accessing;
   return {
-    stack: stack.name,
+    stack: contents.name,
     inSync: resources.length === 0 && !accessReport?.unmanaged.length,
     ...(accessReport ? { access: accessReport } : {}),
     checked: inSync + resources.length,

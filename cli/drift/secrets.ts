@@ -1,5 +1,4 @@
-import type { Stack } from "@pulumi/pulumi/automation";
-import { contentsOf, type StackContents } from "../stack";
+import type { StackContents } from "../stack";
 import { readSettings } from "../../client/config";
 import { definitionOfDisplayName, secretNames, type KindDefinition } from "../../api/kinds";
 import { same } from "../../provider/resources/values";
@@ -15,14 +14,12 @@ import type { DriftedResource } from "./report";
  * stack's current settings, and the drift becomes `oidc.clientId: [secret] -> [secret]`: the
  * member is named, its values are not. Write-only members (the client secret, per the kind's
  * definition) are not compared.
- * Any failure leaves the report as it was. `contents`: the stack's state and config, when the
- * caller has read them already.
+ * Any failure leaves the report as it was.
  */
-export async function nameSecretMembers(stack: Stack, resources: DriftedResource[], contents?: StackContents): Promise<void> {
+export async function nameSecretMembers(resources: DriftedResource[], { state, config }: StackContents): Promise<void> {
   const masked = resources.filter((r) => r.status === "changed" && r.fields.some((f) => isWholeSecret(r, f.path)));
   if (masked.length === 0) return;
   try {
-    const { state, config } = contents ?? (await contentsOf(stack));
     const client = clientFor(readSettings((key) => config[key]?.value));
     const recorded = new Map(((state.deployment?.resources ?? []) as { urn: string; outputs?: Record<string, unknown> }[]).map((r) => [r.urn, r.outputs ?? {}]));
     for (const r of masked) {

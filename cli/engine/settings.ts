@@ -1,5 +1,4 @@
-import type { Stack } from "@pulumi/pulumi/automation";
-import { contentsOf, type StackContents } from "../stack";
+import type { StackContents } from "../stack";
 import { SETTINGS } from "../../client/config";
 import { openedSecret } from "./values";
 
@@ -31,11 +30,9 @@ export interface SettingsCheck {
  * `pulumi config set irv:apiUrl ...` it would still read the old API. An explicit `irv` provider
  * (`new irv.Provider(...)`, a YAML `pulumi:providers:irv` resource) takes its settings from the
  * program, which may read them from config or the environment: only running the program tells,
- * so a stack that has one always runs it. `contents`: the stack's state and config, when the
- * caller has read them already.
+ * so a stack that has one always runs it. Secrets are decrypted in `contents`, compared, dropped.
  */
-export async function checkSettings(stack: Stack, contents?: StackContents): Promise<SettingsCheck> {
-  const { state, config } = contents ?? (await contentsOf(stack)); // secrets decrypted in memory, compared, dropped
+export function checkSettings({ state, config }: StackContents): SettingsCheck {
   const resources = (state.deployment?.resources ?? []) as { type: string; urn: string; inputs?: Record<string, unknown> }[];
   const changed = new Set<string>();
   for (const { type, recordedKey } of DEFAULT_PROVIDERS)

@@ -3,7 +3,7 @@
  * unknowns named, nested objects flattened into dotted field paths so a table row names exactly
  * the field that differs.
  */
-import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime";
+import { specialSecretSig, specialSigKey, unknownValue } from "../../provider/sentinels";
 
 /** What every secret value is shown as. */
 export const SECRET = "[secret]";

@@ -6,6 +6,7 @@ import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/value
 import { PolicyCollector, policyPackDir, withApiSettings } from "./policy";
 import { accessChange, gateFindings, type GateOptions } from "./access";
 import { accessDrift } from "../drift/access";
+import { contentsOf } from "../stack";
 import { ACCESS_WORLD_ENV } from "../../policy/access";
 import { parsePolicyConfig } from "../../policy/config";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -54,7 +55,8 @@ export async function runReview({ stack, refresh, onOutput, policy = {}, gates }
   const policies = policy ? new PolicyCollector() : undefined;
   // A refresh without the program reads with the settings recorded at the last update: run the
   // program when they may have changed since, so the refresh asks the API they now name.
-  const runProgram = refresh ? (await checkSettings(stack)).runProgram : false;
+  const contents = refresh ? await contentsOf(stack) : undefined;
+  const runProgram = contents ? checkSettings(contents).runProgram : false;
   const preview = () =>
     stack.preview({
       onEvent: (e) => (collector.onEvent(e), policies?.onEvent(e)),
@@ -106,8 +108,8 @@ export async function runReview({ stack, refresh, onOutput, policy = {}, gates }
     const mandatory = findings.filter((f) => f.enforcementLevel === "mandatory").length;
     report.policy = { mandatory, advisory: findings.length - mandatory, findings };
   }
-  if (refresh) {
-    const outside = await accessDrift(stack);
+  if (contents) {
+    const outside = await accessDrift(contents);
     if (outside) report.outside = outside;
   }
   report.durationMs = Date.now() - started;
