@@ -21,7 +21,11 @@
  *
  * tofu and the provider are built once per machine by scripts/ensure-terraform.
  *
- *   npm run bench -- terraform [--sizes 300,1500] [--latency 0,40] [--runs 3] [--unmeasured-setup]
+ * `--skip-checkpoints`: the Pulumi sides run with PULUMI_SKIP_CHECKPOINTS=true (the engine writes
+ * the state once, at the end, instead of as each step starts and ends), to measure what those
+ * writes cost; a crash mid-operation then loses what it did, so no one should pick it for speed.
+ *
+ *   npm run bench -- terraform [--sizes 300,1500] [--latency 0,40] [--runs 3] [--unmeasured-setup] [--skip-checkpoints]
  */
 import { execFileSync, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -158,11 +162,12 @@ async function tofuSide(bin: string, server: RunningServer, parent: string, team
 }
 
 /** A Pulumi side: the dynamic classes at the engine's defaults, or the resource plugin at --parallel 50. */
-async function pulumiSide(server: RunningServer, parent: string, teams: number, setting: Setting): Promise<Side> {
+async function pulumiSide(server: RunningServer, parent: string, teams: number, setting: Setting, skipCheckpoints: boolean): Promise<Side> {
   const program = (updated: number) => (setting === "speed" ? pluginProgram(parent, teams, "irv", updated) : orgProgram(parent, teams, updated));
   const stackName = `bench-${setting}`;
   const t: TestStack = await createStack({ stackName, program: program(0), server });
   if (setting === "speed") await usePluginFrom(t);
+  if (skipCheckpoints) t.stack.workspace.envVars.PULUMI_SKIP_CHECKPOINTS = "true";
   const parallel = setting === "speed" ? { parallel: FAST } : {};
   const { stack } = t;
   return {
@@ -203,7 +208,13 @@ async function api(server: RunningServer, method: string, url: string, body?: un
 
 /** The first HAND_EDITS teams' groups under `parent` (all, if fewer), described by hand (`undo`: as declared again). */
 async function handEdit(server: RunningServer, parent: string, undo = false): Promise<void> {
-  const { groups } = (await api(server, "GET", `/iam/v2beta1/groups?uidp.childrenOf=${parent}&pageSize=1000`)) as { groups: { uid: string; name: string }[] };
+  const groups: { uid: string; name: string }[] = [];
+  let token = "";
+  do {
+    const page = (await api(server, "GET", `/iam/v2beta1/groups?uidp.childrenOf=${parent}&pageSize=200${token ? `&pageToken=${encodeURIComponent(token)}` : ""}`)) as { groups: { uid: string; name: string }[]; nextPageToken?: string };
+    groups.push(...page.groups);
+    token = page.nextPageToken ?? "";
+  } while (token);
   for (let i = 0; i < Math.min(HAND_EDITS, groups.length); i++) {
     const g = groups.find((x) => x.name === `team-${i}`);
     if (!g) throw new Error(`no group team-${i} under ${parent}`);
@@ -226,11 +237,21 @@ interface Measured {
   samples: Record<string, Partial<Record<Op, Sample[]>>>;
   load: number[];
   wall: number;
-  unmeasuredSetup: boolean;
+  o: MeasureOptions;
 }
 
-/** One size at one latency; `runs` runs of plan and refresh (one of the others). */
-async function measure(bin: string, n: number, latencyMs: number, runs: number, unmeasuredSetup: boolean): Promise<Measured> {
+interface MeasureOptions {
+  /** Runs of plan and refresh (one of the others). */
+  runs: number;
+  /** Create and destroy run, unmeasured. */
+  unmeasuredSetup: boolean;
+  /** The Pulumi sides run with PULUMI_SKIP_CHECKPOINTS=true. */
+  skipCheckpoints: boolean;
+}
+
+/** One size at one latency. */
+async function measure(bin: string, n: number, latencyMs: number, o: MeasureOptions): Promise<Measured> {
+  const { runs, unmeasuredSetup } = o;
   const teams = n / 5;
   const started = performance.now();
   const loadBefore = loadavg()[0];
@@ -241,7 +262,7 @@ async function measure(bin: string, n: number, latencyMs: number, runs: number, 
     for (const setting of ["defaults", "speed"] as const)
       for (const tool of ["tofu", "pulumi"] as const) {
         const { uid } = await api(server, "POST", `/iam/v2beta1/groups/${server.organization}`, { name: `${tool}-${setting}` });
-        sides.push(tool === "tofu" ? await tofuSide(bin, server, uid, teams, setting) : await pulumiSide(server, uid, teams, setting));
+        sides.push(tool === "tofu" ? await tofuSide(bin, server, uid, teams, setting) : await pulumiSide(server, uid, teams, setting, o.skipCheckpoints));
         samples[label({ tool, setting })] = {};
       }
     if (latencyMs > 0) server.faults.add({ action: "delay", delayMs: latencyMs, times: Infinity });
@@ -267,7 +288,7 @@ async function measure(bin: string, n: number, latencyMs: number, runs: number, 
     for (const s of sides) await s.dispose();
     await server.close();
   }
-  return { n, latencyMs, samples, load: [loadBefore, loadavg()[0]], wall: (performance.now() - started) / 1000, unmeasuredSetup };
+  return { n, latencyMs, samples, load: [loadBefore, loadavg()[0]], wall: (performance.now() - started) / 1000, o };
 }
 
 /** The sample of median wall time. */
@@ -314,7 +335,8 @@ function report(m: Measured): string {
     `| operation | ${header.join(" | ")} |`,
     `|---|${header.map(() => "---").join("|")}|`,
     ...rows,
-    ...(m.unmeasuredSetup ? ["", "Create and destroy ran unmeasured (`--unmeasured-setup`)."] : []),
+    ...(m.o.unmeasuredSetup ? ["", "Create and destroy ran unmeasured (`--unmeasured-setup`)."] : []),
+    ...(m.o.skipCheckpoints ? ["", "The Pulumi sides ran with PULUMI_SKIP_CHECKPOINTS=true (`--skip-checkpoints`): the state written once per operation."] : []),
     "",
     "CPU by process (seconds): all processes each tool started, exact; split by program, sampled every 200 ms; and the benchmark's own process (irv-server, and for pulumi-irv the inline program).",
     "",
@@ -344,7 +366,7 @@ export async function runTerraformBench(argv: string[]): Promise<string> {
   const out: string[] = [];
   for (const n of sizes)
     for (const latency of latencies) {
-      const text = report(await measure(bin, n, latency, runs, argv.includes("--unmeasured-setup")));
+      const text = report(await measure(bin, n, latency, { runs, unmeasuredSetup: argv.includes("--unmeasured-setup"), skipCheckpoints: argv.includes("--skip-checkpoints") }));
       process.stderr.write(`${text}\n\n`);
       out.push(text);
     }

@@ -2,7 +2,7 @@
  * The refresh `irv drift` makes itself. The engine's refresh (`pulumi refresh --preview-only`)
  * starts the engine, the language host and the provider, then reads each resource through the
  * provider; here the same providers (provider/resources) read the same resources in this process,
- * answered from pages of each kind (./reads), and each read becomes the step the engine would
+ * answered from pages of each kind (provider/resources/reads.ts), and each read becomes the step the engine would
  * have reported: the recorded inputs and outputs against what the provider read, secrets masked
  * the same way. What differs is only who calls the provider, so the report is the same.
  *
@@ -16,11 +16,12 @@ import { definitionOfTypeToken, secretPaths } from "../../api/kinds";
 import type { ConfigGetter } from "../../client";
 import { configure } from "../../client/session";
 import { beginOperation, endOperation, providerOf } from "../../provider/resources";
+import { ownValues } from "../../provider/resources/host";
 import type { Rec } from "../../provider/resources/spec";
 import { specialSecretSig, specialSigKey } from "../../provider/sentinels";
 import { secretPathsOf, wrapSecrets, type Path } from "../../plugin/secrets";
 import { openedSecrets } from "../engine/values";
-import { displayNameOfType, type Step } from "../engine/steps";
+import { displayNameOfType, type Step, type StepState } from "../engine/steps";
 
 /** A resource of an exported state, as much of it as this reads. */
 interface StateResource {
@@ -34,9 +35,6 @@ interface StateResource {
   inputs?: Rec;
   outputs?: Rec;
 }
-
-/** What the dynamic provider host keeps in a resource's inputs (./host.ts): not the kind's. */
-const HOST_MEMBERS = ["__provider", "__timeouts"];
 
 /** Reads in flight at once: the reads of a kind wait on its listing's pages, so a few suffice. */
 const READS_AT_ONCE = 16;
@@ -78,7 +76,8 @@ export async function readSteps(state: Deployment, get: ConfigGetter): Promise<S
 async function stepOf(r: StateResource): Promise<Step> {
   const d = definitionOfTypeToken(r.type)!;
   const id = r.id!;
-  const own = withoutHostMembers(openedSecrets(r.outputs ?? {}) as Rec);
+  // What the dynamic classes' host keeps beside the kind's values is not handed to the kind.
+  const own = ownValues(openedSecrets(r.outputs ?? {}) as Rec);
   const name = r.urn.slice(r.urn.lastIndexOf("::") + 2);
   let read;
   try {
@@ -86,12 +85,12 @@ async function stepOf(r: StateResource): Promise<Step> {
   } catch (e) {
     throw new Error(`reading ${displayNameOfType(r.type)} ${name} (${id}): ${e instanceof Error ? e.message : String(e)}`);
   }
-  const old = { inputs: masked(r.inputs ?? {}), outputs: masked(r.outputs ?? {}) } as Step["old"];
+  const old: StepState = { inputs: masked(r.inputs ?? {}), outputs: masked(r.outputs ?? {}) };
   const base = { urn: r.urn, name, type: r.type, kind: displayNameOfType(r.type), id, old, replaceKeys: [] };
   if (!read) return { ...base, op: "delete" };
   // What arrived secret stays secret, and the kind's secrets are secret: as the plugin answers a read.
   const keep = (was: Rec | undefined): Path[] => [...secretPathsOf(was ?? {}), ...secretPaths(d)];
-  const next = { inputs: masked(wrapSecrets(read.inputs, keep(r.inputs))), outputs: masked(wrapSecrets(read.props, keep(r.outputs))) } as Step["new"];
+  const next: StepState = { inputs: masked(wrapSecrets(read.inputs, keep(r.inputs))), outputs: masked(wrapSecrets(read.props, keep(r.outputs))) };
   return { ...base, op: "update", new: next };
 }
 
@@ -109,10 +108,6 @@ function masked(v: unknown): Rec {
     return x;
   };
   return walk(v) as Rec;
-}
-
-function withoutHostMembers(v: Rec): Rec {
-  return Object.fromEntries(Object.entries(v).filter(([k]) => !HOST_MEMBERS.includes(k)));
 }
 
 function resourcesOf(state: Deployment): StateResource[] {

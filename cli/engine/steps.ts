@@ -1,6 +1,9 @@
 import type { EngineEvent, OpType, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
 import { displayNameOf, definitionOfTypeToken } from "../../api/kinds";
 
+/** A resource's state on one side of a step: what a report compares. */
+export type StepState = Pick<StepEventStateMetadata, "inputs" | "outputs">;
+
 /**
  * One resource's step in an engine operation, reduced to what a report needs: the logical
  * name, the kind (`iam.Group`), the operation, the state before and after, and the fields the
@@ -17,8 +20,8 @@ export interface Step {
   op: string;
   /** The provider id (for irv resources: the uid), from the old state or else the new. */
   id: string;
-  old?: StepEventStateMetadata;
-  new?: StepEventStateMetadata;
+  old?: StepState;
+  new?: StepState;
   /** Fields that force a replacement, as the engine reports them (`keys`). */
   replaceKeys: string[];
 }

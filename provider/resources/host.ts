@@ -29,6 +29,11 @@ function split(v: Rec | undefined): { own: Rec; hidden: HostMembers } {
   return { own, hidden: { __provider: typeof __provider === "string" ? __provider : undefined, __timeouts: __timeouts as Timeouts | undefined } };
 }
 
+/** `v` without the hidden members: the kind's own values (also what `irv drift`'s own reads hand a kind: cli/drift/direct.ts). */
+export function ownValues(v: Rec | undefined): Rec {
+  return split(v).own;
+}
+
 /** `v` with `__timeouts`, when the resource has one: the next update or delete reads it from state. */
 const keepingTimeouts = (v: Rec, t: Timeouts | undefined): Rec => (t === undefined ? v : { ...v, __timeouts: t });
 

@@ -2,11 +2,14 @@
  * When `irv drift` reads a stack's resources itself and when the engine's refresh must
  * (cli/drift/direct.ts): the engine is needed for any resource irv's providers do not read the
  * way the engine would. That both give the same report is proven through the engine, on every
- * kind, in test/e2e/batched-refresh.test.ts.
+ * kind, in test/e2e/batched-refresh.test.ts. And `irv` starts without the Automation API, which
+ * it loads only when a command opens a stack through it (cli/stack.ts).
  */
 import type { Deployment } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import { needsEngine } from "../../cli/drift/direct";
+import { runNode } from "../support/cli";
+import { repoRoot } from "../support/engine";
 
 const STACK = "urn:pulumi:prod::org::pulumi:pulumi:Stack::org-prod";
 const PLUGIN = "urn:pulumi:prod::org::pulumi:providers:irv::default_0_1_0";
@@ -37,5 +40,16 @@ describe("irv drift reads a stack itself, or through the engine's refresh", () =
     ["a resource waiting to be replaced", { urn: "urn:pulumi:prod::org::irv:iam:Group::old", type: "irv:iam:Group", custom: true, id: "o/x", provider: `${PLUGIN}::p1`, pendingReplacement: true }, "::old waits to be deleted or replaced"],
   ])("leaves to the engine a stack holding %s, saying why", (_, extra, why) => {
     expect(needsEngine(state(...base, extra))).toContain(why);
+  });
+});
+
+describe("irv starts without the Automation API", () => {
+  it("loads none of @pulumi/pulumi's runtime, automation or TypeScript until a command needs the engine", async () => {
+    // What `irv drift` loads before it reads a stack: every command's module (cli/main.js), and the direct reads.
+    const script = `require(${JSON.stringify(`${repoRoot}/dist/cli/main.js`)}); require(${JSON.stringify(`${repoRoot}/dist/cli/drift/direct.js`)});
+console.log(JSON.stringify(Object.keys(require.cache).filter((k) => /@pulumi[\\/]pulumi[\\/](automation|runtime)|node_modules[\\/]typescript[\\/]/.test(k))));`;
+    const run = await runNode(["-e", script]);
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toEqual([]);
   });
 });
