@@ -33,11 +33,11 @@ Options:
 
 irv reads the resources itself, through the same providers and in pages of each kind, when every
 resource of the stack is an irv resource on a default provider; otherwise the engine's refresh
-reads them (which other providers' resources need). The provider reads its endpoint and
-credentials from the stack's irv:* config, or from IRV_API_URL, IRV_AUTH_URL, IRV_TOKEN,
-IRV_IDENTITY, IRV_IDENTITY_TOKEN. A refresh alone uses the irv:* config recorded at the last
-\`pulumi up\`; when the stack's config differs from it, drift runs the program too (as
-\`pulumi refresh --run-program\`), so the current settings are used.
+reads them (which other providers' resources and explicit providers need). The endpoint and
+credentials come from the stack's irv:* config, or from IRV_API_URL, IRV_AUTH_URL, IRV_TOKEN,
+IRV_IDENTITY, IRV_IDENTITY_TOKEN, as they are now: when they changed since the last
+\`pulumi up\`, drift says so, and the engine's refresh runs the program too (as
+\`pulumi refresh --run-program\`).
 
 Exit codes: 0 in sync, 2 drift found, 1 error.`,
   async run(argv, io) {
