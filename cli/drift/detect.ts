@@ -1,4 +1,5 @@
 import type { Stack } from "@pulumi/pulumi/automation";
+import { SETTINGS } from "../../client/config";
 import { checkSettings } from "../engine/settings";
 import { contentsOf, type StackContents } from "../stack";
 import { needsEngine, readSteps } from "./direct";
@@ -53,7 +54,12 @@ export async function runDrift({ stack, contents, onOutput, access = {}, engine 
     const collector = new StepCollector();
     await (await open()).previewRefresh({ onEvent: collector.onEvent, onOutput, runProgram: settings.runProgram || undefined });
     steps = collector.steps();
-  } else steps = await readSteps(state, (key) => config[key]?.value);
+  } else {
+    // The settings as the engine would hand them to the provider: the stack's config, then the
+    // stack's environment (a workspace's variables included).
+    const variable = new Map<string, string>(Object.values(SETTINGS).map((s) => [s.key, s.env]));
+    steps = await readSteps(state, (key) => config[key]?.value ?? contents.env[variable.get(key) ?? ""]);
+  }
   const resources: DriftedResource[] = [];
   let inSync = 0;
   for (const step of steps) {

@@ -1,8 +1,7 @@
 import type { StackContents } from "../stack";
-import { readSettings } from "../../client/config";
 import { definitionOfDisplayName, secretNames, type KindDefinition } from "../../api/kinds";
 import { same } from "../../provider/resources/values";
-import { clientFor } from "../../client/session";
+import { clientOfContents } from "../access/load";
 import { SECRET, openedSecret } from "../engine/values";
 import type { DriftedResource } from "./report";
 
@@ -16,11 +15,13 @@ import type { DriftedResource } from "./report";
  * definition) are not compared.
  * Any failure leaves the report as it was.
  */
-export async function nameSecretMembers(resources: DriftedResource[], { state, config }: StackContents): Promise<void> {
+export async function nameSecretMembers(resources: DriftedResource[], contents: StackContents): Promise<void> {
+  const { state } = contents;
   const masked = resources.filter((r) => r.status === "changed" && r.fields.some((f) => isWholeSecret(r, f.path)));
   if (masked.length === 0) return;
   try {
-    const client = clientFor(readSettings((key) => config[key]?.value));
+    const client = clientOfContents(contents);
+    if (!client) return;
     const recorded = new Map(((state.deployment?.resources ?? []) as { urn: string; outputs?: Record<string, unknown> }[]).map((r) => [r.urn, r.outputs ?? {}]));
     for (const r of masked) {
       const kind = definitionOfDisplayName(r.kind)!;
