@@ -21,7 +21,8 @@ import type { Rec } from "../../provider/resources/spec";
 import { specialSecretSig, specialSigKey } from "../../provider/sentinels";
 import { secretPathsOf, wrapSecrets, type Path } from "../../plugin/secrets";
 import { openedSecrets } from "../engine/values";
-import { displayNameOfType, type Step, type StepState } from "../engine/steps";
+import { displayNameOfType, nameOf, type Step, type StepState } from "../engine/steps";
+import { isDefault } from "../engine/settings";
 
 /** A resource of an exported state, as much of it as this reads. */
 interface StateResource {
@@ -45,7 +46,8 @@ export function needsEngine(state: Deployment): string | undefined {
     if (r.delete || r.pendingReplacement) return `${r.urn} waits to be deleted or replaced`;
     if (!r.custom || r.type.startsWith("pulumi:providers:")) continue;
     if (!definitionOfTypeToken(r.type)) return `${r.urn} is not an irv resource`;
-    if (r.provider && !/::default(_[\w-]+)?::/.test(r.provider)) return `${r.urn} has an explicit provider`;
+    // A provider reference is the provider's URN, `::`, its id.
+    if (r.provider && !isDefault(r.provider.slice(0, r.provider.lastIndexOf("::")))) return `${r.urn} has an explicit provider`;
   }
   return undefined;
 }
@@ -78,7 +80,7 @@ async function stepOf(r: StateResource): Promise<Step> {
   const id = r.id!;
   // What the dynamic classes' host keeps beside the kind's values is not handed to the kind.
   const own = ownValues(openedSecrets(r.outputs ?? {}) as Rec);
-  const name = r.urn.slice(r.urn.lastIndexOf("::") + 2);
+  const name = nameOf(r.urn);
   let read;
   try {
     read = await providerOf(d.kind).read(id, own);

@@ -14,7 +14,8 @@ const DEFAULT_PROVIDERS: { type: string; recordedKey: (key: string) => string }[
 ];
 /** The plugin's provider type: an explicit instance takes its settings from the program. */
 const IRV_PROVIDER = "pulumi:providers:irv";
-const isDefault = (urn: string) => /::default(_[\w-]+)?$/.test(urn);
+/** True for the URN of a default provider (`...::pulumi:providers:irv::default_0_1_0`). */
+export const isDefault = (urn: string) => /::default(_[\w-]+)?$/.test(urn);
 
 /** What a refresh must do so that the provider reads with the settings in force now. */
 export interface SettingsCheck {

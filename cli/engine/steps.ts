@@ -65,7 +65,7 @@ export function displayNameOfType(type: string): string {
 }
 
 /** The logical name in a URN (its last segment). */
-function nameOf(urn: string): string {
+export function nameOf(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
 }
 
