@@ -1,5 +1,6 @@
 import { z } from "zod";
 import * as rule from "../fields";
+import type { Module } from "../modules";
 
 /** One field of a resource kind: its rules, its shape on the wire, and how the provider treats it. */
 export interface FieldDefinition {
@@ -117,6 +118,10 @@ export interface KindProto {
   message: string;
   /** The number of its `uid` field (not among `fields`). */
   uid: number;
+  /** Its List request: the filters beyond `uidp` (by proto name), and the numbers of `page_size`, `page_token`, `order_by`, `skip`. */
+  list: { filters: Record<string, ProtoField>; paging: readonly [number, number, number, number] };
+  /** The service has no Update method (an invite, a subscription): every input replaces. */
+  noUpdate?: true;
   /** The messages and enums its fields name. */
   messages?: readonly ProtoMessage[];
   enums?: readonly ProtoEnum[];
@@ -127,8 +132,10 @@ export function outputOnly(number: number, type = "string"): ProtoField {
   return { number, type, behavior: ["OUTPUT_ONLY"] };
 }
 
-/** The package of every IAM kind. */
+/** The package of the IAM kinds. */
 export const IAM_PACKAGE = "chainguard.platform.iam.v2beta1";
+/** The package of the events kinds. */
+export const EVENTS_PACKAGE = "chainguard.platform.events.v2beta1";
 
 /**
  * Everything about one resource kind that is a fact rather than behaviour: its API collection,
@@ -139,7 +146,12 @@ export const IAM_PACKAGE = "chainguard.platform.iam.v2beta1";
 export interface KindDefinition<K extends string = string> {
   /** The kind's name: also its API collection's name. */
   kind: K;
-  /** The SDK class (`iam.<className>`), and so its type token and display name (see `tokenOf`). */
+  /** Its module (api/modules): `iam`, `events`, ... With the class name, its type token, display name and SDK namespace. */
+  module: Module;
+  /**
+   * The SDK class (`<module>.<className>`), and so its type token and display name (see `tokenOf`).
+   * Unique across modules: the dynamic classes' type tokens carry no module (see `dynamicTokenOf`).
+   */
   className: string;
   /** One item in plain words: "group", "role binding". */
   label: string;
@@ -237,15 +249,18 @@ export function replaceNames(d: KindDefinition): string[] {
   return Object.keys(d.fields).filter((k) => d.fields[k].replace);
 }
 
-/** The type token of a kind's resources in the resource plugin: `irv:iam:Group`. */
-export function tokenOf(d: Pick<KindDefinition, "className">): string {
-  return `irv:iam:${d.className}`;
+/** The type token of a kind's resources in the resource plugin: `irv:iam:Group`, `irv:events:Subscription`. */
+export function tokenOf(d: Pick<KindDefinition, "module" | "className">): string {
+  return `irv:${d.module}:${d.className}`;
 }
 
 /**
  * The type token the dynamic classes give a kind's resources (`pulumi-nodejs:dynamic/irv:Group`):
  * module "irv", the class name. Each plugin resource lists it as an alias, so a stack moves
- * between the dynamic classes and the plugin without recreating anything.
+ * between the dynamic classes and the plugin without recreating anything. It carries no module:
+ * the IAM kinds' tokens predate modules and must not change (a changed type is a replacement),
+ * and one scheme for every module is simpler than two, so class names are unique across modules
+ * (test/api/kinds.test.ts).
  */
 export function dynamicTokenOf(d: Pick<KindDefinition, "className">): string {
   return `${DYNAMIC_TYPE_PREFIX}${d.className}`;
@@ -259,9 +274,9 @@ export function pluralOf(label: string): string {
   return label.replace(/y$/, "ie") + "s";
 }
 
-/** The display name of a kind, as `irv` reports and the SDK namespace show it: `iam.Group`. */
-export function displayNameOf(d: Pick<KindDefinition, "className">): string {
-  return `iam.${d.className}`;
+/** The display name of a kind, as `irv` reports and the SDK namespace show it: `iam.Group`, `events.Subscription`. */
+export function displayNameOf(d: Pick<KindDefinition, "module" | "className">): string {
+  return `${d.module}.${d.className}`;
 }
 
 /** One problem with an input, by its path in the inputs: what the server refuses and check reports. */

@@ -156,6 +156,7 @@ export const RELATIONSHIP_TYPE_ENUM = {
 
 export const identities = defineKind({
   kind: "identities",
+  module: "iam",
   className: "Identity",
   label: "identity",
   parentField: "groupUid",
@@ -164,6 +165,7 @@ export const identities = defineKind({
     service: "IdentitiesService",
     message: "Identity",
     uid: 1,
+    list: { filters: { name: { number: 2, type: "string" }, relationship_type: { number: 3, type: "RelationshipType" } }, paging: [4, 5, 6, 7] },
     messages: PROTO_MESSAGES,
     enums: [
       { name: "ServicePrincipal", values: { SERVICE_PRINCIPAL_UNSPECIFIED: 0, ...f.SERVICE_PRINCIPAL_NUMBERS } },

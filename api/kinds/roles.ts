@@ -6,11 +6,12 @@ export type { Capability } from "../capabilities";
 
 export const roles = defineKind({
   kind: "roles",
+  module: "iam",
   className: "Role",
   label: "role",
   description: "A custom role: a named set of capabilities.",
   parentField: "groupUid",
-  proto: { package: IAM_PACKAGE, service: "RolesService", message: "Role", uid: 1 },
+  proto: { package: IAM_PACKAGE, service: "RolesService", message: "Role", uid: 1, list: { filters: { name: { number: 2, type: "string" } }, paging: [3, 4, 5, 6] } },
   capability: "roles",
   example: {
     name: "releaser",

@@ -15,9 +15,12 @@ import { wellFormed } from "./read";
 import type { OrgSnapshot } from "./snapshot";
 import type { GenerateOptions, RequiredSecret } from "./options";
 import type { Item as ItemOf } from "../../client";
+import type { Module } from "../../api/modules";
 
 /** One resource the program declares. */
 export interface Declaration {
+  /** Its kind's module and class: `new <module>.<className>(...)`. */
+  module: Module;
   className: string;
   name: Name;
   uid: string;
@@ -88,7 +91,7 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
       }
       rule.secrets?.(x, name, args, secrets);
       refs.set(x.uid, `${name.variable}.uid`);
-      declarations.push({ className: def.className, name, uid: x.uid, args: compact(args) });
+      declarations.push({ module: def.module, className: def.className, name, uid: x.uid, args: compact(args) });
     }
     sections.push({ comment: rule.comment, declarations });
   }
