@@ -113,6 +113,7 @@ export const accountAssociations = defineKind({
   defaultOrder: "group",
   deleteBeforeReplace: true,
   capability: "account_associations",
+  events: { created: "dev.chainguard.api.iam.account_associations.created.v1", updated: "dev.chainguard.api.iam.account_associations.updated.v1", deleted: "dev.chainguard.api.iam.account_associations.deleted.v1", group: "self" },
   example: {
     name: "accounts",
     inputs: { groupUid: "${group}", name: "accounts", amazon: { account: "123456789012" }, github: { appInstallations: { "123456": { installations: [{ installationId: "12345678", name: "acme" }] } } } },

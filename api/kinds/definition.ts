@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as rule from "../fields";
 import type { Module } from "../modules";
+import { parentOf } from "../uid";
 
 /** One field of a resource kind: its rules, its shape on the wire, and how the provider treats it. */
 export interface FieldDefinition {
@@ -137,6 +138,31 @@ export const IAM_PACKAGE = "chainguard.platform.iam.v2beta1";
 /** The package of the events kinds. */
 export const EVENTS_PACKAGE = "chainguard.platform.events.v2beta1";
 
+/** What a method did to an item: its create, update or delete. */
+export type ChangeAction = "created" | "updated" | "deleted";
+
+/**
+ * Which group an event about an item names (its CloudEvents `group` extension), found from the
+ * item's uid: its parent (most kinds), the item itself (an account association, whose uid is its
+ * group's; a group it creates or updates), or the organization (a registry tag).
+ */
+export type EventGroup = "parent" | "self" | "root";
+
+/**
+ * The events the platform emits when a kind's methods succeed: each method's CloudEvents type, as
+ * its `chainguard.annotations.events` option names it in the protos (the names follow no pattern
+ * a type could be derived from: `iam.group.created.v1`, `iam.rolebindings.created.v1`), and
+ * which group they name.
+ */
+export interface KindEvents {
+  created: string;
+  /** Absent for a kind without an Update method. */
+  updated?: string;
+  deleted: string;
+  /** Which group the events name: one rule, or one per action (default `parent`). */
+  group?: EventGroup | { readonly [A in ChangeAction]?: EventGroup };
+}
+
 /**
  * Everything about one resource kind that is a fact rather than behaviour: its API collection,
  * the SDK class, the input naming its parent, and its fields. The server's bodies and records,
@@ -165,6 +191,8 @@ export interface KindDefinition<K extends string = string> {
   proto: KindProto;
   /** Capability prefix on the API: `groups.list`, `identity.create`, ... */
   capability: string;
+  /** The events its methods emit. */
+  events: KindEvents;
   /** Inputs of which a create must give exactly one (an update at most one): an identity's relationship types. */
   exactlyOne?: readonly string[];
   /** A replacement must delete the old resource before creating the new one (an account association: one per group). */
@@ -277,6 +305,19 @@ export function pluralOf(label: string): string {
 /** The display name of a kind, as `irv` reports and the SDK namespace show it: `iam.Group`, `events.Subscription`. */
 export function displayNameOf(d: Pick<KindDefinition, "module" | "className">): string {
   return `${d.module}.${d.className}`;
+}
+
+/** The type of the event a `action` of an item of `d` emits, or undefined when the kind has no such method. */
+export function eventTypeOf(d: Pick<KindDefinition, "events">, action: ChangeAction): string | undefined {
+  return d.events[action];
+}
+
+/** The group an event about item `uid` of `d` names, for `action` (see `EventGroup`). */
+export function eventGroupOf(d: Pick<KindDefinition, "events">, action: ChangeAction, uid: string): string {
+  const rule = d.events.group;
+  const which = (typeof rule === "object" ? rule[action] : rule) ?? "parent";
+  if (which === "root") return uid.split("/")[0];
+  return (which === "parent" && parentOf(uid)) || uid;
 }
 
 /** One problem with an input, by its path in the inputs: what the server refuses and check reports. */

@@ -26,6 +26,7 @@ export const groups = defineKind({
     ],
   },
   capability: "groups",
+  events: { created: "dev.chainguard.api.iam.group.created.v1", updated: "dev.chainguard.api.iam.group.updated.v1", deleted: "dev.chainguard.api.iam.group.deleted.v1", group: { created: "self", updated: "self" } },
   example: {
     name: "engineering",
     inputs: { parentUid: "${organization}", name: "engineering", description: "Everyone who builds the product" },

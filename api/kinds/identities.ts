@@ -173,6 +173,7 @@ export const identities = defineKind({
     ],
   },
   capability: "identity",
+  events: { created: "dev.chainguard.api.iam.identity.created.v1", updated: "dev.chainguard.api.iam.identity.updated.v1", deleted: "dev.chainguard.api.iam.identity.deleted.v1" },
   description: "An identity that workloads or services assume. Changing its relationship type replaces it.",
   exactlyOne: RELATIONSHIP_TYPES,
   example: {

@@ -96,6 +96,7 @@ export const identityProviders = defineKind({
     ],
   },
   capability: "identity_providers",
+  events: { created: "dev.chainguard.api.iam.identity_providers.created.v1", updated: "dev.chainguard.api.iam.identity_providers.updated.v1", deleted: "dev.chainguard.api.iam.identity_providers.deleted.v1" },
   example: {
     name: "sso",
     inputs: {

@@ -50,6 +50,7 @@ export const roleBindings = defineKind({
     ],
   },
   capability: "role_bindings",
+  events: { created: "dev.chainguard.api.iam.rolebindings.created.v1", updated: "dev.chainguard.api.iam.rolebindings.updated.v1", deleted: "dev.chainguard.api.iam.rolebindings.deleted.v1" },
   example: {
     name: "release-ci-releaser",
     inputs: { groupUid: "${group}", identityUid: "${identity}", roleUid: "${role}" },

@@ -1,5 +1,6 @@
 /** The models: each kind's create/update/delete rules over the store, and its wire shape. */
 export * from "./common";
+export * from "./changes";
 export * from "./groups";
 export * from "./identities";
 export * from "./roles";
