@@ -172,6 +172,15 @@ function inSchemaOrder(kind: Kind, field: string, block: Record<string, unknown>
 
 type Item = { uid: string } & Record<string, unknown>;
 
+/** The host name of URL `s`, or "" when it is none. */
+function hostOf(s: string): string {
+  try {
+    return new URL(s).hostname;
+  } catch {
+    return "";
+  }
+}
+
 /** How `irv export` declares one kind: naming and order; the fields come from the kind's definition. */
 interface ExportRule<T extends Item = Item> {
   /** The comment above the kind's declarations (default: the label's plural). */
@@ -227,6 +236,8 @@ function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) =
         args.oidc = inSchemaOrder("identityProviders", "oidc", { ...(args.oidc as object), clientSecret: code(`config.requireSecret(${tsString(key)})`) });
       },
     },
+    // A subscription has no name: the host of its sink names it.
+    subscriptions: { comment: "Events subscriptions.", nameOf: (s) => hostOf(s.sink) || "subscription" },
     accountAssociations: {
       comment: "Account associations (one per group).",
       suffix: "accounts",

@@ -8,3 +8,4 @@ export * from "./roleBindings";
 export * from "./identityProviders";
 export * from "./accountAssociations";
 export * from "./groupInvites";
+export * from "./subscriptions";
