@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"chainguard.dev/sdk/proto/annotations"
 	events "chainguard.dev/sdk/proto/chainguard/platform/events/v2beta1"
@@ -103,15 +104,56 @@ func (s *suite) subscriptions(m *made) {
 	})
 }
 
-// eventType is one method's chainguard.annotations.events type, as -event-types prints it.
+// eventType is one method's chainguard.annotations.events type, as -event-types prints it, and
+// the group its event names (the body's CloudEvents "group" extension) for an item three levels
+// deep: "self" (the item's uid), "parent", "root" (the organization), "" (none, or another).
 type eventType struct {
 	Service string `json:"service"`
 	Method  string `json:"method"`
 	Type    string `json:"type"`
+	Group   string `json:"group"`
+}
+
+// sampleUID is an item two groups below its organization.
+const sampleUID = "4e9a7c1b2d3f5e6a7b8c9d0e1f2a3b4c5d6e7f80/a1b2c3d4e5f60718/8e9fa0b1c2d3e4f5"
+
+// groupOf is the group an event of method md names for the item sampleUID: the body is the
+// method's answer, or its request when it answers nothing (a delete), as the SDK's event types
+// say (Eventable on the item and on Delete…Request); its uid (id in v1) is sampleUID.
+func groupOf(md protoreflect.MethodDescriptor) string {
+	body := md.Output()
+	if body.FullName() == "google.protobuf.Empty" {
+		body = md.Input()
+	}
+	mt, err := protoregistry.GlobalTypes.FindMessageByName(body.FullName())
+	if err != nil {
+		return ""
+	}
+	m := mt.New()
+	for _, name := range []protoreflect.Name{"uid", "id"} {
+		if fd := body.Fields().ByName(name); fd != nil && fd.Kind() == protoreflect.StringKind {
+			m.Set(fd, protoreflect.ValueOfString(sampleUID))
+		}
+	}
+	ext, ok := m.Interface().(interface{ CloudEventsExtension(string) (string, bool) })
+	if !ok {
+		return ""
+	}
+	switch g, _ := ext.CloudEventsExtension("group"); g {
+	case sampleUID:
+		return "self"
+	case sampleUID[:strings.LastIndex(sampleUID, "/")]:
+		return "parent"
+	case sampleUID[:strings.Index(sampleUID, "/")]:
+		return "root"
+	default:
+		return ""
+	}
 }
 
 // eventTypes is the CloudEvents type every method of the linked-in platform services names in
-// its chainguard.annotations.events option: the facts the kinds' definitions record.
+// its chainguard.annotations.events option, and the group it names: the facts the kinds'
+// definitions record.
 func eventTypes() []eventType {
 	var out []eventType
 	protoregistry.GlobalFiles.RangeFiles(func(f protoreflect.FileDescriptor) bool {
@@ -121,7 +163,7 @@ func eventTypes() []eventType {
 				md := svc.Methods().Get(j)
 				attrs, ok := proto.GetExtension(md.Options(), annotations.E_Events).(*annotations.EventAttributes)
 				if ok && attrs.GetType() != "" {
-					out = append(out, eventType{Service: string(svc.FullName()), Method: string(md.Name()), Type: attrs.GetType()})
+					out = append(out, eventType{Service: string(svc.FullName()), Method: string(md.Name()), Type: attrs.GetType(), Group: groupOf(md)})
 				}
 			}
 		}
