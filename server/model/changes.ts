@@ -36,6 +36,11 @@ export type ChangeListener = (change: ItemChange) => void;
 export class ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
 
+  /** Whether anyone listens: a change nobody hears is not even made. */
+  get heard(): boolean {
+    return this.listeners.size > 0;
+  }
+
   /** Calls `listener` with every change from now on; returns what stops it. */
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);

@@ -88,7 +88,7 @@ export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: Colle
   // A kind's methods are announced once committed (model/changes.ts); other collections have none.
   const kind = (KINDS as readonly KindDefinition[]).some((d) => d.kind === def.list.name) ? (def.list.name as Kind) : undefined;
   const announce = (req: FastifyRequest, action: ChangeAction, uid: string, answer?: unknown) => {
-    const change = kind && changeOf(kind, action, uid, answer, callerOf(req), timestamp(ctx));
+    const change = kind && ctx.changes.heard && changeOf(kind, action, uid, answer, callerOf(req), timestamp(ctx));
     if (change) ctx.changes.emit(change);
   };
   return {
