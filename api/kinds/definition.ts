@@ -307,7 +307,7 @@ export function displayNameOf(d: Pick<KindDefinition, "module" | "className">): 
   return `${d.module}.${d.className}`;
 }
 
-/** The type of the event a `action` of an item of `d` emits, or undefined when the kind has no such method. */
+/** The type of the event `action` on an item of `d` emits, or undefined when the kind has no such method. */
 export function eventTypeOf(d: Pick<KindDefinition, "events">, action: ChangeAction): string | undefined {
   return d.events[action];
 }

@@ -1,14 +1,14 @@
 import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { afterAll, describe, expect, it } from "vitest";
-import type { DriftReport } from "../../cli";
+import { formatReview, runReview, type DriftReport } from "../../cli";
 import { runIrv } from "../support/cli";
 import { ENGINE_TIMEOUT, createStack, loadSdk, nodeRequire, pulumiEnv, recordSteps, usePluginFrom, type TestStack } from "../support/engine";
 import { path as apiPath, useServer } from "../support/server";
 import { yamlProject, type YamlProject } from "../support/yaml-project";
 
 // events.Subscription through the real engine: created by the dynamic classes, refreshed, replaced
-// when its sink changes, moved to the resource plugin by its alias with no write to the API,
+// when its sink changes (irv review names it events.Subscription), moved to the resource plugin by its alias with no write to the API,
 // deleted by hand and reported by `irv drift` as events.Subscription, destroyed; and in Pulumi
 // YAML on the plugin, with its sink from secret config kept encrypted in state.
 
@@ -64,6 +64,10 @@ describe("events.Subscription through the engine", { timeout: 3 * ENGINE_TIMEOUT
     const planned = recordSteps();
     await t.stack.preview({ onEvent: planned.onEvent });
     expect(planned.ops("hook")).toEqual(["create-replacement", "replace", "delete-replaced"]);
+    // irv review names it by its display name, and says the sink forces the replacement.
+    const review = await runReview({ stack: t.stack });
+    expect(review.changes.find((c) => c.name === "hook")).toMatchObject({ kind: "events.Subscription", action: "replace", uid: first, replaceBecause: ["sink"] });
+    expect(formatReview(review, "markdown")).toContain("#### `hook` (events.Subscription): replaced because `sink` changed");
     const replaced = await t.stack.up();
     const second = replaced.outputs.hook.value as string;
     expect(second).not.toBe(first);
