@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { accountAssociations, createBodyOf, groupInvites, groups, identities, identityProviders, roleBindings, roles, updateBodyOf } from "./kinds";
+import { accountAssociations, createBodyOf, groupInvites, groups, identities, identityProviders, roleBindings, roles, subscriptions, updateBodyOf } from "./kinds";
 
 /**
  * Request bodies the API accepts, strict: an unknown field is an error. Derived from the kinds'
@@ -42,6 +42,9 @@ export type AccountAssociationUpdate = z.infer<typeof AccountAssociationUpdate>;
 
 export const GroupInviteCreate = createBodyOf(groupInvites);
 export type GroupInviteCreate = z.infer<typeof GroupInviteCreate>;
+
+export const SubscriptionCreate = createBodyOf(subscriptions);
+export type SubscriptionCreate = z.infer<typeof SubscriptionCreate>;
 
 // The shared object types and constants the server's models check with, from their kinds.
 export { ClaimMatch, StaticKeys, AwsIdentity, ServicePrincipal, RELATIONSHIP_TYPES, relationshipTypeOf, type RelationshipType } from "./kinds/identities";

@@ -1,4 +1,5 @@
 import { KINDS, type KindDefinition } from "./kinds";
+import { restPrefixOf } from "./modules";
 
 /** One collection: its path and its default order. */
 interface CollectionInfo {
@@ -6,8 +7,13 @@ interface CollectionInfo {
   defaultOrder: string;
 }
 
-/** The kinds' collections: each at `/iam/v2beta1/<kind>`, in its definition's default order. */
-const kindCollections = Object.fromEntries((KINDS as readonly KindDefinition[]).map((k) => [k.kind, { path: `/iam/v2beta1/${k.kind}`, defaultOrder: k.defaultOrder ?? "uid" }])) as {
+/**
+ * The kinds' collections: each under its proto package's REST prefix (`/iam/v2beta1/groups`,
+ * `/events/v2beta1/subscriptions`), in its definition's default order.
+ */
+const kindCollections = Object.fromEntries(
+  (KINDS as readonly KindDefinition[]).map((k) => [k.kind, { path: `${restPrefixOf(k.proto.package)}/${k.kind}`, defaultOrder: k.defaultOrder ?? "uid" }]),
+) as {
   [K in (typeof KINDS)[number]["kind"]]: CollectionInfo;
 };
 

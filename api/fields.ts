@@ -48,6 +48,34 @@ export const issuerUrl = z.string().superRefine((s, ctx) => {
   ctx.addIssue({ code: "custom", message: "must be an https URL (plain http only on a loopback host)" });
 });
 
+/** The longest events sink accepted: what browsers and proxies keep of a URL. */
+export const SINK_MAX = 2048;
+
+/** A URL written `<scheme>://<host>...`: a URL parser reads `https:///x` and `https:\\x` as having host `x`, Go's as having none. */
+const WRITTEN_WITH_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^/\\?#]/i;
+
+/**
+ * An events subscription's sink: "the routable HTTPS URL to which events are delivered. Must use
+ * the https scheme" (the platform's events protos): an absolute https URL written with its host,
+ * without spaces or control characters (which a URL parser would silently drop or escape, so
+ * the stored sink would not be the one delivered to). Messages never repeat the value: a sink may
+ * carry a token in its query.
+ */
+export const sinkUrl = z
+  .string()
+  .max(SINK_MAX, `must be at most ${SINK_MAX} characters`)
+  .superRefine((s, ctx) => {
+    if (s.length > SINK_MAX) return;
+    let u: URL | undefined;
+    try {
+      u = /[\s\p{Cc}]/u.test(s) || !WRITTEN_WITH_HOST.test(s) ? undefined : new URL(s);
+    } catch {
+      u = undefined;
+    }
+    if (!u?.host) ctx.addIssue({ code: "custom", message: "must be an absolute https URL with a host (https://<host>/...), without spaces" });
+    else if (u.protocol !== "https:") ctx.addIssue({ code: "custom", message: "must use the https scheme" });
+  });
+
 /** The longest pattern accepted. */
 export const PATTERN_MAX = 1024;
 

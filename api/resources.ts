@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { orElse } from "./wire";
-import { accountAssociations, groupInvites, groups, identities, identityProviders, readShapeOf, roleBindings, roles } from "./kinds";
+import { accountAssociations, groupInvites, groups, identities, identityProviders, readShapeOf, roleBindings, roles, subscriptions } from "./kinds";
 
 /**
  * Resources as the API returns them. Loose: a field the server adds later passes through, and a
@@ -28,6 +28,9 @@ export type AccountAssociation = z.infer<typeof AccountAssociation>;
 /** A group invite. `code` is present only in the create response: it is a secret. */
 export const GroupInvite = readShapeOf(groupInvites);
 export type GroupInvite = z.infer<typeof GroupInvite>;
+/** An events subscription: its sink. */
+export const Subscription = readShapeOf(subscriptions);
+export type Subscription = z.infer<typeof Subscription>;
 export { BoundIdentity, BoundRef } from "./kinds/roleBindings";
 
 /** The registry's repos and tags (api/registry.ts) and the advisories (api/advisories.ts): collections with no kind. */

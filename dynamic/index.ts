@@ -12,6 +12,7 @@
  */
 export * as iam from "./iam";
 export * as registry from "./registry";
+export * as events from "./events";
 export * as vulnerabilities from "./vulnerabilities";
 export type { DeepInput, CommonArgs } from "./resource";
 export type { ListArgs } from "./client";

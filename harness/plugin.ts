@@ -7,13 +7,18 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { repoRoot, type TestStack } from "./engine";
 
-/** A resource of the plugin `pkg` (default `irv`), declared by type token as a program with no SDK would. */
+/**
+ * A resource of the plugin `pkg` (default `irv`), declared by type token as a program with no SDK
+ * would: `type` is a display name, `events.Subscription` for `<pkg>:events:Subscription`, or a
+ * class name alone for one of the iam module (`Group`).
+ */
 export class PluginResource extends pulumi.CustomResource {
   declare readonly uid: pulumi.Output<string>;
 
   constructor(type: string, name: string, args: Record<string, pulumi.Input<unknown>>, pkg = "irv") {
+    const [module, className] = type.includes(".") ? type.split(".") : ["iam", type];
     // `uid: undefined` asks the engine for the output, as a generated SDK does.
-    super(`${pkg}:iam:${type}`, name, { ...args, uid: undefined });
+    super(`${pkg}:${module}:${className}`, name, { ...args, uid: undefined });
   }
 }
 

@@ -1,9 +1,10 @@
 /**
  * The Pulumi package schema of the `irv` resource plugin, derived from the per-kind definitions
  * in api/kinds and the settings of client/config: nothing here names a field of a kind. Each kind
- * becomes `irv:iam:<className>`; a field's description, secrecy and replace-on-change come from
- * its definition, and its type, with the object and enum types of structured fields
- * (`irv:iam:Oidc`, `irv:iam:ClaimMatch`, ...), from the zod schemas the server checks (types.ts).
+ * becomes `irv:<module>:<className>` (`irv:iam:Group`, `irv:events:Subscription`); a field's
+ * description, secrecy and replace-on-change come from its definition, and its type, with the
+ * object and enum types of structured fields (`irv:iam:Oidc`, `irv:iam:ClaimMatch`, ...) in the
+ * kind's module, from the zod schemas the server checks (types.ts).
  */
 import { KINDS, dynamicTokenOf, tokenOf, type FieldDefinition, type KindDefinition } from "../api/kinds";
 import { SETTINGS } from "../client/config";
@@ -32,7 +33,7 @@ function propertyOf(d: KindDefinition, name: string, f: FieldDefinition, asInput
   };
 }
 
-// The type tokens live with the definitions; cli/export/importFile.ts still reads them from here.
+// The type tokens live with the definitions; the schema's readers may take them from here too.
 export { tokenOf, dynamicTokenOf };
 
 const UID: PropertySpec = { type: "string", description: "The resource's uid (also its id)." };
@@ -84,9 +85,20 @@ export const VERSION: string = (() => {
   }
 })();
 
+/**
+ * The named types: the kinds' object and enum types and the functions' result objects. A type
+ * token equal to a resource's would make the generated SDKs declare two things of one name.
+ */
+function namedTypes(resources: Record<string, unknown>): Record<string, unknown> {
+  const types = { ...kindTypes().types, ...functionTypes() };
+  for (const token of Object.keys(types)) if (token in resources) throw new Error(`schema: the type ${token} has the token of a resource; name one of them otherwise`);
+  return types;
+}
+
 /** The whole package schema. */
 export function packageSchema(): Record<string, unknown> {
   const settings = settingsSpecs();
+  const resources = Object.fromEntries(KINDS.map((d) => [tokenOf(d), resourceOf(d)]));
   const respectSchemaVersion = { respectSchemaVersion: true };
   return {
     name: "irv",
@@ -103,8 +115,8 @@ export function packageSchema(): Record<string, unknown> {
       inputProperties: settings,
     },
     // The resources' object and enum types, and the functions' result objects (plugin/functions.ts).
-    types: { ...kindTypes().types, ...functionTypes() },
-    resources: Object.fromEntries(KINDS.map((d) => [tokenOf(d), resourceOf(d)])),
+    types: namedTypes(resources),
+    resources,
     functions: functionSpecs(),
     language: {
       nodejs: { packageName: "@pulumi-irv/irv", ...respectSchemaVersion },

@@ -66,7 +66,7 @@ function jsonOf(schema: z.ZodType): Json {
 }
 
 /**
- * Converts JSON Schema to schema types in one module (`iam`), adding each named type it reaches
+ * Converts JSON Schema to schema types in one module (`iam`, a kind's own), adding each named type it reaches
  * to `types`. Two different schemas under one id are an error, as is an unnamed object or enum:
  * a schema type needs a token.
  */
@@ -135,7 +135,7 @@ function fieldTypesOf(d: KindDefinition, types: Types) {
     const wire = wireNameOf(name, f);
     const j = f.input ? body : item;
     const p = j.properties?.[wire];
-    if (p) fields[name] = converter(types, "iam", j.$defs ?? {})(p, `${d.className}.${name}`);
+    if (p) fields[name] = converter(types, d.module, j.$defs ?? {})(p, `${d.className}.${name}`);
     if (j.required?.includes(wire)) (f.input ? required.inputs : required.outputs).push(name);
   }
   return { fields, required };

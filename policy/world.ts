@@ -5,7 +5,7 @@
  * how references resolve over a world. Which fields are references and which kind each refers to
  * come from the kinds' definitions (api/kinds).
  */
-import { KINDS, definitionOfTypeToken, type FieldDefinition, type Kind, type KindDefinition } from "../api/kinds";
+import { KINDS, definitionOfTypeToken, displayNameOf, type FieldDefinition, type Kind, type KindDefinition } from "../api/kinds";
 import { parentOf } from "../api/uid";
 
 /** How a rule's finding is enforced: Pulumi's enforcement levels. */
@@ -98,7 +98,7 @@ const byKind = new Map<string, KindDefinition>((KINDS as readonly KindDefinition
 
 /** The display name of a kind: `iam.Role`. */
 export function kindLabel(kind: Kind): string {
-  return `iam.${byKind.get(kind)!.className}`;
+  return displayNameOf(byKind.get(kind)!);
 }
 
 /** The fields of `kind` that name a resource of `target` by uid (`refersTo`), parent included. */

@@ -1,10 +1,11 @@
 /**
  * What every route and hook shares: the store, the clock, the server's urls and organization,
- * its token issuer, authorization, and the page-token key.
+ * its token issuer, authorization, the page-token key, and the feed of changes.
  */
 import type { FastifyRequest } from "fastify";
 import type { Authorizer } from "./authz";
 import type { IssuerUrls, TokenIssuer } from "./auth/tokens";
+import type { ChangeFeed } from "./model/changes";
 import type { Store } from "./store";
 
 /** The shared state of one running server. */
@@ -22,6 +23,8 @@ export interface ServerContext {
   pageSecret: Buffer;
   /** Whether issuers on private and loopback addresses may be fetched (the `allowPrivateIssuers` option). */
   allowPrivateIssuers: boolean;
+  /** Every create, update and delete of an item of a kind, once committed (model/changes.ts). */
+  changes: ChangeFeed;
 }
 
 /** The current time as the API writes it: RFC 3339 UTC with milliseconds. */

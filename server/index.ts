@@ -16,6 +16,7 @@ import { TokenIssuer, type IssuerUrls } from "./auth";
 import { checkRegistryHost } from "./auth/audience";
 import { Authorizer } from "./authz";
 import { bootstrap } from "./bootstrap";
+import { ChangeFeed, type ChangeListener, type ItemChange } from "./model/changes";
 import type { ServerContext } from "./context";
 import { applyFixtures, readFixtures, type Fixtures } from "./sample";
 import { retryLater } from "./errors";
@@ -25,7 +26,7 @@ import { DataDir, SigningKey, type DurableState } from "./store/data-dir";
 import { serveGrpc } from "./grpc";
 import { closeGracefully, handedOff, trackRequests } from "./shutdown";
 
-export type { ConnectionLimits, Fixtures, Fault, RecordedRequest };
+export type { ChangeListener, ConnectionLimits, Fixtures, Fault, ItemChange, RecordedRequest };
 export { Faults, Store };
 export { seedGroups, seedRegistry, sampleFixtures } from "./sample";
 export { builtinRoleUid } from "./model/roles";
@@ -101,6 +102,8 @@ export interface RunningServer {
   faults: Faults;
   /** Every route served: method and URL pattern (`*` stands for a uid path), for tests that sweep them. */
   routes: { method: string; url: string }[];
+  /** The changes the API makes to items of every kind, once committed: `changes.subscribe(listener)` returns what stops it. */
+  changes: Pick<ChangeFeed, "subscribe">;
   /** The connections open now, as the server counts them against `connections.maxConnections`. */
   openConnections(): Promise<number>;
   /** A token for any identity, valid `ttlSeconds` (default 3600), for `audience` (default: the API's url). */
@@ -156,6 +159,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     store, clock, urls, organization, tokens, allowPrivateIssuers: opts.allowPrivateIssuers ?? false,
     authz: new Authorizer(store),
     pageSecret: Buffer.from(id.pageSecret, "base64"),
+    changes: new ChangeFeed(),
   };
   const requests: RecordedRequest[] = [];
   const faults = new Faults();
@@ -186,6 +190,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     requests,
     faults,
     routes,
+    changes: ctx.changes,
     openConnections: () => new Promise((resolve, reject) => app.server.getConnections((e, n) => (e ? reject(e) : resolve(n)))),
     issueToken: (uid, ttl = 3600, audience) => tokens.issue(uid, ttl, audience),
     close: async () => {

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { definitionOf, type FieldDefinition, type Kind } from "../kinds";
+import type { Module } from "../modules";
+
+export type { Module };
 
 /**
  * One provider function (a data source): its token, what it does, its arguments and its result,
  * as facts. The TypeScript SDK's `getX`, the resource plugin's Invoke and the plugin's schema all
  * read these, so a function's arguments and result fields are written here and nowhere else.
  */
-
-/** A module of the package: the middle part of a token. */
-export type Module = "iam" | "registry" | "vulnerabilities";
 
 /** One field of a result, spelled as a kind's fields are (`type` in TypeScript). */
 export interface ResultField extends Pick<FieldDefinition, "type" | "description" | "secret"> {
@@ -91,7 +91,7 @@ export function kindResult(
     if (name === d.parentField || f.writeOnly) continue;
     fields[name] = { type: f.type, description: f.description, of: { kind, field: name }, ...(f.secret ? { secret: true } : {}), ...(mayLack(f) ? { optional: true } : {}) };
   }
-  return { name: o.name, module: "iam", description: `A ${d.label} as the functions return it.`, fields };
+  return { name: o.name, module: d.module, description: `A ${d.label} as the functions return it.`, fields };
 }
 
 /**

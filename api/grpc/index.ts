@@ -4,6 +4,7 @@
  */
 import type protobuf from "protobufjs";
 import { capabilities } from "./capabilities";
+import { events, eventsV1 } from "./events";
 import type { ProtoPackage } from "./proto";
 import { iam } from "./iam";
 import { oidc } from "./oidc";
@@ -17,7 +18,7 @@ export * from "./proto";
 export { fromJson, JSON_OPTIONS, parseTimestamp, protoNameOf, toJson } from "./root";
 
 /** Every package: the well-known types, the error model, and the services irv-server serves. */
-export const GRPC_PACKAGES: readonly ProtoPackage[] = [wkt, rpc, common, capabilities, iam, registry, vulnerabilities, oidc, iamV1];
+export const GRPC_PACKAGES: readonly ProtoPackage[] = [wkt, rpc, common, capabilities, iam, registry, events, vulnerabilities, oidc, iamV1, eventsV1];
 
 let built: protobuf.Root | undefined;
 /** The descriptors of every package (built once). */

@@ -89,6 +89,7 @@ const block = <C extends keyof typeof AccountBlocks>(cloud: C) =>
 /** One association per group: its uid is the group's. */
 export const accountAssociations = defineKind({
   kind: "accountAssociations",
+  module: "iam",
   className: "AccountAssociation",
   label: "account association",
   description: "The cloud and source accounts associated with a group.",
@@ -98,6 +99,7 @@ export const accountAssociations = defineKind({
     service: "AccountAssociationsService",
     message: "AccountAssociation",
     uid: 1,
+    list: { filters: { name: { number: 2, type: "string" } }, paging: [3, 4, 5, 6] },
     messages: [
       { name: "AccountAssociation.Amazon", fields: { account: req(1) } },
       { name: "AccountAssociation.Google", fields: { projectId: req(1), projectNumber: req(2) } },
@@ -111,6 +113,7 @@ export const accountAssociations = defineKind({
   defaultOrder: "group",
   deleteBeforeReplace: true,
   capability: "account_associations",
+  events: { created: "dev.chainguard.api.iam.account_associations.created.v1", updated: "dev.chainguard.api.iam.account_associations.updated.v1", deleted: "dev.chainguard.api.iam.account_associations.deleted.v1", group: "self" },
   example: {
     name: "accounts",
     inputs: { groupUid: "${group}", name: "accounts", amazon: { account: "123456789012" }, github: { appInstallations: { "123456": { installations: [{ installationId: "12345678", name: "acme" }] } } } },

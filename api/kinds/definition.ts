@@ -1,5 +1,7 @@
 import { z } from "zod";
 import * as rule from "../fields";
+import type { Module } from "../modules";
+import { parentOf } from "../uid";
 
 /** One field of a resource kind: its rules, its shape on the wire, and how the provider treats it. */
 export interface FieldDefinition {
@@ -117,6 +119,10 @@ export interface KindProto {
   message: string;
   /** The number of its `uid` field (not among `fields`). */
   uid: number;
+  /** Its List request: the filters beyond `uidp` (by proto name), and the numbers of `page_size`, `page_token`, `order_by`, `skip`. */
+  list: { filters: Record<string, ProtoField>; paging: readonly [number, number, number, number] };
+  /** The service has no Update method (an invite, a subscription): every input replaces. */
+  noUpdate?: true;
   /** The messages and enums its fields name. */
   messages?: readonly ProtoMessage[];
   enums?: readonly ProtoEnum[];
@@ -127,8 +133,35 @@ export function outputOnly(number: number, type = "string"): ProtoField {
   return { number, type, behavior: ["OUTPUT_ONLY"] };
 }
 
-/** The package of every IAM kind. */
+/** The package of the IAM kinds. */
 export const IAM_PACKAGE = "chainguard.platform.iam.v2beta1";
+/** The package of the events kinds. */
+export const EVENTS_PACKAGE = "chainguard.platform.events.v2beta1";
+
+/** What a method did to an item: its create, update or delete. */
+export type ChangeAction = "created" | "updated" | "deleted";
+
+/**
+ * Which group an event about an item names (its CloudEvents `group` extension), found from the
+ * item's uid: its parent (most kinds), the item itself (an account association, whose uid is its
+ * group's; a group it creates or updates), or the organization (a registry tag).
+ */
+export type EventGroup = "parent" | "self" | "root";
+
+/**
+ * The events the platform emits when a kind's methods succeed: each method's CloudEvents type, as
+ * its `chainguard.annotations.events` option names it in the protos (the names follow no pattern
+ * a type could be derived from: `iam.group.created.v1`, `iam.rolebindings.created.v1`), and
+ * which group they name.
+ */
+export interface KindEvents {
+  created: string;
+  /** Absent for a kind without an Update method. */
+  updated?: string;
+  deleted: string;
+  /** Which group the events name: one rule, or one per action (default `parent`). */
+  group?: EventGroup | { readonly [A in ChangeAction]?: EventGroup };
+}
 
 /**
  * Everything about one resource kind that is a fact rather than behaviour: its API collection,
@@ -139,7 +172,12 @@ export const IAM_PACKAGE = "chainguard.platform.iam.v2beta1";
 export interface KindDefinition<K extends string = string> {
   /** The kind's name: also its API collection's name. */
   kind: K;
-  /** The SDK class (`iam.<className>`), and so its type token and display name (see `tokenOf`). */
+  /** Its module (api/modules): `iam`, `events`, ... With the class name, its type token, display name and SDK namespace. */
+  module: Module;
+  /**
+   * The SDK class (`<module>.<className>`), and so its type token and display name (see `tokenOf`).
+   * Unique across modules: the dynamic classes' type tokens carry no module (see `dynamicTokenOf`).
+   */
   className: string;
   /** One item in plain words: "group", "role binding". */
   label: string;
@@ -153,6 +191,8 @@ export interface KindDefinition<K extends string = string> {
   proto: KindProto;
   /** Capability prefix on the API: `groups.list`, `identity.create`, ... */
   capability: string;
+  /** The events its methods emit. */
+  events: KindEvents;
   /** Inputs of which a create must give exactly one (an update at most one): an identity's relationship types. */
   exactlyOne?: readonly string[];
   /** A replacement must delete the old resource before creating the new one (an account association: one per group). */
@@ -237,15 +277,18 @@ export function replaceNames(d: KindDefinition): string[] {
   return Object.keys(d.fields).filter((k) => d.fields[k].replace);
 }
 
-/** The type token of a kind's resources in the resource plugin: `irv:iam:Group`. */
-export function tokenOf(d: Pick<KindDefinition, "className">): string {
-  return `irv:iam:${d.className}`;
+/** The type token of a kind's resources in the resource plugin: `irv:iam:Group`, `irv:events:Subscription`. */
+export function tokenOf(d: Pick<KindDefinition, "module" | "className">): string {
+  return `irv:${d.module}:${d.className}`;
 }
 
 /**
  * The type token the dynamic classes give a kind's resources (`pulumi-nodejs:dynamic/irv:Group`):
  * module "irv", the class name. Each plugin resource lists it as an alias, so a stack moves
- * between the dynamic classes and the plugin without recreating anything.
+ * between the dynamic classes and the plugin without recreating anything. It carries no module:
+ * the IAM kinds' tokens predate modules and must not change (a changed type is a replacement),
+ * and one scheme for every module is simpler than two, so class names are unique across modules
+ * (test/api/kinds.test.ts).
  */
 export function dynamicTokenOf(d: Pick<KindDefinition, "className">): string {
   return `${DYNAMIC_TYPE_PREFIX}${d.className}`;
@@ -259,9 +302,22 @@ export function pluralOf(label: string): string {
   return label.replace(/y$/, "ie") + "s";
 }
 
-/** The display name of a kind, as `irv` reports and the SDK namespace show it: `iam.Group`. */
-export function displayNameOf(d: Pick<KindDefinition, "className">): string {
-  return `iam.${d.className}`;
+/** The display name of a kind, as `irv` reports and the SDK namespace show it: `iam.Group`, `events.Subscription`. */
+export function displayNameOf(d: Pick<KindDefinition, "module" | "className">): string {
+  return `${d.module}.${d.className}`;
+}
+
+/** The type of the event `action` on an item of `d` emits, or undefined when the kind has no such method. */
+export function eventTypeOf(d: Pick<KindDefinition, "events">, action: ChangeAction): string | undefined {
+  return d.events[action];
+}
+
+/** The group an event about item `uid` of `d` names, for `action` (see `EventGroup`). */
+export function eventGroupOf(d: Pick<KindDefinition, "events">, action: ChangeAction, uid: string): string {
+  const rule = d.events.group;
+  const which = (typeof rule === "object" ? rule[action] : rule) ?? "parent";
+  if (which === "root") return uid.split("/")[0];
+  return (which === "parent" && parentOf(uid)) || uid;
 }
 
 /** One problem with an input, by its path in the inputs: what the server refuses and check reports. */

@@ -55,6 +55,7 @@ export const InviteRole = z
 /** Every input of an invite replaces it: the API cannot update one. */
 export const groupInvites = defineKind({
   kind: "groupInvites",
+  module: "iam",
   className: "GroupInvite",
   label: "group invite",
   parentField: "groupUid",
@@ -64,6 +65,8 @@ export const groupInvites = defineKind({
     service: "GroupInvitesService",
     message: "GroupInvite",
     uid: 1,
+    list: { filters: { key_id: { number: 2, type: "string" } }, paging: [3, 4, 5, 6] },
+    noUpdate: true,
     messages: [
       {
         name: "GroupInviteRole",
@@ -78,6 +81,7 @@ export const groupInvites = defineKind({
   },
   defaultOrder: "create_time desc",
   capability: "group_invites",
+  events: { created: "dev.chainguard.api.iam.group_invite.created.v1", deleted: "dev.chainguard.api.iam.group_invite.deleted.v1" },
   description: "An invitation to join a group with a role. Its `code` is secret.",
   example: {
     name: "security-invite",

@@ -9,6 +9,7 @@ export const ORG_STATUSES = { ORG_STATUS_UNSPECIFIED: 0, ORG_STATUS_INITIALIZING
 
 export const groups = defineKind({
   kind: "groups",
+  module: "iam",
   className: "Group",
   label: "group",
   description: "A group in the organization's hierarchy.",
@@ -18,12 +19,14 @@ export const groups = defineKind({
     service: "GroupsService",
     message: "Group",
     uid: 1,
+    list: { filters: { name: { number: 2, type: "string" } }, paging: [3, 4, 5, 6] },
     enums: [
       { name: "OrgKind", values: ORG_KINDS },
       { name: "OrgStatus", values: ORG_STATUSES },
     ],
   },
   capability: "groups",
+  events: { created: "dev.chainguard.api.iam.group.created.v1", updated: "dev.chainguard.api.iam.group.updated.v1", deleted: "dev.chainguard.api.iam.group.deleted.v1", group: { created: "self", updated: "self" } },
   example: {
     name: "engineering",
     inputs: { parentUid: "${organization}", name: "engineering", description: "Everyone who builds the product" },

@@ -156,6 +156,7 @@ export const RELATIONSHIP_TYPE_ENUM = {
 
 export const identities = defineKind({
   kind: "identities",
+  module: "iam",
   className: "Identity",
   label: "identity",
   parentField: "groupUid",
@@ -164,6 +165,7 @@ export const identities = defineKind({
     service: "IdentitiesService",
     message: "Identity",
     uid: 1,
+    list: { filters: { name: { number: 2, type: "string" }, relationship_type: { number: 3, type: "RelationshipType" } }, paging: [4, 5, 6, 7] },
     messages: PROTO_MESSAGES,
     enums: [
       { name: "ServicePrincipal", values: { SERVICE_PRINCIPAL_UNSPECIFIED: 0, ...f.SERVICE_PRINCIPAL_NUMBERS } },
@@ -171,6 +173,7 @@ export const identities = defineKind({
     ],
   },
   capability: "identity",
+  events: { created: "dev.chainguard.api.iam.identity.created.v1", updated: "dev.chainguard.api.iam.identity.updated.v1", deleted: "dev.chainguard.api.iam.identity.deleted.v1" },
   description: "An identity that workloads or services assume. Changing its relationship type replaces it.",
   exactlyOne: RELATIONSHIP_TYPES,
   example: {

@@ -51,6 +51,7 @@ export type OidcOutput = Known<z.output<(typeof identityProviders)["fields"]["oi
 
 export const identityProviders = defineKind({
   kind: "identityProviders",
+  module: "iam",
   className: "IdentityProvider",
   label: "identity provider",
   description: "An OIDC identity provider people sign in with.",
@@ -60,6 +61,7 @@ export const identityProviders = defineKind({
     service: "IdentityProvidersService",
     message: "IdentityProvider",
     uid: 1,
+    list: { filters: { name: { number: 2, type: "string" } }, paging: [10, 11, 12, 13] },
     messages: [
       {
         name: "IdentityProvider.OIDC",
@@ -94,6 +96,7 @@ export const identityProviders = defineKind({
     ],
   },
   capability: "identity_providers",
+  events: { created: "dev.chainguard.api.iam.identity_providers.created.v1", updated: "dev.chainguard.api.iam.identity_providers.updated.v1", deleted: "dev.chainguard.api.iam.identity_providers.deleted.v1" },
   example: {
     name: "sso",
     inputs: {

@@ -32,6 +32,7 @@ const ref = { uid: outputOnly(1), name: outputOnly(2), description: outputOnly(3
 /** A binding's item hydrates its identity, group and role; it has no `updateTime`. */
 export const roleBindings = defineKind({
   kind: "roleBindings",
+  module: "iam",
   className: "RoleBinding",
   label: "role binding",
   description: "Grants a role to an identity on a group and everything under it.",
@@ -41,6 +42,7 @@ export const roleBindings = defineKind({
     service: "RoleBindingsService",
     message: "RoleBinding",
     uid: 1,
+    list: { filters: { identity: { number: 2, type: "string" }, group: { number: 3, type: "string" }, role: { number: 4, type: "string" } }, paging: [5, 6, 7, 8] },
     messages: [
       { name: "RoleBindingIdentity", fields: { ...ref, subject: outputOnly(4), issuer: outputOnly(5), email: outputOnly(6) } },
       { name: "RoleBindingGroup", fields: ref },
@@ -48,6 +50,7 @@ export const roleBindings = defineKind({
     ],
   },
   capability: "role_bindings",
+  events: { created: "dev.chainguard.api.iam.rolebindings.created.v1", updated: "dev.chainguard.api.iam.rolebindings.updated.v1", deleted: "dev.chainguard.api.iam.rolebindings.deleted.v1" },
   example: {
     name: "release-ci-releaser",
     inputs: { groupUid: "${group}", identityUid: "${identity}", roleUid: "${role}" },

@@ -6,12 +6,14 @@ export type { Capability } from "../capabilities";
 
 export const roles = defineKind({
   kind: "roles",
+  module: "iam",
   className: "Role",
   label: "role",
   description: "A custom role: a named set of capabilities.",
   parentField: "groupUid",
-  proto: { package: IAM_PACKAGE, service: "RolesService", message: "Role", uid: 1 },
+  proto: { package: IAM_PACKAGE, service: "RolesService", message: "Role", uid: 1, list: { filters: { name: { number: 2, type: "string" } }, paging: [3, 4, 5, 6] } },
   capability: "roles",
+  events: { created: "dev.chainguard.api.iam.roles.created.v1", updated: "dev.chainguard.api.iam.roles.updated.v1", deleted: "dev.chainguard.api.iam.roles.deleted.v1" },
   example: {
     name: "releaser",
     inputs: { groupUid: "${group}", name: "releaser", description: "Publishes release tags", capabilities: ["repo.list", "tag.list", "tag.create", "tag.update"] },

@@ -11,7 +11,7 @@
  * wrong dependency graph. `irv export` prints the command that imports it by itself instead,
  * where its own uid stays a literal (a resource never refers to itself).
  */
-import { tokenOf } from "../../plugin/schema";
+import { tokenOf, type KindDefinition } from "../../api/kinds";
 import { shellWord } from "../format/shell";
 
 /** One entry of `resources` in the file `pulumi import --file` reads. */
@@ -32,8 +32,8 @@ export interface ImportFile {
 }
 
 /** The import entry of one declared resource. */
-export function importSpec(className: string, name: { logical: string; variable: string }, uid: string): ImportSpec {
-  return { type: tokenOf({ className }), name: name.variable, logicalName: name.logical, id: uid };
+export function importSpec(kind: Pick<KindDefinition, "module" | "className">, name: { logical: string; variable: string }, uid: string): ImportSpec {
+  return { type: tokenOf(kind), name: name.variable, logicalName: name.logical, id: uid };
 }
 
 /**

@@ -3,6 +3,8 @@
  * and a camelCase variable, both derived from its API name and unique in the program.
  */
 
+import { MODULES } from "../../api/modules";
+
 /** Words a variable may not be: JavaScript's reserved words and the generated program's own names. */
 const RESERVED = new Set([
   ...("break case catch class const continue debugger default delete do else enum export extends false finally for " +
@@ -10,7 +12,7 @@ const RESERVED = new Set([
     "yield let static implements interface package private protected public await arguments eval undefined NaN Infinity")
     .split(" "),
   "pulumi",
-  "iam",
+  ...MODULES,
   "config",
   "program",
   "require",

@@ -15,9 +15,12 @@ import { wellFormed } from "./read";
 import type { OrgSnapshot } from "./snapshot";
 import type { GenerateOptions, RequiredSecret } from "./options";
 import type { Item as ItemOf } from "../../client";
+import type { Module } from "../../api/modules";
 
 /** One resource the program declares. */
 export interface Declaration {
+  /** Its kind's module and class: `new <module>.<className>(...)`. */
+  module: Module;
   className: string;
   name: Name;
   uid: string;
@@ -88,7 +91,7 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
       }
       rule.secrets?.(x, name, args, secrets);
       refs.set(x.uid, `${name.variable}.uid`);
-      declarations.push({ className: def.className, name, uid: x.uid, args: compact(args) });
+      declarations.push({ module: def.module, className: def.className, name, uid: x.uid, args: compact(args) });
     }
     sections.push({ comment: rule.comment, declarations });
   }
@@ -169,6 +172,15 @@ function inSchemaOrder(kind: Kind, field: string, block: Record<string, unknown>
 
 type Item = { uid: string } & Record<string, unknown>;
 
+/** The host name of URL `s`, or "" when it is none. */
+function hostOf(s: string): string {
+  try {
+    return new URL(s).hostname;
+  } catch {
+    return "";
+  }
+}
+
 /** How `irv export` declares one kind: naming and order; the fields come from the kind's definition. */
 interface ExportRule<T extends Item = Item> {
   /** The comment above the kind's declarations (default: the label's plural). */
@@ -224,6 +236,8 @@ function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) =
         args.oidc = inSchemaOrder("identityProviders", "oidc", { ...(args.oidc as object), clientSecret: code(`config.requireSecret(${tsString(key)})`) });
       },
     },
+    // A subscription has no name: the host of its sink names it.
+    subscriptions: { comment: "Events subscriptions.", nameOf: (s) => hostOf(s.sink) || "subscription" },
     accountAssociations: {
       comment: "Account associations (one per group).",
       suffix: "accounts",

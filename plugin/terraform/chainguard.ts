@@ -230,6 +230,17 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
       code: str("computed", { sensitive: true }),
     },
   },
+  chainguard_subscription: {
+    kind: "subscriptions",
+    attributes: {
+      id: ID,
+      parent_id: str("required", { forceNew: true, to: "parentUid" }),
+      sink: str("required", {
+        forceNew: true,
+        note: "Terraform takes a plain `http` sink and leaves the check to the API; pulumi-irv refuses one at preview, as the API refuses it: a sink must use the https scheme.",
+      }),
+    },
+  },
 };
 
 /** What a role and a repository read as in a data source's `items`. */
@@ -306,6 +317,6 @@ export const TERRAFORM_DATA_SOURCES: Record<string, TfDataSource> = {
  * converter reports them as having no mapping (docs/from-terraform.md lists them).
  */
 export const NOT_MAPPED = {
-  resources: ["chainguard_image_repo", "chainguard_image_tag", "chainguard_subscription", "chainguard_apko_build", "chainguard_image_repo_deployment"],
+  resources: ["chainguard_image_repo", "chainguard_image_tag", "chainguard_apko_build", "chainguard_image_repo_deployment"],
   dataSources: ["chainguard_versions"],
 };

@@ -71,8 +71,8 @@ export function emptyOrg(): Org {
   return { groups: [], roles: [], subjects: [], bindings: [], unseen: [] };
 }
 
-/** The capability prefixes of the IAM kinds (`groups`, `identity`, `role_bindings`, ...), from their definitions. */
-const IAM_PREFIXES: ReadonlySet<string> = new Set(KINDS.map((d) => d.capability));
+/** The capability prefixes of the IAM kinds (`groups`, `identity`, `role_bindings`, ...), from their definitions: a kind of another module changes no access. */
+const IAM_PREFIXES: ReadonlySet<string> = new Set(KINDS.filter((d) => d.module === "iam").map((d) => d.capability));
 
 /** True for a capability that changes IAM (creates, updates or deletes groups, identities, roles, bindings, ...). */
 export function isIamWrite(capability: string): boolean {

@@ -59,10 +59,11 @@ async function createOrFind<C extends CollectionName>(client: IrvClient, spec: K
   const { deadline } = call;
   const parent = inputs[spec.parentField] as string;
   const retryStatuses = propagating(parent) ? [403] : undefined;
+  const existing = await spec.existing?.(client, inputs, call);
   const started = Date.now();
   const lateLookup = async (e: unknown) => {
     const late = await Promise.race([
-      spec.recover(client, inputs, started - 5_000, { ...call, deadline: Date.now() + LATE_LOOKUP_MS }).catch(() => undefined),
+      spec.recover(client, inputs, started - 5_000, { ...call, deadline: Date.now() + LATE_LOOKUP_MS }, existing).catch(() => undefined),
       sleep(LATE_LOOKUP_MS, undefined, { ref: false }),
     ]);
     if (late) return late;
@@ -82,7 +83,7 @@ async function createOrFind<C extends CollectionName>(client: IrvClient, spec: K
     // The response was lost: look before sending again.
     for (let look = 1; ; look++) {
       try {
-        const found = await spec.recover(client, inputs, started - 5_000, call);
+        const found = await spec.recover(client, inputs, started - 5_000, call, existing);
         if (found) return found;
         break;
       } catch (e) {

@@ -15,6 +15,7 @@ import { identities, identitySpec } from "./identities";
 import { identityProviders, identityProviderSpec } from "./identityProviders";
 import { roleBindings, roleBindingSpec } from "./roleBindings";
 import { roles, roleSpec } from "./roles";
+import { subscriptions, subscriptionSpec } from "./subscriptions";
 
 export * from "./groups";
 export * from "./identities";
@@ -23,6 +24,7 @@ export * from "./roleBindings";
 export * from "./identityProviders";
 export * from "./accountAssociations";
 export * from "./groupInvites";
+export * from "./subscriptions";
 export { UNKNOWN } from "./values";
 export { validate } from "./check";
 export { beginOperation, endOperation, readItem } from "./reads";
@@ -39,6 +41,7 @@ export const specs = {
   identityProviders: identityProviderSpec,
   accountAssociations: accountAssociationSpec,
   groupInvites: groupInviteSpec,
+  subscriptions: subscriptionSpec,
 } satisfies Record<Kind, KindSpec<CollectionName>>;
 
 /** The provider of each kind. */
@@ -50,6 +53,7 @@ export const providers = {
   identityProviders,
   accountAssociations,
   groupInvites,
+  subscriptions,
 } satisfies Record<Kind, KindProvider<Rec, Rec>>;
 
 /** The provider of `kind`, over its values as records (the plugin's, which decodes them from the engine's Structs). */

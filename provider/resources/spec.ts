@@ -65,10 +65,17 @@ export interface KindSpec<C extends CollectionName> {
   extraReplaces?(olds: Rec, news: Rec): string[];
   /**
    * After a create lost its response: the resource that create made, if it exists. Returning
-   * undefined means "create again". Created at or after `since` (ms). A request it makes that
-   * loses its response throws TransportError (the caller looks again); its calls go with `call`.
+   * undefined means "create again". Created at or after `since` (ms), and not among `existing`
+   * (what `existing` found). A request it makes that loses its response throws TransportError
+   * (the caller looks again); its calls go with `call`.
    */
-  recover(client: IrvClient, inputs: Rec, since: number, call: Call): Promise<Item<C> | undefined>;
+  recover(client: IrvClient, inputs: Rec, since: number, call: Call, existing?: ReadonlySet<string>): Promise<Item<C> | undefined>;
+  /**
+   * For a kind whose items carry no creation time (a subscription), which `since` cannot tell
+   * apart: the uids of the items like the inputs' that are there before the first create, which
+   * a recovery must never take for the one it made (one List, before the create is sent).
+   */
+  existing?(client: IrvClient, inputs: Rec, call: Call): Promise<ReadonlySet<string>>;
   /** What a refused delete says the resource still holds (compared between attempts), or undefined for any other error. */
   heldBy?(err: unknown): string | undefined;
   /** A plain-words error for a failed delete, or undefined to keep the API's. */

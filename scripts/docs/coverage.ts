@@ -2,7 +2,7 @@
  * docs/api-coverage.md: what irv-server implements of the platform's public API, and what
  * pulumi-irv sends it. Every row comes from the project's records of the platform's protos: the
  * services, methods and REST mappings in api/grpc (with whether irv-server serves each), and each
- * IAM kind's fields, proto names, field behaviour and enums in its definition (api/kinds).
+ * kind's fields, proto names, field behaviour and enums in its definition (api/kinds).
  */
 import type protobuf from "protobufjs";
 import type { z } from "zod";
@@ -146,7 +146,7 @@ export function coveragePage(): string {
     "The platform publishes its API as protobuf definitions, with each method's REST mapping, in its",
     "Go SDK (module `chainguard.dev/sdk`). Those definitions are the source of every fact on this",
     "page, which is generated from pulumi-irv's own records of them: `api/grpc` for the services,",
-    "`api/kinds` for the seven IAM kinds. It lists every service and method irv-server knows, with",
+    `\`api/kinds\` for the ${KINDS.length} kinds programs manage. It lists every service and method irv-server knows, with`,
     "its REST mapping and whether irv-server implements it, then, kind by kind, what pulumi-irv",
     "sends: create bodies, update masks, field behaviour, and the enums it sends by name.",
     "",

@@ -31,7 +31,7 @@ function namesSection(): string {
     "### Not mapped",
     "",
     `Resources: ${NOT_MAPPED.resources.map(code).join(", ")}. Data source: ${NOT_MAPPED.dataSources.map(code).join(", ")}.`,
-    "pulumi-irv manages the organization's IAM only; the converter reports these as having no mapping.",
+    "pulumi-irv does not manage these yet; the converter reports them as having no mapping.",
   );
   return parts.join("\n");
 }

@@ -13,6 +13,7 @@ utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 
 // Export sub-modules:
 import * as config from "./config";
+import * as events from "./events";
 import * as iam from "./iam";
 import * as registry from "./registry";
 import * as types from "./types";
@@ -20,6 +21,7 @@ import * as vulnerabilities from "./vulnerabilities";
 
 export {
     config,
+    events,
     iam,
     registry,
     types,

@@ -15,6 +15,7 @@ import { identityProviderRoutes } from "./identityProviders";
 import { repoRoutes, tagRoutes } from "./registry";
 import { roleBindingRoutes } from "./roleBindings";
 import { roleRoutes } from "./roles";
+import { subscriptionRoutes } from "./subscriptions";
 
 /** Called once per collection with its routes. */
 export type RoutesVisitor = <T extends Keyed>(routes: CollectionRoutes<T>) => void;
@@ -28,9 +29,10 @@ const KIND_ROUTES: Record<Kind, (visit: RoutesVisitor) => void> = {
   identityProviders: (visit) => visit(identityProviderRoutes),
   accountAssociations: (visit) => visit(accountAssociationRoutes),
   groupInvites: (visit) => visit(groupInviteRoutes),
+  subscriptions: (visit) => visit(subscriptionRoutes),
 };
 
-/** Visits the IAM and registry collections: served under v2beta1 and v1 alike. */
+/** Visits every kind's collection and the registry's: served under v2beta1 and v1 alike. */
 export function eachV1Collection(visit: RoutesVisitor): void {
   for (const d of KINDS) KIND_ROUTES[d.kind](visit);
   visit(repoRoutes);

@@ -8,13 +8,15 @@
  * A method the collection does not offer answers 405 in the error model. Handlers are
  * synchronous from validation to write, so concurrent requests cannot interleave. Each write
  * runs as one store transaction: all of it is committed (made durable, with a data directory)
- * before the answer, or none of it stays.
+ * before the answer, or none of it stays. A kind's committed create, update or delete is then
+ * announced on the server's change feed (model/changes.ts), for v2beta1 and v1 alike.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS } from "../../api/collections";
-import { definitionOf, type Kind } from "../../api/kinds";
+import { definitionOf, KINDS, type ChangeAction, type Kind, type KindDefinition } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
-import { callerOf, type ServerContext } from "../context";
+import { callerOf, timestamp, type ServerContext } from "../context";
+import { changeOf } from "../model/changes";
 import { isAnonymous, notPublic, PUBLIC_READ } from "../auth/anonymous";
 import { methodNotAllowed, notFound } from "../errors";
 import { paginate, type Listing, type PageEnv, type RawQuery } from "../list";
@@ -83,6 +85,12 @@ export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: Colle
     const caller = callerOf(req);
     return ctx.store.transaction(() => write(caller));
   };
+  // A kind's methods are announced once committed (model/changes.ts); other collections have none.
+  const kind = (KINDS as readonly KindDefinition[]).some((d) => d.kind === def.list.name) ? (def.list.name as Kind) : undefined;
+  const announce = (req: FastifyRequest, action: ChangeAction, uid: string, answer?: unknown) => {
+    const change = kind && ctx.changes.heard && changeOf(kind, action, uid, answer, callerOf(req), timestamp(ctx));
+    if (change) ctx.changes.emit(change);
+  };
   return {
     cap,
     guard,
@@ -97,13 +105,24 @@ export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: Colle
         ...(anonymous ? { only: anonymousOnly } : {}),
       };
     },
-    /** Runs a write as the caller in one store transaction: durable before the answer, or undone. */
-    commit,
-    /** DELETE of the uid in the path (the collection has `remove`). */
+    /** Create under `parent` (authorized; the collection has `create`), committed and announced: its answer, in the v2beta1 shape. */
+    createOne(req: FastifyRequest, parent: string, body: unknown): unknown {
+      const answer = commit(req, (caller) => def.create!(ctx, parent, body, caller));
+      announce(req, "created", (answer as { uid: string }).uid, answer);
+      return answer;
+    },
+    /** Update of `uid` (authorized; the collection has `update`), committed and announced: the item as the caller sees it, in the v2beta1 shape. */
+    updateOne(req: FastifyRequest, uid: string, body: unknown, mask: string[] | undefined): unknown {
+      const item = def.render(ctx, commit(req, (caller) => def.update!.run(ctx, uid, body, mask, caller)), callerOf(req));
+      announce(req, "updated", uid, item);
+      return item;
+    },
+    /** DELETE of the uid in the path (the collection has `remove`), committed and announced. */
     removeOne(req: FastifyRequest): Record<string, never> {
       const uid = uidOf(req);
       guard(req, "delete", uid);
       commit(req, (caller) => def.remove!(ctx, uid, caller));
+      announce(req, "deleted", uid);
       return {};
     },
     /** The item `uid` as the caller may see it, or the error it gets. */
@@ -125,7 +144,7 @@ export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: Colle
 export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, def: CollectionRoutes<T>): void {
   const path = COLLECTIONS[def.list.name].path;
   const authz = ctx.authz;
-  const { cap, guard, readOptions, pageEnv, getOne, removeOne, commit } = collectionAccess(ctx, def);
+  const { cap, guard, readOptions, pageEnv, getOne, createOne, updateOne, removeOne } = collectionAccess(ctx, def);
   const refuse = (verb: string) => (req: FastifyRequest) => {
     throw methodNotAllowed(req.method, req.url.split("?")[0], def.readOnly ?? `${def.list.name} cannot be ${verb}`);
   };
@@ -146,7 +165,7 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
   app.post(`${path}/*`, create ? async (req) => {
     const parent = parseUid((req.params as { "*": string })["*"], "parent");
     authz.require(callerOf(req), cap("create"), parent);
-    return commit(req, (caller) => create(ctx, parent, req.body, caller));
+    return createOne(req, parent, req.body);
   } : refuse("created"));
 
   const update = def.update;
@@ -154,7 +173,7 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
     const uid = uidOf(req);
     guard(req, "update", uid);
     const mask = parseMask(req.query as RawQuery, update.maskPaths);
-    return def.render(ctx, commit(req, (caller) => update.run(ctx, uid, maskedBody(req.body, mask), mask, caller)), callerOf(req));
+    return updateOne(req, uid, maskedBody(req.body, mask), mask);
   } : refuse("updated"));
 
   app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse("deleted"));

@@ -6,7 +6,7 @@
  */
 import type { resources } from "../../api";
 import type { CollectionName } from "../../api/collections";
-import type { accountAssociations, DefinitionOf, groupInvites, groups, identities, identityProviders, InputsOf, ItemOf, Kind, roleBindings, roles } from "../../api/kinds";
+import type { accountAssociations, DefinitionOf, groupInvites, groups, identities, identityProviders, InputsOf, ItemOf, Kind, roleBindings, roles, subscriptions } from "../../api/kinds";
 
 export type GroupRecord = ItemOf<typeof groups>;
 
@@ -35,6 +35,8 @@ export type GroupInviteRecord = Omit<ItemOf<typeof groupInvites>, "code"> & {
   /** sha256 of the invite code: the code itself is returned by create only. */
   codeHash: string;
 };
+
+export type SubscriptionRecord = ItemOf<typeof subscriptions>;
 
 /** Who may read a repo (and its tags) without a token. */
 export type Visibility = "public" | "private";

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { COLLECTION_NAMES } from "../../api/collections";
-import { KINDS, createBodyOf, inputNames, outputNames, wireNameOf } from "../../api/kinds";
+import { COLLECTIONS } from "../../api/collections";
+import { KINDS, createBodyOf, definitionOfDisplayName, definitionOfTypeToken, displayNameOf, dynamicTokenOf, inputNames, outputNames, replaceNames, tokenOf, wireNameOf, type KindDefinition } from "../../api/kinds";
+import { MODULES } from "../../api/modules";
 import { SHAPES } from "../../client/shapes";
 import { specs } from "../../provider/resources";
 
@@ -41,6 +43,36 @@ describe("the kind definitions (api/kinds)", () => {
       expect(Object.keys(specs[d.kind].fields), d.kind).toEqual(inputNames(d));
       expect(specs[d.kind].parentField, d.kind).toBe(d.parentField);
       expect(outputNames(d.kind).at(-1)).toBe("adoptUid");
+    }
+  });
+
+  it("each name a module whose proto package and REST paths they live in, and class names unique across modules", () => {
+    const classes = KINDS.map((d) => d.className);
+    expect(new Set(classes).size).toBe(classes.length);
+    for (const d of KINDS) {
+      expect(MODULES, d.kind).toContain(d.module);
+      // chainguard.platform.<module>.<version>: the module is the platform's area of the package.
+      expect(d.proto.package.split(".").slice(0, 3), d.kind).toEqual(["chainguard", "platform", d.module]);
+      expect(COLLECTIONS[d.kind].path, d.kind).toBe(`/${d.module}/${d.proto.package.split(".")[3]}/${d.kind}`);
+    }
+  });
+
+  it("give each kind its type tokens and display name by module, each resolving back to the kind", () => {
+    for (const d of KINDS) {
+      expect(tokenOf(d)).toBe(`irv:${d.module}:${d.className}`);
+      expect(displayNameOf(d)).toBe(`${d.module}.${d.className}`);
+      expect(definitionOfTypeToken(tokenOf(d))?.kind).toBe(d.kind);
+      expect(definitionOfTypeToken(dynamicTokenOf(d))?.kind).toBe(d.kind);
+      expect(definitionOfDisplayName(displayNameOf(d))?.kind).toBe(d.kind);
+    }
+    // The IAM kinds' tokens predate modules: a stack made before keeps them, so nothing is replaced.
+    expect(KINDS.filter((d) => d.module === "iam").map(dynamicTokenOf)).toEqual(KINDS.filter((d) => d.module === "iam").map((d) => `pulumi-nodejs:dynamic/irv:${d.className}`));
+  });
+
+  it("say a service without Update exactly when every input replaces", () => {
+    for (const d of KINDS as readonly KindDefinition[]) {
+      const inputs = inputNames(d);
+      expect(inputs.every((n) => replaceNames(d).includes(n)), d.kind).toBe(!!d.proto.noUpdate);
     }
   });
 });

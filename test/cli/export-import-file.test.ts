@@ -2,7 +2,7 @@ import { readFileSync, rmSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KINDS, type Kind } from "../../api/kinds";
+import { EXPORTED_KINDS, KINDS, definitionOf, type ExportedKind, type Kind } from "../../api/kinds";
 import { tokenOf } from "../../plugin/schema";
 import { ENGINE_TIMEOUT } from "../support/engine";
 import { runIrv } from "../support/cli";
@@ -19,15 +19,8 @@ import { yamlProject, type YamlProject } from "../support/yaml-project";
 // group's, is left out of the file (else every `groupUid` of the group's children would be
 // written as `${<association>.id}`) and imported by itself, as irv export says.
 
-const EXPORTED = ["groups", "identities", "roles", "roleBindings", "identityProviders", "accountAssociations"] as const;
-const TYPE_OF: Record<(typeof EXPORTED)[number], string> = {
-  groups: "irv:iam:Group",
-  identities: "irv:iam:Identity",
-  roles: "irv:iam:Role",
-  roleBindings: "irv:iam:RoleBinding",
-  identityProviders: "irv:iam:IdentityProvider",
-  accountAssociations: "irv:iam:AccountAssociation",
-};
+/** The plugin's type token of each kind `irv export` declares. */
+const TYPE_OF = Object.fromEntries(EXPORTED_KINDS.map((c) => [c, tokenOf(definitionOf(c))])) as Record<ExportedKind, string>;
 
 /** The field of each kind that holds another resource's uid, and that resource's type token. */
 const REFERS_TO: Record<string, Record<string, string>> = Object.fromEntries(
@@ -133,14 +126,15 @@ describe("irv export --import-file, then pulumi import --file", { timeout: ENGIN
     // Exactly the live subtree, the exported group itself excepted (the program does not manage
     // it), and its account association, which shares its uid (imported by itself).
     const want: string[] = [];
-    for (const c of EXPORTED)
+    for (const c of EXPORTED_KINDS)
       for (const x of await listAll(srv.api, c, { "uidp.descendants_of": team }))
         if (x.uid !== team && !(c === "roles" && !x.uid.includes("/"))) want.push(`${TYPE_OF[c]} ${x.uid}`);
     expect(entries.map((e) => `${e.type} ${e.id}`).sort()).toEqual(want.sort());
-    expect(entries.length).toBe(18);
+    expect(entries.length).toBe(20);
 
-    // The names are the program's: `const <name> = new iam.<Class>("<logicalName>", ...)`.
-    for (const e of entries) expect(program).toContain(`const ${e.name} = new iam.${e.type.split(":")[2]}(${JSON.stringify(e.logicalName)}, {\n    adoptUid: ${JSON.stringify(e.id)},`);
+    // The names are the program's: `const <name> = new <module>.<Class>("<logicalName>", ...)`.
+    for (const e of entries) expect(program).toContain(`const ${e.name} = new ${e.type.split(":").slice(1).join(".")}(${JSON.stringify(e.logicalName)}, {\n    adoptUid: ${JSON.stringify(e.id)},`);
+    expect(program).toContain('import { iam, events } from "pulumi-irv";');
     expect(new Set(entries.map((e) => e.logicalName)).size).toBe(entries.length);
 
     // Through the real CLI: every resource in state under its logical name with its uid, and the

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GRPC_PACKAGES, type ProtoMethod } from "../../api/grpc";
-import { KINDS, type KindDefinition } from "../../api/kinds";
+import { KINDS, type Kind, type KindDefinition } from "../../api/kinds";
 import { COVERAGE_PAGE, isServed, restPathOf } from "../../scripts/docs/coverage";
 import { DOCS_DIR } from "../../scripts/gen-docs";
 import { makeEveryKind, type EveryKind } from "../support/every-kind";
@@ -63,7 +63,7 @@ describe("every method the page marks served, on a live irv-server over REST", (
     // Items of their own for each version, so a v2beta1 delete leaves the v1 one to delete.
     const v2 = await makeEveryKind(api, server.organization, "coverage-v2");
     const v1 = await makeEveryKind(api, server.organization, "coverage-v1");
-    const ITEM: Record<string, keyof EveryKind> = {
+    const ITEM: Record<Kind, keyof EveryKind> = {
       groups: "subteam",
       identities: "syncer",
       roles: "deployer",
@@ -71,6 +71,7 @@ describe("every method the page marks served, on a live irv-server over REST", (
       identityProviders: "sso",
       accountAssociations: "accounts",
       groupInvites: "invite",
+      subscriptions: "subscription",
     };
     const others: Record<string, string> = {};
     for (const c of ["repos", "tags", "advisories"] as const) others[c] = (await listAll(api, c, { "uidp.descendants_of": server.organization, page_size: 1 }))[0].uid;
@@ -83,7 +84,7 @@ describe("every method the page marks served, on a live irv-server over REST", (
     expect(served.length).toBeGreaterThan(40);
 
     for (const { pkg, service, name, m, prefix } of served) {
-      const r = requestOf(m, prefix, (c) => (c === "parent" ? made(pkg).team : c in ITEM ? made(pkg)[ITEM[c]] : others[c]));
+      const r = requestOf(m, prefix, (c) => (c === "parent" ? made(pkg).team : c in ITEM ? made(pkg)[ITEM[c as Kind]] : others[c]));
       const res = await api.request(r.method, r.url, r.body ? { body: r.body } : {});
       const code = typeof res.body === "object" ? res.body?.code : undefined;
       expect([404, 405, 501], `${pkg}.${service}/${name} ${r.method} ${r.url}: ${res.status} ${res.text}`).not.toContain(res.status);

@@ -2,7 +2,7 @@
  * Refresh reads in pages (issue 20, provider/resources/reads.ts), through the real engine, on the
  * resource plugin and on the dynamic classes: an org of every kind (groups at two levels, roles,
  * identities of all four relationship types, hydrated role bindings, identity providers, account
- * associations, invites) is checked with `irv drift` and `irv review --refresh`, and refreshed,
+ * associations, invites, events subscriptions) is checked with `irv drift` and `irv review --refresh`, and refreshed,
  * after edits and deletions made by hand. Both must find every edit and deleted resource (the refresh drops it), in far fewer
  * requests than one per resource, and the refresh still finds them with 20% of its requests
  * faulted by the chaos proxy.
@@ -20,17 +20,19 @@ import { startChaosProxy, type ChaosProxy } from "../support/chaos-proxy";
 import { JWKS } from "../support/every-kind";
 import { path, useServer } from "../support/server";
 import type { CollectionName } from "../../api/collections";
+import { KINDS as ALL_KINDS } from "../../api/kinds";
 
 const TEAMS = 6;
-/** Resources per team: 2 groups, a role, 4 identities, a binding, an IdP, an account association, an invite. */
-const PER_TEAM = 11;
+/** Resources per team: 2 groups, a role, 4 identities, a binding, an IdP, an account association, an invite, a subscription. */
+const PER_TEAM = 12;
 const N = TEAMS * PER_TEAM;
-/** The kinds the org holds. */
-const KINDS = 7;
+/** The kinds the org holds: every one. */
+const KINDS = ALL_KINDS.length;
 /** How long a listing answers reads in these tests (IRV_LIST_FRESH_MS): an hour. */
 const FRESH_FOR_TESTS = 3_600_000;
 
-type Declare = (className: string, name: string, args: Record<string, pulumi.Input<unknown>>) => { uid: pulumi.Output<string> };
+/** Declares a resource of the kind whose display name is `kind` (`events.Subscription`; an IAM class by its name alone). */
+type Declare = (kind: string, name: string, args: Record<string, pulumi.Input<unknown>>) => { uid: pulumi.Output<string> };
 
 /** The org, declared through `declare` (the plugin's type tokens or the dynamic classes). */
 function orgProgram(organization: string, declare: Declare): PulumiFn {
@@ -58,14 +60,16 @@ function orgProgram(organization: string, declare: Declare): PulumiFn {
       });
       declare("AccountAssociation", `accounts-${i}`, { groupUid: team.uid, name: `accounts-${i}`, amazon: { account: "123456789012" } });
       declare("GroupInvite", `invite-${i}`, { groupUid: team.uid, roleUid: viewer, ttl: "86400s", email: `team-${i}@example.com` });
+      declare("events.Subscription", `hook-${i}`, { parentUid: squad.uid, sink: `https://hooks.example.com/team-${i}` });
     }
   };
 }
 
-const dynamicDeclare: Declare = (className, name, args) => {
-  // The classes by name, as the kinds' definitions name them.
-  const iam = loadSdk().iam as unknown as Record<string, new (n: string, a: object) => { uid: pulumi.Output<string> }>;
-  return new iam[className](name, args);
+const dynamicDeclare: Declare = (kind, name, args) => {
+  const [module, className] = kind.includes(".") ? kind.split(".") : ["iam", kind];
+  // The classes by name, as the kinds' definitions name them: a namespace holds classes of every signature.
+  const ns = (loadSdk() as unknown as Record<string, Record<string, new (n: string, a: object) => { uid: pulumi.Output<string> }>>)[module];
+  return new ns[className](name, args);
 };
 const pluginDeclare: Declare = (className, name, args) => new PluginResource(className, name, args);
 
@@ -111,6 +115,7 @@ describe("refresh answers reads from listings, exactly", () => {
     await del("identities", `syncer-${i}`);
     await del("roleBindings", `ci-${i}-reader`);
     await del("accountAssociations", `accounts-${i}`);
+    await del("subscriptions", `hook-${i}`);
     return {
       edits: [
         { name: `team-${i}`, field: "description", value: `edited ${tag}` },
@@ -118,8 +123,8 @@ describe("refresh answers reads from listings, exactly", () => {
         { name: `role-${i}`, field: "capabilities", value: ["repo.list"] },
         { name: `sso-${i}`, field: "description", value: `edited ${tag}` },
       ],
-      deleted: [`invite-${i}`, `syncer-${i}`, `ci-${i}-reader`, `accounts-${i}`],
-      uids: [`invite-${i}`, `syncer-${i}`, `ci-${i}-reader`, `accounts-${i}`].map((n) => outs.get(n)!.uid),
+      deleted: [`invite-${i}`, `syncer-${i}`, `ci-${i}-reader`, `accounts-${i}`, `hook-${i}`],
+      uids: [`invite-${i}`, `syncer-${i}`, `ci-${i}-reader`, `accounts-${i}`, `hook-${i}`].map((n) => outs.get(n)!.uid),
     };
   }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { specialSigKey } from "@pulumi/pulumi/runtime";
 import type { CollectionName } from "../../api";
+import { KINDS, definitionOf, type Kind } from "../../api/kinds";
 import { ENGINE_TIMEOUT, createStack, loadSdk, recordSteps, type TestStack } from "../support/engine";
 import { path as apiPath, startTestServer, type TestServer } from "../support/server";
 
@@ -9,7 +10,6 @@ import { path as apiPath, startTestServer, type TestServer } from "../support/se
 // field, then refresh and preview must name that field only, and refreshed state must hold no
 // input the program did not declare (a `description: ""` would show as `- description: ""`).
 
-type Sdk = ReturnType<typeof loadSdk>;
 const irv = loadSdk();
 const GITHUB = "https://token.actions.githubusercontent.com";
 const JWKS = JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0" }] });
@@ -78,17 +78,16 @@ const CASES: Case[] = [
   // An invite's expirationTime is computed, not an empty default: read reports it (a declared
   // one is compared with it), and diff ignores it while the program omits it.
   { name: "invite", collection: "groupInvites", declare: (org, role) => ({ groupUid: org, roleUid: role, ttl: "86400s" }), computed: ["expirationTime"] },
+  // A subscription has no optional input and no update: nothing to edit by hand.
+  { name: "hook", collection: "subscriptions", declare: (org) => ({ parentUid: org, sink: "https://hooks.example.com/defaults" }) },
 ];
 
-const CLASSES: Record<CollectionName, keyof Sdk["iam"]> = {
-  groups: "Group",
-  identities: "Identity",
-  roles: "Role",
-  roleBindings: "RoleBinding",
-  identityProviders: "IdentityProvider",
-  accountAssociations: "AccountAssociation",
-  groupInvites: "GroupInvite",
-} as Record<CollectionName, keyof Sdk["iam"]>;
+/** The SDK class of `collection`'s kind, by its definition's module and class name. */
+function classOf(collection: CollectionName): new (n: string, a: object) => { uid: unknown } {
+  const d = definitionOf(collection as Kind);
+  // The SDK's namespaces hold classes of every signature: reached by name, as the definition names them.
+  return (irv as unknown as Record<string, Record<string, new (n: string, a: object) => { uid: unknown }>>)[d.module][d.className];
+}
 
 /** `v` with the state's secret envelopes (`{<sig>: ..., plaintext: "<json>"}`) opened. */
 function opened(v: unknown): unknown {
@@ -124,9 +123,7 @@ describe("absent optional inputs and the API's empty defaults compare equal", { 
           if ("roleUid" in args) args.roleUid = viewer;
           if ("defaultRoleUid" in args) args.defaultRoleUid = viewer;
           declared.set(c.name, args);
-          // The class by name, as the kind's definition names it.
-          const Class = irv.iam[CLASSES[c.collection]] as unknown as new (n: string, a: object) => { uid: unknown };
-          resources[c.name] = new Class(c.name, args);
+          resources[c.name] = new (classOf(c.collection))(c.name, args);
         }
       },
     });
@@ -136,6 +133,10 @@ describe("absent optional inputs and the API's empty defaults compare equal", { 
     await t?.stack.destroy().catch(() => undefined);
     await t?.dispose();
     await srv?.close();
+  });
+
+  it("declares every kind", () => {
+    expect(new Set(CASES.map((c) => c.collection))).toEqual(new Set(KINDS.map((d) => d.kind)));
   });
 
   it("after a hand edit, refresh and preview name only the edited field, for every kind", async () => {

@@ -6,7 +6,7 @@ import { BY_FILE, IDP_CLIENT_SECRET, JWKS, makeEveryKind, type MadeByHand } from
 import { path as apiPath, useServer } from "../support/server";
 import { yamlProject, type YamlProject } from "../support/yaml-project";
 
-// `pulumi import` (one command for ten resources, and the one-resource form) and the `import`
+// `pulumi import` (one command for eleven resources, and the one-resource form) and the `import`
 // resource option, for every kind and each identity type, through the plain CLI, the YAML
 // language host and the resource plugin, in one stack: the code `--out` writes previews no
 // change, the write-only fields behave as the README says, refresh keeps it so, destroy ends it.
@@ -18,7 +18,7 @@ const SECRET_CONFIG = "  ssoSecret:\n    type: string\n    secret: true\n";
 /** The program declaring `m` with the `import` option on every resource, as one writes it: references between them. */
 function declaredWithImport(m: MadeByHand, org: string): string {
   const r = (name: string, type: string, uid: string, props: string[]) =>
-    `  ${name}:\n    type: irv:iam:${type}\n    properties:\n${props.map((l) => `      ${l}\n`).join("")}    options:\n      import: ${uid}\n`;
+    `  ${name}:\n    type: ${type.includes(":") ? type : `irv:iam:${type}`}\n    properties:\n${props.map((l) => `      ${l}\n`).join("")}    options:\n      import: ${uid}\n`;
   const inTeam = "groupUid: ${a-team.uid}";
   return [
     r("a-team", "Group", m.team, [`parentUid: ${org}`, "name: adopted", "description: Made by hand"]),
@@ -77,6 +77,7 @@ function declaredWithImport(m: MadeByHand, org: string): string {
     ]),
     // The ttl it was made with, not its expiration: the invite lives exactly that long, so it matches.
     r("a-invite", "GroupInvite", m.invite, [inTeam, `roleUid: ${m.viewer}`, "email: new-hire@acme.example", "ttl: 86400s"]),
+    r("a-hook", "irv:events:Subscription", m.subscription, ["parentUid: ${a-team.uid}", "sink: https://hooks.acme.example/adopted?token=t0k3n"]),
   ].join("");
 }
 
@@ -92,31 +93,32 @@ describe("pulumi import and the import option, every kind, through the resource 
     const org = ctx.server.organization;
     const m = await makeEveryKind(ctx.api, org, "by-hand");
 
-    // Ten resources in one `pulumi import --file`; the account association in the one-resource
+    // Eleven resources in one `pulumi import --file`; the account association in the one-resource
     // form, after them: its uid is its group's, and the code generator writes references only for
     // uids that one imported resource holds (in one command, the group would be a literal uid,
     // and its children would not depend on it).
     const file = path.join(p.base, "import.json");
-    writeFileSync(file, JSON.stringify({ resources: BY_FILE.map(([name, type, key]) => ({ type: `irv:iam:${type}`, name, id: m[key] })) }));
+    writeFileSync(file, JSON.stringify({ resources: BY_FILE.map(([name, type, key]) => ({ type, name, id: m[key] })) }));
     await p.pulumi("import", "--file", file, "--yes", "--protect=false", "--out", path.join(p.base, "file.yaml"));
     await p.pulumi("import", "irv:iam:AccountAssociation", "accounts", m.accounts, "--yes", "--protect=false", "--out", path.join(p.base, "accounts.yaml"));
     const code = ["file.yaml", "accounts.yaml"].map((f) => readFileSync(path.join(p.base, f), "utf8").replace(/^resources:\n/, "")).join("");
 
     // The code declares each resource by its kind, with its inputs and none of its outputs.
-    for (const [name, type] of [...BY_FILE, ["accounts", "AccountAssociation"]]) expect(code).toContain(`  ${name}:\n    type: irv:iam:${type}\n`);
+    for (const [name, type] of [...BY_FILE, ["accounts", "irv:iam:AccountAssociation"]]) expect(code).toContain(`  ${name}:\n    type: ${type}\n`);
     // References are code: children of the team depend on it, so destroy deletes them first.
     for (const ref of ["parentUid: ${team.id}", "groupUid: ${oncall.id}", "identityUid: ${ci.id}", "roleUid: ${deployer.id}"]) expect(code).toContain(ref);
+    expect(code).toMatch(/  hook:\n    type: irv:events:Subscription\n    properties:\n      parentUid: \$\{team\.id\}\n      sink: https:\/\/hooks\.acme\.example\/by-hand\?token=t0k3n\n/);
     for (const output of COMPUTED) expect(code).not.toContain(output);
     for (const input of ["servicePrincipal: SERVICE_PRINCIPAL_CATALOG_SYNCER", "awsAccount: '123456789012'", "projectNumber: '123456789'", "ci: 7c9e6679-7425-40de-944b-e07fc1f90ae7", "tenantId: 3f2b6a4c-8d1e-4f5a-9b7c-0e1d2c3b4a59", `expirationTime: ${m.keysExpiration}`, "audience: irv", "clientId: irv", "- tag.list", "email: new-hire@acme.example"])
       expect(code).toContain(input);
     const state = await p.resources();
-    for (const [name, type, key] of BY_FILE) expect(state.find((r) => r.urn.endsWith(`::irv:iam:${type}::${name}`))?.id).toBe(m[key]);
+    for (const [name, type, key] of BY_FILE) expect(state.find((r) => r.urn.endsWith(`::${type}::${name}`))?.id).toBe(m[key]);
     // Only create returns an invite's code: an imported invite has none.
     expect(state.find((r) => r.urn.endsWith("::invite"))?.outputs?.code).toBeNull();
 
     // That code, as the program, previews no change.
     p.write(code);
-    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 12 });
+    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
 
     // The API never returns the client secret, so the imported state has none: stating one is an
     // update of the identity provider only (Pulumi cannot know whether the live one matches), which
@@ -126,13 +128,13 @@ describe("pulumi import and the import option, every kind, through the resource 
     expect(withSecret).not.toBe(code);
     p.write(withSecret, SECRET_CONFIG);
     const stated = await p.previewJson("--diff");
-    expect(stated.changeSummary).toEqual({ update: 1, same: 11 });
+    expect(stated.changeSummary).toEqual({ update: 1, same: 12 });
     expect(stated.steps.find((s: { op: string }) => s.op === "update").urn).toMatch(/::irv:iam:IdentityProvider::sso$/);
     const before = ctx.server.requests.length;
     await p.pulumi("up", "--yes", "--skip-preview");
     const patches = ctx.server.requests.slice(before).filter((r) => r.method === "PATCH");
     expect(patches.map((r) => [r.path, String(r.query.updateMask)])).toEqual([[apiPath("identityProviders", m.sso), "oidc.client_secret"]]);
-    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 12 });
+    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
     expect(p.stateText()).not.toContain(IDP_CLIENT_SECRET);
 
     // The `import` option on every kind of a second set: an import each, the stated client secret
@@ -140,17 +142,17 @@ describe("pulumi import and the import option, every kind, through the resource 
     const second = await makeEveryKind(ctx.api, org, "adopted");
     p.write(`${withSecret}${declaredWithImport(second, org)}`, SECRET_CONFIG);
     const adopting = await p.previewJson();
-    expect(adopting.changeSummary).toEqual({ import: 11, update: 1, same: 12 });
+    expect(adopting.changeSummary).toEqual({ import: 12, update: 1, same: 13 });
     expect(adopting.steps.find((s: { op: string }) => s.op === "update").urn).toMatch(/::irv:iam:IdentityProvider::a-sso$/);
     await p.pulumi("up", "--yes", "--skip-preview");
-    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 23 });
+    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 25 });
     const adopted = await p.resources();
-    for (const key of ["team", "subteam", "ci", "keys", "aws", "syncer", "deployer", "binding", "sso", "accounts", "invite"] as const)
+    for (const key of ["team", "subteam", "ci", "keys", "aws", "syncer", "deployer", "binding", "sso", "accounts", "invite", "subscription"] as const)
       expect(adopted.some((r) => r.id === second[key] && r.urn.includes("::a-"))).toBe(true);
 
     // Refresh reads it all back unchanged.
     await p.pulumi("refresh", "--yes", "--skip-preview");
-    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 23 });
+    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 25 });
 
     // What lies in no group belongs to the platform: importing it fails, saying why.
     await expect(p.pulumi("import", "irv:iam:Role", "viewer", m.viewer, "--yes")).rejects.toThrow(/built-in role\).*cannot be imported/);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KINDS, tokenOf } from "../../api/kinds";
 import { ENGINE_TIMEOUT, pulumiEnv, repoRoot } from "../support/engine";
 import { path as apiPath, listAll, useServer } from "../support/server";
 import { run } from "../support/toolchain";
@@ -73,9 +74,8 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
 
   it("prints the schema derived from the kinds through `pulumi package get-schema`", async () => {
     const schema = JSON.parse((await run("pulumi", ["package", "get-schema", path.join(repoRoot, "bin", "pulumi-resource-irv")], { env })).stdout);
-    expect(Object.keys(schema.resources).sort()).toEqual(
-      ["AccountAssociation", "Group", "GroupInvite", "Identity", "IdentityProvider", "Role", "RoleBinding"].map((c) => `irv:iam:${c}`),
-    );
+    expect(Object.keys(schema.resources).sort()).toEqual(KINDS.map((d) => tokenOf(d)).sort());
+    expect(schema.resources["irv:events:Subscription"].inputProperties.sink.replaceOnChanges).toBe(true);
     expect(schema.resources["irv:iam:GroupInvite"].properties.code.secret).toBe(true);
     expect(schema.resources["irv:iam:Group"].inputProperties.parentUid.replaceOnChanges).toBe(true);
     expect(schema.config.variables.token.secret).toBe(true);

@@ -2,6 +2,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { beforeAll, describe, expect, it } from "vitest";
 import { secret, struct, urn, usePlugin } from "../support/plugin";
+import { KINDS, definitionOf, tokenOf, type Kind } from "../../api/kinds";
 import { makeEveryKind, type EveryKind, type MadeByHand } from "../support/every-kind";
 import { useServer } from "../support/server";
 
@@ -13,32 +14,35 @@ const unwrap = (v: any): any =>
 const NONE = provproto.DiffResponse.DiffChanges.DIFF_NONE;
 
 /** The resources of `makeEveryKind`, with their kind. */
-const EVERY: [keyof EveryKind, string][] = [
-  ["team", "Group"],
-  ["subteam", "Group"],
-  ["ci", "Identity"],
-  ["keys", "Identity"],
-  ["aws", "Identity"],
-  ["syncer", "Identity"],
-  ["deployer", "Role"],
-  ["binding", "RoleBinding"],
-  ["sso", "IdentityProvider"],
-  ["accounts", "AccountAssociation"],
-  ["invite", "GroupInvite"],
+const EVERY: [keyof EveryKind, Kind][] = [
+  ["team", "groups"],
+  ["subteam", "groups"],
+  ["ci", "identities"],
+  ["keys", "identities"],
+  ["aws", "identities"],
+  ["syncer", "identities"],
+  ["deployer", "roles"],
+  ["binding", "roleBindings"],
+  ["sso", "identityProviders"],
+  ["accounts", "accountAssociations"],
+  ["invite", "groupInvites"],
+  ["subscription", "subscriptions"],
 ];
+/** The URN of a resource `r` of `kind`, by its plugin type token. */
+const urnOf = (kind: Kind) => urn(tokenOf(definitionOf(kind)), "r");
 
 describe("import of every kind through the plugin's provider server", () => {
   const ctx = useServer();
   let made: MadeByHand;
   const plugin = usePlugin();
   const call = plugin.call;
-  const read = (type: string, id: string) => call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urn(`irv:iam:${type}`, "r")).setId(id));
-  const check = (type: string, olds: object, news: object) =>
-    call<provproto.CheckResponse>("check", new provproto.CheckRequest().setUrn(urn(`irv:iam:${type}`, "r")).setOlds(struct(olds)).setNews(struct(news)));
-  const diff = (type: string, id: string, olds: object, news: object) =>
-    call<provproto.DiffResponse>("diff", new provproto.DiffRequest().setUrn(urn(`irv:iam:${type}`, "r")).setId(id).setOlds(struct(olds)).setNews(struct(news)));
+  const read = (type: Kind, id: string) => call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urnOf(type)).setId(id));
+  const check = (type: Kind, olds: object, news: object) =>
+    call<provproto.CheckResponse>("check", new provproto.CheckRequest().setUrn(urnOf(type)).setOlds(struct(olds)).setNews(struct(news)));
+  const diff = (type: Kind, id: string, olds: object, news: object) =>
+    call<provproto.DiffResponse>("diff", new provproto.DiffRequest().setUrn(urnOf(type)).setId(id).setOlds(struct(olds)).setNews(struct(news)));
   /** What an import reads: the outputs and the inputs, as plain JavaScript (secrets still wrapped). */
-  const imported = async (type: string, id: string) => {
+  const imported = async (type: Kind, id: string) => {
     const r = await read(type, id);
     expect(r.getId()).toBe(id);
     return { outs: r.getProperties()!.toJavaScript() as Record<string, any>, ins: r.getInputs()!.toJavaScript() as Record<string, any> };
@@ -50,6 +54,7 @@ describe("import of every kind through the plugin's provider server", () => {
   });
 
   it("reads inputs that check accepts and that diff as no change, for every kind (each identity type too)", async () => {
+    expect(new Set(EVERY.map(([, kind]) => kind))).toEqual(new Set(KINDS.map((d) => d.kind)));
     for (const [key, type] of EVERY) {
       const { outs, ins } = await imported(type, made[key]);
       const checked = await check(type, ins, ins);
@@ -62,7 +67,7 @@ describe("import of every kind through the plugin's provider server", () => {
   });
 
   it("reads the fields that tell each identity type apart", async () => {
-    const types = await Promise.all((["ci", "keys", "aws", "syncer"] as const).map(async (k) => Object.keys((await imported("Identity", made[k])).ins).sort()));
+    const types = await Promise.all((["ci", "keys", "aws", "syncer"] as const).map(async (k) => Object.keys((await imported("identities", made[k])).ins).sort()));
     expect(types).toEqual([
       ["claimMatch", "description", "groupUid", "name"],
       ["groupUid", "name", "staticKeys"],
@@ -72,22 +77,22 @@ describe("import of every kind through the plugin's provider server", () => {
   });
 
   it("imports an identity provider without its client secret; stating one later is an update of oidc, never a replacement", async () => {
-    const { outs, ins } = await imported("IdentityProvider", made.sso);
+    const { outs, ins } = await imported("identityProviders", made.sso);
     expect(unwrap(ins).oidc).not.toHaveProperty("clientSecret");
     expect(unwrap(ins).oidc).toMatchObject({ issuer: "https://login.acme.example", clientId: "irv" });
 
     const stated = { ...unwrap(ins), oidc: { ...unwrap(ins).oidc, clientSecret: secret("new-secret") } };
-    expect((await check("IdentityProvider", ins, stated)).getFailuresList()).toEqual([]);
-    const d = await diff("IdentityProvider", made.sso, outs, stated);
+    expect((await check("identityProviders", ins, stated)).getFailuresList()).toEqual([]);
+    const d = await diff("identityProviders", made.sso, outs, stated);
     expect(d.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_SOME);
     expect(d.getReplacesList()).toEqual([]);
     expect(d.getDetaileddiffMap().get("oidc")!.getKind()).toBe(provproto.PropertyDiff.Kind.UPDATE);
   });
 
   it("still requires the client secret to create one, also as a replacement, and once stated it cannot be dropped", async () => {
-    const { ins } = await imported("IdentityProvider", made.sso);
+    const { ins } = await imported("identityProviders", made.sso);
     const plainIns = unwrap(ins);
-    const reasons = async (olds: object, news: object) => (await check("IdentityProvider", olds, news)).getFailuresList().map((f) => f.getReason());
+    const reasons = async (olds: object, news: object) => (await check("identityProviders", olds, news)).getFailuresList().map((f) => f.getReason());
     expect(await reasons({}, plainIns)).toEqual([expect.stringMatching(/^oidc\.clientSecret: /)]);
     expect(await reasons(plainIns, { ...plainIns, groupUid: made.subteam })).toEqual([expect.stringMatching(/^oidc\.clientSecret: /)]);
     const withSecret = { ...plainIns, oidc: { ...plainIns.oidc, clientSecret: "s" } };
@@ -95,25 +100,25 @@ describe("import of every kind through the plugin's provider server", () => {
   });
 
   it("imports an invite with the ttl it was made with and no code; a program's ttl matches when the invite lives exactly that long", async () => {
-    const { outs, ins } = await imported("GroupInvite", made.invite);
+    const { outs, ins } = await imported("groupInvites", made.invite);
     expect(ins).toMatchObject({ groupUid: made.team, roleUid: made.viewer, email: "new-hire@acme.example", ttl: "86400s" });
     expect(Date.parse(outs.expirationTime) - Date.parse(outs.createTime)).toBe(86400_000);
     expect(ins).not.toHaveProperty("expirationTime");
     expect(outs.code).toBeNull(); // only a create returns the code
 
-    const same = await diff("GroupInvite", made.invite, outs, { ...ins, ttl: "86400s" });
+    const same = await diff("groupInvites", made.invite, outs, { ...ins, ttl: "86400s" });
     expect(same.getChanges()).toBe(NONE);
-    const other = await diff("GroupInvite", made.invite, outs, { ...ins, ttl: "3600s" });
+    const other = await diff("groupInvites", made.invite, outs, { ...ins, ttl: "3600s" });
     expect(other.getReplacesList()).toEqual(["ttl"]);
   });
 
   it("refuses to import the organization's root group and a built-in role, saying why", async () => {
-    await expect(read("Group", ctx.server.organization)).rejects.toThrow(/lies in no group \(it is the organization's root group\).*cannot be imported/);
-    await expect(read("Role", made.viewer)).rejects.toThrow(/lies in no group \(it is a built-in role\).*cannot be imported/);
+    await expect(read("groups", ctx.server.organization)).rejects.toThrow(/lies in no group \(it is the organization's root group\).*cannot be imported/);
+    await expect(read("roles", made.viewer)).rejects.toThrow(/lies in no group \(it is a built-in role\).*cannot be imported/);
   });
 
   it("fails the import of a uid that does not exist, or is of another kind, as not found", async () => {
-    expect((await read("Identity", made.team)).getId()).toBe("");
-    expect((await read("Group", `${made.team}/0123456789abcdef`)).getId()).toBe("");
+    expect((await read("identities", made.team)).getId()).toBe("");
+    expect((await read("groups", `${made.team}/0123456789abcdef`)).getId()).toBe("");
   });
 });

@@ -122,8 +122,8 @@ describe("the plugin's SDKs committed in the repository", () => {
     const org = "0".repeat(40);
     const made: pulumi.Resource[] = [];
     for (const k of KINDS) {
-      const D = (dynamic.iam as any)[k.className];
-      const P = (plugin.iam as any)[k.className];
+      const D = (dynamic[k.module] as any)[k.className];
+      const P = (plugin[k.module] as any)[k.className];
       expect(typeof P, k.className).toBe("function");
       // Only the registration's type and aliases matter: every input the schema requires gets a placeholder.
       const required: string[] = (packageSchema() as any).resources[tokenOf(k)].requiredInputs;

@@ -73,13 +73,14 @@ describe("the Terraform mapping", () => {
       expect(report.provider).toBe("chainguard");
     });
 
-    it("maps the 7 resources and 5 data sources to the plugin's types and functions, and leaves out the rest of the provider", () => {
+    it("maps the 8 resources and 5 data sources to the plugin's types and functions, and leaves out the rest of the provider", () => {
       expect(Object.keys(report.resources).sort()).toEqual(Object.keys(TERRAFORM_RESOURCES).sort());
       expect(Object.keys(report.dataSources).sort()).toEqual(Object.keys(TERRAFORM_DATA_SOURCES).sort());
-      expect(Object.keys(report.resources)).toHaveLength(7);
+      expect(Object.keys(report.resources)).toHaveLength(8);
       expect(Object.keys(report.dataSources)).toHaveLength(5);
       expect(report.resources.chainguard_rolebinding.token).toBe("irv:iam:RoleBinding");
       expect(report.dataSources.chainguard_role.token).toBe("irv:iam:getRoles");
+      expect(report.resources.chainguard_subscription.token).toBe("irv:events:Subscription");
       for (const r of NOT_MAPPED.resources) expect(report.resources[r]).toBeUndefined();
       for (const d of NOT_MAPPED.dataSources) expect(report.dataSources[d]).toBeUndefined();
     });
@@ -103,7 +104,7 @@ describe("the Terraform mapping", () => {
         for (const [type, e] of Object.entries(entries)) for (const p of Object.keys(e.attributes)) expect(seen.has(`${kind}:${type}.${p}`), `${type}.${p}`).toBe(true);
     });
 
-    it("maps the attributes a user writes most: parents, the identity's blocks, capabilities, a binding's uids, the identity provider's oidc and default role, an invite's role", () => {
+    it("maps the attributes a user writes most: parents, the identity's blocks, capabilities, a binding's uids, the identity provider's oidc and default role, an invite's role, a subscription's sink", () => {
       const name = (type: string, p: string) => report.resources[type].attributes[p].name;
       expect(name("chainguard_group", "parent_id")).toBe("parentUid");
       expect(name("chainguard_identity", "claim_match.issuer_pattern")).toBe("issuerPattern");
@@ -115,11 +116,12 @@ describe("the Terraform mapping", () => {
       expect(name("chainguard_identity_provider", "oidc.client_secret")).toBe("clientSecret");
       expect(name("chainguard_identity_provider", "default_role")).toBe("defaultRoleUid");
       expect(name("chainguard_group_invite", "role")).toBe("roleUid");
+      expect([name("chainguard_subscription", "parent_id"), name("chainguard_subscription", "sink")]).toEqual(["parentUid", "sink"]);
       expect(report.dataSources.chainguard_role.attributes["items[].id"].name).toBe("uid");
     });
   });
 
-  it("the fixtures hold the 7 resources and 5 data sources, with the ids as the Terraform provider writes them (the association's is its group's uid)", () => {
+  it("the fixtures hold the 8 resources and 5 data sources, with the ids as the Terraform provider writes them (the association's is its group's uid)", () => {
     const state = JSON.parse(readFileSync(path.join(FIXTURES, "terraform.tfstate"), "utf8")) as {
       resources: { mode: string; type: string; name: string; instances: { attributes: Record<string, unknown> }[] }[];
     };

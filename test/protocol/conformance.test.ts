@@ -1,5 +1,6 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KINDS, eventGroupOf, type ChangeAction, type KindDefinition } from "../../api/kinds";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { useServer } from "../support/server";
 import { goTool } from "../support/tools";
@@ -21,6 +22,7 @@ const CHECKS = [
   ...["create", "update.oidc.client_id", "update.oidc.client_secret", "update.default_role", "delete"].map((c) => `identity_providers.${c}`),
   ...["create", "update.google", "list", "delete"].map((c) => `account_associations.${c}`),
   ...["create", "create.without_ttl", "list", "delete"].map((c) => `group_invites.${c}`),
+  ...["create", "create.http", "list", "delete", "v1.create", "v1.list", "v1.delete"].map((c) => `subscriptions.${c}`),
   ...["setup", "grpc", "http1", "refused", "cleanup"].map((c) => `exchange.${c}`),
   "roles.delete",
   "identities.delete.ci",
@@ -29,7 +31,8 @@ const CHECKS = [
 ];
 
 // The platform's own generated gRPC clients (chainguard.dev/sdk, test/tools/cmd/conformance)
-// against irv-server: every IAM kind's create, get, list, update with masks and delete; repo, tag
+// against irv-server: every IAM kind's create, get, list, update with masks and delete; events
+// subscriptions through the v2beta1 client and the v1 one the Terraform provider uses; repo, tag
 // and advisory reads; the token exchange through the SDK's exchanger, over gRPC and HTTP/1.
 describe("the platform's gRPC clients against irv-server", () => {
   const ctx = useServer({ allowPrivateIssuers: true });
@@ -54,5 +57,25 @@ describe("the platform's gRPC clients against irv-server", () => {
     expect(results.filter((r) => !r.ok)).toEqual([]);
     expect(results.map((r) => r.check)).toEqual(CHECKS);
     expect(code, stderr).toBe(0);
+  });
+});
+
+// The event types the kinds' definitions record, and the group each event names, are the
+// platform's: each kind's Create, Update and Delete, as the SDK's descriptors carry their
+// chainguard.annotations.events option, and as its messages answer CloudEventsExtension("group").
+describe("the kinds' events", () => {
+  it("are the types and groups the platform's protos and SDK name for each kind's methods", () => {
+    const lines = execFileSync(goTool("conformance"), ["-event-types"], { encoding: "utf8" }).trim().split("\n");
+    const named = new Map(lines.map((l) => JSON.parse(l) as { service: string; method: string; type: string; group: string }).map((t) => [`${t.service}/${t.method}`, t]));
+    // The item the tool asks about: two groups below its organization.
+    const uid = "4e9a7c1b2d3f5e6a7b8c9d0e1f2a3b4c5d6e7f80/a1b2c3d4e5f60718/8e9fa0b1c2d3e4f5";
+    const rule = (g: string) => (g === uid ? "self" : g === uid.slice(0, uid.lastIndexOf("/")) ? "parent" : g === uid.split("/")[0] ? "root" : g);
+    const METHOD: Record<ChangeAction, string> = { created: "Create", updated: "Update", deleted: "Delete" };
+    for (const d of KINDS as readonly KindDefinition[])
+      for (const [action, verb] of Object.entries(METHOD) as [ChangeAction, string][]) {
+        const platform = named.get(`${d.proto.package}.${d.proto.service}/${verb}${d.proto.message}`);
+        expect(d.events[action], `${d.kind} ${action}`).toBe(platform?.type);
+        if (platform) expect(rule(eventGroupOf(d, action, uid)), `${d.kind} ${action}: group`).toBe(platform.group);
+      }
   });
 });

@@ -37,12 +37,12 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
     try {
       const m = await makeEveryKind(api, ctx.server.organization, "gw-plugin");
       const file = path.join(p.base, "import.json");
-      writeFileSync(file, JSON.stringify({ resources: BY_FILE.map(([name, type, key]) => ({ type: `irv:iam:${type}`, name, id: m[key] })) }));
+      writeFileSync(file, JSON.stringify({ resources: BY_FILE.map(([name, type, key]) => ({ type, name, id: m[key] })) }));
       await p.pulumi("import", "--file", file, "--yes", "--protect=false", "--out", path.join(p.base, "file.yaml"));
       await p.pulumi("import", "irv:iam:AccountAssociation", "accounts", m.accounts, "--yes", "--protect=false", "--out", path.join(p.base, "accounts.yaml"));
       const code = ["file.yaml", "accounts.yaml"].map((f) => readFileSync(path.join(p.base, f), "utf8").replace(/^resources:\n/, "")).join("");
       p.write(code);
-      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 12 });
+      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
 
       // A hand edit through the gateway (its mask in proto names), found by refresh; up puts the
       // program's value back with a one-field mask.
@@ -51,7 +51,7 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
       await p.pulumi("refresh", "--yes", "--skip-preview");
       const refreshed = (await p.resources()).find((r) => r.urn.endsWith("::irv:iam:Group::team"));
       expect(refreshed?.outputs?.description).toBe("edited by hand");
-      expect((await p.previewJson()).changeSummary).toEqual({ update: 1, same: 11 });
+      expect((await p.previewJson()).changeSummary).toEqual({ update: 1, same: 12 });
       await p.pulumi("up", "--yes", "--skip-preview");
       expect((await live("groups", m.team)).description).toBe("Made by hand");
 
@@ -62,15 +62,15 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
           .replace(/(additionalScopes:\n\s+- email)\n\s+- profile/, "$1")
           .replace("subject: repo:acme/app:ref:refs/heads/main", "subject: repo:acme/app:ref:refs/heads/release"),
       );
-      expect((await p.previewJson()).changeSummary).toEqual({ update: 2, same: 10 });
+      expect((await p.previewJson()).changeSummary).toEqual({ update: 2, same: 11 });
       await p.pulumi("up", "--yes", "--skip-preview");
       const ci = await live("identities", m.ci);
       expect(ci.description).toBe("GitHub Actions");
       expect(ci.claimMatch.subject).toBe("repo:acme/app:ref:refs/heads/release");
       expect((await live("identityProviders", m.sso)).oidc.additionalScopes).toEqual(["email"]);
-      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 12 });
+      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
       await p.pulumi("refresh", "--yes", "--skip-preview");
-      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 12 });
+      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
 
       await p.pulumi("destroy", "--yes", "--skip-preview");
       expect((await api.get(apiPath("groups", m.team))).status).toBe(404);
@@ -107,6 +107,7 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
         });
         new irv.iam.AccountAssociation("accounts", { ...inTeam, name: "accounts", description: d, amazon: { account: "123456789012" }, google: { projectId: "acme-prod", projectNumber: "123456789" } });
         new irv.iam.GroupInvite("invite", { ...inTeam, roleUid: viewer, email: "new-hire@acme.example", ttl: "86400s" });
+        new irv.events.Subscription("hook", { parentUid: team.uid, sink: "https://hooks.acme.example/gw" });
         // The dynamic classes adopt with adoptUid: the engine's import option is not for dynamic resources.
         if (desired.adopt) new irv.iam.Group("adopted", { parentUid: org, name: "gw-by-hand", description: "made by hand", adoptUid: byHand.body.uid });
         return { team: team.uid, ci: ci.uid, role: role.uid };

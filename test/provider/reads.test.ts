@@ -7,6 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZE_MAX, type CollectionName } from "../../api/collections";
+import type { Kind } from "../../api/kinds";
 import { clientFor } from "../../client/session";
 import { PermissionDeniedError } from "../../client/errors";
 import type { IrvClient } from "../../client/client";
@@ -73,9 +74,9 @@ describe("reads within one operation", () => {
     expect(fourth).toEqual([]);
   });
 
-  it("answers every kind from a listing exactly as its GET does: hydrated bindings, every relationship type, invites, IdPs", async () => {
+  it("answers every kind from a listing exactly as its GET does: hydrated bindings, every relationship type, invites, IdPs, subscriptions", async () => {
     const made = await makeEveryKind(ctx.api, ctx.server.organization, "batched");
-    const byKind: Record<string, string[]> = {
+    const byKind: Record<Kind, string[]> = {
       // (Not the team: its parent is the organization, whose 2,000 groups are more pages than reads.)
       groups: [made.subteam],
       identities: [made.ci, made.keys, made.aws, made.syncer],
@@ -84,6 +85,7 @@ describe("reads within one operation", () => {
       identityProviders: [made.sso],
       accountAssociations: [made.accounts],
       groupInvites: [made.invite],
+      subscriptions: [made.subscription],
     };
     const direct = client();
     const c = client();

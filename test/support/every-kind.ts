@@ -1,9 +1,10 @@
 /**
  * One live resource of every kind, made over the API as someone would by hand: a group with a
  * subgroup, an identity of each of the four relationship types, a custom role, a binding, an
- * identity provider (with a client secret the API never returns), an account association and an
- * invite. Import tests take these over and check that nothing changes.
+ * identity provider (with a client secret the API never returns), an account association, an
+ * invite and an events subscription. Import tests take these over and check that nothing changes.
  */
+import { definitionOf, tokenOf, type Kind } from "../../api/kinds";
 import { listAll, path as apiPath, type Api } from "./server";
 
 /** A public JWKS (no private members), for a static-keys identity. */
@@ -25,6 +26,7 @@ export interface EveryKind {
   sso: string;
   accounts: string;
   invite: string;
+  subscription: string;
   /** A built-in role (outside the team), which the invite and the IdP refer to. */
   viewer: string;
 }
@@ -71,23 +73,27 @@ export async function makeEveryKind(api: Api, parent: string, prefix = "imported
     github: { appInstallations: { "1234": { installations: [{ installationId: "42", name: "acme" }] } } },
   });
   const invite = await make(api, "groupInvites", team, { roleUid: viewer, email: "new-hire@acme.example", ttl: "86400s" });
-  return { team, subteam, ci, keys, aws, syncer, deployer, binding, sso, accounts, invite, viewer, keysExpiration: expirationTime };
+  const subscription = await make(api, "subscriptions", team, { sink: `https://hooks.acme.example/${prefix}?token=t0k3n` });
+  return { team, subteam, ci, keys, aws, syncer, deployer, binding, sso, accounts, invite, subscription, viewer, keysExpiration: expirationTime };
 }
 
 /**
- * The resources of `makeEveryKind` as one `pulumi import --file` takes them: logical name, kind,
- * key of its uid. The account association is imported apart: its uid is its group's, and the code
- * generator writes references only for uids that one imported resource holds.
+ * The resources of `makeEveryKind` as one `pulumi import --file` takes them: logical name, type
+ * token, key of its uid. The account association is imported apart: its uid is its group's, and
+ * the code generator writes references only for uids that one imported resource holds.
  */
-export const BY_FILE: [string, string, keyof EveryKind][] = [
-  ["team", "Group", "team"],
-  ["oncall", "Group", "subteam"],
-  ["ci", "Identity", "ci"],
-  ["signer", "Identity", "keys"],
-  ["runner", "Identity", "aws"],
-  ["syncer", "Identity", "syncer"],
-  ["deployer", "Role", "deployer"],
-  ["ci-deployer", "RoleBinding", "binding"],
-  ["sso", "IdentityProvider", "sso"],
-  ["invite", "GroupInvite", "invite"],
-];
+export const BY_FILE: [string, string, keyof EveryKind][] = (
+  [
+    ["team", "groups", "team"],
+    ["oncall", "groups", "subteam"],
+    ["ci", "identities", "ci"],
+    ["signer", "identities", "keys"],
+    ["runner", "identities", "aws"],
+    ["syncer", "identities", "syncer"],
+    ["deployer", "roles", "deployer"],
+    ["ci-deployer", "roleBindings", "binding"],
+    ["sso", "identityProviders", "sso"],
+    ["invite", "groupInvites", "invite"],
+    ["hook", "subscriptions", "subscription"],
+  ] as [string, Kind, keyof EveryKind][]
+).map(([name, kind, key]) => [name, tokenOf(definitionOf(kind)), key]);

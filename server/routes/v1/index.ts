@@ -68,7 +68,7 @@ const EXCLUDE_FLAGS = new Map(
 function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, def: CollectionRoutes<T>): void {
   const name = def.list.name;
   const path = v1Path(COLLECTIONS[name].path);
-  const { cap, guard, readOptions, pageEnv, removeOne, commit } = collectionAccess(ctx, def);
+  const { cap, guard, readOptions, pageEnv, createOne, updateOne, removeOne } = collectionAccess(ctx, def);
   const render = (req: FastifyRequest, item: T) => toV1(name, def.render(ctx, item, callerOf(req)));
   const noQuery = (req: FastifyRequest, why: string) => {
     for (const k of Object.keys(req.query as object)) throw invalidField(k, why);
@@ -111,7 +111,7 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
     noQuery(req, "is not a query parameter of creates");
     const parent = parseUid((req.params as { "*": string })["*"], "parent");
     ctx.authz.require(callerOf(req), cap("create"), parent);
-    return toV1(name, commit(req, (caller) => create(ctx, parent, fromV1(name, req.body), caller)));
+    return toV1(name, createOne(req, parent, fromV1(name, req.body)));
   } : refuse(def.readOnly ?? `${name} cannot be created`));
 
   const update = def.update;
@@ -120,7 +120,7 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
     const uid = uidOf(req);
     guard(req, "update", uid);
     const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
-    return render(req, commit(req, (caller) => update.run(ctx, uid, body, resetMask(update.maskPaths, body), caller)));
+    return toV1(name, updateOne(req, uid, body, resetMask(update.maskPaths, body)));
   } : refuse(def.readOnly ?? `${name} cannot be updated`) });
 
   app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse(def.readOnly ?? `${name} cannot be deleted`));

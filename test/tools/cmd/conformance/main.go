@@ -1,9 +1,11 @@
 // Command conformance runs the platform's own generated gRPC clients (chainguard.dev/sdk) against
 // an irv-server: create, get, list (pages, uidp scopes, order_by, skip), update with masks and
-// delete of every IAM kind; reads of repos, tags and advisories; the token exchange. It prints one
-// JSON line per check ({"check":…,"ok":…,"error":…}) and exits 1 when any check failed.
+// delete of every IAM kind; events subscriptions through the v2beta1 client and the v1 one the
+// platform's Terraform provider uses; reads of repos, tags and advisories; the token exchange. It
+// prints one JSON line per check ({"check":…,"ok":…,"error":…}) and exits 1 when any check failed.
 //
 //	conformance -api http://127.0.0.1:PORT -org ORG_UID -id-token JWT   (token in IRV_TOKEN)
+//	conformance -event-types    # one JSON line per method whose proto names an event type
 //
 // -id-token is an OIDC token of an issuer the server trusts: the exchange check makes an identity
 // whose claim match is that token's issuer and subject, and assumes it through the SDK's exchanger.
@@ -96,7 +98,15 @@ func main() {
 	authURL := flag.String("auth", "", "the token issuer's URL, for the exchange over HTTP/1 (default: -api + /auth)")
 	org := flag.String("org", "", "the organization's uid (the root group)")
 	idToken := flag.String("id-token", "", "an OIDC token the server's exchange accepts (its iss and sub become an identity's claim match)")
+	types := flag.Bool("event-types", false, "print the event type (chainguard.annotations.events) of every method of the linked-in services, and exit")
 	flag.Parse()
+	if *types {
+		out := json.NewEncoder(os.Stdout)
+		for _, t := range eventTypes() {
+			_ = out.Encode(t)
+		}
+		return
+	}
 	token := os.Getenv("IRV_TOKEN")
 	if *api == "" || *org == "" || *idToken == "" || token == "" {
 		fmt.Fprintln(os.Stderr, "usage: IRV_TOKEN=<admin token> conformance -api URL -org UID -id-token JWT")
@@ -131,6 +141,7 @@ func main() {
 		s.identityProviders(m)
 		s.accountAssociations(m)
 		s.groupInvites(m)
+		s.subscriptions(m)
 		s.exchange(m)
 		s.check("roles.delete", func() error {
 			c := s.iam.RolesService()

@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	events "chainguard.dev/sdk/proto/chainguard/platform/events/v2beta1"
 	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
 	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
 	vulns "chainguard.dev/sdk/proto/chainguard/platform/vulnerabilities/v2beta1"
@@ -48,6 +49,7 @@ var services = []register{
 	iam.RegisterGroupInvitesServiceHandlerFromEndpoint,
 	registry.RegisterReposServiceHandlerFromEndpoint,
 	registry.RegisterTagsServiceHandlerFromEndpoint,
+	events.RegisterSubscriptionsServiceHandlerFromEndpoint,
 	vulns.RegisterAdvisoriesServiceHandlerFromEndpoint,
 	oidc.RegisterSecurityTokenServiceHandlerFromEndpoint,
 }
