@@ -18,6 +18,7 @@ import { displayNameOf, dynamicTokenOf, protoNameOf, snakeOf, tokenOf, wireNameO
 
 export * from "./definition";
 export * from "./derive";
+export * from "./order";
 export { groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites };
 
 /** The kinds, in the order the docs and `irv export` list them. */
