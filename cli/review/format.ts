@@ -91,12 +91,7 @@ function entryBody(c: ReviewChange, names: Readonly<Record<string, string>>): st
   } else lines.push(c.uid ? `${head}, uid ${code(c.uid)}` : head);
   if (c.fields.length === 0) return [...lines, "", "_No field-level changes reported._"];
   lines.push("");
-  // A uid shows with its name beside it: a role's, or the path of group names down to a group.
-  const d = definitionOfDisplayName(c.kind) as KindDefinition | undefined;
-  const value = (path: string, v: Shown) => {
-    const named = typeof v === "string" ? namedUid(v, names, code, d?.fields[path]?.refersTo === "groups") : undefined;
-    return named ? `${cell(v)} (${named})` : cell(v);
-  };
+  const value = withNames(c, names, code, cell);
   if (c.action === "create" || c.action === "adopt") lines.push(table(["field", "value"], c.fields.map((f) => [code(f.path), value(f.path, f.after)])));
   else if (c.action === "update") lines.push(table(["field", "before", "after"], c.fields.map((f) => [code(f.path), value(f.path, f.before), value(f.path, f.after)])));
   else {
@@ -104,6 +99,18 @@ function entryBody(c: ReviewChange, names: Readonly<Record<string, string>>): st
     lines.push(table(["field", "before", "after", ""], c.fields.map((f) => [code(f.path), value(f.path, f.before), value(f.path, f.after), forces(f.path)])));
   }
   return lines;
+}
+
+/**
+ * How a field's value of change `c` shows, `show` for the value itself: a uid with its name beside
+ * it (a role's, or the path of group names down to a group), each name through `quote`.
+ */
+function withNames(c: ReviewChange, names: Readonly<Record<string, string>>, quote: (s: string) => string, show: (v: Shown) => string) {
+  const d = definitionOfDisplayName(c.kind) as KindDefinition | undefined;
+  return (path: string, v: Shown): string => {
+    const named = typeof v === "string" ? namedUid(v, names, quote, d?.fields[path]?.refersTo === "groups") : undefined;
+    return named ? `${show(v)} (${named})` : show(v);
+  };
 }
 
 /** The sign of each action in text output. */
@@ -123,11 +130,7 @@ function text(r: ReviewReport): string {
   for (const c of r.changes) {
     const why = c.action === "replace" ? `: replaced because ${forTerminal(c.replaceBecause.join(", "))} changed` : "";
     lines.push("", `${SIGN[c.action]} ${c.action} ${forTerminal(c.name)} (${forTerminal(c.kind)}${c.uid ? `, uid ${forTerminal(c.uid)}` : ""})${why}`);
-    const d = definitionOfDisplayName(c.kind) as KindDefinition | undefined;
-    const value = (path: string, v: Shown) => {
-      const named = typeof v === "string" ? namedUid(v, r.names ?? {}, forTerminal, d?.fields[path]?.refersTo === "groups") : undefined;
-      return `${quoted(v)}${named ? ` (${named})` : ""}`;
-    };
+    const value = withNames(c, r.names ?? {}, forTerminal, quoted);
     for (const f of c.fields) {
       if (c.action === "create" || c.action === "adopt") lines.push(`    ${forTerminal(f.path)}: ${value(f.path, f.after)}`);
       else lines.push(`    ${forTerminal(f.path)}: ${value(f.path, f.before)} -> ${value(f.path, f.after)}`);
@@ -183,7 +186,7 @@ function grantsOf(list: AccessEntry[]): GrantLine[] {
 }
 
 /** How dangerous a set of capabilities is to hand out, most first: its level and why, in a few words. */
-export function dangerOf(capabilities: readonly string[]): { level: "critical" | "high" | "medium" | "low"; why: string } {
+export function dangerLevelOf(capabilities: readonly string[]): { level: "critical" | "high" | "medium" | "low"; why: string } {
   const deletes = capabilities.filter((c) => c.endsWith(".delete")).length;
   const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
   if (capabilities.includes("role_bindings.create")) return { level: "critical", why: `grants roles (itself any role)${deletes ? `, ${n(deletes, "delete")}` : ""}` };
@@ -205,7 +208,7 @@ function pathOf(e: AccessEntry): string {
  */
 function grantLine(g: GrantLine, verb: "gains" | "loses"): string {
   const e = g.entries[0];
-  const d = dangerOf(g.capabilities);
+  const d = dangerLevelOf(g.capabilities);
   const who = `${code(e.subject.name)}${e.subject.maybe ? ` (stands for ${code(e.subject.maybe)})` : ""}`;
   const via = e.binding.kind === "iam.RoleBinding" ? "binding" : e.binding.kind === "iam.GroupInvite" ? "invite" : "identity provider";
   const below = e.below ? `, inherited by ${e.below} group${e.below === 1 ? "" : "s"} below` : "";
