@@ -7,7 +7,7 @@ import { nameSecretMembers } from "./secrets";
 import { accessDrift, type AccessDriftOptions } from "./access";
 import { StepCollector, type Step } from "../engine/steps";
 import { SECRET, declaredFields, diffFields, flatten, isSecretPath, isSecretValue, secretPaths, IGNORED_FIELDS, UNKNOWN, type FieldChange } from "../engine/values";
-import { canonicalOf, definitionOfTypeToken, type KindDefinition } from "../../api/kinds";
+import { canonicalOf, definitionOfTypeToken, type FieldDefinition, type KindDefinition } from "../../api/kinds";
 import { same } from "../../provider/resources/values";
 import type { DriftedResource, DriftReport, FieldDrift } from "./report";
 
@@ -130,14 +130,17 @@ export function fieldChanges(d: KindDefinition, before: object | undefined, afte
   const changes: FieldChange[] = [];
   for (const key of [...keys].sort()) {
     if (IGNORED_FIELDS.has(key)) continue;
-    const a = leaves(canonicalOf(d, key, (before as Record<string, unknown> | undefined)?.[key]), key);
-    const b = leaves(canonicalOf(d, key, (after as Record<string, unknown> | undefined)?.[key]), key);
+    // An omitted input means its default, as in the provider's diff (`singleUse` false).
+    const value = (m: object | undefined) => (m as Record<string, unknown> | undefined)?.[key] ?? (d.fields[key] as FieldDefinition | undefined)?.default;
+    const a = leaves(canonicalOf(d, key, value(before)), key);
+    const b = leaves(canonicalOf(d, key, value(after)), key);
     for (const path of [...new Set([...a.keys(), ...b.keys()])].sort()) {
       const x = a.get(path);
       const y = b.get(path);
       const shown = (v: unknown) => flatten(v, path).get(path);
       // A secret compares as the engine shows it (masked), anything else as the provider compares it.
-      const differs = isSecretPath(path) || isSecretValue(x) || isSecretValue(y) ? JSON.stringify(shown(x)) !== JSON.stringify(shown(y)) : !same(x, y);
+      // (As a member, the way the provider meets it: a proto zero value, `false`, is an absent one.)
+      const differs = isSecretPath(path) || isSecretValue(x) || isSecretValue(y) ? JSON.stringify(shown(x)) !== JSON.stringify(shown(y)) : !same({ v: x }, { v: y });
       if (differs) changes.push({ path, before: shown(x), after: shown(y) });
     }
   }

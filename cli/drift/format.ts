@@ -50,7 +50,6 @@ export function outsideText(a: AccessDrift | undefined): string[] {
     const name = ownName(u);
     lines.push(`+ ${name ? `${forTerminal(name)} (${u.kind}, uid ${u.uid})` : `${u.kind} ${u.uid}`} in ${forTerminal(u.group)}`);
     for (const g of u.grants) lines.push(`    ${forTerminal(g)}`);
-    continue;
   }
   lines.push("", OUTSIDE_STEPS.replace(/`/g, ""));
   return lines;

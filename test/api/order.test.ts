@@ -49,5 +49,10 @@ describe("order-free values, from the kinds' definitions", () => {
     const read = { github: { appInstallations: { "99": { installations: [{ installationId: "3", name: "a" }, { installationId: "7", name: "b" }] } } } };
     expect(changesOf(specs.accountAssociations, read, written).changed).toEqual([]);
     expect(fieldChanges(accounts, written, read, ["github"])).toEqual([]);
+    // As the provider's diff: an omitted input is its default, a block's proto zero value an absent member.
+    expect(fieldChanges(definitionOf("groupInvites"), { singleUse: false }, {}, ["singleUse"])).toEqual([]);
+    expect(changesOf(specs.groupInvites, {}, { singleUse: false }).changed).toEqual([]);
+    expect(fieldChanges(definitionOf("identityProviders"), { oidc: { clientId: "a", pkceEnabled: false } }, { oidc: { clientId: "a" } }, ["oidc"])).toEqual([]);
+    expect(fieldChanges(definitionOf("identityProviders"), { oidc: { clientId: "a" } }, { oidc: { clientId: "b" } }, ["oidc"])).toEqual([{ path: "oidc.clientId", before: "a", after: "b" }]);
   });
 });
