@@ -4,6 +4,8 @@ import { exportCommand } from "./commands/export";
 import { drift } from "./commands/drift";
 import { review } from "./commands/review";
 import { EXIT, UsageError, processIo, type Command, type Io } from "./command";
+import { existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
 import { terminalText } from "./format/terminal";
 
 /** Every `irv` command, in the order `irv --help` lists them. */
@@ -19,7 +21,7 @@ command-line login as an identity (\`irv auth\`).
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`).join("\n")}
 
-Run \`irv <command> --help\` for a command's options.
+Run \`irv <command> --help\` for a command's options; \`irv --version\` prints the version.
 
 Exit codes: 0 success / in sync, 2 drift found (drift) or changes pending
 (review --detailed-exitcode), 3 a mandatory policy violation (review), 4 no and 5 cannot tell
@@ -31,6 +33,10 @@ Exit codes: 0 success / in sync, 2 drift found (drift) or changes pending
  */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === "--version" || name === "-v" || name === "version") {
+    io.out(`irv ${version()} (pulumi-irv)`);
+    return EXIT.ok;
+  }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.out(USAGE);
     return name === undefined ? EXIT.error : EXIT.ok;
@@ -45,6 +51,15 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   } catch (e) {
     io.err(terminalText(`irv ${name}: ${describeError(e)}`));
     return EXIT.error;
+  }
+}
+
+/** pulumi-irv's version: from the nearest package.json above this file (cli/ in a checkout, dist/cli/ when built). */
+export function version(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, "package.json");
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+    if (path.dirname(dir) === dir) return "unknown";
   }
 }
 

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import * as path from "node:path";
 import type { ConfigMap, Deployment, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { UsageError } from "./command";
@@ -55,6 +56,29 @@ export async function readStack({ stack, cwd }: StackSelection): Promise<StackCo
     pulumi(workDir, ["config", "--show-secrets", "--json", ...which]).then(JSON.parse),
   ]);
   return { name, state, config, env: process.env };
+}
+
+/**
+ * The name and config of the stack selected in the Pulumi project in `cwd` (secrets decrypted in
+ * memory), or undefined when there is no project there, or no stack selected in it. With `stack`,
+ * that stack's. A config that cannot be read (no passphrase, say) is an error: its settings were meant.
+ */
+export async function selectedStackConfig({ stack, cwd }: StackSelection): Promise<{ name: string; config: ConfigMap } | undefined> {
+  const workDir = path.resolve(cwd ?? process.cwd());
+  if (!["Pulumi.yaml", "Pulumi.yml"].some((f) => existsSync(path.join(workDir, f)))) {
+    if (stack) throw new UsageError(`no Pulumi project in ${workDir}: pass --cwd <project folder> with --stack`);
+    return undefined;
+  }
+  let name = stack;
+  if (!name) {
+    try {
+      name = (await pulumi(workDir, ["stack", "--show-name"])).trim();
+    } catch {
+      return undefined;
+    }
+  }
+  if (!name) return undefined;
+  return { name, config: JSON.parse(await pulumi(workDir, ["config", "--show-secrets", "--json", "--stack", name])) as ConfigMap };
 }
 
 /** What a run of the pulumi CLI printed; its own error message when it fails. */

@@ -77,7 +77,7 @@ export class IrvClient {
 
   /** True when requests go without a token (no credentials: public registry reads only). */
   get anonymous(): boolean {
-    return this.#tokens.refused !== undefined;
+    return this.#tokens.anonymous === true;
   }
 
   /**

@@ -25,6 +25,8 @@ export class ApiError extends Error {
   readonly details: ErrorDetail[];
   /** The server's own message, without the request line this error's `message` adds. */
   readonly apiMessage: string;
+  /** The request answered ("POST /iam/..."), when known. */
+  readonly request: string | undefined;
 
   constructor(status: number, code: number, apiMessage: string, details: ErrorDetail[], request?: string) {
     // The server's words reach terminals and logs: no raw control or bidi character goes with them.
@@ -35,6 +37,7 @@ export class ApiError extends Error {
     this.codeName = codeName(code);
     this.details = details;
     this.apiMessage = withoutControls(apiMessage);
+    this.request = request;
   }
 
   /** Every BadRequest field violation among the details. */
@@ -128,15 +131,27 @@ function describe(request: string | undefined, message: string, details: ErrorDe
 export class TransportError extends Error {
   /** The underlying error code (`UND_ERR_SOCKET`, `ECONNRESET`, `UND_ERR_HEADERS_TIMEOUT`, ...). */
   readonly errorCode: string | undefined;
-  /** `where`: the API's URL, named so a wrong `irv:apiUrl` shows in the message. */
-  constructor(request: string, cause: unknown, where?: string) {
+  /**
+   * `where`: the address asked, and `setting`, the setting that names it (default `irv:apiUrl`),
+   * so a mistyped URL shows in the message with what to fix.
+   */
+  constructor(request: string, cause: unknown, where?: string, setting = "irv:apiUrl (IRV_API_URL)") {
     const code = (cause as { code?: string })?.code;
     const at = where ? ` at ${where}` : "";
-    super(`${request}: no response from the API${at} (${code ?? (cause as Error)?.message ?? "unknown error"})${where ? "; check irv:apiUrl" : ""}`, { cause });
+    const what = code && REFUSED.includes(code) ? `nothing answers${at}` : `no response from the API${at}`;
+    super(`${request}: ${what} (${code ?? (cause as Error)?.message ?? "unknown error"})${where ? `; check ${setting}` : ""}`, { cause });
     this.name = "TransportError";
     this.errorCode = code;
   }
+
+  /** Whether nothing answered at all (a refused connection, an unknown host): the request was never sent. */
+  get refused(): boolean {
+    return this.errorCode !== undefined && REFUSED.includes(this.errorCode);
+  }
 }
+
+/** Connection failures that mean nothing answers at the address (client/retry.ts REFUSED_CODES). */
+const REFUSED = ["ECONNREFUSED", "ENOTFOUND"];
 
 /** A setting the client needs is missing: names the config key and the environment variable. */
 export class ConfigurationError extends Error {

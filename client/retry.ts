@@ -6,9 +6,13 @@ import type { RetryHandler } from "undici";
  *
  * - 429 RESOURCE_EXHAUSTED and 503 UNAVAILABLE are retried for every method: the server did not
  *   apply the request. `Retry-After` is honoured.
- * - Connection errors (reset, closed, refused) are retried only for idempotent requests (GET,
- *   DELETE, and PATCH with an explicit updateMask): a POST that lost its response may have been
- *   applied, so the client looks the resource up instead (see `createRecovering`).
+ * - Connection errors (reset, closed) are retried only for idempotent requests (GET, DELETE, and
+ *   PATCH with an explicit updateMask): a POST that lost its response may have been applied, so
+ *   the client looks the resource up instead (see `createRecovering`).
+ * - Nothing answering at all (a refused connection, a host name that does not resolve) is an
+ *   answer: usually a mistyped `irv:apiUrl`. The request never left, so any method is tried again,
+ *   but only `REFUSED_RETRIES` times, a second or two in all (each wait reported), then it fails
+ *   naming the address, rather than waiting out the operation's budget in silence.
  * - `extraStatuses` lets one request retry more, e.g. 403 on a child create while a new group's
  *   permissions propagate.
  * - Every retry is bounded by `deadline`, the operation's one budget: 429 and 503 say the server
@@ -46,6 +50,13 @@ export const RETRY_ERROR_CODES = [
   "UND_ERR_CLOSED", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT",
 ];
 
+/** Connection failures that mean nothing answers at the address: the request was never sent. */
+export const REFUSED_CODES = ["ECONNREFUSED", "ENOTFOUND"];
+
+/** How many times a request nothing answered is tried again, and the first wait (doubling). */
+export const REFUSED_RETRIES = 3;
+const REFUSED_MIN_DELAY_MS = 250;
+
 /** The delay before attempt `n` (1-based): exponential, with equal jitter (half fixed, half random). */
 export function backoff(n: number, minDelayMs: number, maxDelayMs: number, random = Math.random): number {
   const step = Math.min(maxDelayMs, minDelayMs * 2 ** (n - 1));
@@ -77,10 +88,11 @@ export function retryFunction(policy: RetryPolicy): RetryHandler.RetryCallback {
       headers?: Record<string, string | string[] | undefined>;
     };
     const byStatus = statusCode != null && (RETRY_STATUSES.includes(statusCode) || extraStatuses.includes(statusCode));
+    const refused = statusCode == null && code != null && REFUSED_CODES.includes(code);
     const byError = statusCode == null && idempotent && code != null && RETRY_ERROR_CODES.includes(code);
-    if ((!byStatus && !byError) || (byError && state.counter > maxRetries)) return cb(err);
+    if (refused ? state.counter > Math.min(REFUSED_RETRIES, maxRetries) : (!byStatus && !byError) || (byError && state.counter > maxRetries)) return cb(err);
     const after = retryAfterMs(headers?.["retry-after"]);
-    const wait = after !== undefined ? retryAfterWait(after) : backoff(state.counter, minDelayMs, maxDelayMs);
+    const wait = after !== undefined ? retryAfterWait(after) : refused ? backoff(state.counter, REFUSED_MIN_DELAY_MS, maxDelayMs) : backoff(state.counter, minDelayMs, maxDelayMs);
     if (Date.now() + wait > deadline) return cb(err);
     onWait?.(wait, statusCode != null ? `HTTP ${statusCode}` : code!);
     setTimeout(() => cb(null), wait);

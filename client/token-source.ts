@@ -11,6 +11,8 @@ export interface TokenSource {
   invalidate?(refused?: string): void;
   /** What kind of source this is, for messages (never the token). */
   readonly describe: string;
-  /** The error to raise instead of an UNAUTHENTICATED answer (a source with no token says what to set). */
+  /** The error to raise instead of an UNAUTHENTICATED answer (a source says which setting to check, or what to set). */
   refused?(err: ApiError): Error;
+  /** True for the source of no token at all (public registry reads). */
+  readonly anonymous?: boolean;
 }

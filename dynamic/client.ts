@@ -29,3 +29,27 @@ export type OutputArgs<A> = {
 export function outputOf<A, R>(fn: (args: A) => Promise<R>): (args: OutputArgs<A>) => pulumi.Output<R> {
   return (args) => pulumi.output(args).apply((a) => fn(a as A)) as pulumi.Output<R>;
 }
+
+/**
+ * `fn`, a data source, whose failures name it and its arguments, as the resource plugin's Invoke
+ * does: `iam.getRole(name: "onwer"): no role named "onwer"`, so a lookup that finds nothing says
+ * which lookup, in a program of many.
+ */
+export function named<P extends unknown[], R>(name: string, fn: (...args: P) => Promise<R>): (...args: P) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await fn(...args);
+    } catch (e) {
+      throw new Error(`${name}(${argsText(args[0])}): ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+  };
+}
+
+/** Arguments as an error message shows them, naming each; long ones cut. */
+function argsText(args: unknown): string {
+  const text = Object.entries((args ?? {}) as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+    .join(", ");
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+}

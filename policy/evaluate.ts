@@ -1,4 +1,5 @@
 /** Evaluating the IAM guardrails over a world, and what of it must be looked up through the API first. */
+import { builtinRoleOf } from "../api/builtinRoles";
 import { str } from "./checks";
 import { effective, type PolicyConfig } from "./config";
 import { RULES } from "./rules";
@@ -22,7 +23,7 @@ export function evaluate(world: World, config: PolicyConfig = {}, rules: readonl
 
 /**
  * The uids `world`'s resources name that rules need looked up: roles and identities that are not
- * resources of the program. Look them up through the API and put them in `world.remote`.
+ * resources of the program, nor built-in roles. Look them up through the API and put them in `world.remote`.
  */
 export function uidsToLookUp(world: World): { kind: "roles" | "identities"; uid: string }[] {
   const own = new Set(world.subjects.map((s) => s.uid).filter(Boolean));
@@ -31,7 +32,8 @@ export function uidsToLookUp(world: World): { kind: "roles" | "identities"; uid:
     for (const target of ["roles", "identities"] as const) {
       for (const f of refFields(s.kind, target)) {
         const v = str(s.inputs[f]);
-        if (v && !own.has(v)) out.set(v, { kind: target, uid: v });
+        // A built-in role is known by its uid, with no API to ask (api/builtinRoles.ts).
+        if (v && !own.has(v) && !(target === "roles" && builtinRoleOf(v))) out.set(v, { kind: target, uid: v });
       }
     }
   }

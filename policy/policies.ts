@@ -103,11 +103,21 @@ export function policyOf(rule: Rule): ResourceValidationPolicy | StackValidation
     validateStack: async (args, reportViolation) => {
       const world = worldOfStack(args.resources);
       if (!world.subjects.some((s) => rule.kinds.includes(s.kind))) return;
-      world.remote = await lookUpRemote(world, { cache, onSkipped: (wanted) => process.stderr.write(`${skippedLookups(rule, wanted)}\n`) });
+      world.remote = await lookUpRemote(world, {
+        cache,
+        onSkipped: (wanted) => {
+          process.stderr.write(`${skippedLookups(rule, wanted)}\n`);
+          world.unresolved = new Map(wanted.map((w) => [w.uid, NO_API]));
+        },
+      });
       report(rule, world, args.getConfig(), reportViolation);
     },
   };
 }
+
+/** Why the pack could not look a uid up: what a finding that cannot judge says, and how to let it judge. */
+export const NO_API =
+  "IRV_API_URL is not set in the engine's environment (a policy pack does not see the stack's config); set IRV_API_URL and IRV_TOKEN (or IRV_IDENTITY and IRV_IDENTITY_TOKEN) for pulumi preview, or run irv review, which hands the pack the stack's settings";
 
 /**
  * What a rule judged without: the engine prints a policy pack's stderr, so the user learns that a
@@ -118,7 +128,7 @@ export function skippedLookups(rule: Rule, wanted: readonly { kind: string; uid:
   return (
     `${PACK_NAME}: ${rule.id} did not look up ${wanted.length} ${kinds} uid${wanted.length === 1 ? "" : "s"} the program names ` +
     `(${wanted.map((w) => w.uid).join(", ")}): IRV_API_URL is not set in the engine's environment, and a policy pack does not see the stack's config. ` +
-    "It judged only what the program itself says; set IRV_API_URL and IRV_TOKEN to judge those too."
+    "What it cannot judge without them it reports as a finding; set IRV_API_URL and IRV_TOKEN to judge those too."
   );
 }
 

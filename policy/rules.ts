@@ -28,7 +28,11 @@ export const RULES: readonly Rule[] = [
       // An identity named by a uid that was not looked up is still a workload identity: every
       // identity takes one of the relationship types.
       if (item && !RELATIONSHIP_TYPES.some((t) => item[t] !== undefined && item[t] !== null && item[t] !== "")) return [];
-      const role = w.role(w.ref(s, refFields(s.kind, "roles")[0], "roles"));
+      const ref = w.ref(s, refFields(s.kind, "roles")[0], "roles");
+      const role = w.role(ref);
+      const unknown = !role && w.unresolved(ref);
+      // A guardrail that cannot judge does not pass the binding as if it had.
+      if (unknown) return [`binds a workload identity at the organization's root to role ${ref!.uid}, which could not be looked up to judge it: ${unknown}`];
       const danger = dangerOf(role, c.capabilities as string[]);
       return danger ? [`binds a workload identity to ${danger} at the organization's root`] : [];
     },
@@ -73,7 +77,10 @@ export const RULES: readonly Rule[] = [
     reason: "Whoever holds an invite code joins with its role: an owner invite hands out the group to anyone who sees the code.",
     fix: "Invite with a lesser role (viewer, a custom role) and grant more once the person has joined.",
     check(s, w) {
-      const role = w.role(w.ref(s, refFields(s.kind, "roles")[0], "roles"));
+      const ref = w.ref(s, refFields(s.kind, "roles")[0], "roles");
+      const role = w.role(ref);
+      const unknown = !role && w.unresolved(ref);
+      if (unknown) return [`invites with role ${ref!.uid}, which could not be looked up to judge it: ${unknown}`];
       return role?.name === "owner" && !role.declared ? ["invites with the built-in role owner"] : [];
     },
   },
@@ -111,7 +118,11 @@ export const RULES: readonly Rule[] = [
     fix: "Make the default role read-only (viewer) and grant more to the people who need it.",
     config: { properties: dangerousConfig },
     check(s, w, c) {
-      const danger = dangerOf(w.role(w.ref(s, refFields(s.kind, "roles")[0], "roles")), c.capabilities as string[]);
+      const ref = w.ref(s, refFields(s.kind, "roles")[0], "roles");
+      const role = w.role(ref);
+      const unknown = !role && w.unresolved(ref);
+      if (unknown) return [`gives every user who signs in role ${ref!.uid}, which could not be looked up to judge it: ${unknown}`];
+      const danger = dangerOf(role, c.capabilities as string[]);
       return danger ? [`gives every user who signs in ${danger}`] : [];
     },
   },

@@ -7,6 +7,7 @@
  */
 import { KINDS, definitionOfTypeToken, displayNameOf, type FieldDefinition, type Kind, type KindDefinition } from "../api/kinds";
 import { parentOf } from "../api/uid";
+import { builtinRoleOf } from "../api/builtinRoles";
 
 /** How a rule's finding is enforced: Pulumi's enforcement levels. */
 export type EnforcementLevel = "advisory" | "mandatory" | "disabled";
@@ -48,6 +49,11 @@ export interface World {
   subjects: Subject[];
   /** Roles and identities looked up by uid (absent: not looked up, or not found). */
   remote?: Map<string, RemoteItem>;
+  /**
+   * Uids the rules needed looked up but that could not be (no API in the engine's environment),
+   * with why: a rule that cannot judge a resource without them says so instead of passing it.
+   */
+  unresolved?: Map<string, string>;
   /** Now, ms since the epoch (invite lifetimes). */
   now?: number;
 }
@@ -159,10 +165,10 @@ export class Lookup {
     return dep ? { subject: dep, uid: dep.uid } : undefined;
   }
 
-  /** The role `r` points at: its name and capabilities, when known. */
+  /** The role `r` points at: its name and capabilities, when known (a built-in role's always: api/builtinRoles.ts). */
   role(r: Ref | undefined): RoleFacts | undefined {
     if (!r) return undefined;
-    const from = r.subject?.inputs ?? r.remote?.item;
+    const from = r.subject?.inputs ?? r.remote?.item ?? (r.uid ? builtinRoleOf(r.uid) : undefined);
     if (!from) return undefined;
     const caps = from.capabilities;
     return {
@@ -170,6 +176,11 @@ export class Lookup {
       capabilities: Array.isArray(caps) && caps.every((c) => typeof c === "string" && isKnown(c)) ? (caps as string[]) : undefined,
       declared: r.subject !== undefined,
     };
+  }
+
+  /** Why what `r` points at could not be looked up, when a rule needed it and it could not be. */
+  unresolved(r: Ref | undefined): string | undefined {
+    return r && !r.subject && !r.remote && r.uid ? this.world.unresolved?.get(r.uid) : undefined;
   }
 
   /**

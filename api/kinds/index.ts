@@ -19,6 +19,7 @@ import { displayNameOf, dynamicTokenOf, protoNameOf, snakeOf, tokenOf, wireNameO
 
 export * from "./definition";
 export * from "./derive";
+export * from "./order";
 export { groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, subscriptions };
 
 /** The kinds, in the order the docs and `irv export` list them. */

@@ -4,7 +4,7 @@ import { ACCESS_FORMATS, formatAnswer } from "../access/format";
 import { askApi, askState } from "../access/load";
 import type { AccessAnswer } from "../access/ask";
 import { EXIT, HELP_OPTION, UsageError, oneOf, parsing, type Command } from "../command";
-import { openStack } from "../stack";
+import { openStack, selectedStackConfig } from "../stack";
 
 /** `irv access`: who can do what, where, on the live organization or in a stack's state. */
 export const accessCommand: Command = {
@@ -32,11 +32,14 @@ named under "Not seen", never guessed: then can-i answers "cannot tell" rather t
 Options:
   -s, --stack S      answer from stack S's state instead of the live API (in --cwd)
       --cwd DIR      Pulumi project folder for --stack (default: the current directory)
+      --live         answer from the live API even with --stack or --cwd (whose settings it uses)
   -f, --format F     table (default), json or markdown
   -h, --help         show this help
 
-Live answers use the provider's settings: IRV_API_URL with IRV_TOKEN, IRV_IDENTITY and
-IRV_IDENTITY_TOKEN, or the login of \`irv auth login\`.
+Live answers use the provider's settings, as \`irv drift\` and \`pulumi up\` do: the irv:* config
+of the stack selected in the Pulumi project of the current directory (or --stack S, --cwd DIR,
+with --live), else IRV_API_URL with IRV_TOKEN, IRV_IDENTITY and IRV_IDENTITY_TOKEN, else the
+login of \`irv auth login\`. When a stack's config is used, stderr says which stack.
 
 Exit codes: 0 success (can-i: yes), 4 can-i: no, 5 can-i: cannot tell, 1 error.`,
   async run(argv, io) {
@@ -45,7 +48,7 @@ Exit codes: 0 success (can-i: yes), 4 can-i: no, 5 can-i: cannot tell, 1 error.`
         args: argv,
         strict: true,
         allowPositionals: true,
-        options: { ...HELP_OPTION, stack: { type: "string", short: "s" }, cwd: { type: "string" }, format: { type: "string", short: "f" } },
+        options: { ...HELP_OPTION, stack: { type: "string", short: "s" }, cwd: { type: "string" }, format: { type: "string", short: "f" }, live: { type: "boolean" } },
       }),
     );
     if (values.help) return io.out(this.help), EXIT.ok;
@@ -54,7 +57,15 @@ Exit codes: 0 success (can-i: yes), 4 can-i: no, 5 can-i: cannot tell, 1 error.`
     const arity = { "can-i": 3, "who-can": 2, what: 1 } as Record<string, number>;
     if (!question || !(question in arity)) throw new UsageError(`irv access needs a question: can-i, who-can or what\nRun \`irv access --help\` for usage.`);
     if (args.length !== arity[question]) throw new UsageError(`irv access ${question} takes ${arity[question]} argument${arity[question] === 1 ? "" : "s"}, not ${args.length}\nRun \`irv access --help\` for usage.`);
-    const asker = values.stack || values.cwd ? await askState(await openStack({ stack: values.stack, cwd: values.cwd })) : await askApi(readSettings());
+    const selection = { stack: values.stack, cwd: values.cwd };
+    let asker;
+    if ((values.stack || values.cwd) && !values.live) asker = await askState(await openStack(selection));
+    else {
+      // The settings of the project's stack, as the provider gets them, then the environment.
+      const project = await selectedStackConfig(selection);
+      if (project) io.err(`irv access: the live API, with the irv:* config of stack ${project.name}`);
+      asker = await askApi(project ? readSettings((key) => project.config[key]?.value) : readSettings());
+    }
     const answer: AccessAnswer =
       question === "can-i" ? await asker.canI(args[0], args[1], args[2]) : question === "who-can" ? await asker.whoCan(args[0], args[1]) : await asker.what(args[0]);
     io.out(formatAnswer(answer, format));

@@ -38,6 +38,8 @@ Options:
                          *.delete for every delete) on GROUP's subtree (a uid or name); repeatable
       --allow NAME       let a binding, invite, identity provider or identity (logical name, URN
                          or uid), or a whole gate (irv-access-gate, irv-workload-iam-write) through
+      --progress         print what it is doing on stderr, a line per step and per 100 resources
+                         previewed (the default when stderr is a terminal; --no-progress: never)
   -h, --help             show this help
 
 Exit codes: 0 success (with or without changes), 2 changes pending (only with
@@ -56,6 +58,8 @@ Exit codes: 0 success (with or without changes), 2 changes pending (only with
           "policy-config": { type: "string" },
           gate: { type: "string", multiple: true },
           allow: { type: "string", multiple: true },
+          progress: { type: "boolean" },
+          "no-progress": { type: "boolean" },
         },
       }),
     );
@@ -80,7 +84,15 @@ Exit codes: 0 success (with or without changes), 2 changes pending (only with
     if (values["no-policy"] && (values.gate || values.allow)) throw new UsageError("--no-policy cannot go with --gate or --allow: the access change needs the policy pack");
     const gates = (values.gate ?? []).map(gateOption);
     const stack = await openStack({ stack: values.stack, cwd: values.cwd });
-    const report = await runReview({ stack, refresh: values.refresh, policy: values["no-policy"] ? false : { configFile }, gates: { gates, allow: values.allow } });
+    // Long reviews (tens of seconds at a few hundred resources) say what they do, on a terminal or when asked.
+    const progress = values["no-progress"] ? false : (values.progress ?? process.stderr.isTTY === true);
+    const report = await runReview({
+      stack,
+      refresh: values.refresh,
+      policy: values["no-policy"] ? false : { configFile },
+      gates: { gates, allow: values.allow },
+      onProgress: progress ? (line) => io.err(line) : undefined,
+    });
     io.out(formatReview(report, format));
     if (report.policy?.mandatory) return EXIT.policy;
     return values["detailed-exitcode"] && (report.changes.length > 0 || !!report.outside?.unmanaged.length) ? EXIT.changes : EXIT.ok;

@@ -6,7 +6,9 @@ import { needsEngine, readSteps } from "./direct";
 import { nameSecretMembers } from "./secrets";
 import { accessDrift, type AccessDriftOptions } from "./access";
 import { StepCollector, type Step } from "../engine/steps";
-import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
+import { SECRET, declaredFields, diffFields, flatten, isSecretPath, isSecretValue, secretPaths, IGNORED_FIELDS, UNKNOWN, type FieldChange } from "../engine/values";
+import { canonicalOf, definitionOfTypeToken, type FieldDefinition, type KindDefinition } from "../../api/kinds";
+import { same } from "../../provider/resources/values";
 import type { DriftedResource, DriftReport, FieldDrift } from "./report";
 
 /** Options for `runDrift`. */
@@ -93,10 +95,13 @@ function driftOf(step: Step): DriftedResource | undefined {
   if (step.op === "delete" || (step.old && !step.new)) return { ...base, status: "deleted", fields: [] };
   if (step.op !== "update" || !step.old || !step.new) return undefined;
   const keys = declaredFields(step.old.inputs, step.new.inputs);
+  const d = definitionOfTypeToken(step.type);
+  // An irv resource's fields compare as its provider's diff compares them (sets in any order, ...).
+  const compare = (a: object | undefined, b: object | undefined) => (d ? fieldChanges(d, a, b, keys) : diffFields(a, b, keys));
   // The provider's read returns live inputs, so inputs compare like for like. A provider that
   // returns none leaves the inputs as recorded: then only the outputs show the drift.
-  let changes = diffFields(step.old.inputs, step.new.inputs, keys);
-  if (changes.length === 0) changes = diffFields(step.old.outputs, step.new.outputs, keys);
+  let changes = compare(step.old.inputs, step.new.inputs);
+  if (changes.length === 0) changes = compare(step.old.outputs, step.new.outputs);
   let fields: FieldDrift[] = changes
     // A write-only secret (an IdP client secret) is never read back: absence live is not drift.
     .filter((c) => !(c.before === SECRET && c.after === undefined))
@@ -112,4 +117,42 @@ function driftOf(step: Step): DriftedResource | undefined {
   }
   // Otherwise only timestamps or hydrated copies of other resources moved: not this resource's drift.
   return fields.length ? { ...base, status: "changed", fields } : undefined;
+}
+
+/**
+ * The fields among `keys` that differ between two property maps of a resource of kind `d`, leaf by
+ * leaf (`claimMatch.subject`), compared as the kind's provider compares them in its diff: each
+ * field in its canonical form (a set in any order is the same set, api/kinds/order.ts), then the
+ * provider's sameness (an empty value is an absent one, timestamps are instants). So `irv drift`
+ * reports exactly what the engine's refresh, which asks the provider's diff, reports.
+ */
+export function fieldChanges(d: KindDefinition, before: object | undefined, after: object | undefined, keys: Iterable<string>): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const key of [...keys].sort()) {
+    if (IGNORED_FIELDS.has(key)) continue;
+    // An omitted input means its default, as in the provider's diff (`singleUse` false).
+    const value = (m: object | undefined) => (m as Record<string, unknown> | undefined)?.[key] ?? (d.fields[key] as FieldDefinition | undefined)?.default;
+    const a = leaves(canonicalOf(d, key, value(before)), key);
+    const b = leaves(canonicalOf(d, key, value(after)), key);
+    for (const path of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+      const x = a.get(path);
+      const y = b.get(path);
+      const shown = (v: unknown) => flatten(v, path).get(path);
+      // A secret compares as the engine shows it (masked), anything else as the provider compares it.
+      // (As a member, the way the provider meets it: a proto zero value, `false`, is an absent one.)
+      const differs = isSecretPath(path) || isSecretValue(x) || isSecretValue(y) ? JSON.stringify(shown(x)) !== JSON.stringify(shown(y)) : !same({ v: x }, { v: y });
+      if (differs) changes.push({ path, before: shown(x), after: shown(y) });
+    }
+  }
+  return changes;
+}
+
+/** `v`'s leaves by dotted path, as `flatten` walks it (objects recurse; lists, secrets and scalars are leaves), raw. */
+function leaves(v: unknown, path: string, out = new Map<string, unknown>()): Map<string, unknown> {
+  if (v === undefined) return out;
+  if ((path && isSecretPath(path)) || isSecretValue(v) || v === UNKNOWN || Array.isArray(v) || v === null || typeof v !== "object") return out.set(path, v);
+  const entries = Object.entries(v);
+  if (entries.length === 0) out.set(path, undefined);
+  for (const [k, x] of entries) leaves(x, `${path}.${k}`, out);
+  return out;
 }

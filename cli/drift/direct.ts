@@ -4,7 +4,8 @@
  * provider; here the same providers (provider/resources) read the same resources in this process,
  * answered from pages of each kind (provider/resources/reads.ts), and each read becomes the step the engine would
  * have reported: the recorded inputs and outputs against what the provider read, secrets masked
- * the same way. What differs is only who calls the provider, so the report is the same.
+ * the same way, and `same` where the provider's diff finds no change, as the engine asks it. What
+ * differs is only who calls the provider, so the report is the same.
  *
  * It is used only where that holds: every custom resource of the stack is one of the kinds, run
  * by a default provider, whose settings are the stack's `irv:*` config and the environment, read
@@ -74,7 +75,7 @@ export async function readSteps(state: Deployment, get: ConfigGetter): Promise<S
   }
 }
 
-/** The step the engine's refresh reports for `r`: `delete` when it is gone, else `update` with both states (same or not). */
+/** The step the engine's refresh reports for `r`: `delete` when it is gone, else `update` or `same` (as the provider's diff says) with both states. */
 async function stepOf(r: StateResource): Promise<Step> {
   const d = definitionOfTypeToken(r.type)!;
   const id = r.id!;
@@ -93,7 +94,11 @@ async function stepOf(r: StateResource): Promise<Step> {
   // What arrived secret stays secret, and the kind's secrets are secret: as the plugin answers a read.
   const keep = (was: Rec | undefined): Path[] => [...secretPathsOf(was ?? {}), ...secretPaths(d)];
   const next: StepState = { inputs: masked(wrapSecrets(read.inputs, keep(r.inputs))), outputs: masked(wrapSecrets(read.props, keep(r.outputs))) };
-  return { ...base, op: "update", new: next };
+  // The engine's refresh asks the provider's diff whether the resource changed, the live outputs
+  // as the old state and the recorded inputs as the new ones, and reports `same` when it did not:
+  // so does this.
+  const verdict = await providerOf(d.kind).diff(id, read.props, ownValues(openedSecrets(r.inputs ?? {}) as Rec));
+  return { ...base, op: verdict.changes ? "update" : "same", new: next };
 }
 
 /**

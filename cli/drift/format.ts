@@ -1,6 +1,6 @@
 import { capped, cell, code, prose, table } from "../format/markdown";
 import { forTerminal, quoted } from "../format/terminal";
-import type { AccessDrift } from "./access";
+import type { AccessDrift, UnmanagedItem } from "./access";
 import type { DriftedResource, DriftReport } from "./report";
 
 /** The output formats `irv drift` can print. */
@@ -25,11 +25,16 @@ function counts(r: DriftReport): string {
 export function driftSummary(r: DriftReport): string {
   const outside = r.access?.unmanaged.length ?? 0;
   const also = outside ? `${outside} item${outside === 1 ? "" : "s"} granting access made outside the stack` : "";
-  if (r.inSync) return `No drift: all ${r.checked} resources match the live API${r.access ? ", and nothing grants access in the managed groups outside the stack" : ""}.`;
+  const expected = r.access?.expected ? ` (${r.access.expected} expected)` : "";
+  if (r.inSync)
+    return `No drift: all ${r.checked} resources match the live API${r.access ? `, and nothing ${expected ? "unexpected " : ""}grants access in the managed groups outside the stack${expected}` : ""}.`;
   const n = r.resources.length;
-  if (n === 0) return `${also[0].toUpperCase()}${also.slice(1)} (the ${r.checked} resources match the live API).`;
-  return `${n} of ${r.checked} resource${r.checked === 1 ? "" : "s"} differ${n === 1 ? "s" : ""} from the live API: ${counts(r)}${also ? `; ${also}` : ""}.`;
+  if (n === 0) return `${also[0].toUpperCase()}${also.slice(1)}${expected ? `, besides ${r.access!.expected} expected` : ""} (the ${r.checked} resources match the live API).`;
+  return `${n} of ${r.checked} resource${r.checked === 1 ? "" : "s"} differ${n === 1 ? "s" : ""} from the live API: ${counts(r)}${also ? `; ${also}${expected ? `, besides ${r.access!.expected} expected` : ""}` : ""}.`;
 }
+
+/** An item's name, when it has one of its own: a role binding's or an invite's "name" is its uid, shown once already. */
+const ownName = (u: UnmanagedItem): string | undefined => (u.name && u.name !== u.uid ? u.name : undefined);
 
 const OUTSIDE_STEPS =
   "Access made outside the stack stays until it is deleted: delete it, bring it into the program (`irv export`), or declare it expected (`irv-drift:expectedAccess`, `--expect`).";
@@ -42,8 +47,9 @@ export function outsideText(a: AccessDrift | undefined): string[] {
   if (!a?.unmanaged.length) return [];
   const lines = ["", `Made outside the stack in ${a.watched.groups.join(", ")} (${a.unmanaged.length}):`];
   for (const u of a.unmanaged) {
-    lines.push(`+ ${u.name} (${u.kind}, uid ${u.uid}) in ${u.group}`);
-    for (const g of u.grants) lines.push(`    ${g}`);
+    const name = ownName(u);
+    lines.push(`+ ${name ? `${forTerminal(name)} (${u.kind}, uid ${u.uid})` : `${u.kind} ${u.uid}`} in ${forTerminal(u.group)}`);
+    for (const g of u.grants) lines.push(`    ${forTerminal(g)}`);
   }
   lines.push("", OUTSIDE_STEPS.replace(/`/g, ""));
   return lines;
@@ -54,7 +60,7 @@ export function outsideMarkdown(a: AccessDrift | undefined): string[] {
   if (!a?.unmanaged.length) return [];
   const shown = a.unmanaged.slice(0, UNMANAGED_SHOWN);
   const out = ["", `### Access granted outside the stack (${a.unmanaged.length})`, "", `In the managed groups ${a.watched.groups.map(code).join(", ")}; declare expected ones in the stack config \`irv-drift:expectedAccess\` or with \`--expect\`.`, ""];
-  out.push(table(["kind", "name", "uid", "group", "grants"], shown.map((u) => [u.kind, code(u.name), code(u.uid), code(u.group), u.grants.length ? [...u.grants.slice(0, 5).map((g) => code(g)), ...(u.grants.length > 5 ? [`and ${u.grants.length - 5} more`] : [])].join("<br>") : "_nothing yet_"])));
+  out.push(table(["kind", "name", "uid", "group", "grants"], shown.map((u) => [u.kind, ownName(u) === undefined ? "—" : code(u.name), code(u.uid), code(u.group), u.grants.length ? [...u.grants.slice(0, 5).map((g) => code(g)), ...(u.grants.length > 5 ? [`and ${u.grants.length - 5} more`] : [])].join("<br>") : "_nothing yet_"])));
   if (a.unmanaged.length > shown.length) out.push("", `_${a.unmanaged.length - shown.length} more: see \`--format json\`._`);
   out.push("", OUTSIDE_STEPS);
   return out;
@@ -86,7 +92,8 @@ function text(r: DriftReport): string {
     for (const f of res.fields) lines.push(`    ${forTerminal(f.path)}: ${quoted(f.recorded)} (recorded) -> ${quoted(f.live)} (live)`);
   }
   lines.push(...outsideText(r.access));
-  if (!r.inSync) lines.push("", NEXT_STEPS.replace(/`/g, ""));
+  // The refresh/up advice is for resources that differ; access made outside the stack has its own.
+  if (r.resources.length) lines.push("", NEXT_STEPS.replace(/`/g, ""));
   return lines.join("\n");
 }
 
@@ -101,7 +108,7 @@ function markdown(r: DriftReport): string {
     { entries: r.resources.map(section), unit: "resource" },
     { entries: outside.length ? [outside] : [], unit: "section on access made outside the stack" },
   ];
-  return capped(head, sections, ["", "---", "", `To reconcile: ${NEXT_STEPS}`], "`irv drift --format json` lists them all.");
+  return capped(head, sections, r.resources.length ? ["", "---", "", `To reconcile: ${NEXT_STEPS}`] : [], "`irv drift --format json` lists them all.");
 }
 
 function section(res: DriftedResource): string[] {

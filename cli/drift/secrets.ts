@@ -1,6 +1,6 @@
 import type { StackContents } from "../stack";
 import { definitionOfDisplayName, secretNames, type KindDefinition } from "../../api/kinds";
-import { same } from "../../provider/resources/values";
+import { sameIn } from "../../provider/resources/diff";
 import { clientOfContents } from "../access/load";
 import { SECRET, openedSecret } from "../engine/values";
 import type { DriftedResource } from "./report";
@@ -33,7 +33,7 @@ export async function nameSecretMembers(resources: DriftedResource[], contents: 
         const after = (live[f.path] ?? {}) as Record<string, unknown>;
         const members = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after)])].sort();
         const writeOnly = (kind as KindDefinition).fields[f.path]?.writeOnlyMembers ?? [];
-        const changed = members.filter((m) => !writeOnly.includes(m) && !same(before?.[m], after[m]));
+        const changed = members.filter((m) => !writeOnly.includes(m) && !sameIn(kind as KindDefinition, f.path, { [m]: before?.[m] }, { [m]: after[m] }));
         return changed.length ? changed.map((m) => ({ path: `${f.path}.${m}`, recorded: SECRET, live: SECRET })) : [f];
       });
     }

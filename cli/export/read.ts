@@ -21,20 +21,23 @@ export async function readOrg(client: IrvClient, groupUid: string, progress: Pro
   if (!isUid(groupUid)) throw new UsageError(`--group must be a group's uid, not ${JSON.stringify(visible(groupUid))}`);
   const root = await client.get("groups", groupUid);
   const scope = { "uidp.descendants_of": groupUid };
+  // The exported group is referred to, not declared; built-in roles have root uids and belong to
+  // the platform: referred to, never declared. Progress counts what is declared, as the summary
+  // after it does (a listing's total less what it holds that is left out).
+  const declared = (c: ExportedKind, x: { uid: string }) => !(c === "groups" && x.uid === groupUid) && !(c === "roles" && ROOT_UID.test(x.uid));
   const readAll = async (c: ExportedKind) => {
     const items = [];
+    let left = 0;
     for await (const page of client.pages(c, scope)) {
-      items.push(...page.items.map((x) => inSubtree(c, groupUid, x)));
-      progress(c, items.length, Math.max(page.totalCount, items.length), !page.nextPageToken);
+      for (const x of page.items) {
+        if (declared(c, inSubtree(c, groupUid, x))) items.push(x);
+        else left++;
+      }
+      progress(c, items.length, Math.max(page.totalCount - left, items.length), !page.nextPageToken);
     }
     return [c, items] as const;
   };
   const items = Object.fromEntries(await Promise.all(EXPORTED.map(readAll))) as OrgSnapshot["items"];
-
-  // The exported group is referred to, not declared; built-in roles have root uids and belong to
-  // the platform: referred to, never declared.
-  items.groups = items.groups.filter((g) => g.uid !== groupUid);
-  items.roles = items.roles.filter((r) => !ROOT_UID.test(r.uid));
   const known = new Set(items.roles.map((r) => r.uid));
   const externalRoles = new Map<string, string>();
   for (const b of items.roleBindings) if (!known.has(b.role.uid)) externalRoles.set(wellFormed(b.role.uid, "roleBindings"), b.role.name);

@@ -5,11 +5,11 @@
  * access gates judged on what is gained.
  */
 import { readFileSync } from "node:fs";
-import type { Stack } from "@pulumi/pulumi/automation";
+import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { displayNameOf, definitionOf } from "../../api/kinds";
 import { effective, type PolicyConfig } from "../../policy/config";
 import {
-  ACCESS_GATES, AccessModel, diffAccess, isWorkload, itemsOfState, matchesCapability, orgOfItems, workloadIamWrite,
+  ACCESS_GATES, AccessModel, diffAccess, isWorkload, itemsOfState, matchesCapability, orgOfItems, patternIdentityAdmin, workloadIamWrite,
   type AccessDelta, type AccessModel as Model, type ResourceItem, type StateResource,
 } from "../../policy/access";
 import type { Finding } from "../../policy/world";
@@ -27,6 +27,10 @@ export interface AccessEntry {
   subject: AccessName & { maybe?: string; workload: boolean };
   capabilities: string[];
   group: AccessName;
+  /** `group`'s path of names from the organization down (the organization by its uid when its name is not known). */
+  path: string[];
+  /** How many groups lie below `group`, which inherit what is granted on it. */
+  below: number;
   /** Subtrees below `group` the change leaves as they are. */
   except: AccessName[];
   /** Groups concerned: the subtree less the exceptions. */
@@ -56,14 +60,14 @@ export interface GateOptions {
 }
 
 /** The access model of a stack's state and the proposed items, and their change. */
-export async function accessChange(stack: Stack, proposedFile: string): Promise<{ change: AccessChange; before: Model; after: Model } | undefined> {
+export async function accessChange(stack: Stack, proposedFile: string, state?: Deployment): Promise<{ change: AccessChange; before: Model; after: Model } | undefined> {
   let proposed: ResourceItem[];
   try {
     proposed = JSON.parse(readFileSync(proposedFile, "utf8")) as ResourceItem[];
   } catch {
     return undefined;
   }
-  const state = await stack.exportStack();
+  state ??= await stack.exportStack();
   const recorded = itemsOfState((state.deployment?.resources ?? []) as StateResource[]);
   // The proposed items carry no uids: an existing resource's comes from the state, so references
   // by uid resolve to the same keys (URNs) on both sides.
@@ -106,6 +110,8 @@ function group(deltas: AccessDelta[], m: Model): AccessEntry[] {
         subject: { ...nameIn(m, "subject", d.subject), ...(subject?.maybe ? { maybe: subject.maybe } : {}), workload: !!subject && isWorkload(subject) },
         capabilities: [d.capability],
         group: nameIn(m, "group", d.group),
+        path: m.ancestors(d.group).reverse().map((g) => m.groups.get(g)?.name ?? g),
+        below: m.subtreeSize(d.group) - 1,
         except: d.except.map((e) => nameIn(m, "group", e)),
         groups: d.groups,
         binding: { ...nameIn(m, "binding", b), kind: displayNameOf(definitionOf(binding.source)) },
@@ -159,6 +165,12 @@ export function gateFindings(change: AccessChange, after: Model, config: PolicyC
         const subject = after.subjects.get(e.subject.key);
         const caps = e.capabilities.filter((c) => workloadIamWrite(subject, c));
         if (caps.length) out.push(finding(gate.id, enforcementLevel, e, caps, gate.fix));
+        continue;
+      }
+      if (gate.id === "irv-pattern-identity-admin") {
+        const subject = after.subjects.get(e.subject.key);
+        const caps = e.capabilities.filter((c) => patternIdentityAdmin(subject, c, settings.capabilities as string[]));
+        if (caps.length) out.push({ ...finding(gate.id, enforcementLevel, e, caps, gate.fix), message: `${sentence({ ...e, capabilities: caps }, "gains")}, and ${e.subject.name} stands for ${e.subject.maybe}` });
         continue;
       }
       const guards = [{ capabilities: settings.capabilities as string[], groups: settings.groups as string[] }, ...(o.gates ?? []).map((g) => ({ capabilities: g.capabilities, groups: [g.group] }))];

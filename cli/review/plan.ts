@@ -1,11 +1,14 @@
-import type { Stack } from "@pulumi/pulumi/automation";
-import { DYNAMIC_TYPE_PREFIX, definitionOfDisplayName, replaceNames } from "../../api/kinds";
+import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import { DYNAMIC_TYPE_PREFIX, definitionOfDisplayName, definitionOfTypeToken, replaceNames } from "../../api/kinds";
+import { fieldChanges } from "../drift/detect";
 import { checkSettings } from "../engine/settings";
 import { StepCollector, type Step } from "../engine/steps";
 import { SECRET, declaredFields, diffFields, secretPaths } from "../engine/values";
 import { PolicyCollector, policyPackDir, withApiSettings } from "./policy";
 import { accessChange, gateFindings, type GateOptions } from "./access";
 import { accessDrift } from "../drift/access";
+import { namesOf } from "./names";
+import type { AccessModel } from "../../policy/access";
 import { contentsOf } from "../stack";
 import { ACCESS_WORLD_ENV } from "../../policy/access";
 import { parsePolicyConfig } from "../../policy/config";
@@ -30,7 +33,12 @@ export interface ReviewOptions {
   policy?: false | { configFile?: string };
   /** Access gates given beside the config file's (`--gate`, `--allow`). */
   gates?: GateOptions;
+  /** Hears what the review is doing, a line at each step and every 100 resources the preview reaches (`irv review --progress`). */
+  onProgress?: (line: string) => void;
 }
+
+/** How many resources the preview reaches between two progress lines. */
+const PROGRESS_EVERY = 100;
 
 /** The steps of a resource the change leaves as it is. */
 const UNCHANGED_OPS = new Set(["same", "refresh"]);
@@ -46,8 +54,13 @@ const ACTION_OF: Record<string, ReviewAction | undefined> = {
  * Previews `stack` and groups what would change by create / update in place / replace /
  * delete, with field-level before and after and, for each replacement, the fields forcing it.
  */
-export async function runReview({ stack, refresh, onOutput, policy = {}, gates }: ReviewOptions): Promise<ReviewReport> {
+export async function runReview({ stack, refresh, onOutput, policy = {}, gates, onProgress }: ReviewOptions): Promise<ReviewReport> {
   const started = Date.now();
+  const say = (line: string) => onProgress?.(`irv review: ${line}`);
+  let reached = 0;
+  const progress = (e: EngineEvent) => {
+    if (e.resOutputsEvent && ++reached % PROGRESS_EVERY === 0) say(`${reached} resources previewed`);
+  };
   // The policy pack records the proposed access here (policy/access/world-file.ts).
   const worldDir = policy ? mkdtempSync(path.join(tmpdir(), "irv-access-")) : undefined;
   const worldFile = worldDir && path.join(worldDir, "world.json");
@@ -55,11 +68,13 @@ export async function runReview({ stack, refresh, onOutput, policy = {}, gates }
   const policies = policy ? new PolicyCollector() : undefined;
   // A refresh without the program reads with the settings recorded at the last update: run the
   // program when they may have changed since, so the refresh asks the API they now name.
+  if (refresh) say("reading the stack's state and config");
   const contents = refresh ? await contentsOf(stack) : undefined;
   const runProgram = contents ? checkSettings(contents).runProgram : false;
+  say(`previewing stack ${stack.name}${refresh ? " after refreshing it" : ""}${policy ? ", with the IAM guardrails" : ""}`);
   const preview = () =>
     stack.preview({
-      onEvent: (e) => (collector.onEvent(e), policies?.onEvent(e)),
+      onEvent: (e) => (collector.onEvent(e), policies?.onEvent(e), progress(e)),
       onOutput,
       refresh,
       runProgram: runProgram || undefined,
@@ -78,6 +93,7 @@ export async function runReview({ stack, refresh, onOutput, policy = {}, gates }
     }
   } else await preview();
   const steps = collector.steps();
+  say(`previewed ${steps.length} resources`);
   const changes: ReviewChange[] = [];
   let unchanged = 0;
   for (const step of steps) {
@@ -92,11 +108,15 @@ export async function runReview({ stack, refresh, onOutput, policy = {}, gates }
   const order = (a: ReviewAction) => ACTIONS.findIndex((x) => x.action === a);
   changes.sort((a, b) => order(a.action) - order(b.action));
   const report: ReviewReport = { stack: stack.name, counts, unchanged, summary: summaryLine(counts, changes), changes, durationMs: 0 };
+  const state = await stack.exportStack();
+  const models: AccessModel[] = [];
   if (policies) {
     const findings = policies.findings();
     try {
-      const access = await accessChange(stack, worldFile!);
+      say("computing the access change");
+      const access = await accessChange(stack, worldFile!, state);
       if (access) {
+        models.push(access.before, access.after);
         report.access = access.change;
         const config = policy && policy.configFile ? parsePolicyConfig(JSON.parse(readFileSync(policy.configFile, "utf8"))) : {};
         findings.push(...gateFindings(access.change, access.after, config, gates));
@@ -108,7 +128,10 @@ export async function runReview({ stack, refresh, onOutput, policy = {}, gates }
     const mandatory = findings.filter((f) => f.enforcementLevel === "mandatory").length;
     report.policy = { mandatory, advisory: findings.length - mandatory, findings };
   }
+  const names = namesOf(changes, state, models);
+  if (Object.keys(names).length) report.names = names;
   if (contents) {
+    say("looking for access made outside the stack");
     const outside = await accessDrift(contents);
     if (outside) report.outside = outside;
   }
@@ -123,7 +146,10 @@ function changeOf(step: Step): ReviewChange | undefined {
   if (!action) return undefined;
   const before = action === "create" || action === "adopt" ? undefined : step.old?.inputs;
   const after = action === "delete" ? undefined : step.new?.inputs;
-  let fields = action === "delete" ? [] : diffFields(before, after, declaredFields(before, after));
+  // An irv resource's fields compare as its provider compares them (a reordered set is no change).
+  const d = definitionOfTypeToken(step.type);
+  const keys = declaredFields(before, after);
+  let fields = action === "delete" ? [] : d && before ? fieldChanges(d, before, after, keys) : diffFields(before, after, keys);
   const replaceBecause = action === "replace" ? replaceReasons(step, fields.map((f) => f.path)) : [];
   // The engine masks secrets in events, so a changed secret looks unchanged. When nothing visible
   // explains an update, the secrets on both sides are what changed: list them, masked.

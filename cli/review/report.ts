@@ -59,5 +59,7 @@ export interface ReviewReport {
   outside?: AccessDrift;
   /** The guardrails' findings; absent when the policy is off (`--no-policy`). */
   policy?: ReviewPolicy;
+  /** The names of the uids the changes show (a role's, each group's on a path), by uid, where known (./names.ts). */
+  names?: Record<string, string>;
   durationMs: number;
 }

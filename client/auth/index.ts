@@ -63,6 +63,7 @@ export function tokenSourceFrom(s: Settings, o: SourceOptions = {}): TokenSource
  */
 export class AnonymousTokenSource implements TokenSource {
   readonly describe = "no credentials (public registry reads only)";
+  readonly anonymous = true;
   async token(): Promise<string> {
     return "";
   }

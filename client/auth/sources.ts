@@ -20,6 +20,16 @@ export class StaticTokenSource implements TokenSource {
   async token(): Promise<string> {
     return this.#token;
   }
+  /** The API refused the token: say which setting holds it (never the token). */
+  refused(err: ApiError): Error {
+    return withHint(err, "the API refused the token in irv:token (IRV_TOKEN): check that it is a token of this API (irv:apiUrl) that has not expired");
+  }
+}
+
+/** `err` (an UNAUTHENTICATED answer) with `hint` after its message, of the same class, code and details. */
+export function withHint(err: ApiError, hint: string): ApiError {
+  const Class = err.constructor as new (...a: ConstructorParameters<typeof ApiError>) => ApiError;
+  return new Class(err.status, err.code, `${err.apiMessage}; ${hint}`, err.details, err.request);
 }
 
 /** Refresh when less than this is left on the cached token. */
@@ -88,7 +98,7 @@ export class ExchangeTokenSource implements TokenSource {
         retryOptions: { retry: retryFunction({ deadline: Date.now() + 60_000, idempotent: true }) },
       } as Parameters<ReturnType<typeof dispatcherFor>["request"]>[0]);
     } catch (e) {
-      throw new TransportError(request, e);
+      throw new TransportError(request, e, url.origin, "irv:authUrl (IRV_AUTH_URL), default <irv:apiUrl>/auth");
     }
     const body = parseJson(await readCapped(res, request, url.origin, MAX_ISSUER_ANSWER_BYTES));
     if (res.statusCode >= 300) {

@@ -4,22 +4,22 @@
  * without them fails naming the settings to set.
  */
 import * as functions from "../../provider/functions/registry";
-import { outputOf, programClient } from "../client";
+import { named, outputOf, programClient } from "../client";
 import type { GetRepoArgs, GetReposArgs, GetTagsArgs } from "../../provider/functions/registry";
 
 export type { Repo, Tag, GetRepoArgs, GetReposArgs, GetTagsArgs } from "../../provider/functions/registry";
 
 /** Repositories matching the filters (e.g. `descendantsOf: org`), every page followed. */
-export const getRepos = (args: GetReposArgs = {}) => functions.getRepos(programClient, args);
+export const getRepos = named("registry.getRepos", (args: GetReposArgs = {}) => functions.getRepos(programClient, args));
 /** `getRepos` as an Output. */
 export const getReposOutput = outputOf(getRepos);
 
 /** One repository. Errors on zero or several matches. */
-export const getRepo = (args: GetRepoArgs) => functions.getRepo(programClient, args);
+export const getRepo = named("registry.getRepo", (args: GetRepoArgs) => functions.getRepo(programClient, args));
 /** `getRepo` as an Output. */
 export const getRepoOutput = outputOf(getRepo);
 
 /** Tags matching the filters, every page followed. */
-export const getTags = (args: GetTagsArgs = {}) => functions.getTags(programClient, args);
+export const getTags = named("registry.getTags", (args: GetTagsArgs = {}) => functions.getTags(programClient, args));
 /** `getTags` as an Output. */
 export const getTagsOutput = outputOf(getTags);

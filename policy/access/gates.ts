@@ -38,6 +38,19 @@ export const ACCESS_GATES: readonly AccessGate[] = [
     },
   },
   {
+    id: "irv-pattern-identity-admin",
+    enforcementLevel: "mandatory",
+    reason:
+      "An identity matched by a pattern stands for every token the pattern matches (any branch, pull request or repository of an owner): a role that can grant roles or delete hands that power to all of them.",
+    fix: "Give the pattern identity a role without role grants and deletes, or match one exact subject for the identity that needs them (or list the binding in `allow`).",
+    config: {
+      properties: {
+        capabilities: { type: "array", items: { type: "string" }, description: "The capabilities a pattern identity must not gain; `*.delete` stands for every delete.", default: ["*.delete", "role_bindings.create"] },
+        allow,
+      },
+    },
+  },
+  {
     id: "irv-workload-iam-write",
     enforcementLevel: "advisory",
     reason: "A workload identity (matched by claims, static keys or AWS) that can change IAM anywhere can widen its own access if its token leaks.",
@@ -59,4 +72,9 @@ export function matchesCapability(capability: string, patterns: readonly string[
 /** Whether `irv-workload-iam-write` concerns a gain of `capability` by `subject`. */
 export function workloadIamWrite(subject: AccessSubject | undefined, capability: string): boolean {
   return !!subject && isWorkload(subject) && isIamWrite(capability);
+}
+
+/** Whether `irv-pattern-identity-admin` concerns a gain of `capability` by `subject`: a workload identity matched by a pattern gaining one of `patterns`. */
+export function patternIdentityAdmin(subject: AccessSubject | undefined, capability: string, patterns: readonly string[]): boolean {
+  return !!subject && isWorkload(subject) && subject.maybe !== undefined && matchesCapability(capability, patterns);
 }

@@ -5,6 +5,7 @@
  * what is known of them (hydrated names, the built-in roles) or said to be unseen.
  */
 import { BUILTIN_ROLES } from "../../api/capabilities";
+import { builtinRoleOf } from "../../api/builtinRoles";
 import { KINDS, type Kind } from "../../api/kinds";
 import { relationshipTypeOf } from "../../api/kinds/identities";
 import { ROOT_UID } from "../../api/uid";
@@ -52,6 +53,8 @@ export function hydratedNames(items: Iterable<ResourceItem>, into = new Map<stri
 
 /** The role a built-in name stands for, when `uid` is a root uid (custom roles live in groups). */
 function builtin(uid: string, name: string | undefined): readonly string[] | undefined {
+  const known = builtinRoleOf(uid);
+  if (known) return known.capabilities;
   return name !== undefined && ROOT_UID.test(uid) && Object.hasOwn(BUILTIN_ROLES, name) ? BUILTIN_ROLES[name].capabilities : undefined;
 }
 
@@ -112,7 +115,7 @@ export function orgOfItems(items: readonly ResourceItem[], known: Known = {}): O
     if (!roleKeys.has(b.role)) {
       roleKeys.add(b.role);
       const read = known.roles?.get(b.role);
-      const name = read?.name ?? names.get(b.role);
+      const name = read?.name ?? names.get(b.role) ?? builtinRoleOf(b.role)?.name;
       const capabilities = read?.capabilities ?? builtin(b.role, name);
       org.roles.push({ key: b.role, name: name ?? b.role, uid: b.role, capabilities });
       if (!capabilities) org.unseen.push(`the capabilities of role ${name ? `${name} (${b.role})` : b.role}: what its bindings grant is unknown`);

@@ -77,7 +77,8 @@ async function createOrFind<C extends CollectionName>(client: IrvClient, spec: K
       return await client.create(spec.collection, parent, body, { ...call, retryStatuses });
     } catch (e) {
       if (e instanceof DeadlineExceededError) return lateLookup(e);
-      if (!(e instanceof TransportError)) throw e;
+      // Nothing answered: the create was never sent, and the client has tried it again already.
+      if (!(e instanceof TransportError) || e.refused) throw e;
       lost = e;
     }
     // The response was lost: look before sending again.

@@ -1,6 +1,6 @@
 /** What changed between old outputs and new inputs, and the update that makes the change. */
 import type { CollectionName } from "../../api/collections";
-import { definitionOf, type Kind, type KindDefinition } from "../../api/kinds";
+import { canonicalOf, definitionOf, type Kind, type KindDefinition } from "../../api/kinds";
 import type { KindSpec, Rec } from "./spec";
 import { clean, containsUnknown, isEmpty, isRecord, same } from "./values";
 
@@ -16,11 +16,13 @@ export interface Changes {
 
 /** Compares old outputs with new inputs, field by field, over the declared inputs only. */
 export function changesOf<C extends CollectionName>(spec: KindSpec<C>, olds: Rec, news: Rec): Changes {
+  const d: KindDefinition = definitionOf(spec.collection as Kind);
   const changed: string[] = [];
   const mask: string[] = [];
   for (const [name, fs] of Object.entries(spec.fields)) {
-    // A program may give what the wire spells differently (`CAP_IAM_GROUPS_LIST` for `groups.list`).
-    const canon = (v: unknown) => (fs.codec && v !== undefined && !containsUnknown(v) ? fs.codec.fromWire(fs.codec.toWire(v)) : v);
+    // A program may give what the wire spells differently (`CAP_IAM_GROUPS_LIST` for `groups.list`),
+    // and a set in any order (api/kinds/order.ts).
+    const canon = (v: unknown) => canonicalOf(d, name, fs.codec && v !== undefined && !containsUnknown(v) ? fs.codec.fromWire(fs.codec.toWire(v)) : v);
     const o = canon(olds[name] ?? fs.default);
     const n = canon(news[name] ?? fs.default);
     if (fs.computedWhenOmitted && news[name] === undefined) continue;
@@ -36,6 +38,11 @@ export function changesOf<C extends CollectionName>(spec: KindSpec<C>, olds: Rec
   const replaces = changed.filter((name) => spec.fields[name].replace);
   for (const r of spec.extraReplaces?.(olds, news) ?? []) if (!replaces.includes(r)) replaces.push(r);
   return { changed, replaces, mask };
+}
+
+/** Whether `a` and `b` are the same value of `d`'s field `field`: a set in any order is the same set (api/kinds/order.ts). */
+export function sameIn(d: KindDefinition, field: string, a: unknown, b: unknown): boolean {
+  return same(canonicalOf(d, field, a), canonicalOf(d, field, b));
 }
 
 /** A diff's verdict: what changed, whether anything did, what replaces, and in which order. */

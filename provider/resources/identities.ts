@@ -1,10 +1,11 @@
-import type { identities as definition, InputsOf, OutputsOf } from "../../api/kinds";
+import { definitionOf, type identities as definition, type InputsOf, type OutputsOf } from "../../api/kinds";
 import { relationshipTypeOf } from "../../api/bodies";
 import { staticKeysIssues } from "../../api/kinds/identities";
 import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
-import { UNKNOWN, containsUnknown, same } from "./values";
+import { UNKNOWN, containsUnknown } from "./values";
+import { sameIn } from "./diff";
 
 /** Inputs of an Identity, as its definition (api/kinds) types them. */
 export type IdentityInputs = CommonInputs & InputsOf<typeof definition>;
@@ -17,7 +18,7 @@ const spec: KindSpec<"identities"> = {
     // Only an expiration the API will check must lie ahead: on a create (also a replacement by a
     // new group) and on any change to the staticKeys block, which the API re-checks as a whole.
     // One that passed must not break previews of unrelated changes.
-    const checked = creating || olds.groupUid !== i.groupUid || !same(olds.staticKeys, i.staticKeys) || containsUnknown(i.staticKeys);
+    const checked = creating || olds.groupUid !== i.groupUid || !sameIn(definitionOf("identities"), "staticKeys", olds.staticKeys, i.staticKeys) || containsUnknown(i.staticKeys);
     return checked ? staticKeysIssues(i, Date.now(), (v) => v !== UNKNOWN) : [];
   },
   extraReplaces(olds, news) {

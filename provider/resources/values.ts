@@ -45,20 +45,15 @@ export function isEmpty(v: unknown): boolean {
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 /**
- * A canonical form for comparison: empty members dropped, string arrays sorted and deduplicated
- * (the API treats capabilities, scopes and audiences as sets, and stores capabilities once each),
- * object arrays sorted by their JSON. Members at their proto zero value (`false`, an enum's
- * `*_UNSPECIFIED`), which the platform's gateway writes for what was never set, count as empty;
- * timestamps compare as instants (`...00Z` is `...00.000Z`).
+ * A canonical form for comparison: empty members dropped, members in key order. Members at their
+ * proto zero value (`false`, an enum's `*_UNSPECIFIED`), which the platform's gateway writes for
+ * what was never set, count as empty; timestamps compare as instants (`...00Z` is `...00.000Z`).
+ * Lists keep their order: which of a kind's lists are sets is its definition's to say, and a diff
+ * compares a field's values in the form `canonicalOf` (api/kinds/order.ts) gives them first.
  */
 export function normalize(v: unknown): unknown {
   if (typeof v === "string" && TIMESTAMP.test(v)) return new Date(v).toISOString();
-  if (Array.isArray(v)) {
-    const items = v.map(normalize);
-    return items.every((x) => typeof x === "string")
-      ? [...new Set(items as string[])].sort()
-      : items.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
-  }
+  if (Array.isArray(v)) return v.map(normalize);
   if (v && typeof v === "object") {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v).sort()) {

@@ -1,6 +1,6 @@
 /** Roles: the built-in ones at the root (read-only, stable uids) and custom roles in groups. */
-import { createHash } from "node:crypto";
 import { BUILTIN_ROLES, capabilityEnum } from "../../api/capabilities";
+import { builtinRoleUid } from "../../api/builtinRoles";
 import { wireCapabilities } from "../../api/fields";
 import { RoleCreate, RoleUpdate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
@@ -24,10 +24,8 @@ function fromWire(body: unknown): unknown {
   return { ...b, capabilities: parseBody(wireCapabilities, b.capabilities, "capabilities") };
 }
 
-/** The stable uid of a built-in role: sha1 of its name (40 hex), the same on every server. */
-export function builtinRoleUid(name: string): string {
-  return createHash("sha1").update(name).digest("hex");
-}
+/** The stable uid of a built-in role: sha1 of its name (40 hex), the same on every server (api/builtinRoles.ts). */
+export { builtinRoleUid };
 
 /** When the built-in roles were "created": fixed, so they compare equal across restarts. */
 const BUILTIN_TIME = "2024-01-01T00:00:00.000Z";

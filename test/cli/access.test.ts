@@ -11,7 +11,8 @@ import { COLLECTIONS } from "../../api";
 import { builtinRoleUid } from "../../server";
 import { runIrv } from "../support/cli";
 import { useServer } from "../support/server";
-import { repoRoot } from "../support/engine";
+import { pulumiEnv, repoRoot } from "../support/engine";
+import { yamlProject } from "../support/yaml-project";
 
 describe("irv access against irv-server", () => {
   const ctx = useServer();
@@ -106,6 +107,28 @@ describe("irv access against irv-server", () => {
     const inText = "irv access can-i auditor roles.create platform";
     expect(doc).toContain(`\`${inText}\` does not say no`);
     expect((await irv(inText.split(" ").slice(2), auditorToken)).code).toBe(5);
+  });
+
+  it("asks the live API with the selected stack's irv:* config, as irv drift does, and says so (issue 39)", { timeout: 120_000 }, async () => {
+    // A configured project, and no IRV_* variables: the settings are the stack's.
+    const p = await yamlProject("access-settings", ctx.server);
+    try {
+      const env = { ...pulumiEnv(path.join(p.base, "home")), IRV_API_URL: "", IRV_TOKEN: "", IRV_CONFIG_DIR: "/nonexistent-irv-login" };
+      const here = await runIrv(["access", "can-i", "ci-deploy", "role_bindings.create", "platform"], env, p.dir);
+      expect(here.stderr).toBe("irv access: the live API, with the irv:* config of stack dev\n");
+      expect(here.code).toBe(0);
+      expect(here.stdout).toContain(`yes: ci-deploy (${ci}) role_bindings.create on platform (${platform})`);
+      // From elsewhere, naming the stack and its folder: --live asks the API rather than the state.
+      const named = await runIrv(["access", "who-can", "groups.list", "platform", "--live", "--stack", "dev", "--cwd", p.dir, "--format", "json"], env);
+      expect(named.code, named.stderr).toBe(0);
+      expect(JSON.parse(named.stdout).grants.map((g: { subject: { name: string } }) => g.subject.name)).toContain("auditor");
+      // Outside any project: the environment, which names no API here.
+      const nowhere = await runIrv(["access", "what", "ci-deploy"], env, p.base);
+      expect(nowhere.code).toBe(1);
+      expect(nowhere.stderr).toContain("irv:apiUrl (IRV_API_URL)");
+    } finally {
+      p.dispose();
+    }
   });
 
   it("names what it cannot resolve", async () => {

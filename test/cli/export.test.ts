@@ -85,6 +85,12 @@ describe("irv export", { timeout: ENGINE_TIMEOUT }, () => {
     expect(run.stderr).not.toContain("secret-");
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain(`identities: ${live.identities.length} of ${live.identities.length} (done)`);
+    // Progress and the summary count the same things (issue 39: `groups: 61 of 61`, then `Read 60 groups`).
+    const done = Object.fromEntries([...run.stderr.matchAll(/^ {2}(\w+): (\d+) of (\d+) \(done\)$/gm)].map((m) => [m[1], [Number(m[2]), Number(m[3])]]));
+    const summary = Object.fromEntries([...(/^Read (.*) in /m.exec(run.stderr)?.[1] ?? "").matchAll(/(\d+) (\w+)/g)].map((m) => [m[2], Number(m[1])]));
+    expect(Object.keys(done).sort()).toEqual(Object.keys(summary).sort());
+    for (const [c, [read, of]] of Object.entries(done)) expect([c, read, of]).toEqual([c, summary[c], summary[c]]);
+    expect(summary.groups).toBe(live.groups.length);
     expect(run.stdout).toContain(`Wrote a program declaring ${total} resources`);
     const reads = srv.server.requests.slice(mark);
     expect(reads.every((r) => r.method === "GET")).toBe(true);

@@ -17,6 +17,7 @@ import { runIrv } from "../support/cli";
 import { ENGINE_TIMEOUT, createStack, nodeRequire, repoRoot, type TestStack } from "../support/engine";
 import { YAML_BUILTIN_ROLES, yamlGroup, yamlPolicyProject } from "../support/policy-programs";
 import { useServer } from "../support/server";
+import { collapsedText, renderGfm, visibleText } from "../support/gfm";
 
 const irv = nodeRequire("pulumi-irv") as typeof import("../../dynamic");
 const GITHUB = "https://token.actions.githubusercontent.com";
@@ -64,7 +65,8 @@ describe("the access change in irv review, its gates, and drift of access", { ti
     it("shows what each identity gains and loses, named, summary first; JSON carries every tuple; text for a terminal", async () => {
       const json = await run("review", "--format", "json");
       expect(json.stderr).toBe("");
-      expect(json.code).toBe(0);
+      // A pattern identity gaining owner: mandatory (irv-pattern-identity-admin), exit 3.
+      expect(json.code).toBe(3);
       const r = JSON.parse(json.stdout) as ReviewReport;
       // What viewer gave on platform stays: the reads are gained on engineering but not platform's subtree.
       const gains = r.access!.gained.filter((e) => e.subject.name === "ci-deploy");
@@ -81,19 +83,36 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       // Viewer on platform is covered by owner above it: nothing lost.
       expect(r.access!.lost).toEqual([]);
       expect(r.access!.tuples.gained.filter((t) => t.subject === ci.subject.key).length).toBe(gains.reduce((n, e) => n + e.capabilities.length, 0));
-      // A workload gaining IAM writes: advisory, beside the binding's change.
+      // A pattern identity gaining owner is mandatory; a workload gaining IAM writes advisory: beside the binding's change.
       const binding = r.changes.find((c) => c.name === "ci-deploy-admin")!;
-      expect(binding.findings.map((f) => [f.rule, f.enforcementLevel])).toEqual([["irv-workload-iam-write", "advisory"]]);
+      expect(binding.findings.map((f) => [f.rule, f.enforcementLevel])).toEqual([["irv-pattern-identity-admin", "mandatory"], ["irv-workload-iam-write", "advisory"]]);
+      expect(binding.findings[0].message).toMatch(/^ci-deploy gains .*role_bindings\.create.* on engineering and its 2 groups below, through the binding ci-deploy-admin of role owner, and ci-deploy stands for every token whose subject matches "\^repo:acme\/\[a-z-\]\+:ref:refs\/heads\/main\$"$/);
 
-      const md = await run("review");
-      expect(md.code).toBe(0);
+      const md = await run("review", "--progress");
+      expect(md.code).toBe(3);
+      // Asked for, progress goes to stderr, step by step; without --progress (and off a terminal) there is none (above).
+      expect(md.stderr).toContain("irv review: previewing stack dev, with the IAM guardrails\n");
+      expect(md.stderr).toMatch(/irv review: previewed \d+ resources\n/);
+      expect(md.stderr).toContain("irv review: computing the access change\n");
       const access = md.stdout.indexOf("### Access change");
       expect(access).toBeGreaterThan(0);
       expect(access).toBeLessThan(md.stdout.indexOf("### Create"));
       expect(md.stdout).toContain("**Access: ");
-      expect(md.stdout).toContain("<details>\n<summary>ci-deploy (");
-      expect(md.stdout).toMatch(/`ci-deploy` gains .*`groups\.create`, .*`role_bindings\.create`.* on `engineering` and its 2 groups below, through the binding `ci-deploy-admin` of role `owner`/);
-      expect(md.stdout).toMatch(/`ci-deploy` gains .*`groups\.list`.* on `engineering` \(not `platform` and below, held already\), through the binding `ci-deploy-admin`/);
+      // What GitHub shows, unexpanded (issue 39): one line per grant, who (and whom the pattern stands
+      // for) gains which role on which group by its path of names, how far down, how dangerously;
+      // names beside the uids in the change tables.
+      const html = renderGfm(md.stdout);
+      const seen = visibleText(html);
+      expect(seen).toContain(
+        'critical ci-deploy (stands for every token whose subject matches "^repo:acme/[a-z-]+:ref:refs/heads/main$") gains role owner on organization / engineering, inherited by 2 groups below (part of it held already on platform), through the binding ci-deploy-admin:',
+      );
+      expect(seen).toMatch(/ci-deploy-admin \(iam\.RoleBinding\)[\s\S]*\nroleUid \| 40b4f25b1fd956b576d880db2b41182e0444bd1d \(viewer\) \| 579233b2c479241523cba5e3af55d0f50f2d6414 \(owner\) \|/);
+      expect(seen).toMatch(/\ngroupUid \| [0-9a-f]{40}\/[0-9a-f]{16}\/[0-9a-f]{16} \(organization \/ engineering \/ platform\) \| [0-9a-f]{40}\/[0-9a-f]{16} \(organization \/ engineering\) \|/);
+      expect(seen).toContain("mandatory irv-pattern-identity-admin: ci-deploy gains");
+      // The wall of capabilities is collapsed below the grant lines.
+      expect(seen.slice(seen.indexOf("Access change"), seen.indexOf("Create ("))).not.toContain("role_bindings.delete");
+      expect(collapsedText(html)).toMatch(/ci-deploy gains .*groups\.create, .*role_bindings\.create.* on engineering and its 2 groups below, through the binding ci-deploy-admin of role owner/);
+      expect(collapsedText(html)).toMatch(/ci-deploy gains .*groups\.list.* on engineering \(not platform and below, held already\), through the binding ci-deploy-admin/);
 
       const text = await run("review", "--format", "text");
       expect(text.stdout).toMatch(/\n {2}\+ ci-deploy gains .* on engineering and its 2 groups below, through the binding ci-deploy-admin of role owner \(maybe: /);
@@ -106,25 +125,28 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       expect(findings).toEqual([expect.objectContaining({ enforcementLevel: "mandatory", name: "ci-deploy-admin", kind: "iam.RoleBinding" })]);
       expect(findings[0].message).toBe("ci-deploy gains role_bindings.create on engineering and its 2 groups below, through the binding ci-deploy-admin of role owner");
       expect((await run("review", "--gate", "role_bindings.create@platform", "--allow", "ci-deploy-admin")).code).toBe(0);
-      expect((await run("review", "--gate", "roles.delete@tools", "--allow", "irv-access-gate")).code).toBe(0);
+      expect((await run("review", "--gate", "roles.delete@tools", "--allow", "irv-access-gate", "--allow", "irv-pattern-identity-admin")).code).toBe(0);
       // A guarded capability gained only outside the guarded subtree: no finding (groups.list on
       // platform was held already, and is gained on engineering beside it).
       const beside = await run("review", "--format", "json", "--gate", "groups.list@platform");
       expect((JSON.parse(beside.stdout) as ReviewReport).policy!.findings.filter((f) => f.rule === "irv-access-gate").map((f) => f.name)).toEqual(["deployer-viewer"]);
 
       // The command docs/access.md prints, as written, in the project folder (its stack selected):
-      // no group there is named prod, so nothing is gated.
+      // no group there is named prod, so the gate finds nothing; the pattern identity gaining owner
+      // still fails the review.
       expect(readFileSync(path.join(repoRoot, "docs", "access.md"), "utf8")).toContain("irv review --gate 'role_bindings.create,*.delete@prod' --allow release-bot-admin\n");
       const documented = await runIrv(["review", "--gate", "role_bindings.create,*.delete@prod", "--allow", "release-bot-admin"], { ...(p.env as Record<string, string>), IRV_API_URL: "", IRV_TOKEN: "" }, p.dir);
       expect(documented.stderr).toBe("");
-      expect(documented.code).toBe(0);
+      expect(documented.code).toBe(3);
+      expect(documented.stdout).not.toContain("`irv-access-gate`");
+      expect(documented.stdout).toContain("`irv-pattern-identity-admin`");
 
       const file = path.join(p.base, "gates.json");
       writeFileSync(file, JSON.stringify({ "irv-access-gate": { groups: ["tools"] }, "irv-workload-iam-write": "mandatory" }));
       const configured = await run("review", "--format", "json", "--policy-config", file);
       expect(configured.code).toBe(3);
       const rules = (JSON.parse(configured.stdout) as ReviewReport).policy!.findings.map((f) => `${f.rule} ${f.enforcementLevel}`).sort();
-      expect(rules).toEqual(["irv-access-gate mandatory", "irv-workload-iam-write mandatory"]);
+      expect(rules).toEqual(["irv-access-gate mandatory", "irv-pattern-identity-admin mandatory", "irv-workload-iam-write mandatory"]);
       const bad = await run("review", "--gate", "frobnicate@tools");
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain('--gate: "frobnicate" is not a capability the platform knows');
@@ -146,10 +168,23 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       ]);
       const text = await run("drift");
       expect(text.stdout).toContain("1 item granting access made outside the stack (the 5 resources match the live API).");
+      // The uid is shown once, and the refresh/up advice, which cannot remove such access, is not given (issue 39).
+      expect(text.stdout).toContain(`+ iam.RoleBinding ${made.body.uid} in engineering\n`);
+      expect(text.stdout).not.toContain("pulumi refresh");
+      expect(text.stdout).toContain("declare it expected (irv-drift:expectedAccess, --expect)");
+      const md = await run("drift", "--format", "markdown");
+      const row = md.stdout.split("\n").find((l) => l.startsWith("| iam.RoleBinding |"))!;
+      expect(row.split(made.body.uid).length - 1, row).toBe(1);
+      expect(row).toMatch(/^\| iam\.RoleBinding \| — \| /);
+      expect(md.stdout).not.toContain("To reconcile");
       const refreshed = await run("review", "--refresh", "--detailed-exitcode", "--format", "json");
       expect(refreshed.code).toBe(2);
       expect((JSON.parse(refreshed.stdout) as ReviewReport).outside!.unmanaged.map((u) => u.uid)).toEqual([made.body.uid]);
-      expect((await run("drift", "--expect", made.body.uid)).code).toBe(0);
+      const acknowledged = await run("drift", "--expect", made.body.uid);
+      expect(acknowledged.code).toBe(0);
+      expect(acknowledged.stdout).toContain("No drift: all 5 resources match the live API, and nothing unexpected grants access in the managed groups outside the stack (1 expected).");
+      // The docs quote that sentence.
+      expect(readFileSync(path.join(repoRoot, "docs", "access.md"), "utf8").replace(/\s+/g, " ")).toContain("`No drift: all 5 resources match the live API, and nothing unexpected grants access in the managed groups outside the stack (1 expected).`");
       await p.cli("config", "set", "irv-drift:expectedAccess", JSON.stringify([made.body.uid]));
       const expected = await run("drift", "--format", "json");
       expect(expected.code).toBe(0);

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatReview, runReview, type ReviewReport } from "../../cli";
 import { ENGINE_TIMEOUT, createStack, nodeRequire } from "../support/engine";
-import { ACCESS_EXPECTED, EXPECTED, sorted, tsProgram, yamlPolicyProject } from "../support/policy-programs";
+import { ACCESS_EXPECTED, EXPECTED, PATTERN_EXPECTED, sorted, tsProgram, yamlPolicyProject } from "../support/policy-programs";
 import { runIrv } from "../support/cli";
 import { useServer } from "../support/server";
 
@@ -36,8 +36,8 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
       expect(run.stderr).toBe("");
       expect(run.code).toBe(3);
       const report = JSON.parse(run.stdout) as ReviewReport;
-      expect(sorted(pairs(report))).toEqual(sorted([...EXPECTED, ...ACCESS_EXPECTED]));
-      expect(report.policy).toMatchObject({ mandatory: EXPECTED.length - 1, advisory: 2 });
+      expect(sorted(pairs(report))).toEqual(sorted([...EXPECTED, ...ACCESS_EXPECTED, ...PATTERN_EXPECTED]));
+      expect(report.policy).toMatchObject({ mandatory: EXPECTED.length - 1 + PATTERN_EXPECTED.length, advisory: 2 });
       const invite = report.changes.find((c) => c.name === "invite")!;
       expect(invite.action).toBe("create");
       expect(invite.findings.map((f) => f.rule).sort()).toEqual(["irv-invite-lifetime", "irv-invite-owner-role", "irv-invite-single-use"]);
@@ -50,7 +50,7 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
 
       const markdown = await review();
       expect(markdown.code).toBe(3);
-      expect(markdown.stdout).toContain(`**Policy: ${EXPECTED.length - 1} mandatory, 2 advisory findings (IAM guardrails)**: a mandatory finding blocks this change.`);
+      expect(markdown.stdout).toContain(`**Policy: ${EXPECTED.length - 1 + PATTERN_EXPECTED.length} mandatory, 2 advisory findings (IAM guardrails)**: a mandatory finding blocks this change.`);
       expect(markdown.stdout).toContain("> **Policy** **mandatory** `irv-invite-single-use`: is not single-use. _Fix_: Set `singleUse: true`.");
       // The finding sits in its change's entry: after the invite's heading, before the next one.
       const inviteEntry = markdown.stdout.slice(markdown.stdout.indexOf("#### `invite`"));
@@ -92,7 +92,7 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
       const relaxed = await review("--format", "json", "--policy-config", file);
       expect(relaxed.code).toBe(0);
       const r = JSON.parse(relaxed.stdout) as ReviewReport;
-      expect(r.policy).toMatchObject({ mandatory: 0, advisory: EXPECTED.length - 1 + ACCESS_EXPECTED.length });
+      expect(r.policy).toMatchObject({ mandatory: 0, advisory: EXPECTED.length - 1 + ACCESS_EXPECTED.length + PATTERN_EXPECTED.length });
 
       const bad = path.join(p.base, "bad.json");
       writeFileSync(bad, JSON.stringify({ "irv-no-such-rule": "advisory" }));
@@ -141,10 +141,10 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
         const t = await createStack({ stackName: bad ? "bad" : "good", program: tsProgram(ctx.server.organization, bad), server: ctx.server });
         try {
           const report = await runReview({ stack: t.stack });
-          expect(sorted(pairs(report))).toEqual(sorted(bad ? [...EXPECTED, ...ACCESS_EXPECTED] : ACCESS_EXPECTED));
+          expect(sorted(pairs(report))).toEqual(sorted(bad ? [...EXPECTED, ...ACCESS_EXPECTED, ...PATTERN_EXPECTED] : ACCESS_EXPECTED));
           if (bad) {
             const ciOwner = report.changes.find((c) => c.name === "ci-owner")!;
-            expect(ciOwner.findings.map((f) => f.rule).sort()).toEqual(["irv-binding-above-identity-group", "irv-workload-iam-write", "irv-workload-identity-admin-at-root"]);
+            expect(ciOwner.findings.map((f) => f.rule).sort()).toEqual(["irv-binding-above-identity-group", "irv-pattern-identity-admin", "irv-workload-iam-write", "irv-workload-identity-admin-at-root"]);
             expect(ciOwner.findings[0].kind).toBe("iam.RoleBinding");
             expect(formatReview(report, "markdown")).toContain("binds a workload identity to the built-in role owner at the organization's root");
           }

@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runIrv } from "../support/cli";
+import { repoRoot } from "../support/engine";
 
 // The compiled bin's argument handling and exit codes; no engine and no server needed.
 describe("irv command line", () => {
@@ -15,6 +18,16 @@ describe("irv command line", () => {
       expect(r.stdout).toContain(`Usage: irv ${c}`);
       expect(r.stdout).toMatch(/Exit codes: 0 /);
     }
+  });
+
+  it("prints its version, the package's, exit 0 (issue 39)", async () => {
+    const { version } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
+    for (const flag of ["--version", "-v"]) {
+      const r = await runIrv([flag]);
+      expect(r.code, flag).toBe(0);
+      expect(r.stdout).toBe(`irv ${version} (pulumi-irv)\n`);
+    }
+    expect((await runIrv(["--help"])).stdout).toContain("`irv --version` prints the version");
   });
 
   it("exits 1 with a message on bad usage", async () => {

@@ -30,6 +30,14 @@ describe("token sources", () => {
     expect((await c.get("groups", ctx.server.organization)).uid).toBe(ctx.server.organization);
   });
 
+  it("names irv:token (IRV_TOKEN) when the API refuses a static token, never the token (issue 39)", async () => {
+    const wrong = "not-a-token-of-this-api";
+    const err = await new IrvClient(ctx.server.url, new StaticTokenSource(wrong)).get("groups", ctx.server.organization).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnauthenticatedError);
+    expect((err as UnauthenticatedError).message).toMatch(/^GET \/iam\/v2beta1\/groups\/[0-9a-f]{40}: .*; the API refused the token in irv:token \(IRV_TOKEN\): check that it is a token of this API \(irv:apiUrl\) that has not expired$/);
+    expect((err as UnauthenticatedError).message).not.toContain(wrong);
+  });
+
   it("exchanges an external OIDC token for an API token of the identity", async () => {
     const source = new ExchangeTokenSource({ authUrl: ctx.server.authUrl, audience: ctx.server.url, identity, identityToken: await external() });
     const c = new IrvClient(ctx.server.url, source);

@@ -5,13 +5,14 @@
  * rule and once as the compliant twin; then the example org, which passes.
  */
 import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RULES } from "../../policy/rules";
-import { ENGINE_TIMEOUT, createStack, loadExample } from "../support/engine";
+import { ENGINE_TIMEOUT, createStack, loadExample, loadSdk } from "../support/engine";
 import { EXPECTED, PACK, sorted, tsProgram, yamlPolicyProject } from "../support/policy-programs";
-import { useServer } from "../support/server";
+import { path as apiPath, useServer } from "../support/server";
 
 /** The findings `pulumi preview` prints under "Policies:": `[mandatory]  <rule>  (<type>: <name>)`. */
 function printedFindings(out: string): [string, string][] {
@@ -101,6 +102,41 @@ describe("the policy pack through the engine", { timeout: ENGINE_TIMEOUT }, () =
       const { failed, names } = await preview(false);
       expect(names).toEqual([]);
       expect(failed).toBe(false);
+    });
+  });
+
+  describe("with nothing but the stack's config: no IRV_* in the engine's environment (issue 39)", () => {
+    it("blocks the built-in owner bound to a workload identity at the root, and reports a role it cannot look up instead of passing it", async () => {
+      const org = ctx.server.organization;
+      const team = (await ctx.api.post(apiPath("groups", org), { name: "granters" })).body.uid as string;
+      const granter = (await ctx.api.post(apiPath("roles", team), { name: "granter", capabilities: ["CAP_IAM_ROLE_BINDINGS_CREATE"] })).body.uid as string;
+      const irv = loadSdk();
+      const t = await createStack({
+        stackName: "no-env",
+        server: ctx.server,
+        // The pack sees none of the settings: the program's calls get them from the stack's config.
+        env: { IRV_API_URL: "", IRV_TOKEN: "", IRV_IDENTITY: "", IRV_IDENTITY_TOKEN: "", IRV_CONFIG_DIR: path.join(tmpdir(), "irv-policy-no-login") },
+        program: async () => {
+          const eng = new irv.iam.Group("eng", { parentUid: org, name: "eng-no-env", description: "Engineering" });
+          const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-no-env", description: "CI", claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/infra:ref:refs/heads/main" } });
+          new irv.iam.RoleBinding("ci-owner", { groupUid: org, identityUid: ci.uid, roleUid: irv.iam.getRoleOutput({ name: "owner" }).uid });
+          new irv.iam.RoleBinding("ci-granter", { groupUid: org, identityUid: ci.uid, roleUid: granter });
+        },
+      });
+      try {
+        const events: EngineEvent[] = [];
+        const failed = await t.stack.preview({ policyPacks: [PACK], onEvent: (e) => events.push(e) }).then(
+          () => false,
+          () => true,
+        );
+        const found = events.flatMap((e) => (e.policyEvent && e.policyEvent.policyName === "irv-workload-identity-admin-at-root" ? [e.policyEvent] : []));
+        const byResource = Object.fromEntries(found.map((p) => [String(p.resourceUrn).split("::").pop(), [p.enforcementLevel, p.message]]));
+        expect(byResource["ci-owner"]).toEqual(["mandatory", expect.stringContaining("binds a workload identity to the built-in role owner at the organization's root")]);
+        expect(byResource["ci-granter"]).toEqual(["mandatory", expect.stringContaining(`to role ${granter}, which could not be looked up to judge it: IRV_API_URL is not set`)]);
+        expect(failed).toBe(true);
+      } finally {
+        await t.dispose();
+      }
     });
   });
 

@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_TIMEOUT, repoRoot } from "../support/engine";
 import { createFolderProject } from "../support/folder";
 import { path as apiPath, useServer } from "../support/server";
-import { nodeFromRegistry, packPackages, userProject, type Packed, type UserProject } from "../support/user-project";
+import { nodeFromRegistry, packPackages, pnpmFromRegistry, userProject, type Packed, type UserProject } from "../support/user-project";
 
 const run = promisify(execFile);
 const rootPkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8"));
@@ -92,8 +92,9 @@ describe("pulumi-irv in a user's project", { timeout: ENGINE_TIMEOUT }, () => {
   });
 
   it("runs the README's first program, as written, in a fresh project with the steps the README gives", async () => {
-    // README: npm init -y; npm install <tarball> @pulumi/pulumi; npm install --save-dev typescript.
-    const u = await project([[packed.sdk, "@pulumi/pulumi"], ["--save-dev", "typescript"]]);
+    // README: npm init -y; npm install <tarball> @pulumi/pulumi; npm install --save-dev typescript@~5.9.
+    expect(readmeBlock("Your first program", "sh")).toContain("npm install <path to>/pulumi-irv-0.1.0.tgz @pulumi/pulumi\nnpm install --save-dev typescript@~5.9\n");
+    const u = await project([[packed.sdk, "@pulumi/pulumi"], ["--save-dev", "typescript@~5.9"]]);
     for (const w of u.warnings) expect(w).not.toMatch(/install-scripts.*pulumi-irv|EBADENGINE/);
     expect(u.installed("fastify")).toBeUndefined();
     oneSdk(u);
@@ -121,6 +122,42 @@ describe("pulumi-irv in a user's project", { timeout: ENGINE_TIMEOUT }, () => {
       const p = await applies(u, "index.js", SMALL_PROGRAM, { path: [node] });
       expect((await run("node", ["--version"], { env: p.env })).stdout).toMatch(new RegExp(`^v${major}\\.`));
     });
+
+  it("runs the README's first program after the README's pnpm steps, run as written with pnpm from the npm registry", async () => {
+    const pnpmBin = await pnpmFromRegistry(work);
+    const section = readme.slice(readme.indexOf("\n## Your first program\n"));
+    const steps = /```sh\n(pnpm init\n[\s\S]*?)```/.exec(section)![1].trim().split("\n");
+    expect(steps[0]).toBe("pnpm init");
+    const dir = mkdtempSync(path.join(tmpdir(), "irv-pnpm-project-"));
+    projects.push({ dispose: () => rmSync(dir, { recursive: true, force: true }) });
+    const env = { ...process.env, PATH: [pnpmBin, process.env.PATH].join(path.delimiter) };
+    for (const step of steps) {
+      const [cmd, ...args] = step.replace("<path to>", path.dirname(packed.sdk)).split(" ");
+      await run(cmd, args, { cwd: dir, env, maxBuffer: 16 << 20 });
+    }
+    const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+    expect(pkg.type).toBeUndefined();
+    expect(JSON.parse(readFileSync(path.join(dir, "node_modules", "typescript", "package.json"), "utf8")).version).toMatch(/^5\./);
+    await applies({ dir } as UserProject, "index.ts", readmeBlock("Your first program", "ts"), { typescript: true });
+  });
+
+  it("installs with npm ci from a checkout holding what docs/drift-in-ci.md says to commit (the tarball in vendor/)", async () => {
+    const doc = readFileSync(path.join(repoRoot, "docs", "drift-in-ci.md"), "utf8");
+    const vendorStep = "mkdir -p vendor && cp <path to>/pulumi-irv-0.1.0.tgz vendor/";
+    const installStep = "npm install ./vendor/pulumi-irv-0.1.0.tgz";
+    expect(doc).toContain(`\`${vendorStep}\``);
+    expect(doc).toContain(`\`${installStep}\``);
+    expect(doc).toContain("commit `vendor/`, `package.json` and\n  `package-lock.json`");
+    const u = await project([]);
+    await run("sh", ["-c", vendorStep.replace("<path to>", path.dirname(packed.sdk))], { cwd: u.dir });
+    await run("sh", ["-c", `${installStep} --no-audit --no-fund --prefer-offline`], { cwd: u.dir });
+    // A fresh checkout: the committed files only.
+    const checkout = mkdtempSync(path.join(tmpdir(), "irv-checkout-"));
+    projects.push({ dispose: () => rmSync(checkout, { recursive: true, force: true }) });
+    for (const f of ["package.json", "package-lock.json", "vendor"]) cpSync(path.join(u.dir, f), path.join(checkout, f), { recursive: true });
+    await run("npm", ["ci", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: checkout, maxBuffer: 16 << 20 });
+    expect((await run("npx", ["irv", "--version"], { cwd: checkout })).stdout).toBe(`irv ${rootPkg.version} (pulumi-irv)\n`);
+  });
 
   it("npx irv-server serves from irv-server's tarball, and stops when the npx wrapper is killed", async () => {
     const u = await project([["--save-dev", packed.server]]);

@@ -56,7 +56,7 @@ describe("the plugin's failures", () => {
     ["UNAUTHENTICATED", 401],
     ["FAILED_PRECONDITION", 400],
     ["UNAVAILABLE", 503],
-  ] as const)("reach the engine as the API's %s, its message unchanged", async (name, http) => {
+  ] as const)("reach the engine as the API's %s, its message kept", async (name, http) => {
     const code = grpc.status[name];
     answer((_req, res) => {
       // A Retry-After beyond any budget: the client gives up at once instead of retrying.
@@ -65,7 +65,9 @@ describe("the plugin's failures", () => {
     });
     const e = await failureOf(plugin.call("update", updateGroup()));
     expect(e.code).toBe(code);
-    expect(e.details).toBe(`PATCH ${COLLECTIONS.groups.path}/${UID}: the API says ${name}`);
+    // A refused static token also says which setting holds it (never the token).
+    const hint = name === "UNAUTHENTICATED" ? "; the API refused the token in irv:token (IRV_TOKEN): check that it is a token of this API (irv:apiUrl) that has not expired" : "";
+    expect(e.details).toBe(`PATCH ${COLLECTIONS.groups.path}/${UID}: the API says ${name}${hint}`);
   });
 
   it("reach the engine as DEADLINE_EXCEEDED when the operation's timeout passes before the API answers", async () => {

@@ -86,18 +86,21 @@ describe("the policies, called as the engine calls them", () => {
     const args = { resources: [binding], getConfig: () => ({}) } as unknown as StackValidationArgs;
     vi.stubEnv("IRV_API_URL", "");
     const written: string[] = [];
+    const violations: string[] = [];
     const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (written.push(String(chunk)), true));
     try {
       const p = byName("irv-workload-identity-admin-at-root") as StackValidationPolicy;
-      await (p.validateStack as (a: StackValidationArgs, r: ReportViolation) => Promise<void>)(args, () => undefined);
+      await (p.validateStack as (a: StackValidationArgs, r: ReportViolation) => Promise<void>)(args, (message) => void violations.push(message));
     } finally {
       spy.mockRestore();
       vi.unstubAllEnvs();
     }
     expect(written).toEqual([
       `irv-iam-guardrails: irv-workload-identity-admin-at-root did not look up 2 role or identity uids the program names (${role}, ${binding.props.identityUid}): ` +
-        "IRV_API_URL is not set in the engine's environment, and a policy pack does not see the stack's config. It judged only what the program itself says; set IRV_API_URL and IRV_TOKEN to judge those too.\n",
+        "IRV_API_URL is not set in the engine's environment, and a policy pack does not see the stack's config. What it cannot judge without them it reports as a finding; set IRV_API_URL and IRV_TOKEN to judge those too.\n",
     ]);
+    // A guardrail that cannot judge does not pass the binding (issue 39): it says so, as a violation.
+    expect(violations).toEqual([expect.stringMatching(new RegExp(`^binds a workload identity at the organization's root to role ${role}, which could not be looked up to judge it: IRV_API_URL is not set`))]);
   });
 });
 

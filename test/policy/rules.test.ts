@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { BUILTIN_ROLES } from "../../api/capabilities";
+import { builtinRoleUid } from "../../api/builtinRoles";
 import { parsePolicyConfig, type PolicyConfig } from "../../policy/config";
 import { evaluate, uidsToLookUp } from "../../policy/evaluate";
 import { RULES } from "../../policy/rules";
@@ -180,6 +181,33 @@ describe("settings", () => {
     expect(() => parsePolicyConfig({ "irv-invite-lifetime": { maxDays: "7" } })).toThrow(/maxDays: must be an integer/);
     expect(() => parsePolicyConfig({ "irv-invite-lifetime": { maxDayz: 7 } })).toThrow(/unknown setting "maxDayz"/);
     expect(() => parsePolicyConfig([])).toThrow(/JSON object/);
+  });
+});
+
+describe("a rule that cannot judge", () => {
+  // Issue 39: without IRV_* in the engine's environment the pack could not look a role up, and the
+  // binding passed as if it had been judged.
+  const CUSTOM = "c".repeat(40);
+  const why = "IRV_API_URL is not set in the engine's environment";
+  const unresolved = (...subjects: Subject[]): World => ({ subjects, now: NOW, unresolved: new Map([[CUSTOM, why]]) });
+  it.each<[string, string, () => World]>([
+    ["irv-workload-identity-admin-at-root", "binds a workload identity at the organization's root to role", () => { const id = ci(ENG); return unresolved(id, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: CUSTOM })); }],
+    ["irv-identity-provider-default-role", "gives every user who signs in role", () => unresolved(subject("identityProviders", { groupUid: ENG, name: "sso", defaultRoleUid: CUSTOM, oidc: { issuer: "https://login.example", clientId: "x" } }))],
+    ["irv-invite-owner-role", "invites with role", () => unresolved(subject("groupInvites", { groupUid: ENG, roleUid: CUSTOM, ttl: "86400s", singleUse: true }))],
+  ])("%s reports a role it could not look up, saying why, at its level", (rule, says, w) => {
+    const found = evaluate(w()).filter((f) => f.rule === rule);
+    expect(found.map((f) => f.enforcementLevel)).toEqual(["mandatory"]);
+    expect(found[0].message).toBe(`${says} ${CUSTOM}, which could not be looked up to judge it: ${why}`);
+  });
+
+  it("needs no lookup for a built-in role: its uid is a constant", () => {
+    const owner = builtinRoleUid("owner");
+    const id = ci(ENG);
+    const w: World = { subjects: [id, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: owner })], now: NOW, unresolved: new Map() };
+    expect(uidsToLookUp(w)).toEqual([]);
+    expect(evaluate(w).filter((f) => f.rule === "irv-workload-identity-admin-at-root").map((f) => f.message)).toEqual([
+      "binds a workload identity to the built-in role owner at the organization's root",
+    ]);
   });
 });
 

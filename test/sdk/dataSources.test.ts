@@ -27,7 +27,10 @@ describe("registry data sources", () => {
     const nginx = await irv.registry.getRepo({ name: "nginx" });
     expect(nginx).toMatchObject({ name: "nginx", bundles: ["application"] });
     expect((await resolve(irv.registry.getRepoOutput({ uid: nginx.uid }))).name).toBe("nginx");
-    await expect(irv.registry.getRepo({ name: "no-such-image" })).rejects.toThrow('no repo named "no-such-image"');
+    // A lookup that finds nothing names the function and its arguments, as the README says (issue 39).
+    await expect(irv.registry.getRepo({ name: "no-such-image" })).rejects.toThrow('registry.getRepo(name: "no-such-image"): no repo named "no-such-image"');
+    await expect(irv.iam.getRole({ name: "onwer" })).rejects.toThrow('iam.getRole(name: "onwer"): no role named "onwer"');
+    await expect(irv.iam.getGroup({ name: "nowhere", parentUid: ctx.server.organization })).rejects.toThrow(/^iam\.getGroup\(name: "nowhere", parentUid: "[0-9a-f]{40}"\): no group named "nowhere"/);
   });
 
   it("lists a repo's tags with filters", async () => {
@@ -114,7 +117,7 @@ describe("IAM data sources", () => {
     await ctx.api.post(path("groups", b), { name: "platform" });
     expect((await irv.iam.getGroup({ name: "platform", parentUid: a })).uid).toBe(inA);
     expect((await irv.iam.getGroup({ uid: inA })).parentUid).toBe(a);
-    await expect(irv.iam.getGroup({ name: "platform" })).rejects.toThrow(/^2 groups named "platform": .*; narrow the query$/);
+    await expect(irv.iam.getGroup({ name: "platform" })).rejects.toThrow(/^iam\.getGroup\(name: "platform"\): 2 groups named "platform": .*; narrow the query$/);
     await expect(irv.iam.getGroup({ name: "nobody", parentUid: a })).rejects.toThrow(`no group named "nobody" under ${a}`);
     expect((await resolve(irv.iam.getGroupOutput({ name: "team-a", parentUid: org }))).uid).toBe(a);
   });
@@ -125,6 +128,6 @@ describe("IAM data sources", () => {
     const made = (await ctx.api.post(path("identities", org), { name: "ds-ci", claimMatch })).body;
     const found = await irv.iam.getIdentity({ issuer: claimMatch.issuer, subject: claimMatch.subject });
     expect(found).toMatchObject({ uid: made.uid, groupUid: org, claimMatch });
-    await expect(irv.iam.getIdentity({ issuer: claimMatch.issuer, subject: "repo:nobody" })).rejects.toThrow(/^no identity for issuer/);
+    await expect(irv.iam.getIdentity({ issuer: claimMatch.issuer, subject: "repo:nobody" })).rejects.toThrow(/^iam\.getIdentity\(issuer: "https:\/\/[^"]+", subject: "repo:nobody"\): no identity for issuer/);
   });
 });

@@ -37,6 +37,13 @@ export const EXPECTED: [rule: string, resource: string][] = [
  */
 export const ACCESS_EXPECTED: [rule: string, resource: string][] = [["irv-workload-iam-write", "ci-owner"]];
 
+/**
+ * What `irv review` finds beside those in the violating program only: ci, matched by a pattern,
+ * gains owner's role grants and deletes (`irv-pattern-identity-admin`, mandatory). The compliant
+ * twin's ci matches one exact subject.
+ */
+export const PATTERN_EXPECTED: [rule: string, resource: string][] = [["irv-pattern-identity-admin", "ci-owner"]];
+
 export const sorted = (pairs: [string, string][]) => [...new Set(pairs.map((p) => p.join(" ")))].sort();
 
 /** A YAML program's variables `owner` and `viewer`: the built-in roles' uids, through `irv:iam:getRole`. */
@@ -67,7 +74,7 @@ ${yamlGroup("eng", "${org}", "eng", "Engineering")}${yamlGroup("platform", "${en
       description: CI jobs
       claimMatch:
         issuer: ${GITHUB}
-        subjectPattern: "${bad ? "^repo:.*:ref:refs/heads/main$" : "^repo:acme/[a-z-]+:ref:refs/heads/main$"}"
+        ${bad ? 'subjectPattern: "^repo:.*:ref:refs/heads/main$"' : "subject: repo:acme/infra:ref:refs/heads/main"}
   local:
     type: irv:iam:Identity
     properties:
@@ -114,7 +121,7 @@ export function tsProgram(org: string, bad: boolean) {
       groupUid: eng.uid,
       name: "ci-0",
       description: "CI jobs",
-      claimMatch: { issuer: GITHUB, subjectPattern: bad ? "^repo:.*:ref:refs/heads/main$" : "^repo:acme/[a-z-]+:ref:refs/heads/main$" },
+      claimMatch: { issuer: GITHUB, ...(bad ? { subjectPattern: "^repo:.*:ref:refs/heads/main$" } : { subject: "repo:acme/infra:ref:refs/heads/main" }) },
     });
     new irv.iam.Identity("local", {
       groupUid: eng.uid,

@@ -84,3 +84,13 @@ export async function nodeFromRegistry(major: number, dest: string): Promise<str
   await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--prefix", dir, `${pkg}@${major}`], { maxBuffer: 16 << 20 });
   return path.join(dir, "node_modules", pkg, "bin");
 }
+
+/** The pnpm the pnpm tests install, pinned. */
+export const PNPM_VERSION = "12.21.0";
+
+/** The bin folder of pnpm `PNPM_VERSION`, from the npm registry, installed once into `dest`. */
+export async function pnpmFromRegistry(dest: string): Promise<string> {
+  const dir = path.join(dest, "pnpm");
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--prefix", dir, `pnpm@${PNPM_VERSION}`], { maxBuffer: 16 << 20 });
+  return path.join(dir, "node_modules", ".bin");
+}
