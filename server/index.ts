@@ -68,6 +68,12 @@ export interface ServerOptions {
    */
   compactAfterBytes?: number;
   /**
+   * With `dataDir`: start from the records before a damaged record in the middle of the journal
+   * (a start refuses such a journal, since records after it hold acknowledged writes), keeping the
+   * damaged journal byte for byte under a new name. Default false.
+   */
+  recoverJournal?: boolean;
+  /**
    * Let token exchanges fetch OIDC discovery and keys from private, loopback and link-local
    * addresses, and over plain http from loopback hosts: for test issuers on this machine only.
    * Default false: issuers are fetched over https from public addresses only.
@@ -135,6 +141,7 @@ async function open(store: Store, opts: ServerOptions, clock: () => number): Pro
   if (opts.dataDir === undefined) return { id: await populate(store, opts, clock) };
   const { dataDir, state } = await DataDir.open(opts.dataDir, store, () => populate(store, opts, clock), {
     compactAfterBytes: opts.compactAfterBytes,
+    recoverJournal: opts.recoverJournal,
     // Nothing was applied: the client may simply retry.
     failure: (e) => retryLater("UNAVAILABLE", `the write could not be saved and was not applied: ${e.message}`, 1),
     warn: (m) => process.stderr.write(`irv-server: ${m}\n`),
