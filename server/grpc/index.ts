@@ -53,8 +53,6 @@ export interface GrpcDoor {
   drain(graceMs: number): void;
   /** Cuts every HTTP/2 connection. */
   destroy(): void;
-  /** Bytes of answers written and not yet sent, in all. */
-  unreadBytes(): number;
 }
 
 /**
@@ -108,7 +106,11 @@ export function serveGrpc(app: FastifyInstance, limits: GrpcLimits, onHttp2: (s:
   const late = invalidField("request", "was not received in time").status;
   const unread = new UnreadAnswers(limits.unread ?? UNREAD_LIMITS);
   const { perConnection } = unread.limits;
-  const tooMuch = retryLater("RESOURCE_EXHAUSTED", `the connection holds ${perConnection / 1048576} MiB of answers (or the server as much as it may) that were not read: read them, or make fewer calls at once`, 1);
+  const tooMuch = retryLater(
+    "RESOURCE_EXHAUSTED",
+    `answers not read yet fill this connection's ${perConnection / 1048576} MiB, or the server's ${unread.limits.total / 1048576} MiB: read them, or make fewer calls at once`,
+    1,
+  );
   const refusal = errorOf(statusType, tooMuch.http, tooMuch.status);
   const server = new Server({
     "grpc.max_receive_message_length": limits.maxMessageBytes,
@@ -142,7 +144,6 @@ export function serveGrpc(app: FastifyInstance, limits: GrpcLimits, onHttp2: (s:
       for (const s of sockets) s.destroy();
       server.forceShutdown();
     },
-    unreadBytes: () => unread.heldBytes,
   };
 }
 

@@ -64,7 +64,10 @@ export function addServices(server: Server, answering: Answering, root: protobuf
               const r = await answer(app, statusType, bound, call);
               return "ok" in r && !unread.admit(call.getPeer(), r.ok.length) ? { error: refusal } : r;
             })
-            .then((r) => ("ok" in r ? done(null, r.ok) : done(r.error)));
+            .then(
+              (r) => ("ok" in r ? done(null, r.ok) : done(r.error)),
+              (e: Error) => done({ code: GrpcStatus.INTERNAL, details: `the call could not be answered: ${e.message}` }),
+            );
         };
       }
       server.addService(definition, impl);

@@ -38,7 +38,7 @@ interface Connection {
 }
 
 /** The key of a connection, as grpc-js's `getPeer()` writes it. */
-export const peerOf = (s: { remoteAddress?: string; remotePort?: number }): string => `${s.remoteAddress}:${s.remotePort}`;
+const peerOf = (s: { remoteAddress?: string; remotePort?: number }): string => `${s.remoteAddress}:${s.remotePort}`;
 
 /** The unsent answers of every HTTP/2 connection, and the turns to compute new ones. */
 export class UnreadAnswers {
@@ -48,11 +48,6 @@ export class UnreadAnswers {
   private readonly waiting: (() => void)[] = [];
 
   constructor(readonly limits: UnreadLimits) {}
-
-  /** Bytes held now, in all. */
-  get heldBytes(): number {
-    return this.all;
-  }
 
   /** Registers an HTTP/2 connection, so that it can be closed when it holds too much. */
   attach(socket: Socket): void {
