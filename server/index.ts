@@ -23,6 +23,7 @@ import { Faults, type Fault, type RecordedRequest } from "./plugins";
 import { Store } from "./store";
 import { DataDir, SigningKey, type DurableState } from "./store/data-dir";
 import { serveGrpc } from "./grpc";
+import { UNREAD_LIMITS, UnreadAnswers } from "./unread";
 import { closeGracefully, handedOff, trackRequests } from "./shutdown";
 
 export type { ConnectionLimits, Fixtures, Fault, RecordedRequest };
@@ -167,12 +168,16 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const requests: RecordedRequest[] = [];
   const faults = new Faults();
   const routes: { method: string; url: string }[] = [];
-  const app = buildApp(ctx, { logger: opts.logger ?? false, record: opts.record ?? true, requests, faults, connections: opts.connections ?? {}, routes });
+  // One count of unread answers for both doors; a connection closed for it is worth a line.
+  const unread = new UnreadAnswers(UNREAD_LIMITS, (peer, held) =>
+    process.stderr.write(`irv-server: closed the connection of ${peer}: it held ${(held / 1048576).toFixed(1)} MiB of answers not read, the most when all connections together held their ${UNREAD_LIMITS.total / 1048576} MiB\n`),
+  );
+  const app = buildApp(ctx, { logger: opts.logger ?? false, record: opts.record ?? true, requests, faults, connections: opts.connections ?? {}, routes, unread });
   const host = opts.host ?? "127.0.0.1";
   trackRequests(app.server);
   // gRPC on the same listener, within the same bounds.
   const limits = connectionLimits(opts.connections ?? {});
-  const grpc = serveGrpc(app, { maxMessageBytes: BODY_LIMIT, requestTimeoutMs: limits.requestTimeoutMs, idleTimeoutMs: limits.keepAliveTimeoutMs }, (s) => handedOff(app.server, s));
+  const grpc = serveGrpc(app, { maxMessageBytes: BODY_LIMIT, requestTimeoutMs: limits.requestTimeoutMs, idleTimeoutMs: limits.keepAliveTimeoutMs, unread }, (s) => handedOff(app.server, s));
   try {
     await app.listen({ port: opts.port ?? 0, host });
   } catch (e) {

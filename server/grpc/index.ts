@@ -16,24 +16,19 @@ import { maxHeaderSize } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { GRPC_PACKAGES, grpcRoot } from "../../api/grpc";
-import { invalidField, retryLater } from "../errors";
+import { invalidField } from "../errors";
 import { headersTooLarge } from "../plugins/client-errors";
 import { addServices } from "./services";
 import { errorOf } from "./transcode";
 import { serveHttp2Beside } from "./transport";
-import { releaseWhenSent, UnreadAnswers, type UnreadLimits } from "./unread";
+import { releaseWhenSent } from "./unread";
+import type { UnreadAnswers } from "../unread";
 
 /** At most this many calls at once on one HTTP/2 connection. */
 export const MAX_CONCURRENT_STREAMS = 100;
 
 /** An HTTP/2 connection lives at most this many request timeouts (5 minutes by default). */
 export const CONNECTION_AGE_TIMEOUTS = 10;
-
-/**
- * Answers written and not yet sent: at most 8 MiB per connection and 64 MiB in all; at most 8
- * computed at once.
- */
-export const UNREAD_LIMITS: UnreadLimits = { perConnection: 8 * 1024 * 1024, total: 64 * 1024 * 1024, computing: 8 };
 
 /** The bounds of the gRPC door. */
 export interface GrpcLimits {
@@ -43,8 +38,8 @@ export interface GrpcLimits {
   requestTimeoutMs: number;
   /** A connection with no call open closes after this long. */
   idleTimeoutMs: number;
-  /** Answers written and not yet sent (default UNREAD_LIMITS). */
-  unread?: UnreadLimits;
+  /** Answers written and not yet sent, counted with HTTP/1.1's. */
+  unread: UnreadAnswers;
 }
 
 /** The gRPC side of a running server, for a graceful stop. */
@@ -104,13 +99,8 @@ export function serveGrpc(app: FastifyInstance, limits: GrpcLimits, onHttp2: (s:
   const root = grpcRoot();
   const statusType = root.lookupType(".google.rpc.Status");
   const late = invalidField("request", "was not received in time").status;
-  const unread = new UnreadAnswers(limits.unread ?? UNREAD_LIMITS);
-  const { perConnection } = unread.limits;
-  const tooMuch = retryLater(
-    "RESOURCE_EXHAUSTED",
-    `answers not read yet fill this connection's ${perConnection / 1048576} MiB, or the server's ${unread.limits.total / 1048576} MiB: read them, or make fewer calls at once`,
-    1,
-  );
+  const { unread } = limits;
+  const tooMuch = unread.refusal();
   const refusal = errorOf(statusType, tooMuch.http, tooMuch.status);
   const server = new Server({
     "grpc.max_receive_message_length": limits.maxMessageBytes,

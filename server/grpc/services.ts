@@ -12,7 +12,7 @@ import type { ProtoMethod, ProtoPackage } from "../../api/grpc/proto";
 import { maxHeaderSize } from "node:http";
 import { ApiError, invalidField } from "../errors";
 import { errorOf, fromRestJson, toRest } from "./transcode";
-import type { UnreadAnswers } from "./unread";
+import type { UnreadAnswers } from "../unread";
 
 const raw = (b: Buffer) => b;
 

@@ -64,6 +64,8 @@ export interface LaunchOptions {
   logs?: boolean;
   /** A command (and its arguments) that runs the server, e.g. in new namespaces: `unshare ... --`. */
   wrap?: string[];
+  /** Options for Node itself (`--max-old-space-size=192`). */
+  nodeOptions?: string[];
 }
 
 /**
@@ -73,7 +75,7 @@ export interface LaunchOptions {
  */
 export async function launch(dir: string | undefined, args: string[] = [], opts: LaunchOptions = {}): Promise<ServerProcess> {
   const node = dir === undefined ? [process.execPath] : [nodeWithSqlite(), "--data-dir", dir];
-  const argv = [node[0], cli, ...(opts.logs ? [] : ["--quiet"]), ...node.slice(1), ...args];
+  const argv = [node[0], ...(opts.nodeOptions ?? []), cli, ...(opts.logs ? [] : ["--quiet"]), ...node.slice(1), ...args];
   const limited = opts.fileSizeKiB === undefined ? argv : ["bash", "-c", `ulimit -f ${opts.fileSizeKiB} && exec "$0" "$@"`, ...argv];
   const [cmd, ...rest] = [...(opts.wrap ?? []), ...limited];
   // A wrapped server gets a process group of its own: signals go to the group, so they reach the
