@@ -19,6 +19,24 @@ export const SHORT_NAME_MIN = 3;
 export const SHORT_NAME_MAX = 63;
 
 export const uid = z.string().regex(UID, "must be a uid: 40 hex characters, then /-separated 16-hex segments");
+
+/** The largest value a proto int64 holds. */
+export const INT64_MAX = 2n ** 63n - 1n;
+/** What is wrong with digits past an int64. */
+export const INT64_TOO_LARGE = `must be at most ${INT64_MAX} (the API holds it in an int64)`;
+/** True when `s` is the decimal digits of a value an int64 holds. */
+export const fitsInt64 = (s: string): boolean => /^\d{1,19}$/.test(s) && BigInt(s) <= INT64_MAX;
+/**
+ * A non-negative int64 of the API as JSON carries one (a decimal string, as protojson writes
+ * 64-bit integers): digits, and no more than an int64 holds, so that what REST stores reads back
+ * the same through gRPC. Every int64 field of the kinds takes this rule (test/server/int64-fields.test.ts
+ * finds them in the kinds' proto facts).
+ */
+export const int64Digits = (what: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be a numeric ${what}`)
+    .refine((s) => !/^\d+$/.test(s) || fitsInt64(s), INT64_TOO_LARGE);
 /** A name of 3 to 63 characters: a group's, an identity's, an identity provider's. */
 export const shortName = z
   .string()

@@ -4,14 +4,23 @@
  *   (rounds interleaved so both see the same machine load; each write is fdatasynced before its
  *   answer with a data directory);
  * - start-up time of a directory whose journal holds 100,000 records (replay), of the same
- *   directory compacted into a snapshot, and of a memory-only server for comparison.
+ *   directory compacted into a snapshot, and of a memory-only server for comparison;
+ * - one commit's cost in the journal against SQLite's (node:sqlite, synchronous=FULL) in the
+ *   modes it could keep a data directory in: why the data stays in the journal (docs/irv-server.md).
+ *
+ * A data directory needs node:sqlite (its lock): on a Node without it, the benchmark runs itself
+ * on one that has it (harness/node.ts).
  */
-import { ftruncateSync, mkdtempSync, rmSync, statSync, writeSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { closeSync, fdatasyncSync, ftruncateSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { hasSqlite, nodeWithSqlite } from "../harness/node";
 import { startServer, type RunningServer } from "../server";
 import { Store } from "../server/store";
 import { DataDir } from "../server/store/data-dir";
+import { encodeRecord } from "../server/store/journal";
+import { sqlite } from "../server/store/lock";
 import { groupRecord } from "../server/model/groups";
 
 const WRITES_PER_ROUND = 250;
@@ -143,11 +152,68 @@ async function replay(dir: string): Promise<string[]> {
   ];
 }
 
+const COMMITS = 400;
+
+/**
+ * Median ms of one durable commit of one group (a record of what a create writes), `COMMITS` in a
+ * row: appended to the journal and fdatasynced, or committed to SQLite (synchronous=FULL) in each
+ * journal mode. WAL is the fast one, but SQLite's recovery ends the log at the first frame whose
+ * checksum fails, dropping every commit after it without a word (measured when this was chosen):
+ * the loss the journal now refuses. The modes that keep committed data in the database file
+ * (a rollback journal, or WAL folded in after every commit) pay for it in flushes.
+ */
+function commits(dir: string): string[] {
+  const now = new Date().toISOString();
+  const group = (i: number) => groupRecord({ uid: `${"a".repeat(40)}/${i.toString(16).padStart(16, "0")}`, name: `group-${i}`, description: "bench", createTime: now, updateTime: now });
+  const median = (one: (i: number) => void): number => {
+    const times: number[] = [];
+    for (let i = 0; i < COMMITS; i++) {
+      const t0 = performance.now();
+      one(i);
+      times.push(performance.now() - t0);
+    }
+    return medianOf(times);
+  };
+  const rows: [string, number][] = [];
+  const fd = openSync(join(dir, "journal.log"), "w", 0o600);
+  let at = 0;
+  rows.push([
+    "the journal: append, fdatasync (irv-server)",
+    median((i) => {
+      const rec = encodeRecord(i + 1, [{ kind: "groups", uid: group(i).uid, before: undefined, after: group(i) }]);
+      at += writeSync(fd, rec, 0, rec.length, at);
+      fdatasyncSync(fd);
+    }),
+  ]);
+  closeSync(fd);
+  const DatabaseSync = sqlite();
+  for (const [label, pragmas] of [
+    ["SQLite, WAL", "journal_mode=WAL"],
+    ["SQLite, WAL folded in after every commit", "journal_mode=WAL; PRAGMA wal_autocheckpoint=1"],
+    ["SQLite, rollback journal (TRUNCATE)", "journal_mode=TRUNCATE"],
+    ["SQLite, rollback journal (DELETE, its default)", "journal_mode=DELETE"],
+  ] as const) {
+    const db = new DatabaseSync(join(dir, `${label.replace(/\W+/g, "-")}.db`));
+    db.exec(`PRAGMA locking_mode=EXCLUSIVE; PRAGMA synchronous=FULL; PRAGMA ${pragmas}; CREATE TABLE items (kind TEXT NOT NULL, uid TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, uid)) WITHOUT ROWID`);
+    const put = db.prepare("INSERT OR REPLACE INTO items (kind, uid, value) VALUES (?, ?, ?)");
+    rows.push([label, median((i) => put.run("groups", group(i).uid, JSON.stringify(group(i))))]);
+    db.close();
+  }
+  return [
+    `One durable commit of one group (synchronous=FULL for SQLite; median of ${fmt(COMMITS)} in a row):`,
+    "",
+    "| storage | median commit |",
+    "|---|---|",
+    ...rows.map(([label, ms]) => `| ${label} | ${fmt(ms, 2)} ms |`),
+  ];
+}
+
 /** Runs the durability benchmark and returns its report (markdown). */
 export async function runDurabilityBench(): Promise<string> {
+  if (!hasSqlite()) return execFileSync(nodeWithSqlite(), [__filename], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 << 20 }).trimEnd();
   const dir = mkdtempSync(join(tmpdir(), "irv-bench-durable-"));
   try {
-    const lines = ["## Durability", "", ...(await throughput(dir)), "", ...(await replay(dir))];
+    const lines = ["## Durability", "", `(Node ${process.version})`, "", ...(await throughput(dir)), "", ...(await replay(dir)), "", ...commits(dir)];
     return lines.join("\n");
   } finally {
     rmSync(dir, { recursive: true, force: true });

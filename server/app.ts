@@ -10,6 +10,7 @@ import { invalidField } from "./errors";
 import { clientErrorHandler, Faults, installErrors, installFaults, installJsonBody, installRecording, type RecordedRequest } from "./plugins";
 import { registerApiRoutes } from "./routes";
 import { registerRegistryHost } from "./routes/registry-host";
+import { boundUnreadAnswers, type UnreadAnswers } from "./unread";
 
 /** Bounds on connections (`ServerOptions.connections`). */
 export interface ConnectionLimits {
@@ -28,6 +29,8 @@ export interface AppOptions {
   connections: ConnectionLimits;
   /** Filled with every route as it is registered (method and URL pattern). */
   routes?: { method: string; url: string }[];
+  /** Answers written and not yet read, bounded with gRPC's. */
+  unread: UnreadAnswers;
 }
 
 /**
@@ -95,6 +98,7 @@ export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance 
   installJsonBody(app);
   installFaults(app, opts.faults, opts.requests);
   if (opts.record) installRecording(app, opts.requests);
+  boundUnreadAnswers(app, opts.unread);
   void app.register(async (auth) => registerAuthRoutes(auth, ctx), { prefix: AUTH_PREFIX });
   void app.register(async (registry) => registerRegistryHost(registry, ctx));
   void app.register(async (api) => {

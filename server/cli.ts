@@ -15,8 +15,13 @@ const HELP = `Usage: irv-server [options]
   --data-dir <dir>           keep everything in <dir> and recover it on restart (same
                              organization, uids and signing key); every write is on disk
                              before it is answered. Default: memory only
+                             Needs Node 22.13 or newer (its lock is node:sqlite's)
   --compact-after <bytes>    with --data-dir: fold the journal into a new snapshot once it
                              grows past this size (default: max(8 MiB, last snapshot))
+  --recover-journal          with --data-dir: start from the records before a damaged one in
+                             the middle of the journal (a start refuses such a journal); the
+                             damaged journal is kept as it is, renamed
+                             journal-<n>.log.damaged-<time>
   --registry-host <host>     the container registry host: the audience of registry tokens
                              (default: this server's own host:port, which serves /v2/)
   --allow-private-issuers    let token exchanges fetch OIDC discovery and keys from private,
@@ -40,6 +45,7 @@ async function main(): Promise<void> {
       "organization-name": { type: "string" },
       "data-dir": { type: "string" },
       "compact-after": { type: "string" },
+      "recover-journal": { type: "boolean", default: false },
       "registry-host": { type: "string" },
       "allow-private-issuers": { type: "boolean", default: false },
       "request-timeout": { type: "string" },
@@ -72,6 +78,7 @@ async function main(): Promise<void> {
     organizationName: values["organization-name"],
     dataDir: values["data-dir"],
     compactAfterBytes: compactAfter,
+    recoverJournal: values["recover-journal"],
     registryHost: values["registry-host"],
     allowPrivateIssuers: values["allow-private-issuers"],
     logger: !values.quiet,

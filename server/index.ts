@@ -24,6 +24,7 @@ import { Faults, type Fault, type RecordedRequest } from "./plugins";
 import { Store } from "./store";
 import { DataDir, SigningKey, type DurableState } from "./store/data-dir";
 import { serveGrpc } from "./grpc";
+import { UNREAD_LIMITS, UnreadAnswers } from "./unread";
 import { closeGracefully, handedOff, trackRequests } from "./shutdown";
 
 export type { ChangeListener, ConnectionLimits, Fixtures, Fault, ItemChange, RecordedRequest };
@@ -68,6 +69,12 @@ export interface ServerOptions {
    * past this many bytes. Default: max(8 MiB, the size of the last snapshot).
    */
   compactAfterBytes?: number;
+  /**
+   * With `dataDir`: start from the records before a damaged record in the middle of the journal
+   * (a start refuses such a journal, since records after it hold acknowledged writes), keeping the
+   * damaged journal byte for byte under a new name. Default false.
+   */
+  recoverJournal?: boolean;
   /**
    * Let token exchanges fetch OIDC discovery and keys from private, loopback and link-local
    * addresses, and over plain http from loopback hosts: for test issuers on this machine only.
@@ -138,6 +145,7 @@ async function open(store: Store, opts: ServerOptions, clock: () => number): Pro
   if (opts.dataDir === undefined) return { id: await populate(store, opts, clock) };
   const { dataDir, state } = await DataDir.open(opts.dataDir, store, () => populate(store, opts, clock), {
     compactAfterBytes: opts.compactAfterBytes,
+    recoverJournal: opts.recoverJournal,
     // Nothing was applied: the client may simply retry.
     failure: (e) => retryLater("UNAVAILABLE", `the write could not be saved and was not applied: ${e.message}`, 1),
     warn: (m) => process.stderr.write(`irv-server: ${m}\n`),
@@ -164,12 +172,16 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const requests: RecordedRequest[] = [];
   const faults = new Faults();
   const routes: { method: string; url: string }[] = [];
-  const app = buildApp(ctx, { logger: opts.logger ?? false, record: opts.record ?? true, requests, faults, connections: opts.connections ?? {}, routes });
+  // One count of unread answers for both doors; a connection closed for it is worth a line.
+  const unread = new UnreadAnswers(UNREAD_LIMITS, (peer, held) =>
+    process.stderr.write(`irv-server: closed the connection of ${peer}: it held ${(held / 1048576).toFixed(1)} MiB of answers not read, the most when all connections together held their ${UNREAD_LIMITS.total / 1048576} MiB\n`),
+  );
+  const app = buildApp(ctx, { logger: opts.logger ?? false, record: opts.record ?? true, requests, faults, connections: opts.connections ?? {}, routes, unread });
   const host = opts.host ?? "127.0.0.1";
   trackRequests(app.server);
   // gRPC on the same listener, within the same bounds.
   const limits = connectionLimits(opts.connections ?? {});
-  const grpc = serveGrpc(app, { maxMessageBytes: BODY_LIMIT, requestTimeoutMs: limits.requestTimeoutMs, idleTimeoutMs: limits.keepAliveTimeoutMs }, (s) => handedOff(app.server, s));
+  const grpc = serveGrpc(app, { maxMessageBytes: BODY_LIMIT, requestTimeoutMs: limits.requestTimeoutMs, idleTimeoutMs: limits.keepAliveTimeoutMs, unread }, (s) => handedOff(app.server, s));
   try {
     await app.listen({ port: opts.port ?? 0, host });
   } catch (e) {

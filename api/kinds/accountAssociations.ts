@@ -34,7 +34,7 @@ export const AccountBlocks = {
                 .array(
                   z
                     .strictObject({
-                      installationId: digits("installation id").describe("The installation id (digits; an int64 on the API)."),
+                      installationId: f.int64Digits("installation id").describe("The installation id (digits; an int64 on the API)."),
                       name: z.string().optional().describe("A name for it."),
                     })
                     .meta({ id: "AccountAssociationGithubInstallation", description: "A GitHub App installation." }),
@@ -44,7 +44,10 @@ export const AccountBlocks = {
             .meta({ id: "AccountAssociationGithubAppInstallations", description: "One GitHub App's installations." }),
         )
         .superRefine((m, ctx) => {
-          for (const k of Object.keys(m)) if (!/^\d+$/.test(k)) ctx.addIssue({ code: "custom", path: [k], message: "must be a GitHub App id (digits)" });
+          for (const k of Object.keys(m)) {
+            if (!/^\d+$/.test(k)) ctx.addIssue({ code: "custom", path: [k], message: "must be a GitHub App id (digits)" });
+            else if (!f.fitsInt64(k)) ctx.addIssue({ code: "custom", path: [k], message: f.INT64_TOO_LARGE });
+          }
         })
         .describe("The installations of each GitHub App, by the app's id (digits)."),
     })

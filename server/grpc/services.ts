@@ -5,21 +5,31 @@
  * and errors are the REST routes' own: nothing is implemented twice. A method irv-server does not
  * serve answers UNIMPLEMENTED, naming its REST mapping.
  */
-import { Metadata, status as GrpcStatus, type Server, type ServiceDefinition, type ServerUnaryCall, type sendUnaryData, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import { Metadata, status as GrpcStatus, type Server, type ServiceDefinition, type ServiceError, type ServerUnaryCall, type sendUnaryData, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { FastifyInstance } from "fastify";
 import type protobuf from "protobufjs";
 import type { ProtoMethod, ProtoPackage } from "../../api/grpc/proto";
 import { maxHeaderSize } from "node:http";
-import { invalidField } from "../errors";
+import { ApiError, invalidField } from "../errors";
 import { errorOf, fromRestJson, toRest } from "./transcode";
+import type { UnreadAnswers } from "../unread";
 
 const raw = (b: Buffer) => b;
 
 /** The REST mapping in words: `GET /iam/v2beta1/groups`. */
 export const describeRule = (m: ProtoMethod): string => `${m.http.method.toUpperCase()} ${m.http.path}`;
 
-/** Adds every service of `packages` to `server`, answering through `app`. */
-export function addServices(server: Server, app: FastifyInstance, root: protobuf.Root, packages: readonly ProtoPackage[]): void {
+/** How calls are answered: through `app`, in turns and within the bounds of `unread`. */
+export interface Answering {
+  app: FastifyInstance;
+  unread: UnreadAnswers;
+  /** The status of a call refused because its connection holds too many unread answers. */
+  refusal: Partial<ServiceError>;
+}
+
+/** Adds every service of `packages` to `server`. */
+export function addServices(server: Server, answering: Answering, root: protobuf.Root, packages: readonly ProtoPackage[]): void {
+  const { app, unread, refusal } = answering;
   const statusType = root.lookupType(".google.rpc.Status");
   for (const p of packages) {
     for (const [serviceName, service] of Object.entries(p.services ?? {})) {
@@ -44,10 +54,20 @@ export function addServices(server: Server, app: FastifyInstance, root: protobuf
         const ns = root.lookup(p.package) as protobuf.Namespace;
         const request = ns.lookupType(m.request);
         const response = ns.lookupType(m.response);
+        const bound: Bound = { rule: m.http, prefix: service.restPrefix ?? "", request, response };
         impl[name] = (call: ServerUnaryCall<Buffer, Buffer>, done: sendUnaryData<Buffer>) => {
-          void answer(app, statusType, { rule: m.http, prefix: service.restPrefix ?? "", request, response }, call).then(
-            (r) => ("ok" in r ? done(null, r.ok) : done(r.error)),
-          );
+          void unread
+            .inTurn(async (): Promise<Answer> => {
+              // A connection full of unread answers gets no new one computed; one gone needs none.
+              if (call.cancelled) return { error: { code: GrpcStatus.CANCELLED, details: "the call was cancelled" } };
+              if (unread.full(call.getPeer())) return { error: refusal };
+              const r = await answer(app, statusType, bound, call);
+              return "ok" in r && !unread.admit(call.getPeer(), r.ok.length) ? { error: refusal } : r;
+            })
+            .then(
+              (r) => ("ok" in r ? done(null, r.ok) : done(r.error)),
+              (e: Error) => done({ code: GrpcStatus.INTERNAL, details: `the call could not be answered: ${e.message}` }),
+            );
         };
       }
       server.addService(definition, impl);
@@ -70,6 +90,7 @@ async function answer(app: FastifyInstance, statusType: protobuf.Type, b: Bound,
   try {
     rest = toRest(b.rule, b.prefix, b.request, b.request.decode(call.request));
   } catch (e) {
+    if (e instanceof ApiError) return { error: errorOf(statusType, e.http, e.status) };
     return { error: { code: GrpcStatus.INVALID_ARGUMENT, details: `the request is not a valid ${b.request.fullName.slice(1)}: ${(e as Error).message}`, metadata: new Metadata() } };
   }
   // HTTP/1.1 refuses a request line past Node's header limit; a transcoded one has the same bound.

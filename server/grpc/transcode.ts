@@ -10,6 +10,7 @@ import { status as GrpcStatus, Metadata, type ServiceError } from "@grpc/grpc-js
 import type protobuf from "protobufjs";
 import type { HttpRule } from "../../api/grpc/proto";
 import { fromJson, maskPathsOf, protoNameOf, toJson } from "../../api/grpc/root";
+import { parseUid } from "../validate";
 
 type Obj = Record<string, unknown>;
 
@@ -40,9 +41,14 @@ function take(type: protobuf.Type, obj: Obj, path: string): unknown {
   return v && typeof v === "object" ? take(field.resolvedType as protobuf.Type, v as Obj, rest.join(".")) : undefined;
 }
 
-/** A path variable's value in the URL: each segment escaped; a `**` variable keeps its `/`. */
-function pathValue(v: unknown, pattern: string | undefined): string {
-  const s = v === undefined || v === null ? "" : String(v);
+/**
+ * A path variable's value in the URL. Every path variable of the platform's methods names an item
+ * by its uid, so anything else is refused here (INVALID_ARGUMENT naming the field), before
+ * routing: a `..` segment would otherwise resolve into another route. Each segment is escaped;
+ * a `**` variable keeps its `/`.
+ */
+function pathValue(field: string, v: unknown, pattern: string | undefined): string {
+  const s = parseUid(v === undefined || v === null ? "" : String(v), field);
   return pattern === "**" ? s.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(s);
 }
 
@@ -67,10 +73,13 @@ function query(type: protobuf.Type, obj: Obj, prefix: string, out: URLSearchPara
   }
 }
 
-/** The REST request of a decoded request message under `rule`, with the service's REST prefix. */
+/**
+ * The REST request of a decoded request message under `rule`, with the service's REST prefix.
+ * Throws an ApiError for a path field that is not a uid.
+ */
 export function toRest(rule: HttpRule, prefix: string, type: protobuf.Type, message: protobuf.Message): RestRequest {
   const obj = toJson(type, message);
-  const path = rule.path.replace(TEMPLATE, (_, field: string, pattern?: string) => pathValue(take(type, obj, field), pattern));
+  const path = rule.path.replace(TEMPLATE, (_, field: string, pattern?: string) => pathValue(field, take(type, obj, field), pattern));
   let body: unknown;
   if (rule.body === "*") body = obj;
   else if (rule.body) body = take(type, obj, rule.body) ?? {};

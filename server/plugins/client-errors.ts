@@ -5,13 +5,19 @@
  * Status code is INVALID_ARGUMENT with a BadRequest naming what was wrong. The connection is
  * then closed: the rest of what the client sent cannot be trusted to frame another request.
  */
-import { STATUS_CODES } from "node:http";
+import { maxHeaderSize, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { invalidField } from "../errors";
 
+/**
+ * What is wrong with a request's headers past Node's limit (16 KiB unless `--max-http-header-size`
+ * says otherwise): on HTTP/1.1 its request line and headers, on gRPC its metadata (one bound for
+ * both doors), reported on the field `headers`.
+ */
+export const headersTooLarge = (what: "request line and headers" | "metadata"): string => `the ${what} are larger than ${maxHeaderSize / 1024} KiB`;
+
 function answer(err: NodeJS.ErrnoException): { http: number; field: string; description: string } {
-  if (err.code === "HPE_HEADER_OVERFLOW")
-    return { http: 431, field: "headers", description: "the request line and headers are larger than 16 KiB" };
+  if (err.code === "HPE_HEADER_OVERFLOW") return { http: 431, field: "headers", description: headersTooLarge("request line and headers") };
   if (err.code === "ERR_HTTP_REQUEST_TIMEOUT")
     return { http: 408, field: "request", description: "was not received in time" };
   return { http: 400, field: "request", description: "is not a valid HTTP/1.1 request" };

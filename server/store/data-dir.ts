@@ -5,19 +5,22 @@
  *                       written once, atomically, when the directory is first used
  *   snapshot.json       the whole store as of generation g (written atomically)
  *   journal-<g>.log     every transaction committed since that snapshot (journal.ts)
- *   lock                the pid of the server using the directory
+ *   lock.db             the lock the server holds while it uses the directory (lock.ts)
  *
- * Start: load the snapshot, replay its journal, cut off a torn tail. Every committed transaction
+ * Start: load the snapshot, replay its journal, cut off a torn tail; a journal damaged anywhere
+ * else stops the start (journal.ts), unless told to recover from it, which keeps the damaged
+ * file as it is. Every committed transaction
  * is one journal record, flushed before the transaction returns. When the journal outgrows the
  * snapshot, a new snapshot is written and a fresh journal started (compaction), so start-up time
  * stays proportional to the data, not to its history.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { syncDir, writeFileAtomic, writeFlushed } from "./files";
 import { secureDataDir } from "./permissions";
-import { Journal, JournalError, type JournalIo, type ReplayResult } from "./journal";
+import { Journal, JournalDamaged, JournalError, type JournalEntry, type JournalIo, type ReplayResult } from "./journal";
+import { lockDataDir, sqlite, type DirLock } from "./lock";
 import { dumpSnapshot, loadSnapshot } from "./snapshot";
 import type { Change, Store } from "./store";
 
@@ -45,6 +48,13 @@ export interface DataDirOptions {
   warn?: (message: string) => void;
   /** File operations of the journal (tests inject failures). */
   journalIo?: JournalIo;
+  /**
+   * Start from the records before a damaged one in the middle of the journal, instead of
+   * refusing to start; the damaged journal is kept, renamed, byte for byte.
+   */
+  recoverJournal?: boolean;
+  /** Takes the directory's lock (default: the operating system's, lock.ts; tests of the journal alone pass another). */
+  lock?: (dir: string) => DirLock;
 }
 
 /** What opening found. */
@@ -58,12 +68,10 @@ export interface Opened {
 const DEFAULT_COMPACT_AFTER = 8 * 1024 * 1024;
 const STATE = "state.json";
 const SNAPSHOT = "snapshot.json";
-const LOCK = "lock";
+/** The pid file an older irv-server locked the directory with: removed, it locks nothing. */
+const OLD_LOCK = "lock";
 const journalName = (generation: number) => `journal-${generation}.log`;
 const JOURNAL_FILE = /^journal-(\d+)\.log$/;
-
-/** Directories this process has open: a second server on one directory would corrupt it. */
-const openHere = new Set<string>();
 
 /** A store's data directory, attached as the store's committer. */
 export class DataDir {
@@ -80,6 +88,7 @@ export class DataDir {
     private generation: number,
     private snapshotBytes: number,
     private opts: DataDirOptions,
+    private lock: DirLock,
   ) {}
 
   /**
@@ -88,17 +97,20 @@ export class DataDir {
    */
   static async open(dir: string, store: Store, init: () => Promise<Omit<DurableState, "format">>, opts: DataDirOptions = {}): Promise<Opened> {
     const root = resolve(dir);
+    // Nothing is made where no lock can be held.
+    if (!opts.lock) sqlite();
     mkdirSync(root, { recursive: true, mode: 0o700 });
     secureDataDir(root, opts.warn ?? (() => undefined));
-    takeLock(root);
+    const lock = (opts.lock ?? lockDataDir)(root);
     try {
-      const opened = existsSync(join(root, STATE)) ? recover(root, store, opts) : await initialize(root, store, init, opts);
+      rmSync(join(root, OLD_LOCK), { force: true });
+      const opened = existsSync(join(root, STATE)) ? recover(root, store, opts, lock) : await initialize(root, store, init, opts, lock);
       // A long journal is folded into a snapshot now, so the next start is quick too.
       if (opened.dataDir.compactionDue()) opened.dataDir.compact();
       store.setCommitter((changes) => opened.dataDir.commit(changes));
       return opened;
     } catch (e) {
-      releaseLock(root);
+      lock.release();
       throw e;
     }
   }
@@ -138,7 +150,7 @@ export class DataDir {
     this.closed = true;
     this.store.setCommitter(undefined);
     this.journal.close();
-    releaseLock(this.dir);
+    this.lock.release();
   }
 
   private commit(changes: readonly Change[]): void {
@@ -177,38 +189,65 @@ export class DataDir {
 }
 
 /** A new directory: fill the store, write the snapshot and its journal, then the state last. */
-async function initialize(dir: string, store: Store, init: () => Promise<Omit<DurableState, "format">>, opts: DataDirOptions): Promise<Opened> {
+async function initialize(dir: string, store: Store, init: () => Promise<Omit<DurableState, "format">>, opts: DataDirOptions, lock: DirLock): Promise<Opened> {
   const state: DurableState = { format: "irv-server-state/1", ...(await init()) };
   const snapshot = dumpSnapshot(store, 0);
   const journal = Journal.create(join(dir, journalName(0)), opts.journalIo);
   writeFileAtomic(join(dir, SNAPSHOT), snapshot);
   // state.json marks the directory as initialized: a crash before it starts over from scratch.
   writeFileAtomic(join(dir, STATE), JSON.stringify(state));
-  return { dataDir: new DataDir(dir, store, journal, 0, snapshot.length, opts), state };
+  return { dataDir: new DataDir(dir, store, journal, 0, snapshot.length, opts, lock), state };
 }
 
 /** An existing directory: load the snapshot, replay its journal, clear what a crash left behind. */
-function recover(dir: string, store: Store, opts: DataDirOptions): Opened {
+function recover(dir: string, store: Store, opts: DataDirOptions, lock: DirLock): Opened {
   const state = readJson(join(dir, STATE), (v) => DurableState.parse(v));
   const text = readFileSync(join(dir, SNAPSHOT), "utf8");
   const generation = readJson(join(dir, SNAPSHOT), (doc) => loadSnapshot(store, doc), text);
-  const path = join(dir, journalName(generation));
+  const name = journalName(generation);
+  const path = join(dir, name);
   if (!existsSync(path)) {
-    opts.warn?.(`${journalName(generation)} is missing: starting it empty`);
+    opts.warn?.(`${name} is missing: starting it empty`);
     Journal.create(path, opts.journalIo).close();
   }
-  const { journal, replay } = Journal.open(path, (entries) => {
+  const apply = (entries: JournalEntry[]) => {
     for (const e of entries) store.restore(e.kind, e.uid, e.value);
-  }, opts.journalIo);
+  };
+  let opened: { journal: Journal; replay: ReplayResult };
+  let kept: string | undefined;
+  try {
+    opened = Journal.open(path, apply, opts.journalIo);
+  } catch (e) {
+    if (!(e instanceof JournalDamaged)) throw e;
+    if (!opts.recoverJournal) throw new Error(`${path} ${e.message}. ${RECOVERY}`);
+    // The evidence stays as it is, under another name; the store holds the records before the
+    // damage (replayed above), and continues in a fresh journal of the next generation once it
+    // is folded into a snapshot below.
+    kept = `${name}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    renameSync(path, join(dir, kept));
+    syncDir(dir);
+    opts.warn?.(`${name} ${e.message}; started from the ${e.before} records before the damage, as asked; the damaged journal is kept as ${kept}`);
+    Journal.create(path, opts.journalIo).close();
+    opened = Journal.open(path, apply, opts.journalIo);
+  }
+  const { journal, replay } = opened;
   if (replay.droppedBytes > 0)
-    opts.warn?.(`dropped a torn record at the end of ${journalName(generation)} (${replay.droppedBytes} bytes, never acknowledged)`);
+    opts.warn?.(`dropped a torn record at the end of ${name} (${replay.droppedBytes} bytes, never acknowledged)`);
   for (const f of readdirSync(dir)) {
     const m = JOURNAL_FILE.exec(f);
     if ((m && Number(m[1]) !== generation) || f.endsWith(".tmp")) rmSync(join(dir, f), { force: true });
   }
-  const dataDir = new DataDir(dir, store, journal, generation, text.length, opts);
+  const dataDir = new DataDir(dir, store, journal, generation, text.length, opts, lock);
+  // What was recovered becomes the next snapshot at once: nothing of it depends on the kept file.
+  if (kept) dataDir.compact();
   return { dataDir, state, replay };
 }
+
+/** How to start again after a damaged journal stopped the start. */
+const RECOVERY =
+  "The server did not start and changed nothing. To start from the records before the damage " +
+  "(losing the writes the damaged record and those after it hold), keeping the damaged journal " +
+  "byte for byte under a new name, start it once with --recover-journal";
 
 function readJson<T>(path: string, parse: (value: unknown) => T, text?: string): T {
   try {
@@ -216,38 +255,4 @@ function readJson<T>(path: string, parse: (value: unknown) => T, text?: string):
   } catch (e) {
     throw new Error(`${path} is not a valid irv-server data file: ${(e as Error).message}`);
   }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Claims `dir` for this process; a lock left by a process that is gone (a crash) is taken over. */
-function takeLock(dir: string): void {
-  if (openHere.has(dir)) throw new Error(`data directory ${dir} is already in use by this process`);
-  const path = join(dir, LOCK);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(path, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
-      openHere.add(dir);
-      return;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    }
-    const pid = Number(readFileSync(path, "utf8").trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid))
-      throw new Error(`data directory ${dir} is in use by process ${pid}`);
-    rmSync(path, { force: true });
-  }
-  throw new Error(`could not lock data directory ${dir}`);
-}
-
-function releaseLock(dir: string): void {
-  openHere.delete(dir);
-  rmSync(join(dir, LOCK), { force: true });
 }

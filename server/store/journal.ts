@@ -6,8 +6,10 @@
  *
  * and the payload is {"seq": n, "changes": [[kind, uid, value or null], ...]}: each item's whole
  * new value (null: removed), so replaying a record is idempotent. Reading stops at the first
- * record that is short, fails its checksum or breaks the sequence: that is a write torn by a
- * crash, never acknowledged; it is cut off so the next append starts on a clean boundary.
+ * record that is short, fails its checksum or breaks the sequence. When no whole record follows
+ * it, that is a write torn by a crash, never acknowledged: it is cut off so the next append starts
+ * on a clean boundary. When whole records follow it, they were acknowledged after it: the journal
+ * is damaged, not torn, and opening it fails (JournalDamaged) without changing the file.
  */
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { crc32 } from "node:zlib";
@@ -71,8 +73,47 @@ export function encodeRecord(seq: number, changes: readonly Change[]): Buffer {
   return Buffer.concat([header, payload]);
 }
 
-/** Decodes the record at `offset`, or undefined when it is torn or invalid. */
-function decodeRecord(buf: Buffer, offset: number, seq: number): { entries: JournalEntry[]; end: number } | undefined {
+/** A journal with a bad record that whole records follow: not a torn write. Nothing was changed. */
+export class JournalDamaged extends Error {
+  constructor(
+    /** Whole records before the damage (replayed). */
+    readonly before: number,
+    /** Byte offset of the damaged record. */
+    readonly at: number,
+    /** Whole records found after it. */
+    readonly after: number,
+  ) {
+    super(
+      `is damaged at byte ${at}, in record ${before + 1}: ${after} whole record${after === 1 ? "" : "s"} follow${after === 1 ? "s" : ""} it, ` +
+        "so it is not a write torn by a crash, and those records hold acknowledged writes",
+    );
+  }
+}
+
+/** The start of every record's payload: where a scan for whole records looks. */
+const PAYLOAD_START = Buffer.from('{"seq":', "utf8");
+
+/**
+ * Whole records after the bad one at `offset` (whose sequence number would have been `seq`):
+ * each place the payload's opening text appears is tried as a record, of any later number, then
+ * followed by its length. Linear in the bytes after `offset`.
+ */
+function recordsAfter(buf: Buffer, offset: number, seq: number): number {
+  let found = 0;
+  let last = seq - 1;
+  for (let at = buf.indexOf(PAYLOAD_START, offset + HEADER_BYTES + 1); at >= 0; ) {
+    const rec = at >= HEADER_BYTES ? decodeRecord(buf, at - HEADER_BYTES, undefined) : undefined;
+    if (rec && rec.seq > last) {
+      found++;
+      last = rec.seq;
+      at = buf.indexOf(PAYLOAD_START, rec.end + HEADER_BYTES);
+    } else at = buf.indexOf(PAYLOAD_START, at + 1);
+  }
+  return found;
+}
+
+/** Decodes the record at `offset` (numbered `seq`, when given), or undefined when it is torn or invalid. */
+function decodeRecord(buf: Buffer, offset: number, seq: number | undefined): { entries: JournalEntry[]; end: number; seq: number } | undefined {
   if (buf.length - offset < HEADER_BYTES) return undefined;
   const length = buf.readUInt32LE(offset);
   const end = offset + HEADER_BYTES + length;
@@ -85,7 +126,7 @@ function decodeRecord(buf: Buffer, offset: number, seq: number): { entries: Jour
   } catch {
     return undefined;
   }
-  if (parsed.seq !== seq || !Array.isArray(parsed.changes)) return undefined;
+  if (typeof parsed.seq !== "number" || (seq !== undefined && parsed.seq !== seq) || !Array.isArray(parsed.changes)) return undefined;
   const entries: JournalEntry[] = [];
   for (const c of parsed.changes as unknown[]) {
     if (!Array.isArray(c) || !COLLECTION_NAMES.includes(c[0]) || typeof c[1] !== "string") return undefined;
@@ -93,7 +134,7 @@ function decodeRecord(buf: Buffer, offset: number, seq: number): { entries: Jour
     if (value !== null && (typeof value !== "object" || value.uid !== c[1])) return undefined;
     entries.push({ kind: c[0] as CollectionName, uid: c[1], value: value ?? undefined });
   }
-  return { entries, end };
+  return { entries, end, seq: parsed.seq };
 }
 
 /** An open journal file. Appends are synchronous: the event loop serializes them. */
@@ -119,7 +160,8 @@ export class Journal {
 
   /**
    * Opens the journal at `path`, hands every whole record to `apply` in order, and cuts off a
-   * torn tail. The file must exist.
+   * torn tail. Throws JournalDamaged, leaving the file as it is, when a bad record is followed
+   * by whole ones. The file must exist.
    */
   static open(path: string, apply: (entries: JournalEntry[]) => void, io: JournalIo = fileIo): { journal: Journal; replay: ReplayResult } {
     const buf = readFileSync(path);
@@ -131,6 +173,10 @@ export class Journal {
       apply(rec.entries);
       offset = rec.end;
       seq++;
+    }
+    if (offset < buf.length) {
+      const after = recordsAfter(buf, offset, seq + 1);
+      if (after > 0) throw new JournalDamaged(seq, offset, after);
     }
     const fd = openSync(path, "r+");
     if (offset < buf.length) {

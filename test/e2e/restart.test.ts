@@ -2,23 +2,25 @@
  * The issue's complaint, end to end: a stack applied against `irv-server --data-dir` still points
  * at its resources after the server restarts. Refresh finds every resource unchanged, a preview
  * plans nothing, and destroy deletes them, all with the token the stack was configured with
- * before the restart.
+ * before the restart. The server is a process (on a Node with node:sqlite, which the data
+ * directory's lock needs), stopped and started again on the same port.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../server";
 import { ENGINE_TIMEOUT, createStack, loadSdk, recordSteps } from "../support/engine";
 import { apiFor, path } from "../support/server";
+import { ensureBuilt, launch, portOf, stop, type ServerProcess } from "../support/server-process";
 
 describe("a stack across an irv-server restart", { timeout: ENGINE_TIMEOUT }, () => {
   it("refreshes and previews with no changes, and destroys, after the server restarts on its data directory", async () => {
+    ensureBuilt();
     const parent = mkdtempSync(join(tmpdir(), "irv-restart-"));
     const dataDir = join(parent, "data");
-    let server: RunningServer = await startServer({ dataDir });
-    const endpoint = { url: server.url, authUrl: server.authUrl, token: server.token };
-    const org = server.organization;
+    let server: ServerProcess = await launch(dataDir);
+    const endpoint = { url: server.start.url, authUrl: server.start.authUrl, token: server.start.token };
+    const org = server.start.organization;
     const irv = loadSdk();
     const t = await createStack({
       stackName: "restart",
@@ -38,9 +40,9 @@ describe("a stack across an irv-server restart", { timeout: ENGINE_TIMEOUT }, ()
     try {
       const up = await t.stack.up();
       const eng = up.outputs.eng.value as string;
-      await server.close();
-      server = await startServer({ dataDir, port: Number(new URL(endpoint.url).port) });
-      expect(server.organization).toBe(org);
+      await stop(server);
+      server = await launch(dataDir, ["--port", portOf(endpoint.url)]);
+      expect(server.start.organization).toBe(org);
 
       const refresh = await t.stack.refresh();
       expect(refresh.summary.resourceChanges).toEqual({ same: 5 });
@@ -49,10 +51,10 @@ describe("a stack across an irv-server restart", { timeout: ENGINE_TIMEOUT }, ()
       expect(planned.steps.map((s) => s.op)).toEqual(["same", "same", "same", "same"]);
 
       await t.stack.destroy();
-      expect((await apiFor(server.url, endpoint.token).get(path("groups", eng))).status).toBe(404);
+      expect((await apiFor(server.start.url, endpoint.token).get(path("groups", eng))).status).toBe(404);
     } finally {
       await t.dispose();
-      await server.close();
+      await stop(server);
       rmSync(parent, { recursive: true, force: true });
     }
   });

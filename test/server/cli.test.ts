@@ -1,6 +1,10 @@
 /** The irv-server command: one JSON start line on stdout, logs on stderr, clean exit on SIGTERM. */
 import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { hasSqlite } from "../../harness/node";
 import { cli, ensureBuilt } from "../support/server-process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiFor, path } from "../support/server";
@@ -42,6 +46,17 @@ describe("irv-server CLI", () => {
     const bad = spawnSync(process.execPath, [cli, "--port", "nope"], { encoding: "utf8" });
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain("--port");
+  });
+
+  it("refuses --data-dir on a Node without node:sqlite (its lock needs it), making nothing", () => {
+    // This Node, with node:sqlite turned off where it has one.
+    const node = hasSqlite() ? [process.execPath, "--no-experimental-sqlite"] : [process.execPath];
+    const dir = join(mkdtempSync(join(tmpdir(), "irv-nosqlite-")), "data");
+    const bad = spawnSync(node[0], [...node.slice(1), cli, "--port", "0", "--data-dir", dir], { encoding: "utf8", timeout: 30_000 });
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toContain(`irv-server: a data directory needs node:sqlite, for the lock that keeps a second server off it, and this Node (${process.version}) has none: use Node 22.13 or newer`);
+    expect(existsSync(dir)).toBe(false);
   });
 
   it("refuses an organization name the API would refuse as a group name", () => {

@@ -1,19 +1,20 @@
 /**
- * `startServer({ dataDir })` in process: a restart keeps what a stack points at (organization,
- * uids, signing key, page tokens); compaction keeps the data; a journal that can no longer be
- * written refuses writes instead of acknowledging them.
+ * `irv-server --data-dir` (a process on a Node with node:sqlite, which its lock needs): a restart
+ * keeps what a stack points at (organization, uids, signing key, page tokens); compaction keeps the
+ * data; a journal that can no longer be written refuses writes instead of acknowledging them.
  */
 import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { startServer } from "../../server";
+import { beforeAll, describe, expect, it } from "vitest";
 import { groupRecord } from "../../server/model/groups";
 import { Store } from "../../server/store";
 import { DataDir } from "../../server/store/data-dir";
 import type { JournalIo } from "../../server/store/journal";
 import { apiFor, path } from "../support/server";
-import { useDataDirs } from "../support/server-process";
+import { ensureBuilt, launch, portOf, stop, useDataDirs } from "../support/server-process";
 import { bind, mkGroup, mkIdentity, ok, role, wireCaps } from "../support/server-helpers";
+
+beforeAll(() => ensureBuilt(), 180_000);
 
 /**
  * Waits until `url` answers: a fetch right after a server on the same port closed may pick a
@@ -36,9 +37,9 @@ const freshDir = useDataDirs("irv-datadir-");
 describe("startServer({ dataDir })", () => {
   it("brings a stack's resources back after a restart: same organization, uids, keys and page tokens", async () => {
     const dataDir = freshDir();
-    const first = await startServer({ dataDir, organizationName: "stack-org" });
-    const api = apiFor(first.url, first.token);
-    const org = first.organization;
+    const first = await launch(dataDir, ["--organization-name", "stack-org"]);
+    const api = apiFor(first.start.url, first.start.token);
+    const org = first.start.organization;
     const eng = await mkGroup(api, org, "engineering", "eng");
     const ops = await mkGroup(api, org, "operations");
     const ci = await mkIdentity(api, eng.uid, "ci-bot");
@@ -46,41 +47,38 @@ describe("startServer({ dataDir })", () => {
     const custom = ok(await api.post(path("roles", eng.uid), { name: "deployer", capabilities: wireCaps(["repo.list"]) }));
     ok(await api.patch(path("groups", ops.uid), { description: "renamed" }));
     const page1 = ok(await api.get(path("groups"), { "uidp.children_of": org, page_size: 1, order_by: "name" }));
-    const jwks = ok(await apiFor(first.authUrl, null).get("/.well-known/jwks.json"));
-    const ciToken = await first.issueToken(ci.uid);
-    const port = new URL(first.url).port;
-    await first.close();
+    const jwks = ok(await apiFor(first.start.authUrl, null).get("/.well-known/jwks.json"));
+    await stop(first);
 
     // Options for a new organization do not apply to a directory that holds one.
-    const second = await startServer({ dataDir, port: Number(port), organizationName: "other-org" });
+    const second = await launch(dataDir, ["--port", portOf(first.start.url), "--organization-name", "other-org"]);
     try {
-      await reachable(second.url);
-      expect(second.organization).toBe(org);
-      expect(second.url).toBe(first.url);
-      const old = apiFor(second.url, first.token);
+      await reachable(second.start.url);
+      expect(second.start.organization).toBe(org);
+      expect(second.start.url).toBe(first.start.url);
+      // The token signed before the restart still verifies: the signing key was kept.
+      const old = apiFor(second.start.url, first.start.token);
       expect(ok(await old.get(path("groups", org))).name).toBe("stack-org");
       expect(ok(await old.get(path("groups", eng.uid)))).toEqual(eng);
       expect(ok(await old.get(path("groups", ops.uid))).description).toBe("renamed");
       expect(ok(await old.get(path("identities", ci.uid)))).toEqual(ci);
       expect(ok(await old.get(path("roleBindings", b.uid)))).toEqual(b);
       expect(ok(await old.get(path("roles", custom.uid)))).toEqual(custom);
-      // The binding still grants: a token minted for the identity before the restart works.
-      ok(await apiFor(second.url, ciToken).get(path("groups", eng.uid)));
-      expect(ok(await apiFor(second.authUrl, null).get("/.well-known/jwks.json"))).toEqual(jwks);
+      expect(ok(await apiFor(second.start.authUrl, null).get("/.well-known/jwks.json"))).toEqual(jwks);
       const page2 = ok(await old.get(path("groups"), { "uidp.children_of": org, page_size: 1, order_by: "name", page_token: page1.nextPageToken }));
       expect(page2.groups.map((g: { name: string }) => g.name)).toEqual(["operations"]);
-      ok(await apiFor(second.url, second.token).get(path("groups", org)));
+      ok(await apiFor(second.start.url, second.start.token).get(path("groups", org)));
     } finally {
-      await second.close();
+      await stop(second);
     }
   });
 
   it("compacts the journal into a snapshot and recovers the same data from it", async () => {
     const dataDir = freshDir();
     // Compact after every write: each one starts a new generation.
-    const first = await startServer({ dataDir, compactAfterBytes: 1 });
-    const api = apiFor(first.url, first.token);
-    const org = first.organization;
+    const first = await launch(dataDir, ["--compact-after", "1"]);
+    const api = apiFor(first.start.url, first.start.token);
+    const org = first.start.organization;
     const made: string[] = [];
     for (let i = 0; i < 12; i++) {
       const g = await mkGroup(api, org, `compacted-${i}`);
@@ -89,7 +87,7 @@ describe("startServer({ dataDir })", () => {
       if (i % 4 === 0) ok(await api.del(path("groups", g.uid)));
     }
     const before = ok(await api.get(path("groups"), { "uidp.descendants_of": org, page_size: 200 }));
-    await new Promise((r) => setImmediate(r));
+    await stop(first);
     const files = readdirSync(dataDir).sort();
     const journals = files.filter((f) => f.startsWith("journal-"));
     expect(journals).toHaveLength(1);
@@ -98,15 +96,14 @@ describe("startServer({ dataDir })", () => {
     // It holds the signing key: only the owner may read any of it.
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     for (const f of files) expect([f, statSync(join(dataDir, f)).mode & 0o777]).toEqual([f, 0o600]);
-    await first.close();
 
-    const second = await startServer({ dataDir });
+    const second = await launch(dataDir);
     try {
-      const after = ok(await apiFor(second.url, second.token).get(path("groups"), { "uidp.descendants_of": org, page_size: 200 }));
+      const after = ok(await apiFor(second.start.url, second.start.token).get(path("groups"), { "uidp.descendants_of": org, page_size: 200 }));
       expect(after.groups).toEqual(before.groups);
       expect(after.groups).toHaveLength(1 + 12 - 3);
     } finally {
-      await second.close();
+      await stop(second);
     }
   });
 
@@ -127,7 +124,8 @@ describe("startServer({ dataDir })", () => {
     const { dataDir: dd } = await DataDir.open(dataDir, store, async () => {
       store.groups.insert(root);
       return { organization: root.uid, adminUid: `${root.uid}/0000000000000001`, signingKey: { kty: "EC", crv: "P-256", x: "x", y: "y", d: "d", kid: "k" }, pageSecret: "cw==" };
-    }, { journalIo: io, failure: (e) => new Error(`refused: ${e.code ?? e.message}`) });
+      // The journal alone: the directory's lock (node:sqlite, which this Node may lack) is the process tests'.
+    }, { journalIo: io, failure: (e) => new Error(`refused: ${e.code ?? e.message}`), lock: () => ({ release: () => {} }) });
     try {
       const child = { ...root, uid: `${root.uid}/00000000000000aa`, name: "child" };
       store.transaction(() => store.groups.insert(child));
@@ -154,29 +152,29 @@ describe("startServer({ dataDir })", () => {
 
   it("recovers from a crash in the middle of a compaction: the stale next journal and temporary snapshot are ignored and removed", async () => {
     const dataDir = freshDir();
-    const first = await startServer({ dataDir });
-    const api = apiFor(first.url, first.token);
-    const g = await mkGroup(api, first.organization, "before-compaction");
-    await first.close();
+    const first = await launch(dataDir);
+    const api = apiFor(first.start.url, first.start.token);
+    const g = await mkGroup(api, first.start.organization, "before-compaction");
+    await stop(first);
     // What a compaction leaves when it dies before renaming its snapshot into place.
     writeFileSync(join(dataDir, "journal-1.log"), "half a journal");
     writeFileSync(join(dataDir, "snapshot.json.tmp"), "{\"format\":\"irv-server-snapshot/1\",\"gen");
-    const second = await startServer({ dataDir });
+    const second = await launch(dataDir);
     try {
-      expect(ok(await apiFor(second.url, second.token).get(path("groups", g.uid))).name).toBe("before-compaction");
-      expect(readdirSync(dataDir).sort()).toEqual(["journal-0.log", "lock", "snapshot.json", "state.json"]);
+      expect(ok(await apiFor(second.start.url, second.start.token).get(path("groups", g.uid))).name).toBe("before-compaction");
+      expect(readdirSync(dataDir).sort()).toEqual(["journal-0.log", "lock.db", "snapshot.json", "state.json"]);
     } finally {
-      await second.close();
+      await stop(second);
     }
   });
 
   it("refuses to start on a damaged data file, naming it, and leaves the directory free", async () => {
     const dataDir = freshDir();
-    await (await startServer({ dataDir })).close();
+    await stop(await launch(dataDir));
     writeFileSync(join(dataDir, "snapshot.json"), "{\"format\":");
-    await expect(startServer({ dataDir })).rejects.toThrow(/snapshot\.json is not a valid irv-server data file/);
+    await expect(launch(dataDir)).rejects.toThrow(/exited 2: irv-server: .*snapshot\.json is not a valid irv-server data file/);
     writeFileSync(join(dataDir, "state.json"), JSON.stringify({ format: "irv-server-state/1", organization: "x" }));
-    await expect(startServer({ dataDir })).rejects.toThrow(/state\.json is not a valid irv-server data file/);
+    await expect(launch(dataDir)).rejects.toThrow(/exited 2: irv-server: .*state\.json is not a valid irv-server data file/);
   });
 
   it("undoes every write of a transaction whose function throws, indexes included", () => {

@@ -1,7 +1,9 @@
 /**
  * `irv-server --data-dir`: every acknowledged write survives a crash (SIGKILL in the middle of
- * a concurrent write load), a torn journal record is dropped whole, a write the disk refuses is
- * answered UNAVAILABLE and not applied, and a restart keeps organization, uids and signing key.
+ * a concurrent write load), a torn journal record is dropped whole, a journal damaged anywhere
+ * else stops the start, a write the disk refuses is answered UNAVAILABLE and not applied, a
+ * second server is refused even from another PID namespace, and a restart keeps organization,
+ * uids and signing key.
  */
 import { readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -181,7 +183,7 @@ describe("irv-server --data-dir", () => {
     const fixtures = join(dir, "..", "fixtures.json");
     writeFileSync(fixtures, "{}");
     // Files may grow to 48 KiB: the first snapshot fits, the journal fills up.
-    const first = await launch(dir, ["--fixtures", fixtures], 48);
+    const first = await launch(dir, ["--fixtures", fixtures], { fileSizeKiB: 48 });
     const { organization, token, url } = first.start;
     const api = apiFor(url, token);
     const acked: string[] = [];
@@ -217,11 +219,83 @@ describe("irv-server --data-dir", () => {
     const dir = freshDir();
     const first = await launch(dir);
     try {
-      await expect(launch(dir)).rejects.toThrow(/in use by process/);
+      await expect(launch(dir)).rejects.toThrow(new RegExp(`data directory ${dir} is in use by another irv-server \\(process ${first.child.pid} on host `));
     } finally {
       await stop(first);
     }
     // A clean stop releases it.
     await stop(await launch(dir));
   }, 30_000);
+
+  it("refuses a second server in another PID namespace, which cannot see the first's pid; once the first is killed, takes over with every acknowledged write", async () => {
+    const dir = freshDir();
+    const first = await launch(dir);
+    const api = apiFor(first.start.url, first.start.token);
+    const acked: string[] = [];
+    for (let i = 0; i < 20; i++) acked.push((await mkGroup(api, first.start.organization, `before-${i}`)).uid);
+    // A new PID namespace (as a second container on the same volume has), where the first
+    // server's pid does not exist: a pid in a file would let it in.
+    const elsewhere = { wrap: ["unshare", ...(process.getuid?.() === 0 ? [] : ["--user", "--map-root-user"]), "--pid", "--fork", "--mount-proc", "--kill-child=SIGTERM"] };
+    await expect(launch(dir, [], elsewhere)).rejects.toThrow(new RegExp(`exited 2: irv-server: data directory ${dir} is in use by another irv-server \\(process ${first.child.pid} on host `));
+    // Still the only one: it keeps taking writes, all of them acknowledged.
+    for (let i = 0; i < 20; i++) acked.push((await mkGroup(api, first.start.organization, `after-${i}`)).uid);
+    await crash(first);
+    // The lock went with the process.
+    const second = await launch(dir, ["--port", portOf(first.start.url)], elsewhere);
+    try {
+      const again = apiFor(second.start.url, first.start.token);
+      for (const uid of acked) ok(await again.get(path("groups", uid)));
+    } finally {
+      await stop(second);
+    }
+  }, 60_000);
+
+  it("refuses to start on a journal damaged before its last record, changing nothing, and starts from the records before the damage only when told to, keeping the damaged journal", async () => {
+    const dir = freshDir();
+    const first = await launch(dir);
+    const { organization, token, url } = first.start;
+    const api = apiFor(url, token);
+    const groups: string[] = [];
+    for (let i = 0; i < 13; i++) groups.push((await mkGroup(api, organization, `acked-${i}`)).uid);
+    await crash(first);
+
+    const name = readdirSync(dir).find((f) => f.startsWith("journal-"))!;
+    const journal = join(dir, name);
+    const { starts } = journalRecords(journal);
+    expect(starts).toHaveLength(13);
+    // Record 6 of 13 damaged in turn in its length, its checksum and its payload: 7
+    // acknowledged writes follow it.
+    for (const at of [starts[5], starts[5] + 4, starts[5] + 8 + 20]) {
+      const bytes = readFileSync(journal);
+      const damaged = Buffer.from(bytes);
+      damaged[at] ^= 0x20;
+      writeFileSync(journal, damaged);
+      const refused = launch(dir, ["--port", portOf(url)]);
+      await expect(refused).rejects.toThrow(new RegExp(`exited 2: irv-server: ${journal} is damaged at byte ${starts[5]}, in record 6: 7 whole records follow it`));
+      await expect(refused).rejects.toThrow(/--recover-journal/);
+      // Not a byte changed.
+      expect(readFileSync(journal).equals(damaged)).toBe(true);
+      writeFileSync(journal, bytes);
+    }
+
+    // Told to recover: the 5 records before the damage, and the damaged journal kept as it was.
+    const bytes = readFileSync(journal);
+    bytes[starts[5] + 8 + 20] ^= 0x20;
+    writeFileSync(journal, bytes);
+    const second = await launch(dir, ["--port", portOf(url), "--recover-journal"]);
+    try {
+      expect(second.stderr()).toMatch(/started from the 5 records before the damage, as asked; the damaged journal is kept as journal-\d+\.log\.damaged-/);
+      const again = apiFor(second.start.url, token);
+      for (const uid of groups.slice(0, 5)) ok(await again.get(path("groups", uid)));
+      for (const uid of groups.slice(5)) expectError(await again.get(path("groups", uid)), "NOT_FOUND");
+      ok(await again.post(path("groups", organization), { name: "after-recovery" }));
+    } finally {
+      await stop(second);
+    }
+    const kept = readdirSync(dir).filter((f) => f.startsWith(`${name}.damaged-`));
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(join(dir, kept[0])).equals(bytes)).toBe(true);
+    // And the next start needs no flag.
+    await stop(await launch(dir, ["--port", portOf(url)]));
+  }, 60_000);
 });

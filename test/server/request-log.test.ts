@@ -10,7 +10,7 @@ const dataDir = useDataDirs("irv-log-");
 describe("the request log", () => {
   it("names query parameters but never their values, nor a name that looks like a token", async () => {
     ensureBuilt();
-    const p = await launch(dataDir(), ["--port", "0"], undefined, true);
+    const p = await launch(dataDir(), ["--port", "0"], { logs: true });
     const secrets = Array.from({ length: 8 }, (_, i) => `S3CRET${i}x${Math.random().toString(36).slice(2)}`);
     const tokenLikeName = `eyJ${secrets[7]}${"A".repeat(40)}`;
     const paths = [

@@ -1,0 +1,174 @@
+/**
+ * What answers may hold in memory while their callers do not read them, on both doors. An answer
+ * stays in the server from the moment it is written until its last byte is handed to the
+ * connection's socket: a caller that never reads (an unread socket, or on HTTP/2 a zero
+ * flow-control window) keeps it there. HTTP/1.1 holds about one answer per connection (Node stops
+ * reading a connection whose answer is not drained); HTTP/2 one per call, 100 calls at once. So the
+ * bytes of answers written and not yet sent are counted, per connection and in all, and bounded:
+ *
+ * - a connection that already holds answers may hold at most `perConnection` bytes: an answer that
+ *   would go past it is not sent, the request failing with RESOURCE_EXHAUSTED instead (on gRPC as
+ *   trailers only, which flow control does not hold back), and a gRPC call made while its
+ *   connection has no room for another answer as large as its largest is failed before its answer
+ *   is computed;
+ * - all connections together hold at most `total`: past it, the connection holding the most is
+ *   closed (its requests fail; that caller is the slow reader), unless that is the caller's own,
+ *   whose request is then failed;
+ * - an answer larger than a bound still goes out on an idle connection of an idle server, so a
+ *   large page can always be read by a caller that reads;
+ * - at most `computing` gRPC answers are computed at once, in the order their calls arrived: a
+ *   burst of calls on one connection cannot hold all their answers in memory before the bounds
+ *   are checked (an HTTP/1.1 connection computes one at a time anyway).
+ */
+import { Socket } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { retryLater, type ApiError } from "./errors";
+
+/** The bounds of unread answers. */
+export interface UnreadLimits {
+  /** Bytes one connection's unsent answers may hold. */
+  perConnection: number;
+  /** Bytes all connections' unsent answers may hold together. */
+  total: number;
+  /** Answers computed at once. */
+  computing: number;
+}
+
+interface Connection {
+  held: number;
+  /** The largest answer it was given. */
+  largest: number;
+  socket?: Socket;
+}
+
+/** The key of a connection, as grpc-js's `getPeer()` writes it. */
+export const peerOf = (s: { remoteAddress?: string; remotePort?: number }): string => `${s.remoteAddress}:${s.remotePort}`;
+
+/** Answers written and not yet sent: at most 8 MiB per connection and 64 MiB in all; at most 8 gRPC answers computed at once. */
+export const UNREAD_LIMITS: UnreadLimits = { perConnection: 8 * 1024 * 1024, total: 64 * 1024 * 1024, computing: 8 };
+
+/** The unsent answers of every connection, and the turns to compute new gRPC ones. */
+export class UnreadAnswers {
+  private readonly connections = new Map<string, Connection>();
+  private all = 0;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    readonly limits: UnreadLimits,
+    /** Told of each connection closed for holding the most when all were full. */
+    private readonly onShed: (peer: string, heldBytes: number) => void = () => {},
+  ) {}
+
+  /** The error of a request whose answer does not fit. */
+  refusal(): ApiError {
+    const mib = (n: number) => `${n / 1048576} MiB`;
+    return retryLater(
+      "RESOURCE_EXHAUSTED",
+      `answers not read yet fill this connection's ${mib(this.limits.perConnection)}, or the server's ${mib(this.limits.total)}: read them, or make fewer requests at once`,
+      1,
+    );
+  }
+
+  /** Registers a connection (once), so that it can be closed when it holds too much. */
+  attach(socket: Socket): void {
+    const key = peerOf(socket);
+    if (this.connections.get(key)?.socket === socket) return;
+    this.connections.set(key, { held: 0, largest: 0, socket });
+    socket.once("close", () => {
+      const c = this.connections.get(key);
+      if (c?.socket !== socket) return;
+      this.all -= c.held;
+      this.connections.delete(key);
+    });
+  }
+
+  /**
+   * True when `peer`'s connection has no room left for another answer as large as the largest it
+   * was given: its next call is then failed before its answer is computed (computing answers only
+   * to refuse them would cost as much memory, if briefly).
+   */
+  full(peer: string): boolean {
+    const c = this.connections.get(peer);
+    return c !== undefined && c.held > 0 && c.held + c.largest > this.limits.perConnection;
+  }
+
+  /** Runs `compute` in its turn: at most `computing` at once, first come first served. */
+  async inTurn<T>(compute: () => Promise<T>): Promise<T> {
+    if (this.running >= this.limits.computing) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await compute();
+    } finally {
+      // The turn passes straight to the next call waiting, if any.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+
+  /**
+   * Counts an answer of `bytes` about to be written on `peer`'s connection; false when it must not
+   * be (the call is then failed). May close the connection holding the most to make room.
+   */
+  admit(peer: string, bytes: number): boolean {
+    const own = this.connections.get(peer) ?? this.connections.set(peer, { held: 0, largest: 0 }).get(peer)!;
+    if (own.held > 0 && own.held + bytes > this.limits.perConnection) return false;
+    while (this.all > 0 && this.all + bytes > this.limits.total) {
+      let victim: [string, Connection] | undefined;
+      for (const e of this.connections) if (e[1].held > 0 && (!victim || e[1].held > victim[1].held)) victim = e;
+      if (!victim || victim[1] === own) return false;
+      this.shed(victim[0], victim[1]);
+    }
+    own.held += bytes;
+    own.largest = Math.max(own.largest, bytes);
+    this.all += bytes;
+    return true;
+  }
+
+  /** An answer admitted on `peer` was sent, or its call ended. */
+  release(peer: string, bytes: number): void {
+    const c = this.connections.get(peer);
+    if (!c) return;
+    c.held -= bytes;
+    this.all -= bytes;
+  }
+
+  /** Closes a connection and forgets what it held (its calls end as it closes). */
+  private shed(key: string, c: Connection): void {
+    this.all -= c.held;
+    this.connections.delete(key);
+    c.socket?.destroy();
+    this.onShed(key, c.held);
+  }
+}
+
+/**
+ * Counts every HTTP/1.1 answer against the same bounds as gRPC's, from the moment Fastify is about
+ * to write it until it is handed to the socket (or the connection is gone); one that does not fit
+ * is answered RESOURCE_EXHAUSTED (HTTP 429) instead.
+ */
+export function boundUnreadAnswers(app: FastifyInstance, unread: UnreadAnswers): void {
+  app.addHook("onSend", async (req, reply, payload) => {
+    const socket = req.raw.socket;
+    // gRPC's calls reach the routes in process, on no socket: they are counted as gRPC answers.
+    if (!(socket instanceof Socket)) return payload;
+    const bytes = typeof payload === "string" ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
+    if (bytes === 0) return payload;
+    unread.attach(socket);
+    const peer = peerOf(socket);
+    if (!unread.admit(peer, bytes)) {
+      const e = unread.refusal();
+      void reply.code(e.http).headers(e.headers);
+      return JSON.stringify(e.status);
+    }
+    let held = true;
+    const release = () => {
+      if (held) unread.release(peer, bytes);
+      held = false;
+    };
+    reply.raw.once("finish", release);
+    reply.raw.once("close", release);
+    return payload;
+  });
+}
