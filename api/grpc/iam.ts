@@ -85,7 +85,7 @@ const more: Record<string, Record<string, ProtoMethod>> = {
     CheckEligibility: notServed("get", "/iam/v2beta1/groups:checkEligibility"),
   },
   IdentitiesService: {
-    LookupIdentity: notServed("get", "/iam/v2beta1/identities:lookupIdentity"),
+    LookupIdentity: { request: "LookupIdentityRequest", response: "LookupIdentityResponse", http: { method: "get", path: "/iam/v2beta1/identities:lookupIdentity" } },
     UpdateIdentityMetadata: notServed("patch", "/iam/v2beta1/identities:updateIdentityMetadata", "*"),
   },
   RolesService: {},
@@ -106,6 +106,8 @@ export const iam: ProtoPackage = {
   messages: {
     ...Object.assign({}, ...Object.values(kinds).map((k) => k.messages)),
     ...KIND_FACTS.messages,
+    LookupIdentityRequest: { fields: { issuer: "1 string", subject: "2 string" } },
+    LookupIdentityResponse: { fields: { uid: "1 string" } },
   },
   enums: KIND_FACTS.enums,
 };

@@ -54,7 +54,11 @@ export const StaticKeys = z
     subject: nonEmpty().describe("The `sub` of the tokens."),
     issuerKeys: jwks.describe('The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).'),
     expirationTime: f.timestamp.optional().describe(`When the keys stop being accepted (RFC 3339), at most ${f.STATIC_KEYS_MAX_DAYS} days ahead; with none, they do not expire.`),
-    audiences: z.array(z.string().min(1)).optional().describe("Audiences the tokens may carry; default the API URL."),
+    audiences: z
+      .array(z.string().min(1, "must not be empty"))
+      .max(1, "takes exactly one audience (the platform reads one; the field is a list for later)")
+      .optional()
+      .describe("The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL."),
   })
   .meta({ id: "StaticKeys", description: "Tokens signed by the given keys may assume an identity, until the keys expire." });
 export type StaticKeys = z.infer<typeof StaticKeys>;
@@ -224,10 +228,25 @@ export const identities = defineKind({
       schema: ServicePrincipal.optional(),
       read: z.string().optional(),
     },
-    email: { type: "string", description: "Its verified email, if any.", proto: { number: 4, type: "string", behavior: ["OUTPUT_ONLY"] }, read: z.string().default("") },
+    company: {
+      type: "string",
+      description: "The company it belongs to, free text (the platform sets a person's from their sign-up).",
+      input: true,
+      default: "",
+      proto: { number: 6, type: "string", behavior: ["OPTIONAL"] },
+      schema: f.description.optional(),
+      read: z.string().default(""),
+    },
+    email: { type: "string", description: "Its verified email, if any: a person's, from their sign-in.", proto: { number: 4, type: "string", behavior: ["OUTPUT_ONLY"] }, read: z.string().default("") },
+    emailUnverified: {
+      type: "string",
+      description: "An email its sign-in reported without verifying it, if any: a person's.",
+      proto: { number: 5, type: "string", behavior: ["OUTPUT_ONLY"] },
+      read: z.string().default(""),
+    },
     lastSeenTime: {
       type: "string",
-      description: "When it was last used (RFC 3339); absent for one never used.",
+      description: "When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.",
       proto: { number: 8, type: "google.protobuf.Timestamp", behavior: ["OUTPUT_ONLY"] },
       read: z.string().optional(),
     },

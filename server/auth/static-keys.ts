@@ -1,6 +1,6 @@
 /**
- * staticKeys key sets, parsed once per record version: records are replaced, never changed, on
- * write, so a parse is kept for as long as its record object lives. Keys that cannot verify (from
+ * staticKeys key sets, parsed once per version of the block: records are replaced, never changed,
+ * on write, so a parse is kept for as long as its staticKeys object lives. Keys that cannot verify (from
  * a data directory written before the write rules refused them) are skipped.
  */
 import { createPublicKey, type KeyObject } from "node:crypto";
@@ -41,10 +41,14 @@ function parse(issuerKeys: string): StaticKey[] {
   return out;
 }
 
-/** The parsed keys of a staticKeys identity (record), parsed on first use. */
+/**
+ * The parsed keys of a staticKeys identity (record), parsed on first use. Kept by its staticKeys
+ * block, which a record rewritten only for its lastSeenTime shares with the one before.
+ */
 export function staticKeysOf(record: { staticKeys?: { issuerKeys: string } }): StaticKey[] {
-  if (!record.staticKeys) return [];
-  let keys = parsed.get(record);
-  if (!keys) parsed.set(record, (keys = parse(record.staticKeys.issuerKeys)));
+  const sk = record.staticKeys;
+  if (!sk) return [];
+  let keys = parsed.get(sk);
+  if (!keys) parsed.set(sk, (keys = parse(sk.issuerKeys)));
   return keys;
 }

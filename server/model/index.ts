@@ -7,3 +7,4 @@ export * from "./roleBindings";
 export * from "./identityProviders";
 export * from "./accountAssociations";
 export * from "./groupInvites";
+export * from "./people";

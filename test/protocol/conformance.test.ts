@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
+import { defaultAudience } from "../support/sts";
 import { useServer } from "../support/server";
 import { goTool } from "../support/tools";
 
@@ -42,7 +43,7 @@ describe("the platform's gRPC clients against irv-server", () => {
   afterAll(() => issuer?.close());
 
   it("passes every check", async () => {
-    const idToken = await issuer.sign({ sub: "repo:acme/conformance:ref:refs/heads/main", aud: ctx.server.url });
+    const idToken = await issuer.sign({ sub: "repo:acme/conformance:ref:refs/heads/main", aud: defaultAudience(ctx.server) });
     const args = ["-api", ctx.server.url, "-auth", ctx.server.authUrl, "-org", ctx.server.organization, "-id-token", idToken];
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
       execFile(tool, args, { env: { ...process.env, IRV_TOKEN: ctx.server.token } }, (err, stdout, stderr) =>

@@ -121,6 +121,10 @@ namespace PulumiIrv.Irv.Iam
         /// </summary>
         public readonly Outputs.ClaimMatch? ClaimMatch;
         /// <summary>
+        /// The company it belongs to, free text (the platform sets a person's from their sign-up).
+        /// </summary>
+        public readonly string Company;
+        /// <summary>
         /// When it was created (RFC 3339).
         /// </summary>
         public readonly string CreateTime;
@@ -129,15 +133,19 @@ namespace PulumiIrv.Irv.Iam
         /// </summary>
         public readonly string Description;
         /// <summary>
-        /// Its verified email, if any.
+        /// Its verified email, if any: a person's, from their sign-in.
         /// </summary>
         public readonly string Email;
+        /// <summary>
+        /// An email its sign-in reported without verifying it, if any: a person's.
+        /// </summary>
+        public readonly string EmailUnverified;
         /// <summary>
         /// The owning group's uid.
         /// </summary>
         public readonly string? GroupUid;
         /// <summary>
-        /// When it was last used (RFC 3339); absent for one never used.
+        /// When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
         /// </summary>
         public readonly string? LastSeenTime;
         /// <summary>
@@ -167,11 +175,15 @@ namespace PulumiIrv.Irv.Iam
 
             Outputs.ClaimMatch? claimMatch,
 
+            string company,
+
             string createTime,
 
             string description,
 
             string email,
+
+            string emailUnverified,
 
             string? groupUid,
 
@@ -189,9 +201,11 @@ namespace PulumiIrv.Irv.Iam
         {
             AwsIdentity = awsIdentity;
             ClaimMatch = claimMatch;
+            Company = company;
             CreateTime = createTime;
             Description = description;
             Email = email;
+            EmailUnverified = emailUnverified;
             GroupUid = groupUid;
             LastSeenTime = lastSeenTime;
             Name = name;

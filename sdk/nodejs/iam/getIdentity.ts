@@ -58,6 +58,10 @@ export interface GetIdentityResult {
      */
     readonly claimMatch?: outputs.iam.ClaimMatch;
     /**
+     * The company it belongs to, free text (the platform sets a person's from their sign-up).
+     */
+    readonly company: string;
+    /**
      * When it was created (RFC 3339).
      */
     readonly createTime: string;
@@ -66,15 +70,19 @@ export interface GetIdentityResult {
      */
     readonly description: string;
     /**
-     * Its verified email, if any.
+     * Its verified email, if any: a person's, from their sign-in.
      */
     readonly email: string;
+    /**
+     * An email its sign-in reported without verifying it, if any: a person's.
+     */
+    readonly emailUnverified: string;
     /**
      * The owning group's uid.
      */
     readonly groupUid?: string;
     /**
-     * When it was last used (RFC 3339); absent for one never used.
+     * When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
      */
     readonly lastSeenTime?: string;
     /**

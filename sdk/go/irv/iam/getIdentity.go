@@ -41,15 +41,19 @@ type LookupIdentityResult struct {
 	AwsIdentity *AwsIdentity `pulumi:"awsIdentity"`
 	// Who may assume it: an external OIDC token's issuer and subject (exact or pattern).
 	ClaimMatch *ClaimMatch `pulumi:"claimMatch"`
+	// The company it belongs to, free text (the platform sets a person's from their sign-up).
+	Company string `pulumi:"company"`
 	// When it was created (RFC 3339).
 	CreateTime string `pulumi:"createTime"`
 	// Free text.
 	Description string `pulumi:"description"`
-	// Its verified email, if any.
+	// Its verified email, if any: a person's, from their sign-in.
 	Email string `pulumi:"email"`
+	// An email its sign-in reported without verifying it, if any: a person's.
+	EmailUnverified string `pulumi:"emailUnverified"`
 	// The owning group's uid.
 	GroupUid *string `pulumi:"groupUid"`
-	// When it was last used (RFC 3339); absent for one never used.
+	// When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
 	LastSeenTime *string `pulumi:"lastSeenTime"`
 	// The identity's name: 3 to 63 characters.
 	Name string `pulumi:"name"`
@@ -114,6 +118,11 @@ func (o LookupIdentityResultOutput) ClaimMatch() ClaimMatchPtrOutput {
 	return o.ApplyT(func(v LookupIdentityResult) *ClaimMatch { return v.ClaimMatch }).(ClaimMatchPtrOutput)
 }
 
+// The company it belongs to, free text (the platform sets a person's from their sign-up).
+func (o LookupIdentityResultOutput) Company() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupIdentityResult) string { return v.Company }).(pulumi.StringOutput)
+}
+
 // When it was created (RFC 3339).
 func (o LookupIdentityResultOutput) CreateTime() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupIdentityResult) string { return v.CreateTime }).(pulumi.StringOutput)
@@ -124,9 +133,14 @@ func (o LookupIdentityResultOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupIdentityResult) string { return v.Description }).(pulumi.StringOutput)
 }
 
-// Its verified email, if any.
+// Its verified email, if any: a person's, from their sign-in.
 func (o LookupIdentityResultOutput) Email() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupIdentityResult) string { return v.Email }).(pulumi.StringOutput)
+}
+
+// An email its sign-in reported without verifying it, if any: a person's.
+func (o LookupIdentityResultOutput) EmailUnverified() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupIdentityResult) string { return v.EmailUnverified }).(pulumi.StringOutput)
 }
 
 // The owning group's uid.
@@ -134,7 +148,7 @@ func (o LookupIdentityResultOutput) GroupUid() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupIdentityResult) *string { return v.GroupUid }).(pulumi.StringPtrOutput)
 }
 
-// When it was last used (RFC 3339); absent for one never used.
+// When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
 func (o LookupIdentityResultOutput) LastSeenTime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupIdentityResult) *string { return v.LastSeenTime }).(pulumi.StringPtrOutput)
 }

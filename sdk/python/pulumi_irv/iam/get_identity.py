@@ -28,13 +28,16 @@ class GetIdentityResult:
     """
     A identity as the functions return it.
     """
-    def __init__(__self__, aws_identity=None, claim_match=None, create_time=None, description=None, email=None, group_uid=None, last_seen_time=None, name=None, service_principal=None, static_keys=None, uid=None, update_time=None):
+    def __init__(__self__, aws_identity=None, claim_match=None, company=None, create_time=None, description=None, email=None, email_unverified=None, group_uid=None, last_seen_time=None, name=None, service_principal=None, static_keys=None, uid=None, update_time=None):
         if aws_identity and not isinstance(aws_identity, dict):
             raise TypeError("Expected argument 'aws_identity' to be a dict")
         pulumi.set(__self__, "aws_identity", aws_identity)
         if claim_match and not isinstance(claim_match, dict):
             raise TypeError("Expected argument 'claim_match' to be a dict")
         pulumi.set(__self__, "claim_match", claim_match)
+        if company and not isinstance(company, str):
+            raise TypeError("Expected argument 'company' to be a str")
+        pulumi.set(__self__, "company", company)
         if create_time and not isinstance(create_time, str):
             raise TypeError("Expected argument 'create_time' to be a str")
         pulumi.set(__self__, "create_time", create_time)
@@ -44,6 +47,9 @@ class GetIdentityResult:
         if email and not isinstance(email, str):
             raise TypeError("Expected argument 'email' to be a str")
         pulumi.set(__self__, "email", email)
+        if email_unverified and not isinstance(email_unverified, str):
+            raise TypeError("Expected argument 'email_unverified' to be a str")
+        pulumi.set(__self__, "email_unverified", email_unverified)
         if group_uid and not isinstance(group_uid, str):
             raise TypeError("Expected argument 'group_uid' to be a str")
         pulumi.set(__self__, "group_uid", group_uid)
@@ -83,6 +89,14 @@ class GetIdentityResult:
         return pulumi.get(self, "claim_match")
 
     @_builtins.property
+    @pulumi.getter
+    def company(self) -> _builtins.str:
+        """
+        The company it belongs to, free text (the platform sets a person's from their sign-up).
+        """
+        return pulumi.get(self, "company")
+
+    @_builtins.property
     @pulumi.getter(name="createTime")
     def create_time(self) -> _builtins.str:
         """
@@ -102,9 +116,17 @@ class GetIdentityResult:
     @pulumi.getter
     def email(self) -> _builtins.str:
         """
-        Its verified email, if any.
+        Its verified email, if any: a person's, from their sign-in.
         """
         return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter(name="emailUnverified")
+    def email_unverified(self) -> _builtins.str:
+        """
+        An email its sign-in reported without verifying it, if any: a person's.
+        """
+        return pulumi.get(self, "email_unverified")
 
     @_builtins.property
     @pulumi.getter(name="groupUid")
@@ -118,7 +140,7 @@ class GetIdentityResult:
     @pulumi.getter(name="lastSeenTime")
     def last_seen_time(self) -> Optional[_builtins.str]:
         """
-        When it was last used (RFC 3339); absent for one never used.
+        When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
         """
         return pulumi.get(self, "last_seen_time")
 
@@ -171,9 +193,11 @@ class AwaitableGetIdentityResult(GetIdentityResult):
         return GetIdentityResult(
             aws_identity=self.aws_identity,
             claim_match=self.claim_match,
+            company=self.company,
             create_time=self.create_time,
             description=self.description,
             email=self.email,
+            email_unverified=self.email_unverified,
             group_uid=self.group_uid,
             last_seen_time=self.last_seen_time,
             name=self.name,
@@ -210,9 +234,11 @@ def get_identity(group_uid: Optional[_builtins.str] = None,
     return AwaitableGetIdentityResult(
         aws_identity=pulumi.get(__ret__, 'aws_identity'),
         claim_match=pulumi.get(__ret__, 'claim_match'),
+        company=pulumi.get(__ret__, 'company'),
         create_time=pulumi.get(__ret__, 'create_time'),
         description=pulumi.get(__ret__, 'description'),
         email=pulumi.get(__ret__, 'email'),
+        email_unverified=pulumi.get(__ret__, 'email_unverified'),
         group_uid=pulumi.get(__ret__, 'group_uid'),
         last_seen_time=pulumi.get(__ret__, 'last_seen_time'),
         name=pulumi.get(__ret__, 'name'),
@@ -246,9 +272,11 @@ def get_identity_output(group_uid: pulumi.Input[Optional[Optional[_builtins.str]
     return __ret__.apply(lambda __response__: GetIdentityResult(
         aws_identity=pulumi.get(__response__, 'aws_identity'),
         claim_match=pulumi.get(__response__, 'claim_match'),
+        company=pulumi.get(__response__, 'company'),
         create_time=pulumi.get(__response__, 'create_time'),
         description=pulumi.get(__response__, 'description'),
         email=pulumi.get(__response__, 'email'),
+        email_unverified=pulumi.get(__response__, 'email_unverified'),
         group_uid=pulumi.get(__response__, 'group_uid'),
         last_seen_time=pulumi.get(__response__, 'last_seen_time'),
         name=pulumi.get(__response__, 'name'),
