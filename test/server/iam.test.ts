@@ -252,7 +252,7 @@ describe("role bindings", () => {
 describe("identity providers", () => {
   const oidc = { issuer: "https://accounts.example.com", clientId: "cid", clientSecret: "s3cr3t-value", additionalScopes: ["email"] };
 
-  it("never returns the client secret; empty keeps it unless the mask names it", async () => {
+  it("never returns the client secret; an empty one keeps it unless the mask names it (or, without a mask, the body holds it)", async () => {
     const g = await mkGroup(ctx.api, org(), "idps");
     const res = await ctx.api.post(path("identityProviders", g.uid), { name: "sso", defaultRole: role.viewer, oidc });
     const p = ok(res);
@@ -273,11 +273,24 @@ describe("identity providers", () => {
     }));
     expect(pkce.oidc).toMatchObject({ pkceEnabled: true, groupsClaim: "groups", correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" });
     expectFieldViolation(await ctx.api.patch(path("identityProviders", pkce.uid), { oidc: { correlationRule: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" } }), "oidc.correlationRule");
+    // Left unset, or restated, it is no change, as on the platform: the Terraform provider
+    // updates with mask `*` and no rule; a read-modify-write client echoes it back.
+    const whole = { ...publicClient, pkceEnabled: true, groupsClaim: "groups", clientId: "public-2" };
+    const restated = ok(await ctx.api.patch(path("identityProviders", pkce.uid), { name: "public", defaultRole: role.viewer, oidc: whole }, { updateMask: "*" }));
+    expect(restated.oidc).toMatchObject({ clientId: "public-2", correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" });
+    ok(await ctx.api.patch(path("identityProviders", pkce.uid), { oidc: { ...whole, correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" } }, { updateMask: "oidc" }));
+    ok(await ctx.api.patch(path("identityProviders", pkce.uid), { oidc: { ...whole, correlationRule: "CORRELATION_RULE_UNSPECIFIED" } }, { updateMask: "oidc" }));
     expectFieldViolation(await ctx.api.patch(path("identityProviders", pkce.uid), { oidc: { pkceEnabled: false } }), "oidc.clientSecret");
     ok(await ctx.api.del(path("identityProviders", pkce.uid)));
 
-    const u1 = await ctx.api.patch(path("identityProviders", p.uid), { oidc: { clientId: "cid2", clientSecret: "" } });
+    // Without a mask, REST names what the body holds (the protos say so): an empty secret in the
+    // body clears it, which a confidential client may not; without one in the body, it is kept.
+    expectFieldViolation(await ctx.api.patch(path("identityProviders", p.uid), { oidc: { clientId: "cid2", clientSecret: "" } }), "oidc.clientSecret");
+    const u1 = await ctx.api.patch(path("identityProviders", p.uid), { oidc: { clientId: "cid2" } });
     expect(ok(u1).oidc).toEqual({ issuer: oidc.issuer, clientId: "cid2", additionalScopes: ["email"] });
+    // A new secret without a mask is taken; an empty one with the whole block masked keeps it.
+    ok(await ctx.api.patch(path("identityProviders", p.uid), { oidc: { clientSecret: "rotated-secret" } }));
+    ok(await ctx.api.patch(path("identityProviders", p.uid), { oidc: { issuer: oidc.issuer, clientId: "cid2", clientSecret: "" } }, { updateMask: "oidc" }));
     const u2 = await ctx.api.patch(path("identityProviders", p.uid), { oidc: { clientSecret: "new-secret-x" } }, { updateMask: "oidc.client_secret" });
     expect(u2.text).not.toContain("new-secret-x");
     expect(ok(u2).oidc.clientId).toBe("cid2");
