@@ -115,11 +115,30 @@ export const AwsIdentity = z
   .meta({ id: "AwsIdentity", description: "An AWS principal that may assume an identity." });
 export type AwsIdentity = z.infer<typeof AwsIdentity>;
 
-/** A platform service principal: the API's `ServicePrincipal` enum name (`SERVICE_PRINCIPAL_COSIGNED`). */
-export type ServicePrincipal = (typeof f.SERVICE_PRINCIPALS)[number];
+const SP_PREFIX = "SERVICE_PRINCIPAL_";
+type WireServicePrincipal = (typeof f.SERVICE_PRINCIPALS)[number];
+type ShortServicePrincipal = WireServicePrincipal extends `${typeof SP_PREFIX}${infer S}` ? S : never;
+/** The service principals as the Terraform provider (and the v1 API) spells them: `INGESTER`. */
+const SHORT_SERVICE_PRINCIPALS = f.SERVICE_PRINCIPALS.map((p) => p.slice(SP_PREFIX.length));
+
+/**
+ * A platform service principal, as a program may give it: the API's enum name
+ * (`SERVICE_PRINCIPAL_COSIGNED`) or the Terraform provider's spelling (`COSIGNED`), which the
+ * provider sends as the enum name. The API returns enum names.
+ */
+export type ServicePrincipal = WireServicePrincipal | ShortServicePrincipal;
 export const ServicePrincipal = z
-  .enum(f.SERVICE_PRINCIPALS, { error: (iss) => withSuggestion("is not a service principal", iss.input, f.SERVICE_PRINCIPALS) })
-  .meta({ id: "ServicePrincipal", description: "A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED`." });
+  .enum(f.SERVICE_PRINCIPALS, {
+    error: (iss) =>
+      withSuggestion(`is not a service principal: one of ${SHORT_SERVICE_PRINCIPALS.join(", ")}, with or without the ${SP_PREFIX} prefix`, iss.input, [...f.SERVICE_PRINCIPALS, ...SHORT_SERVICE_PRINCIPALS]),
+  })
+  .meta({ id: "ServicePrincipal", description: "A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED` (`COSIGNED`, as the Terraform provider writes it, is taken too)." });
+
+/** A short service principal (`INGESTER`) as the API's enum name; anything else as it is. */
+const servicePrincipalCodec = {
+  toWire: (v: unknown) => (typeof v === "string" && SHORT_SERVICE_PRINCIPALS.includes(v) ? `${SP_PREFIX}${v}` : v),
+  fromWire: (v: unknown) => v,
+};
 
 /**
  * The relationship types as returned: the members above, none of their rules, so a newer
@@ -243,9 +262,10 @@ export const identities = defineKind({
     },
     servicePrincipal: {
       type: "ServicePrincipal",
-      description: "A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).",
+      description: "A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).",
       input: true,
       proto: { number: 23, type: "ServicePrincipal", oneof: "relationship" },
+      codec: servicePrincipalCodec,
       schema: ServicePrincipal.optional(),
       read: z.string().optional(),
     },

@@ -12,7 +12,7 @@ interface IdentityChoice {
   staticKeys: DeepInput<StaticKeys>;
   /** An AWS principal. */
   awsIdentity: DeepInput<AwsIdentity>;
-  /** A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...). */
+  /** A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too). */
   servicePrincipal: pulumi.Input<ServicePrincipal>;
 }
 
@@ -42,7 +42,7 @@ export class Identity extends IrvResource {
   declare public readonly staticKeys: pulumi.Output<StaticKeys | undefined>;
   /** An AWS principal. */
   declare public readonly awsIdentity: pulumi.Output<AwsIdentity | undefined>;
-  /** A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...). */
+  /** A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too). */
   declare public readonly servicePrincipal: pulumi.Output<string | undefined>;
   /** The company it belongs to, free text (the platform sets a person's from their sign-up). */
   declare public readonly company: pulumi.Output<string>;

@@ -129,6 +129,23 @@ describe("iam.Identity provider", () => {
     ]);
   });
 
+  it("takes a service principal as Terraform writes it (INGESTER), and names the field and the values of a wrong one", async () => {
+    const group = await freshGroup(ctx);
+    const inputs = { groupUid: group, name: uniqueName("sp"), servicePrincipal: "INGESTER" };
+    expect((await identities.check({} as any, inputs as any)).failures).toEqual([]);
+    const { id, outs } = await identities.create(inputs as any);
+    expect(outs!.servicePrincipal).toBe("SERVICE_PRINCIPAL_INGESTER");
+    expect(ctx.server.requests.filter((r) => r.method === "POST").at(-1)!.body).toMatchObject({ servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
+    // Either spelling is the same value: no change.
+    expect((await identities.diff(id, outs!, inputs as any)).changes).toBe(false);
+    expect((await identities.diff(id, outs!, { ...inputs, servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" } as any)).changes).toBe(false);
+    expect((await identities.diff(id, outs!, { ...inputs, servicePrincipal: "COSIGNED" } as any)).changes).toBe(true);
+    const wrong = await identities.check({} as any, { ...inputs, servicePrincipal: "Ingestor" } as any);
+    expect(wrong.failures).toHaveLength(1);
+    expect(wrong.failures![0].property).toBe("servicePrincipal");
+    expect(wrong.failures![0].reason).toMatch(/^servicePrincipal: is not a service principal: one of COSIGNED, INGESTER, .*SKILLS, with or without the SERVICE_PRINCIPAL_ prefix \(did you mean "INGESTER"\?\)$/);
+  });
+
   it("refuses to adopt an identity of another kind", async () => {
     const group = await freshGroup(ctx);
     const aws = await created(ctx.api, "identities", group, { name: "aws", awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/x" } });

@@ -153,9 +153,9 @@ namespace PulumiIrv.Irv.Iam
         /// </summary>
         public readonly string Name;
         /// <summary>
-        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         /// </summary>
-        public readonly PulumiIrv.Irv.Iam.ServicePrincipal? ServicePrincipal;
+        public readonly string? ServicePrincipal;
         /// <summary>
         /// Tokens signed by the given keys.
         /// </summary>
@@ -191,7 +191,7 @@ namespace PulumiIrv.Irv.Iam
 
             string name,
 
-            PulumiIrv.Irv.Iam.ServicePrincipal? servicePrincipal,
+            string? servicePrincipal,
 
             Outputs.StaticKeys? staticKeys,
 

@@ -77,10 +77,10 @@ namespace PulumiIrv.Irv.Iam
         public Output<string> Name { get; private set; } = null!;
 
         /// <summary>
-        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         /// </summary>
         [Output("servicePrincipal")]
-        public Output<PulumiIrv.Irv.Iam.ServicePrincipal?> ServicePrincipal { get; private set; } = null!;
+        public Output<string?> ServicePrincipal { get; private set; } = null!;
 
         /// <summary>
         /// Tokens signed by the given keys.
@@ -192,10 +192,10 @@ namespace PulumiIrv.Irv.Iam
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         /// </summary>
         [Input("servicePrincipal")]
-        public Input<PulumiIrv.Irv.Iam.ServicePrincipal>? ServicePrincipal { get; set; }
+        public InputUnion<string, PulumiIrv.Irv.Iam.ServicePrincipal>? ServicePrincipal { get; set; }
 
         /// <summary>
         /// Tokens signed by the given keys.

@@ -90,7 +90,7 @@ export interface GetIdentityResult {
      */
     readonly name: string;
     /**
-     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
      */
     readonly servicePrincipal?: enums.iam.ServicePrincipal;
     /**

@@ -78,7 +78,7 @@ export class Identity extends pulumi.CustomResource {
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
      */
     declare public readonly servicePrincipal: pulumi.Output<enums.iam.ServicePrincipal | undefined>;
     /**
@@ -182,7 +182,7 @@ export interface IdentityArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
      */
     servicePrincipal?: pulumi.Input<enums.iam.ServicePrincipal | undefined>;
     /**

@@ -57,8 +57,8 @@ type LookupIdentityResult struct {
 	LastSeenTime *string `pulumi:"lastSeenTime"`
 	// The identity's name: 3 to 63 characters.
 	Name string `pulumi:"name"`
-	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
-	ServicePrincipal *ServicePrincipal `pulumi:"servicePrincipal"`
+	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
+	ServicePrincipal *string `pulumi:"servicePrincipal"`
 	// Tokens signed by the given keys.
 	StaticKeys *StaticKeys `pulumi:"staticKeys"`
 	// The identity's uid.
@@ -158,9 +158,9 @@ func (o LookupIdentityResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupIdentityResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
-func (o LookupIdentityResultOutput) ServicePrincipal() ServicePrincipalPtrOutput {
-	return o.ApplyT(func(v LookupIdentityResult) *ServicePrincipal { return v.ServicePrincipal }).(ServicePrincipalPtrOutput)
+// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
+func (o LookupIdentityResultOutput) ServicePrincipal() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupIdentityResult) *string { return v.ServicePrincipal }).(pulumi.StringPtrOutput)
 }
 
 // Tokens signed by the given keys.

@@ -36,8 +36,8 @@ type Identity struct {
 	LastSeenTime pulumi.StringPtrOutput `pulumi:"lastSeenTime"`
 	// The identity's name: 3 to 63 characters.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
-	ServicePrincipal ServicePrincipalPtrOutput `pulumi:"servicePrincipal"`
+	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
+	ServicePrincipal pulumi.StringPtrOutput `pulumi:"servicePrincipal"`
 	// Tokens signed by the given keys.
 	StaticKeys StaticKeysPtrOutput `pulumi:"staticKeys"`
 	// The resource's uid (also its id).
@@ -118,8 +118,8 @@ type identityArgs struct {
 	GroupUid string `pulumi:"groupUid"`
 	// The identity's name: 3 to 63 characters.
 	Name string `pulumi:"name"`
-	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
-	ServicePrincipal *ServicePrincipal `pulumi:"servicePrincipal"`
+	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
+	ServicePrincipal *string `pulumi:"servicePrincipal"`
 	// Tokens signed by the given keys.
 	StaticKeys *StaticKeys `pulumi:"staticKeys"`
 }
@@ -140,8 +140,8 @@ type IdentityArgs struct {
 	GroupUid pulumi.StringInput
 	// The identity's name: 3 to 63 characters.
 	Name pulumi.StringInput
-	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
-	ServicePrincipal ServicePrincipalPtrInput
+	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
+	ServicePrincipal pulumi.StringPtrInput
 	// Tokens signed by the given keys.
 	StaticKeys StaticKeysPtrInput
 }
@@ -233,9 +233,9 @@ func (o IdentityOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Identity) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
-func (o IdentityOutput) ServicePrincipal() ServicePrincipalPtrOutput {
-	return o.ApplyT(func(v *Identity) ServicePrincipalPtrOutput { return v.ServicePrincipal }).(ServicePrincipalPtrOutput)
+// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
+func (o IdentityOutput) ServicePrincipal() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Identity) pulumi.StringPtrOutput { return v.ServicePrincipal }).(pulumi.StringPtrOutput)
 }
 
 // Tokens signed by the given keys.

@@ -59,8 +59,8 @@ class GetIdentityResult:
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
         pulumi.set(__self__, "name", name)
-        if service_principal and not isinstance(service_principal, str):
-            raise TypeError("Expected argument 'service_principal' to be a str")
+        if service_principal and not isinstance(service_principal, dict):
+            raise TypeError("Expected argument 'service_principal' to be a dict")
         pulumi.set(__self__, "service_principal", service_principal)
         if static_keys and not isinstance(static_keys, dict):
             raise TypeError("Expected argument 'static_keys' to be a dict")
@@ -154,9 +154,9 @@ class GetIdentityResult:
 
     @_builtins.property
     @pulumi.getter(name="servicePrincipal")
-    def service_principal(self) -> Optional['ServicePrincipal']:
+    def service_principal(self) -> Optional[_builtins.str]:
         """
-        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         """
         return pulumi.get(self, "service_principal")
 

@@ -29,7 +29,7 @@ class IdentityArgs:
                  claim_match: pulumi.Input[Optional['ClaimMatchArgs']] = None,
                  company: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 service_principal: pulumi.Input[Optional['ServicePrincipal']] = None,
+                 service_principal: pulumi.Input[Optional[Union[_builtins.str, 'ServicePrincipal']]] = None,
                  static_keys: pulumi.Input[Optional['StaticKeysArgs']] = None):
         """
         The set of arguments for constructing a Identity resource.
@@ -41,7 +41,7 @@ class IdentityArgs:
         :param pulumi.Input['ClaimMatchArgs'] claim_match: Who may assume it: an external OIDC token's issuer and subject (exact or pattern).
         :param pulumi.Input[_builtins.str] company: The company it belongs to, free text (the platform sets a person's from their sign-up).
         :param pulumi.Input[_builtins.str] description: Free text.
-        :param pulumi.Input['ServicePrincipal'] service_principal: A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        :param pulumi.Input[Union[_builtins.str, 'ServicePrincipal']] service_principal: A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         :param pulumi.Input['StaticKeysArgs'] static_keys: Tokens signed by the given keys.
         """
         pulumi.set(__self__, "group_uid", group_uid)
@@ -151,14 +151,14 @@ class IdentityArgs:
 
     @_builtins.property
     @pulumi.getter(name="servicePrincipal")
-    def service_principal(self) -> pulumi.Input[Optional['ServicePrincipal']]:
+    def service_principal(self) -> pulumi.Input[Optional[Union[_builtins.str, 'ServicePrincipal']]]:
         """
-        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         """
         return pulumi.get(self, "service_principal")
 
     @service_principal.setter
-    def service_principal(self, value: pulumi.Input[Optional['ServicePrincipal']]):
+    def service_principal(self, value: pulumi.Input[Optional[Union[_builtins.str, 'ServicePrincipal']]]):
         pulumi.set(self, "service_principal", value)
 
     @_builtins.property
@@ -187,7 +187,7 @@ class Identity(pulumi.CustomResource):
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  group_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 service_principal: pulumi.Input[Optional['ServicePrincipal']] = None,
+                 service_principal: pulumi.Input[Optional[Union[_builtins.str, 'ServicePrincipal']]] = None,
                  static_keys: pulumi.Input[Optional[Union['StaticKeysArgs', 'StaticKeysArgsDict']]] = None,
                  __props__=None):
         """
@@ -202,7 +202,7 @@ class Identity(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] description: Free text.
         :param pulumi.Input[_builtins.str] group_uid: The owning group's uid.
         :param pulumi.Input[_builtins.str] name: The identity's name: 3 to 63 characters.
-        :param pulumi.Input['ServicePrincipal'] service_principal: A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        :param pulumi.Input[Union[_builtins.str, 'ServicePrincipal']] service_principal: A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         :param pulumi.Input[Union['StaticKeysArgs', 'StaticKeysArgsDict']] static_keys: Tokens signed by the given keys.
         """
         ...
@@ -236,7 +236,7 @@ class Identity(pulumi.CustomResource):
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  group_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 service_principal: pulumi.Input[Optional['ServicePrincipal']] = None,
+                 service_principal: pulumi.Input[Optional[Union[_builtins.str, 'ServicePrincipal']]] = None,
                  static_keys: pulumi.Input[Optional[Union['StaticKeysArgs', 'StaticKeysArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -392,9 +392,9 @@ class Identity(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="servicePrincipal")
-    def service_principal(self) -> pulumi.Output[Optional['ServicePrincipal']]:
+    def service_principal(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         """
         return pulumi.get(self, "service_principal")
 
