@@ -134,6 +134,7 @@ export function functionPage(schema: PackageSchema, token: string): string {
   const name = shortName(token);
   return [
     ...top(token, fn.description),
+    ...bullets(example.notes),
     `In TypeScript, \`${name}(args)\` returns a promise and \`${name}Output(args)\` an output, whose arguments may be outputs too.`,
     "",
     "## Example",

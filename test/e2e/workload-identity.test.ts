@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_TIMEOUT, createStack, loadExample, loadSdk, type TestStack } from "../support/engine";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
-import { defaultAudience } from "../support/sts";
 import { useServer } from "../support/server";
 import { STS_EXCHANGE_PATH } from "../../api";
 
@@ -37,7 +36,7 @@ describe("workload identity through the engine", { timeout: ENGINE_TIMEOUT }, ()
     });
     const identityUid: string = (await admin.stack.up()).outputs.identityUid.value;
 
-    const oidcToken = await issuer.sign({ sub: SUBJECT, aud: defaultAudience(ctx.server) });
+    const oidcToken = await issuer.sign({ sub: SUBJECT, aud: ctx.server.url });
     const irv = loadSdk();
     let write = false;
     job = await createStack({

@@ -22,7 +22,7 @@ const CHECKS = [
   ...["create", "update.oidc.client_id", "update.oidc.client_secret", "update.default_role", "delete"].map((c) => `identity_providers.${c}`),
   ...["create", "update.google", "list", "delete"].map((c) => `account_associations.${c}`),
   ...["create", "create.without_ttl", "list", "delete"].map((c) => `group_invites.${c}`),
-  ...["setup", "grpc", "http1", "refused", "cleanup"].map((c) => `exchange.${c}`),
+  ...["setup", "grpc", "http1", "lookup", "capabilities", "refused", "cleanup"].map((c) => `exchange.${c}`),
   "roles.delete",
   "identities.delete.ci",
   "groups.delete.tree",
