@@ -100,13 +100,15 @@ export function signIn(ctx: ServerContext, s: SignIn): IdentityRecord {
 
 /**
  * Workload identities by the exact issuer and subject their claimMatch or staticKeys name, kept
- * until the identities change: a lookup costs one map read, not a scan of the organization.
+ * until those rules change (not when a federation moves a lastSeenTime): a lookup costs one map
+ * read, not a scan of the organization.
  */
 const workloadIndex = new WeakMap<object, { version: number; bySubject: Map<string, string[]> }>();
 function workloadsNamed(ctx: ServerContext, issuer: string, subject: string): string[] {
   const coll = ctx.store.identities;
+  const version = ctx.store.identityRulesVersion;
   let ix = workloadIndex.get(coll);
-  if (ix?.version !== coll.version) {
+  if (ix?.version !== version) {
     const bySubject = new Map<string, string[]>();
     for (const i of coll.all()) {
       const rule = i.claimMatch ?? i.staticKeys;
@@ -116,7 +118,7 @@ function workloadsNamed(ctx: ServerContext, issuer: string, subject: string): st
       if (list) list.push(i.uid);
       else bySubject.set(k, [i.uid]);
     }
-    workloadIndex.set(coll, (ix = { version: coll.version, bySubject }));
+    workloadIndex.set(coll, (ix = { version, bySubject }));
   }
   return ix.bySubject.get(`${issuer}\u0000${subject}`) ?? [];
 }
