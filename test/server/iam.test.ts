@@ -17,6 +17,13 @@ describe("identities", () => {
     expect(resources.Identity.parse(cm).claimMatch?.subject).toBe("repo:acme/gh-bot");
     expect(cm.lastSeenTime).toBe(cm.createTime);
     expect(cm.email).toBe("");
+    // The identity's other output email (a person's unverified one) and its company, as the protos have them.
+    expect(cm.emailUnverified).toBe("");
+    expect(cm.company).toBe("");
+    const withCompany = await mkIdentity(ctx.api, g.uid, "gh-bot-2", { company: "Acme Corp" });
+    expect(withCompany.company).toBe("Acme Corp");
+    expect(ok(await ctx.api.patch(path("identities", withCompany.uid), { company: "Acme Inc" }, { updateMask: "company" })).company).toBe("Acme Inc");
+    ok(await ctx.api.del(path("identities", withCompany.uid)));
     const jwks = JWKS;
     const sk = ok(await ctx.api.post(path("identities", g.uid), {
       name: "static",
