@@ -46,6 +46,12 @@ export const groupName = shortName.regex(GROUP_NAME, "must match ^[a-z0-9 ._-]{1
 export const name = z.string().min(1, "must not be empty").max(NAME_MAX, `must be at most ${NAME_MAX} characters`);
 export const description = z.string().max(4096, "must be at most 4096 characters");
 
+/** A value the API requires and otherwise takes as it is: proto3 cannot tell an empty string from none. */
+export const required = z.string().min(1, "is required");
+
+/** An AWS account id, as the platform checks it (its SDK's `validation.ValidateAWSAccount`, in its words). */
+export const awsAccount = z.string().regex(/^[0-9]{12}$/, 'AWS account ID must match "^[0-9]{12}$"');
+
 /** True for localhost, 127.0.0.0/8 and ::1: the only hosts a test issuer may serve plain http from. */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "");

@@ -1,7 +1,7 @@
 /**
- * What a staticKeys key set may hold: public keys a token can actually be verified with. A key that
- * can never verify (an RSA modulus under 2048 bits, which jose refuses; a symmetric `oct` key,
- * secret or empty; an unknown curve) is refused when written, not discovered at the first exchange.
+ * What of a staticKeys key set can verify a token: public keys of a usable kind. A key that can
+ * never verify (an RSA modulus under 2048 bits, which jose refuses; a symmetric `oct` key, secret
+ * or empty; an unknown curve) is stored as the API stores anything, and skipped at the exchange.
  */
 import { createPublicKey } from "node:crypto";
 

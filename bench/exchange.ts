@@ -52,7 +52,7 @@ function withIdentities(n: number) {
       const now = new Date().toISOString();
       for (let i = 0; i < n; i++)
         store.identities.insert({
-          uid: newChildUid(org), name: `ci-${i}`, description: "", email: "", lastSeenTime: now, createTime: now, updateTime: now,
+          uid: newChildUid(org), name: `ci-${i}`, description: "", company: "", email: "", emailUnverified: "", lastSeenTime: now, createTime: now, updateTime: now,
           claimMatch: { issuer: `https://issuer-${i}.example.com`, subject: "s" },
         });
     },

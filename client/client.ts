@@ -8,7 +8,7 @@ import { readCapped } from "./body";
 import { PageTokens } from "./paging";
 import { retryFunction } from "./retry";
 import type { WaitReport } from "./waits";
-import { SHAPES, envelopeOf, type Item } from "./shapes";
+import { LookedUpIdentity, SHAPES, envelopeOf, type Item } from "./shapes";
 import { dispatcherFor } from "./transport";
 
 /** How long one call may take, retries included, unless the caller gives a deadline. */
@@ -118,6 +118,18 @@ export class IrvClient {
   /** DELETE `uid`. */
   async delete(c: CollectionName, uid: string, o: CallOptions = {}): Promise<void> {
     await this.send("DELETE", `${COLLECTIONS[c].path}/${uid}`, { ...o });
+  }
+
+  /**
+   * The identity that signs in with `issuer` and `subject`, as the platform's lookup finds it (v1
+   * `Identities.Lookup`, which the Terraform provider's `chainguard_identity` calls): a person, or
+   * a workload identity whose claimMatch names exactly both. NotFoundError when there is none:
+   * v2beta1's LookupIdentity answers a person who never signed in with the uid they will have,
+   * so it cannot say whether one exists.
+   */
+  async lookupIdentity(issuer: string, subject: string, o: CallOptions = {}): Promise<LookedUpIdentity> {
+    const path = `${COLLECTIONS.identities.path.replace("/v2beta1/", "/v1/")}/lookup`;
+    return checkShape(LookedUpIdentity, await this.send("GET", path, { ...o, query: { issuer, subject } }), `GET ${path}`) as LookedUpIdentity;
   }
 
   /** One page of a List. */

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import * as resources from "../api/resources";
 import type { CollectionName } from "../api/collections";
 import { KINDS, readShapeOf, type ReadShape } from "../api/kinds";
@@ -23,3 +23,17 @@ export function envelopeOf(c: CollectionName): z.ZodType {
   if (!e) envelopes.set(c, (e = resources.listOf(c, SHAPES[c] as z.ZodType)));
   return e;
 }
+
+/**
+ * What the platform's v1 lookup of an identity answers (`GET /iam/v1/identities/lookup`): a v1
+ * Identity, loose. A person's carries no relationship type (and v1 has no emails).
+ */
+export const LookedUpIdentity = z.looseObject({
+  id: z.string(),
+  name: z.string().default(""),
+  description: z.string().default(""),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  lastSeen: z.string().optional(),
+});
+export type LookedUpIdentity = z.infer<typeof LookedUpIdentity>;

@@ -72,7 +72,14 @@ function jsonOf(schema: z.ZodType): Json {
  */
 export function converter(types: Types, module: string, defs: Record<string, Json>) {
   const typeOf = (j: Json, where: string): TypeSpec => {
-    if (j.$ref) return { $ref: `#/types/${define(j.$ref.replace(/^#\/\$defs\//, ""), where)}` };
+    if (j.$ref) {
+      const token = define(j.$ref.replace(/^#\/\$defs\//, ""), where);
+      const ref = { $ref: `#/types/${token}` };
+      // An enum the schema closes is enforced by the YAML host before check runs, in words that
+      // name neither the field nor its values: a property takes any string (or one of the
+      // enum's values, which the SDKs keep as constants), and check names both.
+      return types[token].enum ? { type: "string", oneOf: [{ type: "string" }, ref] } : ref;
+    }
     if (j.enum) throw new Error(`${where}: a closed set needs a name for the schema: .meta({ id })`);
     if (j.type === "array") return { type: "array", items: j.items ? typeOf(j.items, `${where}[]`) : ANY };
     if (j.type === "object" && j.properties) throw new Error(`${where}: an object needs a name for the schema: .meta({ id })`);

@@ -82,11 +82,40 @@ schema (plugin/schema.ts) and regenerate. See "Dynamic or plugin" in the package
  * from `logoUrl`: plugin/logo.png, copied beside the schema.
  */
 export async function generateSdks(work: string): Promise<string> {
-  writeFileSync(path.join(work, "schema.json"), JSON.stringify({ ...packageSchema(), logoUrl: "logo.png" }));
+  const gen = async (schema: object, name: string, out: string) => {
+    writeFileSync(path.join(work, name), JSON.stringify({ ...schema, logoUrl: "logo.png" }));
+    await promisify(execFile)(path.join(ROOT, "scripts", "gen-sdks"), [path.join(work, name), out], { maxBuffer: 16 << 20 });
+  };
   copyFileSync(LOGO, path.join(work, "logo.png"));
   const out = path.join(work, "out");
-  await promisify(execFile)(path.join(ROOT, "scripts", "gen-sdks"), [path.join(work, "schema.json"), out], { maxBuffer: 16 << 20 });
+  await gen(packageSchema(), "schema.json", out);
+  // TypeScript keeps the enums' unions (a wrong capability does not compile, naming the values);
+  // the other languages take the open strings the schema serves.
+  const typed = path.join(work, "typed");
+  await gen(closedEnums(packageSchema()), "typed-schema.json", typed);
+  rmSync(path.join(out, "nodejs"), { recursive: true, force: true });
+  cpSync(path.join(typed, "nodejs"), path.join(out, "nodejs"), { recursive: true });
   return out;
+}
+
+/**
+ * The schema with every open enum property (`{type: "string", oneOf: [string, enum]}`, see
+ * plugin/types.ts) closed to its enum: what the TypeScript SDK is generated from.
+ */
+export function closedEnums<T>(schema: T): T {
+  const close = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(close);
+    if (!v || typeof v !== "object") return v;
+    const o = v as Record<string, unknown>;
+    const oneOf = o.oneOf as { $ref?: string }[] | undefined;
+    const ref = oneOf?.find((t) => t.$ref)?.$ref;
+    if (ref) {
+      const { oneOf: _o, type: _t, ...rest } = o;
+      return { ...close(rest) as object, $ref: ref };
+    }
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, close(x)]));
+  };
+  return close(schema) as T;
 }
 
 /** Replaces `from` with `to` in `file`, failing when the generator no longer writes `from`. */

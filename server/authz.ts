@@ -22,6 +22,55 @@ export interface Grant {
   capabilities: ReadonlySet<string>;
 }
 
+/**
+ * What a token exchange narrowed a token to (`cap`, `scope`/`scopes`, `identity_provider`): only
+ * these capabilities, and only the bindings that apply at these groups (each binding on a scope
+ * or an ancestor of it, applying at that scope and below; a binding below a scope is not part of
+ * it), as the platform's exchange describes them. Absent members do not narrow.
+ */
+export interface Narrowing {
+  capabilities?: readonly string[];
+  scopes?: readonly string[];
+}
+
+/** The separator of a narrowed caller: never in a uid. */
+const NARROWED = "#";
+
+/**
+ * A caller: an identity uid, or for a narrowed token the uid followed by its narrowing. Every
+ * authorization question is asked of the caller, so a narrowed token can never do more than its
+ * narrowing; the same identity's narrowed and plain tokens are different callers.
+ */
+export function callerFor(uid: string, n: Narrowing | undefined): string {
+  return n && (n.capabilities || n.scopes) ? `${uid}${NARROWED}${JSON.stringify(n)}` : uid;
+}
+
+/** The identity uid of a caller. */
+export function identityOf(caller: string): string {
+  const i = caller.indexOf(NARROWED);
+  return i < 0 ? caller : caller.slice(0, i);
+}
+
+function narrowingOf(caller: string): Narrowing | undefined {
+  const i = caller.indexOf(NARROWED);
+  return i < 0 ? undefined : (JSON.parse(caller.slice(i + 1)) as Narrowing);
+}
+
+/** `grants` as `n` narrows them. */
+function narrowed(grants: Grant[], n: Narrowing | undefined): Grant[] {
+  if (!n) return grants;
+  let out = grants;
+  if (n.capabilities) {
+    const asked = new Set(n.capabilities);
+    out = out.map((g) => ({ group: g.group, capabilities: new Set([...g.capabilities].filter((c) => asked.has(c))) }));
+  }
+  if (n.scopes) {
+    const scopes = n.scopes;
+    out = scopes.flatMap((s) => out.filter((g) => isSelfOrAncestor(g.group, s)).map((g) => ({ group: s, capabilities: g.capabilities })));
+  }
+  return out.filter((g) => g.capabilities.size > 0);
+}
+
 /** Answers "may this identity do X on group G" from the store's bindings and roles. */
 export class Authorizer {
   private capsCache = new Map<string, { version: number; caps: ReadonlySet<string> }>();
@@ -40,9 +89,12 @@ export class Authorizer {
     const rolesVersion = this.store.roles.version;
     const m = this.memo;
     if (m && m.caller === caller && m.bindings === bindingsVersion && m.roles === rolesVersion) return m;
-    const bindings = this.store.bindingsOf(caller);
+    const bindings = this.store.bindingsOf(identityOf(caller));
     authzWork.steps += bindings.length;
-    const grants = bindings.map((b) => ({ group: parentOf(b.uid)!, capabilities: this.capabilitiesOf(b.roleUid) }));
+    const grants = narrowed(
+      bindings.map((b) => ({ group: parentOf(b.uid)!, capabilities: this.capabilitiesOf(b.roleUid) })),
+      narrowingOf(caller),
+    );
     const byGroup = new Map<string, ReadonlySet<string>[]>();
     for (const g of grants) {
       const sets = byGroup.get(g.group);
@@ -71,7 +123,7 @@ export class Authorizer {
   /** Throws PERMISSION_DENIED unless the caller holds `capability` on `group`. */
   require(caller: string, capability: string, group: string): void {
     if (!this.can(caller, capability, group))
-      throw permissionDenied(`identity ${caller} lacks "${capability}" on group ${group}`);
+      throw permissionDenied(`identity ${identityOf(caller)} lacks "${capability}" on group ${group}${narrowingOf(caller) ? " (its token is narrowed by the exchange's cap or scopes)" : ""}`);
   }
 
   /** The capabilities of `capabilities` the caller does not hold on `group`. */

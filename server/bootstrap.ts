@@ -20,7 +20,7 @@ export function bootstrap(store: Store, organization: string, organizationName: 
   const adminUid = `${organization}/0000000000000001`;
   store.identities.insert({
     uid: adminUid, name: "admin", description: "Organization owner: the identity of the irv-server start-line token.",
-    email: "admin@irv-server.local", lastSeenTime: now, createTime: now, updateTime: now,
+    company: "", email: "admin@irv-server.local", emailUnverified: "", lastSeenTime: now, createTime: now, updateTime: now,
   });
   store.putBinding(bindingRecord(`${organization}/0000000000000002`, adminUid, builtinRoleUid("owner"), now));
   return { adminUid };

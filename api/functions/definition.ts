@@ -83,15 +83,17 @@ const mayLack = (f: FieldDefinition) => (f.read as { _zod?: { optout?: string } 
  */
 export function kindResult(
   kind: Kind,
-  o: { name: string; parent: ResultField; extra?: Record<string, ResultField> },
+  o: { name: string; parent: ResultField; extra?: Record<string, ResultField>; description?: string; optional?: (name: string) => boolean },
 ): ObjectDefinition {
   const d = definitionOf(kind);
   const fields: Record<string, ResultField> = { uid: { ...UID, description: `The ${d.label}'s uid.` }, [d.parentField]: o.parent, ...o.extra };
   for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][]) {
     if (name === d.parentField || f.writeOnly) continue;
-    fields[name] = { type: f.type, description: f.description, of: { kind, field: name }, ...(f.secret ? { secret: true } : {}), ...(mayLack(f) ? { optional: true } : {}) };
+    const optional = mayLack(f) || o.optional?.(name);
+    fields[name] = { type: f.type, description: f.description, of: { kind, field: name }, ...(f.secret ? { secret: true } : {}), ...(optional ? { optional: true } : {}) };
   }
-  return { name: o.name, module: d.module, description: `A ${d.label} as the functions return it.`, fields };
+  if (o.optional?.("uid")) fields.uid = { ...fields.uid, optional: true };
+  return { name: o.name, module: d.module, description: o.description ?? `A ${d.label} as the functions return it.`, fields };
 }
 
 /**

@@ -19,7 +19,12 @@ export const RoleResult = kindResult("roles", {
 
 export const IdentityResult = kindResult("identities", {
   name: "IdentityResult",
-  parent: { type: "string", description: "The owning group's uid.", optional: true },
+  description:
+    "An identity as getIdentity returns it: a workload identity's fields, a person's those the platform's lookup gives (uid, name, description, times); with `allowMissing` and no match, `found: false` alone.",
+  parent: { type: "string", description: "The owning group's uid; absent for a person (people belong to no group).", optional: true },
+  extra: { found: { type: "boolean", description: "Whether an identity was found: always true unless `allowMissing` is set and none matches (then nothing else is set)." } },
+  // Absent when nothing was found (allowMissing); a person has no relationship type, emails or company in the lookup.
+  optional: (name) => name !== "found",
 });
 
 const time = (what: string) => ({ type: "string", description: `${what} (RFC 3339).` }) satisfies ResultField;

@@ -7,7 +7,7 @@ import { IAM_PACKAGE } from "../kinds";
 import type { ProtoMethod, ProtoPackage } from "./proto";
 import { kindsPackage, notServed } from "./kinds";
 
-/** The methods of each service beyond the pattern: irv-server does not serve them. */
+/** The methods of each service beyond the pattern. */
 const more: Record<string, Record<string, ProtoMethod>> = {
   GroupsService: {
     LookupGroup: notServed("get", "/iam/v2beta1/groups:lookupGroup"),
@@ -15,7 +15,7 @@ const more: Record<string, Record<string, ProtoMethod>> = {
     CheckEligibility: notServed("get", "/iam/v2beta1/groups:checkEligibility"),
   },
   IdentitiesService: {
-    LookupIdentity: notServed("get", "/iam/v2beta1/identities:lookupIdentity"),
+    LookupIdentity: { request: "LookupIdentityRequest", response: "LookupIdentityResponse", http: { method: "get", path: "/iam/v2beta1/identities:lookupIdentity" } },
     UpdateIdentityMetadata: notServed("patch", "/iam/v2beta1/identities:updateIdentityMetadata", "*"),
   },
   RolesService: {},
@@ -30,4 +30,10 @@ const more: Record<string, Record<string, ProtoMethod>> = {
   GroupInvitesService: {},
 };
 
-export const iam: ProtoPackage = kindsPackage(IAM_PACKAGE, { methods: more });
+export const iam: ProtoPackage = kindsPackage(IAM_PACKAGE, {
+  methods: more,
+  messages: {
+    LookupIdentityRequest: { fields: { issuer: "1 string", subject: "2 string" } },
+    LookupIdentityResponse: { fields: { uid: "1 string" } },
+  },
+});

@@ -1,6 +1,6 @@
 /**
  * The v1 IAM services (`chainguard.platform.iam`) for what irv-server serves as v1 REST: groups,
- * identities and roles (List, Create, Update, Delete). Their other methods, and the v1 role
+ * identities and roles (List, Create, Update, Delete), and the identities' Lookup. Their other methods, and the v1 role
  * bindings (mapped to `/iam/v1/rolebindings`, where irv-server serves `/iam/v1/roleBindings`),
  * answer UNIMPLEMENTED.
  */
@@ -39,7 +39,7 @@ export const iamV1: ProtoPackage = {
       },
     },
     Identities: {
-      methods: { ...v1Methods("Identity", "/iam/v1/identities", "parent_id", "identity"), Lookup: notServed("get", "/iam/v1/identities/lookup") },
+      methods: { ...v1Methods("Identity", "/iam/v1/identities", "parent_id", "identity"), Lookup: { request: "LookupRequest", response: "Identity", http: { method: "get", path: "/iam/v1/identities/lookup" } } },
     },
     Roles: { methods: v1Methods("Role", "/iam/v1/roles", "parent_id", "role") },
     RoleBindings: {
@@ -78,6 +78,7 @@ export const iamV1: ProtoPackage = {
     IdentityFilter: { fields: { uidp: "1 chainguard.platform.common.UIDPFilter", id: "2 string" } },
     CreateIdentityRequest: { fields: { parent_id: "1 string", identity: "2 Identity" } },
     DeleteIdentityRequest: { fields: { id: "1 string" } },
+    LookupRequest: { fields: { issuer: "1 string", subject: "2 string" } },
     Role: { fields: { id: "1 string", name: "2 string", description: "3 string", capabilities: "4 repeated string" } },
     RoleList: { fields: { items: "1 repeated Role" } },
     RoleFilter: { fields: { id: "1 string", name: "2 string", parent: "3 string", uidp: "4 chainguard.platform.common.UIDPFilter" } },

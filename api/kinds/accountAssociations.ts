@@ -2,23 +2,23 @@ import { z } from "zod";
 import * as f from "../fields";
 import { common, defineKind, numbered, IAM_PACKAGE, text, type ProtoField } from "./definition";
 
-const digits = (n: string) => z.string().regex(/^\d+$/, `must be a numeric ${n}`);
-
 /** Each cloud's block as requests carry it. */
 export const AccountBlocks = {
   amazon: z
-    .strictObject({ account: z.string().regex(/^\d{12}$/, "must be a 12-digit AWS account id").describe("The AWS account id: 12 digits.") })
+    .strictObject({ account: f.awsAccount.describe("The AWS account id: 12 digits.") })
     .meta({ id: "AccountAssociationAmazon", description: "The group's AWS account." }),
   google: z
     .strictObject({
-      projectId: z.string().min(1).describe("The Google Cloud project id."),
-      projectNumber: digits("project number").describe("The Google Cloud project number (digits)."),
+      // The platform checks neither (the protos say required; its gateway takes any string).
+      projectId: f.required.describe("The Google Cloud project id."),
+      projectNumber: f.required.describe("The Google Cloud project number."),
     })
     .meta({ id: "AccountAssociationGoogle", description: "The group's Google Cloud project." }),
   azure: z
     .strictObject({
-      tenantId: z.uuid({ message: "must be a UUID" }).describe("The Azure tenant id (a UUID)."),
-      clientIds: f.map(z.uuid({ message: "must be a UUID" })).describe("Azure client ids (UUIDs) by name."),
+      // Not checked as UUIDs: the platform takes `10000000-0000-0000-0000-000000000000`, which is none.
+      tenantId: f.required.describe("The Azure tenant id (Microsoft Entra ID)."),
+      clientIds: f.map(f.required).describe("Azure client ids (application ids) by component name."),
     })
     .meta({ id: "AccountAssociationAzure", description: "The group's Azure tenant and clients." }),
   chainguard: z

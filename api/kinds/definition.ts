@@ -53,6 +53,8 @@ export interface FieldDefinition {
   block?: boolean;
   /** Computed by the API when omitted: an omitted input means "no opinion", never a change. */
   computedWhenOmitted?: boolean;
+  /** For a block: the members the API sets when omitted (a static key's expiration); omitting one is no change. */
+  computedMembers?: readonly string[];
   /**
    * Its field in the kind's message in the platform's protos (absent for the parent, which a
    * request carries in its path, and for what the message lacks). Its name on the wire is the

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import * as f from "../fields";
 import { withSuggestion } from "../suggest";
-import { ISSUER_KEYS_MAX, ISSUER_KEYS_MAX_CHARS, publicJwkProblem } from "../jwk";
-import { common, defineKind, numbered, expiryProblem, IAM_PACKAGE, oneOf, text, textMap, type InputIssue, type ProtoField } from "./definition";
+import { ISSUER_KEYS_MAX, ISSUER_KEYS_MAX_CHARS } from "../jwk";
+import { common, defineKind, numbered, IAM_PACKAGE, oneOf, text, textMap, type InputIssue, type ProtoField } from "./definition";
 
 const nonEmpty = () => z.string().min(1, "must not be empty");
 
@@ -28,23 +28,24 @@ export type ClaimMatch = z.infer<typeof ClaimMatch>;
 /** Members that only private or symmetric JWKs have: an issuer's keys must never carry them. */
 const PRIVATE_JWK_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k", "oth"];
 
-/** A JWKS document of public keys, as a string: JSON with a non-empty `keys` array. */
-const jwks = z.string().max(ISSUER_KEYS_MAX_CHARS, `must be at most ${ISSUER_KEYS_MAX_CHARS} characters`).superRefine((s, ctx) => {
+/**
+ * `issuerKeys`, as the platform takes it: any string (its own acceptance tests store `"keys"`;
+ * what cannot verify a token verifies none at the exchange). irv-server's own rules: bounded in
+ * size and keys, and a JWKS document must not hold private or secret key material, which reads
+ * and state would show in plaintext.
+ */
+const jwks = z.string().min(1, "must not be empty").max(ISSUER_KEYS_MAX_CHARS, `must be at most ${ISSUER_KEYS_MAX_CHARS} characters`).superRefine((s, ctx) => {
   let doc: { keys?: unknown };
   try {
     doc = JSON.parse(s);
   } catch {
-    doc = {};
-  }
-  if (!Array.isArray(doc?.keys) || doc.keys.length === 0) {
-    ctx.addIssue({ code: "custom", message: 'must be a JWKS document: JSON with a non-empty "keys" array' });
     return;
   }
+  if (!Array.isArray(doc?.keys)) return;
   if (doc.keys.length > ISSUER_KEYS_MAX) ctx.addIssue({ code: "custom", message: `must hold at most ${ISSUER_KEYS_MAX} keys` });
   doc.keys.forEach((key, i) => {
     const secret = PRIVATE_JWK_MEMBERS.filter((m) => key && typeof key === "object" && m in key);
-    const problem = secret.length ? `holds private key material (${secret.join(", ")}): give public keys only` : publicJwkProblem(key);
-    if (problem) ctx.addIssue({ code: "custom", message: `key ${i} ${problem}` });
+    if (secret.length) ctx.addIssue({ code: "custom", message: `key ${i} holds private key material (${secret.join(", ")}): give public keys only` });
   });
 });
 
@@ -52,23 +53,46 @@ export const StaticKeys = z
   .strictObject({
     issuer: f.issuerUrl.describe("The `iss` of the tokens (https; plain http only on a loopback host)."),
     subject: nonEmpty().describe("The `sub` of the tokens."),
-    issuerKeys: jwks.describe('The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).'),
-    expirationTime: f.timestamp.optional().describe(`When the keys stop being accepted (RFC 3339), at most ${f.STATIC_KEYS_MAX_DAYS} days ahead; with none, they do not expire.`),
-    audiences: z.array(z.string().min(1)).optional().describe("Audiences the tokens may carry; default the API URL."),
+    issuerKeys: jwks.describe('The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.'),
+    expirationTime: f.timestamp
+      .optional()
+      .describe(`When the keys stop being accepted (RFC 3339): at most ${f.STATIC_KEYS_MAX_DAYS} days after the identity's creation, and that by default (the API sets it; omitting it is no change).`),
+    audiences: z
+      .array(z.string().min(1, "must not be empty"))
+      .max(1, "takes exactly one audience (the platform reads one; the field is a list for later)")
+      .optional()
+      .describe("The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL."),
   })
   .meta({ id: "StaticKeys", description: "Tokens signed by the given keys may assume an identity, until the keys expire." });
 export type StaticKeys = z.infer<typeof StaticKeys>;
 
 /**
- * The problem of static keys' expiration at `now`: in the past, or more than
- * STATIC_KEYS_MAX_DAYS ahead. The server refuses it; check reports it at preview (values not yet
- * known are skipped).
+ * The problem of static keys' expiration at `now`: in the past, or more than STATIC_KEYS_MAX_DAYS
+ * after the identity's creation at `created` (a new one's: `now`), as the platform bounds it. The
+ * server refuses it; check reports it at preview (values not yet known are skipped).
  */
-export function staticKeysIssues(i: { staticKeys?: { expirationTime?: unknown } }, now: number, known: (v: string) => boolean = () => true): InputIssue[] {
+export function staticKeysIssues(
+  i: { staticKeys?: { expirationTime?: unknown } },
+  now: number,
+  known: (v: string) => boolean = () => true,
+  created: number = now,
+): InputIssue[] {
   const exp = i.staticKeys?.expirationTime;
   if (typeof exp !== "string" || !known(exp)) return [];
-  const problem = expiryProblem(exp, now, f.STATIC_KEYS_MAX_DAYS);
+  const t = Date.parse(exp);
+  const limit = created + f.STATIC_KEYS_MAX_DAYS * 86_400_000;
+  const problem =
+    t <= now
+      ? "must be in the future"
+      : t > limit
+        ? `must be at most ${f.STATIC_KEYS_MAX_DAYS} days after the identity's creation${created === now ? "" : ` (${new Date(limit).toISOString()})`}`
+        : undefined;
   return problem ? [{ path: ["staticKeys", "expirationTime"], message: problem }] : [];
+}
+
+/** The expiration static keys get when a request gives none: STATIC_KEYS_MAX_DAYS after the identity's creation. */
+export function defaultKeysExpiration(createTime: string): string {
+  return new Date(Date.parse(createTime) + f.STATIC_KEYS_MAX_DAYS * 86_400_000).toISOString();
 }
 
 /** Whether the keys `sk` are no longer accepted at `now`. */
@@ -78,7 +102,7 @@ export function keysExpired(sk: StaticKeys, now: number): boolean {
 
 export const AwsIdentity = z
   .strictObject({
-    awsAccount: z.string().regex(/^\d{12}$/, "must be a 12-digit AWS account id").describe("The AWS account id: 12 digits."),
+    awsAccount: f.awsAccount.describe("The AWS account id: 12 digits."),
     arn: z.string().min(1).optional().describe("The principal's exact ARN. Give this or `arnPattern`."),
     arnPattern: f.pattern.optional().describe("An RE2 pattern the whole ARN must match. Give this or `arn`."),
     userId: z.string().min(1).optional().describe("The principal's exact user id. At most one of this and `userIdPattern`."),
@@ -91,11 +115,30 @@ export const AwsIdentity = z
   .meta({ id: "AwsIdentity", description: "An AWS principal that may assume an identity." });
 export type AwsIdentity = z.infer<typeof AwsIdentity>;
 
-/** A platform service principal: the API's `ServicePrincipal` enum name (`SERVICE_PRINCIPAL_COSIGNED`). */
-export type ServicePrincipal = (typeof f.SERVICE_PRINCIPALS)[number];
+const SP_PREFIX = "SERVICE_PRINCIPAL_";
+type WireServicePrincipal = (typeof f.SERVICE_PRINCIPALS)[number];
+type ShortServicePrincipal = WireServicePrincipal extends `${typeof SP_PREFIX}${infer S}` ? S : never;
+/** The service principals as the Terraform provider (and the v1 API) spells them: `INGESTER`. */
+const SHORT_SERVICE_PRINCIPALS = f.SERVICE_PRINCIPALS.map((p) => p.slice(SP_PREFIX.length));
+
+/**
+ * A platform service principal, as a program may give it: the API's enum name
+ * (`SERVICE_PRINCIPAL_COSIGNED`) or the Terraform provider's spelling (`COSIGNED`), which the
+ * provider sends as the enum name. The API returns enum names.
+ */
+export type ServicePrincipal = WireServicePrincipal | ShortServicePrincipal;
 export const ServicePrincipal = z
-  .enum(f.SERVICE_PRINCIPALS, { error: (iss) => withSuggestion("is not a service principal", iss.input, f.SERVICE_PRINCIPALS) })
-  .meta({ id: "ServicePrincipal", description: "A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED`." });
+  .enum(f.SERVICE_PRINCIPALS, {
+    error: (iss) =>
+      withSuggestion(`is not a service principal: one of ${SHORT_SERVICE_PRINCIPALS.join(", ")}, with or without the ${SP_PREFIX} prefix`, iss.input, [...f.SERVICE_PRINCIPALS, ...SHORT_SERVICE_PRINCIPALS]),
+  })
+  .meta({ id: "ServicePrincipal", description: "A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED` (`COSIGNED`, as the Terraform provider writes it, is taken too)." });
+
+/** A short service principal (`INGESTER`) as the API's enum name; anything else as it is. */
+const servicePrincipalCodec = {
+  toWire: (v: unknown) => (typeof v === "string" && SHORT_SERVICE_PRINCIPALS.includes(v) ? `${SP_PREFIX}${v}` : v),
+  fromWire: (v: unknown) => v,
+};
 
 /**
  * The relationship types as returned: the members above, none of their rules, so a newer
@@ -208,6 +251,7 @@ export const identities = defineKind({
       description: "Tokens signed by the given keys.",
       input: true,
       proto: { number: 21, type: "Identity.StaticKeys", oneof: "relationship" },
+      computedMembers: ["expirationTime"],
       schema: StaticKeys.optional(),
       read: read.staticKeys.optional(),
     },
@@ -221,16 +265,32 @@ export const identities = defineKind({
     },
     servicePrincipal: {
       type: "ServicePrincipal",
-      description: "A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).",
+      description: "A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).",
       input: true,
       proto: { number: 23, type: "ServicePrincipal", oneof: "relationship" },
+      codec: servicePrincipalCodec,
       schema: ServicePrincipal.optional(),
       read: z.string().optional(),
     },
-    email: { type: "string", description: "Its verified email, if any.", proto: { number: 4, type: "string", behavior: ["OUTPUT_ONLY"] }, read: z.string().default("") },
+    company: {
+      type: "string",
+      description: "The company it belongs to, free text (the platform sets a person's from their sign-up).",
+      input: true,
+      default: "",
+      proto: { number: 6, type: "string", behavior: ["OPTIONAL"] },
+      schema: f.description.optional(),
+      read: z.string().default(""),
+    },
+    email: { type: "string", description: "Its verified email, if any: a person's, from their sign-in.", proto: { number: 4, type: "string", behavior: ["OUTPUT_ONLY"] }, read: z.string().default("") },
+    emailUnverified: {
+      type: "string",
+      description: "An email its sign-in reported without verifying it, if any: a person's.",
+      proto: { number: 5, type: "string", behavior: ["OUTPUT_ONLY"] },
+      read: z.string().default(""),
+    },
     lastSeenTime: {
       type: "string",
-      description: "When it was last used (RFC 3339); absent for one never used.",
+      description: "When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.",
       proto: { number: 8, type: "google.protobuf.Timestamp", behavior: ["OUTPUT_ONLY"] },
       read: z.string().optional(),
     },

@@ -12,7 +12,7 @@ interface IdentityChoice {
   staticKeys: DeepInput<StaticKeys>;
   /** An AWS principal. */
   awsIdentity: DeepInput<AwsIdentity>;
-  /** A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...). */
+  /** A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too). */
   servicePrincipal: pulumi.Input<ServicePrincipal>;
 }
 
@@ -24,6 +24,8 @@ export type IdentityArgs = CommonArgs & {
   name: pulumi.Input<string>;
   /** Free text. */
   description?: pulumi.Input<string>;
+  /** The company it belongs to, free text (the platform sets a person's from their sign-up). */
+  company?: pulumi.Input<string>;
 } & ExactlyOne<IdentityChoice, "claimMatch, staticKeys, awsIdentity, servicePrincipal">;
 
 /** An identity that workloads or services assume. Changing its relationship type replaces it. */
@@ -40,11 +42,15 @@ export class Identity extends IrvResource {
   declare public readonly staticKeys: pulumi.Output<StaticKeys | undefined>;
   /** An AWS principal. */
   declare public readonly awsIdentity: pulumi.Output<AwsIdentity | undefined>;
-  /** A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...). */
+  /** A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too). */
   declare public readonly servicePrincipal: pulumi.Output<string | undefined>;
-  /** Its verified email, if any. */
+  /** The company it belongs to, free text (the platform sets a person's from their sign-up). */
+  declare public readonly company: pulumi.Output<string>;
+  /** Its verified email, if any: a person's, from their sign-in. */
   declare public readonly email: pulumi.Output<string>;
-  /** When it was last used (RFC 3339); absent for one never used. */
+  /** An email its sign-in reported without verifying it, if any: a person's. */
+  declare public readonly emailUnverified: pulumi.Output<string>;
+  /** When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then. */
   declare public readonly lastSeenTime: pulumi.Output<string | undefined>;
   /** When it was created (RFC 3339). */
   declare public readonly createTime: pulumi.Output<string>;

@@ -77,12 +77,9 @@ const ID = str("computed", { to: "uid" });
 const GROUP = str("required", { forceNew: true, to: "groupUid" });
 
 const ORG_KIND = "pulumi-irv does not manage an organization's kind (a verified organization's, set by the platform): leave it out.";
-/** Terraform names a service principal without the enum's prefix (`INGESTER`); the note follows ours. */
+/** Terraform names a service principal without the enum's prefix (`INGESTER`), which pulumi-irv takes as it is. */
 const ours = SERVICE_PRINCIPALS.find((v) => v.endsWith("INGESTER")) ?? "INGESTER";
-const SERVICE_PRINCIPAL =
-  ours === "INGESTER"
-    ? "The same values (`INGESTER`, `REGISTRY_PULLER`, ...)."
-    : `Terraform writes \`INGESTER\` where pulumi-irv has \`${ours}\`: put the prefix back on the converted value.`;
+const SERVICE_PRINCIPAL = `Terraform's values as they are (\`INGESTER\`); pulumi-irv sends the API's \`${ours}\`, and takes that spelling too.`;
 /** An invite's lifetime: the API takes a `ttl` and answers the expiration. */
 const INVITE_EXPIRATION = "An output in pulumi-irv: give the invite's lifetime as `ttl` (seconds, `\"604800s\"`) instead, and remove this.";
 const GITHUB =
@@ -280,7 +277,14 @@ export const TERRAFORM_DATA_SOURCES: Record<string, TfDataSource> = {
   },
   chainguard_identity: {
     function: "getIdentity",
-    attributes: { id: str("computed", { to: "uid" }), issuer: str("required"), subject: str("required") },
+    attributes: {
+      id: str("computed", {
+        to: "uid",
+        note: "The same lookup (the platform's v1 `Identities.Lookup`): a person (`github\\|<id>` at `https://auth.chainguard.dev/`) or a workload identity whose claimMatch names exactly both. Where the HCL wraps a missing identity in `try(...)` and `compact()`, give `allowMissing: true` and keep the results whose `found` is true ([examples/github-team](../examples/github-team/README.md)).",
+      }),
+      issuer: str("required"),
+      subject: str("required"),
+    },
   },
   chainguard_role: {
     function: "getRoles",

@@ -2,7 +2,8 @@
 import { readBack, type groups, type identities, type ItemOf, type roles } from "../../api/kinds";
 import { ROOT_UID, parentOf } from "../../api/uid";
 import type { ArgsOf, getGroup as GetGroup, getIdentity as GetIdentity, getRole as GetRole, getRoles as GetRoles } from "../../api/functions";
-import type { Item } from "../../client/shapes";
+import type { Item, LookedUpIdentity } from "../../client/shapes";
+import { NotFoundError } from "../../client/errors";
 import { exactlyOne, listQuery, type ClientSource } from "./query";
 
 /** A group as the functions return it: its definition's fields (api/kinds). */
@@ -17,8 +18,18 @@ export type RoleResult = ItemOf<typeof roles> & {
   /** A built-in role (viewer, editor, owner, registry.pull, registry.push). */
   builtin: boolean;
 };
-/** An identity as the functions return it. */
-export type IdentityResult = ItemOf<typeof identities> & { groupUid: string | undefined };
+type IdentityItem = ItemOf<typeof identities>;
+/** What every identity getIdentity finds has: a person's lookup gives no more. */
+type Always = "uid" | "name" | "description" | "createTime" | "updateTime";
+/**
+ * An identity getIdentity found: a workload identity's every field; a person's those the
+ * platform's lookup gives (uid, name, description, times, lastSeenTime), with no group.
+ */
+export type IdentityResult = { found: true; groupUid: string | undefined } & Pick<IdentityItem, Always> & Partial<Omit<IdentityItem, Always>>;
+/** What getIdentity answers, with `allowMissing`, when no identity matches. */
+export interface MissingIdentity {
+  found: false;
+}
 
 /** Look a group up by uid, or by name under a parent. */
 export type GetGroupArgs = ArgsOf<typeof GetGroup>;
@@ -26,7 +37,7 @@ export type GetGroupArgs = ArgsOf<typeof GetGroup>;
 export type GetRoleArgs = ArgsOf<typeof GetRole>;
 /** Filters of `getRoles`. */
 export type GetRolesArgs = ArgsOf<typeof GetRoles>;
-/** Look an identity up by uid, or by the issuer and subject its claimMatch accepts. */
+/** Look an identity up by uid, by the issuer and subject it signs in with, or by name. */
 export type GetIdentityArgs = ArgsOf<typeof GetIdentity>;
 
 const group = (g: Item<"groups">): GroupResult => ({
@@ -41,9 +52,21 @@ const role = (r: Item<"roles">): RoleResult => ({
   ...(readBack("roles", r) as Omit<RoleResult, "uid" | "groupUid" | "builtin">),
 });
 const identity = (i: Item<"identities">): IdentityResult => ({
+  found: true,
   uid: i.uid,
   groupUid: parentOf(i.uid),
-  ...(readBack("identities", i) as Omit<IdentityResult, "uid" | "groupUid">),
+  ...(readBack("identities", i) as Omit<IdentityResult, "uid" | "groupUid" | "found">),
+});
+/** A person as the platform's lookup gives them (a v1 Identity): no group, no relationship type. */
+const person = (p: LookedUpIdentity): IdentityResult => ({
+  found: true,
+  uid: p.id,
+  groupUid: undefined,
+  name: p.name,
+  description: p.description,
+  createTime: p.createdAt ?? "",
+  updateTime: p.updatedAt ?? "",
+  ...(p.lastSeen ? { lastSeenTime: p.lastSeen } : {}),
 });
 
 /** One group: by uid, or by name under a parent. Errors on zero or several matches. */
@@ -78,11 +101,45 @@ export async function getRoles(clients: ClientSource, args: GetRolesArgs = {}): 
   };
 }
 
-/** One identity: by uid, or by issuer+subject (and/or name). Errors on zero or several matches. */
-export async function getIdentity(clients: ClientSource, args: GetIdentityArgs): Promise<IdentityResult> {
+/**
+ * One identity: by uid; by the issuer and subject it signs in with, through the platform's lookup
+ * (v1 `Identities.Lookup`, as Terraform's `chainguard_identity` does: a person, or a workload
+ * identity whose claimMatch names exactly both); or by name (under `groupUid`, with `issuer` and
+ * `subject` matching its claimMatch). Zero matches fail, naming what was looked for, unless
+ * `allowMissing`: then `{found: false}`. Several matches, and every other error (the network, a
+ * permission), always fail: "not found" is never guessed from an error.
+ */
+export async function getIdentity(clients: ClientSource, args: GetIdentityArgs & { allowMissing: true }): Promise<IdentityResult | MissingIdentity>;
+export async function getIdentity(clients: ClientSource, args: GetIdentityArgs): Promise<IdentityResult>;
+export async function getIdentity(clients: ClientSource, args: GetIdentityArgs): Promise<IdentityResult | MissingIdentity> {
   const client = clients();
-  if (args.uid) return identity(await client.get("identities", args.uid));
-  if (!args.name && !(args.issuer && args.subject)) throw new Error("getIdentity: give uid, issuer and subject, or name");
+  const what = [args.name && `named "${args.name}"`, args.issuer && `for issuer ${args.issuer}`, args.subject && `and subject ${args.subject}`]
+    .filter(Boolean)
+    .join(" ");
+  const none = (about: string): MissingIdentity => {
+    if (args.allowMissing) return { found: false };
+    throw new Error(`no ${about} (with allowMissing: true, getIdentity answers found: false instead)`);
+  };
+  if (args.uid) {
+    try {
+      return identity(await client.get("identities", args.uid));
+    } catch (e) {
+      if (e instanceof NotFoundError) return none(`identity ${args.uid}`);
+      throw e;
+    }
+  }
+  if (args.issuer && args.subject && !args.name && !args.groupUid) {
+    let found: LookedUpIdentity;
+    try {
+      found = await client.lookupIdentity(args.issuer, args.subject);
+    } catch (e) {
+      if (e instanceof NotFoundError) return none(`identity for issuer ${args.issuer} and subject ${args.subject}: nobody signed in with them`);
+      throw e;
+    }
+    // A workload identity (in a group) has more than the lookup says: read it whole.
+    return parentOf(found.id) ? identity(await client.get("identities", found.id)) : person(found);
+  }
+  if (!args.name && !(args.issuer && args.subject)) throw new Error("give uid, issuer and subject, or name");
   const q = listQuery({ descendantsOf: args.groupUid }, { name: args.name });
   const found = (await client.collect("identities", q)).filter(
     (i) =>
@@ -90,8 +147,6 @@ export async function getIdentity(clients: ClientSource, args: GetIdentityArgs):
       (!args.issuer || i.claimMatch?.issuer === args.issuer) &&
       (!args.subject || i.claimMatch?.subject === args.subject),
   );
-  const what = [args.name && `named "${args.name}"`, args.issuer && `for issuer ${args.issuer}`, args.subject && `and subject ${args.subject}`]
-    .filter(Boolean)
-    .join(" ");
+  if (found.length === 0) return none(`identity ${what}`);
   return identity(exactlyOne(found, `identity ${what}`));
 }

@@ -1,7 +1,7 @@
 /** What changed between old outputs and new inputs, and the update that makes the change. */
 import type { CollectionName } from "../../api/collections";
 import { canonicalOf, definitionOf, type Kind, type KindDefinition } from "../../api/kinds";
-import type { KindSpec, Rec } from "./spec";
+import type { FieldSpec, KindSpec, Rec } from "./spec";
 import { clean, containsUnknown, isEmpty, isRecord, same } from "./values";
 
 /** What changed between old outputs and new inputs. */
@@ -14,6 +14,14 @@ export interface Changes {
   mask: string[];
 }
 
+/** The block `news` with the members the API computes when omitted (`computedMembers`) taken from `olds`: omitting one is no change. */
+function withComputed(fs: FieldSpec, olds: unknown, news: unknown): unknown {
+  if (!fs.computedMembers || !isRecord(olds) || !isRecord(news) || containsUnknown(news)) return news;
+  const filled = { ...news };
+  for (const m of fs.computedMembers) if (filled[m] === undefined && olds[m] !== undefined) filled[m] = olds[m];
+  return filled;
+}
+
 /** Compares old outputs with new inputs, field by field, over the declared inputs only. */
 export function changesOf<C extends CollectionName>(spec: KindSpec<C>, olds: Rec, news: Rec): Changes {
   const d: KindDefinition = definitionOf(spec.collection as Kind);
@@ -24,7 +32,7 @@ export function changesOf<C extends CollectionName>(spec: KindSpec<C>, olds: Rec
     // and a set in any order (api/kinds/order.ts).
     const canon = (v: unknown) => canonicalOf(d, name, fs.codec && v !== undefined && !containsUnknown(v) ? fs.codec.fromWire(fs.codec.toWire(v)) : v);
     const o = canon(olds[name] ?? fs.default);
-    const n = canon(news[name] ?? fs.default);
+    const n = canon(withComputed(fs, olds[name], news[name] ?? fs.default));
     if (fs.computedWhenOmitted && news[name] === undefined) continue;
     if (!containsUnknown(n) && same(o, n)) continue;
     if (olds[name] === undefined && !containsUnknown(n) && spec.liveConfirms?.(name, olds, news)) continue;

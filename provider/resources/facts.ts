@@ -17,7 +17,7 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
   const d: KindDefinition = definitionOf(kind);
   const fields: Record<string, FieldSpec> = {};
   for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][])
-    if (f.input) fields[name] = { replace: f.replace, default: f.default, block: f.block, computedWhenOmitted: f.computedWhenOmitted, wire: wireNameOf(name, f), codec: f.codec };
+    if (f.input) fields[name] = { replace: f.replace, default: f.default, block: f.block, computedWhenOmitted: f.computedWhenOmitted, computedMembers: f.computedMembers, wire: wireNameOf(name, f), codec: f.codec };
   return {
     collection: kind,
     label: d.label,

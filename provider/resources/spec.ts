@@ -15,7 +15,7 @@ export type CommonInputs = {
 export type Call = Pick<CallOptions, "report" | "signal"> & { deadline: number };
 
 /** How one declared input behaves in diff and update: the facts of its definition that say so, and its name on the wire. */
-export type FieldSpec = Pick<FieldDefinition, "replace" | "default" | "block" | "computedWhenOmitted" | "codec"> & { wire: string };
+export type FieldSpec = Pick<FieldDefinition, "replace" | "default" | "block" | "computedWhenOmitted" | "computedMembers" | "codec"> & { wire: string };
 
 /** A zod-style issue on input names. */
 export interface Issue {

@@ -119,8 +119,15 @@ function enumsSection(): string[] {
         const refused = all.filter((x) => !accepted(x));
         if (f.codec && path === wire) {
           out.push("A program may write either name; pulumi-irv sends the enum's.", "", "| sent (enum name) | number | in a program |", "|---|---|---|");
-          const programName = (v: string) => [f.codec!.fromWire([v]) as string[]].flat()[0];
-          for (const [v, n] of values) out.push(`| ${code(v)} | ${n} | ${code(programName(v))} |`);
+          // The program's name (its friendly one), and the name without the enum's shared prefix
+          // where the codec takes that too (`INGESTER`, as Terraform writes it).
+          const prefix = /^[A-Z]+_(?:[A-Z]+_)*/.exec(all.map(([v]) => v).reduce((a, b) => { let i = 0; while (i < a.length && a[i] === b[i]) i++; return a.slice(0, i); }))?.[0] ?? "";
+          const programNames = (v: string) => {
+            const friendly = [f.codec!.fromWire([v]) as string[]].flat()[0];
+            const short = v.slice(prefix.length);
+            return [friendly, ...(short !== friendly && [f.codec!.toWire(short)].flat()[0] === v ? [short] : [])].map(code).join(", ");
+          };
+          for (const [v, n] of values) out.push(`| ${code(v)} | ${n} | ${programNames(v)} |`);
         } else {
           out.push("A program writes the enum's name, and pulumi-irv sends it as written.", "", "| sent (enum name) | number |", "|---|---|");
           for (const [v, n] of values) out.push(`| ${code(v)} | ${n} |`);

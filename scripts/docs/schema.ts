@@ -3,12 +3,16 @@
  * the walks over its types that the pages and the example check share.
  */
 
-/** A property's type: a primitive, an array, a map, or a reference to a named type. */
+/**
+ * A property's type: a primitive, an array, a map, or a reference to a named type; or a union
+ * (`oneOf`: a string, or one of an enum's values).
+ */
 export interface TypeSpec {
   type?: "string" | "boolean" | "number" | "integer" | "array" | "object";
   items?: TypeSpec;
   additionalProperties?: TypeSpec;
   $ref?: string;
+  oneOf?: TypeSpec[];
 }
 
 export interface PropertySpec extends TypeSpec {
@@ -79,6 +83,7 @@ export function namedTypesUsed(schema: PackageSchema, props: Record<string, Prop
     }
     visit(t.items);
     visit(t.additionalProperties);
+    for (const o of t.oneOf ?? []) visit(o);
   };
   for (const group of props) for (const p of Object.values(group)) visit(p);
   return seen;
@@ -89,6 +94,10 @@ export function namedTypesUsed(schema: PackageSchema, props: Record<string, Prop
  * path: unknown members, missing required members, wrong types, values outside an enum.
  */
 export function typeIssues(schema: PackageSchema, t: TypeSpec, value: unknown, at: string): string[] {
+  if (t.oneOf) {
+    const each = t.oneOf.map((o) => typeIssues(schema, o, value, at));
+    return each.some((issues) => issues.length === 0) ? [] : each[0];
+  }
   if (t.$ref) {
     const token = refToken(t.$ref);
     if (!token) return [];

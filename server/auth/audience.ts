@@ -14,9 +14,28 @@ export function registryAudience(host: string): string {
   return trimSlashes(host.replace(/^https?:\/\//i, ""));
 }
 
+/**
+ * The audience an external token must carry for an identity whose claimMatch names none: the host
+ * of this server's issuer (`authUrl`), as the platform's default is its issuer's host name
+ * (`issuer.enforce.dev`). A local server's host has its port (`127.0.0.1:41305`).
+ */
+export function defaultAudience(urls: Pick<IssuerUrls, "authUrl">): string {
+  return new URL(urls.authUrl).host;
+}
+
+/**
+ * The audiences accepted from a staticKeys identity that names none (the platform's "global
+ * allowed audiences"): the default audience above, and this API's URL.
+ */
+export function allowedAudiences(urls: Pick<IssuerUrls, "authUrl" | "url">): string[] {
+  return [defaultAudience(urls), urls.url];
+}
+
 /** The audience an exchange's `aud` asks for, in the issued token's form; INVALID_ARGUMENT otherwise. */
 export function requestedAudience(urls: IssuerUrls, aud: unknown): string {
   const choices = `this API's audience, ${urls.url}, or the registry host, ${urls.registryHost}`;
+  if (Array.isArray(aud) && new Set(aud).size > 1) throw invalidField("aud", `takes one audience per exchange: ${choices}`);
+  if (Array.isArray(aud)) aud = aud[0];
   if (typeof aud !== "string" || aud === "") throw invalidField("aud", `is required: ${choices}`);
   if (trimSlashes(aud) === trimSlashes(urls.url)) return urls.url;
   if (registryAudience(aud) === urls.registryHost) return urls.registryHost;

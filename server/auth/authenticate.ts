@@ -17,8 +17,8 @@ export function authenticate(ctx: ServerContext) {
       request.caller = ANONYMOUS;
       return;
     }
-    const sub = await ctx.tokens.verify(bearerOf(request.headers.authorization));
-    if (!ctx.store.identities.has(sub)) throw unauthenticated(`the token's identity ${sub} no longer exists`);
-    request.caller = sub;
+    const { uid, caller } = await ctx.tokens.verify(bearerOf(request.headers.authorization));
+    if (!ctx.store.identities.has(uid)) throw unauthenticated(`the token's identity ${uid} no longer exists`);
+    request.caller = caller;
   };
 }

@@ -1,9 +1,11 @@
 /**
- * staticKeys key sets, parsed once per record version: records are replaced, never changed, on
- * write, so a parse is kept for as long as its record object lives. Keys that cannot verify (from
- * a data directory written before the write rules refused them) are skipped.
+ * staticKeys key sets, parsed once per version of the block: records are replaced, never changed,
+ * on write, so a parse is kept for as long as its staticKeys object lives. What cannot verify a
+ * token (a string that is no JWKS document, a key publicJwkProblem refuses) is skipped: the API
+ * stores it, as the platform does, and it vouches for nobody.
  */
 import { createPublicKey, type KeyObject } from "node:crypto";
+import { publicJwkProblem } from "../../api/jwk";
 import { exchangeWork } from "./work";
 
 /** One public key of a staticKeys identity. */
@@ -28,6 +30,8 @@ function parse(issuerKeys: string): StaticKey[] {
   }
   const out: StaticKey[] = [];
   for (const jwk of Array.isArray(keys) ? keys : []) {
+    // A key that can never verify (the API stores whatever it is given) is no key here.
+    if (publicJwkProblem(jwk)) continue;
     try {
       const key = createPublicKey({ key: jwk, format: "jwk" });
       const kid = typeof jwk.kid === "string" ? jwk.kid : undefined;
@@ -41,10 +45,14 @@ function parse(issuerKeys: string): StaticKey[] {
   return out;
 }
 
-/** The parsed keys of a staticKeys identity (record), parsed on first use. */
+/**
+ * The parsed keys of a staticKeys identity (record), parsed on first use. Kept by its staticKeys
+ * block, which a record rewritten only for its lastSeenTime shares with the one before.
+ */
 export function staticKeysOf(record: { staticKeys?: { issuerKeys: string } }): StaticKey[] {
-  if (!record.staticKeys) return [];
-  let keys = parsed.get(record);
-  if (!keys) parsed.set(record, (keys = parse(record.staticKeys.issuerKeys)));
+  const sk = record.staticKeys;
+  if (!sk) return [];
+  let keys = parsed.get(sk);
+  if (!keys) parsed.set(sk, (keys = parse(sk.issuerKeys)));
   return keys;
 }

@@ -1,16 +1,27 @@
 /**
- * Token exchange: `GET|POST {authUrl}/sts/exchange?aud=<api url or registry host>&identity=<uid>`
- * with an external OIDC token as the bearer; the answer is `{token}`, a token for the identity and
- * the requested audience (the API, or the registry host), valid one hour.
+ * Token exchange: `GET|POST {authUrl}/sts/exchange` with an external OIDC token as the bearer and
+ * the request's fields as query parameters or a form body (application/x-www-form-urlencoded, as
+ * the platform's gateway reads them; a JSON body is not read): `aud` (the API's url or the
+ * registry host), `identity` (the uid to assume), `cap`, `scope`/`scopes`, `identity_provider`.
+ * The answer is `{token}`, valid one hour, for the identity and the requested audience, narrowed
+ * to the capabilities asked (`cap`) and the groups asked (`scopes`, and an identity provider's
+ * group), as far as the identity holds them (authz.ts, Narrowing).
+ *
+ * An exchange that names no identity signs a person in (people.ts): through the organization's
+ * identity provider `identity_provider` (a token of its issuer for its client id; the first
+ * sign-in registers the person and binds the provider's default role on its group), or, without
+ * one, as a person who signed in before with the token's issuer (fixtures' people).
+ *
  * The steps are ordered so that nothing an unauthenticated caller sees depends on which identity
  * uids exist:
- * 1. the token alone: a JWT, claims of the right types, a sane `exp`/`iat`/`nbf`
- *    (UNAUTHENTICATED, see external-token.ts);
+ * 1. the request's fields and the token alone: a JWT, claims of the right types, a sane
+ *    `exp`/`iat`/`nbf` (INVALID_ARGUMENT, UNAUTHENTICATED, see external-token.ts);
  * 2. its issuer must be trusted by some identity of the organization: a claimMatch identity's
  *    issuer rule (keys then come by OIDC discovery under the outbound rules; nothing is fetched
  *    from an issuer nobody trusts) or a staticKeys identity's issuer (keys from the identities'
- *    key sets, parsed at write). This check on the still unverified `iss` costs a bounded amount
- *    of work whatever the organization holds (trusted-issuers.ts);
+ *    key sets, parsed at write); for a sign-in, the identity provider's issuer or a person's.
+ *    This check on the still unverified `iss` costs a bounded amount of work whatever the
+ *    organization holds (trusted-issuers.ts);
  * 3. the signature must verify under those keys (UNAUTHENTICATED otherwise; a failed fetch is
  *    one message whatever went wrong, and never quotes what came back);
  * 4. only then the requested identity, matched against the verified claims only. A claimMatch
@@ -18,16 +29,21 @@
  *    identity only one verified by its own keys. An unknown uid, an identity of another kind and
  *    a token that breaks its rules all get the same PERMISSION_DENIED (the precise reason goes to
  *    the server log).
- * No message quotes the token.
+ * A successful exchange is the identity's federation: its `lastSeenTime` moves. No message
+ * quotes the token.
  */
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload, type ProtectedHeaderParameters } from "jose";
 import { EXCHANGED_TOKEN_TTL_SECONDS } from "../../api/collections";
-import { UID } from "../../api/uid";
+import { UID, isSelfOrAncestor, parentOf } from "../../api/uid";
+import { CAPABILITIES, capabilityNamed } from "../../api/capabilities";
+import { withSuggestion } from "../../api/suggest";
+import type { Narrowing } from "../authz";
+import { federated, findPerson, signIn, type SignIn } from "../model";
 import { keysExpired } from "../../api/kinds/identities";
 import type { ServerContext } from "../context";
 import { invalidField, permissionDenied, unauthenticated } from "../errors";
 import type { IdentityRecord } from "../store";
-import { requestedAudience } from "./audience";
+import { allowedAudiences, defaultAudience, requestedAudience } from "./audience";
 import { claimMismatch } from "./claim-match";
 import type { IssuerKeys } from "./discovery";
 import { OutboundError } from "./outbound";
@@ -35,10 +51,55 @@ import { trustedIssuers, type StaticIssuer } from "./trusted-issuers";
 import { tokenProblem } from "./external-token";
 import { describe } from "./tokens";
 
-/** Parameters of an exchange, from the query (or a form body). */
-export interface ExchangeParams {
-  aud?: unknown;
-  identity?: unknown;
+/** The fields of an exchange as sent, by name: every value of each, from the query and a form body. */
+export type ExchangeParams = Record<string, string[]>;
+
+/** The most groups one exchange may narrow a token to. */
+export const EXCHANGE_SCOPES_MAX = 64;
+
+/** An exchange's fields, checked. */
+interface ExchangeRequest {
+  audience: string;
+  identity?: string;
+  identityProvider?: string;
+  narrowing: Narrowing;
+}
+
+/** The values of field `proto` (or its JSON name), from every place it was sent. */
+function valuesOf(params: ExchangeParams, proto: string): string[] {
+  const json = proto.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  return [...(params[proto] ?? []), ...(json === proto ? [] : (params[json] ?? []))];
+}
+
+/** A single uid field: absent when empty (proto3's default), INVALID_ARGUMENT naming it otherwise. */
+function uidField(params: ExchangeParams, proto: string, what: string): string | undefined {
+  const values = valuesOf(params, proto).filter((v) => v !== "");
+  if (values.length === 0) return undefined;
+  if (new Set(values).size > 1) throw invalidField(proto, "must be given once");
+  if (!UID.test(values[0])) throw invalidField(proto, `must be the uid of ${what}`);
+  return values[0];
+}
+
+/** The exchange's fields, checked (INVALID_ARGUMENT naming the field): nothing here looks at the organization. */
+function requestOf(ctx: ServerContext, params: ExchangeParams): ExchangeRequest {
+  const audience = requestedAudience(ctx.urls, valuesOf(params, "aud"));
+  const identity = uidField(params, "identity", "the identity to assume (or none, to sign a person in)");
+  const identityProvider = uidField(params, "identity_provider", "the organization's identity provider to sign in through");
+  const caps = valuesOf(params, "cap").filter((v) => v !== "");
+  const capabilities = [...new Set(caps.map((c) => {
+    const named = capabilityNamed(c);
+    if (!named) throw invalidField("cap", withSuggestion(`${JSON.stringify(c.slice(0, 64))} is not a known capability (give names such as groups.list, or CAP_IAM_GROUPS_LIST)`, c, CAPABILITIES));
+    return named;
+  }))];
+  const scopes = [...new Set([...valuesOf(params, "scope"), ...valuesOf(params, "scopes")].filter((v) => v !== ""))];
+  if (scopes.length > EXCHANGE_SCOPES_MAX) throw invalidField("scopes", `must name at most ${EXCHANGE_SCOPES_MAX} groups`);
+  for (const g of scopes) if (!UID.test(g)) throw invalidField("scopes", "must be group uids");
+  return {
+    audience,
+    identity,
+    identityProvider,
+    narrowing: { ...(caps.length ? { capabilities } : {}), ...(scopes.length ? { scopes } : {}) },
+  };
 }
 
 /** The bearer token of an Authorization header, or UNAUTHENTICATED. */
@@ -52,6 +113,16 @@ export function bearerOf(header: string | undefined): string {
 interface Verified {
   discovered?: JWTPayload;
   byStaticKeys: Map<string, JWTPayload>;
+}
+
+/** The token's claims under its issuer's discovered keys, or UNAUTHENTICATED in the words verifyToken uses. */
+async function discoveredClaims(keys: IssuerKeys, token: string, iss: string, currentDate: Date, log: (reason: string) => void): Promise<JWTPayload> {
+  try {
+    return await verifyDiscovered(keys, token, iss, currentDate);
+  } catch (e) {
+    if (e instanceof OutboundError) log(`the issuer's keys could not be fetched (${e.kind})`);
+    throw unauthenticated(e instanceof OutboundError ? e.message : describe(e));
+  }
 }
 
 /** The token's claims under `getKey`, retried once with refreshed keys when its kid is unknown. */
@@ -101,7 +172,7 @@ async function verifyStatic(token: string, statics: StaticIssuer, iss: string, c
 
 /** Verifies `token` under every key source the organization trusts for its issuer (steps 2, 3). */
 async function verifyToken(ctx: ServerContext, keys: IssuerKeys, token: string, iss: string, log: (reason: string) => void, deny: () => Error): Promise<Verified> {
-  const trusted = trustedIssuers(ctx.store.identities);
+  const trusted = trustedIssuers(ctx.store);
   const discover = trusted.discoverable(iss);
   const statics = trusted.staticKeysFor(iss);
   if (!discover && !statics) throw deny();
@@ -127,7 +198,7 @@ function refusal(ctx: ServerContext, identity: IdentityRecord | undefined, verif
   if (!identity) return "no such identity";
   if (identity.claimMatch) {
     if (!verified.discovered) return "the token was not verified by its issuer's published keys";
-    return claimMismatch(identity.claimMatch, verified.discovered, ctx.urls.url);
+    return claimMismatch(identity.claimMatch, verified.discovered, defaultAudience(ctx.urls));
   }
   const sk = identity.staticKeys;
   if (sk) {
@@ -135,12 +206,73 @@ function refusal(ctx: ServerContext, identity: IdentityRecord | undefined, verif
     if (!claims) return "the token was not signed by the identity's static keys";
     if (keysExpired(sk, ctx.clock())) return "the identity's static keys have expired";
     if (claims.sub !== sk.subject) return "the token's subject does not match the identity's staticKeys";
-    const want = sk.audiences?.length ? sk.audiences : [ctx.urls.url];
+    const want = sk.audiences?.length ? sk.audiences : allowedAudiences(ctx.urls);
     const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
     if (!aud.some((a) => typeof a === "string" && want.includes(a))) return "the token's audience does not match the identity's staticKeys";
     return undefined;
   }
   return "the identity cannot be assumed by token exchange";
+}
+
+/** True when the token's `aud` holds `want`. */
+const audienceHolds = (aud: JWTPayload["aud"], want: string) => (Array.isArray(aud) ? aud : [aud]).includes(want);
+
+/**
+ * A sign-in (an exchange naming no identity): who signs in, from the verified token. Through an
+ * identity provider, a token of its issuer for its client id; without one, a token of the issuer
+ * a person signed in with before, for this server's default audience, from that person.
+ */
+async function signInOf(ctx: ServerContext, keys: IssuerKeys, req: ExchangeRequest, token: string, iss: string, log: (reason: string) => void): Promise<SignIn> {
+  const idpUid = req.identityProvider;
+  const deny = (why: string) => {
+    log(why);
+    return permissionDenied(
+      idpUid
+        ? `the token may not sign in through identity provider ${idpUid}: no such identity provider, or the token is not its issuer's for its client id`
+        : "the token may not sign a person in: an exchange that names no identity signs in a person who signed in before with the token's issuer and subject; name the identity to assume (identity), or the organization's identity provider the token comes from (identity_provider)",
+    );
+  };
+  const currentDate = new Date(ctx.clock());
+  if (idpUid) {
+    const before = ctx.store.identityProviders.get(idpUid);
+    if (before?.oidc.issuer !== iss) throw deny("no identity provider of that uid has the token's issuer");
+    const claims = await discoveredClaims(keys, token, iss, currentDate, log);
+    // Read it again after the await: it may have changed or gone while keys were fetched.
+    const idp = ctx.store.identityProviders.get(idpUid);
+    if (idp?.oidc.issuer !== iss) throw deny("the identity provider changed while its keys were fetched");
+    if (!audienceHolds(claims.aud, idp.oidc.clientId)) throw deny("the token's audience is not the identity provider's client id");
+    return signInClaims(claims, iss, idpUid);
+  }
+  if (!trustedIssuers(ctx.store).peopleIssuer(iss)) throw deny("nobody signed in with the token's issuer");
+  const claims = await discoveredClaims(keys, token, iss, currentDate, log);
+  if (!audienceHolds(claims.aud, defaultAudience(ctx.urls))) throw deny("the token's audience is not this server's default audience");
+  const person = findPerson(ctx, iss, claims.sub!);
+  if (!person || person.person.identityProvider !== undefined) throw deny("no person signed in with the token's issuer and subject, other than through an identity provider");
+  return signInClaims(claims, iss);
+}
+
+/** What a verified sign-in token says of its person: subject, and the OIDC profile claims it carries. */
+function signInClaims(claims: JWTPayload, issuer: string, identityProvider?: string): SignIn {
+  const text = (v: unknown, max: number) => (typeof v === "string" && v !== "" && v.length <= max ? v : undefined);
+  return {
+    issuer,
+    subject: claims.sub!,
+    ...(identityProvider ? { identityProvider } : {}),
+    name: text(claims.name, 256),
+    email: text(claims.email, 256),
+    emailVerified: claims.email_verified === true,
+  };
+}
+
+/** The narrowing an identity provider adds: the token acts in its group (and below) only. */
+function withProvider(ctx: ServerContext, n: Narrowing, idpUid: string | undefined, deny: () => Error): Narrowing {
+  if (!idpUid) return n;
+  const idp = ctx.store.identityProviders.get(idpUid);
+  const group = idp && parentOf(idp.uid);
+  if (!group) throw deny();
+  const scopes = n.scopes ?? [group];
+  if (scopes.some((s) => !isSelfOrAncestor(group, s))) throw deny();
+  return { ...n, scopes };
 }
 
 /** Runs an exchange and returns the response body `{token}`. `log` hears the precise reason of a denial. */
@@ -152,9 +284,7 @@ export async function exchange(
   log: (reason: string) => void = () => {},
 ): Promise<{ token: string }> {
   const token = bearerOf(authorization);
-  const { aud, identity } = params;
-  const audience = requestedAudience(ctx.urls, aud);
-  if (typeof identity !== "string" || !UID.test(identity)) throw invalidField("identity", "must be the uid of the identity to assume");
+  const req = requestOf(ctx, params);
   let claims: JWTPayload;
   try {
     claims = decodeJwt(token);
@@ -163,6 +293,14 @@ export async function exchange(
   }
   const problem = tokenProblem(claims, ctx.clock());
   if (problem) throw unauthenticated(problem);
+  const identity = req.identity;
+  if (identity === undefined) {
+    const who = await signInOf(ctx, keys, req, token, claims.iss!, log);
+    const denyScope = () => permissionDenied(`the token may not sign in through identity provider ${req.identityProvider}: its scopes must lie in the identity provider's group`);
+    const narrowing = withProvider(ctx, req.narrowing, req.identityProvider, denyScope);
+    const person = ctx.store.transaction(() => signIn(ctx, who));
+    return { token: await ctx.tokens.issue(person.uid, EXCHANGED_TOKEN_TTL_SECONDS, req.audience, narrowing) };
+  }
   const deny = () =>
     permissionDenied(
       `the token may not assume identity ${identity}: no such identity, or the token's issuer, subject, audience or claims do not satisfy its rules`,
@@ -177,5 +315,10 @@ export async function exchange(
     log(why);
     throw deny();
   }
-  return { token: await ctx.tokens.issue(identity, EXCHANGED_TOKEN_TTL_SECONDS, audience) };
+  const narrowing = withProvider(ctx, req.narrowing, req.identityProvider, () => {
+    log("identity_provider names no identity provider of the organization, or scopes outside its group");
+    return deny();
+  });
+  ctx.store.transaction(() => federated(ctx, identity));
+  return { token: await ctx.tokens.issue(identity, EXCHANGED_TOKEN_TTL_SECONDS, req.audience, narrowing) };
 }

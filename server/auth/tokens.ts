@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type KeyLike } from "jose";
 import { errors as joseErrors } from "jose";
 import { unauthenticated } from "../errors";
+import { callerFor, type Narrowing } from "../authz";
 
 /** Where the issuer lives; known only once the server listens. */
 export interface IssuerUrls {
@@ -49,10 +50,14 @@ export class TokenIssuer {
     return { kty, crv, x, y, d, kid: randomUUID() };
   }
 
-  /** A token whose subject is the identity `subject`, valid `ttlSeconds`, for `audience` (default: this API). */
-  issue(subject: string, ttlSeconds: number, audience = this.urls.url): Promise<string> {
+  /**
+   * A token whose subject is the identity `subject`, valid `ttlSeconds`, for `audience` (default:
+   * this API), narrowed as an exchange asked (claims `cap` and `scp`).
+   */
+  issue(subject: string, ttlSeconds: number, audience = this.urls.url, narrowing?: Narrowing): Promise<string> {
     const now = Math.floor(this.clock() / 1000);
-    return new SignJWT({})
+    const claims = { ...(narrowing?.capabilities ? { cap: [...narrowing.capabilities] } : {}), ...(narrowing?.scopes ? { scp: [...narrowing.scopes] } : {}) };
+    return new SignJWT(claims)
       .setProtectedHeader({ alg: "ES256", kid: this.jwk.kid, typ: "JWT" })
       .setIssuer(this.urls.authUrl)
       .setAudience(audience)
@@ -64,10 +69,11 @@ export class TokenIssuer {
   }
 
   /**
-   * The identity uid a token for `audience` (default: this API) was issued to; UNAUTHENTICATED
-   * for anything else, a token for the other audience included.
+   * The caller a token for `audience` (default: this API) was issued to: its identity uid, with
+   * the narrowing it carries (authz.ts, callerFor); UNAUTHENTICATED for anything else, a token for
+   * the other audience included.
    */
-  async verify(token: string, audience = this.urls.url): Promise<string> {
+  async verify(token: string, audience = this.urls.url): Promise<{ uid: string; caller: string }> {
     try {
       const { payload } = await jwtVerify(token, this.publicKey, {
         issuer: this.urls.authUrl,
@@ -76,7 +82,9 @@ export class TokenIssuer {
         currentDate: new Date(this.clock()),
         requiredClaims: ["sub", "exp"],
       });
-      return payload.sub as string;
+      const strings = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? (v as string[]) : undefined);
+      const uid = payload.sub as string;
+      return { uid, caller: callerFor(uid, { capabilities: strings(payload.cap), scopes: strings(payload.scp) }) };
     } catch (e) {
       if (e instanceof joseErrors.JWTClaimValidationFailed && e.claim === "aud")
         throw unauthenticated(`the bearer token is not for this audience: ${audience} accepts only tokens exchanged with aud=${audience}`);

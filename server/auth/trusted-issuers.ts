@@ -8,11 +8,12 @@
  *   the current identities is not matched again;
  * - staticKeys key sets: parsed once per record version (staticKeys.ts), their keys pooled per
  *   issuer and bounded at write to STATIC_KEYS_PER_ISSUER distinct keys.
- * The index is rebuilt once per change of the identities.
+ * The index is rebuilt once per change of the identities' rules (not when a sign-in or an
+ * exchange moves an identity's lastSeenTime).
  */
 import type { RE2JS } from "re2js";
 import { invalidField } from "../errors";
-import type { Collection, IdentityRecord } from "../store";
+import type { Collection, IdentityRecord, Store } from "../store";
 import { program } from "./claim-match";
 import { staticKeysOf, type StaticKey } from "./static-keys";
 import { exchangeWork } from "./work";
@@ -41,6 +42,8 @@ interface Index {
   patterns: IssuerPattern[];
   instructions: number;
   statics: Map<string, StaticIssuer>;
+  /** Issuers people signed in with, other than through an identity provider (fixtures' people of a test issuer). */
+  people: Set<string>;
   verdicts: Map<string, boolean>;
 }
 
@@ -53,15 +56,21 @@ function issuerPattern(source: string): IssuerPattern | undefined {
 export class TrustedIssuers {
   private index: Index | undefined;
 
-  constructor(private identities: Collection<IdentityRecord>) {}
+  private identities: Collection<IdentityRecord>;
+
+  constructor(private store: Pick<Store, "identities" | "identityRulesVersion">) {
+    this.identities = store.identities;
+  }
 
   private current(): Index {
-    const version = this.identities.version;
+    const version = this.store.identityRulesVersion;
     if (this.index?.version === version) return this.index;
     const exact = new Set<string>();
     const patterns = new Map<string, IssuerPattern>();
     const statics = new Map<string, StaticIssuer>();
+    const people = new Set<string>();
     for (const i of this.identities.all()) {
+      if (i.person?.issuer !== undefined && i.person.identityProvider === undefined) people.add(i.person.issuer);
       const cm = i.claimMatch;
       if (cm?.issuer !== undefined) exact.add(cm.issuer);
       const p = cm?.issuerPattern !== undefined && !patterns.has(cm.issuerPattern) ? issuerPattern(cm.issuerPattern) : undefined;
@@ -78,7 +87,7 @@ export class TrustedIssuers {
     }
     const list = [...patterns.values()];
     const instructions = list.reduce((n, p) => n + p.instructions, 0);
-    this.index = { version, exact, patterns: list, instructions, statics, verdicts: new Map() };
+    this.index = { version, exact, patterns: list, instructions, statics, people, verdicts: new Map() };
     return this.index;
   }
 
@@ -97,6 +106,11 @@ export class TrustedIssuers {
       verdicts.set(iss, verdict);
     }
     return verdict;
+  }
+
+  /** True when a person signed in with `iss`, not through an identity provider: they may sign in again. */
+  peopleIssuer(iss: string): boolean {
+    return this.current().people.has(iss);
   }
 
   /** The static keys trusted for `iss`, with who holds each; undefined when no identity names it. */
@@ -140,11 +154,11 @@ export class TrustedIssuers {
   }
 }
 
-const byCollection = new WeakMap<Collection<IdentityRecord>, TrustedIssuers>();
+const byStore = new WeakMap<object, TrustedIssuers>();
 
 /** The one TrustedIssuers of a store's identities. */
-export function trustedIssuers(identities: Collection<IdentityRecord>): TrustedIssuers {
-  let t = byCollection.get(identities);
-  if (!t) byCollection.set(identities, (t = new TrustedIssuers(identities)));
+export function trustedIssuers(store: Pick<Store, "identities" | "identityRulesVersion">): TrustedIssuers {
+  let t = byStore.get(store);
+  if (!t) byStore.set(store, (t = new TrustedIssuers(store)));
   return t;
 }

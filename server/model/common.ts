@@ -57,13 +57,16 @@ export function grantableRole(ctx: ServerContext, caller: string, roleUid: strin
 }
 
 /**
- * Why `caller` may not bind identity `uid`, or undefined: the caller must be able to read it (an
- * identity it may not read is answered as if it did not exist). It may live in any group: what
+ * Why `caller` may not bind identity `uid`, or undefined: a person (people belong to no group), or
+ * an identity the caller can read (one it may not read is answered as if it did not exist). It may live in any group: what
  * keeps a binding above its group safe is that changing how the identity is assumed, or deleting
  * it, needs everything its bindings grant (see identities.ts).
  */
 export function identityRefProblem(ctx: ServerContext, caller: string, uid: string): string | undefined {
   const home = parentOf(uid);
+  // A root uid that is no group names a person: one who signed in, or one who will (the uid
+  // LookupIdentity answers before their first sign-in), as the platform lets bindings name them.
+  if (home === undefined && !ctx.store.groups.has(uid)) return undefined;
   if (!ctx.store.identities.has(uid) || home === undefined || !ctx.authz.can(caller, "identity.list", home))
     return `identity ${uid} does not exist`;
   return undefined;

@@ -1,7 +1,7 @@
 /** Identities: who may act, and how an external token may assume them (one of four relationship types). */
 import { RELATIONSHIP_TYPES, IdentityCreate, IdentityUpdate, type StaticKeys } from "../../api/bodies";
 import { isDeepStrictEqual } from "node:util";
-import { staticKeysIssues } from "../../api/kinds/identities";
+import { defaultKeysExpiration, staticKeysIssues } from "../../api/kinds/identities";
 import { parentOf } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
 import { trustedIssuers } from "../auth/trusted-issuers";
@@ -13,29 +13,36 @@ import { changed, definedOnly, freshUid, pick, requireGroup, requireItem } from 
 
 export const identityMaskPaths = maskPaths(IdentityUpdate);
 
-const SPEC_KEYS = ["name", "description", ...RELATIONSHIP_TYPES];
+const SPEC_KEYS = ["name", "description", "company", ...RELATIONSHIP_TYPES];
 
-/** A static-keys identity must expire in the future, and not too far ahead. */
-function checkStaticKeys(ctx: ServerContext, sk: StaticKeys | undefined): void {
-  for (const issue of staticKeysIssues({ staticKeys: sk }, ctx.clock())) throw invalidField(issue.path.join("."), issue.message);
+/**
+ * A static-keys identity expires: by default, and at the latest, STATIC_KEYS_MAX_DAYS after its
+ * creation (`createTime`), as the platform says; never in the past. Returns the keys with their
+ * expiration set.
+ */
+function checkStaticKeys(ctx: ServerContext, sk: StaticKeys | undefined, createTime: string): StaticKeys | undefined {
+  if (!sk) return sk;
+  for (const issue of staticKeysIssues({ staticKeys: sk }, ctx.clock(), undefined, Date.parse(createTime))) throw invalidField(issue.path.join("."), issue.message);
+  return sk.expirationTime === undefined ? { ...sk, expirationTime: defaultKeysExpiration(createTime) } : sk;
 }
 
 function record(base: Omit<IdentityRecord, keyof IdentityCreate>, input: IdentityCreate): IdentityRecord {
-  const { name, description, ...relationship } = input;
-  return { ...base, name, description: description ?? "", ...definedOnly(relationship) };
+  const { name, description, company, ...relationship } = input;
+  return { ...base, name, description: description ?? "", company: company ?? "", ...definedOnly(relationship) };
 }
 
 /** Creates an identity in group `groupUid`. */
 export function createIdentity(ctx: ServerContext, groupUid: string, body: unknown): IdentityRecord {
   requireGroup(ctx, groupUid);
-  const input = parseBody(IdentityCreate, body);
-  checkStaticKeys(ctx, input.staticKeys);
+  const parsed = parseBody(IdentityCreate, body);
   const now = timestamp(ctx);
+  const input = { ...parsed, ...(parsed.staticKeys ? { staticKeys: checkStaticKeys(ctx, parsed.staticKeys, now) } : {}) };
   const r = record(
-    { uid: freshUid(ctx.store.identities, groupUid), email: "", lastSeenTime: now, createTime: now, updateTime: now },
+    // lastSeenTime: its creation time until it first federates (the create response shows it so).
+    { uid: freshUid(ctx.store.identities, groupUid), email: "", emailUnverified: "", lastSeenTime: now, createTime: now, updateTime: now },
     input,
   );
-  trustedIssuers(ctx.store.identities).checkBounds(r);
+  trustedIssuers(ctx.store).checkBounds(r);
   ctx.store.identities.insert(r);
   return r;
 }
@@ -62,16 +69,16 @@ export function updateIdentity(ctx: ServerContext, uid: string, body: unknown, m
   const inMask = (k: string) => !mask || mask.some((p) => p === k || p.startsWith(`${k}.`));
   const newKind = RELATIONSHIP_TYPES.find((k) => inMask(k) && patch[k] !== undefined);
   if (newKind) for (const k of RELATIONSHIP_TYPES) if (k !== newKind) delete current[k];
-  const next = parseBody(IdentityCreate, applyPatch(current, patch, mask));
-  if (newKind === "staticKeys") checkStaticKeys(ctx, next.staticKeys);
+  const merged = parseBody(IdentityCreate, applyPatch(current, patch, mask));
+  const next = newKind === "staticKeys" ? { ...merged, staticKeys: checkStaticKeys(ctx, merged.staticKeys, old.createTime) } : merged;
   const r = record(
-    { uid, email: old.email, lastSeenTime: old.lastSeenTime, createTime: old.createTime, updateTime: timestamp(ctx) },
+    { uid, email: old.email, emailUnverified: old.emailUnverified, lastSeenTime: old.lastSeenTime, createTime: old.createTime, updateTime: timestamp(ctx) },
     next,
   );
   if (!changed(old, r)) return old;
   if (RELATIONSHIP_TYPES.some((k) => !isDeepStrictEqual(r[k], old[k])))
     requireDominates(ctx, caller, uid, `changing how identity ${uid} is assumed`);
-  trustedIssuers(ctx.store.identities).checkBounds(r);
+  trustedIssuers(ctx.store).checkBounds(r);
   ctx.store.identities.replace(r);
   return r;
 }
@@ -92,7 +99,19 @@ export function deleteIdentity(ctx: ServerContext, uid: string, caller: string):
   ctx.store.identities.remove(uid);
 }
 
-/** The wire shape: the record as it is, its verified email included (the API's `Identity.email`, output only). */
+/**
+ * The wire shape: the record as it is, its emails included (the API's `Identity.email` and
+ * `email_unverified`, output only), less how a person signs in (the API's Identity has no such
+ * field).
+ */
 export function renderIdentity(r: IdentityRecord): Record<string, unknown> {
-  return { ...r };
+  const { person: _p, ...wire } = r;
+  // Records from a data directory written before these fields lack them.
+  return { ...wire, emailUnverified: wire.emailUnverified ?? "", company: wire.company ?? "" };
+}
+
+/** A record's federation: `lastSeenTime` set to now, nothing else changed (no new updateTime). */
+export function federated(ctx: ServerContext, uid: string): void {
+  const r = ctx.store.identities.get(uid);
+  if (r) ctx.store.identities.replace({ ...r, lastSeenTime: timestamp(ctx) });
 }

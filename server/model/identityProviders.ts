@@ -56,8 +56,11 @@ export function createIdentityProvider(ctx: ServerContext, groupUid: string, bod
 }
 
 /**
- * Updates an identity provider. The secret changes only when a non-empty one is sent without a
- * mask, or when the mask names `oidc` or `oidc.clientSecret` (then an empty one clears it).
+ * Updates an identity provider, as the protos say: an empty `clientSecret` keeps the stored one
+ * unless the mask names `oidc.client_secret` explicitly (then it clears it); without a mask, REST
+ * names what the body holds, so a secret in the body, even empty, is named (gRPC clients send no
+ * empty string, so theirs keeps it). A `correlationRule` left unset, or restated, is no change;
+ * another is refused (it is immutable).
  */
 export function updateIdentityProvider(
   ctx: ServerContext,
@@ -69,14 +72,21 @@ export function updateIdentityProvider(
   const old = requireItem(ctx.store.identityProviders, uid, "identity provider");
   const patch = parseBody(IdentityProviderUpdate, body);
   const sent = patch.oidc?.clientSecret;
-  const secretMasked = mask?.some((p) => p === "oidc" || p === "oidc.clientSecret") ?? false;
-  const clientSecretHash = mask ? (secretMasked ? hash(sent ?? "") : old.clientSecretHash) : sent ? hash(sent) : old.clientSecretHash;
+  const named = mask ? mask.includes("oidc.clientSecret") : sent !== undefined;
+  const clientSecretHash = named || sent ? hash(sent ?? "") : old.clientSecretHash;
 
   const current = { name: old.name, description: old.description, defaultRole: old.defaultRole || undefined, oidc: old.oidc };
   const merged = applyPatch(current, withoutSecret(patch), mask?.filter((p) => p !== "oidc.clientSecret"), ["oidc"]);
-  const next = parseBody(IdentityProviderState, withoutSecret(merged));
-  // The rule that maps a login to a provisioned user is fixed: another would let claims capture accounts.
-  if (correlationRuleOf(next.oidc.correlationRule) !== correlationRuleOf(old.oidc.correlationRule)) throw invalidField("oidc.correlationRule", "cannot change once the identity provider is created: create a new one");
+  const parsed = parseBody(IdentityProviderState, withoutSecret(merged));
+  // The rule that maps a login to a provisioned user is fixed: another would let claims capture
+  // accounts. Unset (or UNSPECIFIED, proto3's unset) keeps it; restating it changes nothing.
+  const rule = parsed.oidc.correlationRule;
+  const unset = rule === undefined || rule === "CORRELATION_RULE_UNSPECIFIED";
+  if (!unset && correlationRuleOf(rule) !== correlationRuleOf(old.oidc.correlationRule)) throw invalidField("oidc.correlationRule", "cannot change once the identity provider is created: create a new one");
+  const { correlationRule: _rule, ...oidcRest } = parsed.oidc;
+  // Past that check the rule is the stored one, whichever way the request spelled it.
+  const kept = old.oidc.correlationRule as typeof rule;
+  const next = { ...parsed, oidc: { ...oidcRest, ...(kept === undefined ? {} : { correlationRule: kept }) } };
   if (!next.oidc.pkceEnabled && clientSecretHash === hash(""))
     throw invalidField("oidc.clientSecret", "is required unless pkceEnabled is true (a public client)");
   const r: IdentityProviderRecord = {

@@ -9,3 +9,4 @@ export * from "./identityProviders";
 export * from "./accountAssociations";
 export * from "./groupInvites";
 export * from "./subscriptions";
+export * from "./people";

@@ -8,6 +8,7 @@ import { applyPatch, maskPaths } from "../masks";
 import type { RoleBindingRecord } from "../store";
 import { parseBody } from "../validate";
 import { freshUid, grantableRole, identityRefProblem, requireGroup, requireItem, roleRefProblem } from "./common";
+import { isPerson } from "./people";
 
 export const roleBindingMaskPaths = maskPaths(RoleBindingUpdate);
 
@@ -76,7 +77,10 @@ export function renderRoleBinding(ctx: ServerContext, b: RoleBindingRecord, call
     return home !== undefined && ctx.authz.can(caller, capability, home);
   };
   const group = parentOf(b.uid)!;
-  const i = may("identity.list", b.identityUid) ? s.identities.get(b.identityUid) : undefined;
+  // A person belongs to no group: whoever sees the binding sees who it names.
+  const person = s.identities.get(b.identityUid);
+  const i = isPerson(person) ? person : may("identity.list", b.identityUid) ? s.identities.get(b.identityUid) : undefined;
+  const signIn = isPerson(i) ? { subject: i.person.subject, issuer: i.person.issuer ?? ctx.urls.authUrl } : undefined;
   const g = ctx.authz.can(caller, "groups.list", group) ? s.groups.get(group) : undefined;
   const role = s.roles.get(b.roleUid);
   const r = role && (role.builtin || may("roles.list", role.uid)) ? role : undefined;
@@ -86,8 +90,8 @@ export function renderRoleBinding(ctx: ServerContext, b: RoleBindingRecord, call
       uid: b.identityUid,
       name: i?.name ?? "",
       description: i?.description ?? "",
-      subject: i?.claimMatch?.subject ?? i?.staticKeys?.subject ?? "",
-      issuer: i?.claimMatch?.issuer ?? i?.staticKeys?.issuer ?? "",
+      subject: signIn?.subject ?? i?.claimMatch?.subject ?? i?.staticKeys?.subject ?? "",
+      issuer: signIn?.issuer ?? i?.claimMatch?.issuer ?? i?.staticKeys?.issuer ?? "",
       email: i?.email ?? "",
     },
     group: { uid: group, name: g?.name ?? "", description: g?.description ?? "" },

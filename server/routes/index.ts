@@ -3,12 +3,14 @@ import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../context";
 import { eachCollection } from "./all";
 import { registerCollection } from "./collection";
+import { registerLookupRoutes } from "./lookup";
 import { registerV1Routes } from "./v1";
 
 /** Registers all collections' routes. */
 export function registerApiRoutes(app: FastifyInstance, ctx: ServerContext): void {
   eachCollection((routes) => registerCollection(app, ctx, routes));
   registerV1Routes(app, ctx);
+  registerLookupRoutes(app, ctx);
 }
 
 export { registerCollection, type CollectionRoutes } from "./collection";

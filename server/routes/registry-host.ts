@@ -19,8 +19,8 @@ export function registerRegistryHost(app: FastifyInstance, ctx: ServerContext): 
       reply.header("www-authenticate", `Bearer realm="${authUrl}${STS_EXCHANGE_PATH}",service="${registryHost}"`);
       throw unauthenticated(`the registry needs a token exchanged with aud=${registryHost}`);
     }
-    const sub = await ctx.tokens.verify(bearerOf(req.headers.authorization), registryHost);
-    if (!ctx.store.identities.has(sub)) throw unauthenticated(`the token's identity ${sub} no longer exists`);
+    const { uid } = await ctx.tokens.verify(bearerOf(req.headers.authorization), registryHost);
+    if (!ctx.store.identities.has(uid)) throw unauthenticated(`the token's identity ${uid} no longer exists`);
     return {};
   });
 }

@@ -11,10 +11,23 @@ import type { accountAssociations, DefinitionOf, groupInvites, groups, identitie
 export type GroupRecord = ItemOf<typeof groups>;
 
 export type IdentityRecord = ItemOf<typeof identities> & {
-  /** Shown on bindings' hydrated identity; set for the start-up admin only. */
+  /** A person's verified email (shown on bindings' hydrated identity); the start-up admin's too. */
   email: string;
   lastSeenTime: string;
+  /** Set for a person (a user identity, whose uid is a root uid): who signs in as it. */
+  person?: PersonOf;
 };
+
+/**
+ * How a person signs in: the issuer and subject of their sign-in token. `issuer` is absent for
+ * this server's own issuer (its URL changes with the port); `identityProvider` is the uid of the
+ * organization's identity provider they signed in through, if any.
+ */
+export interface PersonOf {
+  issuer?: string;
+  subject: string;
+  identityProvider?: string;
+}
 
 export type RoleRecord = ItemOf<typeof roles> & {
   /** Built-in roles live at the root and are read-only. */

@@ -36,6 +36,13 @@ export interface Store extends StoreCollections {}
 /** The in-memory store. */
 export class Store {
 
+  /**
+   * Bumped when an identity's rules for token exchange (claimMatch, staticKeys, a person's sign-in) may have changed,
+   * not when only its `lastSeenTime` moves: what is built from those rules (the trusted issuers)
+   * is kept across sign-ins and exchanges.
+   */
+  identityRulesVersion = 0;
+
   /** Binding uids per identity uid: what authorization reads on every request. */
   private bindingsByIdentity = new Map<string, Set<string>>();
   /** The open transaction's writes, in order. */
@@ -106,6 +113,13 @@ export class Store {
 
   private observe(kind: CollectionName, uid: string, before: Keyed | undefined, after: Keyed | undefined): void {
     if (kind === "roleBindings") this.reindex(before as RoleBindingRecord | undefined, after as RoleBindingRecord | undefined);
+    if (kind === "identities") {
+      const rules = (r: Keyed | undefined) => r as { claimMatch?: unknown; staticKeys?: unknown; person?: unknown } | undefined;
+      const b = rules(before);
+      const a = rules(after);
+      // A record written anew holds new rule objects; one whose lastSeenTime moved keeps them.
+      if (b?.claimMatch !== a?.claimMatch || b?.staticKeys !== a?.staticKeys || b?.person !== a?.person) this.identityRulesVersion++;
+    }
     if (this.quiet) return;
     if (this.pending) this.pending.push({ kind, uid, before, after });
     // A write outside any transaction is its own transaction: nothing bypasses the committer.

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runReview } from "../../cli";
 import { createStack, ENGINE_TIMEOUT, nodeRequire, pulumiEnv, type TestStack } from "../support/engine";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
+import { defaultAudience } from "../support/sts";
 import { path as apiPath, startTestServer, type TestServer } from "../support/server";
 import { runIrv } from "../support/cli";
 
@@ -33,7 +34,7 @@ describe("irv auth login through the engine", () => {
 
     const home = mkdtempSync(path.join(tmpdir(), "irv-auth-engine-"));
     const tokenFile = path.join(home, "oidc-token");
-    writeFileSync(tokenFile, await issuer.sign({ sub: subject, aud: srv.server.url }, { expiresIn: 3600 }));
+    writeFileSync(tokenFile, await issuer.sign({ sub: subject, aud: defaultAudience(srv.server) }, { expiresIn: 3600 }));
     const noCredentials = { IRV_TOKEN: "", IRV_IDENTITY: "", IRV_IDENTITY_TOKEN: "", IRV_CONFIG_DIR: path.join(home, "irv") };
     const login = await runIrv(["auth", "login", "--identity", identity, "--identity-token", tokenFile, "--api-url", srv.server.url], noCredentials);
     expect(login.code, login.stderr).toBe(0);

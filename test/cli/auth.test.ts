@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientFor } from "../../client";
 import { loginFile, readLogin, writeLogin } from "../../client/auth";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
+import { defaultAudience } from "../support/sts";
 import { apiFor, path, useServer } from "../support/server";
 import { runIrv } from "../support/cli";
 
@@ -34,7 +35,7 @@ beforeAll(async () => {
   await ctx.api.post(path("roleBindings", org), { identityUid: identity, roleUid: roles.body.roles[0].uid });
   home = mkdtempSync(join(tmpdir(), "irv-auth-"));
   tokenFile = join(home, "oidc-token");
-  writeFileSync(tokenFile, await issuer.sign({ sub: subject, aud: ctx.server.url }, { expiresIn: 3600 }));
+  writeFileSync(tokenFile, await issuer.sign({ sub: subject, aud: defaultAudience(ctx.server) }, { expiresIn: 3600 }));
   env = {
     IRV_CONFIG_DIR: join(home, "config", "irv"),
     IRV_API_URL: ctx.server.url,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigurationError, IrvClient, UnauthenticatedError } from "../../client";
 import { AnonymousTokenSource, tokenSourceFrom } from "../../client/auth";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
+import { defaultAudience } from "../support/sts";
 import { apiFor, path, useServer } from "../support/server";
 
 const ctx = useServer({ fixtures: { repos: [{ name: "open", visibility: "public" }, { name: "closed" }] }, allowPrivateIssuers: true });
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => issuer?.close());
 
-const settings = async () => ({ apiUrl: ctx.server.url, identity, identityToken: await issuer.sign({ sub: subject, aud: ctx.server.url }) });
+const settings = async () => ({ apiUrl: ctx.server.url, identity, identityToken: await issuer.sign({ sub: subject, aud: defaultAudience(ctx.server) }) });
 
 describe("token sources by audience", () => {
   it("exchange for the registry host when asked, and for the API by default", async () => {

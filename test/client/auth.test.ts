@@ -7,6 +7,7 @@ import { configure, dynamicProviders } from "../../provider";
 import { ExchangeTokenSource, NO_CREDENTIALS, StaticTokenSource, tokenSourceFrom } from "../../client/auth";
 import { readSettings } from "../../client/config";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
+import { defaultAudience } from "../support/sts";
 import { created, builtinRole, useProviderServer } from "../support/provider";
 
 const ctx = useProviderServer({ allowPrivateIssuers: true });
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => issuer?.close());
 
-const external = (expiresIn = 300) => issuer.sign({ sub: subject, aud: ctx.server.url }, { expiresIn });
+const external = (expiresIn = 300) => issuer.sign({ sub: subject, aud: defaultAudience(ctx.server) }, { expiresIn });
 
 describe("token sources", () => {
   it("uses a static token as is", async () => {
@@ -90,7 +91,7 @@ describe("token sources", () => {
   });
 
   it("reports a refused exchange as UNAUTHENTICATED without the token", async () => {
-    const forged = await issuer.signForeign({ sub: subject, aud: ctx.server.url });
+    const forged = await issuer.signForeign({ sub: subject, aud: defaultAudience(ctx.server) });
     const source = new ExchangeTokenSource({ authUrl: ctx.server.authUrl, audience: ctx.server.url, identity, identityToken: forged });
     const err = await source.token().catch((e) => e);
     expect(err).toBeInstanceOf(UnauthenticatedError);

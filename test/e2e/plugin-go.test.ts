@@ -37,7 +37,7 @@ func main() {
 		releaser, err := iam.NewRole(ctx, "releaser", &iam.RoleArgs{
 			GroupUid:     eng.Uid,
 			Name:         pulumi.String("releaser"),
-			Capabilities: iam.CapabilityArray{iam.CapabilityRepoList, iam.CapabilityTagList},
+			Capabilities: pulumi.StringArray{iam.CapabilityRepoList, iam.CapabilityTagList},
 		})
 		if err != nil {
 			return err

@@ -41,7 +41,8 @@ describe("the plugin's package schema", () => {
   });
 
   it("maps the definitions' types to schema types", () => {
-    expect(schema.resources["irv:iam:Role"].inputProperties.capabilities).toMatchObject({ type: "array", items: { $ref: "#/types/irv:iam:Capability" } });
+    // An enum's property takes any string (or one of its values): check, not the YAML host, judges it.
+    expect(schema.resources["irv:iam:Role"].inputProperties.capabilities).toMatchObject({ type: "array", items: { type: "string", oneOf: [{ type: "string" }, { $ref: "#/types/irv:iam:Capability" }] } });
     expect(schema.resources["irv:iam:GroupInvite"].inputProperties.singleUse).toMatchObject({ type: "boolean", default: false });
     expect(schema.resources["irv:iam:Identity"].inputProperties.claimMatch.$ref).toBe("#/types/irv:iam:ClaimMatch");
     expect(schema.meta.supportPack).toBe(true);
@@ -63,7 +64,7 @@ describe("the plugin schema's object and enum types", () => {
         const p = r.properties[name];
         if (/^(string|boolean|number)( \| null)?$/.test(f.type)) expect(p.type, `${k.className}.${name}`).toBe(f.type.split(" ")[0]);
         else if (f.type === "Record<string, number>") expect(p.additionalProperties, `${k.className}.${name}`).toEqual({ type: "number" });
-        else expect(p.$ref ?? p.items?.$ref ?? p.additionalProperties?.$ref, `${k.className}.${name}`).toMatch(/^#\/types\/irv:iam:|^pulumi\.json#\/Any$/);
+        else expect(p.$ref ?? p.items?.$ref ?? p.additionalProperties?.$ref ?? refs(p)[0], `${k.className}.${name}`).toMatch(/^#\/types\/irv:iam:|^pulumi\.json#\/Any$/);
         if (p.$ref === "pulumi.json#/Any") throw new Error(`${k.className}.${name} is Any`);
       }
     }
@@ -149,7 +150,8 @@ describe("the plugin schema's object and enum types", () => {
     // Every capability a role of an organization may hold: the internal ones are the platform's own.
     expect(values("irv:iam:Capability")).toEqual(CAPABILITIES.filter((c) => !isInternalOnly(c)));
     expect(values("irv:iam:ServicePrincipal")).toEqual([...SERVICE_PRINCIPALS]);
-    expect(schema.resources["irv:iam:Identity"].inputProperties.servicePrincipal.$ref).toBe("#/types/irv:iam:ServicePrincipal");
+    expect(schema.resources["irv:iam:Identity"].inputProperties.servicePrincipal).toMatchObject({ type: "string", oneOf: [{ type: "string" }, { $ref: "#/types/irv:iam:ServicePrincipal" }] });
+    expect(types["irv:iam:Oidc"].properties.correlationRule).toMatchObject({ type: "string", oneOf: [{ type: "string" }, { $ref: "#/types/irv:iam:CorrelationRule" }] });
     for (const t of ["irv:iam:Capability", "irv:iam:ServicePrincipal"]) {
       const names = types[t].enum.map((e: any) => e.name);
       expect(new Set(names).size, t).toBe(names.length);
@@ -222,7 +224,7 @@ describe("the plugin's package schema: functions", () => {
     for (const [name, f] of Object.entries(groups.fields)) if (name !== "parentUid") expect(group[name].description).toBe(f.description);
     expect(schema.types["irv:iam:RoleResult"].properties.builtin.type).toBe("boolean");
     // A result field of a kind shares the kind's schema type.
-    expect(schema.types["irv:iam:RoleResult"].properties.capabilities).toMatchObject({ type: "array", items: { $ref: "#/types/irv:iam:Capability" } });
+    expect(schema.types["irv:iam:RoleResult"].properties.capabilities).toMatchObject({ type: "array", items: { type: "string", oneOf: [{ type: "string" }, { $ref: "#/types/irv:iam:Capability" }] } });
     expect(schema.functions["irv:iam:getIdentity"].outputs.properties.claimMatch).toMatchObject({ $ref: "#/types/irv:iam:ClaimMatch" });
     expect(schema.types["irv:vulnerabilities:Advisory"].properties.severities.items.$ref).toBe("#/types/irv:vulnerabilities:AdvisorySeverity");
     // The registry's and advisories' objects in the API's shape (tags have updateTime; events a oneof of objects).

@@ -58,7 +58,7 @@ func main() {
 		releaser, err := iam.NewRole(ctx, "releaser", &iam.RoleArgs{
 			GroupUid:     eng.Uid,
 			Name:         pulumi.String("releaser"),
-			Capabilities: iam.CapabilityArray{iam.CapabilityRepoList, iam.CapabilityRepoBlobsGet},
+			Capabilities: pulumi.StringArray{iam.CapabilityRepoList, iam.CapabilityRepoBlobsGet},
 		}, pulumi.Provider(org))
 		if err != nil {
 			return err

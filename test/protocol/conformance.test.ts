@@ -2,6 +2,7 @@ import { execFile, execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KINDS, eventGroupOf, type ChangeAction, type KindDefinition } from "../../api/kinds";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
+import { defaultAudience } from "../support/sts";
 import { useServer } from "../support/server";
 import { goTool } from "../support/tools";
 
@@ -23,7 +24,7 @@ const CHECKS = [
   ...["create", "update.google", "list", "delete"].map((c) => `account_associations.${c}`),
   ...["create", "create.without_ttl", "list", "delete"].map((c) => `group_invites.${c}`),
   ...["create", "create.http", "list", "delete", "v1.create", "v1.list", "v1.delete"].map((c) => `subscriptions.${c}`),
-  ...["setup", "grpc", "http1", "refused", "cleanup"].map((c) => `exchange.${c}`),
+  ...["setup", "grpc", "http1", "lookup", "capabilities", "refused", "cleanup"].map((c) => `exchange.${c}`),
   "roles.delete",
   "identities.delete.ci",
   "groups.delete.tree",
@@ -45,7 +46,7 @@ describe("the platform's gRPC clients against irv-server", () => {
   afterAll(() => issuer?.close());
 
   it("passes every check", async () => {
-    const idToken = await issuer.sign({ sub: "repo:acme/conformance:ref:refs/heads/main", aud: ctx.server.url });
+    const idToken = await issuer.sign({ sub: "repo:acme/conformance:ref:refs/heads/main", aud: defaultAudience(ctx.server) });
     const args = ["-api", ctx.server.url, "-auth", ctx.server.authUrl, "-org", ctx.server.organization, "-id-token", idToken];
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
       execFile(tool, args, { env: { ...process.env, IRV_TOKEN: ctx.server.token } }, (err, stdout, stderr) =>

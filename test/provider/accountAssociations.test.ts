@@ -36,9 +36,16 @@ describe("iam.AccountAssociation provider", () => {
     expect(after!.google).toBeUndefined();
   });
 
-  it("fails check naming nested fields", async () => {
-    const r = await assoc.check({} as any, { groupUid: ctx.server.organization, name: "a-0", amazon: { account: "12" }, azure: { tenantId: "x", clientIds: {} } } as any);
+  it("fails check naming nested fields, and passes what the platform takes", async () => {
+    const r = await assoc.check({} as any, { groupUid: ctx.server.organization, name: "a-0", amazon: { account: "12" }, azure: { tenantId: "", clientIds: {} } } as any);
     expect(r.failures?.map((f) => f.reason.split(":")[0]).sort()).toEqual(["amazon.account", "azure.tenantId"]);
+    expect(r.failures?.find((f) => f.property === "amazon")?.reason).toBe('amazon.account: AWS account ID must match "^[0-9]{12}$"');
+    const platform = {
+      groupUid: ctx.server.organization, name: "a-0",
+      google: { projectId: "p", projectNumber: "not-digits" },
+      azure: { tenantId: "10000000-0000-0000-0000-000000000000", clientIds: { ci: "10000000-0000-0000-0000-000000000000" } },
+    };
+    expect((await assoc.check({} as any, platform as any)).failures ?? []).toEqual([]);
   });
 
   it("adopts the group's existing association", async () => {

@@ -105,6 +105,47 @@ describe("iam.Identity provider", () => {
     expect((await identities.check(olds as any, { ...olds, staticKeys: { ...staticKeys, audiences: ["api"] } } as any)).failures).toEqual(failure);
   });
 
+  it("shows no diff for the expiration the API gives static keys, and takes keys that are no JWKS", async () => {
+    const group = await freshGroup(ctx);
+    // The platform stores any issuerKeys (its own tests use "keys"): preview does not refuse it.
+    const inputs = { groupUid: group, name: uniqueName("sk"), staticKeys: { issuer: "https://i.example.com", subject: "s", issuerKeys: "keys" } };
+    expect((await identities.check({} as any, inputs as any)).failures).toEqual([]);
+    const { id, outs } = await identities.create(inputs as any);
+    const sk = outs!.staticKeys as Rec;
+    expect(Date.parse(sk.expirationTime as string)).toBe(Date.parse(outs!.createTime as string) + 365 * 86_400_000);
+    // The program says nothing of the expiration: no change, preview after preview.
+    expect((await identities.diff(id, outs!, inputs as any)).changes).toBe(false);
+    // One it states is a change, sent with the whole block.
+    const later = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const news = { ...inputs, staticKeys: { ...inputs.staticKeys, expirationTime: later } };
+    expect(await identities.diff(id, outs!, news as any)).toMatchObject({ changes: true, replaces: [] });
+    const { outs: after } = await identities.update(id, outs!, news as any);
+    expect(Date.parse((after!.staticKeys as Rec).expirationTime as string)).toBe(Date.parse(later));
+    expect((await identities.diff(id, after!, news as any)).changes).toBe(false);
+    // Preview refuses what is more than 365 days ahead, in the API's words.
+    const far = { ...inputs, staticKeys: { ...inputs.staticKeys, expirationTime: new Date(Date.now() + 400 * 86_400_000).toISOString() } };
+    expect((await identities.check({} as any, far as any)).failures).toEqual([
+      { property: "staticKeys", reason: "staticKeys.expirationTime: must be at most 365 days after the identity's creation" },
+    ]);
+  });
+
+  it("takes a service principal as Terraform writes it (INGESTER), and names the field and the values of a wrong one", async () => {
+    const group = await freshGroup(ctx);
+    const inputs = { groupUid: group, name: uniqueName("sp"), servicePrincipal: "INGESTER" };
+    expect((await identities.check({} as any, inputs as any)).failures).toEqual([]);
+    const { id, outs } = await identities.create(inputs as any);
+    expect(outs!.servicePrincipal).toBe("SERVICE_PRINCIPAL_INGESTER");
+    expect(ctx.server.requests.filter((r) => r.method === "POST").at(-1)!.body).toMatchObject({ servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
+    // Either spelling is the same value: no change.
+    expect((await identities.diff(id, outs!, inputs as any)).changes).toBe(false);
+    expect((await identities.diff(id, outs!, { ...inputs, servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" } as any)).changes).toBe(false);
+    expect((await identities.diff(id, outs!, { ...inputs, servicePrincipal: "COSIGNED" } as any)).changes).toBe(true);
+    const wrong = await identities.check({} as any, { ...inputs, servicePrincipal: "Ingestor" } as any);
+    expect(wrong.failures).toHaveLength(1);
+    expect(wrong.failures![0].property).toBe("servicePrincipal");
+    expect(wrong.failures![0].reason).toMatch(/^servicePrincipal: is not a service principal: one of COSIGNED, INGESTER, .*SKILLS, with or without the SERVICE_PRINCIPAL_ prefix \(did you mean "INGESTER"\?\)$/);
+  });
+
   it("refuses to adopt an identity of another kind", async () => {
     const group = await freshGroup(ctx);
     const aws = await created(ctx.api, "identities", group, { name: "aws", awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/x" } });

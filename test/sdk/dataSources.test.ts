@@ -128,6 +128,7 @@ describe("IAM data sources", () => {
     const made = (await ctx.api.post(path("identities", org), { name: "ds-ci", claimMatch })).body;
     const found = await irv.iam.getIdentity({ issuer: claimMatch.issuer, subject: claimMatch.subject });
     expect(found).toMatchObject({ uid: made.uid, groupUid: org, claimMatch });
-    await expect(irv.iam.getIdentity({ issuer: claimMatch.issuer, subject: "repo:nobody" })).rejects.toThrow(/^iam\.getIdentity\(issuer: "https:\/\/[^"]+", subject: "repo:nobody"\): no identity for issuer/);
+    await expect(irv.iam.getIdentity({ issuer: claimMatch.issuer, subject: "repo:nobody" })).rejects.toThrow(/^iam\.getIdentity\(issuer: "https:\/\/[^"]+", subject: "repo:nobody"\): no identity for issuer .* and subject repo:nobody: nobody signed in with them \(with allowMissing: true/);
+    expect(await irv.iam.getIdentity({ issuer: claimMatch.issuer, subject: "repo:nobody", allowMissing: true })).toEqual({ found: false });
   });
 });

@@ -73,6 +73,12 @@ const g1: Promise<irv.iam.GroupResult> = irv.iam.getGroup({ name: "engineering",
 const g2: pulumi.Output<irv.iam.GroupResult> = irv.iam.getGroupOutput({ uid: org });
 const roles: Promise<{ roles: irv.iam.RoleResult[] }> = irv.iam.getRoles({ builtin: true, orderBy: "name desc" });
 const who: Promise<irv.iam.IdentityResult> = irv.iam.getIdentity({ issuer: "https://i", subject: "s" });
+// With allowMissing, the answer says whether anyone was found; only a found one has a uid.
+const maybe: Promise<irv.iam.IdentityResult | irv.iam.MissingIdentity> = irv.iam.getIdentity({ issuer: "https://i", subject: "s", allowMissing: true });
+const maybeUid: Promise<string | undefined> = maybe.then((r) => (r.found ? r.uid : undefined));
+// @ts-expect-error without checking found, there may be no uid
+const unchecked: Promise<string> = maybe.then((r) => r.uid);
+const maybeOut: pulumi.Output<irv.iam.IdentityResult | irv.iam.MissingIdentity> = irv.iam.getIdentityOutput({ issuer: pulumi.output("https://i"), subject: "s", allowMissing: true });
 const repos: Promise<{ repos: irv.registry.Repo[] }> = irv.registry.getRepos({ descendantsOf: org, orderBy: "name" });
 const repo: pulumi.Output<irv.registry.Repo> = irv.registry.getRepoOutput({ name: "nginx" });
 const tags: Promise<{ tags: irv.registry.Tag[] }> = irv.registry.getTags({ repoUid: "r", updatedSince: "2026-01-01T00:00:00.000Z" });
@@ -86,4 +92,5 @@ const advisory: pulumi.Output<irv.vulnerabilities.Advisory> = irv.vulnerabilitie
 const refs: irv.iam.Group = irv.iam.Group.get("ref", "uid");
 const refRole: irv.iam.Role = irv.iam.Role.get("ref-role", "uid");
 
+export { maybe, maybeUid, unchecked, maybeOut };
 export { cap, repoTags, byName, someIds, uid, parent, times, cm, caps, viewerP, hydrated, bindingTime, oidc, code, exp, g1, g2, roles, who, repos, repo, tags, advisories, advisory, refs, refRole };

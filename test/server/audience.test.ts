@@ -8,7 +8,7 @@ import { decodeJwt } from "jose";
 import { STS_EXCHANGE_PATH } from "../../api";
 import { startServer } from "../../server";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
-import { exchange } from "../support/sts";
+import { defaultAudience, exchange } from "../support/sts";
 import { apiFor, path, startTestServer, useServer } from "../support/server";
 import { expectError, expectFieldViolation, mkIdentity, ok } from "../support/server-helpers";
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => issuer?.close());
 
 /** Exchanges a token of the issuer's for the identity, asking for audience `aud`. */
-const exchangeFor = async (aud: string) => exchange(ctx, await issuer.sign({ sub: subject, aud: ctx.server.url }), identity, aud);
+const exchangeFor = async (aud: string) => exchange(ctx, await issuer.sign({ sub: subject, aud: defaultAudience(ctx.server) }), identity, aud);
 const registry = (token: string | null, authorization?: string) =>
   apiFor(ctx.server.url, token).request("GET", "/v2/", authorization === undefined ? {} : { token: null, headers: { authorization } });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import { apiFor, path, startTestServer, useServer, type Api } from "../support/server";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
-import { exchange } from "../support/sts";
+import { defaultAudience, exchange } from "../support/sts";
 import { expectError, expectFieldViolation, mkGroup, mkIdentity, ok } from "../support/server-helpers";
 
 let now = Date.now();
@@ -83,7 +83,7 @@ describe("token exchange", () => {
 
   it("exchanges a matching token for a 1-hour API token for the identity (GET and POST)", async () => {
     const uid = await identity({ issuer: issuer.url, subject: "repo:acme/infra:ref:refs/heads/main" });
-    const ext = await issuer.sign({ sub: "repo:acme/infra:ref:refs/heads/main", aud: ctx.server.url });
+    const ext = await issuer.sign({ sub: "repo:acme/infra:ref:refs/heads/main", aud: defaultAudience(ctx.server) });
     const res = await exchange(ctx, ext, uid);
     const { token } = ok(res);
     const claims = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString());
@@ -123,29 +123,31 @@ describe("token exchange", () => {
 
   it("refuses wrong subject, wrong issuer, expired, bad signature, non-loopback http issuers", async () => {
     const uid = await identity({ issuer: issuer.url, subject: "good" });
-    const wrongSubject = await exchange(ctx, await issuer.sign({ sub: "bad", aud: ctx.server.url }), uid);
+    const wrongSubject = await exchange(ctx, await issuer.sign({ sub: "bad", aud: defaultAudience(ctx.server) }), uid);
     expect(expectError(wrongSubject, "PERMISSION_DENIED").message).toContain("subject");
 
     const other = await startOidcIssuer();
     try {
-      const wrongIssuer = await exchange(ctx, await other.sign({ sub: "good", aud: ctx.server.url }), uid);
+      const wrongIssuer = await exchange(ctx, await other.sign({ sub: "good", aud: defaultAudience(ctx.server) }), uid);
       expect(expectError(wrongIssuer, "PERMISSION_DENIED").message).toContain("issuer");
       expect(other.hits.discovery).toBe(0);
     } finally {
       await other.close();
     }
-    const expired = await exchange(ctx, await issuer.sign({ sub: "good", aud: ctx.server.url }, { expiresIn: -60 }), uid);
+    const expired = await exchange(ctx, await issuer.sign({ sub: "good", aud: defaultAudience(ctx.server) }, { expiresIn: -60 }), uid);
     expect(expectError(expired, "UNAUTHENTICATED").message).toContain("expired");
-    const forged = await issuer.signForeign({ sub: "good", aud: ctx.server.url });
+    const forged = await issuer.signForeign({ sub: "good", aud: defaultAudience(ctx.server) });
     const bad = await exchange(ctx, forged, uid);
     expect(expectError(bad, "UNAUTHENTICATED").message).toContain("signature");
     expect(bad.text).not.toContain(forged);
-    // A token for another audience than this API (no audience rule on the identity).
+    // A token for another audience than the default one (no audience rule on the identity): the
+    // API's URL is not it, as on the platform, where the default is the issuer's host name.
+    expectError(await exchange(ctx, await issuer.sign({ sub: "good", aud: ctx.server.url }), uid), "PERMISSION_DENIED");
     expectError(await exchange(ctx, await issuer.sign({ sub: "good", aud: "https://elsewhere" }), uid), "PERMISSION_DENIED");
 
     const anyIssuer = await identity({ issuerPattern: "http://.*", subject: "good" });
     const { privateKey } = await generateKeyPair("ES256");
-    const remote = await new SignJWT({ sub: "good", aud: ctx.server.url }).setProtectedHeader({ alg: "ES256" })
+    const remote = await new SignJWT({ sub: "good", aud: defaultAudience(ctx.server) }).setProtectedHeader({ alg: "ES256" })
       .setIssuer("http://issuer.example.com").setExpirationTime("5m").sign(privateKey);
     const insecure = await exchange(ctx, remote, anyIssuer);
     expect(expectError(insecure, "UNAUTHENTICATED").message).toContain("https");
@@ -153,7 +155,7 @@ describe("token exchange", () => {
 
   it("refuses bad requests: no token, wrong aud, unknown identity, undecodable token", async () => {
     const uid = await identity({ issuer: issuer.url, subject: "s" });
-    const ext = await issuer.sign({ sub: "s", aud: ctx.server.url });
+    const ext = await issuer.sign({ sub: "s", aud: defaultAudience(ctx.server) });
     expectError(await exchange(ctx, null, uid), "UNAUTHENTICATED");
     expectFieldViolation(await exchange(ctx, ext, uid, "https://other.example"), "aud");
     expectFieldViolation(await exchange(ctx, ext, "nope"), "identity");

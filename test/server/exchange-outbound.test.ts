@@ -16,7 +16,7 @@ import { startOidcIssuer } from "../support/oidc-issuer";
 import { ensureBuilt, launch, stop, useDataDirs } from "../support/server-process";
 import { apiFor, path, startTestServer, type ApiResponse, type TestServer } from "../support/server";
 import { expectError, mkGroup, ok } from "../support/server-helpers";
-import { exchange } from "../support/sts";
+import { defaultAudience, exchange } from "../support/sts";
 
 const MARKER = "SECRET-INTERNAL-7f3a";
 
@@ -277,15 +277,15 @@ describe("an unknown kid refetches an issuer's keys at most once per refresh win
       const group = (await mkGroup(srv.api, srv.server.organization, "kid")).uid;
       const uid = ok(await srv.api.post(path("identities", group), { name: "x-id", claimMatch: { issuer: issuer.url, subject: "s" } })).uid;
       const exchangeOf = (t: string) => exchange(srv, t, uid);
-      ok(await exchangeOf(await issuer.sign({ sub: "s", aud: srv.server.url })));
-      const rotated = () => issuer.signForeign({ sub: "s", aud: srv.server.url }, { kid: "rotated" });
+      ok(await exchangeOf(await issuer.sign({ sub: "s", aud: defaultAudience(srv.server) })));
+      const rotated = () => issuer.signForeign({ sub: "s", aud: defaultAudience(srv.server) }, { kid: "rotated" });
       for (let i = 0; i < 3; i++) expectError(await exchangeOf(await rotated()), "UNAUTHENTICATED");
       expect(issuer.hits.jwks).toBe(1);
       now += KEYS_REFRESH_MS + 1000;
       for (let i = 0; i < 3; i++) expectError(await exchangeOf(await rotated()), "UNAUTHENTICATED");
       expect(issuer.hits.jwks).toBe(2);
       // The published key still works throughout.
-      ok(await exchangeOf(await issuer.sign({ sub: "s", aud: srv.server.url })));
+      ok(await exchangeOf(await issuer.sign({ sub: "s", aud: defaultAudience(srv.server) })));
     } finally {
       await srv.close();
       await issuer.close();
@@ -305,7 +305,7 @@ describe("irv-server --allow-private-issuers", () => {
         try {
           const admin = apiFor(p.start.url, p.start.token);
           const uid = ok(await admin.post(path("identities", p.start.organization), { name: "ci-bot", claimMatch: { issuer: issuer.url, subject: "s" } })).uid;
-          const res = await apiFor(p.start.authUrl, await issuer.sign({ sub: "s", aud: p.start.url })).get("/sts/exchange", { aud: p.start.url, identity: uid });
+          const res = await apiFor(p.start.authUrl, await issuer.sign({ sub: "s", aud: defaultAudience(p.start) })).get("/sts/exchange", { aud: p.start.url, identity: uid });
           expect({ args, status: res.status }).toEqual({ args, status });
         } finally {
           await stop(p);

@@ -6,7 +6,7 @@
 import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
-import { exchange, soon, unsigned } from "../support/sts";
+import { defaultAudience, exchange, soon, unsigned } from "../support/sts";
 import { path, useServer } from "../support/server";
 import { expectError, expectFieldViolation, mkGroup, ok } from "../support/server-helpers";
 
@@ -58,7 +58,7 @@ describe("external token checks", () => {
   it("refuses tokens with no exp, exp far ahead, iat or nbf in the future, or claims of the wrong type", async () => {
     const uid = await identity({ issuer: issuer.url, subject: "good" }, "strict");
     const now = Math.floor(Date.now() / 1000);
-    const aud = ctx.server.url;
+    const aud = defaultAudience(ctx.server);
     ok(await exchange(ctx, await issuer.sign({ sub: "good", aud }), uid));
     const cases: [string, JWTPayload][] = [
       ["no exp", { sub: "good", aud, exp: undefined }],
@@ -80,7 +80,7 @@ describe("external token checks", () => {
   });
 
   it("compares claims by type: arrays, joined strings and missing claims never match", async () => {
-    const aud = ctx.server.url;
+    const aud = defaultAudience(ctx.server);
     const admins = await identity({ issuer: issuer.url, subject: "u", claims: { team: "admins" } }, "admins");
     ok(await exchange(ctx, await issuer.sign({ sub: "u", aud, team: "admins" }), admins));
     expectError(await exchange(ctx, await issuer.sign({ sub: "u", aud, team: ["admins"] }), admins), "PERMISSION_DENIED");
@@ -117,7 +117,7 @@ describe("the exchange does not tell which identities exist", () => {
   it("answers an unknown uid exactly as an identity the token does not satisfy", async () => {
     const real = await identity({ issuer: issuer.url, subject: "only-this" }, "oracle");
     const missing = `${group}/0123456789abcdef`;
-    const aud = ctx.server.url;
+    const aud = defaultAudience(ctx.server);
     const other = await startOidcIssuer();
     try {
       const tokens = [
@@ -155,6 +155,6 @@ describe("the exchange does not tell which identities exist", () => {
     const minted = await new SignJWT({ sub: "victim", aud: ctx.server.url })
       .setProtectedHeader({ alg: "ES256", kid: "mine" }).setIssuer(issuer.url).setExpirationTime("5m").sign(privateKey);
     expectError(await exchange(ctx, minted, victim), "PERMISSION_DENIED");
-    ok(await exchange(ctx, await issuer.sign({ sub: "victim", aud: ctx.server.url }), victim));
+    ok(await exchange(ctx, await issuer.sign({ sub: "victim", aud: defaultAudience(ctx.server) }), victim));
   });
 });

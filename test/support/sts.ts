@@ -7,6 +7,12 @@ export function exchange(srv: TestServer, token: string | null, identity: string
   return apiFor(srv.server.authUrl, null).request(method, STS_EXCHANGE_PATH, { query: { aud, identity }, token });
 }
 
+/**
+ * The audience an external token must carry for an identity whose claimMatch names none: the host
+ * of the server's issuer (`authUrl`), as the platform's is its issuer's host name.
+ */
+export const defaultAudience = (server: { authUrl: string }): string => new URL(server.authUrl).host;
+
 /** An unsigned token (`alg: none` unless `header` says otherwise): anyone can make one. */
 export const unsigned = (claims: unknown, header: object = { alg: "none", typ: "JWT" }) =>
   `${Buffer.from(JSON.stringify(header)).toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`;

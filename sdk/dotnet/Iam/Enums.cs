@@ -244,7 +244,7 @@ namespace PulumiIrv.Irv.Iam
     }
 
     /// <summary>
-    /// A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED`.
+    /// A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED` (`COSIGNED`, as the Terraform provider writes it, is taken too).
     /// </summary>
     [EnumType]
     public readonly struct ServicePrincipal : IEquatable<ServicePrincipal>

@@ -13,19 +13,19 @@ namespace PulumiIrv.Irv.Iam
     public static class GetIdentity
     {
         /// <summary>
-        /// One identity: by uid, or by the issuer and subject its claimMatch accepts (and/or its name). Fails on zero or several matches.
+        /// One identity: by uid; by the issuer and subject it signs in with, as the platform's lookup finds it (a person, such as `github|&lt;id&gt;` at the platform's issuer, or a workload identity whose claimMatch names exactly both); or by name (under `groupUid`, with `issuer` and `subject` matching its claimMatch). Fails on zero or several matches; with `allowMissing`, none is `found: false` instead. Any other error (the network, a permission) always fails.
         /// </summary>
         public static Task<GetIdentityResult> InvokeAsync(GetIdentityArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetIdentityResult>("irv:iam:getIdentity", args ?? new GetIdentityArgs(), options.WithDefaults());
 
         /// <summary>
-        /// One identity: by uid, or by the issuer and subject its claimMatch accepts (and/or its name). Fails on zero or several matches.
+        /// One identity: by uid; by the issuer and subject it signs in with, as the platform's lookup finds it (a person, such as `github|&lt;id&gt;` at the platform's issuer, or a workload identity whose claimMatch names exactly both); or by name (under `groupUid`, with `issuer` and `subject` matching its claimMatch). Fails on zero or several matches; with `allowMissing`, none is `found: false` instead. Any other error (the network, a permission) always fails.
         /// </summary>
         public static Output<GetIdentityResult> Invoke(GetIdentityInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetIdentityResult>("irv:iam:getIdentity", args ?? new GetIdentityInvokeArgs(), options.WithDefaults());
 
         /// <summary>
-        /// One identity: by uid, or by the issuer and subject its claimMatch accepts (and/or its name). Fails on zero or several matches.
+        /// One identity: by uid; by the issuer and subject it signs in with, as the platform's lookup finds it (a person, such as `github|&lt;id&gt;` at the platform's issuer, or a workload identity whose claimMatch names exactly both); or by name (under `groupUid`, with `issuer` and `subject` matching its claimMatch). Fails on zero or several matches; with `allowMissing`, none is `found: false` instead. Any other error (the network, a permission) always fails.
         /// </summary>
         public static Output<GetIdentityResult> Invoke(GetIdentityInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetIdentityResult>("irv:iam:getIdentity", args ?? new GetIdentityInvokeArgs(), options.WithDefaults());
@@ -35,25 +35,31 @@ namespace PulumiIrv.Irv.Iam
     public sealed class GetIdentityArgs : global::Pulumi.InvokeArgs
     {
         /// <summary>
-        /// Search only under this group (and its descendants).
+        /// Answer `found: false` when no identity matches (a person who never signed in), instead of failing. Errors of the network or of permissions still fail.
+        /// </summary>
+        [Input("allowMissing")]
+        public bool? AllowMissing { get; set; }
+
+        /// <summary>
+        /// With `name`: search only under this group (and its descendants).
         /// </summary>
         [Input("groupUid")]
         public string? GroupUid { get; set; }
 
         /// <summary>
-        /// The claimMatch issuer (exact).
+        /// The issuer it signs in with (exact): the platform's is `https://auth.chainguard.dev/` (irv-server's, its `authUrl`); a workload identity's, its claimMatch issuer.
         /// </summary>
         [Input("issuer")]
         public string? Issuer { get; set; }
 
         /// <summary>
-        /// The identity's exact name.
+        /// The identity's exact name (a workload identity's).
         /// </summary>
         [Input("name")]
         public string? Name { get; set; }
 
         /// <summary>
-        /// The claimMatch subject (exact).
+        /// The subject it signs in with (exact): `github|&lt;id&gt;` for a person who signs in with GitHub; a workload identity's claimMatch subject.
         /// </summary>
         [Input("subject")]
         public string? Subject { get; set; }
@@ -73,25 +79,31 @@ namespace PulumiIrv.Irv.Iam
     public sealed class GetIdentityInvokeArgs : global::Pulumi.InvokeArgs
     {
         /// <summary>
-        /// Search only under this group (and its descendants).
+        /// Answer `found: false` when no identity matches (a person who never signed in), instead of failing. Errors of the network or of permissions still fail.
+        /// </summary>
+        [Input("allowMissing")]
+        public Input<bool>? AllowMissing { get; set; }
+
+        /// <summary>
+        /// With `name`: search only under this group (and its descendants).
         /// </summary>
         [Input("groupUid")]
         public Input<string>? GroupUid { get; set; }
 
         /// <summary>
-        /// The claimMatch issuer (exact).
+        /// The issuer it signs in with (exact): the platform's is `https://auth.chainguard.dev/` (irv-server's, its `authUrl`); a workload identity's, its claimMatch issuer.
         /// </summary>
         [Input("issuer")]
         public Input<string>? Issuer { get; set; }
 
         /// <summary>
-        /// The identity's exact name.
+        /// The identity's exact name (a workload identity's).
         /// </summary>
         [Input("name")]
         public Input<string>? Name { get; set; }
 
         /// <summary>
-        /// The claimMatch subject (exact).
+        /// The subject it signs in with (exact): `github|&lt;id&gt;` for a person who signs in with GitHub; a workload identity's claimMatch subject.
         /// </summary>
         [Input("subject")]
         public Input<string>? Subject { get; set; }
@@ -121,33 +133,45 @@ namespace PulumiIrv.Irv.Iam
         /// </summary>
         public readonly Outputs.ClaimMatch? ClaimMatch;
         /// <summary>
+        /// The company it belongs to, free text (the platform sets a person's from their sign-up).
+        /// </summary>
+        public readonly string? Company;
+        /// <summary>
         /// When it was created (RFC 3339).
         /// </summary>
-        public readonly string CreateTime;
+        public readonly string? CreateTime;
         /// <summary>
         /// Free text.
         /// </summary>
-        public readonly string Description;
+        public readonly string? Description;
         /// <summary>
-        /// Its verified email, if any.
+        /// Its verified email, if any: a person's, from their sign-in.
         /// </summary>
-        public readonly string Email;
+        public readonly string? Email;
         /// <summary>
-        /// The owning group's uid.
+        /// An email its sign-in reported without verifying it, if any: a person's.
+        /// </summary>
+        public readonly string? EmailUnverified;
+        /// <summary>
+        /// Whether an identity was found: always true unless `allowMissing` is set and none matches (then nothing else is set).
+        /// </summary>
+        public readonly bool Found;
+        /// <summary>
+        /// The owning group's uid; absent for a person (people belong to no group).
         /// </summary>
         public readonly string? GroupUid;
         /// <summary>
-        /// When it was last used (RFC 3339); absent for one never used.
+        /// When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
         /// </summary>
         public readonly string? LastSeenTime;
         /// <summary>
         /// The identity's name: 3 to 63 characters.
         /// </summary>
-        public readonly string Name;
+        public readonly string? Name;
         /// <summary>
-        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         /// </summary>
-        public readonly PulumiIrv.Irv.Iam.ServicePrincipal? ServicePrincipal;
+        public readonly string? ServicePrincipal;
         /// <summary>
         /// Tokens signed by the given keys.
         /// </summary>
@@ -155,11 +179,11 @@ namespace PulumiIrv.Irv.Iam
         /// <summary>
         /// The identity's uid.
         /// </summary>
-        public readonly string Uid;
+        public readonly string? Uid;
         /// <summary>
         /// When it last changed (RFC 3339).
         /// </summary>
-        public readonly string UpdateTime;
+        public readonly string? UpdateTime;
 
         [OutputConstructor]
         private GetIdentityResult(
@@ -167,31 +191,40 @@ namespace PulumiIrv.Irv.Iam
 
             Outputs.ClaimMatch? claimMatch,
 
-            string createTime,
+            string? company,
 
-            string description,
+            string? createTime,
 
-            string email,
+            string? description,
+
+            string? email,
+
+            string? emailUnverified,
+
+            bool found,
 
             string? groupUid,
 
             string? lastSeenTime,
 
-            string name,
+            string? name,
 
-            PulumiIrv.Irv.Iam.ServicePrincipal? servicePrincipal,
+            string? servicePrincipal,
 
             Outputs.StaticKeys? staticKeys,
 
-            string uid,
+            string? uid,
 
-            string updateTime)
+            string? updateTime)
         {
             AwsIdentity = awsIdentity;
             ClaimMatch = claimMatch;
+            Company = company;
             CreateTime = createTime;
             Description = description;
             Email = email;
+            EmailUnverified = emailUnverified;
+            Found = found;
             GroupUid = groupUid;
             LastSeenTime = lastSeenTime;
             Name = name;

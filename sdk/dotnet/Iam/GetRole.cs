@@ -95,7 +95,7 @@ namespace PulumiIrv.Irv.Iam
         /// <summary>
         /// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         /// </summary>
-        public readonly ImmutableArray<PulumiIrv.Irv.Iam.Capability> Capabilities;
+        public readonly ImmutableArray<string> Capabilities;
         /// <summary>
         /// When it was created (RFC 3339).
         /// </summary>
@@ -125,7 +125,7 @@ namespace PulumiIrv.Irv.Iam
         private GetRoleResult(
             bool builtin,
 
-            ImmutableArray<PulumiIrv.Irv.Iam.Capability> capabilities,
+            ImmutableArray<string> capabilities,
 
             string createTime,
 

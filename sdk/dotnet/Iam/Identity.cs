@@ -29,6 +29,12 @@ namespace PulumiIrv.Irv.Iam
         public Output<Outputs.ClaimMatch?> ClaimMatch { get; private set; } = null!;
 
         /// <summary>
+        /// The company it belongs to, free text (the platform sets a person's from their sign-up).
+        /// </summary>
+        [Output("company")]
+        public Output<string> Company { get; private set; } = null!;
+
+        /// <summary>
         /// When it was created (RFC 3339).
         /// </summary>
         [Output("createTime")]
@@ -41,10 +47,16 @@ namespace PulumiIrv.Irv.Iam
         public Output<string> Description { get; private set; } = null!;
 
         /// <summary>
-        /// Its verified email, if any.
+        /// Its verified email, if any: a person's, from their sign-in.
         /// </summary>
         [Output("email")]
         public Output<string> Email { get; private set; } = null!;
+
+        /// <summary>
+        /// An email its sign-in reported without verifying it, if any: a person's.
+        /// </summary>
+        [Output("emailUnverified")]
+        public Output<string> EmailUnverified { get; private set; } = null!;
 
         /// <summary>
         /// The owning group's uid.
@@ -53,7 +65,7 @@ namespace PulumiIrv.Irv.Iam
         public Output<string> GroupUid { get; private set; } = null!;
 
         /// <summary>
-        /// When it was last used (RFC 3339); absent for one never used.
+        /// When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
         /// </summary>
         [Output("lastSeenTime")]
         public Output<string?> LastSeenTime { get; private set; } = null!;
@@ -65,10 +77,10 @@ namespace PulumiIrv.Irv.Iam
         public Output<string> Name { get; private set; } = null!;
 
         /// <summary>
-        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         /// </summary>
         [Output("servicePrincipal")]
-        public Output<PulumiIrv.Irv.Iam.ServicePrincipal?> ServicePrincipal { get; private set; } = null!;
+        public Output<string?> ServicePrincipal { get; private set; } = null!;
 
         /// <summary>
         /// Tokens signed by the given keys.
@@ -156,6 +168,12 @@ namespace PulumiIrv.Irv.Iam
         public Input<Inputs.ClaimMatchArgs>? ClaimMatch { get; set; }
 
         /// <summary>
+        /// The company it belongs to, free text (the platform sets a person's from their sign-up).
+        /// </summary>
+        [Input("company")]
+        public Input<string>? Company { get; set; }
+
+        /// <summary>
         /// Free text.
         /// </summary>
         [Input("description")]
@@ -174,10 +192,10 @@ namespace PulumiIrv.Irv.Iam
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        /// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         /// </summary>
         [Input("servicePrincipal")]
-        public Input<PulumiIrv.Irv.Iam.ServicePrincipal>? ServicePrincipal { get; set; }
+        public InputUnion<string, PulumiIrv.Irv.Iam.ServicePrincipal>? ServicePrincipal { get; set; }
 
         /// <summary>
         /// Tokens signed by the given keys.
@@ -187,6 +205,7 @@ namespace PulumiIrv.Irv.Iam
 
         public IdentityArgs()
         {
+            Company = "";
             Description = "";
         }
         public static new IdentityArgs Empty => new IdentityArgs();

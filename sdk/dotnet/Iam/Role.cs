@@ -20,7 +20,7 @@ namespace PulumiIrv.Irv.Iam
         /// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         /// </summary>
         [Output("capabilities")]
-        public Output<ImmutableArray<PulumiIrv.Irv.Iam.Capability>> Capabilities { get; private set; } = null!;
+        public Output<ImmutableArray<string>> Capabilities { get; private set; } = null!;
 
         /// <summary>
         /// When it was created (RFC 3339).
@@ -114,14 +114,14 @@ namespace PulumiIrv.Irv.Iam
         public Input<string>? AdoptUid { get; set; }
 
         [Input("capabilities", required: true)]
-        private InputList<PulumiIrv.Irv.Iam.Capability>? _capabilities;
+        private InputList<Union<string, PulumiIrv.Irv.Iam.Capability>>? _capabilities;
 
         /// <summary>
         /// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         /// </summary>
-        public InputList<PulumiIrv.Irv.Iam.Capability> Capabilities
+        public InputList<Union<string, PulumiIrv.Irv.Iam.Capability>> Capabilities
         {
-            get => _capabilities ?? (_capabilities = new InputList<PulumiIrv.Irv.Iam.Capability>());
+            get => _capabilities ?? (_capabilities = new InputList<Union<string, PulumiIrv.Irv.Iam.Capability>>());
             set => _capabilities = value;
         }
 

@@ -8,12 +8,13 @@ import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
- * One identity: by uid, or by the issuer and subject its claimMatch accepts (and/or its name). Fails on zero or several matches.
+ * One identity: by uid; by the issuer and subject it signs in with, as the platform's lookup finds it (a person, such as `github|<id>` at the platform's issuer, or a workload identity whose claimMatch names exactly both); or by name (under `groupUid`, with `issuer` and `subject` matching its claimMatch). Fails on zero or several matches; with `allowMissing`, none is `found: false` instead. Any other error (the network, a permission) always fails.
  */
 export function getIdentity(args?: GetIdentityArgs, opts?: pulumi.InvokeOptions): Promise<GetIdentityResult> {
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("irv:iam:getIdentity", {
+        "allowMissing": args.allowMissing,
         "groupUid": args.groupUid,
         "issuer": args.issuer,
         "name": args.name,
@@ -24,19 +25,23 @@ export function getIdentity(args?: GetIdentityArgs, opts?: pulumi.InvokeOptions)
 
 export interface GetIdentityArgs {
     /**
-     * Search only under this group (and its descendants).
+     * Answer `found: false` when no identity matches (a person who never signed in), instead of failing. Errors of the network or of permissions still fail.
+     */
+    allowMissing?: boolean;
+    /**
+     * With `name`: search only under this group (and its descendants).
      */
     groupUid?: string;
     /**
-     * The claimMatch issuer (exact).
+     * The issuer it signs in with (exact): the platform's is `https://auth.chainguard.dev/` (irv-server's, its `authUrl`); a workload identity's, its claimMatch issuer.
      */
     issuer?: string;
     /**
-     * The identity's exact name.
+     * The identity's exact name (a workload identity's).
      */
     name?: string;
     /**
-     * The claimMatch subject (exact).
+     * The subject it signs in with (exact): `github|<id>` for a person who signs in with GitHub; a workload identity's claimMatch subject.
      */
     subject?: string;
     /**
@@ -46,7 +51,7 @@ export interface GetIdentityArgs {
 }
 
 /**
- * A identity as the functions return it.
+ * An identity as getIdentity returns it: a workload identity's fields, a person's those the platform's lookup gives (uid, name, description, times); with `allowMissing` and no match, `found: false` alone.
  */
 export interface GetIdentityResult {
     /**
@@ -58,31 +63,43 @@ export interface GetIdentityResult {
      */
     readonly claimMatch?: outputs.iam.ClaimMatch;
     /**
+     * The company it belongs to, free text (the platform sets a person's from their sign-up).
+     */
+    readonly company?: string;
+    /**
      * When it was created (RFC 3339).
      */
-    readonly createTime: string;
+    readonly createTime?: string;
     /**
      * Free text.
      */
-    readonly description: string;
+    readonly description?: string;
     /**
-     * Its verified email, if any.
+     * Its verified email, if any: a person's, from their sign-in.
      */
-    readonly email: string;
+    readonly email?: string;
     /**
-     * The owning group's uid.
+     * An email its sign-in reported without verifying it, if any: a person's.
+     */
+    readonly emailUnverified?: string;
+    /**
+     * Whether an identity was found: always true unless `allowMissing` is set and none matches (then nothing else is set).
+     */
+    readonly found: boolean;
+    /**
+     * The owning group's uid; absent for a person (people belong to no group).
      */
     readonly groupUid?: string;
     /**
-     * When it was last used (RFC 3339); absent for one never used.
+     * When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
      */
     readonly lastSeenTime?: string;
     /**
      * The identity's name: 3 to 63 characters.
      */
-    readonly name: string;
+    readonly name?: string;
     /**
-     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
      */
     readonly servicePrincipal?: enums.iam.ServicePrincipal;
     /**
@@ -92,19 +109,20 @@ export interface GetIdentityResult {
     /**
      * The identity's uid.
      */
-    readonly uid: string;
+    readonly uid?: string;
     /**
      * When it last changed (RFC 3339).
      */
-    readonly updateTime: string;
+    readonly updateTime?: string;
 }
 /**
- * One identity: by uid, or by the issuer and subject its claimMatch accepts (and/or its name). Fails on zero or several matches.
+ * One identity: by uid; by the issuer and subject it signs in with, as the platform's lookup finds it (a person, such as `github|<id>` at the platform's issuer, or a workload identity whose claimMatch names exactly both); or by name (under `groupUid`, with `issuer` and `subject` matching its claimMatch). Fails on zero or several matches; with `allowMissing`, none is `found: false` instead. Any other error (the network, a permission) always fails.
  */
 export function getIdentityOutput(args?: GetIdentityOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetIdentityResult> {
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("irv:iam:getIdentity", {
+        "allowMissing": args.allowMissing,
         "groupUid": args.groupUid,
         "issuer": args.issuer,
         "name": args.name,
@@ -115,19 +133,23 @@ export function getIdentityOutput(args?: GetIdentityOutputArgs, opts?: pulumi.In
 
 export interface GetIdentityOutputArgs {
     /**
-     * Search only under this group (and its descendants).
+     * Answer `found: false` when no identity matches (a person who never signed in), instead of failing. Errors of the network or of permissions still fail.
+     */
+    allowMissing?: pulumi.Input<boolean | undefined>;
+    /**
+     * With `name`: search only under this group (and its descendants).
      */
     groupUid?: pulumi.Input<string | undefined>;
     /**
-     * The claimMatch issuer (exact).
+     * The issuer it signs in with (exact): the platform's is `https://auth.chainguard.dev/` (irv-server's, its `authUrl`); a workload identity's, its claimMatch issuer.
      */
     issuer?: pulumi.Input<string | undefined>;
     /**
-     * The identity's exact name.
+     * The identity's exact name (a workload identity's).
      */
     name?: pulumi.Input<string | undefined>;
     /**
-     * The claimMatch subject (exact).
+     * The subject it signs in with (exact): `github|<id>` for a person who signs in with GitHub; a workload identity's claimMatch subject.
      */
     subject?: pulumi.Input<string | undefined>;
     /**

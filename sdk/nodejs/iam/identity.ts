@@ -46,6 +46,10 @@ export class Identity extends pulumi.CustomResource {
      */
     declare public readonly claimMatch: pulumi.Output<outputs.iam.ClaimMatch | undefined>;
     /**
+     * The company it belongs to, free text (the platform sets a person's from their sign-up).
+     */
+    declare public readonly company: pulumi.Output<string>;
+    /**
      * When it was created (RFC 3339).
      */
     declare public /*out*/ readonly createTime: pulumi.Output<string>;
@@ -54,15 +58,19 @@ export class Identity extends pulumi.CustomResource {
      */
     declare public readonly description: pulumi.Output<string>;
     /**
-     * Its verified email, if any.
+     * Its verified email, if any: a person's, from their sign-in.
      */
     declare public /*out*/ readonly email: pulumi.Output<string>;
+    /**
+     * An email its sign-in reported without verifying it, if any: a person's.
+     */
+    declare public /*out*/ readonly emailUnverified: pulumi.Output<string>;
     /**
      * The owning group's uid.
      */
     declare public readonly groupUid: pulumi.Output<string>;
     /**
-     * When it was last used (RFC 3339); absent for one never used.
+     * When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
      */
     declare public /*out*/ readonly lastSeenTime: pulumi.Output<string | undefined>;
     /**
@@ -70,7 +78,7 @@ export class Identity extends pulumi.CustomResource {
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
      */
     declare public readonly servicePrincipal: pulumi.Output<enums.iam.ServicePrincipal | undefined>;
     /**
@@ -106,6 +114,7 @@ export class Identity extends pulumi.CustomResource {
             resourceInputs["adoptUid"] = args?.adoptUid;
             resourceInputs["awsIdentity"] = args?.awsIdentity;
             resourceInputs["claimMatch"] = args?.claimMatch;
+            resourceInputs["company"] = (args?.company) ?? "";
             resourceInputs["description"] = (args?.description) ?? "";
             resourceInputs["groupUid"] = args?.groupUid;
             resourceInputs["name"] = args?.name;
@@ -113,15 +122,18 @@ export class Identity extends pulumi.CustomResource {
             resourceInputs["staticKeys"] = args?.staticKeys;
             resourceInputs["createTime"] = undefined /*out*/;
             resourceInputs["email"] = undefined /*out*/;
+            resourceInputs["emailUnverified"] = undefined /*out*/;
             resourceInputs["lastSeenTime"] = undefined /*out*/;
             resourceInputs["uid"] = undefined /*out*/;
             resourceInputs["updateTime"] = undefined /*out*/;
         } else {
             resourceInputs["awsIdentity"] = undefined /*out*/;
             resourceInputs["claimMatch"] = undefined /*out*/;
+            resourceInputs["company"] = undefined /*out*/;
             resourceInputs["createTime"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
             resourceInputs["email"] = undefined /*out*/;
+            resourceInputs["emailUnverified"] = undefined /*out*/;
             resourceInputs["groupUid"] = undefined /*out*/;
             resourceInputs["lastSeenTime"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
@@ -154,6 +166,10 @@ export interface IdentityArgs {
      */
     claimMatch?: pulumi.Input<inputs.iam.ClaimMatchArgs | undefined>;
     /**
+     * The company it belongs to, free text (the platform sets a person's from their sign-up).
+     */
+    company?: pulumi.Input<string | undefined>;
+    /**
      * Free text.
      */
     description?: pulumi.Input<string | undefined>;
@@ -166,7 +182,7 @@ export interface IdentityArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+     * A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
      */
     servicePrincipal?: pulumi.Input<enums.iam.ServicePrincipal | undefined>;
     /**

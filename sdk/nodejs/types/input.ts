@@ -22,11 +22,11 @@ export namespace iam {
      */
     export interface AccountAssociationAzureArgs {
         /**
-         * Azure client ids (UUIDs) by name.
+         * Azure client ids (application ids) by component name.
          */
         clientIds: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
         /**
-         * The Azure tenant id (a UUID).
+         * The Azure tenant id (Microsoft Entra ID).
          */
         tenantId: pulumi.Input<string>;
     }
@@ -84,7 +84,7 @@ export namespace iam {
          */
         projectId: pulumi.Input<string>;
         /**
-         * The Google Cloud project number (digits).
+         * The Google Cloud project number.
          */
         projectNumber: pulumi.Input<string>;
     }
@@ -192,11 +192,11 @@ export namespace iam {
      */
     export interface StaticKeysArgs {
         /**
-         * Audiences the tokens may carry; default the API URL.
+         * The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.
          */
         audiences?: pulumi.Input<pulumi.Input<string>[] | undefined>;
         /**
-         * When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+         * When the keys stop being accepted (RFC 3339): at most 365 days after the identity's creation, and that by default (the API sets it; omitting it is no change).
          */
         expirationTime?: pulumi.Input<string | undefined>;
         /**
@@ -204,7 +204,7 @@ export namespace iam {
          */
         issuer: pulumi.Input<string>;
         /**
-         * The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
+         * The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.
          */
         issuerKeys: pulumi.Input<string>;
         /**

@@ -22,11 +22,11 @@ export namespace iam {
      */
     export interface AccountAssociationAzure {
         /**
-         * Azure client ids (UUIDs) by name.
+         * Azure client ids (application ids) by component name.
          */
         clientIds: {[key: string]: string};
         /**
-         * The Azure tenant id (a UUID).
+         * The Azure tenant id (Microsoft Entra ID).
          */
         tenantId: string;
     }
@@ -84,7 +84,7 @@ export namespace iam {
          */
         projectId: string;
         /**
-         * The Google Cloud project number (digits).
+         * The Google Cloud project number.
          */
         projectNumber: string;
     }
@@ -330,11 +330,11 @@ export namespace iam {
      */
     export interface StaticKeys {
         /**
-         * Audiences the tokens may carry; default the API URL.
+         * The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.
          */
         audiences?: string[];
         /**
-         * When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+         * When the keys stop being accepted (RFC 3339): at most 365 days after the identity's creation, and that by default (the API sets it; omitting it is no change).
          */
         expirationTime?: string;
         /**
@@ -342,7 +342,7 @@ export namespace iam {
          */
         issuer: string;
         /**
-         * The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
+         * The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.
          */
         issuerKeys: string;
         /**

@@ -20,7 +20,7 @@ namespace PulumiIrv.Irv.Iam.Inputs
         private InputMap<string>? _clientIds;
 
         /// <summary>
-        /// Azure client ids (UUIDs) by name.
+        /// Azure client ids (application ids) by component name.
         /// </summary>
         public InputMap<string> ClientIds
         {
@@ -29,7 +29,7 @@ namespace PulumiIrv.Irv.Iam.Inputs
         }
 
         /// <summary>
-        /// The Azure tenant id (a UUID).
+        /// The Azure tenant id (Microsoft Entra ID).
         /// </summary>
         [Input("tenantId", required: true)]
         public Input<string> TenantId { get; set; } = null!;

@@ -23,7 +23,7 @@ namespace PulumiIrv.Irv.Iam.Inputs
         public Input<string> ProjectId { get; set; } = null!;
 
         /// <summary>
-        /// The Google Cloud project number (digits).
+        /// The Google Cloud project number.
         /// </summary>
         [Input("projectNumber", required: true)]
         public Input<string> ProjectNumber { get; set; } = null!;

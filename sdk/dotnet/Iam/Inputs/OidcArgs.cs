@@ -54,7 +54,7 @@ namespace PulumiIrv.Irv.Iam.Inputs
         /// How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
         /// </summary>
         [Input("correlationRule")]
-        public Input<PulumiIrv.Irv.Iam.CorrelationRule>? CorrelationRule { get; set; }
+        public InputUnion<string, PulumiIrv.Irv.Iam.CorrelationRule>? CorrelationRule { get; set; }
 
         /// <summary>
         /// The token claim that carries the user's group memberships (`groups`), for group-based role mapping.

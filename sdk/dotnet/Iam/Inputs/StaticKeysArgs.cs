@@ -20,7 +20,7 @@ namespace PulumiIrv.Irv.Iam.Inputs
         private InputList<string>? _audiences;
 
         /// <summary>
-        /// Audiences the tokens may carry; default the API URL.
+        /// The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.
         /// </summary>
         public InputList<string> Audiences
         {
@@ -29,7 +29,7 @@ namespace PulumiIrv.Irv.Iam.Inputs
         }
 
         /// <summary>
-        /// When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+        /// When the keys stop being accepted (RFC 3339): at most 365 days after the identity's creation, and that by default (the API sets it; omitting it is no change).
         /// </summary>
         [Input("expirationTime")]
         public Input<string>? ExpirationTime { get; set; }
@@ -41,7 +41,7 @@ namespace PulumiIrv.Irv.Iam.Inputs
         public Input<string> Issuer { get; set; } = null!;
 
         /// <summary>
-        /// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
+        /// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.
         /// </summary>
         [Input("issuerKeys", required: true)]
         public Input<string> IssuerKeys { get; set; } = null!;

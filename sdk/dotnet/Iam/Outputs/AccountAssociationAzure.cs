@@ -18,11 +18,11 @@ namespace PulumiIrv.Irv.Iam.Outputs
     public sealed class AccountAssociationAzure
     {
         /// <summary>
-        /// Azure client ids (UUIDs) by name.
+        /// Azure client ids (application ids) by component name.
         /// </summary>
         public readonly ImmutableDictionary<string, string> ClientIds;
         /// <summary>
-        /// The Azure tenant id (a UUID).
+        /// The Azure tenant id (Microsoft Entra ID).
         /// </summary>
         public readonly string TenantId;
 

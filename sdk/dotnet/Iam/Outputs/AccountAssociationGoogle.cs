@@ -22,7 +22,7 @@ namespace PulumiIrv.Irv.Iam.Outputs
         /// </summary>
         public readonly string ProjectId;
         /// <summary>
-        /// The Google Cloud project number (digits).
+        /// The Google Cloud project number.
         /// </summary>
         public readonly string ProjectNumber;
 

@@ -32,7 +32,7 @@ namespace PulumiIrv.Irv.Iam.Outputs
         /// <summary>
         /// How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
         /// </summary>
-        public readonly PulumiIrv.Irv.Iam.CorrelationRule? CorrelationRule;
+        public readonly string? CorrelationRule;
         /// <summary>
         /// The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
         /// </summary>
@@ -54,7 +54,7 @@ namespace PulumiIrv.Irv.Iam.Outputs
 
             string? clientSecret,
 
-            PulumiIrv.Irv.Iam.CorrelationRule? correlationRule,
+            string? correlationRule,
 
             string? groupsClaim,
 

@@ -24,7 +24,7 @@ namespace PulumiIrv.Irv.Iam.Outputs
         /// <summary>
         /// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         /// </summary>
-        public readonly ImmutableArray<PulumiIrv.Irv.Iam.Capability> Capabilities;
+        public readonly ImmutableArray<string> Capabilities;
         /// <summary>
         /// When it was created (RFC 3339).
         /// </summary>
@@ -54,7 +54,7 @@ namespace PulumiIrv.Irv.Iam.Outputs
         private RoleResult(
             bool builtin,
 
-            ImmutableArray<PulumiIrv.Irv.Iam.Capability> capabilities,
+            ImmutableArray<string> capabilities,
 
             string createTime,
 

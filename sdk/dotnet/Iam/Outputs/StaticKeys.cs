@@ -18,11 +18,11 @@ namespace PulumiIrv.Irv.Iam.Outputs
     public sealed class StaticKeys
     {
         /// <summary>
-        /// Audiences the tokens may carry; default the API URL.
+        /// The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.
         /// </summary>
         public readonly ImmutableArray<string> Audiences;
         /// <summary>
-        /// When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+        /// When the keys stop being accepted (RFC 3339): at most 365 days after the identity's creation, and that by default (the API sets it; omitting it is no change).
         /// </summary>
         public readonly string? ExpirationTime;
         /// <summary>
@@ -30,7 +30,7 @@ namespace PulumiIrv.Irv.Iam.Outputs
         /// </summary>
         public readonly string Issuer;
         /// <summary>
-        /// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
+        /// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.
         /// </summary>
         public readonly string IssuerKeys;
         /// <summary>

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// One identity: by uid, or by the issuer and subject its claimMatch accepts (and/or its name). Fails on zero or several matches.
+// One identity: by uid; by the issuer and subject it signs in with, as the platform's lookup finds it (a person, such as `github|<id>` at the platform's issuer, or a workload identity whose claimMatch names exactly both); or by name (under `groupUid`, with `issuer` and `subject` matching its claimMatch). Fails on zero or several matches; with `allowMissing`, none is `found: false` instead. Any other error (the network, a permission) always fails.
 func LookupIdentity(ctx *pulumi.Context, args *LookupIdentityArgs, opts ...pulumi.InvokeOption) (*LookupIdentityResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupIdentityResult
@@ -23,44 +23,52 @@ func LookupIdentity(ctx *pulumi.Context, args *LookupIdentityArgs, opts ...pulum
 }
 
 type LookupIdentityArgs struct {
-	// Search only under this group (and its descendants).
+	// Answer `found: false` when no identity matches (a person who never signed in), instead of failing. Errors of the network or of permissions still fail.
+	AllowMissing *bool `pulumi:"allowMissing"`
+	// With `name`: search only under this group (and its descendants).
 	GroupUid *string `pulumi:"groupUid"`
-	// The claimMatch issuer (exact).
+	// The issuer it signs in with (exact): the platform's is `https://auth.chainguard.dev/` (irv-server's, its `authUrl`); a workload identity's, its claimMatch issuer.
 	Issuer *string `pulumi:"issuer"`
-	// The identity's exact name.
+	// The identity's exact name (a workload identity's).
 	Name *string `pulumi:"name"`
-	// The claimMatch subject (exact).
+	// The subject it signs in with (exact): `github|<id>` for a person who signs in with GitHub; a workload identity's claimMatch subject.
 	Subject *string `pulumi:"subject"`
 	// The identity's uid.
 	Uid *string `pulumi:"uid"`
 }
 
-// A identity as the functions return it.
+// An identity as getIdentity returns it: a workload identity's fields, a person's those the platform's lookup gives (uid, name, description, times); with `allowMissing` and no match, `found: false` alone.
 type LookupIdentityResult struct {
 	// An AWS principal.
 	AwsIdentity *AwsIdentity `pulumi:"awsIdentity"`
 	// Who may assume it: an external OIDC token's issuer and subject (exact or pattern).
 	ClaimMatch *ClaimMatch `pulumi:"claimMatch"`
+	// The company it belongs to, free text (the platform sets a person's from their sign-up).
+	Company *string `pulumi:"company"`
 	// When it was created (RFC 3339).
-	CreateTime string `pulumi:"createTime"`
+	CreateTime *string `pulumi:"createTime"`
 	// Free text.
-	Description string `pulumi:"description"`
-	// Its verified email, if any.
-	Email string `pulumi:"email"`
-	// The owning group's uid.
+	Description *string `pulumi:"description"`
+	// Its verified email, if any: a person's, from their sign-in.
+	Email *string `pulumi:"email"`
+	// An email its sign-in reported without verifying it, if any: a person's.
+	EmailUnverified *string `pulumi:"emailUnverified"`
+	// Whether an identity was found: always true unless `allowMissing` is set and none matches (then nothing else is set).
+	Found bool `pulumi:"found"`
+	// The owning group's uid; absent for a person (people belong to no group).
 	GroupUid *string `pulumi:"groupUid"`
-	// When it was last used (RFC 3339); absent for one never used.
+	// When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
 	LastSeenTime *string `pulumi:"lastSeenTime"`
 	// The identity's name: 3 to 63 characters.
-	Name string `pulumi:"name"`
-	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
-	ServicePrincipal *ServicePrincipal `pulumi:"servicePrincipal"`
+	Name *string `pulumi:"name"`
+	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
+	ServicePrincipal *string `pulumi:"servicePrincipal"`
 	// Tokens signed by the given keys.
 	StaticKeys *StaticKeys `pulumi:"staticKeys"`
 	// The identity's uid.
-	Uid string `pulumi:"uid"`
+	Uid *string `pulumi:"uid"`
 	// When it last changed (RFC 3339).
-	UpdateTime string `pulumi:"updateTime"`
+	UpdateTime *string `pulumi:"updateTime"`
 }
 
 func LookupIdentityOutput(ctx *pulumi.Context, args LookupIdentityOutputArgs, opts ...pulumi.InvokeOption) LookupIdentityResultOutput {
@@ -73,13 +81,15 @@ func LookupIdentityOutput(ctx *pulumi.Context, args LookupIdentityOutputArgs, op
 }
 
 type LookupIdentityOutputArgs struct {
-	// Search only under this group (and its descendants).
+	// Answer `found: false` when no identity matches (a person who never signed in), instead of failing. Errors of the network or of permissions still fail.
+	AllowMissing pulumi.BoolPtrInput `pulumi:"allowMissing"`
+	// With `name`: search only under this group (and its descendants).
 	GroupUid pulumi.StringPtrInput `pulumi:"groupUid"`
-	// The claimMatch issuer (exact).
+	// The issuer it signs in with (exact): the platform's is `https://auth.chainguard.dev/` (irv-server's, its `authUrl`); a workload identity's, its claimMatch issuer.
 	Issuer pulumi.StringPtrInput `pulumi:"issuer"`
-	// The identity's exact name.
+	// The identity's exact name (a workload identity's).
 	Name pulumi.StringPtrInput `pulumi:"name"`
-	// The claimMatch subject (exact).
+	// The subject it signs in with (exact): `github|<id>` for a person who signs in with GitHub; a workload identity's claimMatch subject.
 	Subject pulumi.StringPtrInput `pulumi:"subject"`
 	// The identity's uid.
 	Uid pulumi.StringPtrInput `pulumi:"uid"`
@@ -89,7 +99,7 @@ func (LookupIdentityOutputArgs) ElementType() reflect.Type {
 	return reflect.TypeOf((*LookupIdentityArgs)(nil)).Elem()
 }
 
-// A identity as the functions return it.
+// An identity as getIdentity returns it: a workload identity's fields, a person's those the platform's lookup gives (uid, name, description, times); with `allowMissing` and no match, `found: false` alone.
 type LookupIdentityResultOutput struct{ *pulumi.OutputState }
 
 func (LookupIdentityResultOutput) ElementType() reflect.Type {
@@ -114,39 +124,54 @@ func (o LookupIdentityResultOutput) ClaimMatch() ClaimMatchPtrOutput {
 	return o.ApplyT(func(v LookupIdentityResult) *ClaimMatch { return v.ClaimMatch }).(ClaimMatchPtrOutput)
 }
 
+// The company it belongs to, free text (the platform sets a person's from their sign-up).
+func (o LookupIdentityResultOutput) Company() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupIdentityResult) *string { return v.Company }).(pulumi.StringPtrOutput)
+}
+
 // When it was created (RFC 3339).
-func (o LookupIdentityResultOutput) CreateTime() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupIdentityResult) string { return v.CreateTime }).(pulumi.StringOutput)
+func (o LookupIdentityResultOutput) CreateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupIdentityResult) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
 }
 
 // Free text.
-func (o LookupIdentityResultOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupIdentityResult) string { return v.Description }).(pulumi.StringOutput)
+func (o LookupIdentityResultOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupIdentityResult) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
-// Its verified email, if any.
-func (o LookupIdentityResultOutput) Email() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupIdentityResult) string { return v.Email }).(pulumi.StringOutput)
+// Its verified email, if any: a person's, from their sign-in.
+func (o LookupIdentityResultOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupIdentityResult) *string { return v.Email }).(pulumi.StringPtrOutput)
 }
 
-// The owning group's uid.
+// An email its sign-in reported without verifying it, if any: a person's.
+func (o LookupIdentityResultOutput) EmailUnverified() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupIdentityResult) *string { return v.EmailUnverified }).(pulumi.StringPtrOutput)
+}
+
+// Whether an identity was found: always true unless `allowMissing` is set and none matches (then nothing else is set).
+func (o LookupIdentityResultOutput) Found() pulumi.BoolOutput {
+	return o.ApplyT(func(v LookupIdentityResult) bool { return v.Found }).(pulumi.BoolOutput)
+}
+
+// The owning group's uid; absent for a person (people belong to no group).
 func (o LookupIdentityResultOutput) GroupUid() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupIdentityResult) *string { return v.GroupUid }).(pulumi.StringPtrOutput)
 }
 
-// When it was last used (RFC 3339); absent for one never used.
+// When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
 func (o LookupIdentityResultOutput) LastSeenTime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupIdentityResult) *string { return v.LastSeenTime }).(pulumi.StringPtrOutput)
 }
 
 // The identity's name: 3 to 63 characters.
-func (o LookupIdentityResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupIdentityResult) string { return v.Name }).(pulumi.StringOutput)
+func (o LookupIdentityResultOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupIdentityResult) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
-func (o LookupIdentityResultOutput) ServicePrincipal() ServicePrincipalPtrOutput {
-	return o.ApplyT(func(v LookupIdentityResult) *ServicePrincipal { return v.ServicePrincipal }).(ServicePrincipalPtrOutput)
+// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
+func (o LookupIdentityResultOutput) ServicePrincipal() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupIdentityResult) *string { return v.ServicePrincipal }).(pulumi.StringPtrOutput)
 }
 
 // Tokens signed by the given keys.
@@ -155,13 +180,13 @@ func (o LookupIdentityResultOutput) StaticKeys() StaticKeysPtrOutput {
 }
 
 // The identity's uid.
-func (o LookupIdentityResultOutput) Uid() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupIdentityResult) string { return v.Uid }).(pulumi.StringOutput)
+func (o LookupIdentityResultOutput) Uid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupIdentityResult) *string { return v.Uid }).(pulumi.StringPtrOutput)
 }
 
 // When it last changed (RFC 3339).
-func (o LookupIdentityResultOutput) UpdateTime() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupIdentityResult) string { return v.UpdateTime }).(pulumi.StringOutput)
+func (o LookupIdentityResultOutput) UpdateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupIdentityResult) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
 }
 
 func init() {

@@ -36,7 +36,7 @@ type LookupRoleResult struct {
 	// A built-in role (viewer, editor, owner, registry.pull, registry.push).
 	Builtin bool `pulumi:"builtin"`
 	// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
-	Capabilities []Capability `pulumi:"capabilities"`
+	Capabilities []string `pulumi:"capabilities"`
 	// When it was created (RFC 3339).
 	CreateTime string `pulumi:"createTime"`
 	// Free text.
@@ -94,8 +94,8 @@ func (o LookupRoleResultOutput) Builtin() pulumi.BoolOutput {
 }
 
 // Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
-func (o LookupRoleResultOutput) Capabilities() CapabilityArrayOutput {
-	return o.ApplyT(func(v LookupRoleResult) []Capability { return v.Capabilities }).(CapabilityArrayOutput)
+func (o LookupRoleResultOutput) Capabilities() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LookupRoleResult) []string { return v.Capabilities }).(pulumi.StringArrayOutput)
 }
 
 // When it was created (RFC 3339).

@@ -20,20 +20,24 @@ type Identity struct {
 	AwsIdentity AwsIdentityPtrOutput `pulumi:"awsIdentity"`
 	// Who may assume it: an external OIDC token's issuer and subject (exact or pattern).
 	ClaimMatch ClaimMatchPtrOutput `pulumi:"claimMatch"`
+	// The company it belongs to, free text (the platform sets a person's from their sign-up).
+	Company pulumi.StringOutput `pulumi:"company"`
 	// When it was created (RFC 3339).
 	CreateTime pulumi.StringOutput `pulumi:"createTime"`
 	// Free text.
 	Description pulumi.StringOutput `pulumi:"description"`
-	// Its verified email, if any.
+	// Its verified email, if any: a person's, from their sign-in.
 	Email pulumi.StringOutput `pulumi:"email"`
+	// An email its sign-in reported without verifying it, if any: a person's.
+	EmailUnverified pulumi.StringOutput `pulumi:"emailUnverified"`
 	// The owning group's uid.
 	GroupUid pulumi.StringOutput `pulumi:"groupUid"`
-	// When it was last used (RFC 3339); absent for one never used.
+	// When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
 	LastSeenTime pulumi.StringPtrOutput `pulumi:"lastSeenTime"`
 	// The identity's name: 3 to 63 characters.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
-	ServicePrincipal ServicePrincipalPtrOutput `pulumi:"servicePrincipal"`
+	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
+	ServicePrincipal pulumi.StringPtrOutput `pulumi:"servicePrincipal"`
 	// Tokens signed by the given keys.
 	StaticKeys StaticKeysPtrOutput `pulumi:"staticKeys"`
 	// The resource's uid (also its id).
@@ -54,6 +58,9 @@ func NewIdentity(ctx *pulumi.Context,
 	}
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
+	}
+	if args.Company == nil {
+		args.Company = pulumi.StringPtr("")
 	}
 	if args.Description == nil {
 		args.Description = pulumi.StringPtr("")
@@ -103,14 +110,16 @@ type identityArgs struct {
 	AwsIdentity *AwsIdentity `pulumi:"awsIdentity"`
 	// Who may assume it: an external OIDC token's issuer and subject (exact or pattern).
 	ClaimMatch *ClaimMatch `pulumi:"claimMatch"`
+	// The company it belongs to, free text (the platform sets a person's from their sign-up).
+	Company *string `pulumi:"company"`
 	// Free text.
 	Description *string `pulumi:"description"`
 	// The owning group's uid.
 	GroupUid string `pulumi:"groupUid"`
 	// The identity's name: 3 to 63 characters.
 	Name string `pulumi:"name"`
-	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
-	ServicePrincipal *ServicePrincipal `pulumi:"servicePrincipal"`
+	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
+	ServicePrincipal *string `pulumi:"servicePrincipal"`
 	// Tokens signed by the given keys.
 	StaticKeys *StaticKeys `pulumi:"staticKeys"`
 }
@@ -123,14 +132,16 @@ type IdentityArgs struct {
 	AwsIdentity AwsIdentityPtrInput
 	// Who may assume it: an external OIDC token's issuer and subject (exact or pattern).
 	ClaimMatch ClaimMatchPtrInput
+	// The company it belongs to, free text (the platform sets a person's from their sign-up).
+	Company pulumi.StringPtrInput
 	// Free text.
 	Description pulumi.StringPtrInput
 	// The owning group's uid.
 	GroupUid pulumi.StringInput
 	// The identity's name: 3 to 63 characters.
 	Name pulumi.StringInput
-	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
-	ServicePrincipal ServicePrincipalPtrInput
+	// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
+	ServicePrincipal pulumi.StringPtrInput
 	// Tokens signed by the given keys.
 	StaticKeys StaticKeysPtrInput
 }
@@ -182,6 +193,11 @@ func (o IdentityOutput) ClaimMatch() ClaimMatchPtrOutput {
 	return o.ApplyT(func(v *Identity) ClaimMatchPtrOutput { return v.ClaimMatch }).(ClaimMatchPtrOutput)
 }
 
+// The company it belongs to, free text (the platform sets a person's from their sign-up).
+func (o IdentityOutput) Company() pulumi.StringOutput {
+	return o.ApplyT(func(v *Identity) pulumi.StringOutput { return v.Company }).(pulumi.StringOutput)
+}
+
 // When it was created (RFC 3339).
 func (o IdentityOutput) CreateTime() pulumi.StringOutput {
 	return o.ApplyT(func(v *Identity) pulumi.StringOutput { return v.CreateTime }).(pulumi.StringOutput)
@@ -192,9 +208,14 @@ func (o IdentityOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v *Identity) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
-// Its verified email, if any.
+// Its verified email, if any: a person's, from their sign-in.
 func (o IdentityOutput) Email() pulumi.StringOutput {
 	return o.ApplyT(func(v *Identity) pulumi.StringOutput { return v.Email }).(pulumi.StringOutput)
+}
+
+// An email its sign-in reported without verifying it, if any: a person's.
+func (o IdentityOutput) EmailUnverified() pulumi.StringOutput {
+	return o.ApplyT(func(v *Identity) pulumi.StringOutput { return v.EmailUnverified }).(pulumi.StringOutput)
 }
 
 // The owning group's uid.
@@ -202,7 +223,7 @@ func (o IdentityOutput) GroupUid() pulumi.StringOutput {
 	return o.ApplyT(func(v *Identity) pulumi.StringOutput { return v.GroupUid }).(pulumi.StringOutput)
 }
 
-// When it was last used (RFC 3339); absent for one never used.
+// When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
 func (o IdentityOutput) LastSeenTime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Identity) pulumi.StringPtrOutput { return v.LastSeenTime }).(pulumi.StringPtrOutput)
 }
@@ -212,9 +233,9 @@ func (o IdentityOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Identity) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
-func (o IdentityOutput) ServicePrincipal() ServicePrincipalPtrOutput {
-	return o.ApplyT(func(v *Identity) ServicePrincipalPtrOutput { return v.ServicePrincipal }).(ServicePrincipalPtrOutput)
+// A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
+func (o IdentityOutput) ServicePrincipal() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Identity) pulumi.StringPtrOutput { return v.ServicePrincipal }).(pulumi.StringPtrOutput)
 }
 
 // Tokens signed by the given keys.

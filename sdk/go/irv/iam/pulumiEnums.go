@@ -522,51 +522,6 @@ func (in *capabilityPtr) ToCapabilityPtrOutputWithContext(ctx context.Context) C
 	return pulumi.ToOutputWithContext(ctx, in).(CapabilityPtrOutput)
 }
 
-// CapabilityArrayInput is an input type that accepts CapabilityArray and CapabilityArrayOutput values.
-// You can construct a concrete instance of `CapabilityArrayInput` via:
-//
-//	CapabilityArray{ CapabilityArgs{...} }
-type CapabilityArrayInput interface {
-	pulumi.Input
-
-	ToCapabilityArrayOutput() CapabilityArrayOutput
-	ToCapabilityArrayOutputWithContext(context.Context) CapabilityArrayOutput
-}
-
-type CapabilityArray []Capability
-
-func (CapabilityArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]Capability)(nil)).Elem()
-}
-
-func (i CapabilityArray) ToCapabilityArrayOutput() CapabilityArrayOutput {
-	return i.ToCapabilityArrayOutputWithContext(context.Background())
-}
-
-func (i CapabilityArray) ToCapabilityArrayOutputWithContext(ctx context.Context) CapabilityArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(CapabilityArrayOutput)
-}
-
-type CapabilityArrayOutput struct{ *pulumi.OutputState }
-
-func (CapabilityArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]Capability)(nil)).Elem()
-}
-
-func (o CapabilityArrayOutput) ToCapabilityArrayOutput() CapabilityArrayOutput {
-	return o
-}
-
-func (o CapabilityArrayOutput) ToCapabilityArrayOutputWithContext(ctx context.Context) CapabilityArrayOutput {
-	return o
-}
-
-func (o CapabilityArrayOutput) Index(i pulumi.IntInput) CapabilityOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Capability {
-		return vs[0].([]Capability)[vs[1].(int)]
-	}).(CapabilityOutput)
-}
-
 // How an OIDC login is matched to a SCIM-provisioned user: the OIDC `sub` (or Entra's `oid`) equals the SCIM externalId.
 type CorrelationRule string
 
@@ -735,7 +690,7 @@ func (in *correlationRulePtr) ToCorrelationRulePtrOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, in).(CorrelationRulePtrOutput)
 }
 
-// A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED`.
+// A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED` (`COSIGNED`, as the Terraform provider writes it, is taken too).
 type ServicePrincipal string
 
 const (
@@ -926,14 +881,12 @@ func (in *servicePrincipalPtr) ToServicePrincipalPtrOutputWithContext(ctx contex
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityInput)(nil)).Elem(), Capability("groups.create"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityPtrInput)(nil)).Elem(), Capability("groups.create"))
-	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityArrayInput)(nil)).Elem(), CapabilityArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CorrelationRuleInput)(nil)).Elem(), CorrelationRule("CORRELATION_RULE_UNSPECIFIED"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CorrelationRulePtrInput)(nil)).Elem(), CorrelationRule("CORRELATION_RULE_UNSPECIFIED"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ServicePrincipalInput)(nil)).Elem(), ServicePrincipal("SERVICE_PRINCIPAL_COSIGNED"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ServicePrincipalPtrInput)(nil)).Elem(), ServicePrincipal("SERVICE_PRINCIPAL_COSIGNED"))
 	pulumi.RegisterOutputType(CapabilityOutput{})
 	pulumi.RegisterOutputType(CapabilityPtrOutput{})
-	pulumi.RegisterOutputType(CapabilityArrayOutput{})
 	pulumi.RegisterOutputType(CorrelationRuleOutput{})
 	pulumi.RegisterOutputType(CorrelationRulePtrOutput{})
 	pulumi.RegisterOutputType(ServicePrincipalOutput{})

@@ -155,9 +155,9 @@ func (o AccountAssociationAmazonPtrOutput) Account() pulumi.StringPtrOutput {
 
 // The group's Azure tenant and clients.
 type AccountAssociationAzure struct {
-	// Azure client ids (UUIDs) by name.
+	// Azure client ids (application ids) by component name.
 	ClientIds map[string]string `pulumi:"clientIds"`
-	// The Azure tenant id (a UUID).
+	// The Azure tenant id (Microsoft Entra ID).
 	TenantId string `pulumi:"tenantId"`
 }
 
@@ -174,9 +174,9 @@ type AccountAssociationAzureInput interface {
 
 // The group's Azure tenant and clients.
 type AccountAssociationAzureArgs struct {
-	// Azure client ids (UUIDs) by name.
+	// Azure client ids (application ids) by component name.
 	ClientIds pulumi.StringMapInput `pulumi:"clientIds"`
-	// The Azure tenant id (a UUID).
+	// The Azure tenant id (Microsoft Entra ID).
 	TenantId pulumi.StringInput `pulumi:"tenantId"`
 }
 
@@ -258,12 +258,12 @@ func (o AccountAssociationAzureOutput) ToAccountAssociationAzurePtrOutputWithCon
 	}).(AccountAssociationAzurePtrOutput)
 }
 
-// Azure client ids (UUIDs) by name.
+// Azure client ids (application ids) by component name.
 func (o AccountAssociationAzureOutput) ClientIds() pulumi.StringMapOutput {
 	return o.ApplyT(func(v AccountAssociationAzure) map[string]string { return v.ClientIds }).(pulumi.StringMapOutput)
 }
 
-// The Azure tenant id (a UUID).
+// The Azure tenant id (Microsoft Entra ID).
 func (o AccountAssociationAzureOutput) TenantId() pulumi.StringOutput {
 	return o.ApplyT(func(v AccountAssociationAzure) string { return v.TenantId }).(pulumi.StringOutput)
 }
@@ -292,7 +292,7 @@ func (o AccountAssociationAzurePtrOutput) Elem() AccountAssociationAzureOutput {
 	}).(AccountAssociationAzureOutput)
 }
 
-// Azure client ids (UUIDs) by name.
+// Azure client ids (application ids) by component name.
 func (o AccountAssociationAzurePtrOutput) ClientIds() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *AccountAssociationAzure) map[string]string {
 		if v == nil {
@@ -302,7 +302,7 @@ func (o AccountAssociationAzurePtrOutput) ClientIds() pulumi.StringMapOutput {
 	}).(pulumi.StringMapOutput)
 }
 
-// The Azure tenant id (a UUID).
+// The Azure tenant id (Microsoft Entra ID).
 func (o AccountAssociationAzurePtrOutput) TenantId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AccountAssociationAzure) *string {
 		if v == nil {
@@ -809,7 +809,7 @@ func (o AccountAssociationGithubInstallationArrayOutput) Index(i pulumi.IntInput
 type AccountAssociationGoogle struct {
 	// The Google Cloud project id.
 	ProjectId string `pulumi:"projectId"`
-	// The Google Cloud project number (digits).
+	// The Google Cloud project number.
 	ProjectNumber string `pulumi:"projectNumber"`
 }
 
@@ -828,7 +828,7 @@ type AccountAssociationGoogleInput interface {
 type AccountAssociationGoogleArgs struct {
 	// The Google Cloud project id.
 	ProjectId pulumi.StringInput `pulumi:"projectId"`
-	// The Google Cloud project number (digits).
+	// The Google Cloud project number.
 	ProjectNumber pulumi.StringInput `pulumi:"projectNumber"`
 }
 
@@ -915,7 +915,7 @@ func (o AccountAssociationGoogleOutput) ProjectId() pulumi.StringOutput {
 	return o.ApplyT(func(v AccountAssociationGoogle) string { return v.ProjectId }).(pulumi.StringOutput)
 }
 
-// The Google Cloud project number (digits).
+// The Google Cloud project number.
 func (o AccountAssociationGoogleOutput) ProjectNumber() pulumi.StringOutput {
 	return o.ApplyT(func(v AccountAssociationGoogle) string { return v.ProjectNumber }).(pulumi.StringOutput)
 }
@@ -954,7 +954,7 @@ func (o AccountAssociationGooglePtrOutput) ProjectId() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The Google Cloud project number (digits).
+// The Google Cloud project number.
 func (o AccountAssociationGooglePtrOutput) ProjectNumber() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AccountAssociationGoogle) *string {
 		if v == nil {
@@ -1819,7 +1819,7 @@ type Oidc struct {
 	// The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
 	ClientSecret *string `pulumi:"clientSecret"`
 	// How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
-	CorrelationRule *CorrelationRule `pulumi:"correlationRule"`
+	CorrelationRule *string `pulumi:"correlationRule"`
 	// The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
 	GroupsClaim *string `pulumi:"groupsClaim"`
 	// The OIDC issuer URL (https; plain http only on a loopback host).
@@ -1848,7 +1848,7 @@ type OidcArgs struct {
 	// The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
 	ClientSecret pulumi.StringPtrInput `pulumi:"clientSecret"`
 	// How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
-	CorrelationRule CorrelationRulePtrInput `pulumi:"correlationRule"`
+	CorrelationRule pulumi.StringPtrInput `pulumi:"correlationRule"`
 	// The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
 	GroupsClaim pulumi.StringPtrInput `pulumi:"groupsClaim"`
 	// The OIDC issuer URL (https; plain http only on a loopback host).
@@ -1900,8 +1900,8 @@ func (o OidcOutput) ClientSecret() pulumi.StringPtrOutput {
 }
 
 // How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
-func (o OidcOutput) CorrelationRule() CorrelationRulePtrOutput {
-	return o.ApplyT(func(v Oidc) *CorrelationRule { return v.CorrelationRule }).(CorrelationRulePtrOutput)
+func (o OidcOutput) CorrelationRule() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Oidc) *string { return v.CorrelationRule }).(pulumi.StringPtrOutput)
 }
 
 // The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
@@ -1924,7 +1924,7 @@ type RoleResult struct {
 	// A built-in role (viewer, editor, owner, registry.pull, registry.push).
 	Builtin bool `pulumi:"builtin"`
 	// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
-	Capabilities []Capability `pulumi:"capabilities"`
+	Capabilities []string `pulumi:"capabilities"`
 	// When it was created (RFC 3339).
 	CreateTime string `pulumi:"createTime"`
 	// Free text.
@@ -1960,8 +1960,8 @@ func (o RoleResultOutput) Builtin() pulumi.BoolOutput {
 }
 
 // Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
-func (o RoleResultOutput) Capabilities() CapabilityArrayOutput {
-	return o.ApplyT(func(v RoleResult) []Capability { return v.Capabilities }).(CapabilityArrayOutput)
+func (o RoleResultOutput) Capabilities() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RoleResult) []string { return v.Capabilities }).(pulumi.StringArrayOutput)
 }
 
 // When it was created (RFC 3339).
@@ -2016,13 +2016,13 @@ func (o RoleResultArrayOutput) Index(i pulumi.IntInput) RoleResultOutput {
 
 // Tokens signed by the given keys may assume an identity, until the keys expire.
 type StaticKeys struct {
-	// Audiences the tokens may carry; default the API URL.
+	// The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.
 	Audiences []string `pulumi:"audiences"`
-	// When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+	// When the keys stop being accepted (RFC 3339): at most 365 days after the identity's creation, and that by default (the API sets it; omitting it is no change).
 	ExpirationTime *string `pulumi:"expirationTime"`
 	// The `iss` of the tokens (https; plain http only on a loopback host).
 	Issuer string `pulumi:"issuer"`
-	// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
+	// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.
 	IssuerKeys string `pulumi:"issuerKeys"`
 	// The `sub` of the tokens.
 	Subject string `pulumi:"subject"`
@@ -2041,13 +2041,13 @@ type StaticKeysInput interface {
 
 // Tokens signed by the given keys may assume an identity, until the keys expire.
 type StaticKeysArgs struct {
-	// Audiences the tokens may carry; default the API URL.
+	// The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.
 	Audiences pulumi.StringArrayInput `pulumi:"audiences"`
-	// When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+	// When the keys stop being accepted (RFC 3339): at most 365 days after the identity's creation, and that by default (the API sets it; omitting it is no change).
 	ExpirationTime pulumi.StringPtrInput `pulumi:"expirationTime"`
 	// The `iss` of the tokens (https; plain http only on a loopback host).
 	Issuer pulumi.StringInput `pulumi:"issuer"`
-	// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
+	// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.
 	IssuerKeys pulumi.StringInput `pulumi:"issuerKeys"`
 	// The `sub` of the tokens.
 	Subject pulumi.StringInput `pulumi:"subject"`
@@ -2131,12 +2131,12 @@ func (o StaticKeysOutput) ToStaticKeysPtrOutputWithContext(ctx context.Context) 
 	}).(StaticKeysPtrOutput)
 }
 
-// Audiences the tokens may carry; default the API URL.
+// The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.
 func (o StaticKeysOutput) Audiences() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v StaticKeys) []string { return v.Audiences }).(pulumi.StringArrayOutput)
 }
 
-// When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+// When the keys stop being accepted (RFC 3339): at most 365 days after the identity's creation, and that by default (the API sets it; omitting it is no change).
 func (o StaticKeysOutput) ExpirationTime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v StaticKeys) *string { return v.ExpirationTime }).(pulumi.StringPtrOutput)
 }
@@ -2146,7 +2146,7 @@ func (o StaticKeysOutput) Issuer() pulumi.StringOutput {
 	return o.ApplyT(func(v StaticKeys) string { return v.Issuer }).(pulumi.StringOutput)
 }
 
-// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
+// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.
 func (o StaticKeysOutput) IssuerKeys() pulumi.StringOutput {
 	return o.ApplyT(func(v StaticKeys) string { return v.IssuerKeys }).(pulumi.StringOutput)
 }
@@ -2180,7 +2180,7 @@ func (o StaticKeysPtrOutput) Elem() StaticKeysOutput {
 	}).(StaticKeysOutput)
 }
 
-// Audiences the tokens may carry; default the API URL.
+// The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.
 func (o StaticKeysPtrOutput) Audiences() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *StaticKeys) []string {
 		if v == nil {
@@ -2190,7 +2190,7 @@ func (o StaticKeysPtrOutput) Audiences() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
-// When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+// When the keys stop being accepted (RFC 3339): at most 365 days after the identity's creation, and that by default (the API sets it; omitting it is no change).
 func (o StaticKeysPtrOutput) ExpirationTime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StaticKeys) *string {
 		if v == nil {
@@ -2210,7 +2210,7 @@ func (o StaticKeysPtrOutput) Issuer() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
+// The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.
 func (o StaticKeysPtrOutput) IssuerKeys() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StaticKeys) *string {
 		if v == nil {

@@ -17,7 +17,7 @@ type Role struct {
 	pulumi.CustomResourceState
 
 	// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
-	Capabilities CapabilityArrayOutput `pulumi:"capabilities"`
+	Capabilities pulumi.StringArrayOutput `pulumi:"capabilities"`
 	// When it was created (RFC 3339).
 	CreateTime pulumi.StringOutput `pulumi:"createTime"`
 	// Free text.
@@ -93,7 +93,7 @@ type roleArgs struct {
 	// Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
 	AdoptUid *string `pulumi:"adoptUid"`
 	// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
-	Capabilities []Capability `pulumi:"capabilities"`
+	Capabilities []string `pulumi:"capabilities"`
 	// Free text.
 	Description *string `pulumi:"description"`
 	// The group the role lives in.
@@ -107,7 +107,7 @@ type RoleArgs struct {
 	// Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
 	AdoptUid pulumi.StringPtrInput
 	// Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
-	Capabilities CapabilityArrayInput
+	Capabilities pulumi.StringArrayInput
 	// Free text.
 	Description pulumi.StringPtrInput
 	// The group the role lives in.
@@ -154,8 +154,8 @@ func (o RoleOutput) ToRoleOutputWithContext(ctx context.Context) RoleOutput {
 }
 
 // Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
-func (o RoleOutput) Capabilities() CapabilityArrayOutput {
-	return o.ApplyT(func(v *Role) CapabilityArrayOutput { return v.Capabilities }).(CapabilityArrayOutput)
+func (o RoleOutput) Capabilities() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Role) pulumi.StringArrayOutput { return v.Capabilities }).(pulumi.StringArrayOutput)
 }
 
 // When it was created (RFC 3339).

@@ -208,7 +208,7 @@ class CorrelationRule(_builtins.str, Enum):
 @pulumi.type_token("irv:iam:ServicePrincipal")
 class ServicePrincipal(_builtins.str, Enum):
     """
-    A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED`.
+    A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED` (`COSIGNED`, as the Terraform provider writes it, is taken too).
     """
     COSIGNED = "SERVICE_PRINCIPAL_COSIGNED"
     INGESTER = "SERVICE_PRINCIPAL_INGESTER"

@@ -79,11 +79,11 @@ class AccountAssociationAzureArgsDict(TypedDict):
     """
     client_ids: pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]
     """
-    Azure client ids (UUIDs) by name.
+    Azure client ids (application ids) by component name.
     """
     tenant_id: pulumi.Input[_builtins.str]
     """
-    The Azure tenant id (a UUID).
+    The Azure tenant id (Microsoft Entra ID).
     """
 
 @pulumi.input_type
@@ -94,8 +94,8 @@ class AccountAssociationAzureArgs:
         """
         The group's Azure tenant and clients.
 
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] client_ids: Azure client ids (UUIDs) by name.
-        :param pulumi.Input[_builtins.str] tenant_id: The Azure tenant id (a UUID).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] client_ids: Azure client ids (application ids) by component name.
+        :param pulumi.Input[_builtins.str] tenant_id: The Azure tenant id (Microsoft Entra ID).
         """
         pulumi.set(__self__, "client_ids", client_ids)
         pulumi.set(__self__, "tenant_id", tenant_id)
@@ -104,7 +104,7 @@ class AccountAssociationAzureArgs:
     @pulumi.getter(name="clientIds")
     def client_ids(self) -> pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]:
         """
-        Azure client ids (UUIDs) by name.
+        Azure client ids (application ids) by component name.
         """
         return pulumi.get(self, "client_ids")
 
@@ -116,7 +116,7 @@ class AccountAssociationAzureArgs:
     @pulumi.getter(name="tenantId")
     def tenant_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The Azure tenant id (a UUID).
+        The Azure tenant id (Microsoft Entra ID).
         """
         return pulumi.get(self, "tenant_id")
 
@@ -287,7 +287,7 @@ class AccountAssociationGoogleArgsDict(TypedDict):
     """
     project_number: pulumi.Input[_builtins.str]
     """
-    The Google Cloud project number (digits).
+    The Google Cloud project number.
     """
 
 @pulumi.input_type
@@ -299,7 +299,7 @@ class AccountAssociationGoogleArgs:
         The group's Google Cloud project.
 
         :param pulumi.Input[_builtins.str] project_id: The Google Cloud project id.
-        :param pulumi.Input[_builtins.str] project_number: The Google Cloud project number (digits).
+        :param pulumi.Input[_builtins.str] project_number: The Google Cloud project number.
         """
         pulumi.set(__self__, "project_id", project_id)
         pulumi.set(__self__, "project_number", project_number)
@@ -320,7 +320,7 @@ class AccountAssociationGoogleArgs:
     @pulumi.getter(name="projectNumber")
     def project_number(self) -> pulumi.Input[_builtins.str]:
         """
-        The Google Cloud project number (digits).
+        The Google Cloud project number.
         """
         return pulumi.get(self, "project_number")
 
@@ -636,7 +636,7 @@ class OidcArgsDict(TypedDict):
     """
     The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
     """
-    correlation_rule: NotRequired[pulumi.Input[Optional['CorrelationRule']]]
+    correlation_rule: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'CorrelationRule']]]]
     """
     How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
     """
@@ -656,7 +656,7 @@ class OidcArgs:
                  issuer: pulumi.Input[_builtins.str],
                  additional_scopes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  client_secret: pulumi.Input[Optional[_builtins.str]] = None,
-                 correlation_rule: pulumi.Input[Optional['CorrelationRule']] = None,
+                 correlation_rule: pulumi.Input[Optional[Union[_builtins.str, 'CorrelationRule']]] = None,
                  groups_claim: pulumi.Input[Optional[_builtins.str]] = None,
                  pkce_enabled: pulumi.Input[Optional[_builtins.bool]] = None):
         """
@@ -666,7 +666,7 @@ class OidcArgs:
         :param pulumi.Input[_builtins.str] issuer: The OIDC issuer URL (https; plain http only on a loopback host).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] additional_scopes: Scopes to request besides `openid`.
         :param pulumi.Input[_builtins.str] client_secret: The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
-        :param pulumi.Input['CorrelationRule'] correlation_rule: How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+        :param pulumi.Input[Union[_builtins.str, 'CorrelationRule']] correlation_rule: How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
         :param pulumi.Input[_builtins.str] groups_claim: The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
         :param pulumi.Input[_builtins.bool] pkce_enabled: Use PKCE when exchanging authorization codes (a public client needs no client secret).
         """
@@ -733,14 +733,14 @@ class OidcArgs:
 
     @_builtins.property
     @pulumi.getter(name="correlationRule")
-    def correlation_rule(self) -> pulumi.Input[Optional['CorrelationRule']]:
+    def correlation_rule(self) -> pulumi.Input[Optional[Union[_builtins.str, 'CorrelationRule']]]:
         """
         How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
         """
         return pulumi.get(self, "correlation_rule")
 
     @correlation_rule.setter
-    def correlation_rule(self, value: pulumi.Input[Optional['CorrelationRule']]):
+    def correlation_rule(self, value: pulumi.Input[Optional[Union[_builtins.str, 'CorrelationRule']]]):
         pulumi.set(self, "correlation_rule", value)
 
     @_builtins.property
@@ -778,7 +778,7 @@ class StaticKeysArgsDict(TypedDict):
     """
     issuer_keys: pulumi.Input[_builtins.str]
     """
-    The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
+    The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.
     """
     subject: pulumi.Input[_builtins.str]
     """
@@ -786,11 +786,11 @@ class StaticKeysArgsDict(TypedDict):
     """
     audiences: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Audiences the tokens may carry; default the API URL.
+    The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.
     """
     expiration_time: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+    When the keys stop being accepted (RFC 3339): at most 365 days after the identity's creation, and that by default (the API sets it; omitting it is no change).
     """
 
 @pulumi.input_type
@@ -805,10 +805,10 @@ class StaticKeysArgs:
         Tokens signed by the given keys may assume an identity, until the keys expire.
 
         :param pulumi.Input[_builtins.str] issuer: The `iss` of the tokens (https; plain http only on a loopback host).
-        :param pulumi.Input[_builtins.str] issuer_keys: The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
+        :param pulumi.Input[_builtins.str] issuer_keys: The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.
         :param pulumi.Input[_builtins.str] subject: The `sub` of the tokens.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] audiences: Audiences the tokens may carry; default the API URL.
-        :param pulumi.Input[_builtins.str] expiration_time: When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] audiences: The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.
+        :param pulumi.Input[_builtins.str] expiration_time: When the keys stop being accepted (RFC 3339): at most 365 days after the identity's creation, and that by default (the API sets it; omitting it is no change).
         """
         pulumi.set(__self__, "issuer", issuer)
         pulumi.set(__self__, "issuer_keys", issuer_keys)
@@ -834,7 +834,7 @@ class StaticKeysArgs:
     @pulumi.getter(name="issuerKeys")
     def issuer_keys(self) -> pulumi.Input[_builtins.str]:
         """
-        The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
+        The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.
         """
         return pulumi.get(self, "issuer_keys")
 
@@ -858,7 +858,7 @@ class StaticKeysArgs:
     @pulumi.getter
     def audiences(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Audiences the tokens may carry; default the API URL.
+        The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.
         """
         return pulumi.get(self, "audiences")
 
@@ -870,7 +870,7 @@ class StaticKeysArgs:
     @pulumi.getter(name="expirationTime")
     def expiration_time(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+        When the keys stop being accepted (RFC 3339): at most 365 days after the identity's creation, and that by default (the API sets it; omitting it is no change).
         """
         return pulumi.get(self, "expiration_time")
 

@@ -26,15 +26,18 @@ __all__ = [
 @pulumi.output_type
 class GetIdentityResult:
     """
-    A identity as the functions return it.
+    An identity as getIdentity returns it: a workload identity's fields, a person's those the platform's lookup gives (uid, name, description, times); with `allowMissing` and no match, `found: false` alone.
     """
-    def __init__(__self__, aws_identity=None, claim_match=None, create_time=None, description=None, email=None, group_uid=None, last_seen_time=None, name=None, service_principal=None, static_keys=None, uid=None, update_time=None):
+    def __init__(__self__, aws_identity=None, claim_match=None, company=None, create_time=None, description=None, email=None, email_unverified=None, found=None, group_uid=None, last_seen_time=None, name=None, service_principal=None, static_keys=None, uid=None, update_time=None):
         if aws_identity and not isinstance(aws_identity, dict):
             raise TypeError("Expected argument 'aws_identity' to be a dict")
         pulumi.set(__self__, "aws_identity", aws_identity)
         if claim_match and not isinstance(claim_match, dict):
             raise TypeError("Expected argument 'claim_match' to be a dict")
         pulumi.set(__self__, "claim_match", claim_match)
+        if company and not isinstance(company, str):
+            raise TypeError("Expected argument 'company' to be a str")
+        pulumi.set(__self__, "company", company)
         if create_time and not isinstance(create_time, str):
             raise TypeError("Expected argument 'create_time' to be a str")
         pulumi.set(__self__, "create_time", create_time)
@@ -44,6 +47,12 @@ class GetIdentityResult:
         if email and not isinstance(email, str):
             raise TypeError("Expected argument 'email' to be a str")
         pulumi.set(__self__, "email", email)
+        if email_unverified and not isinstance(email_unverified, str):
+            raise TypeError("Expected argument 'email_unverified' to be a str")
+        pulumi.set(__self__, "email_unverified", email_unverified)
+        if found and not isinstance(found, bool):
+            raise TypeError("Expected argument 'found' to be a bool")
+        pulumi.set(__self__, "found", found)
         if group_uid and not isinstance(group_uid, str):
             raise TypeError("Expected argument 'group_uid' to be a str")
         pulumi.set(__self__, "group_uid", group_uid)
@@ -53,8 +62,8 @@ class GetIdentityResult:
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
         pulumi.set(__self__, "name", name)
-        if service_principal and not isinstance(service_principal, str):
-            raise TypeError("Expected argument 'service_principal' to be a str")
+        if service_principal and not isinstance(service_principal, dict):
+            raise TypeError("Expected argument 'service_principal' to be a dict")
         pulumi.set(__self__, "service_principal", service_principal)
         if static_keys and not isinstance(static_keys, dict):
             raise TypeError("Expected argument 'static_keys' to be a dict")
@@ -83,8 +92,16 @@ class GetIdentityResult:
         return pulumi.get(self, "claim_match")
 
     @_builtins.property
+    @pulumi.getter
+    def company(self) -> Optional[_builtins.str]:
+        """
+        The company it belongs to, free text (the platform sets a person's from their sign-up).
+        """
+        return pulumi.get(self, "company")
+
+    @_builtins.property
     @pulumi.getter(name="createTime")
-    def create_time(self) -> _builtins.str:
+    def create_time(self) -> Optional[_builtins.str]:
         """
         When it was created (RFC 3339).
         """
@@ -92,7 +109,7 @@ class GetIdentityResult:
 
     @_builtins.property
     @pulumi.getter
-    def description(self) -> _builtins.str:
+    def description(self) -> Optional[_builtins.str]:
         """
         Free text.
         """
@@ -100,17 +117,33 @@ class GetIdentityResult:
 
     @_builtins.property
     @pulumi.getter
-    def email(self) -> _builtins.str:
+    def email(self) -> Optional[_builtins.str]:
         """
-        Its verified email, if any.
+        Its verified email, if any: a person's, from their sign-in.
         """
         return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter(name="emailUnverified")
+    def email_unverified(self) -> Optional[_builtins.str]:
+        """
+        An email its sign-in reported without verifying it, if any: a person's.
+        """
+        return pulumi.get(self, "email_unverified")
+
+    @_builtins.property
+    @pulumi.getter
+    def found(self) -> _builtins.bool:
+        """
+        Whether an identity was found: always true unless `allowMissing` is set and none matches (then nothing else is set).
+        """
+        return pulumi.get(self, "found")
 
     @_builtins.property
     @pulumi.getter(name="groupUid")
     def group_uid(self) -> Optional[_builtins.str]:
         """
-        The owning group's uid.
+        The owning group's uid; absent for a person (people belong to no group).
         """
         return pulumi.get(self, "group_uid")
 
@@ -118,13 +151,13 @@ class GetIdentityResult:
     @pulumi.getter(name="lastSeenTime")
     def last_seen_time(self) -> Optional[_builtins.str]:
         """
-        When it was last used (RFC 3339); absent for one never used.
+        When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
         """
         return pulumi.get(self, "last_seen_time")
 
     @_builtins.property
     @pulumi.getter
-    def name(self) -> _builtins.str:
+    def name(self) -> Optional[_builtins.str]:
         """
         The identity's name: 3 to 63 characters.
         """
@@ -132,9 +165,9 @@ class GetIdentityResult:
 
     @_builtins.property
     @pulumi.getter(name="servicePrincipal")
-    def service_principal(self) -> Optional['ServicePrincipal']:
+    def service_principal(self) -> Optional[_builtins.str]:
         """
-        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         """
         return pulumi.get(self, "service_principal")
 
@@ -148,7 +181,7 @@ class GetIdentityResult:
 
     @_builtins.property
     @pulumi.getter
-    def uid(self) -> _builtins.str:
+    def uid(self) -> Optional[_builtins.str]:
         """
         The identity's uid.
         """
@@ -156,7 +189,7 @@ class GetIdentityResult:
 
     @_builtins.property
     @pulumi.getter(name="updateTime")
-    def update_time(self) -> _builtins.str:
+    def update_time(self) -> Optional[_builtins.str]:
         """
         When it last changed (RFC 3339).
         """
@@ -171,9 +204,12 @@ class AwaitableGetIdentityResult(GetIdentityResult):
         return GetIdentityResult(
             aws_identity=self.aws_identity,
             claim_match=self.claim_match,
+            company=self.company,
             create_time=self.create_time,
             description=self.description,
             email=self.email,
+            email_unverified=self.email_unverified,
+            found=self.found,
             group_uid=self.group_uid,
             last_seen_time=self.last_seen_time,
             name=self.name,
@@ -183,22 +219,25 @@ class AwaitableGetIdentityResult(GetIdentityResult):
             update_time=self.update_time)
 
 
-def get_identity(group_uid: Optional[_builtins.str] = None,
+def get_identity(allow_missing: Optional[_builtins.bool] = None,
+                 group_uid: Optional[_builtins.str] = None,
                  issuer: Optional[_builtins.str] = None,
                  name: Optional[_builtins.str] = None,
                  subject: Optional[_builtins.str] = None,
                  uid: Optional[_builtins.str] = None,
                  opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetIdentityResult:
     """
-    One identity: by uid, or by the issuer and subject its claimMatch accepts (and/or its name). Fails on zero or several matches.
+    One identity: by uid; by the issuer and subject it signs in with, as the platform's lookup finds it (a person, such as `github|<id>` at the platform's issuer, or a workload identity whose claimMatch names exactly both); or by name (under `groupUid`, with `issuer` and `subject` matching its claimMatch). Fails on zero or several matches; with `allowMissing`, none is `found: false` instead. Any other error (the network, a permission) always fails.
 
-    :param _builtins.str group_uid: Search only under this group (and its descendants).
-    :param _builtins.str issuer: The claimMatch issuer (exact).
-    :param _builtins.str name: The identity's exact name.
-    :param _builtins.str subject: The claimMatch subject (exact).
+    :param _builtins.bool allow_missing: Answer `found: false` when no identity matches (a person who never signed in), instead of failing. Errors of the network or of permissions still fail.
+    :param _builtins.str group_uid: With `name`: search only under this group (and its descendants).
+    :param _builtins.str issuer: The issuer it signs in with (exact): the platform's is `https://auth.chainguard.dev/` (irv-server's, its `authUrl`); a workload identity's, its claimMatch issuer.
+    :param _builtins.str name: The identity's exact name (a workload identity's).
+    :param _builtins.str subject: The subject it signs in with (exact): `github|<id>` for a person who signs in with GitHub; a workload identity's claimMatch subject.
     :param _builtins.str uid: The identity's uid.
     """
     __args__ = dict()
+    __args__['allowMissing'] = allow_missing
     __args__['groupUid'] = group_uid
     __args__['issuer'] = issuer
     __args__['name'] = name
@@ -210,9 +249,12 @@ def get_identity(group_uid: Optional[_builtins.str] = None,
     return AwaitableGetIdentityResult(
         aws_identity=pulumi.get(__ret__, 'aws_identity'),
         claim_match=pulumi.get(__ret__, 'claim_match'),
+        company=pulumi.get(__ret__, 'company'),
         create_time=pulumi.get(__ret__, 'create_time'),
         description=pulumi.get(__ret__, 'description'),
         email=pulumi.get(__ret__, 'email'),
+        email_unverified=pulumi.get(__ret__, 'email_unverified'),
+        found=pulumi.get(__ret__, 'found'),
         group_uid=pulumi.get(__ret__, 'group_uid'),
         last_seen_time=pulumi.get(__ret__, 'last_seen_time'),
         name=pulumi.get(__ret__, 'name'),
@@ -220,22 +262,25 @@ def get_identity(group_uid: Optional[_builtins.str] = None,
         static_keys=pulumi.get(__ret__, 'static_keys'),
         uid=pulumi.get(__ret__, 'uid'),
         update_time=pulumi.get(__ret__, 'update_time'))
-def get_identity_output(group_uid: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+def get_identity_output(allow_missing: pulumi.Input[Optional[Optional[_builtins.bool]]] = None,
+                        group_uid: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                         issuer: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                         name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                         subject: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                         uid: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetIdentityResult]:
     """
-    One identity: by uid, or by the issuer and subject its claimMatch accepts (and/or its name). Fails on zero or several matches.
+    One identity: by uid; by the issuer and subject it signs in with, as the platform's lookup finds it (a person, such as `github|<id>` at the platform's issuer, or a workload identity whose claimMatch names exactly both); or by name (under `groupUid`, with `issuer` and `subject` matching its claimMatch). Fails on zero or several matches; with `allowMissing`, none is `found: false` instead. Any other error (the network, a permission) always fails.
 
-    :param _builtins.str group_uid: Search only under this group (and its descendants).
-    :param _builtins.str issuer: The claimMatch issuer (exact).
-    :param _builtins.str name: The identity's exact name.
-    :param _builtins.str subject: The claimMatch subject (exact).
+    :param _builtins.bool allow_missing: Answer `found: false` when no identity matches (a person who never signed in), instead of failing. Errors of the network or of permissions still fail.
+    :param _builtins.str group_uid: With `name`: search only under this group (and its descendants).
+    :param _builtins.str issuer: The issuer it signs in with (exact): the platform's is `https://auth.chainguard.dev/` (irv-server's, its `authUrl`); a workload identity's, its claimMatch issuer.
+    :param _builtins.str name: The identity's exact name (a workload identity's).
+    :param _builtins.str subject: The subject it signs in with (exact): `github|<id>` for a person who signs in with GitHub; a workload identity's claimMatch subject.
     :param _builtins.str uid: The identity's uid.
     """
     __args__ = dict()
+    __args__['allowMissing'] = allow_missing
     __args__['groupUid'] = group_uid
     __args__['issuer'] = issuer
     __args__['name'] = name
@@ -246,9 +291,12 @@ def get_identity_output(group_uid: pulumi.Input[Optional[Optional[_builtins.str]
     return __ret__.apply(lambda __response__: GetIdentityResult(
         aws_identity=pulumi.get(__response__, 'aws_identity'),
         claim_match=pulumi.get(__response__, 'claim_match'),
+        company=pulumi.get(__response__, 'company'),
         create_time=pulumi.get(__response__, 'create_time'),
         description=pulumi.get(__response__, 'description'),
         email=pulumi.get(__response__, 'email'),
+        email_unverified=pulumi.get(__response__, 'email_unverified'),
+        found=pulumi.get(__response__, 'found'),
         group_uid=pulumi.get(__response__, 'group_uid'),
         last_seen_time=pulumi.get(__response__, 'last_seen_time'),
         name=pulumi.get(__response__, 'name'),

@@ -63,7 +63,7 @@ class GetRoleResult:
 
     @_builtins.property
     @pulumi.getter
-    def capabilities(self) -> Sequence['Capability']:
+    def capabilities(self) -> Sequence[_builtins.str]:
         """
         Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         """

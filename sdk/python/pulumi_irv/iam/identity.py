@@ -27,8 +27,9 @@ class IdentityArgs:
                  adopt_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  aws_identity: pulumi.Input[Optional['AwsIdentityArgs']] = None,
                  claim_match: pulumi.Input[Optional['ClaimMatchArgs']] = None,
+                 company: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 service_principal: pulumi.Input[Optional['ServicePrincipal']] = None,
+                 service_principal: pulumi.Input[Optional[Union[_builtins.str, 'ServicePrincipal']]] = None,
                  static_keys: pulumi.Input[Optional['StaticKeysArgs']] = None):
         """
         The set of arguments for constructing a Identity resource.
@@ -38,8 +39,9 @@ class IdentityArgs:
         :param pulumi.Input[_builtins.str] adopt_uid: Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
         :param pulumi.Input['AwsIdentityArgs'] aws_identity: An AWS principal.
         :param pulumi.Input['ClaimMatchArgs'] claim_match: Who may assume it: an external OIDC token's issuer and subject (exact or pattern).
+        :param pulumi.Input[_builtins.str] company: The company it belongs to, free text (the platform sets a person's from their sign-up).
         :param pulumi.Input[_builtins.str] description: Free text.
-        :param pulumi.Input['ServicePrincipal'] service_principal: A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        :param pulumi.Input[Union[_builtins.str, 'ServicePrincipal']] service_principal: A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         :param pulumi.Input['StaticKeysArgs'] static_keys: Tokens signed by the given keys.
         """
         pulumi.set(__self__, "group_uid", group_uid)
@@ -50,6 +52,10 @@ class IdentityArgs:
             pulumi.set(__self__, "aws_identity", aws_identity)
         if claim_match is not None:
             pulumi.set(__self__, "claim_match", claim_match)
+        if company is None:
+            company = ''
+        if company is not None:
+            pulumi.set(__self__, "company", company)
         if description is None:
             description = ''
         if description is not None:
@@ -121,6 +127,18 @@ class IdentityArgs:
 
     @_builtins.property
     @pulumi.getter
+    def company(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The company it belongs to, free text (the platform sets a person's from their sign-up).
+        """
+        return pulumi.get(self, "company")
+
+    @company.setter
+    def company(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "company", value)
+
+    @_builtins.property
+    @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Free text.
@@ -133,14 +151,14 @@ class IdentityArgs:
 
     @_builtins.property
     @pulumi.getter(name="servicePrincipal")
-    def service_principal(self) -> pulumi.Input[Optional['ServicePrincipal']]:
+    def service_principal(self) -> pulumi.Input[Optional[Union[_builtins.str, 'ServicePrincipal']]]:
         """
-        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         """
         return pulumi.get(self, "service_principal")
 
     @service_principal.setter
-    def service_principal(self, value: pulumi.Input[Optional['ServicePrincipal']]):
+    def service_principal(self, value: pulumi.Input[Optional[Union[_builtins.str, 'ServicePrincipal']]]):
         pulumi.set(self, "service_principal", value)
 
     @_builtins.property
@@ -165,10 +183,11 @@ class Identity(pulumi.CustomResource):
                  adopt_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  aws_identity: pulumi.Input[Optional[Union['AwsIdentityArgs', 'AwsIdentityArgsDict']]] = None,
                  claim_match: pulumi.Input[Optional[Union['ClaimMatchArgs', 'ClaimMatchArgsDict']]] = None,
+                 company: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  group_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 service_principal: pulumi.Input[Optional['ServicePrincipal']] = None,
+                 service_principal: pulumi.Input[Optional[Union[_builtins.str, 'ServicePrincipal']]] = None,
                  static_keys: pulumi.Input[Optional[Union['StaticKeysArgs', 'StaticKeysArgsDict']]] = None,
                  __props__=None):
         """
@@ -179,10 +198,11 @@ class Identity(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] adopt_uid: Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
         :param pulumi.Input[Union['AwsIdentityArgs', 'AwsIdentityArgsDict']] aws_identity: An AWS principal.
         :param pulumi.Input[Union['ClaimMatchArgs', 'ClaimMatchArgsDict']] claim_match: Who may assume it: an external OIDC token's issuer and subject (exact or pattern).
+        :param pulumi.Input[_builtins.str] company: The company it belongs to, free text (the platform sets a person's from their sign-up).
         :param pulumi.Input[_builtins.str] description: Free text.
         :param pulumi.Input[_builtins.str] group_uid: The owning group's uid.
         :param pulumi.Input[_builtins.str] name: The identity's name: 3 to 63 characters.
-        :param pulumi.Input['ServicePrincipal'] service_principal: A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        :param pulumi.Input[Union[_builtins.str, 'ServicePrincipal']] service_principal: A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         :param pulumi.Input[Union['StaticKeysArgs', 'StaticKeysArgsDict']] static_keys: Tokens signed by the given keys.
         """
         ...
@@ -212,10 +232,11 @@ class Identity(pulumi.CustomResource):
                  adopt_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  aws_identity: pulumi.Input[Optional[Union['AwsIdentityArgs', 'AwsIdentityArgsDict']]] = None,
                  claim_match: pulumi.Input[Optional[Union['ClaimMatchArgs', 'ClaimMatchArgsDict']]] = None,
+                 company: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  group_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 service_principal: pulumi.Input[Optional['ServicePrincipal']] = None,
+                 service_principal: pulumi.Input[Optional[Union[_builtins.str, 'ServicePrincipal']]] = None,
                  static_keys: pulumi.Input[Optional[Union['StaticKeysArgs', 'StaticKeysArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -229,6 +250,9 @@ class Identity(pulumi.CustomResource):
             __props__.__dict__["adopt_uid"] = adopt_uid
             __props__.__dict__["aws_identity"] = aws_identity
             __props__.__dict__["claim_match"] = claim_match
+            if company is None:
+                company = ''
+            __props__.__dict__["company"] = company
             if description is None:
                 description = ''
             __props__.__dict__["description"] = description
@@ -242,6 +266,7 @@ class Identity(pulumi.CustomResource):
             __props__.__dict__["static_keys"] = static_keys
             __props__.__dict__["create_time"] = None
             __props__.__dict__["email"] = None
+            __props__.__dict__["email_unverified"] = None
             __props__.__dict__["last_seen_time"] = None
             __props__.__dict__["uid"] = None
             __props__.__dict__["update_time"] = None
@@ -271,9 +296,11 @@ class Identity(pulumi.CustomResource):
 
         __props__.__dict__["aws_identity"] = None
         __props__.__dict__["claim_match"] = None
+        __props__.__dict__["company"] = None
         __props__.__dict__["create_time"] = None
         __props__.__dict__["description"] = None
         __props__.__dict__["email"] = None
+        __props__.__dict__["email_unverified"] = None
         __props__.__dict__["group_uid"] = None
         __props__.__dict__["last_seen_time"] = None
         __props__.__dict__["name"] = None
@@ -300,6 +327,14 @@ class Identity(pulumi.CustomResource):
         return pulumi.get(self, "claim_match")
 
     @_builtins.property
+    @pulumi.getter
+    def company(self) -> pulumi.Output[_builtins.str]:
+        """
+        The company it belongs to, free text (the platform sets a person's from their sign-up).
+        """
+        return pulumi.get(self, "company")
+
+    @_builtins.property
     @pulumi.getter(name="createTime")
     def create_time(self) -> pulumi.Output[_builtins.str]:
         """
@@ -319,9 +354,17 @@ class Identity(pulumi.CustomResource):
     @pulumi.getter
     def email(self) -> pulumi.Output[_builtins.str]:
         """
-        Its verified email, if any.
+        Its verified email, if any: a person's, from their sign-in.
         """
         return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter(name="emailUnverified")
+    def email_unverified(self) -> pulumi.Output[_builtins.str]:
+        """
+        An email its sign-in reported without verifying it, if any: a person's.
+        """
+        return pulumi.get(self, "email_unverified")
 
     @_builtins.property
     @pulumi.getter(name="groupUid")
@@ -335,7 +378,7 @@ class Identity(pulumi.CustomResource):
     @pulumi.getter(name="lastSeenTime")
     def last_seen_time(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        When it was last used (RFC 3339); absent for one never used.
+        When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.
         """
         return pulumi.get(self, "last_seen_time")
 
@@ -349,9 +392,9 @@ class Identity(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="servicePrincipal")
-    def service_principal(self) -> pulumi.Output[Optional['ServicePrincipal']]:
+    def service_principal(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...).
+        A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).
         """
         return pulumi.get(self, "service_principal")
 

@@ -88,8 +88,8 @@ class AccountAssociationAzure(dict):
         """
         The group's Azure tenant and clients.
 
-        :param Mapping[str, _builtins.str] client_ids: Azure client ids (UUIDs) by name.
-        :param _builtins.str tenant_id: The Azure tenant id (a UUID).
+        :param Mapping[str, _builtins.str] client_ids: Azure client ids (application ids) by component name.
+        :param _builtins.str tenant_id: The Azure tenant id (Microsoft Entra ID).
         """
         pulumi.set(__self__, "client_ids", client_ids)
         pulumi.set(__self__, "tenant_id", tenant_id)
@@ -98,7 +98,7 @@ class AccountAssociationAzure(dict):
     @pulumi.getter(name="clientIds")
     def client_ids(self) -> Mapping[str, _builtins.str]:
         """
-        Azure client ids (UUIDs) by name.
+        Azure client ids (application ids) by component name.
         """
         return pulumi.get(self, "client_ids")
 
@@ -106,7 +106,7 @@ class AccountAssociationAzure(dict):
     @pulumi.getter(name="tenantId")
     def tenant_id(self) -> _builtins.str:
         """
-        The Azure tenant id (a UUID).
+        The Azure tenant id (Microsoft Entra ID).
         """
         return pulumi.get(self, "tenant_id")
 
@@ -297,7 +297,7 @@ class AccountAssociationGoogle(dict):
         The group's Google Cloud project.
 
         :param _builtins.str project_id: The Google Cloud project id.
-        :param _builtins.str project_number: The Google Cloud project number (digits).
+        :param _builtins.str project_number: The Google Cloud project number.
         """
         pulumi.set(__self__, "project_id", project_id)
         pulumi.set(__self__, "project_number", project_number)
@@ -314,7 +314,7 @@ class AccountAssociationGoogle(dict):
     @pulumi.getter(name="projectNumber")
     def project_number(self) -> _builtins.str:
         """
-        The Google Cloud project number (digits).
+        The Google Cloud project number.
         """
         return pulumi.get(self, "project_number")
 
@@ -866,7 +866,7 @@ class Oidc(dict):
                  issuer: _builtins.str,
                  additional_scopes: Optional[Sequence[_builtins.str]] = None,
                  client_secret: Optional[_builtins.str] = None,
-                 correlation_rule: Optional['CorrelationRule'] = None,
+                 correlation_rule: Optional[_builtins.str] = None,
                  groups_claim: Optional[_builtins.str] = None,
                  pkce_enabled: Optional[_builtins.bool] = None):
         """
@@ -876,7 +876,7 @@ class Oidc(dict):
         :param _builtins.str issuer: The OIDC issuer URL (https; plain http only on a loopback host).
         :param Sequence[_builtins.str] additional_scopes: Scopes to request besides `openid`.
         :param _builtins.str client_secret: The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.
-        :param 'CorrelationRule' correlation_rule: How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
+        :param Union[_builtins.str, 'CorrelationRule'] correlation_rule: How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
         :param _builtins.str groups_claim: The token claim that carries the user's group memberships (`groups`), for group-based role mapping.
         :param _builtins.bool pkce_enabled: Use PKCE when exchanging authorization codes (a public client needs no client secret).
         """
@@ -927,7 +927,7 @@ class Oidc(dict):
 
     @_builtins.property
     @pulumi.getter(name="correlationRule")
-    def correlation_rule(self) -> Optional['CorrelationRule']:
+    def correlation_rule(self) -> Optional[_builtins.str]:
         """
         How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).
         """
@@ -957,7 +957,7 @@ class RoleResult(dict):
     """
     def __init__(__self__, *,
                  builtin: _builtins.bool,
-                 capabilities: Sequence['Capability'],
+                 capabilities: Sequence[_builtins.str],
                  create_time: _builtins.str,
                  description: _builtins.str,
                  name: _builtins.str,
@@ -968,7 +968,7 @@ class RoleResult(dict):
         A role as the functions return it.
 
         :param _builtins.bool builtin: A built-in role (viewer, editor, owner, registry.pull, registry.push).
-        :param Sequence['Capability'] capabilities: Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
+        :param Sequence[Union[_builtins.str, 'Capability']] capabilities: Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         :param _builtins.str create_time: When it was created (RFC 3339).
         :param _builtins.str description: Free text.
         :param _builtins.str name: The role's name.
@@ -996,7 +996,7 @@ class RoleResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def capabilities(self) -> Sequence['Capability']:
+    def capabilities(self) -> Sequence[_builtins.str]:
         """
         Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         """
@@ -1085,10 +1085,10 @@ class StaticKeys(dict):
         Tokens signed by the given keys may assume an identity, until the keys expire.
 
         :param _builtins.str issuer: The `iss` of the tokens (https; plain http only on a loopback host).
-        :param _builtins.str issuer_keys: The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
+        :param _builtins.str issuer_keys: The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.
         :param _builtins.str subject: The `sub` of the tokens.
-        :param Sequence[_builtins.str] audiences: Audiences the tokens may carry; default the API URL.
-        :param _builtins.str expiration_time: When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+        :param Sequence[_builtins.str] audiences: The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.
+        :param _builtins.str expiration_time: When the keys stop being accepted (RFC 3339): at most 365 days after the identity's creation, and that by default (the API sets it; omitting it is no change).
         """
         pulumi.set(__self__, "issuer", issuer)
         pulumi.set(__self__, "issuer_keys", issuer_keys)
@@ -1110,7 +1110,7 @@ class StaticKeys(dict):
     @pulumi.getter(name="issuerKeys")
     def issuer_keys(self) -> _builtins.str:
         """
-        The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`).
+        The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.
         """
         return pulumi.get(self, "issuer_keys")
 
@@ -1126,7 +1126,7 @@ class StaticKeys(dict):
     @pulumi.getter
     def audiences(self) -> Optional[Sequence[_builtins.str]]:
         """
-        Audiences the tokens may carry; default the API URL.
+        The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.
         """
         return pulumi.get(self, "audiences")
 
@@ -1134,7 +1134,7 @@ class StaticKeys(dict):
     @pulumi.getter(name="expirationTime")
     def expiration_time(self) -> Optional[_builtins.str]:
         """
-        When the keys stop being accepted (RFC 3339), at most 365 days ahead; with none, they do not expire.
+        When the keys stop being accepted (RFC 3339): at most 365 days after the identity's creation, and that by default (the API sets it; omitting it is no change).
         """
         return pulumi.get(self, "expiration_time")
 

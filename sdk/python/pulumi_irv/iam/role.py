@@ -20,7 +20,7 @@ __all__ = ['RoleArgs', 'Role']
 @pulumi.input_type
 class RoleArgs:
     def __init__(__self__, *,
-                 capabilities: pulumi.Input[Sequence[pulumi.Input['Capability']]],
+                 capabilities: pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, 'Capability']]]],
                  group_uid: pulumi.Input[_builtins.str],
                  name: pulumi.Input[_builtins.str],
                  adopt_uid: pulumi.Input[Optional[_builtins.str]] = None,
@@ -28,7 +28,7 @@ class RoleArgs:
         """
         The set of arguments for constructing a Role resource.
 
-        :param pulumi.Input[Sequence[pulumi.Input['Capability']]] capabilities: Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
+        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, 'Capability']]]] capabilities: Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         :param pulumi.Input[_builtins.str] group_uid: The group the role lives in.
         :param pulumi.Input[_builtins.str] name: The role's name.
         :param pulumi.Input[_builtins.str] adopt_uid: Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
@@ -46,14 +46,14 @@ class RoleArgs:
 
     @_builtins.property
     @pulumi.getter
-    def capabilities(self) -> pulumi.Input[Sequence[pulumi.Input['Capability']]]:
+    def capabilities(self) -> pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, 'Capability']]]]:
         """
         Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         """
         return pulumi.get(self, "capabilities")
 
     @capabilities.setter
-    def capabilities(self, value: pulumi.Input[Sequence[pulumi.Input['Capability']]]):
+    def capabilities(self, value: pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, 'Capability']]]]):
         pulumi.set(self, "capabilities", value)
 
     @_builtins.property
@@ -112,7 +112,7 @@ class Role(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_uid: pulumi.Input[Optional[_builtins.str]] = None,
-                 capabilities: pulumi.Input[Optional[Sequence[pulumi.Input['Capability']]]] = None,
+                 capabilities: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, 'Capability']]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  group_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -123,7 +123,7 @@ class Role(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_uid: Adopt this existing resource on create instead of creating a new one (dropped once the resource is in state).
-        :param pulumi.Input[Sequence[pulumi.Input['Capability']]] capabilities: Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
+        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, 'Capability']]]] capabilities: Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         :param pulumi.Input[_builtins.str] description: Free text.
         :param pulumi.Input[_builtins.str] group_uid: The group the role lives in.
         :param pulumi.Input[_builtins.str] name: The role's name.
@@ -153,7 +153,7 @@ class Role(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_uid: pulumi.Input[Optional[_builtins.str]] = None,
-                 capabilities: pulumi.Input[Optional[Sequence[pulumi.Input['Capability']]]] = None,
+                 capabilities: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, 'Capability']]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  group_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -217,7 +217,7 @@ class Role(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def capabilities(self) -> pulumi.Output[Sequence['Capability']]:
+    def capabilities(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
         Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.
         """

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
+	iamv1 "chainguard.dev/sdk/proto/platform/iam/v1"
 	"chainguard.dev/sdk/sts"
 	"google.golang.org/grpc/codes"
 )
@@ -31,7 +32,8 @@ func claims(jwt string) (iss, sub string, err error) {
 // exchange: an identity whose claim match is the id token's issuer and subject, bound to the
 // viewer role on the team, assumed through the SDK's exchanger over gRPC (sts.New) and over
 // HTTP/1 (WithHTTP1Downgrade: a form POST to {issuer}/sts/exchange); the token it gives reads the
-// team and may not create in it; a token that is no JWT is refused.
+// team and may not create in it; the platform's lookups find it; capabilities asked narrow the
+// token; a token that is no JWT is refused.
 func (s *suite) exchange(m *made) {
 	var identity, binding string
 	if !s.check("exchange.setup", func() error {
@@ -81,6 +83,51 @@ func (s *suite) exchange(m *made) {
 			return err
 		}
 		return works(pair.AccessToken)
+	})
+	// The platform's lookups, through its own clients: v2beta1 LookupIdentity and v1 Lookup find
+	// the identity by the issuer and subject its claim match names.
+	s.check("exchange.lookup", func() error {
+		iss, sub, err := claims(s.idToken)
+		if err != nil {
+			return err
+		}
+		found, err := s.iam.IdentitiesService().LookupIdentity(s.ctx, &iam.LookupIdentityRequest{Issuer: iss, Subject: sub})
+		if err != nil {
+			return fmt.Errorf("LookupIdentity: %w", err)
+		}
+		if found.GetUid() != identity {
+			return fmt.Errorf("LookupIdentity answered %q, want %q", found.GetUid(), identity)
+		}
+		v1, err := iamv1.NewIdentitiesClient(s.conn).Lookup(s.ctx, &iamv1.LookupRequest{Issuer: iss, Subject: sub})
+		if err != nil {
+			return fmt.Errorf("v1 Lookup: %w", err)
+		}
+		if v1.GetId() != identity || v1.GetClaimMatch().GetSubject() != sub {
+			return fmt.Errorf("v1 Lookup answered %q (subject %q), want %q", v1.GetId(), v1.GetClaimMatch().GetSubject(), identity)
+		}
+		_, err = iamv1.NewIdentitiesClient(s.conn).Lookup(s.ctx, &iamv1.LookupRequest{Issuer: iss, Subject: sub + ":nobody"})
+		return code("v1 Lookup of nobody", err, codes.NotFound)
+	})
+	// The exchanger's capabilities narrow the token, over gRPC and as HTTP/1 form fields: one for
+	// repo.list alone may not read the team.
+	s.check("exchange.capabilities", func() error {
+		for _, opts := range [][]sts.ExchangerOption{{}, {sts.WithHTTP1Downgrade()}} {
+			opts = append(opts, sts.WithIdentity(identity), sts.WithCapabilities("repo.list"), sts.WithScope(m.team))
+			pair, err := sts.ExchangePair(s.ctx, s.auth, s.api, s.idToken, opts...)
+			if err != nil {
+				return err
+			}
+			conn, err := dial(s.ctx, s.api, "Bearer "+pair.AccessToken)
+			if err != nil {
+				return err
+			}
+			_, err = iam.NewGroupsServiceClient(conn).GetGroup(s.ctx, &iam.GetGroupRequest{Uid: m.team})
+			conn.Close()
+			if err := code("get of the team with a token for repo.list alone", err, codes.PermissionDenied); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	s.check("exchange.refused", func() error {
 		_, err := sts.New(s.api, s.api, sts.WithIdentity(identity)).Exchange(s.ctx, "not-a-jwt")

@@ -213,6 +213,6 @@ export const ServicePrincipal = {
 } as const;
 
 /**
- * A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED`.
+ * A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED` (`COSIGNED`, as the Terraform provider writes it, is taken too).
  */
 export type ServicePrincipal = (typeof ServicePrincipal)[keyof typeof ServicePrincipal];
