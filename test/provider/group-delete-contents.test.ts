@@ -57,7 +57,7 @@ describe("deleting a group while its contents are being deleted", () => {
 // changes as the contents go: the proxy answers the group's DELETEs with the code and a fixed
 // message only, as such a server would.
 function withoutDetail(id: string): void {
-  proxy.rewrite({ method: "DELETE", path: path("groups", id) }, (status, body) => {
+  proxy.rewrite({ method: "DELETE", path: path("groups", id) }, (_status, body) => {
     const s = JSON.parse(body.toString());
     if (s.code !== 9) return body;
     const info = s.details.filter((d: { "@type": string }) => d["@type"].endsWith("ErrorInfo"));
