@@ -117,6 +117,8 @@ describe("gRPC beside REST on one address", () => {
     expect(f.details).toBe(rest.body.message);
     expect(f.status).toEqual(rest.body);
     expect(f.status.details.map((d: { "@type": string }) => d["@type"])).toEqual(["type.googleapis.com/google.rpc.ErrorInfo", "type.googleapis.com/google.rpc.BadRequest"]);
+    // The ErrorInfo's domain is the platform's, not irv's own.
+    expect(f.status.details[0]).toMatchObject({ reason: "INVALID_ARGUMENT", domain: "iam.chainguard.dev" });
     // A precondition: a group that still holds another cannot be deleted.
     const parent = await mkGroup(ctx.api, ctx.server.organization, "holds-one");
     await mkGroup(ctx.api, parent.uid, "held");
