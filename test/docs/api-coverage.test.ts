@@ -60,9 +60,10 @@ describe("every method the page marks served, on a live irv-server over REST", (
 
   it("answers at its mapping (no 404, 405 or UNIMPLEMENTED, no 5xx)", async () => {
     const { server, api } = ctx;
-    // Items of their own for each version, so a v2beta1 delete leaves the v1 one to delete.
+    // Items of their own for each version, so a v2beta1 delete leaves the v2 and v1 ones to delete.
     const v2 = await makeEveryKind(api, server.organization, "coverage-v2");
     const v1 = await makeEveryKind(api, server.organization, "coverage-v1");
+    const ga = await makeEveryKind(api, server.organization, "coverage-ga");
     const ITEM: Record<Kind, keyof EveryKind> = {
       groups: "subteam",
       identities: "syncer",
@@ -75,7 +76,7 @@ describe("every method the page marks served, on a live irv-server over REST", (
     };
     const others: Record<string, string> = {};
     for (const c of ["repos", "tags", "advisories"] as const) others[c] = (await listAll(api, c, { "uidp.descendants_of": server.organization, page_size: 1 }))[0].uid;
-    const made = (pkg: string) => (pkg.endsWith(".v2beta1") ? v2 : v1);
+    const made = (pkg: string) => (pkg.endsWith(".v2beta1") ? v2 : pkg.endsWith(".v2") ? ga : v1);
 
     const served = METHODS.filter((x) => isServed(x.m));
     // Deletes last, in the reverse of the kinds' order (bindings before roles and identities, groups last).
