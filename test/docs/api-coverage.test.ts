@@ -3,15 +3,19 @@
  * what pulumi-irv sends; and every method it marks served really answers on a live irv-server over
  * REST, at its mapping: no 404, no 405, no UNIMPLEMENTED.
  */
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { Client, credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { GRPC_PACKAGES, type ProtoMethod } from "../../api/grpc";
+import { SDK_SERVICES } from "../../api/grpc/catalog";
 import { KINDS, type Kind, type KindDefinition } from "../../api/kinds";
-import { COVERAGE_PAGE, isServed, restPathOf } from "../../scripts/docs/coverage";
+import { COVERAGE_PAGE, isServed, restPathOf, unrecordedServices } from "../../scripts/docs/coverage";
 import { DOCS_DIR } from "../../scripts/gen-docs";
 import { makeEveryKind, type EveryKind } from "../support/every-kind";
 import { listAll, useServer } from "../support/server";
+import { goTool } from "../support/tools";
 
 const page = () => readFileSync(path.join(DOCS_DIR, COVERAGE_PAGE), "utf8");
 
@@ -91,6 +95,72 @@ describe("every method the page marks served, on a live irv-server over REST", (
       expect([404, 405, 501], `${pkg}.${service}/${name} ${r.method} ${r.url}: ${res.status} ${res.text}`).not.toContain(res.status);
       expect(code, `${pkg}.${service}/${name}: ${res.text}`).not.toBe(12);
       expect(res.status, `${pkg}.${service}/${name}: ${res.text}`).toBeLessThan(500);
+    }
+  });
+});
+
+/** The SDK's services and methods as its own registered descriptors list them (test/tools/cmd/services). */
+function sdkServices(): Record<string, Record<string, string | null>> {
+  const modcache = execFileSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).trim();
+  const out = execFileSync(goTool("services"), ["-protos", path.join(modcache, "chainguard.dev", "sdk@v0.1.212")], { encoding: "utf8", maxBuffer: 16 << 20 });
+  const services: Record<string, Record<string, string | null>> = {};
+  for (const l of out.trim().split("\n")) {
+    const x = JSON.parse(l) as { service: string; method: string; linked: boolean; http?: { method: string; path: string; body?: string } };
+    const rule = x.http ? `${x.http.method} ${x.http.path}${x.http.body ? ` body=${x.http.body}` : ""}` : "";
+    (services[x.service] ??= {})[x.method] = x.linked ? rule : null;
+  }
+  return services;
+}
+
+describe("docs/api-coverage.md against the SDK itself", () => {
+  const ctx = useServer();
+
+  it("lists every service and method of the SDK, as the SDK's own descriptors have them", () => {
+    const sdk = sdkServices();
+    expect(Object.keys(sdk).length).toBeGreaterThan(80);
+    // The project's record of the SDK is the SDK's, method for method, mapping for mapping.
+    expect(SDK_SERVICES).toEqual(sdk);
+    const text = page();
+    for (const [service, methods] of Object.entries(sdk)) {
+      const at = text.indexOf(`### \`${service}\``);
+      expect(at, service).toBeGreaterThan(0);
+      const table = text.slice(at, text.indexOf("\n\n", text.indexOf("|---", at)));
+      for (const m of Object.keys(methods)) expect(table, `${service}/${m}`).toContain(`| \`${m}\` |`);
+    }
+    for (const s of ["chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService", "chainguard.platform.iam.v2beta1.TermsService", "chainguard.platform.registry.v2beta1.ImagesService", "chainguard.platform.registry.v2beta1.OverlaysService", "chainguard.platform.registry.v2beta1.OverlayBindingsService", "chainguard.platform.ecosystems.Entitlements"])
+      expect(text).toContain(`### \`${s}\``);
+  });
+
+  it("records the services irv-server knows as the SDK has them: every method, each REST mapping", () => {
+    for (const p of GRPC_PACKAGES)
+      for (const [service, s] of Object.entries(p.services ?? {})) {
+        const full = `${p.package}.${service}`;
+        const sdk = SDK_SERVICES[full];
+        expect(sdk, full).toBeDefined();
+        expect(Object.keys(s.methods).sort(), full).toEqual(Object.keys(sdk).sort());
+        for (const [name, m] of Object.entries(s.methods))
+          expect(`${m.http.method} ${m.http.path}${m.http.body ? ` body=${m.http.body}` : ""}`, `${full}/${name}`).toBe(sdk[name]);
+      }
+  });
+
+  it("is true of irv-server: every method of the services it does not know answers UNIMPLEMENTED", async () => {
+    // A plain client: these services are in no descriptor the project builds, so the call is an empty message.
+    const client = new Client(new URL(ctx.server.url).host, credentials.createInsecure());
+    const md = new Metadata();
+    md.set("authorization", `Bearer ${ctx.server.token}`);
+    const call = (service: string, method: string) =>
+      new Promise<string>((resolve) =>
+        client.makeUnaryRequest(`/${service}/${method}`, (b: Buffer) => b, (b: Buffer) => b, Buffer.alloc(0), md, (err: ServiceError | null) =>
+          resolve(err ? status[err.code] : "OK"),
+        ),
+      );
+    try {
+      const unknown = unrecordedServices();
+      expect(unknown.length).toBeGreaterThan(40);
+      for (const [service, methods] of unknown)
+        for (const m of Object.keys(methods)) expect([await call(service, m), `${service}/${m}`]).toEqual(["UNIMPLEMENTED", `${service}/${m}`]);
+    } finally {
+      client.close();
     }
   });
 });
