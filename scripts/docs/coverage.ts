@@ -23,7 +23,10 @@ const servicePackages = (): ProtoPackage[] => GRPC_PACKAGES.filter((p) => Object
 export const isServed = (m: ProtoMethod): boolean => "request" in m;
 
 /** The REST mapping of a method as irv-server serves it: the mapping's path under the service's prefix. */
-export const restPathOf = (m: ProtoMethod, prefix = ""): string => `${prefix}${m.http.path}`;
+export const restPathOf = (m: ProtoMethod, prefix = ""): string => `${prefix}${m.http?.path ?? ""}`;
+
+/** The REST cell of a method's row: its verb and path, or "none" (a method without a mapping). */
+export const restCell = (m: ProtoMethod): string => (m.http ? code(`${m.http.method.toUpperCase()} ${m.http.path}`) : "none");
 
 /** The table of one package's services and methods. */
 function servicesSection(p: ProtoPackage): string[] {
@@ -34,8 +37,8 @@ function servicesSection(p: ProtoPackage): string[] {
     out.push("| method | REST | body | REST in irv-server | gRPC in irv-server |", "|---|---|---|---|---|");
     for (const [method, m] of Object.entries(service.methods)) {
       const served = isServed(m);
-      const body = m.http.body === undefined ? "" : m.http.body === "*" ? "the whole request" : code(m.http.body);
-      out.push(`| ${code(method)} | ${code(`${m.http.method.toUpperCase()} ${m.http.path}`)} | ${body} | ${served ? "yes" : "no"} | ${served ? "yes" : "no: answers `UNIMPLEMENTED`"} |`);
+      const body = m.http?.body === undefined ? "" : m.http.body === "*" ? "the whole request" : code(m.http.body);
+      out.push(`| ${code(method)} | ${restCell(m)} | ${body} | ${served ? "yes" : "no"} | ${served ? "yes" : "no: answers `UNIMPLEMENTED`"} |`);
     }
     out.push("");
   }
@@ -106,10 +109,10 @@ function kindSection(d: KindDefinition): string[] {
   const body = fields.filter(([, f]) => f.schema).map(([n, f]) => code(wireNameOf(n, f)));
   const masks = fields.flatMap(([n, f]) => maskPaths(d, n, f));
   const out = [`### ${code(d.proto.message)} (${code(displayNameOf(d))})`, ""];
-  out.push(`- Create: ${code(`${create.http.method.toUpperCase()} ${create.http.path}`)} with the ${code(d.parentField)} as ${code("parent")}; the body's members: ${body.join(", ")}.`);
+  out.push(`- Create: ${restCell(create)} with the ${code(d.parentField)} as ${code("parent")}; the body's members: ${body.join(", ")}.`);
   if (!update) out.push(`- Update: none (the API has no ${code(`Update${d.proto.message}`)}): any change replaces it.`);
-  else if (masks.length === 0) out.push(`- Update: ${code(`${update.http.method.toUpperCase()} ${update.http.path}`)}, never sent: every input change replaces it.`);
-  else out.push(`- Update: ${code(`${update.http.method.toUpperCase()} ${update.http.path}`)} with ${code("updateMask")} naming what changed, of: ${masks.map(code).join(", ")}.`);
+  else if (masks.length === 0) out.push(`- Update: ${restCell(update)}, never sent: every input change replaces it.`);
+  else out.push(`- Update: ${restCell(update)} with ${code("updateMask")} naming what changed, of: ${masks.map(code).join(", ")}.`);
   out.push("", "| field (wire) | proto name | number | type | behaviour | sent on create | update mask path |", "|---|---|---|---|---|---|---|");
   out.push(`| ${code("uid")} | ${code("uid")} | ${d.proto.uid} | ${code("string")} | | | |`);
   for (const [name, f] of fields) {

@@ -164,7 +164,9 @@ describe("v1 paths", () => {
     expectError(await ctx.api.get("/iam/v1/roleBindings"), "NOT_FOUND");
     const id = await mkIdentity(ctx.api, org, "v1-bound");
     const b = ok(await ctx.api.post(`/iam/v1/rolebindings/${g.uid}`, { identity: id.uid, role: role.viewer }));
-    expect(ok(await ctx.api.get("/iam/v1/rolebindings", { id: b.id })).items).toEqual([b]);
+    // v1 lists a binding as a RoleBindingList.Binding: its group and role as v1 messages.
+    const [listed] = ok(await ctx.api.get("/iam/v1/rolebindings", { id: b.id })).items;
+    expect(listed).toMatchObject({ id: b.id, identity: id.uid, group: { id: g.uid, name: "v1-wire" }, role: { id: role.viewer, name: "viewer" } });
     const assoc = ok(await ctx.api.post(`/iam/v1/account_associations/${g.uid}`, { name: "accounts", amazon: { account: "123456789012" } }));
     expect(assoc).toMatchObject({ group: g.uid, name: "accounts", amazon: { account: "123456789012" } });
     expect(assoc.id).toBeUndefined();

@@ -19,7 +19,7 @@ import { paginatePublic, PUBLIC_WORK_MAX } from "../../list/public";
 import type { Keyed } from "../../store";
 import { eachV1Collection } from "../all";
 import { collectionAccess, uidOf, type CollectionRoutes } from "../collection";
-import { fromV1, resetMask, toV1 } from "./shapes";
+import { fromV1, resetMask, toV1, toV1Listed } from "./shapes";
 
 /** v2beta1 List parameters v1 filters do not have: ignored, as the gateway ignores what a request message lacks. */
 const V2_LIST_PARAMS = new Set(["page_size", "pageSize", "page_token", "pageToken", "order_by", "orderBy", "skip", ...Object.keys(HIDDEN_TAGS).flatMap((f) => [f, jsonName(f)])]);
@@ -80,7 +80,7 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
   const name = def.list.name;
   const path = v1PathOf(name);
   const { cap, guard, readOptions, pageEnv, createOne, updateOne, removeOne } = collectionAccess(ctx, def);
-  const render = (req: FastifyRequest, item: T) => toV1(name, def.render(ctx, item, callerOf(req)));
+  const render = (req: FastifyRequest, item: T) => toV1Listed(name, def.render(ctx, item, callerOf(req)));
   const noQuery = (req: FastifyRequest, why: string) => {
     for (const k of Object.keys(req.query as object)) throw invalidField(k, why);
   };

@@ -61,6 +61,18 @@ export function toV1(collection: CollectionName, item: unknown): unknown {
 }
 
 /**
+ * A v2beta1 item as a v1 List answers it: as toV1 does, but for a role binding, which v1 lists as
+ * a `RoleBindingList.Binding`: its group and role as v1 messages, its identity by id.
+ */
+export function toV1Listed(collection: CollectionName, item: unknown): unknown {
+  if (collection !== "roleBindings" || !isObj(item)) return toV1(collection, item);
+  const out = toV1(collection, item) as Obj;
+  if (isObj(item.group)) out.group = toV1("groups", item.group);
+  if (isObj(item.role)) out.role = v1Role(item.role);
+  return out;
+}
+
+/**
  * A v1 request body as the v2beta1 model takes it. `target` is the id a PATCH addresses (the
  * body may echo it back, as a v1 client sends the object it read), undefined for a create.
  */
