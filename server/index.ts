@@ -26,7 +26,7 @@ import { DataDir, SigningKey, type DurableState } from "./store/data-dir";
 import { serveGrpc } from "./grpc";
 import { UNREAD_LIMITS, UnreadAnswers } from "./unread";
 import { closeGracefully, handedOff, trackRequests } from "./shutdown";
-import { Deliveries, type DeliveryOptions, type DeliveryStats } from "./delivery";
+import { Deliveries, boundsOf, type DeliveryOptions, type DeliveryStats } from "./delivery";
 
 export type { ChangeListener, ConnectionLimits, DeliveryOptions, DeliveryStats, Fixtures, Fault, ItemChange, RecordedRequest };
 export { Faults, Store };
@@ -165,6 +165,8 @@ async function open(store: Store, opts: ServerOptions, clock: () => number): Pro
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const clock = opts.clock ?? Date.now;
   const registryHost = opts.registryHost === undefined ? undefined : checkRegistryHost(opts.registryHost);
+  // Bad delivery bounds fail the start before anything is opened.
+  boundsOf(opts.delivery ?? {});
   const store = new Store();
   const { id, dataDir } = await open(store, opts, clock);
   const { organization, adminUid } = id;

@@ -76,6 +76,19 @@ const DEFAULTS = {
   maxInFlight: 32,
 } satisfies Required<Omit<DeliveryOptions, "allowPrivateSinks" | "ca">>;
 
+/** `options`' numbers, each checked, with the defaults for those not given. */
+export function boundsOf(options: DeliveryOptions): typeof DEFAULTS {
+  const out = { ...DEFAULTS };
+  for (const k of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
+    const v = options[k];
+    if (v === undefined) continue;
+    if (!Number.isSafeInteger(v) || v < 1) throw new Error(`delivery.${k} must be a positive integer, not ${v}`);
+    out[k] = v;
+  }
+  if (out.maxBackoffMs < out.initialBackoffMs) throw new Error(`delivery.maxBackoffMs (${out.maxBackoffMs}) must not be below delivery.initialBackoffMs (${out.initialBackoffMs})`);
+  return out;
+}
+
 /** Answers worth another attempt: the sink may not be there yet, or is overloaded or failing. */
 const RETRIED = new Set([404, 408, 409, 429]);
 
@@ -114,7 +127,7 @@ export class Deliveries {
     options: DeliveryOptions = {},
     private readonly log: (line: string) => void = (l) => process.stderr.write(`irv-server: ${l}\n`),
   ) {
-    this.opts = { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as typeof DEFAULTS;
+    this.opts = boundsOf(options);
     this.policy = outboundPolicy(options.allowPrivateSinks ?? false);
     this.agent = new Agent({
       connect: { lookup: checkedLookup(this.policy), timeout: this.opts.requestTimeoutMs, ...(options.ca ? { ca: [...rootCertificates, options.ca] } : {}) },

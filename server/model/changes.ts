@@ -20,7 +20,7 @@ export interface ItemChange {
   group: string;
   /**
    * The item as the method answered it, in its v2beta1 shape, without the kind's secret values
-   * (an invite's code): a create's or update's answer. Absent for a delete, which answers nothing.
+   * (an invite's code), and only the members its definition's `events.keep` names, if any: a create's or update's answer. Absent for a delete, which answers nothing.
    */
   item?: Record<string, unknown>;
   /** The caller's identity uid: who made the change (the event's actor). */
@@ -76,7 +76,11 @@ export function changeOf(kind: Kind, action: ChangeAction, uid: string, answer: 
   const type = eventTypeOf(d, action);
   if (!type) return undefined;
   const change: ItemChange = { kind, action, type, uid, group: eventGroupOf(d, action, uid), subject, time };
-  if (action !== "deleted" && answer && typeof answer === "object") change.item = withoutSecrets(d, answer as Record<string, unknown>);
+  if (action !== "deleted" && answer && typeof answer === "object") {
+    const item = withoutSecrets(d, answer as Record<string, unknown>);
+    const keep = d.events.keep;
+    change.item = keep ? Object.fromEntries(Object.entries(item).filter(([k]) => keep.includes(k))) : item;
+  }
   return change;
 }
 

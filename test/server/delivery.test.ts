@@ -6,11 +6,14 @@
  * that fails is retried until it answers; one that never answers neither slows the API nor holds
  * up other sinks; queues are bounded. Every wait is for a condition, never for time.
  */
+import { spawn, spawnSync } from "node:child_process";
 import net from "node:net";
+import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../server";
 import { certOf, receiverCert, startReceiver, type Receiver } from "../support/receiver";
 import { apiFor, path, type Api } from "../support/server";
+import { cli, ensureBuilt } from "../support/server-process";
 import { bind, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
 
 const IAM = "chainguard.platform.iam.v2beta1";
@@ -116,6 +119,8 @@ describe("event delivery", () => {
     const l = await r.next((x) => x.type === "dev.chainguard.api.iam.group_invite.created.v1", "the invite's event");
     expect(l).toMatchObject({ status: 200, subject: invite.uid, bodytype: `${IAM}.GroupInvite` });
     expect(JSON.stringify(l)).not.toContain(invite.code);
+    // As the platform redacts an invite for its events: its uid and expiration only.
+    expect(Object.keys(l.body!).sort()).toEqual(["expirationTime", "uid"]);
   });
 
   it("delivers to a subscription the events of its group's subtree, signed for its group, and not its siblings'", async () => {
@@ -160,6 +165,37 @@ describe("event delivery", () => {
     expect(stats.failed).toBe(failed + 1);
     expect(r.lines.map((l) => l.status)).toEqual([403]);
     expect(r.lines[0].error).toContain("this token is intended for");
+  });
+});
+
+describe("the irv-server command", () => {
+  beforeAll(ensureBuilt, 180_000);
+
+  it("takes the delivery options as flags: a receiver on this machine, its certificate, quick retries", async () => {
+    const child = spawn(process.execPath, [cli, "--quiet", "--allow-private-sinks", "--delivery-ca", `${certDir}/cert.pem`, "--delivery-backoff", "10", "--delivery-max-backoff", "50", "--delivery-attempts", "3"], { stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout }).once("line", resolve);
+        child.once("exit", (code) => reject(new Error(`irv-server exited ${code}`)));
+      });
+      const start = JSON.parse(first) as { url: string; authUrl: string; organization: string; token: string };
+      const r = await startReceiver({ issuer: start.authUrl, group: start.organization, dir: certDir, failFirst: 2 });
+      receivers.push(r);
+      const sub = await subscribe(apiFor(start.url, start.token), start.organization, r.url);
+      const l = await r.next((x) => x.status === 200, "the delivery after two failures");
+      expect(l).toMatchObject({ subject: sub, source: start.url });
+      expect(r.lines.map((x) => x.status)).toEqual([503, 503, 200]);
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+
+  it("refuses delivery options out of bounds, naming them", async () => {
+    const bad = spawnSync(process.execPath, [cli, "--delivery-attempts", "0"], { encoding: "utf8" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("--delivery-attempts must be a positive integer");
+    await expect(startServer({ delivery: { initialBackoffMs: 500, maxBackoffMs: 100 } })).rejects.toThrow("delivery.maxBackoffMs (100) must not be below delivery.initialBackoffMs (500)");
+    await expect(startServer({ delivery: { maxQueued: 0 } })).rejects.toThrow("delivery.maxQueued must be a positive integer");
   });
 });
 
