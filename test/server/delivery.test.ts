@@ -7,6 +7,9 @@
  * up other sinks; queues are bounded. Every wait is for a condition, never for time.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import type http from "node:http";
+import https from "node:https";
 import net from "node:net";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -168,6 +171,52 @@ describe("event delivery", () => {
   });
 });
 
+describe("what a sink answers", () => {
+  let s: RunningServer;
+  let api: Api;
+  beforeAll(async () => {
+    ({ server: s, api } = await server());
+  });
+
+  it("never follows a redirect: the event is given up, and the address redirected to hears nothing", async () => {
+    const team = await mkGroup(api, s.organization, "redirected");
+    const r = await receiver(s, team.uid);
+    const sink = await httpsSink((_req, res) => res.writeHead(307, { location: r.url }).end());
+    try {
+      const failed = s.deliveryStats().failed;
+      await subscribe(api, team.uid, sink.url);
+      await until(() => (s.deliveryStats().failed > failed ? true : undefined));
+      expect(sink.requests()).toBe(1);
+      expect(r.lines).toEqual([]);
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it("reads only the start of an endless answer, then drops the connection", async () => {
+    const team = await mkGroup(api, s.organization, "chatty");
+    let closed = false;
+    const sink = await httpsSink((req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      const chunk = Buffer.alloc(16 * 1024, "x");
+      const more = () => {
+        while (!res.destroyed && res.write(chunk));
+      };
+      res.on("drain", more);
+      req.socket.on("close", () => (closed = true));
+      more();
+    });
+    try {
+      const delivered = s.deliveryStats().delivered;
+      await subscribe(api, team.uid, sink.url);
+      await until(() => (s.deliveryStats().delivered > delivered && closed ? true : undefined));
+      expect(sink.requests()).toBe(1);
+    } finally {
+      await sink.close();
+    }
+  });
+});
+
 describe("the irv-server command", () => {
   beforeAll(ensureBuilt, 180_000);
 
@@ -237,6 +286,22 @@ describe("a sink that never answers", () => {
     }
   });
 });
+
+/** An https server on 127.0.0.1 with the receivers' certificate, answering as `handle` does. */
+async function httpsSink(handle: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<{ url: string; requests(): number; close(): Promise<void> }> {
+  let n = 0;
+  const srv = https.createServer({ cert: ca, key: readFileSync(`${certDir}/key.pem`) }, (req, res) => {
+    n++;
+    req.resume();
+    handle(req, res);
+  });
+  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `https://127.0.0.1:${(srv.address() as net.AddressInfo).port}/hook`,
+    requests: () => n,
+    close: () => new Promise((resolve) => (srv.closeAllConnections(), srv.close(() => resolve()))),
+  };
+}
 
 /** A TCP server that accepts connections and never says a word: a sink that hangs. */
 async function holdingSink(): Promise<{ port: number; held(): number; closed(): number; close(): Promise<void> }> {
