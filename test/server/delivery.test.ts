@@ -217,6 +217,26 @@ describe("what a sink answers", () => {
   });
 });
 
+describe("a deleted subscription", () => {
+  it("hears nothing more, including what was queued for it", async () => {
+    // Attempts enough that its first event is still being retried when it is deleted.
+    const { server: s, api } = await server({ maxAttempts: 1_000_000 });
+    const sink = await httpsSink((_req, res) => res.writeHead(503).end());
+    try {
+      const sub = await subscribe(api, s.organization, sink.url);
+      for (let i = 0; i < 3; i++) await mkGroup(api, s.organization, `queued-${i}`);
+      // Its first event is being retried, three more wait behind it.
+      await until(() => (sink.requests() >= 2 ? true : undefined));
+      expect(s.deliveryStats().queued).toBe(4);
+      ok(await api.del(path("subscriptions", sub)));
+      const stats = await until(() => (s.deliveryStats().queued === 0 ? s.deliveryStats() : undefined));
+      expect(stats).toMatchObject({ delivered: 0, failed: 4, dropped: 0 });
+    } finally {
+      await sink.close();
+    }
+  });
+});
+
 describe("the irv-server command", () => {
   beforeAll(ensureBuilt, 180_000);
 
