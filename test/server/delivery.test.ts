@@ -291,6 +291,20 @@ describe("a sink that never answers", () => {
     }
   });
 
+  it("is given up after its attempts, each cut off at the request timeout", async () => {
+    const { server: s, api } = await server({ requestTimeoutMs: 200, maxAttempts: 2 });
+    const dead = await holdingSink();
+    try {
+      await subscribe(api, s.organization, `https://127.0.0.1:${dead.port}/hook`);
+      const stats = await until(() => (s.deliveryStats().failed > 0 ? s.deliveryStats() : undefined));
+      expect(stats).toMatchObject({ failed: 1, retried: 1, delivered: 0, queued: 0 });
+      // Both attempts' connections were dropped by irv-server, not left open.
+      await until(() => (dead.closed() === 2 && dead.held() === 0 ? true : undefined));
+    } finally {
+      await dead.close();
+    }
+  });
+
   it("queues a bounded number of events for it and drops the rest", async () => {
     const { server: s, api } = await server({ requestTimeoutMs: 600_000, maxQueuedPerSink: 3 });
     const dead = await holdingSink();
@@ -329,6 +343,8 @@ async function holdingSink(): Promise<{ port: number; held(): number; closed(): 
   let closed = 0;
   const srv = net.createServer((sock) => {
     sockets.add(sock);
+    // Read (and ignore) what comes, so that the peer closing is seen.
+    sock.resume();
     sock.on("error", () => {});
     sock.on("close", () => {
       sockets.delete(sock);

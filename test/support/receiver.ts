@@ -8,6 +8,9 @@
  *   ... make a subscription whose sink is r.url ...
  *   const line = await r.next((l) => l.type === "dev.chainguard.api.iam.group.created.v1");
  *   r.close();
+ *
+ * The certificate serves any https receiver a test runs on 127.0.0.1 (a Node one too:
+ * `https.createServer({ cert, key })` from `dir`), since the API takes https sinks only.
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
