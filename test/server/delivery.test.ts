@@ -15,6 +15,7 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../server";
 import { certOf, receiverCert, startReceiver, type Receiver } from "../support/receiver";
+import { grpcFor } from "../support/grpc";
 import { apiFor, path, type Api } from "../support/server";
 import { cli, ensureBuilt } from "../support/server-process";
 import { bind, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
@@ -111,6 +112,27 @@ describe("event delivery", () => {
     expect(byType("dev.chainguard.api.events.subscription.created.v1").bodytype).toBe(`${EVENTS}.Subscription`);
     // Every event has its own id.
     expect(new Set(r.lines.map((l) => l.id)).size).toBe(r.lines.length);
+  });
+
+  it("delivers what changes through every door: v1 REST and gRPC", async () => {
+    const team = await mkGroup(api, org, "doors");
+    const r = await receiver(s, team.uid);
+    await subscribe(api, team.uid, r.url);
+    const g = grpcFor(s.url, s.token);
+    try {
+      const viaGrpc = await g.call("chainguard.platform.iam.v2beta1.GroupsService", "CreateGroup", { parent: team.uid, group: { name: "from-grpc" } });
+      if (!("ok" in viaGrpc)) throw viaGrpc.error;
+      const child = viaGrpc.ok.uid as string;
+      ok(await api.request("PUT", `/iam/v1/groups/${child}`, { body: { name: "from-grpc", description: "via v1" } }));
+      await r.next((l) => l.type === "dev.chainguard.api.iam.group.updated.v1", "the v1 update's event");
+      expect(accepted(r).slice(1)).toEqual([
+        ["dev.chainguard.api.iam.group.created.v1", child, child],
+        ["dev.chainguard.api.iam.group.updated.v1", child, child],
+      ]);
+      expect(r.lines[2].body).toMatchObject({ description: "via v1" });
+    } finally {
+      g.close();
+    }
   });
 
   it("never carries a secret: an invite's code is not in its event", async () => {
