@@ -161,6 +161,8 @@ export class Deliveries {
       this.counts.dropped++;
       if (!q.overflowing) this.log(`deliveries to subscription ${uid} are backing up: dropping new events until its queue drains`);
       q.overflowing = true;
+      // A queue made just now for a full server holds nothing: keep no empty queues.
+      if (!q.events.length && !q.sending && !q.timer) this.queues.delete(uid);
       return;
     }
     q.overflowing = false;
