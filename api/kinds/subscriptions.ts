@@ -34,7 +34,7 @@ export const subscriptions = defineKind({
   events: { created: "dev.chainguard.api.events.subscription.created.v1", deleted: "dev.chainguard.api.events.subscription.deleted.v1" },
   example: {
     name: "deploy-hook",
-    inputs: { parentUid: "${group}", sink: "https://hooks.example.com/chainguard" },
+    inputs: { parentUid: "${group}", sink: "https://hooks.acme.example/chainguard" },
     notes: [
       "Subscriptions cannot be updated: changing the group or the sink replaces the subscription (the new one is made before the old one is deleted).",
       "The sink is not secret: the API returns it to whoever may list subscriptions. If your receiver takes a token in the URL, pass the sink as a secret (`pulumi config set --secret`) to keep it encrypted in state.",
