@@ -12,6 +12,7 @@ import { runAnonymousListBench } from "./anonymous-lists";
 import { runAuthzBindingsBench } from "./authz-bindings";
 import { runAccessBench } from "./access";
 import { runWireBench } from "./wire";
+import { runDeliveryBench } from "./delivery";
 import { runSoak, seedLine, soakOptions, soakReport } from "./soak";
 import { runTerraformBench } from "./terraform";
 
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   if (!only || only === "bindings") console.log(await runAuthzBindingsBench());
   if (!only || only === "access") console.log(await runAccessBench());
   if (!only || only === "wire") console.log(await runWireBench());
+  if (!only || only === "delivery") console.log(await runDeliveryBench());
   if (!only || only === "engine") console.log(await runEngineBench());
   if (!only || only === "plugin") console.log(await runPluginBench(roundsOf(process.argv), sizesOf(process.argv), process.argv.includes("--unmeasured-setup")));
   if (!only || only === "exchange") console.log(await runExchangeBench());

@@ -16,9 +16,10 @@
  *   whose request is then failed;
  * - an answer larger than a bound still goes out on an idle connection of an idle server, so a
  *   large page can always be read by a caller that reads;
- * - at most `computing` gRPC answers are computed at once, in the order their calls arrived: a
- *   burst of calls on one connection cannot hold all their answers in memory before the bounds
- *   are checked (an HTTP/1.1 connection computes one at a time anyway).
+ * - at most `computing` answers are computed at once, gRPC and HTTP/1.1 alike, in the order their
+ *   requests arrived: a burst of calls on one connection, or of connections each asking for a large
+ *   page, cannot hold all their answers in memory before the bounds are checked (a hundred
+ *   HTTP/1.1 connections each computing a 0.9 MB page ran a server with a 192 MiB heap out of it).
  */
 import { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
@@ -44,7 +45,7 @@ interface Connection {
 /** The key of a connection, as grpc-js's `getPeer()` writes it. */
 export const peerOf = (s: { remoteAddress?: string; remotePort?: number }): string => `${s.remoteAddress}:${s.remotePort}`;
 
-/** Answers written and not yet sent: at most 8 MiB per connection and 64 MiB in all; at most 8 gRPC answers computed at once. */
+/** Answers written and not yet sent: at most 8 MiB per connection and 64 MiB in all; at most 8 answers computed at once. */
 export const UNREAD_LIMITS: UnreadLimits = { perConnection: 8 * 1024 * 1024, total: 64 * 1024 * 1024, computing: 8 };
 
 /** The unsent answers of every connection, and the turns to compute new gRPC ones. */
@@ -95,16 +96,27 @@ export class UnreadAnswers {
 
   /** Runs `compute` in its turn: at most `computing` at once, first come first served. */
   async inTurn<T>(compute: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limits.computing) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
+    const done = await this.turn();
     try {
       return await compute();
     } finally {
+      done();
+    }
+  }
+
+  /** Waits for a turn to compute an answer; returns what ends it (once, however often it is called). */
+  async turn(): Promise<() => void> {
+    if (this.running >= this.limits.computing) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
       // The turn passes straight to the next call waiting, if any.
       const next = this.waiting.shift();
       if (next) next();
       else this.running--;
-    }
+    };
   }
 
   /**
@@ -149,11 +161,32 @@ export class UnreadAnswers {
  * is answered RESOURCE_EXHAUSTED (HTTP 429) instead.
  */
 export function boundUnreadAnswers(app: FastifyInstance, unread: UnreadAnswers): void {
+  const turns = new WeakMap<object, () => void>();
+  // gRPC's calls reach the routes in process, on no socket: they are counted, and take their turn
+  // to be computed, as gRPC answers (taking a second turn here could wait on the caller's own).
+  app.addHook("preHandler", async (req, reply) => {
+    if (!(req.raw.socket instanceof Socket)) return;
+    // A caller gone (a connection closed for holding the most, with its pipelined requests) gets
+    // no answer computed: computing them, outside any turn, is what outgrew the bounds.
+    if (req.raw.socket.destroyed) return reply.code(499).send();
+    const done = await unread.turn();
+    if (req.raw.socket.destroyed) {
+      done();
+      return reply.code(499).send();
+    }
+    turns.set(req, done);
+    reply.raw.once("close", done);
+  });
   app.addHook("onSend", async (req, reply, payload) => {
+    // The answer is computed: from here it is counted as held, not as being computed.
+    turns.get(req)?.();
     const socket = req.raw.socket;
-    // gRPC's calls reach the routes in process, on no socket: they are counted as gRPC answers.
     if (!(socket instanceof Socket)) return payload;
-    const bytes = typeof payload === "string" ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
+    // Held as a Buffer, outside the JavaScript heap, as gRPC's answers are: a string answer waiting
+    // for a slow reader stays in the heap (Node even copies it to prepend the headers), where a
+    // few dozen connections' worth ran a server with a 256 MiB heap out of it.
+    const body = typeof payload === "string" ? Buffer.from(payload) : payload;
+    const bytes = Buffer.isBuffer(body) ? body.length : 0;
     if (bytes === 0) return payload;
     unread.attach(socket);
     const peer = peerOf(socket);
@@ -169,6 +202,6 @@ export function boundUnreadAnswers(app: FastifyInstance, unread: UnreadAnswers):
     };
     reply.raw.once("finish", release);
     reply.raw.once("close", release);
-    return payload;
+    return body;
   });
 }

@@ -77,6 +77,9 @@ export class OutboundError extends Error {
   }
 }
 
+/** Names in the special-use top-level domains `example`, `invalid`, `test` and `localhost`. */
+const RESERVED_NAME = /(^|\.)(example|invalid|test|localhost)\.?$/i;
+
 /** A hostname IP literal as `net` expects it (`[::1]` -> `::1`). */
 const bare = (host: string) => host.replace(/^\[|\]$/g, "");
 
@@ -84,8 +87,12 @@ const bare = (host: string) => host.replace(/^\[|\]$/g, "");
  * A DNS lookup that resolves every address of a name and fails unless all are allowed; the
  * connection then uses exactly those addresses (no second resolution that could answer otherwise).
  */
-function checkedLookup(policy: OutboundPolicy): LookupFunction {
+export function checkedLookup(policy: OutboundPolicy): LookupFunction {
   return (hostname, options, callback) => {
+    // Names under the special-use domains no registry delegates (RFC 2606, 6761) are never asked
+    // of a resolver: they name nothing, and examples and tests use them freely.
+    if (RESERVED_NAME.test(hostname) && !(hostname === "localhost" && policy.addressAllowed("127.0.0.1")))
+      return callback(Object.assign(new Error(`${hostname} is a reserved name`), { code: "ENOTFOUND" }), "", 0);
     dnsLookup(hostname, { all: true, family: options.family, hints: options.hints }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, "", 0);
       if (addresses.length === 0 || addresses.some((a) => !policy.addressAllowed(a.address)))
@@ -97,7 +104,7 @@ function checkedLookup(policy: OutboundPolicy): LookupFunction {
 }
 
 /** Drops a response body unread (its abort error heard, so it cannot go uncaught). */
-function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
+export function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
   body.on("error", () => {});
   body.destroy();
 }

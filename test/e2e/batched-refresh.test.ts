@@ -60,7 +60,7 @@ function orgProgram(organization: string, declare: Declare): PulumiFn {
       });
       declare("AccountAssociation", `accounts-${i}`, { groupUid: team.uid, name: `accounts-${i}`, amazon: { account: "123456789012" } });
       declare("GroupInvite", `invite-${i}`, { groupUid: team.uid, roleUid: viewer, ttl: "86400s", email: `team-${i}@example.com` });
-      declare("events.Subscription", `hook-${i}`, { parentUid: squad.uid, sink: `https://hooks.example.com/team-${i}` });
+      declare("events.Subscription", `hook-${i}`, { parentUid: squad.uid, sink: `https://hooks.acme.example/team-${i}` });
     }
   };
 }

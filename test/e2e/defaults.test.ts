@@ -79,7 +79,7 @@ const CASES: Case[] = [
   // one is compared with it), and diff ignores it while the program omits it.
   { name: "invite", collection: "groupInvites", declare: (org, role) => ({ groupUid: org, roleUid: role, ttl: "86400s" }), computed: ["expirationTime"] },
   // A subscription has no optional input and no update: nothing to edit by hand.
-  { name: "hook", collection: "subscriptions", declare: (org) => ({ parentUid: org, sink: "https://hooks.example.com/defaults" }) },
+  { name: "hook", collection: "subscriptions", declare: (org) => ({ parentUid: org, sink: "https://hooks.acme.example/defaults" }) },
 ];
 
 /** The SDK class of `collection`'s kind, by its definition's module and class name. */

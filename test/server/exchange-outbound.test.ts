@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { SignJWT, exportJWK, generateKeyPair, type KeyLike } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { FAILURE_TTL_MS, ISSUERS_CACHED, IssuerKeys, KEYS_REFRESH_MS } from "../../server/auth/discovery";
-import { OutboundError, OutboundFetcher, isPublicAddress, outboundPolicy } from "../../server/auth/outbound";
+import { OutboundError, OutboundFetcher, checkedLookup, isPublicAddress, outboundPolicy } from "../../server/auth/outbound";
 import { workSnapshot } from "../../server/auth/work";
 import { startOidcIssuer } from "../support/oidc-issuer";
 import { ensureBuilt, launch, stop, useDataDirs } from "../support/server-process";
@@ -178,6 +178,15 @@ describe("disallowed addresses are never fetched", () => {
       expect({ a, public: isPublicAddress(a) }).toEqual({ a, public: false });
     for (const a of ["8.8.8.8", "1.1.1.1", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
       expect({ a, public: isPublicAddress(a) }).toEqual({ a, public: true });
+  });
+
+  it("never asks a resolver about a special-use name (the examples' and tests' hooks.acme.example), in either policy", async () => {
+    // The resolver's own failure reads `getaddrinfo ENOTFOUND <host>`: this one is decided before it.
+    for (const allowPrivate of [false, true])
+      for (const host of ["hooks.acme.example", "issuer.invalid", "a.test", "x.localhost", "HOOKS.ACME.EXAMPLE."]) {
+        const err = await new Promise<NodeJS.ErrnoException | null>((r) => checkedLookup(outboundPolicy(allowPrivate))(host, {}, (e) => r(e)));
+        expect({ host, code: err?.code, message: err?.message }).toEqual({ host, code: "ENOTFOUND", message: `${host} is a reserved name` });
+      }
   });
 });
 

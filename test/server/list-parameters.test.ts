@@ -23,7 +23,7 @@ describe("every List endpoint", () => {
     await bind(ctx.api, g.uid, id.uid, role.viewer);
     ok(await ctx.api.post(path("roles", g.uid), { name: "custom", capabilities: ["CAP_IAM_GROUPS_LIST"] }));
     ok(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, ttl: "3600s" }));
-    ok(await ctx.api.post(path("subscriptions", g.uid), { sink: "https://hooks.example.com/params" }));
+    ok(await ctx.api.post(path("subscriptions", g.uid), { sink: "https://hooks.acme.example/params" }));
     for (const c of COLLECTION_NAMES) {
       if (c === "accountAssociations" || c === "identityProviders") continue;
       expect((await uids(c, {})).length, c).toBeGreaterThan(0);
