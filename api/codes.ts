@@ -28,8 +28,12 @@ export function codeName(code: number): CodeName | undefined {
 /** The `@type` prefix every typed detail carries. */
 export const TYPE_PREFIX = "type.googleapis.com/google.rpc.";
 
-/** The ErrorInfo domain the server reports: `iam.<service_domain>`. */
-export const ERROR_DOMAIN = "iam.irv.dev";
+/**
+ * The ErrorInfo domain on every error, as the platform sends it: `iam.<service_domain>` (the
+ * spec), the platform's service domain being chainguard.dev (its resource types are
+ * `iam.chainguard.dev/Group` and the like). A client switching on the domain sees the platform's.
+ */
+export const ERROR_DOMAIN = "iam.chainguard.dev";
 
 /** Why a request failed, as an ErrorInfo detail says. */
 export interface ErrorInfo {

@@ -20,6 +20,9 @@
  * `hold()` is not a fault: it keeps matching requests at the proxy, before anything is forwarded,
  * until the test lets them through one at a time, so a test can act between a client's attempts
  * however slowly it runs (no racing a client's backoff on a loaded machine).
+ *
+ * `rewrite()` is not a fault either: it edits the answers to matching requests, so a test can
+ * play a server that sends less than irv-server does (an error without a detail).
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -75,6 +78,8 @@ export interface ChaosProxy {
   chaos(settings: ChaosSettings | undefined): void;
   /** Holds every request matching `match` before forwarding it, until `release()`d, one per call. */
   hold(match: Match): Hold;
+  /** Edits the answer (status and body) to every later request matching `match`. */
+  rewrite(match: Match, edit: (status: number, body: Buffer) => Buffer): void;
   /** Disarms everything and zeroes the counts. */
   reset(): void;
   close(): Promise<void>;
@@ -96,6 +101,7 @@ export async function startChaosProxy(upstreamUrl: string, o: ChaosProxyOptions 
   let armed: (Match & { kind: FaultKind; left: number; used: number })[] = [];
   let random: { settings: ChaosSettings; next: () => number } | undefined;
   let seen = 0;
+  let rewrites: { match: Match; edit: (status: number, body: Buffer) => Buffer }[] = [];
   const holds: { match: Match; arrived: number; released: number; stopped: boolean; waiting: (() => void)[]; watchers: { n: number; done: () => void }[] }[] = [];
   /** Waits while a hold keeps this request. */
   async function held(method: string, path: string): Promise<void> {
@@ -176,6 +182,7 @@ export async function startChaosProxy(upstreamUrl: string, o: ChaosProxyOptions 
         return req.socket.destroy();
       }
       if (kind === "drop") return req.socket.destroy();
+      for (const w of rewrites) if (matches(w.match, req.method ?? "GET", path)) r.body = w.edit(r.status, r.body);
       if (kind === "slow") {
         const t = setTimeout(() => {
           timers.delete(t);
@@ -236,7 +243,11 @@ export async function startChaosProxy(upstreamUrl: string, o: ChaosProxyOptions 
         },
       };
     },
+    rewrite(match, edit) {
+      rewrites.push({ match, edit });
+    },
     reset() {
+      rewrites = [];
       for (const h of holds.splice(0)) (h.stopped = true, h.waiting.splice(0).forEach((go) => go()));
       armed = [];
       random = undefined;

@@ -12,13 +12,22 @@ import { common, registry } from "./registry";
 import { buildRoot } from "./root";
 import { vulnerabilities } from "./vulnerabilities";
 import { iamV1 } from "./v1";
+import { gaPackage } from "./ga";
 import { protobuf as wkt, rpc } from "./wellknown";
 
 export * from "./proto";
+export { gaPath, GA, BETA } from "./ga";
 export { fromJson, JSON_OPTIONS, parseTimestamp, protoNameOf, toJson } from "./root";
 
-/** Every package: the well-known types, the error model, and the services irv-server serves. */
-export const GRPC_PACKAGES: readonly ProtoPackage[] = [wkt, rpc, common, capabilities, iam, registry, events, vulnerabilities, oidc, iamV1, eventsV1];
+const BETA_PACKAGES: readonly ProtoPackage[] = [iam, registry, events, vulnerabilities];
+
+/**
+ * Every package: the well-known types, the error model, and the services irv-server serves, the
+ * v2beta1 ones also as the GA v2 packages (ga.ts).
+ */
+export const GRPC_PACKAGES: readonly ProtoPackage[] = [
+  wkt, rpc, common, capabilities, ...BETA_PACKAGES, ...BETA_PACKAGES.map((p) => gaPackage(p)!), oidc, iamV1, eventsV1,
+];
 
 let built: protobuf.Root | undefined;
 /** The descriptors of every package (built once). */

@@ -8,7 +8,7 @@
 import { COLLECTIONS } from "../collections";
 import { KINDS, pluralOf, type Kind, type KindDefinition } from "../kinds";
 import { protoNameOf, snakeOf, type ProtoField } from "../kinds/definition";
-import type { ProtoEnum, ProtoFieldText, ProtoMessage, ProtoMethod, ProtoPackage, ProtoService } from "./proto";
+import type { HttpRule, ProtoEnum, ProtoFieldText, ProtoMessage, ProtoMethod, ProtoPackage, ProtoService } from "./proto";
 
 /** A field's proto text, as `parseField` reads it. */
 function fieldText(f: ProtoField): ProtoFieldText {
@@ -115,4 +115,4 @@ export function kindsPackage(name: string, extras: PackageExtras = {}): ProtoPac
 }
 
 /** A method irv-server does not serve: its REST mapping only (it answers UNIMPLEMENTED). */
-export const notServed = (method: ProtoMethod["http"]["method"], path: string, body?: string): ProtoMethod => ({ served: false, http: { method, path, ...(body ? { body } : {}) } });
+export const notServed = (method: HttpRule["method"], path: string, body?: string): ProtoMethod => ({ served: false, http: { method, path, ...(body ? { body } : {}) } });

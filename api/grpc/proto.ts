@@ -40,7 +40,10 @@ export interface HttpRule {
  */
 export type ProtoMethod =
   | { request: string; response: string; http: HttpRule; served?: true }
-  | { http: HttpRule; served: false };
+  | { http?: HttpRule; served: false };
+
+/** The REST mapping of a method as the catalog (catalog.ts) writes it: `post /x body=*`, "" for none. */
+export const ruleText = (m: ProtoMethod): string => (m.http ? `${m.http.method} ${m.http.path}${m.http.body ? ` body=${m.http.body}` : ""}` : "");
 
 /** A service: its methods by name. */
 export interface ProtoService {

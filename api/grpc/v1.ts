@@ -1,10 +1,9 @@
 /**
  * The v1 IAM services (`chainguard.platform.iam`) for what irv-server serves as v1 REST: groups,
- * identities and roles (List, Create, Update, Delete), and the identities' Lookup. Their other methods, and the v1 role
- * bindings (mapped to `/iam/v1/rolebindings`, where irv-server serves `/iam/v1/roleBindings`),
- * answer UNIMPLEMENTED.
+ * identities, roles, role bindings, account associations (List, Create, Update, Delete), group
+ * invites (Create, List, Delete), and the identities' Lookup. Their other methods answer UNIMPLEMENTED.
  */
-import type { ProtoMessage, ProtoMethod, ProtoPackage } from "./proto";
+import type { HttpRule, ProtoMessage, ProtoMethod, ProtoPackage } from "./proto";
 
 /** An identity's claim match: the same message in v1 and v2beta1. */
 export const CLAIM_MATCH: ProtoMessage = {
@@ -15,7 +14,7 @@ export const CLAIM_MATCH: ProtoMessage = {
 };
 
 const time = "google.protobuf.Timestamp";
-const notServed = (method: ProtoMethod["http"]["method"], path: string, body?: string): ProtoMethod => ({ served: false, http: { method, path, ...(body ? { body } : {}) } });
+const notServed = (method: HttpRule["method"], path: string, body?: string): ProtoMethod => ({ served: false, http: { method, path, ...(body ? { body } : {}) } });
 
 /** Create, Update (PUT of the whole item), List and Delete of a v1 collection. */
 function v1Methods(M: string, path: string, parent: string, body: string): Record<string, ProtoMethod> {
@@ -44,11 +43,28 @@ export const iamV1: ProtoPackage = {
     Roles: { methods: v1Methods("Role", "/iam/v1/roles", "parent_id", "role") },
     RoleBindings: {
       methods: {
-        Create: notServed("post", "/iam/v1/rolebindings/{parent=**}", "role_binding"),
+        Create: { request: "CreateRoleBindingRequest", response: "RoleBinding", http: { method: "post", path: "/iam/v1/rolebindings/{parent=**}", body: "role_binding" } },
         CreateBatch: notServed("post", "/iam/v1/rolebindings/batch/{parent=**}", "role_bindings"),
-        Update: notServed("put", "/iam/v1/rolebindings/{id=**}", "*"),
-        List: notServed("get", "/iam/v1/rolebindings"),
-        Delete: notServed("delete", "/iam/v1/rolebindings/{id=**}"),
+        Update: { request: "RoleBinding", response: "RoleBinding", http: { method: "put", path: "/iam/v1/rolebindings/{id=**}", body: "*" } },
+        List: { request: "RoleBindingFilter", response: "RoleBindingList", http: { method: "get", path: "/iam/v1/rolebindings" } },
+        Delete: { request: "DeleteRoleBindingRequest", response: "google.protobuf.Empty", http: { method: "delete", path: "/iam/v1/rolebindings/{id=**}" } },
+      },
+    },
+    GroupAccountAssociations: {
+      methods: {
+        Create: { request: "AccountAssociations", response: "AccountAssociations", http: { method: "post", path: "/iam/v1/account_associations/{group=**}", body: "*" } },
+        Update: { request: "AccountAssociations", response: "AccountAssociations", http: { method: "put", path: "/iam/v1/account_associations/{group=**}", body: "*" } },
+        List: { request: "AccountAssociationsFilter", response: "AccountAssociationsList", http: { method: "get", path: "/iam/v1/account_associations" } },
+        Delete: { request: "DeleteAccountAssociationsRequest", response: "google.protobuf.Empty", http: { method: "delete", path: "/iam/v1/account_associations/{group=**}" } },
+        Check: notServed("post", "/iam/v1/account_associations/{group=**}:check", "*"),
+      },
+    },
+    GroupInvites: {
+      methods: {
+        Create: { request: "GroupInviteRequest", response: "GroupInvite", http: { method: "post", path: "/iam/v1/group_invites/{group=**}", body: "*" } },
+        CreateWithGroup: { served: false },
+        List: { request: "GroupInviteFilter", response: "GroupInviteList", http: { method: "get", path: "/iam/v1/group_invites" } },
+        Delete: { request: "DeleteGroupInviteRequest", response: "google.protobuf.Empty", http: { method: "delete", path: "/iam/v1/group_invites/{id=**}" } },
       },
     },
   },
@@ -84,6 +100,46 @@ export const iamV1: ProtoPackage = {
     RoleFilter: { fields: { id: "1 string", name: "2 string", parent: "3 string", uidp: "4 chainguard.platform.common.UIDPFilter" } },
     CreateRoleRequest: { fields: { parent_id: "1 string", role: "2 Role" } },
     DeleteRoleRequest: { fields: { id: "1 string" } },
+    RoleBinding: { fields: { id: "1 string", identity: "2 string", group: "3 string", role: "4 string" } },
+    RoleBindingFilter: { fields: { id: "1 string", uidp: "2 chainguard.platform.common.UIDPFilter" } },
+    RoleBindingList: {
+      fields: { items: "1 repeated Binding" },
+      nested: {
+        Binding: {
+          fields: {
+            id: "1 string", group: "2 Group", identity: "3 string", role: "4 Role", email: "5 string", claim_match_issuer: "6 string",
+            claim_match_subject: "7 string", created_at: `8 ${time}`, email_unverified: "9 string",
+          },
+        },
+      },
+    },
+    CreateRoleBindingRequest: { fields: { parent: "1 string", role_binding: "2 RoleBinding" } },
+    DeleteRoleBindingRequest: { fields: { id: "1 string" } },
+    AccountAssociations: {
+      fields: {
+        group: "1 string", amazon: "2 Amazon", google: "3 Google", chainguard: "7 Chainguard", azure: "8 Azure", name: "4 string", description: "5 string", github: "9 GitHub",
+      },
+      nested: {
+        Amazon: { fields: { account: "1 string" } },
+        Google: { fields: { project_id: "1 string", project_number: "2 string" } },
+        GitHub: { fields: { app_installations: "2 map<int64,GitHubAppInstallations>" } },
+        GitHubAppInstallations: { fields: { installations: "1 repeated GitHubInstallation" } },
+        GitHubInstallation: { fields: { installation_id: "1 int64", name: "2 string" } },
+        Chainguard: { fields: { service_bindings: "1 map<string,string>" } },
+        Azure: { fields: { tenant_id: "1 string", client_ids: "2 map<string,string>" } },
+      },
+    },
+    AccountAssociationsFilter: { fields: { group: "1 string", name: "2 string" } },
+    AccountAssociationsList: { fields: { items: "1 repeated AccountAssociations" } },
+    DeleteAccountAssociationsRequest: { fields: { group: "1 string" } },
+    GroupInviteRequest: { fields: { group: "1 string", ttl: "2 google.protobuf.Duration", role: "3 string", email: "4 string", single_use: "5 bool" } },
+    GroupInvite: { fields: { id: "1 string", expiration: `2 ${time}`, key_id: "3 string", role: "4 Role", code: "5 string" } },
+    StoredGroupInvite: {
+      fields: { id: "1 string", expiration: `2 ${time}`, key_id: "3 string", role: "4 Role", email: "5 string", created_at: `6 ${time}`, single_use: "7 bool" },
+    },
+    GroupInviteFilter: { fields: { group: "1 string", id: "2 string", key_id: "3 string" } },
+    GroupInviteList: { fields: { items: "1 repeated StoredGroupInvite" } },
+    DeleteGroupInviteRequest: { fields: { id: "1 string" } },
   },
   enums: {
     OrgKind: { values: { ORG_KIND_UNSPECIFIED: 0, ORG_KIND_STARTER: 1, ORG_KIND_CUSTOMER: 2, ORG_KIND_DEV: 3, ORG_KIND_INFRA: 4, ORG_KIND_AWS_MARKETPLACE: 5 } },

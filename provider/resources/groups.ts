@@ -5,13 +5,18 @@ import { providerFor } from "./provider";
 import { type CommonInputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 
-/** What a group still holds, from the API's refusal to delete it (`1 child group`, ...), or undefined. */
-function heldBy(err: unknown): string[] | undefined {
+/**
+ * What a group still holds, from the API's refusal to delete it: the RESOURCE_NOT_EMPTY
+ * violations (`1 child group`, ...) when it sends them; else, for a FAILED_PRECONDITION without
+ * them (the platform need not send the detail), its message. Undefined for any other error.
+ */
+function heldBy(err: unknown): { held: string[]; counted: boolean } | undefined {
   if (!(err instanceof FailedPreconditionError)) return undefined;
   const held = err.violations
     .filter((v) => v.type === "RESOURCE_NOT_EMPTY")
     .map((v) => v.description.replace(/^.*?\b(has|contains|holds)\s+/i, ""));
-  return held.length ? held : undefined;
+  if (held.length) return { held, counted: true };
+  return err.violations.length ? undefined : { held: [err.apiMessage.replace(/^Failed precondition:\s*/i, "")], counted: false };
 }
 
 /** Inputs of a Group, as its definition (api/kinds) types them. */
@@ -22,12 +27,16 @@ export type GroupOutputs = CommonInputs & OutputsOf<typeof definition>;
 const spec: KindSpec<"groups"> = {
   ...factsOf("groups"),
   created: (g) => noteGroupCreated(g.uid),
-  heldBy: (err) => heldBy(err)?.join(", "),
+  heldBy(err) {
+    const h = heldBy(err);
+    return h && { what: h.held.join(", "), counted: h.counted };
+  },
   deleteError(err, props) {
-    const held = heldBy(err);
-    if (!held) return undefined;
+    const h = heldBy(err);
+    if (!h) return undefined;
     const who = props.name ? `group ${props.name} (${props.uid})` : `group ${props.uid}`;
-    return new Error(`${who} still contains ${held.join(", ")}: delete or move them first`, { cause: err });
+    if (!h.counted) return new Error(`${who} could not be deleted (${h.held[0]}): if it still holds anything, delete or move it first`, { cause: err });
+    return new Error(`${who} still contains ${h.held.join(", ")}: delete or move them first`, { cause: err });
   },
 };
 

@@ -62,13 +62,19 @@ export interface KindProvider<I extends object, O extends object> {
    * Deletes the resource; NOT_FOUND means it is already gone. A refusal because of what it still
    * holds is tried again while that keeps shrinking: the same run may be deleting its contents
    * in parallel (the engine orders deletes only by references, and a program, or the code
-   * `pulumi import` writes, may name a group by its literal uid).
+   * `pulumi import` writes, may name a group by its literal uid). A refusal that does not count
+   * what is held (no detail) is tried again a bounded number of times.
    */
   delete(id: string, props: O, o?: MethodOptions): Promise<void>;
 }
 
 /** The pause before deleting again a resource refused for what it still holds. */
 const CONTENTS_WAIT_MS = 1_000;
+/**
+ * Attempts a delete is tried while a refusal that counts nothing (no PreconditionFailure detail,
+ * which the platform need not send) stays the same: progress cannot be seen, so patience is bounded.
+ */
+const UNCOUNTED_TRIES = 5;
 
 /** `o` with its deadline: the given one, or the default budget from now. */
 const callOf = (o: MethodOptions = {}): Call => ({ ...o, deadline: o.deadline ?? Date.now() + DEFAULT_OPERATION_MS });
@@ -139,6 +145,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
       const prior = rec(props ?? {});
       const call = callOf(o);
       let held: string | undefined;
+      let same = 0;
       for (;;) {
         try {
           await currentClient().delete(spec.collection, id, call);
@@ -146,8 +153,10 @@ export function providerFor<C extends CollectionName, I extends object, O extend
         } catch (e) {
           if (e instanceof NotFoundError) return;
           const now = spec.heldBy?.(e);
-          if (now !== undefined && now !== held && Date.now() + CONTENTS_WAIT_MS < call.deadline) {
-            held = now;
+          same = now?.what === held ? same + 1 : 1;
+          const again = now !== undefined && (now.what !== held || (!now.counted && same < UNCOUNTED_TRIES));
+          if (again && Date.now() + CONTENTS_WAIT_MS < call.deadline) {
+            held = now.what;
             await sleep(CONTENTS_WAIT_MS, undefined, { signal: call.signal });
             continue;
           }

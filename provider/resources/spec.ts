@@ -76,8 +76,12 @@ export interface KindSpec<C extends CollectionName> {
    * a recovery must never take for the one it made (one List, before the create is sent).
    */
   existing?(client: IrvClient, inputs: Rec, call: Call): Promise<ReadonlySet<string>>;
-  /** What a refused delete says the resource still holds (compared between attempts), or undefined for any other error. */
-  heldBy?(err: unknown): string | undefined;
+  /**
+   * What a refused delete says the resource still holds (compared between attempts), or undefined
+   * for any other error. `counted` when the API said it in a detail that shrinks as the contents
+   * go; otherwise `what` is only its message, which may stay the same however much is deleted.
+   */
+  heldBy?(err: unknown): { what: string; counted: boolean } | undefined;
   /** A plain-words error for a failed delete, or undefined to keep the API's. */
   deleteError?(err: unknown, props: Rec): Error | undefined;
   /** Called after a successful create (groups record themselves for propagation waits). */

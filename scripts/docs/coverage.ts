@@ -7,6 +7,7 @@
 import type protobuf from "protobufjs";
 import type { z } from "zod";
 import { grpcRoot, GRPC_PACKAGES, type ProtoMethod, type ProtoPackage } from "../../api/grpc";
+import { SDK_SERVICES } from "../../api/grpc/catalog";
 import { displayNameOf, KINDS, maskPathOf, wireNameOf, type FieldDefinition, type KindDefinition, type ProtoField } from "../../api/kinds";
 
 export const COVERAGE_PAGE = "api-coverage.md";
@@ -22,7 +23,10 @@ const servicePackages = (): ProtoPackage[] => GRPC_PACKAGES.filter((p) => Object
 export const isServed = (m: ProtoMethod): boolean => "request" in m;
 
 /** The REST mapping of a method as irv-server serves it: the mapping's path under the service's prefix. */
-export const restPathOf = (m: ProtoMethod, prefix = ""): string => `${prefix}${m.http.path}`;
+export const restPathOf = (m: ProtoMethod, prefix = ""): string => `${prefix}${m.http?.path ?? ""}`;
+
+/** The REST cell of a method's row: its verb and path, or "none" (a method without a mapping). */
+export const restCell = (m: ProtoMethod): string => (m.http ? code(`${m.http.method.toUpperCase()} ${m.http.path}`) : "none");
 
 /** The table of one package's services and methods. */
 function servicesSection(p: ProtoPackage): string[] {
@@ -33,8 +37,37 @@ function servicesSection(p: ProtoPackage): string[] {
     out.push("| method | REST | body | REST in irv-server | gRPC in irv-server |", "|---|---|---|---|---|");
     for (const [method, m] of Object.entries(service.methods)) {
       const served = isServed(m);
-      const body = m.http.body === undefined ? "" : m.http.body === "*" ? "the whole request" : code(m.http.body);
-      out.push(`| ${code(method)} | ${code(`${m.http.method.toUpperCase()} ${m.http.path}`)} | ${body} | ${served ? "yes" : "no"} | ${served ? "yes" : "no: answers `UNIMPLEMENTED`"} |`);
+      const body = m.http?.body === undefined ? "" : m.http.body === "*" ? "the whole request" : code(m.http.body);
+      out.push(`| ${code(method)} | ${restCell(m)} | ${body} | ${served ? "yes" : "no"} | ${served ? "yes" : "no: answers `UNIMPLEMENTED`"} |`);
+    }
+    out.push("");
+  }
+  return out;
+}
+
+/** The SDK's services irv-server has no record of (api/grpc/catalog.ts): every method answers UNIMPLEMENTED. */
+export function unrecordedServices(): [string, Readonly<Record<string, string | null>>][] {
+  const known = new Set(servicePackages().flatMap((p) => Object.keys(p.services ?? {}).map((s) => `${p.package}.${s}`)));
+  return Object.entries(SDK_SERVICES).filter(([name]) => !known.has(name));
+}
+
+/** A catalog mapping (`post /x body=*`) as the page writes it: the REST cell and the body cell. */
+function mappingCells(rule: string | null): [string, string] {
+  if (rule === null) return ["(names only: see the SDK's proto)", ""];
+  if (rule === "") return ["none", ""];
+  const [verb, path, body] = rule.split(" ");
+  const b = body?.slice("body=".length);
+  return [code(`${verb.toUpperCase()} ${path}`), b === undefined ? "" : b === "*" ? "the whole request" : code(b)];
+}
+
+/** The section of the SDK's other services, one table each. */
+function unservedSection(): string[] {
+  const out: string[] = [];
+  for (const [name, methods] of unrecordedServices()) {
+    out.push(`### ${code(name)}`, "", "| method | REST | body | REST in irv-server | gRPC in irv-server |", "|---|---|---|---|---|");
+    for (const [method, rule] of Object.entries(methods)) {
+      const [rest, body] = mappingCells(rule);
+      out.push(`| ${code(method)} | ${rest} | ${body} | no | no: answers \`UNIMPLEMENTED\` |`);
     }
     out.push("");
   }
@@ -76,10 +109,10 @@ function kindSection(d: KindDefinition): string[] {
   const body = fields.filter(([, f]) => f.schema).map(([n, f]) => code(wireNameOf(n, f)));
   const masks = fields.flatMap(([n, f]) => maskPaths(d, n, f));
   const out = [`### ${code(d.proto.message)} (${code(displayNameOf(d))})`, ""];
-  out.push(`- Create: ${code(`${create.http.method.toUpperCase()} ${create.http.path}`)} with the ${code(d.parentField)} as ${code("parent")}; the body's members: ${body.join(", ")}.`);
+  out.push(`- Create: ${restCell(create)} with the ${code(d.parentField)} as ${code("parent")}; the body's members: ${body.join(", ")}.`);
   if (!update) out.push(`- Update: none (the API has no ${code(`Update${d.proto.message}`)}): any change replaces it.`);
-  else if (masks.length === 0) out.push(`- Update: ${code(`${update.http.method.toUpperCase()} ${update.http.path}`)}, never sent: every input change replaces it.`);
-  else out.push(`- Update: ${code(`${update.http.method.toUpperCase()} ${update.http.path}`)} with ${code("updateMask")} naming what changed, of: ${masks.map(code).join(", ")}.`);
+  else if (masks.length === 0) out.push(`- Update: ${restCell(update)}, never sent: every input change replaces it.`);
+  else out.push(`- Update: ${restCell(update)} with ${code("updateMask")} naming what changed, of: ${masks.map(code).join(", ")}.`);
   out.push("", "| field (wire) | proto name | number | type | behaviour | sent on create | update mask path |", "|---|---|---|---|---|---|---|");
   out.push(`| ${code("uid")} | ${code("uid")} | ${d.proto.uid} | ${code("string")} | | | |`);
   for (const [name, f] of fields) {
@@ -145,6 +178,7 @@ export function coveragePage(): string {
   const packages = servicePackages();
   const all = packages.flatMap((p) => Object.values(p.services ?? {}).flatMap((s) => Object.values(s.methods)));
   const served = all.filter(isServed).length;
+  const sdkMethods = Object.values(SDK_SERVICES).reduce((n, m) => n + Object.keys(m).length, 0);
   return [
     "<!-- generated by `npm run gen:docs` from api/grpc and api/kinds, do not edit -->",
     "",
@@ -153,12 +187,13 @@ export function coveragePage(): string {
     "The platform publishes its API as protobuf definitions, with each method's REST mapping, in its",
     "Go SDK (module `chainguard.dev/sdk`). Those definitions are the source of every fact on this",
     "page, which is generated from pulumi-irv's own records of them: `api/grpc` for the services,",
-    `\`api/kinds\` for the ${KINDS.length} kinds programs manage. It lists every service and method irv-server knows, with`,
-    "its REST mapping and whether irv-server implements it, then, kind by kind, what pulumi-irv",
-    "sends: create bodies, update masks, field behaviour, and the enums it sends by name.",
+    `\`api/kinds\` for the ${KINDS.length} kinds programs manage. It lists every service and method of the SDK (v1, v2beta1,`,
+    "the GA v2 and the rest), with its REST mapping and whether irv-server implements it, then,",
+    "kind by kind, what pulumi-irv sends: create bodies, update masks, field behaviour, and the enums",
+    "it sends by name.",
     "",
-    `irv-server serves ${served} of these ${all.length} methods, each on REST and on gRPC at the same address;`,
-    "a method it does not serve answers `UNIMPLEMENTED` on gRPC, naming its REST mapping.",
+    `The SDK has ${Object.keys(SDK_SERVICES).length} services with ${sdkMethods} methods. irv-server knows ${all.length} of these methods and serves ${served}, each on REST and on gRPC at the same address;`,
+    "a method it does not serve answers `UNIMPLEMENTED` on gRPC (naming its REST mapping when it knows it).",
     "",
     "Regenerate the page with `npm run gen:docs` after changing `api/grpc` or `api/kinds`;",
     "`test/docs/docs.test.ts` fails while it is stale.",
@@ -170,6 +205,13 @@ export function coveragePage(): string {
     "travels in the query.",
     "",
     ...packages.flatMap(servicesSection),
+    "## The SDK's other services",
+    "",
+    `The rest of the SDK's ${unrecordedServices().length} services (v1, v2beta1, v2 and the rest), none served by irv-server: on gRPC`,
+    "every method answers `UNIMPLEMENTED` (`test/docs/api-coverage.test.ts` calls each). The REST mapping is the",
+    "proto's; the registry v1, guardener and skills packages are given by name only.",
+    "",
+    ...unservedSection(),
     "## What pulumi-irv sends",
     "",
     "For each kind: the create request (its parent in the path, the body's members by their JSON",

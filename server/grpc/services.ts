@@ -8,7 +8,7 @@
 import { Metadata, status as GrpcStatus, type Server, type ServiceDefinition, type ServiceError, type ServerUnaryCall, type sendUnaryData, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { FastifyInstance } from "fastify";
 import type protobuf from "protobufjs";
-import type { ProtoMethod, ProtoPackage } from "../../api/grpc/proto";
+import type { HttpRule, ProtoMethod, ProtoPackage } from "../../api/grpc/proto";
 import { maxHeaderSize } from "node:http";
 import { ApiError, invalidField } from "../errors";
 import { errorOf, fromRestJson, toRest } from "./transcode";
@@ -17,7 +17,7 @@ import type { UnreadAnswers } from "../unread";
 const raw = (b: Buffer) => b;
 
 /** The REST mapping in words: `GET /iam/v2beta1/groups`. */
-export const describeRule = (m: ProtoMethod): string => `${m.http.method.toUpperCase()} ${m.http.path}`;
+export const describeRule = (m: ProtoMethod): string => (m.http ? `${m.http.method.toUpperCase()} ${m.http.path}` : "no REST mapping");
 
 /** How calls are answered: through `app`, in turns and within the bounds of `unread`. */
 export interface Answering {
@@ -76,7 +76,7 @@ export function addServices(server: Server, answering: Answering, root: protobuf
 }
 
 interface Bound {
-  rule: ProtoMethod["http"];
+  rule: HttpRule;
   prefix: string;
   request: protobuf.Type;
   response: protobuf.Type;

@@ -9,7 +9,7 @@ export type { SortValue };
 
 /** One collection-specific list filter (`name`, `keyId`, `aliases`, ...). */
 export interface ListFilter<T> {
-  /** The parameter may repeat or hold comma-separated values; an item matches any of them. */
+  /** The parameter may repeat (one value per parameter, as the gateway reads it; a comma is part of a value); an item matches any of them. */
   repeated?: boolean;
   /** What is wrong with one raw value, or undefined when it is fine. */
   check?(value: string): string | undefined;

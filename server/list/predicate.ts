@@ -19,14 +19,10 @@ export function predicate<T extends Keyed>(spec: Listing<T>, filters: Record<str
           return g === undefined || isSelfOrAncestor(g, values[0]);
         });
         break;
-      case "uidp.in_root": {
-        const want = values[0] === "true";
-        tests.push((item) => {
-          const g = spec.groupOf(item);
-          return (g === undefined || !g.includes("/")) === want;
-        });
+      case "uidp.in_root":
+        // The item itself is at the root (an organization, a person, a built-in role), whatever its group.
+        tests.push((item) => !item.uid.includes("/"));
         break;
-      }
       case "uidp.ids": {
         const ids = new Set(values);
         tests.push((item) => ids.has(item.uid));

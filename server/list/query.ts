@@ -39,7 +39,7 @@ export interface ListQuery<T extends Keyed = Keyed> {
   pageToken?: string;
   skip: number;
   order: Order;
-  /** Scope and collection filters by proto name: parameter -> values (comma-split where repeatable). */
+  /** Scope and collection filters by proto name: parameter -> values (one per parameter given). */
   filters: Record<string, string[]>;
   /** What the collection hides by default and this query did not ask for (a tag list's referrers). */
   hidden?: Hidden<T>;
@@ -152,8 +152,10 @@ export function parseListQuery<T extends Keyed>(raw: RawQuery, spec: Listing<T>)
       if (values.length > 1) throw invalidField(as, "must be given at most once");
       return values[0];
     };
+    // A repeated field takes one value per parameter, as the gateway reads it: `uidp.ids=a&uidp.ids=b`.
+    // A comma is part of the value (the gateway splits nothing), so `a,b` is one value.
     const many = () => {
-      const out = values.flatMap((x) => x.split(",")).filter((x) => x !== "");
+      const out = values.filter((x) => x !== "");
       if (out.length > MAX_VALUES) throw invalidField(as, `takes at most ${MAX_VALUES} values`);
       return out;
     };
@@ -171,14 +173,20 @@ export function parseListQuery<T extends Keyed>(raw: RawQuery, spec: Listing<T>)
     } else if (proto === "uidp.in_root" || hidden) {
       const b = parseBool(single());
       if (b === undefined) throw invalidField(as, 'must be "true" or "false"');
-      if (hidden) {
-        if (b) flags.add(proto);
-      } else q.filters[proto] = [String(b)];
+      // false is a proto3 bool's unset value: no filter, as on the platform.
+      if (b && hidden) flags.add(proto);
+      else if (b) q.filters[proto] = ["true"];
     } else if (!REPEATED_SCOPES.has(proto) && !spec.filters[proto]?.repeated && single() === "") {
       // An empty string is a proto3 string's unset value: no filter.
     } else if (proto.startsWith("uidp.")) {
       const vs = REPEATED_SCOPES.has(proto) ? many() : [single()];
-      for (const v of vs) if (!UID.test(v)) throw invalidField(as, "must be a uid: 40 hex characters, then /-separated 16-hex segments");
+      for (const v of vs)
+        if (!UID.test(v))
+          throw invalidField(
+            as,
+            "must be a uid: 40 hex characters, then /-separated 16-hex segments" +
+              (REPEATED_SCOPES.has(proto) && v.includes(",") ? `; give several as repeated parameters (${as}=A&${as}=B), not comma-separated` : ""),
+          );
       q.filters[proto] = vs;
     } else {
       const f = spec.filters[proto];

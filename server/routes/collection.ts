@@ -140,9 +140,9 @@ export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: Colle
   };
 }
 
-/** Registers the routes of one collection on `app`. */
-export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, def: CollectionRoutes<T>): void {
-  const path = COLLECTIONS[def.list.name].path;
+/** Registers the routes of one collection on `app`: at its v2beta1 path, or with `at` (the GA v2's, `gaPath`). */
+export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, def: CollectionRoutes<T>, at: (path: string) => string = (p) => p): void {
+  const path = at(COLLECTIONS[def.list.name].path);
   const authz = ctx.authz;
   const { cap, guard, readOptions, pageEnv, getOne, createOne, updateOne, removeOne } = collectionAccess(ctx, def);
   const refuse = (verb: string) => (req: FastifyRequest) => {

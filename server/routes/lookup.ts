@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS } from "../../api/collections";
+import { gaPath } from "../../api/grpc/ga";
 import { ISSUER_MAX } from "../auth/external-token";
 import { callerOf, type ServerContext } from "../context";
 import { invalidField, notFound } from "../errors";
@@ -52,10 +53,11 @@ export function v1Identity(r: IdentityRecord): Record<string, unknown> {
 export function registerLookupRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const path = COLLECTIONS.identities.path;
   // `::` is a literal colon to the router (a single one would start a parameter).
-  app.get(`${path}::lookupIdentity`, async (req) => {
-    const { issuer, subject } = lookupParams(req);
-    return { uid: lookupUid(ctx, callerOf(req), issuer, subject) };
-  });
+  for (const at of [path, gaPath(path)])
+    app.get(`${at}::lookupIdentity`, async (req) => {
+      const { issuer, subject } = lookupParams(req);
+      return { uid: lookupUid(ctx, callerOf(req), issuer, subject) };
+    });
   app.get(`${v1Path(path)}/lookup`, async (req) => {
     const { issuer, subject } = lookupParams(req);
     const found = lookupIdentity(ctx, callerOf(req), issuer, subject);

@@ -40,7 +40,7 @@ describe("protojson through the descriptors", () => {
       code: 3,
       message: "Invalid argument: name: too long",
       details: [
-        { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_ARGUMENT", domain: "iam.irv.dev" },
+        { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_ARGUMENT", domain: "iam.chainguard.dev" },
         { "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: "name", description: "too long" }] },
         { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "2s" },
       ],

@@ -3,15 +3,19 @@
  * what pulumi-irv sends; and every method it marks served really answers on a live irv-server over
  * REST, at its mapping: no 404, no 405, no UNIMPLEMENTED.
  */
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GRPC_PACKAGES, type ProtoMethod } from "../../api/grpc";
+import { Client, credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { GRPC_PACKAGES, ruleText, type ProtoMethod } from "../../api/grpc";
+import { SDK_SERVICES } from "../../api/grpc/catalog";
 import { KINDS, type Kind, type KindDefinition } from "../../api/kinds";
-import { COVERAGE_PAGE, isServed, restPathOf } from "../../scripts/docs/coverage";
+import { COVERAGE_PAGE, isServed, restCell, restPathOf, unrecordedServices } from "../../scripts/docs/coverage";
 import { DOCS_DIR } from "../../scripts/gen-docs";
 import { makeEveryKind, type EveryKind } from "../support/every-kind";
 import { listAll, useServer } from "../support/server";
+import { goTool } from "../support/tools";
 
 const page = () => readFileSync(path.join(DOCS_DIR, COVERAGE_PAGE), "utf8");
 
@@ -26,7 +30,7 @@ describe("docs/api-coverage.md", () => {
     expect(METHODS.length).toBeGreaterThan(60);
     for (const { pkg, service, name, m } of METHODS) {
       expect(text).toContain(`### \`${pkg}.${service}\``);
-      const row = `| \`${name}\` | \`${m.http.method.toUpperCase()} ${m.http.path}\` |`;
+      const row = `| \`${name}\` | ${restCell(m)} |`;
       expect(text, row).toContain(row);
       const line = text.split("\n").find((l) => l.startsWith(row) && text.indexOf(`### \`${pkg}.${service}\``) < text.indexOf(l))!;
       expect(line, row).toMatch(isServed(m) ? /\| yes \| yes \|$/ : /\| no \| no: answers `UNIMPLEMENTED` \|$/);
@@ -53,16 +57,17 @@ describe("every method the page marks served, on a live irv-server over REST", (
    * A request to `m`'s mapping: its path variables filled with live uids (a parent with a group's,
    * an item's uid with one of the collection's), an empty body where it takes one.
    */
-  function requestOf(m: ProtoMethod, prefix: string, uidOf: (collection: string) => string): { method: string; url: string; body?: object } {
+  function requestOf(m: Extract<ProtoMethod, { request: string }>, prefix: string, uidOf: (collection: string) => string): { method: string; url: string; body?: object } {
     const url = restPathOf(m, prefix).replace(/\{(\w+)[^}]*\}/g, (_, v: string) => uidOf(v.startsWith("parent") ? "parent" : m.http.path.split("/")[3]));
     return { method: m.http.method.toUpperCase(), url, ...(m.http.body === undefined ? {} : { body: {} }) };
   }
 
   it("answers at its mapping (no 404, 405 or UNIMPLEMENTED, no 5xx)", async () => {
     const { server, api } = ctx;
-    // Items of their own for each version, so a v2beta1 delete leaves the v1 one to delete.
+    // Items of their own for each version, so a v2beta1 delete leaves the v2 and v1 ones to delete.
     const v2 = await makeEveryKind(api, server.organization, "coverage-v2");
     const v1 = await makeEveryKind(api, server.organization, "coverage-v1");
+    const ga = await makeEveryKind(api, server.organization, "coverage-ga");
     const ITEM: Record<Kind, keyof EveryKind> = {
       groups: "subteam",
       identities: "syncer",
@@ -75,9 +80,9 @@ describe("every method the page marks served, on a live irv-server over REST", (
     };
     const others: Record<string, string> = {};
     for (const c of ["repos", "tags", "advisories"] as const) others[c] = (await listAll(api, c, { "uidp.descendants_of": server.organization, page_size: 1 }))[0].uid;
-    const made = (pkg: string) => (pkg.endsWith(".v2beta1") ? v2 : v1);
+    const made = (pkg: string) => (pkg.endsWith(".v2beta1") ? v2 : pkg.endsWith(".v2") ? ga : v1);
 
-    const served = METHODS.filter((x) => isServed(x.m));
+    const served = METHODS.flatMap((x) => ("request" in x.m ? [{ ...x, m: x.m }] : []));
     // Deletes last, in the reverse of the kinds' order (bindings before roles and identities, groups last).
     const order = (x: (typeof served)[number]) => (x.m.http.method === "delete" ? 1000 - KINDS.findIndex((k) => x.m.http.path.split("/")[3] === k.kind) : 0);
     served.sort((a, b) => order(a) - order(b));
@@ -90,6 +95,72 @@ describe("every method the page marks served, on a live irv-server over REST", (
       expect([404, 405, 501], `${pkg}.${service}/${name} ${r.method} ${r.url}: ${res.status} ${res.text}`).not.toContain(res.status);
       expect(code, `${pkg}.${service}/${name}: ${res.text}`).not.toBe(12);
       expect(res.status, `${pkg}.${service}/${name}: ${res.text}`).toBeLessThan(500);
+    }
+  });
+});
+
+/** The SDK's services and methods as its own registered descriptors list them (test/tools/cmd/services). */
+function sdkServices(): Record<string, Record<string, string | null>> {
+  const modcache = execFileSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).trim();
+  const out = execFileSync(goTool("services"), ["-protos", path.join(modcache, "chainguard.dev", "sdk@v0.1.212")], { encoding: "utf8", maxBuffer: 16 << 20 });
+  const services: Record<string, Record<string, string | null>> = {};
+  for (const l of out.trim().split("\n")) {
+    const x = JSON.parse(l) as { service: string; method: string; linked: boolean; http?: { method: string; path: string; body?: string } };
+    const rule = x.http ? `${x.http.method} ${x.http.path}${x.http.body ? ` body=${x.http.body}` : ""}` : "";
+    (services[x.service] ??= {})[x.method] = x.linked ? rule : null;
+  }
+  return services;
+}
+
+describe("docs/api-coverage.md against the SDK itself", () => {
+  const ctx = useServer();
+
+  it("lists every service and method of the SDK, as the SDK's own descriptors have them", () => {
+    const sdk = sdkServices();
+    expect(Object.keys(sdk).length).toBeGreaterThan(80);
+    // The project's record of the SDK is the SDK's, method for method, mapping for mapping.
+    expect(SDK_SERVICES).toEqual(sdk);
+    const text = page();
+    for (const [service, methods] of Object.entries(sdk)) {
+      const at = text.indexOf(`### \`${service}\``);
+      expect(at, service).toBeGreaterThan(0);
+      const table = text.slice(at, text.indexOf("\n\n", text.indexOf("|---", at)));
+      for (const m of Object.keys(methods)) expect(table, `${service}/${m}`).toContain(`| \`${m}\` |`);
+    }
+    for (const s of ["chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService", "chainguard.platform.iam.v2beta1.TermsService", "chainguard.platform.registry.v2beta1.ImagesService", "chainguard.platform.registry.v2beta1.OverlaysService", "chainguard.platform.registry.v2beta1.OverlayBindingsService", "chainguard.platform.ecosystems.Entitlements"])
+      expect(text).toContain(`### \`${s}\``);
+  });
+
+  it("records the services irv-server knows as the SDK has them: every method, each REST mapping", () => {
+    for (const p of GRPC_PACKAGES)
+      for (const [service, s] of Object.entries(p.services ?? {})) {
+        const full = `${p.package}.${service}`;
+        const sdk = SDK_SERVICES[full];
+        expect(sdk, full).toBeDefined();
+        expect(Object.keys(s.methods).sort(), full).toEqual(Object.keys(sdk).sort());
+        for (const [name, m] of Object.entries(s.methods))
+          expect(ruleText(m), `${full}/${name}`).toBe(sdk[name]);
+      }
+  });
+
+  it("is true of irv-server: every method of the services it does not know answers UNIMPLEMENTED", async () => {
+    // A plain client: these services are in no descriptor the project builds, so the call is an empty message.
+    const client = new Client(new URL(ctx.server.url).host, credentials.createInsecure());
+    const md = new Metadata();
+    md.set("authorization", `Bearer ${ctx.server.token}`);
+    const call = (service: string, method: string) =>
+      new Promise<string>((resolve) =>
+        client.makeUnaryRequest(`/${service}/${method}`, (b: Buffer) => b, (b: Buffer) => b, Buffer.alloc(0), md, (err: ServiceError | null) =>
+          resolve(err ? status[err.code] : "OK"),
+        ),
+      );
+    try {
+      const unknown = unrecordedServices();
+      expect(unknown.length).toBeGreaterThan(40);
+      for (const [service, methods] of unknown)
+        for (const m of Object.keys(methods)) expect([await call(service, m), `${service}/${m}`]).toEqual(["UNIMPLEMENTED", `${service}/${m}`]);
+    } finally {
+      client.close();
     }
   });
 });

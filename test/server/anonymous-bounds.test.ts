@@ -75,7 +75,7 @@ function freshQueries(c: Catalog, collection: "repos" | "tags"): { label: string
     { label: "fresh scope", query: { "uidp.descendants_of": freshUid(c) } },
     { label: "fresh children_of", query: { "uidp.children_of": freshUid(c) } },
     { label: "fresh ancestors_of", query: { "uidp.ancestors_of": freshUid(c) }, saturates: tags },
-    { label: "100 fresh ids", query: { "uidp.ids": Array.from({ length: 100 }, () => freshUid(c)).join(",") } },
+    { label: "100 fresh ids", query: { "uidp.ids": Array.from({ length: 100 }, () => freshUid(c)) } },
     { label: "fresh name, by name desc", query: { name: `n-${randomBytes(6).toString("hex")}`, order_by: "name desc" } },
     ...(tags
       ? [

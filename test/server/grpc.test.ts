@@ -12,7 +12,7 @@ import { grpcFor, type GrpcApi, type GrpcResult } from "../support/grpc";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { defaultAudience } from "../support/sts";
 import { path, startTestServer, useServer, type TestServer } from "../support/server";
-import { mkGroup, mkIdentity, ok } from "../support/server-helpers";
+import { mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
 
 const IAM = "chainguard.platform.iam.v2beta1";
 const GROUPS = `${IAM}.GroupsService`;
@@ -117,6 +117,8 @@ describe("gRPC beside REST on one address", () => {
     expect(f.details).toBe(rest.body.message);
     expect(f.status).toEqual(rest.body);
     expect(f.status.details.map((d: { "@type": string }) => d["@type"])).toEqual(["type.googleapis.com/google.rpc.ErrorInfo", "type.googleapis.com/google.rpc.BadRequest"]);
+    // The ErrorInfo's domain is the platform's, not irv's own.
+    expect(f.status.details[0]).toMatchObject({ reason: "INVALID_ARGUMENT", domain: "iam.chainguard.dev" });
     // A precondition: a group that still holds another cannot be deleted.
     const parent = await mkGroup(ctx.api, ctx.server.organization, "holds-one");
     await mkGroup(ctx.api, parent.uid, "held");
@@ -179,9 +181,18 @@ describe("gRPC beside REST on one address", () => {
     expect((await ctx.api.get(path("groups", made.id))).status).toBe(404);
     const ids = answer(await g.call("chainguard.platform.iam.Identities", "List", { uidp: { descendantsOf: org } }));
     expect(ids.items.map((i: { id: string }) => i.id)).toEqual(ok(await ctx.api.get("/iam/v1/identities", { "uidp.descendants_of": org })).items.map((i: { id: string }) => i.id));
-    // Lookup is served (test/server/people.test.ts); v1 role bindings are not.
+    // Lookup is served (test/server/people.test.ts); so are v1 role bindings, account associations
+    // and invites at their v1 paths, a listed binding with its group and role as v1 messages.
     expect(failure(await g.call("chainguard.platform.iam.Identities", "Lookup", {})).code).toBe("INVALID_ARGUMENT");
-    expect(failure(await g.call("chainguard.platform.iam.RoleBindings", "List", {})).code).toBe("UNIMPLEMENTED");
+    const bindings = answer(await g.call("chainguard.platform.iam.RoleBindings", "List", { uidp: { descendantsOf: org } }));
+    expect(bindings.items).toEqual(ok(await ctx.api.get("/iam/v1/rolebindings", { "uidp.descendants_of": org })).items.map((i: unknown) => asMessage("chainguard.platform.iam.RoleBindingList.Binding", i)));
+    expect(bindings.items[0].group.id).toBe(org);
+    const team = await mkGroup(ctx.api, org, "v1-grpc");
+    const assoc = answer(await g.call("chainguard.platform.iam.GroupAccountAssociations", "Create", { group: team.uid, name: "accts", amazon: { account: "123456789012" } }));
+    expect(assoc).toMatchObject({ group: team.uid, amazon: { account: "123456789012" } });
+    const invite = answer(await g.call("chainguard.platform.iam.GroupInvites", "Create", { group: team.uid, ttl: "3600s", role: role.owner }));
+    expect(invite).toMatchObject({ id: expect.any(String), code: expect.any(String), role: { name: "owner" } });
+    expect(failure(await g.call("chainguard.platform.iam.GroupInvites", "CreateWithGroup", {})).code).toBe("UNIMPLEMENTED");
   });
 
   it("keeps serving HTTP/1.1 on the same port while gRPC streams are open", async () => {

@@ -60,10 +60,38 @@ describe("every List endpoint", () => {
   }
 
   it("bounds the values of a repeated parameter", async () => {
-    // Comma-separated or repeated, counted together; the 16 KiB request line bounds the rest.
+    // One value per parameter; the 16 KiB request line bounds the rest.
     const cve = ok(await ctx.api.get(path("advisories"), { page_size: 1 })).advisories[0].aliases[0];
-    expect(await uids("advisories", { aliases: [Array(MAX_VALUES - 1).fill("x").join(","), cve] })).not.toEqual([]);
-    expectFieldViolation(await ctx.api.get(path("advisories"), { aliases: [Array(MAX_VALUES).fill("x").join(","), cve] }), "aliases");
+    expect(await uids("advisories", { aliases: [...Array(MAX_VALUES - 1).fill("x"), cve] })).not.toEqual([]);
+    expectFieldViolation(await ctx.api.get(path("advisories"), { aliases: [...Array(MAX_VALUES).fill("x"), cve] }), "aliases");
+  });
+
+  it("reads a repeated parameter once per value, as the gateway does: a comma is part of the value", async () => {
+    const org = ctx.server.organization;
+    const a = await mkGroup(ctx.api, org, "repeat-a");
+    const b = await mkGroup(ctx.api, org, "repeat-b");
+    expect(await uids("groups", { "uidp.ids": [a.uid, b.uid] })).toEqual([a.uid, b.uid].sort());
+    const [v] = expectFieldViolation(await ctx.api.get(path("groups"), { "uidp.ids": `${a.uid},${b.uid}` }), "uidp.ids");
+    expect(v.description).toContain("repeated parameters (uidp.ids=A&uidp.ids=B)");
+    // A collection filter too: two aliases joined by a comma are one alias no advisory has.
+    const cves = ok(await ctx.api.get(path("advisories"), { page_size: 2 })).advisories.map((x: { aliases: string[] }) => x.aliases[0]);
+    expect(await uids("advisories", { aliases: cves })).toHaveLength(2);
+    expect(await uids("advisories", { aliases: cves.join(",") })).toEqual([]);
+  });
+
+  it("uidp.in_root keeps the root-level items themselves, not the items of a root group; false is no filter", async () => {
+    const org = ctx.server.organization;
+    const id = await mkIdentity(ctx.api, org, "root-group-bot");
+    const custom = ok(await ctx.api.post(path("roles", org), { name: "root-group-role", capabilities: ["CAP_IAM_GROUPS_LIST"] }));
+    const ids = await uids("identities", { "uidp.in_root": "true", page_size: 200 });
+    expect(ids).not.toContain(id.uid);
+    for (const u of ids) expect(u).not.toContain("/");
+    const roles = await uids("roles", { "uidp.in_root": "true", page_size: 200 });
+    expect(roles).toContain(role.viewer);
+    expect(roles).not.toContain(custom.uid);
+    expect(await uids("groups", { "uidp.in_root": "true", page_size: 200 })).toEqual([org]);
+    for (const c of ["groups", "identities", "roles"] as const)
+      expect(await uids(c, { "uidp.in_root": "false", page_size: 200 }), c).toEqual(await uids(c, { page_size: 200 }));
   });
 
   it("reads booleans as the gateway does, and an empty string as an unset filter", async () => {

@@ -56,7 +56,7 @@ describe("built-in sample", () => {
     const all = await listAll(sample.api, "advisories");
     const a = all[7];
     expect((await listAll(sample.api, "advisories", { advisoryIds: a.advisoryId })).map((x) => x.uid)).toEqual([a.uid]);
-    const two = await listAll(sample.api, "advisories", { advisoryIds: `${a.advisoryId},${all[8].advisoryId}` });
+    const two = await listAll(sample.api, "advisories", { advisoryIds: [a.advisoryId, all[8].advisoryId] });
     expect(two).toHaveLength(2);
     const byAlias = await listAll(sample.api, "advisories", { aliases: a.aliases[0] });
     expect(byAlias.map((x) => x.uid)).toContain(a.uid);

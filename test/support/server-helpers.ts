@@ -10,7 +10,7 @@ export function expectError(res: ApiResponse, name: CodeName) {
   expect({ status: res.status, code: res.body?.code }, res.text).toEqual({ status: c.http, code: c.code });
   expect(res.body.message.startsWith(`${c.label}: `)).toBe(true);
   const info = res.body.details.find((d: { "@type": string }) => d["@type"] === `${TYPE_PREFIX}ErrorInfo`);
-  expect(info).toMatchObject({ reason: name, domain: "iam.irv.dev" });
+  expect(info).toMatchObject({ reason: name, domain: "iam.chainguard.dev" });
   return res.body;
 }
 

@@ -47,6 +47,7 @@ export interface Api {
   get<T = any>(path: string, query?: Query): Promise<ApiResponse<T>>;
   post<T = any>(path: string, body?: unknown): Promise<ApiResponse<T>>;
   patch<T = any>(path: string, body: unknown, query?: Query): Promise<ApiResponse<T>>;
+  put<T = any>(path: string, body: unknown): Promise<ApiResponse<T>>;
   del<T = any>(path: string): Promise<ApiResponse<T>>;
   /** The same client with another token (null: anonymous). */
   as(token: string | null): Api;
@@ -92,6 +93,7 @@ export function apiFor(url: string, token: string | null): Api {
     get: (path, query) => request("GET", path, { query }),
     post: (path, body) => request("POST", path, { body: body ?? {} }),
     patch: (path, body, query) => request("PATCH", path, { body, query }),
+    put: (path, body) => request("PUT", path, { body }),
     del: (path) => request("DELETE", path),
     as: (t) => apiFor(url, t),
   };

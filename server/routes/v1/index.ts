@@ -3,8 +3,9 @@
  * over the same store, authorization and anonymous public reads as v2beta1. What differs is only
  * the wire: v1 names (shapes.ts), Lists that answer `{items}` with every match in one response
  * (v1 has no paging or ordering parameters), no Get by id (a v2 addition: v1 lists with `?id=`),
- * and a PATCH without `updateMask` that replaces every updatable field, resetting those a body
- * omits; PUT does the same (the v1 protos map Update to PUT). Advisories have no v1 path.
+ * and an update by PUT only (the v1 protos map Update to PUT; PATCH is 405) that replaces every
+ * updatable field, resetting those a body omits. The paths are the v1 protos' (`/iam/v1/rolebindings`,
+ * `/iam/v1/account_associations`, `/iam/v1/group_invites`). Advisories have no v1 path.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../../../api/collections";
@@ -18,7 +19,7 @@ import { paginatePublic, PUBLIC_WORK_MAX } from "../../list/public";
 import type { Keyed } from "../../store";
 import { eachV1Collection } from "../all";
 import { collectionAccess, uidOf, type CollectionRoutes } from "../collection";
-import { fromV1, resetMask, toV1 } from "./shapes";
+import { fromV1, resetMask, toV1, toV1Listed } from "./shapes";
 
 /** v2beta1 List parameters v1 filters do not have: ignored, as the gateway ignores what a request message lacks. */
 const V2_LIST_PARAMS = new Set(["page_size", "pageSize", "page_token", "pageToken", "order_by", "orderBy", "skip", ...Object.keys(HIDDEN_TAGS).flatMap((f) => [f, jsonName(f)])]);
@@ -30,8 +31,18 @@ const V2_LIST_PARAMS = new Set(["page_size", "pageSize", "page_token", "pageToke
  */
 export const V1_ANONYMOUS_MAX = 1_000;
 
-/** The v1 path of a collection. */
+/** The v1 path of a v2beta1 one, where v1 names the collection alike. */
 export const v1Path = (path: string): string => path.replace("/v2beta1/", "/v1/");
+
+/** The collections v1 names otherwise (the v1 protos' `google.api.http` paths). */
+const V1_PATHS: Partial<Record<CollectionName, string>> = {
+  roleBindings: "/iam/v1/rolebindings",
+  accountAssociations: "/iam/v1/account_associations",
+  groupInvites: "/iam/v1/group_invites",
+};
+
+/** The v1 path of a collection. */
+export const v1PathOf = (c: CollectionName): string => V1_PATHS[c] ?? v1Path(COLLECTIONS[c].path);
 
 /**
  * The List query v1 takes: v2 filters, `id` (repeatable) as well as `uidp.ids`, no paging or
@@ -67,9 +78,9 @@ const EXCLUDE_FLAGS = new Map(
 
 function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, def: CollectionRoutes<T>): void {
   const name = def.list.name;
-  const path = v1Path(COLLECTIONS[name].path);
+  const path = v1PathOf(name);
   const { cap, guard, readOptions, pageEnv, createOne, updateOne, removeOne } = collectionAccess(ctx, def);
-  const render = (req: FastifyRequest, item: T) => toV1(name, def.render(ctx, item, callerOf(req)));
+  const render = (req: FastifyRequest, item: T) => toV1Listed(name, def.render(ctx, item, callerOf(req)));
   const noQuery = (req: FastifyRequest, why: string) => {
     for (const k of Object.keys(req.query as object)) throw invalidField(k, why);
   };
@@ -115,13 +126,15 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
   } : refuse(def.readOnly ?? `${name} cannot be created`));
 
   const update = def.update;
-  app.route({ method: ["PATCH", "PUT"], url: `${path}/*`, handler: update ? async (req: FastifyRequest) => {
-    noQuery(req, "is not a query parameter of v1 updates: a v1 PATCH replaces every updatable field");
+  // v1 updates with PUT only (the v1 protos map Update to PUT), replacing every updatable field.
+  app.patch(`${path}/*`, refuse(update ? `v1 updates with PUT ${path}/<id>` : (def.readOnly ?? `${name} cannot be updated`)));
+  app.put(`${path}/*`, update ? async (req: FastifyRequest) => {
+    noQuery(req, "is not a query parameter of v1 updates: a v1 PUT replaces every updatable field");
     const uid = uidOf(req);
     guard(req, "update", uid);
     const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
     return toV1(name, updateOne(req, uid, body, resetMask(update.maskPaths, body)));
-  } : refuse(def.readOnly ?? `${name} cannot be updated`) });
+  } : refuse(def.readOnly ?? `${name} cannot be updated`));
 
   app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse(def.readOnly ?? `${name} cannot be deleted`));
 }
