@@ -125,7 +125,7 @@ export async function runFollow(o: FollowCommandOptions, io: Io, stopped?: Promi
       // One that may have been the platform's (a key rotated, a clock off) leaves a gap; a replay does not.
       if (status === 403 && !/already used/.test(reason)) follower.gap(`a delivery could not be verified: ${reason}`);
     },
-    health: () => ({ ready, group, ...follower.stats, refused, remembered: verifier.remembered, notified: notifier.stats }),
+    health: () => ({ ready, group, ...follower.stats, refused, remembered: verifier.remembered, notified: notifier.stats, rss: process.memoryUsage().rss }),
   });
   io.err(`irv drift --follow: listening on ${receiver.url}${o.path ?? "/"} for deliveries to group ${group} signed by ${issuer}`);
   const stop = new Promise<void>((resolve) => {
