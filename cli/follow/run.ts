@@ -78,16 +78,20 @@ function issuerOf(contents: StackContents, given: string | undefined): string {
 
 /** Runs the receiver until a signal (or `stopped`, for tests) stops it. Returns the exit code. */
 export async function runFollow(o: FollowCommandOptions, io: Io, stopped?: Promise<void>): Promise<number> {
+  // The options first: a mistake in them is told before the stack is read.
+  const { host, port } = listenAddress(o.listen);
+  const maxBody = positive("max-body", o.maxBody, DEFAULT_MAX_BODY);
+  const repeatWindowMs = positive("repeat-window", o.repeatWindow, 3600) * 1000;
+  const gapEveryMs = positive("gap-every", o.gapEvery, 60) * 1000;
+  if (!!o.tlsCert !== !!o.tlsKey) throw new UsageError("--tls-cert and --tls-key go together");
+  if (o.webhook && !/^https?:\/\/[^/]/.test(o.webhook)) throw new UsageError("--webhook must be an http(s) URL");
+  if (o.path !== undefined && !o.path.startsWith("/")) throw new UsageError("--path must start with /");
+  const tls = o.tlsCert && o.tlsKey ? { cert: readFileSync(o.tlsCert), key: readFileSync(o.tlsKey) } : undefined;
   const first = await readStack(o.selection);
   const group = groupOf(first, o.group);
   const issuer = issuerOf(first, o.issuer);
-  const { host, port } = listenAddress(o.listen);
-  const maxBody = positive("max-body", o.maxBody, DEFAULT_MAX_BODY);
-  if (!!o.tlsCert !== !!o.tlsKey) throw new UsageError("--tls-cert and --tls-key go together");
-  const tls = o.tlsCert && o.tlsKey ? { cert: readFileSync(o.tlsCert), key: readFileSync(o.tlsKey) } : undefined;
-  if (o.webhook && !/^https?:\/\//.test(o.webhook)) throw new UsageError(`--webhook must be an http(s) URL`);
   const warn = (m: string) => io.err(`irv drift --follow: ${m}`);
-  const notifier = new Notifier({ exec: o.exec, webhook: o.webhook, repeatWindowMs: positive("repeat-window", o.repeatWindow, 3600) * 1000, warn });
+  const notifier = new Notifier({ exec: o.exec, webhook: o.webhook, repeatWindowMs, warn });
   let loaded: StackContents | undefined = first;
   const follower = new Follower({
     // The first load is the one read above; later ones see a `pulumi up` made meanwhile.
@@ -98,7 +102,7 @@ export async function runFollow(o: FollowCommandOptions, io: Io, stopped?: Promi
     },
     open: () => openStack(o.selection),
     access: o.access,
-    gapEveryMs: positive("gap-every", o.gapEvery, 60) * 1000,
+    gapEveryMs,
     warn,
     report: (r) => {
       print(io, r, o.format);
