@@ -42,7 +42,7 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
       program: async () => {
         const eng = new irv.iam.Group("eng", { parentUid: org, name: "engineering", description: "Everyone who builds" });
         new irv.iam.Group("ops", { parentUid: org, name: "ops" });
-        const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci", claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" } });
+        const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-bot", claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" } });
         new irv.iam.RoleBinding("ci-viewer", { groupUid: eng.uid, identityUid: ci.uid, roleUid: builtinRoleUid("viewer") });
         new irv.events.Subscription("drift", { parentUid: org, sink: "https://drift.acme.example/events" });
       },
@@ -134,7 +134,7 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
     expect((await srv.api.patch(apiPath("identities", ci), { description: "edited while nobody listened" }, { updateMask: "description" })).status).toBe(200);
     follow = await start();
     const r = await follow.waitFor((x) => x.follow.trigger === "start");
-    expect(r.resources.find((x) => x.name === "ci")!.fields).toContainEqual({ path: "description", recorded: undefined, live: "edited while nobody listened" });
+    expect(r.resources.find((x) => x.name === "ci")!.fields).toContainEqual({ path: "description", recorded: "", live: "edited while nobody listened" });
     expect(drifted(r, "ops", "deleted")).toBe(true);
   });
 
