@@ -8,14 +8,19 @@
  * full drift); and stays bounded under a burst of thousands of events. Every wait is on a
  * condition, bounded generously.
  */
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinRoleUid } from "../../server";
-import { createStack, ENGINE_TIMEOUT, nodeRequire, pulumiEnv, type TestStack } from "../support/engine";
+import { createStack, ENGINE_TIMEOUT, nodeRequire, pulumiEnv, repoRoot, type TestStack } from "../support/engine";
 import { path as apiPath, startTestServer, type TestServer } from "../support/server";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { deliverer, digest } from "../support/deliveries";
-import { startDoor, startFollow, type FollowProcess } from "../support/follow";
+import { irvOnPath, startDoor, startFollow, type FollowProcess } from "../support/follow";
+import { execFile } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
 import type { FollowReport } from "../../cli/follow/follow";
 
 const irv = nodeRequire("pulumi-irv") as typeof import("../../dynamic");
@@ -30,8 +35,11 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
   let follow: FollowProcess | undefined;
   let forward: ReturnType<ReturnType<typeof deliverer>["forward"]>;
   let org: string;
+  let bin: string;
+  const doc = readFileSync(path.join(repoRoot, "docs", "drift-follow.md"), "utf8");
 
   beforeAll(async () => {
+    bin = irvOnPath();
     srv = await startTestServer();
     org = srv.server.organization;
     // The stack reaches the API through a door the test can shut: the server down and back.
@@ -44,7 +52,8 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
         new irv.iam.Group("ops", { parentUid: org, name: "ops" });
         const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-bot", claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" } });
         new irv.iam.RoleBinding("ci-viewer", { groupUid: eng.uid, identityUid: ci.uid, roleUid: builtinRoleUid("viewer") });
-        new irv.events.Subscription("drift", { parentUid: org, sink: "https://drift.acme.example/events" });
+        // As docs/drift-follow.md declares it.
+        new irv.events.Subscription("drift", { parentUid: org, sink: "https://drift.example.com/" });
       },
     });
     env = pulumiEnv(path.join(path.dirname(t.workDir), "home"));
@@ -61,19 +70,28 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
     await srv?.close();
   });
 
-  const start = () => startFollow(["--stack", "follow", "--cwd", t.workDir, "--issuer", issuer.url, "--gap-every", "1"], env);
+  // The receiver as docs/drift-follow.md runs it, on a free port of the loopback address.
+  const SERVICE = "irv drift --follow --listen 0.0.0.0:8080 --format json";
+  const NOTIFY = "irv drift --follow --listen 0.0.0.0:8080 --webhook https://hooks.example.com/drift --exec 'logger -t irv-drift'";
+  const local = (command: string) => command.replace("0.0.0.0:8080", "127.0.0.1:0");
+  const start = (command = SERVICE, more: string[] = []) =>
+    startFollow(local(command), ["--stack", "follow", "--cwd", t.workDir, "--issuer", issuer.url, "--gap-every", "1", ...more], { ...env, PATH: `${bin}${path.delimiter}${env.PATH}` });
   const uidOf = async (name: string): Promise<string> => {
     const state = await t.exportState();
     return (state.deployment.resources as any[]).find((x) => String(x.urn).endsWith(`::${name}`)).outputs.uid;
   };
   const drifted = (r: FollowReport, name: string, status: string) => r.resources.some((x) => x.name === name && x.status === status);
 
-  it("runs a full drift at start, for the group of the stack's subscription", async () => {
+  it("runs a full drift at start, for the group of the stack's subscription, as the docs run it", async () => {
+    for (const shown of [SERVICE, NOTIFY, "curl -fsS http://127.0.0.1:8080/healthz"]) expect(doc).toContain(`   ${shown}\n`);
+    expect(doc).toContain(`new irv.events.Subscription("drift", { parentUid: org, sink: "https://drift.example.com/" });`);
     follow = await start();
     const first = await follow.waitFor((r) => r.follow.trigger === "start");
     expect(first).toMatchObject({ stack: "follow", inSync: true, checked: 5 });
     expect(follow.stderr()).toContain(`for deliveries to group ${org} signed by ${issuer.url}`);
-    expect(await follow.health()).toMatchObject({ ready: true, group: org, fullDrifts: 1 });
+    const port = new URL(follow.url).port;
+    const curl = await promisify(execFile)("sh", ["-c", `curl -fsS http://127.0.0.1:${port}/healthz`]);
+    expect(JSON.parse(curl.stdout)).toMatchObject({ ready: true, group: org, fullDrifts: 1 });
   });
 
   it("reports a hand edit, re-reading only what the event names", async () => {
@@ -164,6 +182,32 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
     const after = await follow!.health();
     expect(after.batches - before.batches).toBeLessThan(N / 10);
     expect(after.rss).toBeLessThan(400 * 1024 * 1024);
+  });
+
+  it("sends each finding to a webhook and a command, as the docs show", async () => {
+    const posted: any[] = [];
+    const hook = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        posted.push(JSON.parse(body));
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
+    try {
+      expect(await follow!.stop()).toBe(0);
+      const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/drift`;
+      follow = await start(NOTIFY.replace("https://hooks.example.com/drift", hookUrl), ["--format", "json"]);
+      await follow.waitFor((r) => r.follow.trigger === "start");
+      // The drift found at start (ci's description, ops deleted, the owner binding) is sent, once each.
+      await waitUntil(() => posted.some((p) => p.finding === "access" && /gets role owner/.test(p.summary)));
+      expect(posted.some((p) => p.finding === "drift" && /ops \(iam.Group, uid .*\) was deleted outside Pulumi/.test(p.summary))).toBe(true);
+      await waitUntil(async () => (await follow!.health()).notified.sent === posted.length);
+      expect((await follow.health()).notified.failed).toBe(0);
+    } finally {
+      await new Promise<void>((r) => hook.close(() => r()));
+    }
   });
 });
 

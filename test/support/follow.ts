@@ -7,6 +7,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import type { FollowReport } from "../../cli/follow/follow";
 import { IRV_BIN } from "./cli";
 
@@ -26,9 +29,21 @@ export interface FollowProcess {
 /** Generous: a loaded CI machine runs the engine's reads slowly. */
 export const FOLLOW_WAIT_MS = 120_000;
 
-/** Starts `irv drift --follow --format json --listen 127.0.0.1:0 ...args` with `env`. */
-export async function startFollow(args: string[], env: Record<string, string>): Promise<FollowProcess> {
-  const child = spawn(process.execPath, [IRV_BIN, "drift", "--follow", "--format", "json", "--listen", "127.0.0.1:0", ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/** A folder holding an `irv` that runs this checkout's build, to put on PATH for commands as a doc prints them. */
+export function irvOnPath(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "irv-bin-"));
+  writeFileSync(path.join(dir, "irv"), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(IRV_BIN)} "$@"\n`, { mode: 0o755 });
+  return dir;
+}
+
+/**
+ * Starts `command` (a shell command line running `irv drift --follow`, as a doc prints it; `irv`
+ * on PATH from irvOnPath) with `args` appended, in `env`. It must print JSON reports
+ * (`--format json`); `--listen 127.0.0.1:0` picks a free port.
+ */
+export async function startFollow(command: string, args: string[], env: Record<string, string>): Promise<FollowProcess> {
+  const line = `exec ${command} ${args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")}`;
+  const child = spawn("sh", ["-c", line], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   const reports: FollowReport[] = [];
   const waiters = new Set<() => void>();
