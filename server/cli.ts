@@ -3,6 +3,7 @@
  * `irv-server`: runs the reference server until SIGINT/SIGTERM. Prints exactly one JSON line on
  * stdout once listening: {"url","authUrl","organization","token"}; logs go to stderr.
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startServer } from "./index";
 
@@ -27,6 +28,19 @@ const HELP = `Usage: irv-server [options]
   --allow-private-issuers    let token exchanges fetch OIDC discovery and keys from private,
                              loopback and link-local addresses (and plain http on loopback):
                              for test issuers on this machine. Default: https, public only
+  --allow-private-sinks      deliver events to subscriptions' sinks on private, loopback and
+                             link-local addresses (and plain http on loopback): for a receiver
+                             on this machine. Default: https, public addresses only
+  --delivery-ca <file.pem>   certificates to trust for sinks, beside the system's (a receiver's
+                             self-signed certificate)
+  --delivery-backoff <ms>    the wait before retrying a failed delivery, doubled for each
+                             further retry, with jitter (default 1000)
+  --delivery-max-backoff <ms>  the longest wait between two attempts (default 60000)
+  --delivery-attempts <n>    attempts per event and subscription (default 8)
+  --delivery-timeout <ms>    one delivery's bound, connection to answer (default 10000)
+  --delivery-queue <n>       events queued per subscription; past it new ones are dropped
+                             (default 1000)
+  --delivery-queue-total <n> events queued for all subscriptions together (default 10000)
   --request-timeout <ms>     a request's headers and body must arrive within this (default
                              30000; then 408 and the connection closes)
   --max-connections <n>      connections past this are closed at once (default 1024)
@@ -48,6 +62,14 @@ async function main(): Promise<void> {
       "recover-journal": { type: "boolean", default: false },
       "registry-host": { type: "string" },
       "allow-private-issuers": { type: "boolean", default: false },
+      "allow-private-sinks": { type: "boolean", default: false },
+      "delivery-ca": { type: "string" },
+      "delivery-backoff": { type: "string" },
+      "delivery-max-backoff": { type: "string" },
+      "delivery-attempts": { type: "string" },
+      "delivery-timeout": { type: "string" },
+      "delivery-queue": { type: "string" },
+      "delivery-queue-total": { type: "string" },
       "request-timeout": { type: "string" },
       "max-connections": { type: "string" },
       quiet: { type: "boolean", default: false },
@@ -64,7 +86,7 @@ async function main(): Promise<void> {
   const compactAfter = values["compact-after"] === undefined ? undefined : Number(values["compact-after"]);
   if (compactAfter !== undefined && !(Number.isInteger(compactAfter) && compactAfter >= 0))
     throw new Error(`--compact-after must be a number of bytes, not ${values["compact-after"]}`);
-  const positive = (flag: "request-timeout" | "max-connections") => {
+  const positive = (flag: "request-timeout" | "max-connections" | `delivery-${"backoff" | "max-backoff" | "attempts" | "timeout" | "queue" | "queue-total"}`) => {
     const v = values[flag];
     if (v === undefined) return undefined;
     if (!/^[1-9]\d{0,8}$/.test(v)) throw new Error(`--${flag} must be a positive integer, not ${v}`);
@@ -81,6 +103,16 @@ async function main(): Promise<void> {
     recoverJournal: values["recover-journal"],
     registryHost: values["registry-host"],
     allowPrivateIssuers: values["allow-private-issuers"],
+    delivery: {
+      allowPrivateSinks: values["allow-private-sinks"],
+      ca: values["delivery-ca"] === undefined ? undefined : readFileSync(values["delivery-ca"], "utf8"),
+      initialBackoffMs: positive("delivery-backoff"),
+      maxBackoffMs: positive("delivery-max-backoff"),
+      maxAttempts: positive("delivery-attempts"),
+      requestTimeoutMs: positive("delivery-timeout"),
+      maxQueuedPerSink: positive("delivery-queue"),
+      maxQueued: positive("delivery-queue-total"),
+    },
     logger: !values.quiet,
     record: false,
   });

@@ -26,8 +26,9 @@ import { DataDir, SigningKey, type DurableState } from "./store/data-dir";
 import { serveGrpc } from "./grpc";
 import { UNREAD_LIMITS, UnreadAnswers } from "./unread";
 import { closeGracefully, handedOff, trackRequests } from "./shutdown";
+import { Deliveries, boundsOf, type DeliveryOptions, type DeliveryStats } from "./delivery";
 
-export type { ChangeListener, ConnectionLimits, Fixtures, Fault, ItemChange, RecordedRequest };
+export type { ChangeListener, ConnectionLimits, DeliveryOptions, DeliveryStats, Fixtures, Fault, ItemChange, RecordedRequest };
 export { Faults, Store };
 export { seedGroups, seedRegistry, sampleFixtures } from "./sample";
 export { builtinRoleUid } from "./model/roles";
@@ -88,6 +89,11 @@ export interface ServerOptions {
    * 1024) are closed at once.
    */
   connections?: ConnectionLimits;
+  /**
+   * How events are delivered to subscriptions' sinks: retry timing, bounds, and (for tests) sinks
+   * on private addresses and a certificate to trust. See server/delivery/deliveries.ts.
+   */
+  delivery?: DeliveryOptions;
 }
 
 
@@ -111,6 +117,8 @@ export interface RunningServer {
   routes: { method: string; url: string }[];
   /** The changes the API makes to items of every kind, once committed: `changes.subscribe(listener)` returns what stops it. */
   changes: Pick<ChangeFeed, "subscribe">;
+  /** What the deliveries of events to subscriptions did so far. */
+  deliveryStats(): DeliveryStats;
   /** The connections open now, as the server counts them against `connections.maxConnections`. */
   openConnections(): Promise<number>;
   /** A token for any identity, valid `ttlSeconds` (default 3600), for `audience` (default: the API's url). */
@@ -157,6 +165,8 @@ async function open(store: Store, opts: ServerOptions, clock: () => number): Pro
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const clock = opts.clock ?? Date.now;
   const registryHost = opts.registryHost === undefined ? undefined : checkRegistryHost(opts.registryHost);
+  // Bad delivery bounds fail the start before anything is opened.
+  boundsOf(opts.delivery ?? {});
   const store = new Store();
   const { id, dataDir } = await open(store, opts, clock);
   const { organization, adminUid } = id;
@@ -169,6 +179,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     pageSecret: Buffer.from(id.pageSecret, "base64"),
     changes: new ChangeFeed(),
   };
+  const deliveries = new Deliveries(store, tokens, () => urls.url, ctx.changes, opts.delivery);
   const requests: RecordedRequest[] = [];
   const faults = new Faults();
   const routes: { method: string; url: string }[] = [];
@@ -185,6 +196,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   try {
     await app.listen({ port: opts.port ?? 0, host });
   } catch (e) {
+    await deliveries.close();
     dataDir?.close();
     throw e;
   }
@@ -203,12 +215,14 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     faults,
     routes,
     changes: ctx.changes,
+    deliveryStats: () => deliveries.stats(),
     openConnections: () => new Promise((resolve, reject) => app.server.getConnections((e, n) => (e ? reject(e) : resolve(n)))),
     issueToken: (uid, ttl = 3600, audience) => tokens.issue(uid, ttl, audience),
     close: async () => {
       try {
         await closeGracefully(app, undefined, grpc);
       } finally {
+        await deliveries.close();
         dataDir?.close();
       }
     },

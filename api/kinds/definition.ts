@@ -163,6 +163,12 @@ export interface KindEvents {
   deleted: string;
   /** Which group the events name: one rule, or one per action (default `parent`). */
   group?: EventGroup | { readonly [A in ChangeAction]?: EventGroup };
+  /**
+   * The only wire members of the item an event carries, where the platform's message redacts
+   * itself for events (its `CloudEventsRedact`): an invite's event keeps its uid and expiration.
+   * Default: the item without its secret values.
+   */
+  keep?: readonly string[];
 }
 
 /**

@@ -81,7 +81,7 @@ export const groupInvites = defineKind({
   },
   defaultOrder: "create_time desc",
   capability: "group_invites",
-  events: { created: "dev.chainguard.api.iam.group_invite.created.v1", deleted: "dev.chainguard.api.iam.group_invite.deleted.v1" },
+  events: { created: "dev.chainguard.api.iam.group_invite.created.v1", deleted: "dev.chainguard.api.iam.group_invite.deleted.v1", keep: ["uid", "expirationTime"] },
   description: "An invitation to join a group with a role. Its `code` is secret.",
   example: {
     name: "security-invite",

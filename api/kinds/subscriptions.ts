@@ -38,6 +38,7 @@ export const subscriptions = defineKind({
     notes: [
       "Subscriptions cannot be updated: changing the group or the sink replaces the subscription (the new one is made before the old one is deleted).",
       "The sink is not secret: the API returns it to whoever may list subscriptions. If your receiver takes a token in the URL, pass the sink as a secret (`pulumi config set --secret`) to keep it encrypted in state.",
+      "Each create, update and delete in the group or below it is delivered to the sink as a CloudEvent with a token from the platform's issuer (subject `webhook:<group>`, the body's digest): verify it with the SDK's `events/receiver`. irv-server delivers them too ([event delivery](../irv-server.md#event-delivery)).",
     ],
   },
   fields: {

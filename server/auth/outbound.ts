@@ -84,7 +84,7 @@ const bare = (host: string) => host.replace(/^\[|\]$/g, "");
  * A DNS lookup that resolves every address of a name and fails unless all are allowed; the
  * connection then uses exactly those addresses (no second resolution that could answer otherwise).
  */
-function checkedLookup(policy: OutboundPolicy): LookupFunction {
+export function checkedLookup(policy: OutboundPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { all: true, family: options.family, hints: options.hints }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, "", 0);
@@ -97,7 +97,7 @@ function checkedLookup(policy: OutboundPolicy): LookupFunction {
 }
 
 /** Drops a response body unread (its abort error heard, so it cannot go uncaught). */
-function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
+export function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
   body.on("error", () => {});
   body.destroy();
 }

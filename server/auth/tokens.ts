@@ -9,6 +9,9 @@ import { errors as joseErrors } from "jose";
 import { unauthenticated } from "../errors";
 import { callerFor, type Narrowing } from "../authz";
 
+/** The audience of webhook delivery tokens: the SDK's receiver verifies with `ClientID: "customer"`. */
+export const WEBHOOK_AUDIENCE = "customer";
+
 /** Where the issuer lives; known only once the server listens. */
 export interface IssuerUrls {
   url: string;
@@ -62,6 +65,25 @@ export class TokenIssuer {
       .setIssuer(this.urls.authUrl)
       .setAudience(audience)
       .setSubject(subject)
+      .setIssuedAt(now)
+      .setExpirationTime(now + ttlSeconds)
+      .setJti(randomUUID())
+      .sign(this.privateKey);
+  }
+
+  /**
+   * The token that authenticates one webhook delivery, as the SDK's `events/receiver` verifies it:
+   * audience `customer`, subject `webhook:<group>` (the subscription's group), and the claim
+   * `webhook.digest`, the `sha256:<hex>` digest of the body. Never an API token: its audience is
+   * not this API's, so `verify` refuses it.
+   */
+  issueWebhook(group: string, digest: string, ttlSeconds: number): Promise<string> {
+    const now = Math.floor(this.clock() / 1000);
+    return new SignJWT({ webhook: { digest } })
+      .setProtectedHeader({ alg: "ES256", kid: this.jwk.kid, typ: "JWT" })
+      .setIssuer(this.urls.authUrl)
+      .setAudience(WEBHOOK_AUDIENCE)
+      .setSubject(`webhook:${group}`)
       .setIssuedAt(now)
       .setExpirationTime(now + ttlSeconds)
       .setJti(randomUUID())

@@ -20,7 +20,7 @@ export interface ItemChange {
   group: string;
   /**
    * The item as the method answered it, in its v2beta1 shape, without the kind's secret values
-   * (an invite's code): a create's or update's answer. Absent for a delete, which answers nothing.
+   * (an invite's code), and only the members its definition's `events.keep` names, if any: a create's or update's answer. Absent for a delete, which answers nothing.
    */
   item?: Record<string, unknown>;
   /** The caller's identity uid: who made the change (the event's actor). */
@@ -34,16 +34,20 @@ export type ChangeListener = (change: ItemChange) => void;
 
 /** The changes of one server: listeners subscribe, the routes emit. */
 export class ChangeFeed {
-  private readonly listeners = new Set<ChangeListener>();
+  private readonly listeners = new Map<ChangeListener, (() => boolean) | undefined>();
 
-  /** Whether anyone listens: a change nobody hears is not even made. */
+  /** Whether anyone listens now: a change nobody hears is not even made. */
   get heard(): boolean {
-    return this.listeners.size > 0;
+    for (const wants of this.listeners.values()) if (!wants || wants()) return true;
+    return false;
   }
 
-  /** Calls `listener` with every change from now on; returns what stops it. */
-  subscribe(listener: ChangeListener): () => void {
-    this.listeners.add(listener);
+  /**
+   * Calls `listener` with every change from now on (only while `wants()`, when given: deliveries
+   * want changes only while a subscription exists); returns what stops it.
+   */
+  subscribe(listener: ChangeListener, wants?: () => boolean): () => void {
+    this.listeners.set(listener, wants);
     return () => void this.listeners.delete(listener);
   }
 
@@ -52,7 +56,8 @@ export class ChangeFeed {
    * a listener that throws is reported, never allowed to fail the request.
    */
   emit(change: ItemChange): void {
-    for (const l of this.listeners) {
+    for (const [l, wants] of this.listeners) {
+      if (wants && !wants()) continue;
       try {
         l(change);
       } catch (e) {
@@ -71,7 +76,11 @@ export function changeOf(kind: Kind, action: ChangeAction, uid: string, answer: 
   const type = eventTypeOf(d, action);
   if (!type) return undefined;
   const change: ItemChange = { kind, action, type, uid, group: eventGroupOf(d, action, uid), subject, time };
-  if (action !== "deleted" && answer && typeof answer === "object") change.item = withoutSecrets(d, answer as Record<string, unknown>);
+  if (action !== "deleted" && answer && typeof answer === "object") {
+    const item = withoutSecrets(d, answer as Record<string, unknown>);
+    const keep = d.events.keep;
+    change.item = keep ? Object.fromEntries(Object.entries(item).filter(([k]) => keep.includes(k))) : item;
+  }
   return change;
 }
 
