@@ -98,14 +98,21 @@ export async function startFollow(command: string, args: string[], env: Record<s
   };
 }
 
-/** A TCP door to `upstream` (host:port) on a fixed port, that can be shut (connections refused and cut) and opened again. */
-export async function startDoor(upstream: URL): Promise<{ url: string; shut(): Promise<void>; open(): Promise<void>; close(): Promise<void> }> {
+/**
+ * A TCP door on a fixed port to `upstream` (host:port; a function: where it leads now, and
+ * nowhere, connections cut, while it gives undefined), that can be shut (connections refused
+ * and cut) and opened again. TLS passes through it untouched.
+ */
+export async function startDoor(upstream: URL | (() => URL | undefined)): Promise<{ url: string; shut(): Promise<void>; open(): Promise<void>; close(): Promise<void> }> {
+  const to = typeof upstream === "function" ? upstream : () => upstream;
   let server: Server | undefined;
   const sockets = new Set<Socket>();
   let port = 0;
   const open = async () => {
     server = createServer((s) => {
-      const u = connect(Number(upstream.port), upstream.hostname);
+      const where = to();
+      if (!where) return void s.destroy();
+      const u = connect(Number(where.port), where.hostname);
       sockets.add(s).add(u);
       const drop = () => {
         s.destroy();
