@@ -3,15 +3,17 @@
  * own deliveries, with irv-server answering at once and after 40 ms per request; and what the
  * same number of API requests per hour buys a scheduled `irv drift` instead.
  *
- * A stack of GROUPS groups and the subscription whose sink is the receiver (plain http to
- * loopback: irv-server's `allowPrivateSinks`). Each round edits one group by hand and times the
+ * A stack of GROUPS groups and the subscription whose sink is the receiver (https to
+ * loopback, over https with a self-signed certificate irv-server trusts: `allowPrivateSinks`, `ca`). Each round edits one group by hand and times the
  * wait until the receiver's JSON report names it; the requests the receiver made for it are
  * counted at the server. A scheduled drift's full run is measured too (its requests and time):
  * at the receiver's cost in requests per hour for EDITS_PER_HOUR edits, a schedule could run a
  * full drift every `full requests / (receiver requests per edit × edits per hour)` hours, and
  * finds an edit on average half an interval, plus its run, after it is made.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
@@ -29,6 +31,15 @@ const EDITS_PER_HOUR = 60;
 const IRV = path.join(repoRoot, "dist", "cli", "index.js");
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** A self-signed certificate for 127.0.0.1 (openssl), in a fresh folder: the platform delivers only to https sinks. */
+function certificate(): { dir: string; cert: string; key: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), "irv-follow-bench-"));
+  const cert = path.join(dir, "cert.pem");
+  const key = path.join(dir, "key.pem");
+  execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "ignore" });
+  return { dir, cert, key };
+}
 
 async function freePort(): Promise<number> {
   const s = createServer();
@@ -55,7 +66,8 @@ interface Measured {
 }
 
 async function measure(latencyMs: number): Promise<Measured> {
-  const server = await startServer({ port: 0, host: "127.0.0.1", delivery: { allowPrivateSinks: true, initialBackoffMs: 100, maxBackoffMs: 1000 } });
+  const tls = certificate();
+  const server = await startServer({ port: 0, host: "127.0.0.1", delivery: { allowPrivateSinks: true, ca: readFileSync(tls.cert, "utf8"), initialBackoffMs: 100, maxBackoffMs: 1000 } });
   const port = await freePort();
   const org = server.organization;
   const t = await createStack({
@@ -63,13 +75,15 @@ async function measure(latencyMs: number): Promise<Measured> {
     server,
     program: async () => {
       for (let i = 0; i < GROUPS; i++) new irv.iam.Group(`g${i}`, { parentUid: org, name: `team-${i}` });
-      new irv.events.Subscription("drift", { parentUid: org, sink: `http://127.0.0.1:${port}/` });
+      new irv.events.Subscription("drift", { parentUid: org, sink: `https://127.0.0.1:${port}/` });
     },
   });
   const env = { ...process.env, ...pulumiEnv(path.join(path.dirname(t.workDir), "home")), PATH: `${pulumiBinDir()}${path.delimiter}${process.env.PATH}` };
-  const child = spawn(process.execPath, [IRV, "drift", "--follow", "--format", "json", "--listen", `127.0.0.1:${port}`, "--stack", t.stack.name, "--cwd", t.workDir], { env, stdio: ["ignore", "pipe", "inherit"] });
+  let child: ReturnType<typeof spawn> | undefined;
   try {
+    // Deliveries of the stack's creation find no receiver yet: irv-server retries them.
     await t.stack.up();
+    child = spawn(process.execPath, [IRV, "drift", "--follow", "--format", "json", "--listen", `127.0.0.1:${port}`, "--stack", t.stack.name, "--cwd", t.workDir, "--tls-cert", tls.cert, "--tls-key", tls.key], { env, stdio: ["ignore", "pipe", "inherit"] });
     const uids = ((await t.stack.exportStack()).deployment.resources as { type: string; outputs?: { uid?: string } }[]).filter((r) => r.type.endsWith("irv:Group")).map((r) => r.outputs!.uid!);
     const reports: FollowReport[] = [];
     const waiters = new Set<() => void>();
@@ -120,10 +134,13 @@ async function measure(latencyMs: number): Promise<Measured> {
     const full = { seconds: (performance.now() - started) / 1000, requests: server.requests.length - before };
     return { latencyMs, detect, followRequests, full };
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    if (child && child.exitCode === null) {
+      child.kill("SIGTERM");
+      await new Promise((r) => child!.once("exit", r));
+    }
     await t.dispose();
     await server.close();
+    rmSync(tls.dir, { recursive: true, force: true });
   }
 }
 

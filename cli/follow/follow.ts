@@ -182,7 +182,10 @@ export class Follower {
     const uids = new Set(changes.map((c) => c.uid));
     const ids = affectedIds(resources, uids);
     const partial = { ...state, deployment: { ...state.deployment, resources: resources.filter((r) => r.id && ids.has(r.id)) } };
-    const accessing = this.o.access && changes.some((c) => WATCHED_KINDS.includes(c.kind) || c.kind === "groups") ? accessDrift(contents, this.o.access) : Promise.resolve(undefined);
+    // Access is listed again only for a change that can grant it: an item of a watched kind, or
+    // a group made or deleted (what lies in it). A group's edited description grants nothing.
+    const grants = (c: Change) => WATCHED_KINDS.includes(c.kind) || (c.kind === "groups" && c.action !== "updated");
+    const accessing = this.o.access && changes.some(grants) ? accessDrift(contents, this.o.access) : Promise.resolve(undefined);
     accessing.catch(() => undefined); // awaited below
     const steps = ids.size ? await readSteps(partial as typeof state, settingsOf(contents)) : [];
     const drifted: DriftedResource[] = [];
