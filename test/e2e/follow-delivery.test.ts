@@ -12,7 +12,7 @@ import { builtinRoleUid } from "../../server";
 import { createStack, ENGINE_TIMEOUT, nodeRequire, pulumiEnv, type TestStack } from "../support/engine";
 import { path as apiPath, startTestServer, type TestServer } from "../support/server";
 import { certOf, receiverCert } from "../support/receiver";
-import { irvOnPath, startDoor, startFollow, type FollowProcess } from "../support/follow";
+import { irvOnPath, startDoor, startFollow, waitUntil, type FollowProcess } from "../support/follow";
 import type { FollowReport } from "../../cli/follow/follow";
 
 const irv = nodeRequire("pulumi-irv") as typeof import("../../dynamic");
@@ -103,11 +103,3 @@ describe("irv drift --follow on irv-server's deliveries", { timeout: ENGINE_TIME
   });
 });
 
-/** Waits until `test` holds, checking every 50 ms, at most two minutes. */
-async function waitUntil(test: () => boolean, timeoutMs = 120_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!test()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

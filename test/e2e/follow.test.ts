@@ -16,7 +16,7 @@ import { createStack, ENGINE_TIMEOUT, nodeRequire, pulumiEnv, repoRoot, type Tes
 import { path as apiPath, startTestServer, type TestServer } from "../support/server";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { deliverer, digest } from "../support/deliveries";
-import { irvOnPath, startDoor, startFollow, type FollowProcess } from "../support/follow";
+import { irvOnPath, startDoor, startFollow, waitUntil, type FollowProcess } from "../support/follow";
 import { execFile } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -211,11 +211,3 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
   });
 });
 
-/** Waits until `test` holds, checking every 50 ms, at most two minutes. */
-async function waitUntil(test: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await test())) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

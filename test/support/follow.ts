@@ -136,3 +136,12 @@ export async function startDoor(upstream: URL | (() => URL | undefined)): Promis
   await open();
   return { url: `http://127.0.0.1:${port}`, shut, open, close: shut };
 }
+
+/** Waits until `test` holds, checking every 50 ms, at most `timeoutMs` (generous: CI is loaded). */
+export async function waitUntil(test: () => boolean | Promise<boolean>, timeoutMs = FOLLOW_WAIT_MS): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await test())) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
