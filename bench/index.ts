@@ -15,6 +15,7 @@ import { runWireBench } from "./wire";
 import { runDeliveryBench } from "./delivery";
 import { runSoak, seedLine, soakOptions, soakReport } from "./soak";
 import { runTerraformBench } from "./terraform";
+import { runFollowBench } from "./follow";
 
 async function main(): Promise<void> {
   const only = process.argv[2];
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   if (!only || only === "exchange") console.log(await runExchangeBench());
   // Only when named: it builds OpenTofu and the Terraform provider (once per machine).
   if (only === "terraform") console.log(await runTerraformBench(process.argv.slice(3)));
+  if (!only || only === "follow") console.log(await runFollowBench(process.argv.slice(3)));
   if (!only || only === "soak") {
     const o = soakOptions(process.argv.slice(3));
     o.progress = (r) => process.stderr.write(seedLine(r));

@@ -11,6 +11,7 @@ export const drift: Command = {
   summary: "report what differs between a stack and the live API (exit 2 on drift)",
   help: `Usage: irv drift [--stack S] [--cwd DIR] [--format text|markdown|json] [--expect UID|NAME]...
                  [--watch KINDS] [--no-access] [--engine]
+       irv drift --follow [--listen HOST:PORT] [--group UID] [--issuer URL] [options above]
 
 Reads every resource of the stack from the live API (its state is not changed) and reports, per
 resource, each field whose live value differs from the recorded one, and resources deleted
@@ -30,6 +31,22 @@ Options:
       --engine       read through the engine's refresh (pulumi refresh --preview-only) even
                      where irv can read the resources itself
   -h, --help         show this help
+
+Following (a long-running receiver of the platform's signed events; docs/drift-follow.md):
+      --follow          run a full drift, then receive the events of the stack's subscription,
+                        re-read only what each changed and report it; JSON: one report a line
+      --listen H:P      the address to listen on (default 127.0.0.1:8080; :8080 for all)
+      --path P          the path deliveries are POSTed to (default /); GET /healthz answers
+      --group UID       the group whose subscription delivers here (default: the parent of the
+                        stack's one events.Subscription)
+      --issuer URL      the issuer signing deliveries (default: the stack's irv:authUrl)
+      --tls-cert FILE   serve https with this certificate (PEM) and --tls-key FILE
+      --max-body N      refuse bodies over N bytes with 413 (default 1048576)
+      --exec CMD        run CMD (a shell command) per finding, the finding as JSON on its stdin
+      --webhook URL     POST each finding as JSON to URL
+      --repeat-window S send a finding seen again within S seconds (default 3600) only in the
+                        digest of repeats sent when the window closes
+      --gap-every S     the least time between two full drifts after gaps (default 60)
 
 irv reads the resources itself, through the same providers and in pages of each kind, when every
 resource of the stack is an irv resource on a default provider; otherwise the engine's refresh
@@ -51,16 +68,53 @@ Exit codes: 0 in sync, 2 drift found, 1 error.`,
           watch: { type: "string" },
           "no-access": { type: "boolean" },
           engine: { type: "boolean" },
+          follow: { type: "boolean" },
+          listen: { type: "string" },
+          path: { type: "string" },
+          group: { type: "string" },
+          issuer: { type: "string" },
+          "tls-cert": { type: "string" },
+          "tls-key": { type: "string" },
+          "max-body": { type: "string" },
+          exec: { type: "string" },
+          webhook: { type: "string" },
+          "repeat-window": { type: "string" },
+          "gap-every": { type: "string" },
         },
       }),
     );
     if (values.help) return io.out(this.help), EXIT.ok;
     const format = oneOf("format", values.format, DRIFT_FORMATS, "text");
     const selection = { stack: values.stack, cwd: values.cwd };
-    // The stack's files are read without the Automation API; it is opened only if the engine must refresh.
-    const contents = await readStack(selection);
     const kinds = values.watch?.split(",").map((k) => k.trim()) as Kind[] | undefined;
     for (const k of kinds ?? []) if (!WATCHED_KINDS.includes(k)) throw new UsageError(`--watch: ${JSON.stringify(k)} is not one of ${WATCHED_KINDS.join(", ")}`);
+    const followOnly = ["listen", "path", "group", "issuer", "tls-cert", "tls-key", "max-body", "exec", "webhook", "repeat-window", "gap-every"] as const;
+    if (!values.follow) for (const k of followOnly) if (values[k] !== undefined) throw new UsageError(`--${k} goes with --follow`);
+    if (values.follow) {
+      if (values.engine) throw new UsageError("--engine does not go with --follow");
+      const { runFollow } = await import("../follow/run");
+      return runFollow(
+        {
+          selection,
+          format,
+          access: values["no-access"] ? false : { expected: values.expect, kinds },
+          listen: values.listen,
+          path: values.path,
+          group: values.group,
+          issuer: values.issuer,
+          maxBody: values["max-body"],
+          tlsCert: values["tls-cert"],
+          tlsKey: values["tls-key"],
+          exec: values.exec,
+          webhook: values.webhook,
+          repeatWindow: values["repeat-window"],
+          gapEvery: values["gap-every"],
+        },
+        io,
+      );
+    }
+    // The stack's files are read without the Automation API; it is opened only if the engine must refresh.
+    const contents = await readStack(selection);
     const report = await runDrift({ stack: () => openStack(selection), contents, engine: values.engine, access: values["no-access"] ? false : { expected: values.expect, kinds } });
     io.out(formatDrift(report, format));
     return report.inSync ? EXIT.ok : EXIT.changes;

@@ -43,7 +43,7 @@ export async function runDrift({ stack, contents, onOutput, access = {}, engine 
   // Read once: the settings, the reads, the report's order, the secret blocks and the access
   // check all use them. Secrets decrypted in memory, read, dropped.
   contents ??= await contentsOf(await open());
-  const { state, config } = contents;
+  const { state } = contents;
   const settings = checkSettings(contents);
   // Settings changed since the last update need no engine: irv reads with the current ones, as
   // the program would give a default provider. An explicit provider's come from the program.
@@ -57,10 +57,7 @@ export async function runDrift({ stack, contents, onOutput, access = {}, engine 
     await (await open()).previewRefresh({ onEvent: collector.onEvent, onOutput, runProgram: settings.runProgram || undefined });
     steps = collector.steps();
   } else {
-    // The settings as the engine would hand them to the provider: the stack's config, then the
-    // stack's environment (a workspace's variables included).
-    const variable = new Map<string, string>(Object.values(SETTINGS).map((s) => [s.key, s.env]));
-    steps = await readSteps(state, (key) => config[key]?.value ?? contents.env[variable.get(key) ?? ""]);
+    steps = await readSteps(state, settingsOf(contents));
   }
   const resources: DriftedResource[] = [];
   let inSync = 0;
@@ -89,8 +86,17 @@ export async function runDrift({ stack, contents, onOutput, access = {}, engine 
   };
 }
 
+/**
+ * The settings as the engine would hand them to the provider: the stack's config, then the
+ * stack's environment (a workspace's variables included).
+ */
+export function settingsOf({ config, env }: Pick<StackContents, "config" | "env">): (key: string) => string | undefined {
+  const variable = new Map<string, string>(Object.values(SETTINGS).map((s) => [s.key, s.env]));
+  return (key) => config[key]?.value ?? env[variable.get(key) ?? ""];
+}
+
 /** The drift of one refresh step, or undefined when the resource matches its recorded state. */
-function driftOf(step: Step): DriftedResource | undefined {
+export function driftOf(step: Step): DriftedResource | undefined {
   const base = { name: step.name, kind: step.kind, type: step.type, urn: step.urn, uid: step.id };
   if (step.op === "delete" || (step.old && !step.new)) return { ...base, status: "deleted", fields: [] };
   if (step.op !== "update" || !step.old || !step.new) return undefined;
