@@ -1,0 +1,130 @@
+/**
+ * The platform's Terraform provider bridged into Pulumi, for bench/terraform.ts: what a Pulumi user
+ * gets from `pulumi package add terraform-provider chainguard-dev/chainguard`. The Terraform
+ * bridge's dynamic plugin (`pulumi-resource-terraform-provider`) and the provider binary come from
+ * scripts/ensure-terraform-bridge (built once per machine); `pulumi package add <plugin>
+ * <provider>` generates the provider's TypeScript SDK (once per machine and CLI, kept beside
+ * them), which the program here declares the org with, as a user's program would.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import type { PulumiFn } from "@pulumi/pulumi/automation";
+import { nodeRequire, pulumiBinDir, pulumiEnv, repoRoot } from "../harness/engine";
+import { teamDescription } from "./engine";
+
+/** The bridge's plugin and the provider, and the generated SDK's folder. */
+export interface Bridge {
+  /** Holds `pulumi-resource-terraform-provider` and `terraform-provider-chainguard`. */
+  dir: string;
+  plugin: string;
+  provider: string;
+  /** The generated TypeScript SDK, compiled (its `bin/`), loadable with require. */
+  sdk: string;
+}
+
+/** The Pulumi package's name the bridge derives from the provider binary's. */
+export const BRIDGED_PACKAGE = "chainguard";
+
+/** Finds or builds the bridge (scripts/ensure-terraform-bridge), and generates its SDK once. */
+export function ensureBridge(): Bridge {
+  const dir = execFileSync(path.join(repoRoot, "scripts", "ensure-terraform-bridge"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+  const plugin = path.join(dir, "pulumi-resource-terraform-provider");
+  const provider = path.join(dir, "terraform-provider-chainguard");
+  const sdk = path.join(dir, `sdk-nodejs-${path.basename(path.dirname(pulumiBinDir()))}`);
+  if (!existsSync(path.join(sdk, "bin", "index.js"))) generateSdk(plugin, provider, sdk);
+  linkNodeModules(sdk);
+  return { dir, plugin, provider, sdk };
+}
+
+/** Points `sdk`'s node_modules at this checkout's (the SDK is kept per machine; checkouts come and go). */
+function linkNodeModules(sdk: string): void {
+  const link = path.join(sdk, "node_modules");
+  rmSync(link, { force: true, recursive: false });
+  symlinkSync(path.join(repoRoot, "node_modules"), link, "dir");
+}
+
+/**
+ * A node_modules for a bridged stack's work dir: this repository's, with the generated SDK as
+ * `@pulumi/chainguard`, where a user's project has it after `pulumi package add`: the language host
+ * finds the package's parameterization there (which `pulumi import` needs to pick the plugin).
+ */
+export function bridgedNodeModules(bridge: Bridge): string {
+  const dir = path.join(bridge.sdk, ".project-node_modules");
+  rmSync(dir, { recursive: true, force: true });
+  const from = path.join(repoRoot, "node_modules");
+  mkdirSync(path.join(dir, "@pulumi"), { recursive: true });
+  for (const entry of readdirSync(from)) if (entry !== "@pulumi") symlinkSync(path.join(from, entry), path.join(dir, entry));
+  for (const entry of readdirSync(path.join(from, "@pulumi"))) symlinkSync(path.join(from, "@pulumi", entry), path.join(dir, "@pulumi", entry));
+  symlinkSync(bridge.sdk, path.join(dir, "@pulumi", BRIDGED_PACKAGE), "dir");
+  return dir;
+}
+
+/**
+ * `pulumi package add <plugin> <provider>` in a throwaway Node project, then the SDK it wrote
+ * (sdks/chainguard) compiled with this repository's TypeScript, its `@pulumi/pulumi` resolved
+ * from this repository's node_modules (the same runtime as the bench's inline programs).
+ */
+function generateSdk(plugin: string, provider: string, sdk: string): void {
+  const project = `${sdk}.project`;
+  rmSync(project, { recursive: true, force: true });
+  mkdirSync(project, { recursive: true });
+  writeFileSync(path.join(project, "Pulumi.yaml"), "name: bridged\nruntime: nodejs\n");
+  const env = { ...process.env, ...pulumiEnv(path.join(project, ".pulumi-home")) };
+  execFileSync("pulumi", ["package", "add", plugin, provider], { cwd: project, env, stdio: ["ignore", "inherit", "inherit"] });
+  const generated = path.join(project, "sdks", BRIDGED_PACKAGE);
+  linkNodeModules(generated);
+  execFileSync(process.execPath, [path.join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", generated], { stdio: ["ignore", "inherit", "inherit"] });
+  rmSync(sdk, { recursive: true, force: true });
+  renameSync(generated, sdk);
+  rmSync(project, { recursive: true, force: true });
+}
+
+/** The generated SDK's classes the org uses (what `import * as chainguard from "@pulumi/chainguard"` gives). */
+interface BridgedSdk {
+  Group: new (name: string, args: Record<string, unknown>) => { id: unknown };
+  Role: new (name: string, args: Record<string, unknown>) => { id: unknown };
+  Identity: new (name: string, args: Record<string, unknown>) => { id: unknown };
+  Rolebinding: new (name: string, args: Record<string, unknown>) => { id: unknown };
+}
+
+export function loadBridgedSdk(bridge: Bridge): BridgedSdk {
+  return nodeRequire(path.join(bridge.sdk, "bin"));
+}
+
+/**
+ * bench/engine.ts's org, resource for resource, on the bridged provider (its default provider,
+ * configured by the stack's `chainguard:` config). An unset description is written "" as in the
+ * HCL (bench/terraform.ts's orgHcl says why).
+ */
+export function bridgedProgram(sdk: BridgedSdk, parent: string, teams: number, updated = 0): PulumiFn {
+  return async () => {
+    for (let i = 0; i < teams; i++) {
+      const team = new sdk.Group(`team-${i}`, { parentId: parent, name: `team-${i}`, description: teamDescription(i, updated) });
+      const squad = new sdk.Group(`squad-${i}`, { parentId: team.id, name: "squad", description: "" });
+      const role = new sdk.Role(`role-${i}`, { parentId: team.id, name: `reader-${i}`, description: "", capabilities: ["repo.list", "tag.list"] });
+      const ci = new sdk.Identity(`ci-${i}`, {
+        parentId: team.id,
+        name: `ci-${i}`,
+        description: "",
+        claimMatch: { issuer: "https://ci.example.com", subject: `repo:acme/team-${i}:ref:refs/heads/main` },
+      });
+      new sdk.Rolebinding(`ci-${i}-reader`, { group: squad.id, identity: ci.id, role: role.id });
+    }
+  };
+}
+
+/**
+ * Where the provider reads its token (`$XDG_CACHE_HOME/chainguard/<console_api with / as ->/oidc-token`):
+ * `cache` filled with `token` for `apiUrl`, so with `loginOptions.disabled` it starts no login flow.
+ */
+export function fillTokenCache(cache: string, apiUrl: string, token: string): void {
+  const dir = path.join(cache, "chainguard", apiUrl.replace(/\//g, "-"));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "oidc-token"), token, { mode: 0o600 });
+}
+
+/** The project settings' `plugins` entry that makes the engine run the bridge's plugin from its folder. */
+export function bridgePlugins(bridge: Bridge): { providers: { name: string; path: string }[] } {
+  return { providers: [{ name: "terraform-provider", path: bridge.dir }] };
+}
