@@ -10,7 +10,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
-import { nodeRequire, pulumiBinDir, pulumiEnv, repoRoot } from "../harness/engine";
+import { createStack, nodeRequire, pulumiBinDir, pulumiEnv, repoRoot, type TestStack } from "../harness/engine";
+import type { RunningServer } from "../server";
 import { teamDescription } from "./engine";
 
 /** The bridge's plugin and the provider, and the generated SDK's folder. */
@@ -49,7 +50,7 @@ function linkNodeModules(sdk: string): void {
  * `@pulumi/chainguard`, where a user's project has it after `pulumi package add`: the language host
  * finds the package's parameterization there (which `pulumi import` needs to pick the plugin).
  */
-export function bridgedNodeModules(bridge: Bridge): string {
+function bridgedNodeModules(bridge: Bridge): string {
   const dir = path.join(bridge.sdk, ".project-node_modules");
   rmSync(dir, { recursive: true, force: true });
   const from = path.join(repoRoot, "node_modules");
@@ -125,6 +126,25 @@ export function fillTokenCache(cache: string, apiUrl: string, token: string): vo
 }
 
 /** The project settings' `plugins` entry that makes the engine run the bridge's plugin from its folder. */
-export function bridgePlugins(bridge: Bridge): { providers: { name: string; path: string }[] } {
+function bridgePlugins(bridge: Bridge): { providers: { name: string; path: string }[] } {
   return { providers: [{ name: "terraform-provider", path: bridge.dir }] };
+}
+
+/**
+ * A stack of `program` on the bridged provider: configured by stack config (`chainguard:consoleApi`,
+ * `chainguard:loginOptions` with `disabled: true`), reading `server`'s admin token from the
+ * provider's token cache in `cache` (fillTokenCache), as the tofu sides do; the engine runs the
+ * bridge's plugin from its folder (`plugins.providers`).
+ */
+export async function createBridgedStack(bridge: Bridge, server: RunningServer, stackName: string, program: PulumiFn, cache: string, env: Record<string, string> = {}): Promise<TestStack> {
+  const t = await createStack({
+    stackName,
+    program,
+    config: { "chainguard:consoleApi": server.url, "chainguard:loginOptions": JSON.stringify({ disabled: true }) },
+    env: { XDG_CACHE_HOME: cache, ...env },
+    nodeModules: bridgedNodeModules(bridge),
+  });
+  const settings = await t.stack.workspace.projectSettings();
+  await t.stack.workspace.saveProjectSettings({ ...settings, plugins: bridgePlugins(bridge) } as typeof settings);
+  return t;
 }

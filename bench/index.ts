@@ -14,6 +14,7 @@ import { runAccessBench } from "./access";
 import { runWireBench } from "./wire";
 import { runSoak, seedLine, soakOptions, soakReport } from "./soak";
 import { runTerraformBench } from "./terraform";
+import { runMistakes } from "./mistakes";
 
 async function main(): Promise<void> {
   const only = process.argv[2];
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
   if (!only || only === "exchange") console.log(await runExchangeBench());
   // Only when named: it builds OpenTofu and the Terraform provider (once per machine).
   if (only === "terraform") console.log(await runTerraformBench(process.argv.slice(3)));
+  // Only when named: it builds the Terraform bridge (once per machine).
+  if (only === "mistakes") console.log(await runMistakes());
   if (!only || only === "soak") {
     const o = soakOptions(process.argv.slice(3));
     o.progress = (r) => process.stderr.write(seedLine(r));

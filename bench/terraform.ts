@@ -45,7 +45,7 @@ import { createStack, repoRoot, type TestStack } from "../harness/engine";
 import { usePluginFrom } from "../harness/plugin";
 import { orgProgram, teamDescription } from "./engine";
 import { irvDrift, pluginProgram, sizesOf } from "./plugin";
-import { bridgedNodeModules, bridgedProgram, bridgePlugins, ensureBridge, fillTokenCache, loadBridgedSdk, type Bridge } from "./bridged";
+import { bridgedProgram, createBridgedStack, ensureBridge, fillTokenCache, loadBridgedSdk, type Bridge } from "./bridged";
 import { measureCpu, type CpuReading } from "./process-cpu";
 import { median } from "./side-by-side";
 
@@ -250,11 +250,9 @@ function stackImporter(t: TestStack, fresh: (stackName: string) => Promise<TestS
 }
 
 /**
- * A side on the Terraform provider bridged into Pulumi: the org in TypeScript on its generated SDK,
- * the provider configured by stack config (`chainguard:consoleApi`, `chainguard:loginOptions` with
- * `disabled: true`) and reading the admin token from its token cache, as the tofu sides do; the
- * engine runs the bridge's plugin from its folder (`plugins.providers`). Defaults: the engine's
- * --parallel; speed: --parallel 50.
+ * A side on the Terraform provider bridged into Pulumi: the org in TypeScript on its generated SDK
+ * (createBridgedStack says how it is configured). Defaults: the engine's --parallel; speed:
+ * --parallel 50.
  */
 async function bridgedSide(bridge: Bridge, server: RunningServer, parent: string, teams: number, setting: Setting, skipCheckpoints: boolean): Promise<Side> {
   const sdk = loadBridgedSdk(bridge);
@@ -262,18 +260,7 @@ async function bridgedSide(bridge: Bridge, server: RunningServer, parent: string
   const stackName = `bridged-${setting}`;
   const cache = mkdtempSync(path.join(tmpdir(), "irv-bridged-cache-"));
   fillTokenCache(cache, server.url, server.token);
-  const make = async (name: string, updated: number) => {
-    const s = await createStack({
-      stackName: name,
-      program: program(updated),
-      config: { "chainguard:consoleApi": server.url, "chainguard:loginOptions": JSON.stringify({ disabled: true }) },
-      env: { XDG_CACHE_HOME: cache, ...(skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}) },
-      nodeModules: bridgedNodeModules(bridge),
-    });
-    const settings = await s.stack.workspace.projectSettings();
-    await s.stack.workspace.saveProjectSettings({ ...settings, plugins: bridgePlugins(bridge) } as typeof settings);
-    return s;
-  };
+  const make = (name: string, updated: number) => createBridgedStack(bridge, server, name, program(updated), cache, skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {});
   const t = await make(stackName, 0);
   const { stack } = t;
   const parallel = setting === "speed" ? { parallel: FAST } : {};
