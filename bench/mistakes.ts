@@ -8,7 +8,6 @@
  *
  *   npm run bench -- mistakes
  */
-import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startServer, type RunningServer } from "../server";
 import { createStack, type TestStack } from "../harness/engine";
 import { PluginResource, usePluginFrom } from "../harness/plugin";
@@ -17,29 +16,44 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
-interface Mistake {
+/** One mistake: the same resource on each side, with the wrong value. */
+export interface Mistake {
   what: string;
-  irv: (parent: string) => PulumiFn;
-  bridged: (sdk: ReturnType<typeof loadBridgedSdk>, parent: string) => PulumiFn;
+  /** pulumi-irv's kind (providers' key) and the plugin's class. */
+  kind: "roles" | "groups" | "identities";
+  irvClass: "Role" | "Group" | "Identity";
+  irv: (parent: string) => Record<string, unknown>;
+  /** The bridged SDK's class and its arguments. */
+  bridgedClass: "Role" | "Group" | "Identity";
+  bridged: (parent: string) => Record<string, unknown>;
 }
+
+const claimMatch = { issuer: "ci.example.com", subject: "repo:acme/app:ref:refs/heads/main" };
 
 export const MISTAKES: Mistake[] = [
   {
     what: "a capability that does not exist (`tag.frobnicate`) in a custom role",
-    irv: (parent) => async () => void new PluginResource("Role", "reader", { groupUid: parent, name: "reader", capabilities: ["repo.list", "tag.frobnicate"] }),
-    bridged: (sdk, parent) => async () => void new sdk.Role("reader", { parentId: parent, name: "reader", description: "", capabilities: ["repo.list", "tag.frobnicate"] }),
+    kind: "roles",
+    irvClass: "Role",
+    irv: (parent) => ({ groupUid: parent, name: "reader", capabilities: ["repo.list", "tag.frobnicate"] }),
+    bridgedClass: "Role",
+    bridged: (parent) => ({ parentId: parent, name: "reader", description: "", capabilities: ["repo.list", "tag.frobnicate"] }),
   },
   {
     what: "a group name the API refuses (`Team A!`)",
-    irv: (parent) => async () => void new PluginResource("Group", "team", { parentUid: parent, name: "Team A!" }),
-    bridged: (sdk, parent) => async () => void new sdk.Group("team", { parentId: parent, name: "Team A!", description: "" }),
+    kind: "groups",
+    irvClass: "Group",
+    irv: (parent) => ({ parentUid: parent, name: "Team A!" }),
+    bridgedClass: "Group",
+    bridged: (parent) => ({ parentId: parent, name: "Team A!", description: "" }),
   },
   {
     what: "an identity whose issuer is no https URL (`ci.example.com`)",
-    irv: (parent) => async () =>
-      void new PluginResource("Identity", "ci", { groupUid: parent, name: "ci", claimMatch: { issuer: "ci.example.com", subject: "repo:acme/app:ref:refs/heads/main" } }),
-    bridged: (sdk, parent) => async () =>
-      void new sdk.Identity("ci", { parentId: parent, name: "ci", description: "", claimMatch: { issuer: "ci.example.com", subject: "repo:acme/app:ref:refs/heads/main" } }),
+    kind: "identities",
+    irvClass: "Identity",
+    irv: (parent) => ({ groupUid: parent, name: "ci", claimMatch }),
+    bridgedClass: "Identity",
+    bridged: (parent) => ({ parentId: parent, name: "ci", description: "", claimMatch }),
   },
 ];
 
@@ -94,9 +108,11 @@ export async function runMistakes(bridge: Bridge = ensureBridge()): Promise<stri
   const rows: string[] = [];
   try {
     for (const [i, m] of MISTAKES.entries()) {
-      const irv = await createStack({ stackName: `irv-${i}`, program: m.irv(await group(server, `irv-${i}`)), server });
+      const irvParent = await group(server, `irv-${i}`);
+      const irv = await createStack({ stackName: `irv-${i}`, program: async () => void new PluginResource(m.irvClass, "mistake", m.irv(irvParent)), server });
       await usePluginFrom(irv);
-      const bridged = await createBridgedStack(bridge, server, `bridged-${i}`, m.bridged(sdk, await group(server, `bridged-${i}`)), cache);
+      const bridgedParent = await group(server, `bridged-${i}`);
+      const bridged = await createBridgedStack(bridge, server, `bridged-${i}`, async () => void new sdk[m.bridgedClass]("mistake", m.bridged(bridgedParent)), cache);
       try {
         const [a, b] = [await attempt(irv), await attempt(bridged)];
         const cell = (o: Outcome) => (o.caught === "never" ? "not caught: created" : `at ${o.caught}: ${o.said.replace(/\|/g, "\\|")}`);
