@@ -9,6 +9,7 @@
  *   create   `tofu apply -auto-approve`                 / `pulumi up`
  *   plan     `tofu plan -detailed-exitcode`             / `pulumi preview` (no changes)
  *   refresh  `tofu apply -refresh-only -auto-approve`   / `pulumi refresh`
+ *   targeted the same, of the first 10 teams' groups only (`-target=...` / `--target <urn>...`)
  *   drift    `tofu plan -refresh-only -detailed-exitcode` / `irv drift`, after 10 hand edits
  *            through the API (undone through the API afterwards, not measured)
  *   update   `tofu apply` / `pulumi up` of the org with a tenth of its resources changed
@@ -49,7 +50,7 @@ import { bridgedProgram, createBridgedStack, ensureBridge, fillTokenCache, loadB
 import { measureCpu, type CpuReading } from "./process-cpu";
 import { median } from "./side-by-side";
 
-export const OPS = ["create", "plan", "refresh", "drift", "update", "import", "destroy"] as const;
+export const OPS = ["create", "plan", "refresh", "targeted", "drift", "update", "import", "destroy"] as const;
 type Op = (typeof OPS)[number];
 
 /** Hand edits before `drift`. */
@@ -161,6 +162,8 @@ async function tofuSide(bin: string, server: RunningServer, parent: string, team
           return tofu(bin, dir, env, ["plan", "-detailed-exitcode", ...common]);
         case "refresh":
           return void (await tofu(bin, dir, env, ["apply", "-refresh-only", "-auto-approve", ...common]));
+        case "targeted":
+          return void (await tofu(bin, dir, env, ["apply", "-refresh-only", "-auto-approve", ...common, ...targetTeams(teams).map((i) => `-target=chainguard_group.${hclName(`team-${i}`)}`)]));
         case "drift":
           return tofu(bin, dir, env, ["plan", "-refresh-only", "-detailed-exitcode", ...common]);
         case "update":
@@ -191,11 +194,16 @@ async function pulumiSide(server: RunningServer, parent: string, teams: number, 
     await usePluginFrom(fresh);
     return fresh;
   }) : undefined;
+  let urns: string[] = [];
   return {
     tool: "pulumi",
     setting,
     parent,
-    prepare: async (op) => (op !== "import" ? true : importer ? (await importer.prepare(), true) : false),
+    async prepare(op) {
+      if (op === "targeted") urns = await teamUrns(stack, teams);
+      if (op !== "import") return true;
+      return importer ? (await importer.prepare(), true) : false;
+    },
     async run(op) {
       switch (op) {
         case "create":
@@ -204,6 +212,8 @@ async function pulumiSide(server: RunningServer, parent: string, teams: number, 
           return void (await stack.preview({ expectNoChanges: true, ...parallel }));
         case "refresh":
           return void (await stack.refresh(parallel));
+        case "targeted":
+          return void (await stack.refresh({ target: urns, ...parallel }));
         case "drift":
           return (await irvDrift(t, stackName)) ?? undefined;
         case "update":
@@ -265,11 +275,16 @@ async function bridgedSide(bridge: Bridge, server: RunningServer, parent: string
   const { stack } = t;
   const parallel = setting === "speed" ? { parallel: FAST } : {};
   const importer = stackImporter(t, (name) => make(name, teams / 2));
+  let urns: string[] = [];
   return {
     tool: "bridged",
     setting,
     parent,
-    prepare: async (op) => (op === "import" ? (await importer.prepare(), true) : true),
+    async prepare(op) {
+      if (op === "targeted") urns = await teamUrns(stack, teams);
+      if (op === "import") await importer.prepare();
+      return true;
+    },
     async run(op) {
       switch (op) {
         case "create":
@@ -278,6 +293,8 @@ async function bridgedSide(bridge: Bridge, server: RunningServer, parent: string
           return void (await stack.preview({ expectNoChanges: true, ...parallel }));
         case "refresh":
           return void (await stack.refresh(parallel));
+        case "targeted":
+          return void (await stack.refresh({ target: urns, ...parallel }));
         case "drift":
           // What the bridged provider's user has for drift: a refresh that only previews, failing
           // when the state would change.
@@ -303,6 +320,16 @@ async function bridgedSide(bridge: Bridge, server: RunningServer, parent: string
       rmSync(cache, { recursive: true, force: true });
     },
   };
+}
+
+/** The teams whose groups `targeted` refreshes (the first HAND_EDITS). */
+const targetTeams = (teams: number) => [...Array(Math.min(HAND_EDITS, teams)).keys()];
+
+/** The URNs of targetTeams' groups in `stack` (read from its state: a few ms, not the engine's). */
+async function teamUrns(stack: TestStack["stack"], teams: number): Promise<string[]> {
+  const names = new Set(targetTeams(teams).map((i) => `team-${i}`));
+  const state = await stack.exportStack();
+  return (state.deployment.resources ?? []).map((r: { urn: string }) => r.urn).filter((urn: string) => names.has(urn.split("::").pop()!));
 }
 
 /** An admin call to the REST API (setting up and hand edits; never measured). */
