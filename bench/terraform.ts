@@ -522,7 +522,8 @@ export async function runTerraformBench(argv: string[]): Promise<string> {
   const latencies = numbersOf(argv, "--latency") ?? [0, 40];
   const runs = numbersOf(argv, "--runs")?.[0] ?? 3;
   const tools = toolsOf(argv);
-  const bin = terraformDir();
+  // tofu is built only if it is measured (its first build takes many minutes).
+  const bin = tools.includes("tofu") ? terraformDir() : "";
   const bridge = tools.includes("bridged") ? ensureBridge() : undefined;
   const out: string[] = [];
   for (const n of sizes)
