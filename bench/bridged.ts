@@ -2,12 +2,12 @@
  * The platform's Terraform provider bridged into Pulumi, for bench/terraform.ts: what a Pulumi user
  * gets from `pulumi package add terraform-provider chainguard-dev/chainguard`. The Terraform
  * bridge's dynamic plugin (`pulumi-resource-terraform-provider`) and the provider binary come from
- * scripts/ensure-terraform-bridge (built once per machine); `pulumi package add <plugin>
- * <provider>` generates the provider's TypeScript SDK (once per machine and CLI, kept beside
- * them), which the program here declares the org with, as a user's program would.
+ * scripts/ensure-terraform-bridge (built once per machine); the provider's TypeScript SDK, as
+ * `pulumi package add <plugin> <provider>` writes it, is generated once per machine and CLI and
+ * kept beside them (generateSdk), and the program here declares the org with it, as a user's would.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { createStack, nodeRequire, pulumiBinDir, pulumiEnv, repoRoot, type TestStack } from "../harness/engine";
@@ -62,23 +62,35 @@ function bridgedNodeModules(bridge: Bridge): string {
 }
 
 /**
- * `pulumi package add <plugin> <provider>` in a throwaway Node project, then the SDK it wrote
- * (sdks/chainguard) compiled with this repository's TypeScript, its `@pulumi/pulumi` resolved
- * from this repository's node_modules (the same runtime as the bench's inline programs).
+ * The provider's TypeScript SDK, as `pulumi package add <plugin> <provider>` writes it for a Node
+ * project: the package's schema from `pulumi package get-schema <plugin> <provider>`, and Pulumi's
+ * TypeScript generator run on it by scripts/gen-sdks (`package add` asks the Node language host
+ * to generate, and the one that builds here cannot: scripts/gen-sdks says why). Compiled with this
+ * repository's TypeScript, its `@pulumi/pulumi` resolved from this repository's node_modules
+ * (the same runtime as the bench's inline programs).
  */
 function generateSdk(plugin: string, provider: string, sdk: string): void {
-  const project = `${sdk}.project`;
-  rmSync(project, { recursive: true, force: true });
-  mkdirSync(project, { recursive: true });
-  writeFileSync(path.join(project, "Pulumi.yaml"), "name: bridged\nruntime: nodejs\n");
-  const env = { ...process.env, ...pulumiEnv(path.join(project, ".pulumi-home")) };
-  execFileSync("pulumi", ["package", "add", plugin, provider], { cwd: project, env, stdio: ["ignore", "inherit", "inherit"] });
-  const generated = path.join(project, "sdks", BRIDGED_PACKAGE);
+  const work = `${sdk}.tmp`;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const env = { ...process.env, ...pulumiEnv(path.join(work, ".pulumi-home")) };
+  const schema = execFileSync("pulumi", ["package", "get-schema", plugin, provider], { cwd: work, env, encoding: "utf8", maxBuffer: 64 << 20 });
+  writeFileSync(path.join(work, "schema.json"), schema);
+  // It writes every language; only the TypeScript SDK is needed (the .NET one fails offline: it
+  // fetches a logo), so its exit code is not; the SDK's files are.
+  try {
+    execFileSync(path.join(repoRoot, "scripts", "gen-sdks"), [path.join(work, "schema.json"), path.join(work, "out")], { stdio: ["ignore", "ignore", "pipe"] });
+  } catch (e) {
+    if (!existsSync(path.join(work, "out", "nodejs", "index.ts"))) throw e;
+  }
+  const generated = path.join(work, "out", "nodejs");
   linkNodeModules(generated);
   execFileSync(process.execPath, [path.join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", generated], { stdio: ["ignore", "inherit", "inherit"] });
+  // The SDK reads its version from bin/package.json (a published package's build copies it there).
+  copyFileSync(path.join(generated, "package.json"), path.join(generated, "bin", "package.json"));
   rmSync(sdk, { recursive: true, force: true });
   renameSync(generated, sdk);
-  rmSync(project, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
 }
 
 /** The generated SDK's classes the org uses (what `import * as chainguard from "@pulumi/chainguard"` gives). */
@@ -87,6 +99,7 @@ interface BridgedSdk {
   Role: new (name: string, args: Record<string, unknown>) => { id: unknown };
   Identity: new (name: string, args: Record<string, unknown>) => { id: unknown };
   Rolebinding: new (name: string, args: Record<string, unknown>) => { id: unknown };
+  Provider: new (name: string, args: Record<string, unknown>) => { urn: unknown };
 }
 
 export function loadBridgedSdk(bridge: Bridge): BridgedSdk {
@@ -130,6 +143,11 @@ function bridgePlugins(bridge: Bridge): { providers: { name: string; path: strin
   return { providers: [{ name: "terraform-provider", path: bridge.dir }] };
 }
 
+/** The provider's settings: the API's URL, and no login flow (the token is in its token cache). */
+export function bridgedProviderArgs(server: RunningServer) {
+  return { consoleApi: server.url, loginOptions: { disabled: true } };
+}
+
 /**
  * A stack of `program` on the bridged provider: configured by stack config (`chainguard:consoleApi`,
  * `chainguard:loginOptions` with `disabled: true`), reading `server`'s admin token from the
@@ -140,7 +158,7 @@ export async function createBridgedStack(bridge: Bridge, server: RunningServer, 
   const t = await createStack({
     stackName,
     program,
-    config: { "chainguard:consoleApi": server.url, "chainguard:loginOptions": JSON.stringify({ disabled: true }) },
+    config: { "chainguard:consoleApi": server.url, "chainguard:loginOptions": JSON.stringify(bridgedProviderArgs(server).loginOptions) },
     env: { XDG_CACHE_HOME: cache, ...env },
     nodeModules: bridgedNodeModules(bridge),
   });
