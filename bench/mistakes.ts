@@ -51,9 +51,9 @@ export const MISTAKES: Mistake[] = [
     what: "an identity whose issuer is no https URL (`ci.example.com`)",
     kind: "identities",
     irvClass: "Identity",
-    irv: (parent) => ({ groupUid: parent, name: "ci", claimMatch }),
+    irv: (parent) => ({ groupUid: parent, name: "ci-bot", claimMatch }),
     bridgedClass: "Identity",
-    bridged: (parent) => ({ parentId: parent, name: "ci", description: "", claimMatch }),
+    bridged: (parent) => ({ parentId: parent, name: "ci-bot", description: "", claimMatch }),
   },
 ];
 
