@@ -16,6 +16,7 @@ import { runDeliveryBench } from "./delivery";
 import { runSoak, seedLine, soakOptions, soakReport } from "./soak";
 import { runTerraformBench } from "./terraform";
 import { runFollowBench } from "./follow";
+import { runMistakes } from "./mistakes";
 
 async function main(): Promise<void> {
   const only = process.argv[2];
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
   // Only when named: it builds OpenTofu and the Terraform provider (once per machine).
   if (only === "terraform") console.log(await runTerraformBench(process.argv.slice(3)));
   if (!only || only === "follow") console.log(await runFollowBench(process.argv.slice(3)));
+  // Only when named: it builds the Terraform bridge (once per machine).
+  if (only === "mistakes") console.log(await runMistakes());
   if (!only || only === "soak") {
     const o = soakOptions(process.argv.slice(3));
     o.progress = (r) => process.stderr.write(seedLine(r));
