@@ -15,6 +15,7 @@ import { identities, identitySpec } from "./identities";
 import { identityProviders, identityProviderSpec } from "./identityProviders";
 import { roleBindings, roleBindingSpec } from "./roleBindings";
 import { roles, roleSpec } from "./roles";
+import { repos, repoSpec } from "./repos";
 import { subscriptions, subscriptionSpec } from "./subscriptions";
 
 export * from "./groups";
@@ -24,6 +25,7 @@ export * from "./roleBindings";
 export * from "./identityProviders";
 export * from "./accountAssociations";
 export * from "./groupInvites";
+export * from "./repos";
 export * from "./subscriptions";
 export { UNKNOWN } from "./values";
 export { validate } from "./check";
@@ -41,6 +43,7 @@ export const specs = {
   identityProviders: identityProviderSpec,
   accountAssociations: accountAssociationSpec,
   groupInvites: groupInviteSpec,
+  repos: repoSpec,
   subscriptions: subscriptionSpec,
 } satisfies Record<Kind, KindSpec<CollectionName>>;
 
@@ -53,6 +56,7 @@ export const providers = {
   identityProviders,
   accountAssociations,
   groupInvites,
+  repos,
   subscriptions,
 } satisfies Record<Kind, KindProvider<Rec, Rec>>;
 

@@ -1,28 +1,34 @@
-/** /registry/v2beta1/repos and /registry/v2beta1/tags: read-only, loaded from fixtures. */
+/**
+ * /registry/v2beta1/repos (the repos kind: create, get, list, update, delete, and a repo's README
+ * at `<uid>/readme`) and /registry/v2beta1/tags (read-only, loaded from fixtures).
+ */
+import { repos } from "../../api/kinds";
 import { HIDDEN_TAGS } from "../../api/registry";
 import { parentOf } from "../../api/uid";
 import { exact } from "../list";
-import { fields } from "../model";
+import { createRepo, deleteRepo, fields, renderRepo, repoMaskPaths, scalarFields, updateRepo } from "../model";
 import type { RepoRecord, TagRecord } from "../store";
-import { parentGroup, type CollectionRoutes } from "./collection";
+import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
-const readOnly = "the registry is read-only in irv-server: load repos and tags with --fixtures";
+const readOnly = "tags are read-only in irv-server: load them with --fixtures";
 
 export const repoRoutes: CollectionRoutes<RepoRecord> = {
-  label: "repo",
-  capability: "repo",
+  ...kindFacts("repos"),
   items: (ctx) => ctx.store.repos,
   groupOf: parentGroup,
   list: {
     name: "repos",
-    sortable: fields<RepoRecord>("uid", "name", "description", "catalogTier", "createTime", "updateTime"),
+    sortable: scalarFields<RepoRecord>(repos),
     // ListReposRequest: `uidp` and `name`.
     filters: { name: exact((r) => r.name, true) },
     groupOf: (r) => parentOf(r.uid),
   },
-  // Unset messages are written as null, as the platform's gateway writes them.
-  render: (_ctx, r) => ({ ...r, sync_config: r.sync_config ?? null, customOverlay: r.customOverlay ?? null }),
-  readOnly,
+  render: (_ctx, r) => renderRepo(r),
+  create: (ctx, parent, body) => renderRepo(createRepo(ctx, parent, body)),
+  update: { maskPaths: repoMaskPaths, run: (ctx, uid, body, mask) => updateRepo(ctx, uid, body, mask) },
+  remove: deleteRepo,
+  // GetRepoReadme: `GET <uid>/readme`, read as the repo is.
+  suffixes: { readme: (_ctx, r) => ({ uid: r.uid, content: r.readme ?? "" }) },
   isPublic: (_ctx, r) => r.visibility === "public",
 };
 

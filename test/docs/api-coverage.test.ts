@@ -72,9 +72,10 @@ describe("every method the page marks served, on a live irv-server over REST", (
       accountAssociations: "accounts",
       groupInvites: "invite",
       subscriptions: "subscription",
+      repos: "repo",
     };
     const others: Record<string, string> = {};
-    for (const c of ["repos", "tags", "advisories"] as const) others[c] = (await listAll(api, c, { "uidp.descendants_of": server.organization, page_size: 1 }))[0].uid;
+    for (const c of ["tags", "advisories"] as const) others[c] = (await listAll(api, c, { "uidp.descendants_of": server.organization, page_size: 1 }))[0].uid;
     const made = (pkg: string) => (pkg.endsWith(".v2beta1") ? v2 : v1);
 
     const served = METHODS.filter((x) => isServed(x.m));

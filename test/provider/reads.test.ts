@@ -86,6 +86,7 @@ describe("reads within one operation", () => {
       accountAssociations: [made.accounts],
       groupInvites: [made.invite],
       subscriptions: [made.subscription],
+      repos: [made.repo],
     };
     const direct = client();
     const c = client();

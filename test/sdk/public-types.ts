@@ -79,8 +79,8 @@ const maybeUid: Promise<string | undefined> = maybe.then((r) => (r.found ? r.uid
 // @ts-expect-error without checking found, there may be no uid
 const unchecked: Promise<string> = maybe.then((r) => r.uid);
 const maybeOut: pulumi.Output<irv.iam.IdentityResult | irv.iam.MissingIdentity> = irv.iam.getIdentityOutput({ issuer: pulumi.output("https://i"), subject: "s", allowMissing: true });
-const repos: Promise<{ repos: irv.registry.Repo[] }> = irv.registry.getRepos({ descendantsOf: org, orderBy: "name" });
-const repo: pulumi.Output<irv.registry.Repo> = irv.registry.getRepoOutput({ name: "nginx" });
+const repos: Promise<{ repos: irv.registry.RepoResult[] }> = irv.registry.getRepos({ descendantsOf: org, orderBy: "name" });
+const repo: pulumi.Output<irv.registry.RepoResult> = irv.registry.getRepoOutput({ name: "nginx" });
 const tags: Promise<{ tags: irv.registry.Tag[] }> = irv.registry.getTags({ repoUid: "r", updatedSince: "2026-01-01T00:00:00.000Z" });
 const advisories: Promise<{ advisories: irv.vulnerabilities.Advisory[] }> = irv.vulnerabilities.getAdvisories({ aliases: ["CVE-2024-1"], query: "ssl" });
 // Every getXOutput argument is an Input.

@@ -355,9 +355,9 @@ export namespace iam {
 
 export namespace registry {
     /**
-     * An image repository.
+     * An image repository, as the functions read it.
      */
-    export interface Repo {
+    export interface RepoResult {
         /**
          * The tags currently maintained.
          */
@@ -390,6 +390,10 @@ export namespace registry {
          * Its name, e.g. `nginx`.
          */
         name: string;
+        /**
+         * Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+         */
+        readme?: string;
         /**
          * Where it syncs from, when it is synced from another repository.
          */
@@ -444,6 +448,28 @@ export namespace registry {
          * Whether exported tags are uniquely labeled (the organization's setting).
          */
         uniqueTags: boolean;
+    }
+
+    /**
+     * Where a repo's images are synced from, and which cloud registries they are synced to besides.
+     */
+    export interface SyncConfig {
+        /**
+         * An AWS ECR repository to sync the images to besides.
+         */
+        amazon?: string;
+        /**
+         * An Azure ACR repository to sync the images to besides.
+         */
+        azure?: string;
+        /**
+         * A GCP Artifact Registry repository to sync the images to besides.
+         */
+        google?: string;
+        /**
+         * The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+         */
+        source: string;
     }
 
     /**

@@ -13,8 +13,8 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// An image repository.
-type Repo struct {
+// An image repository, as the functions read it.
+type RepoResult struct {
 	// The tags currently maintained.
 	ActiveTags []string `pulumi:"activeTags"`
 	// Other names it is known by.
@@ -31,6 +31,8 @@ type Repo struct {
 	Description string `pulumi:"description"`
 	// Its name, e.g. `nginx`.
 	Name string `pulumi:"name"`
+	// Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+	Readme *string `pulumi:"readme"`
 	// Where it syncs from, when it is synced from another repository.
 	SyncConfig *RepoSyncConfig `pulumi:"syncConfig"`
 	// The repository's uid.
@@ -41,99 +43,104 @@ type Repo struct {
 	Visibility *string `pulumi:"visibility"`
 }
 
-// An image repository.
-type RepoOutput struct{ *pulumi.OutputState }
+// An image repository, as the functions read it.
+type RepoResultOutput struct{ *pulumi.OutputState }
 
-func (RepoOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*Repo)(nil)).Elem()
+func (RepoResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoResult)(nil)).Elem()
 }
 
-func (o RepoOutput) ToRepoOutput() RepoOutput {
+func (o RepoResultOutput) ToRepoResultOutput() RepoResultOutput {
 	return o
 }
 
-func (o RepoOutput) ToRepoOutputWithContext(ctx context.Context) RepoOutput {
+func (o RepoResultOutput) ToRepoResultOutputWithContext(ctx context.Context) RepoResultOutput {
 	return o
 }
 
 // The tags currently maintained.
-func (o RepoOutput) ActiveTags() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v Repo) []string { return v.ActiveTags }).(pulumi.StringArrayOutput)
+func (o RepoResultOutput) ActiveTags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RepoResult) []string { return v.ActiveTags }).(pulumi.StringArrayOutput)
 }
 
 // Other names it is known by.
-func (o RepoOutput) Aliases() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v Repo) []string { return v.Aliases }).(pulumi.StringArrayOutput)
+func (o RepoResultOutput) Aliases() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RepoResult) []string { return v.Aliases }).(pulumi.StringArrayOutput)
 }
 
 // The bundles it belongs to.
-func (o RepoOutput) Bundles() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v Repo) []string { return v.Bundles }).(pulumi.StringArrayOutput)
+func (o RepoResultOutput) Bundles() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RepoResult) []string { return v.Bundles }).(pulumi.StringArrayOutput)
 }
 
 // Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
-func (o RepoOutput) CatalogTier() pulumi.StringOutput {
-	return o.ApplyT(func(v Repo) string { return v.CatalogTier }).(pulumi.StringOutput)
+func (o RepoResultOutput) CatalogTier() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoResult) string { return v.CatalogTier }).(pulumi.StringOutput)
 }
 
 // When it was created (RFC 3339).
-func (o RepoOutput) CreateTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Repo) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
+func (o RepoResultOutput) CreateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoResult) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
 }
 
 // The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
-func (o RepoOutput) CustomOverlay() pulumi.AnyOutput {
-	return o.ApplyT(func(v Repo) interface{} { return v.CustomOverlay }).(pulumi.AnyOutput)
+func (o RepoResultOutput) CustomOverlay() pulumi.AnyOutput {
+	return o.ApplyT(func(v RepoResult) interface{} { return v.CustomOverlay }).(pulumi.AnyOutput)
 }
 
 // Free text.
-func (o RepoOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v Repo) string { return v.Description }).(pulumi.StringOutput)
+func (o RepoResultOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoResult) string { return v.Description }).(pulumi.StringOutput)
 }
 
 // Its name, e.g. `nginx`.
-func (o RepoOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v Repo) string { return v.Name }).(pulumi.StringOutput)
+func (o RepoResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+func (o RepoResultOutput) Readme() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoResult) *string { return v.Readme }).(pulumi.StringPtrOutput)
 }
 
 // Where it syncs from, when it is synced from another repository.
-func (o RepoOutput) SyncConfig() RepoSyncConfigPtrOutput {
-	return o.ApplyT(func(v Repo) *RepoSyncConfig { return v.SyncConfig }).(RepoSyncConfigPtrOutput)
+func (o RepoResultOutput) SyncConfig() RepoSyncConfigPtrOutput {
+	return o.ApplyT(func(v RepoResult) *RepoSyncConfig { return v.SyncConfig }).(RepoSyncConfigPtrOutput)
 }
 
 // The repository's uid.
-func (o RepoOutput) Uid() pulumi.StringOutput {
-	return o.ApplyT(func(v Repo) string { return v.Uid }).(pulumi.StringOutput)
+func (o RepoResultOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoResult) string { return v.Uid }).(pulumi.StringOutput)
 }
 
 // When it was last updated (RFC 3339).
-func (o RepoOutput) UpdateTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Repo) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
+func (o RepoResultOutput) UpdateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoResult) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
 }
 
 // `public` or `private` where the API says (irv-server does); public repos need no credentials.
-func (o RepoOutput) Visibility() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Repo) *string { return v.Visibility }).(pulumi.StringPtrOutput)
+func (o RepoResultOutput) Visibility() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoResult) *string { return v.Visibility }).(pulumi.StringPtrOutput)
 }
 
-type RepoArrayOutput struct{ *pulumi.OutputState }
+type RepoResultArrayOutput struct{ *pulumi.OutputState }
 
-func (RepoArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]Repo)(nil)).Elem()
+func (RepoResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepoResult)(nil)).Elem()
 }
 
-func (o RepoArrayOutput) ToRepoArrayOutput() RepoArrayOutput {
+func (o RepoResultArrayOutput) ToRepoResultArrayOutput() RepoResultArrayOutput {
 	return o
 }
 
-func (o RepoArrayOutput) ToRepoArrayOutputWithContext(ctx context.Context) RepoArrayOutput {
+func (o RepoResultArrayOutput) ToRepoResultArrayOutputWithContext(ctx context.Context) RepoResultArrayOutput {
 	return o
 }
 
-func (o RepoArrayOutput) Index(i pulumi.IntInput) RepoOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Repo {
-		return vs[0].([]Repo)[vs[1].(int)]
-	}).(RepoOutput)
+func (o RepoResultArrayOutput) Index(i pulumi.IntInput) RepoResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RepoResult {
+		return vs[0].([]RepoResult)[vs[1].(int)]
+	}).(RepoResultOutput)
 }
 
 // Where a repository's images are synced from, and to which cloud registries besides.
@@ -315,6 +322,203 @@ func (o RepoSyncConfigPtrOutput) UniqueTags() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Where a repo's images are synced from, and which cloud registries they are synced to besides.
+type SyncConfig struct {
+	// An AWS ECR repository to sync the images to besides.
+	Amazon *string `pulumi:"amazon"`
+	// An Azure ACR repository to sync the images to besides.
+	Azure *string `pulumi:"azure"`
+	// A GCP Artifact Registry repository to sync the images to besides.
+	Google *string `pulumi:"google"`
+	// The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+	Source string `pulumi:"source"`
+}
+
+// SyncConfigInput is an input type that accepts SyncConfigArgs and SyncConfigOutput values.
+// You can construct a concrete instance of `SyncConfigInput` via:
+//
+//	SyncConfigArgs{...}
+type SyncConfigInput interface {
+	pulumi.Input
+
+	ToSyncConfigOutput() SyncConfigOutput
+	ToSyncConfigOutputWithContext(context.Context) SyncConfigOutput
+}
+
+// Where a repo's images are synced from, and which cloud registries they are synced to besides.
+type SyncConfigArgs struct {
+	// An AWS ECR repository to sync the images to besides.
+	Amazon pulumi.StringPtrInput `pulumi:"amazon"`
+	// An Azure ACR repository to sync the images to besides.
+	Azure pulumi.StringPtrInput `pulumi:"azure"`
+	// A GCP Artifact Registry repository to sync the images to besides.
+	Google pulumi.StringPtrInput `pulumi:"google"`
+	// The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+	Source pulumi.StringInput `pulumi:"source"`
+}
+
+func (SyncConfigArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SyncConfig)(nil)).Elem()
+}
+
+func (i SyncConfigArgs) ToSyncConfigOutput() SyncConfigOutput {
+	return i.ToSyncConfigOutputWithContext(context.Background())
+}
+
+func (i SyncConfigArgs) ToSyncConfigOutputWithContext(ctx context.Context) SyncConfigOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SyncConfigOutput)
+}
+
+func (i SyncConfigArgs) ToSyncConfigPtrOutput() SyncConfigPtrOutput {
+	return i.ToSyncConfigPtrOutputWithContext(context.Background())
+}
+
+func (i SyncConfigArgs) ToSyncConfigPtrOutputWithContext(ctx context.Context) SyncConfigPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SyncConfigOutput).ToSyncConfigPtrOutputWithContext(ctx)
+}
+
+// SyncConfigPtrInput is an input type that accepts SyncConfigArgs, SyncConfigPtr and SyncConfigPtrOutput values.
+// You can construct a concrete instance of `SyncConfigPtrInput` via:
+//
+//	        SyncConfigArgs{...}
+//
+//	or:
+//
+//	        nil
+type SyncConfigPtrInput interface {
+	pulumi.Input
+
+	ToSyncConfigPtrOutput() SyncConfigPtrOutput
+	ToSyncConfigPtrOutputWithContext(context.Context) SyncConfigPtrOutput
+}
+
+type syncConfigPtrType SyncConfigArgs
+
+func SyncConfigPtr(v *SyncConfigArgs) SyncConfigPtrInput {
+	return (*syncConfigPtrType)(v)
+}
+
+func (*syncConfigPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SyncConfig)(nil)).Elem()
+}
+
+func (i *syncConfigPtrType) ToSyncConfigPtrOutput() SyncConfigPtrOutput {
+	return i.ToSyncConfigPtrOutputWithContext(context.Background())
+}
+
+func (i *syncConfigPtrType) ToSyncConfigPtrOutputWithContext(ctx context.Context) SyncConfigPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SyncConfigPtrOutput)
+}
+
+// Where a repo's images are synced from, and which cloud registries they are synced to besides.
+type SyncConfigOutput struct{ *pulumi.OutputState }
+
+func (SyncConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SyncConfig)(nil)).Elem()
+}
+
+func (o SyncConfigOutput) ToSyncConfigOutput() SyncConfigOutput {
+	return o
+}
+
+func (o SyncConfigOutput) ToSyncConfigOutputWithContext(ctx context.Context) SyncConfigOutput {
+	return o
+}
+
+func (o SyncConfigOutput) ToSyncConfigPtrOutput() SyncConfigPtrOutput {
+	return o.ToSyncConfigPtrOutputWithContext(context.Background())
+}
+
+func (o SyncConfigOutput) ToSyncConfigPtrOutputWithContext(ctx context.Context) SyncConfigPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SyncConfig) *SyncConfig {
+		return &v
+	}).(SyncConfigPtrOutput)
+}
+
+// An AWS ECR repository to sync the images to besides.
+func (o SyncConfigOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SyncConfig) *string { return v.Amazon }).(pulumi.StringPtrOutput)
+}
+
+// An Azure ACR repository to sync the images to besides.
+func (o SyncConfigOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SyncConfig) *string { return v.Azure }).(pulumi.StringPtrOutput)
+}
+
+// A GCP Artifact Registry repository to sync the images to besides.
+func (o SyncConfigOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SyncConfig) *string { return v.Google }).(pulumi.StringPtrOutput)
+}
+
+// The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+func (o SyncConfigOutput) Source() pulumi.StringOutput {
+	return o.ApplyT(func(v SyncConfig) string { return v.Source }).(pulumi.StringOutput)
+}
+
+type SyncConfigPtrOutput struct{ *pulumi.OutputState }
+
+func (SyncConfigPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SyncConfig)(nil)).Elem()
+}
+
+func (o SyncConfigPtrOutput) ToSyncConfigPtrOutput() SyncConfigPtrOutput {
+	return o
+}
+
+func (o SyncConfigPtrOutput) ToSyncConfigPtrOutputWithContext(ctx context.Context) SyncConfigPtrOutput {
+	return o
+}
+
+func (o SyncConfigPtrOutput) Elem() SyncConfigOutput {
+	return o.ApplyT(func(v *SyncConfig) SyncConfig {
+		if v != nil {
+			return *v
+		}
+		var ret SyncConfig
+		return ret
+	}).(SyncConfigOutput)
+}
+
+// An AWS ECR repository to sync the images to besides.
+func (o SyncConfigPtrOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Amazon
+	}).(pulumi.StringPtrOutput)
+}
+
+// An Azure ACR repository to sync the images to besides.
+func (o SyncConfigPtrOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Azure
+	}).(pulumi.StringPtrOutput)
+}
+
+// A GCP Artifact Registry repository to sync the images to besides.
+func (o SyncConfigPtrOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Google
+	}).(pulumi.StringPtrOutput)
+}
+
+// The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+func (o SyncConfigPtrOutput) Source() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Source
+	}).(pulumi.StringPtrOutput)
+}
+
 // A tag of a repository (its uid is under the repository's).
 type Tag struct {
 	// The bundles it belongs to.
@@ -397,10 +601,14 @@ func (o TagArrayOutput) Index(i pulumi.IntInput) TagOutput {
 }
 
 func init() {
-	pulumi.RegisterOutputType(RepoOutput{})
-	pulumi.RegisterOutputType(RepoArrayOutput{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SyncConfigInput)(nil)).Elem(), SyncConfigArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SyncConfigPtrInput)(nil)).Elem(), SyncConfigArgs{})
+	pulumi.RegisterOutputType(RepoResultOutput{})
+	pulumi.RegisterOutputType(RepoResultArrayOutput{})
 	pulumi.RegisterOutputType(RepoSyncConfigOutput{})
 	pulumi.RegisterOutputType(RepoSyncConfigPtrOutput{})
+	pulumi.RegisterOutputType(SyncConfigOutput{})
+	pulumi.RegisterOutputType(SyncConfigPtrOutput{})
 	pulumi.RegisterOutputType(TagOutput{})
 	pulumi.RegisterOutputType(TagArrayOutput{})
 }

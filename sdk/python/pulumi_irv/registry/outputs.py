@@ -14,17 +14,19 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
 from . import outputs
+from ._enums import *
 
 __all__ = [
-    'Repo',
+    'RepoResult',
     'RepoSyncConfig',
+    'SyncConfig',
     'Tag',
 ]
 
 @pulumi.output_type
-class Repo(dict):
+class RepoResult(dict):
     """
-    An image repository.
+    An image repository, as the functions read it.
     """
     def __init__(__self__, *,
                  active_tags: Sequence[_builtins.str],
@@ -36,11 +38,12 @@ class Repo(dict):
                  uid: _builtins.str,
                  create_time: Optional[_builtins.str] = None,
                  custom_overlay: Optional[Any] = None,
+                 readme: Optional[_builtins.str] = None,
                  sync_config: Optional['outputs.RepoSyncConfig'] = None,
                  update_time: Optional[_builtins.str] = None,
                  visibility: Optional[_builtins.str] = None):
         """
-        An image repository.
+        An image repository, as the functions read it.
 
         :param Sequence[_builtins.str] active_tags: The tags currently maintained.
         :param Sequence[_builtins.str] aliases: Other names it is known by.
@@ -51,6 +54,7 @@ class Repo(dict):
         :param _builtins.str uid: The repository's uid.
         :param _builtins.str create_time: When it was created (RFC 3339).
         :param Any custom_overlay: The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+        :param _builtins.str readme: Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
         :param 'RepoSyncConfig' sync_config: Where it syncs from, when it is synced from another repository.
         :param _builtins.str update_time: When it was last updated (RFC 3339).
         :param _builtins.str visibility: `public` or `private` where the API says (irv-server does); public repos need no credentials.
@@ -66,6 +70,8 @@ class Repo(dict):
             pulumi.set(__self__, "create_time", create_time)
         if custom_overlay is not None:
             pulumi.set(__self__, "custom_overlay", custom_overlay)
+        if readme is not None:
+            pulumi.set(__self__, "readme", readme)
         if sync_config is not None:
             pulumi.set(__self__, "sync_config", sync_config)
         if update_time is not None:
@@ -144,6 +150,14 @@ class Repo(dict):
         The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
         """
         return pulumi.get(self, "custom_overlay")
+
+    @_builtins.property
+    @pulumi.getter
+    def readme(self) -> Optional[_builtins.str]:
+        """
+        Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+        """
+        return pulumi.get(self, "readme")
 
     @_builtins.property
     @pulumi.getter(name="syncConfig")
@@ -269,6 +283,65 @@ class RepoSyncConfig(dict):
         When syncing stops (RFC 3339).
         """
         return pulumi.get(self, "expiration_time")
+
+
+@pulumi.output_type
+class SyncConfig(dict):
+    """
+    Where a repo's images are synced from, and which cloud registries they are synced to besides.
+    """
+    def __init__(__self__, *,
+                 source: _builtins.str,
+                 amazon: Optional[_builtins.str] = None,
+                 azure: Optional[_builtins.str] = None,
+                 google: Optional[_builtins.str] = None):
+        """
+        Where a repo's images are synced from, and which cloud registries they are synced to besides.
+
+        :param _builtins.str source: The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+        :param _builtins.str amazon: An AWS ECR repository to sync the images to besides.
+        :param _builtins.str azure: An Azure ACR repository to sync the images to besides.
+        :param _builtins.str google: A GCP Artifact Registry repository to sync the images to besides.
+        """
+        pulumi.set(__self__, "source", source)
+        if amazon is not None:
+            pulumi.set(__self__, "amazon", amazon)
+        if azure is not None:
+            pulumi.set(__self__, "azure", azure)
+        if google is not None:
+            pulumi.set(__self__, "google", google)
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> _builtins.str:
+        """
+        The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+        """
+        return pulumi.get(self, "source")
+
+    @_builtins.property
+    @pulumi.getter
+    def amazon(self) -> Optional[_builtins.str]:
+        """
+        An AWS ECR repository to sync the images to besides.
+        """
+        return pulumi.get(self, "amazon")
+
+    @_builtins.property
+    @pulumi.getter
+    def azure(self) -> Optional[_builtins.str]:
+        """
+        An Azure ACR repository to sync the images to besides.
+        """
+        return pulumi.get(self, "azure")
+
+    @_builtins.property
+    @pulumi.getter
+    def google(self) -> Optional[_builtins.str]:
+        """
+        A GCP Artifact Registry repository to sync the images to besides.
+        """
+        return pulumi.get(self, "google")
 
 
 @pulumi.output_type
