@@ -45,6 +45,56 @@ const readSync = z.looseObject({
   gracePeriod: z.boolean().default(false),
 });
 
+/** A repo's custom overlay as the API returns it (set by the platform for repos with custom assembly). */
+const d = <T extends z.ZodType>(t: T, description: string) => t.optional().describe(description);
+const entry = (id: string, description: string) =>
+  z.looseObject({ name: z.string().default("").describe("Its file name."), content: z.string().default("").describe("Its PEM content.") }).meta({ id, description });
+const OverlayUser = z
+  .looseObject({
+    username: z.string().describe("The user name."),
+    uid: d(z.number(), "The user id."),
+    gid: d(z.number(), "The primary group id."),
+    groupName: d(z.string(), "The primary group's name."),
+    shell: d(z.string(), "The login shell."),
+    homeDir: d(z.string(), "The home directory."),
+  })
+  .meta({ id: "OverlayUser", description: "A user account added to the image." });
+const OverlayGroup = z
+  .looseObject({ groupname: z.string().describe("The group name."), gid: d(z.number(), "The group id."), members: d(z.array(z.string()), "Its members.") })
+  .meta({ id: "OverlayGroup", description: "A group account added to the image." });
+export const CustomOverlay = z
+  .looseObject({
+    contents: d(
+      z
+        .looseObject({
+          packages: d(z.array(z.string()), "Packages appended to the image."),
+          runtimeRepositories: d(z.array(z.string()), "APK repository URLs written to /etc/apk/repositories."),
+          runtimeKeyring: d(z.array(entry("RuntimeKeyringEntry", "An APK signing public key written to /etc/apk/keys.")), "APK signing public keys written to /etc/apk/keys."),
+        })
+        .meta({ id: "ImageContents", description: "Packages added to the image, and the APK repositories and keys it uses." }),
+      "What the image holds beyond its own packages.",
+    ),
+    environment: d(z.record(z.string(), z.string()), "Environment variables set in the image."),
+    annotations: d(z.record(z.string(), z.string()), "OCI annotations added to the image."),
+    accounts: d(
+      z
+        .looseObject({ runAs: d(z.string(), "The user the image runs as."), users: d(z.array(OverlayUser), "User accounts added."), groups: d(z.array(OverlayGroup), "Group accounts added.") })
+        .meta({ id: "OverlayAccounts", description: "The user and group accounts of the image." }),
+      "User and group accounts.",
+    ),
+    certificates: d(
+      z
+        .looseObject({
+          additional: d(z.array(entry("CertificateEntry", "A certificate added to the image.")), "Certificates added."),
+          providers: d(z.array(z.string()), "Packages that provide certificates."),
+        })
+        .meta({ id: "OverlayCertificates", description: "Certificates added to the image." }),
+      "Certificates.",
+    ),
+  })
+  .meta({ id: "CustomOverlay", description: "The apko configuration applied when a repo's images are rebuilt (custom assembly)." });
+export type CustomOverlay = z.infer<typeof CustomOverlay>;
+
 const str = (number: number): ProtoField => ({ number, type: "string" });
 const strs = (number: number): ProtoField => ({ number, type: "string", repeated: true });
 const map = (number: number): ProtoField => ({ number, type: "string", keyType: "string" });
@@ -164,10 +214,10 @@ export const repos = defineKind({
       read: readSync.optional(),
     },
     customOverlay: {
-      type: "Record<string, unknown>",
+      type: "CustomOverlay",
       description: "The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).",
       proto: { number: 10, type: "CustomOverlay", behavior: ["OPTIONAL"] },
-      read: z.record(z.string(), z.unknown()).optional(),
+      read: CustomOverlay.optional(),
     },
     createTime: numbered.createTime(11),
     updateTime: numbered.updateTime(12),

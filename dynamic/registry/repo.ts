@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { outputNames } from "../../api/kinds";
 import { IrvResource, type CommonArgs, type DeepInput } from "../resource";
-import type { SyncConfig } from "./types";
+import type { CustomOverlay, SyncConfig } from "./types";
 
 /** Arguments of a repo. */
 export interface RepoArgs extends CommonArgs {
@@ -43,7 +43,7 @@ export class Repo extends IrvResource {
   /** Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise. */
   declare public readonly syncConfig: pulumi.Output<SyncConfig | undefined>;
   /** The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform). */
-  declare public readonly customOverlay: pulumi.Output<Record<string, unknown> | undefined>;
+  declare public readonly customOverlay: pulumi.Output<CustomOverlay | undefined>;
   /** When it was created (RFC 3339). */
   declare public readonly createTime: pulumi.Output<string>;
   /** When it last changed (RFC 3339). */

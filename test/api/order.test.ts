@@ -20,6 +20,7 @@ describe("order-free values, from the kinds' definitions", () => {
       identityProviders: ["oidc.additionalScopes"],
       accountAssociations: ["github.appInstallations.*.installations"],
       groupInvites: ["role.capabilities"],
+      repos: ["activeTags", "aliases", "bundles"],
       subscriptions: [],
     });
   });

@@ -50,7 +50,7 @@ namespace PulumiIrv.Irv.Registry
         /// The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
         /// </summary>
         [Output("customOverlay")]
-        public Output<ImmutableDictionary<string, object>?> CustomOverlay { get; private set; } = null!;
+        public Output<Outputs.CustomOverlay?> CustomOverlay { get; private set; } = null!;
 
         /// <summary>
         /// Free text.

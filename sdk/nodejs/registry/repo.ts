@@ -60,7 +60,7 @@ export class Repo extends pulumi.CustomResource {
     /**
      * The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
      */
-    declare public /*out*/ readonly customOverlay: pulumi.Output<{[key: string]: any} | undefined>;
+    declare public /*out*/ readonly customOverlay: pulumi.Output<outputs.registry.CustomOverlay | undefined>;
     /**
      * Free text.
      */

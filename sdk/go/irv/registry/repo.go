@@ -27,7 +27,7 @@ type Repo struct {
 	// When it was created (RFC 3339).
 	CreateTime pulumi.StringOutput `pulumi:"createTime"`
 	// The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
-	CustomOverlay pulumi.MapOutput `pulumi:"customOverlay"`
+	CustomOverlay CustomOverlayPtrOutput `pulumi:"customOverlay"`
 	// Free text.
 	Description pulumi.StringOutput `pulumi:"description"`
 	// The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).
@@ -205,8 +205,8 @@ func (o RepoOutput) CreateTime() pulumi.StringOutput {
 }
 
 // The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
-func (o RepoOutput) CustomOverlay() pulumi.MapOutput {
-	return o.ApplyT(func(v *Repo) pulumi.MapOutput { return v.CustomOverlay }).(pulumi.MapOutput)
+func (o RepoOutput) CustomOverlay() CustomOverlayPtrOutput {
+	return o.ApplyT(func(v *Repo) CustomOverlayPtrOutput { return v.CustomOverlay }).(CustomOverlayPtrOutput)
 }
 
 // Free text.

@@ -348,7 +348,7 @@ class Repo(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="customOverlay")
-    def custom_overlay(self) -> pulumi.Output[Optional[Mapping[str, Any]]]:
+    def custom_overlay(self) -> pulumi.Output[Optional['outputs.CustomOverlay']]:
         """
         The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
         """
