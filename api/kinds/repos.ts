@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as f from "../fields";
 import { CATALOG_TIERS } from "../registry";
+import { withSuggestion } from "../suggest";
 import { common, defineKind, numbered, outputOnly, REGISTRY_PACKAGE, type ProtoField } from "./definition";
 
 /** How long a synced repo keeps syncing when nobody says otherwise: the protos' "14 days from creation". */
@@ -11,11 +12,20 @@ export const REPO_LIST_MAX = 100;
 const label = z.string().min(1, "must not be empty").max(f.NAME_MAX, `must be at most ${f.NAME_MAX} characters`);
 const labels = (what: string) => z.array(label).max(REPO_LIST_MAX, `must hold at most ${REPO_LIST_MAX} ${what}`);
 
-/** A repo's catalog tier, by its enum name. */
-export const CatalogTier = z.enum(CATALOG_TIERS, { error: () => `is not a catalog tier: one of ${CATALOG_TIERS.join(", ")}` }).meta({
-  id: "CatalogTier",
-  description: "A repo's catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...).",
-});
+const TIER_PREFIX = "CATALOG_TIER_";
+/** The tiers as the Terraform provider (and the v1 API) spells them: `APPLICATION`. */
+const SHORT_TIERS = CATALOG_TIERS.filter((t) => t !== "CATALOG_TIER_UNSPECIFIED").map((t) => t.slice(TIER_PREFIX.length));
+
+/** A repo's catalog tier, by its enum name (the Terraform provider's `APPLICATION` is taken too: see the codec). */
+export const CatalogTier = z
+  .enum(CATALOG_TIERS, { error: (iss) => withSuggestion(`is not a catalog tier: one of ${SHORT_TIERS.join(", ")}, with or without the ${TIER_PREFIX} prefix`, iss.input, [...CATALOG_TIERS, ...SHORT_TIERS]) })
+  .meta({ id: "CatalogTier", description: "A repo's catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ... (`APPLICATION`, as the Terraform provider writes it, is taken too)." });
+
+/** A short tier (`BASE`) as the API's enum name; anything else as it is. */
+const tierCodec = {
+  toWire: (v: unknown) => (typeof v === "string" && SHORT_TIERS.includes(v) ? `${TIER_PREFIX}${v}` : v),
+  fromWire: (v: unknown) => v,
+};
 
 /**
  * A repo's `sync_config`, as a request gives it: where its images come from, and which cloud
@@ -159,13 +169,13 @@ export const repos = defineKind({
     name: "nginx",
     inputs: { parentUid: "${group}", name: "nginx", description: "Our nginx, synced from the catalog", bundles: ["application"], activeTags: ["latest"] },
     notes: [
-      "Changing the name or the group replaces the repo; deleting a repo deletes its tags.",
+      "Changing the group replaces the repo; a new name renames it in place. Deleting a repo deletes its tags (the Terraform provider's delete leaves the repo behind; pulumi-irv's deletes it).",
       "A synced repo's source is stored as the source repo's uid: give the uid, or a catalog name once and then the uid the repo reads back, or every preview shows a change.",
     ],
   },
   fields: {
     parentUid: common.groupUid("The group the repo lives in."),
-    name: { ...common.name("The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).", 2), replace: true },
+    name: common.name("The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).", 2),
     description: numbered.description(3),
     catalogTier: {
       type: "string",
@@ -173,6 +183,7 @@ export const repos = defineKind({
       input: true,
       default: "CATALOG_TIER_UNSPECIFIED",
       proto: { number: 4, type: "CatalogTier", behavior: ["OPTIONAL"] },
+      codec: tierCodec,
       schema: CatalogTier.optional(),
       read: z.string().default("CATALOG_TIER_UNSPECIFIED"),
     },

@@ -8,7 +8,7 @@ import type { CustomOverlay, SyncConfig } from "./types";
 export interface RepoArgs extends CommonArgs {
   /** The group the repo lives in. Changing it replaces the repo. */
   parentUid: pulumi.Input<string>;
-  /** The repo's name, as images are pulled by it (`<registry>/<group>/<name>`). Changing it replaces the repo. */
+  /** The repo's name, as images are pulled by it (`<registry>/<group>/<name>`). */
   name: pulumi.Input<string>;
   /** Free text. */
   description?: pulumi.Input<string>;

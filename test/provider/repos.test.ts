@@ -11,8 +11,8 @@ describe("registry.Repo provider", () => {
     await runLifecycle(ctx, {
       kind: "repos",
       inputs: async () => ({ parentUid: await freshGroup(ctx), name: uniqueName("repo"), bundles: ["application"] }),
-      update: { change: (i) => ({ ...i, description: "ours", activeTags: ["latest"], catalogTier: "CATALOG_TIER_BASE" }), mask: ["active_tags", "catalog_tier", "description"] },
-      replace: { change: (i) => ({ ...i, name: `${i.name}-renamed` }), replaces: ["name"] },
+      update: { change: (i) => ({ ...i, name: `${i.name}-renamed`, description: "ours", activeTags: ["latest"], catalogTier: "CATALOG_TIER_BASE" }), mask: ["active_tags", "catalog_tier", "description", "name"] },
+      replace: { change: async (i) => ({ ...i, parentUid: await freshGroup(ctx) }), replaces: ["parentUid"] },
       drift: {
         body: { description: "changed by hand" },
         mask: "description",
@@ -40,6 +40,8 @@ describe("registry.Repo provider", () => {
     expect(await failures({ name: "ok" })).toEqual([]);
     expect(await failures({})).toEqual(["name"]);
     expect(await failures({ name: "x", catalogTier: "GOLD" })).toEqual(["catalogTier"]);
+    // The Terraform provider's spelling is taken, and sent as the enum name.
+    expect(await failures({ name: "x", catalogTier: "APPLICATION" })).toEqual([]);
     expect(await failures({ name: "x", syncConfig: { amazon: "x" } })).toEqual(["syncConfig"]);
   });
 });

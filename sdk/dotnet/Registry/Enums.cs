@@ -8,7 +8,7 @@ using Pulumi;
 namespace PulumiIrv.Irv.Registry
 {
     /// <summary>
-    /// A repo's catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...).
+    /// A repo's catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ... (`APPLICATION`, as the Terraform provider writes it, is taken too).
     /// </summary>
     [EnumType]
     public readonly struct CatalogTier : IEquatable<CatalogTier>

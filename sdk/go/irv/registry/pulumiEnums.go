@@ -10,7 +10,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A repo's catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...).
+// A repo's catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ... (`APPLICATION`, as the Terraform provider writes it, is taken too).
 type CatalogTier string
 
 const (

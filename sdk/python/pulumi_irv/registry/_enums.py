@@ -14,7 +14,7 @@ __all__ = [
 @pulumi.type_token("irv:registry:CatalogTier")
 class CatalogTier(_builtins.str, Enum):
     """
-    A repo's catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...).
+    A repo's catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ... (`APPLICATION`, as the Terraform provider writes it, is taken too).
     """
     UNSPECIFIED = "CATALOG_TIER_UNSPECIFIED"
     APPLICATION = "CATALOG_TIER_APPLICATION"

@@ -13,6 +13,6 @@ export const CatalogTier = {
 } as const;
 
 /**
- * A repo's catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...).
+ * A repo's catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ... (`APPLICATION`, as the Terraform provider writes it, is taken too).
  */
 export type CatalogTier = (typeof CatalogTier)[keyof typeof CatalogTier];
