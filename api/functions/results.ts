@@ -73,7 +73,7 @@ export const Repo = {
 } satisfies ObjectDefinition;
 
 export const Tag = {
-  name: "Tag",
+  name: "TagResult",
   module: "registry",
   description: "A tag of a repository (its uid is under the repository's).",
   fields: {

@@ -7,8 +7,8 @@ import * as functions from "../../provider/functions/registry";
 import { named, outputOf, programClient } from "../client";
 import type { GetRepoArgs, GetReposArgs, GetTagsArgs } from "../../provider/functions/registry";
 
-// A function's repo is `RepoResult`: `Repo` is the resource class (./repo.ts).
-export type { Repo as RepoResult, Tag, GetRepoArgs, GetReposArgs, GetTagsArgs } from "../../provider/functions/registry";
+// A function's repo and tag are `RepoResult` and `TagResult`: `Repo` and `Tag` are the resource classes.
+export type { Repo as RepoResult, Tag as TagResult, GetRepoArgs, GetReposArgs, GetTagsArgs } from "../../provider/functions/registry";
 
 /** Repositories matching the filters (e.g. `descendantsOf: org`), every page followed. */
 export const getRepos = named("registry.getRepos", (args: GetReposArgs = {}) => functions.getRepos(programClient, args));

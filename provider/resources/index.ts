@@ -17,6 +17,7 @@ import { roleBindings, roleBindingSpec } from "./roleBindings";
 import { roles, roleSpec } from "./roles";
 import { repos, repoSpec } from "./repos";
 import { subscriptions, subscriptionSpec } from "./subscriptions";
+import { tags, tagSpec } from "./tags";
 
 export * from "./groups";
 export * from "./identities";
@@ -27,6 +28,7 @@ export * from "./accountAssociations";
 export * from "./groupInvites";
 export * from "./repos";
 export * from "./subscriptions";
+export * from "./tags";
 export { UNKNOWN } from "./values";
 export { validate } from "./check";
 export { beginOperation, endOperation, readItem } from "./reads";
@@ -44,6 +46,7 @@ export const specs = {
   accountAssociations: accountAssociationSpec,
   groupInvites: groupInviteSpec,
   repos: repoSpec,
+  tags: tagSpec,
   subscriptions: subscriptionSpec,
 } satisfies Record<Kind, KindSpec<CollectionName>>;
 
@@ -57,6 +60,7 @@ export const providers = {
   accountAssociations,
   groupInvites,
   repos,
+  tags,
   subscriptions,
 } satisfies Record<Kind, KindProvider<Rec, Rec>>;
 

@@ -11,3 +11,4 @@ export * from "./groupInvites";
 export * from "./subscriptions";
 export * from "./people";
 export * from "./repos";
+export * from "./tags";

@@ -1,16 +1,15 @@
 /**
  * /registry/v2beta1/repos (the repos kind: create, get, list, update, delete, and a repo's README
- * at `<uid>/readme`) and /registry/v2beta1/tags (read-only, loaded from fixtures).
+ * at `<uid>/readme`) and /registry/v2beta1/tags (the tags kind: create, get, list, delete).
  */
-import { repos } from "../../api/kinds";
+import { repos, tags } from "../../api/kinds";
 import { HIDDEN_TAGS } from "../../api/registry";
 import { parentOf } from "../../api/uid";
 import { exact } from "../list";
-import { createRepo, deleteRepo, fields, renderRepo, repoMaskPaths, scalarFields, updateRepo } from "../model";
+import { createRepo, createTag, deleteRepo, deleteTag, renderRepo, repoMaskPaths, scalarFields, updateRepo } from "../model";
 import type { RepoRecord, TagRecord } from "../store";
 import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
-const readOnly = "tags are read-only in irv-server: load them with --fixtures";
 
 export const repoRoutes: CollectionRoutes<RepoRecord> = {
   ...kindFacts("repos"),
@@ -39,14 +38,13 @@ const tagGroup = (uid: string) => {
 };
 
 export const tagRoutes: CollectionRoutes<TagRecord> = {
-  label: "tag",
-  capability: "tag",
+  ...kindFacts("tags"),
   items: (ctx) => ctx.store.tags,
   // A uid too short to be a tag has no group; its lookup then answers NOT_FOUND.
   groupOf: tagGroup,
   list: {
     name: "tags",
-    sortable: fields<TagRecord>("uid", "name", "digest", "updateTime", "deprecated"),
+    sortable: scalarFields<TagRecord>(tags),
     // ListTagsRequest: `uidp`, `name`, `updated_since`, `digest`, and the include_* flags below.
     filters: {
       name: exact((t) => t.name, true),
@@ -60,7 +58,9 @@ export const tagRoutes: CollectionRoutes<TagRecord> = {
     groupOf: (t) => tagGroup(t.uid),
   },
   render: (_ctx, t) => t,
-  readOnly,
+  create: (ctx, repo, body) => createTag(ctx, repo, body),
+  remove: deleteTag,
+  readOnly: "tags cannot be changed: create the tag again (Create moves a tag of that name) or delete it",
   // A tag is as public as its repo.
   isPublic: (ctx, t) => ctx.store.repos.get(parentOf(t.uid)!)?.visibility === "public",
 };

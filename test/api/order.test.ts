@@ -21,6 +21,7 @@ describe("order-free values, from the kinds' definitions", () => {
       accountAssociations: ["github.appInstallations.*.installations"],
       groupInvites: ["role.capabilities"],
       repos: ["activeTags", "aliases", "bundles"],
+      tags: ["bundles"],
       subscriptions: [],
     });
   });

@@ -234,8 +234,8 @@ describe("the plugin's package schema: functions", () => {
     expect(schema.functions["irv:iam:getIdentity"].outputs.properties.claimMatch).toMatchObject({ $ref: "#/types/irv:iam:ClaimMatch" });
     expect(schema.types["irv:vulnerabilities:Advisory"].properties.severities.items.$ref).toBe("#/types/irv:vulnerabilities:AdvisorySeverity");
     // The registry's and advisories' objects in the API's shape (tags have updateTime; events a oneof of objects).
-    expect(schema.types["irv:registry:Tag"].properties.updateTime.type).toBe("string");
-    expect(schema.types["irv:registry:Tag"].properties.lastUpdated).toBeUndefined();
+    expect(schema.types["irv:registry:TagResult"].properties.updateTime.type).toBe("string");
+    expect(schema.types["irv:registry:TagResult"].properties.lastUpdated).toBeUndefined();
     expect(schema.types["irv:registry:RepoResult"].properties.syncConfig.$ref).toBe("#/types/irv:registry:RepoSyncConfig");
     expect(schema.types["irv:vulnerabilities:AdvisoryEvent"].properties.detection.$ref).toBe("#/types/irv:vulnerabilities:AdvisoryDetection");
     expect(schema.types["irv:vulnerabilities:AdvisoryDetection"].properties.scanv1.$ref).toBe("#/types/irv:vulnerabilities:AdvisoryScanDetection");

@@ -87,6 +87,7 @@ describe("reads within one operation", () => {
       groupInvites: [made.invite],
       subscriptions: [made.subscription],
       repos: [made.repo],
+      tags: [made.tag],
     };
     const direct = client();
     const c = client();

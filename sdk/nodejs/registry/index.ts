@@ -25,6 +25,11 @@ export type Repo = import("./repo").Repo;
 export const Repo: typeof import("./repo").Repo = null as any;
 utilities.lazyLoad(exports, ["Repo"], () => require("./repo"));
 
+export { TagArgs } from "./tag";
+export type Tag = import("./tag").Tag;
+export const Tag: typeof import("./tag").Tag = null as any;
+utilities.lazyLoad(exports, ["Tag"], () => require("./tag"));
+
 
 // Export enums:
 export * from "../types/enums/registry";
@@ -35,6 +40,8 @@ const _module = {
         switch (type) {
             case "irv:registry:Repo":
                 return new Repo(name, <any>undefined, { urn })
+            case "irv:registry:Tag":
+                return new Tag(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

@@ -627,7 +627,7 @@ export namespace registry {
     /**
      * A tag of a repository (its uid is under the repository's).
      */
-    export interface Tag {
+    export interface TagResult {
         /**
          * The bundles it belongs to.
          */

@@ -57,7 +57,8 @@ _utilities.register(
   "mod": "registry",
   "fqn": "pulumi_irv.registry",
   "classes": {
-   "irv:registry:Repo": "Repo"
+   "irv:registry:Repo": "Repo",
+   "irv:registry:Tag": "Tag"
   }
  }
 ]

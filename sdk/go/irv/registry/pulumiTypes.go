@@ -1160,7 +1160,7 @@ func (o SyncConfigPtrOutput) Source() pulumi.StringPtrOutput {
 }
 
 // A tag of a repository (its uid is under the repository's).
-type Tag struct {
+type TagResult struct {
 	// The bundles it belongs to.
 	Bundles []string `pulumi:"bundles"`
 	// Whether it is deprecated.
@@ -1176,68 +1176,68 @@ type Tag struct {
 }
 
 // A tag of a repository (its uid is under the repository's).
-type TagOutput struct{ *pulumi.OutputState }
+type TagResultOutput struct{ *pulumi.OutputState }
 
-func (TagOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*Tag)(nil)).Elem()
+func (TagResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TagResult)(nil)).Elem()
 }
 
-func (o TagOutput) ToTagOutput() TagOutput {
+func (o TagResultOutput) ToTagResultOutput() TagResultOutput {
 	return o
 }
 
-func (o TagOutput) ToTagOutputWithContext(ctx context.Context) TagOutput {
+func (o TagResultOutput) ToTagResultOutputWithContext(ctx context.Context) TagResultOutput {
 	return o
 }
 
 // The bundles it belongs to.
-func (o TagOutput) Bundles() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v Tag) []string { return v.Bundles }).(pulumi.StringArrayOutput)
+func (o TagResultOutput) Bundles() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TagResult) []string { return v.Bundles }).(pulumi.StringArrayOutput)
 }
 
 // Whether it is deprecated.
-func (o TagOutput) Deprecated() pulumi.BoolOutput {
-	return o.ApplyT(func(v Tag) bool { return v.Deprecated }).(pulumi.BoolOutput)
+func (o TagResultOutput) Deprecated() pulumi.BoolOutput {
+	return o.ApplyT(func(v TagResult) bool { return v.Deprecated }).(pulumi.BoolOutput)
 }
 
 // The digest of the manifest it points at.
-func (o TagOutput) Digest() pulumi.StringOutput {
-	return o.ApplyT(func(v Tag) string { return v.Digest }).(pulumi.StringOutput)
+func (o TagResultOutput) Digest() pulumi.StringOutput {
+	return o.ApplyT(func(v TagResult) string { return v.Digest }).(pulumi.StringOutput)
 }
 
 // The tag, e.g. `latest`.
-func (o TagOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v Tag) string { return v.Name }).(pulumi.StringOutput)
+func (o TagResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v TagResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
 // The tag's uid.
-func (o TagOutput) Uid() pulumi.StringOutput {
-	return o.ApplyT(func(v Tag) string { return v.Uid }).(pulumi.StringOutput)
+func (o TagResultOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v TagResult) string { return v.Uid }).(pulumi.StringOutput)
 }
 
 // When it last moved (RFC 3339).
-func (o TagOutput) UpdateTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Tag) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
+func (o TagResultOutput) UpdateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TagResult) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
 }
 
-type TagArrayOutput struct{ *pulumi.OutputState }
+type TagResultArrayOutput struct{ *pulumi.OutputState }
 
-func (TagArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]Tag)(nil)).Elem()
+func (TagResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TagResult)(nil)).Elem()
 }
 
-func (o TagArrayOutput) ToTagArrayOutput() TagArrayOutput {
+func (o TagResultArrayOutput) ToTagResultArrayOutput() TagResultArrayOutput {
 	return o
 }
 
-func (o TagArrayOutput) ToTagArrayOutputWithContext(ctx context.Context) TagArrayOutput {
+func (o TagResultArrayOutput) ToTagResultArrayOutputWithContext(ctx context.Context) TagResultArrayOutput {
 	return o
 }
 
-func (o TagArrayOutput) Index(i pulumi.IntInput) TagOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Tag {
-		return vs[0].([]Tag)[vs[1].(int)]
-	}).(TagOutput)
+func (o TagResultArrayOutput) Index(i pulumi.IntInput) TagResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TagResult {
+		return vs[0].([]TagResult)[vs[1].(int)]
+	}).(TagResultOutput)
 }
 
 func init() {
@@ -1265,6 +1265,6 @@ func init() {
 	pulumi.RegisterOutputType(RuntimeKeyringEntryArrayOutput{})
 	pulumi.RegisterOutputType(SyncConfigOutput{})
 	pulumi.RegisterOutputType(SyncConfigPtrOutput{})
-	pulumi.RegisterOutputType(TagOutput{})
-	pulumi.RegisterOutputType(TagArrayOutput{})
+	pulumi.RegisterOutputType(TagResultOutput{})
+	pulumi.RegisterOutputType(TagResultArrayOutput{})
 }

@@ -11,5 +11,6 @@ from .get_repo import *
 from .get_repos import *
 from .get_tags import *
 from .repo import *
+from .tag import *
 from ._inputs import *
 from . import outputs

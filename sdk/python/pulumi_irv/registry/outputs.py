@@ -28,7 +28,7 @@ __all__ = [
     'RepoSyncConfig',
     'RuntimeKeyringEntry',
     'SyncConfig',
-    'Tag',
+    'TagResult',
 ]
 
 @pulumi.output_type
@@ -810,7 +810,7 @@ class SyncConfig(dict):
 
 
 @pulumi.output_type
-class Tag(dict):
+class TagResult(dict):
     """
     A tag of a repository (its uid is under the repository's).
     """
