@@ -6,6 +6,7 @@
  * the repo capabilities; the events each write announces.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtinRoleUid } from "../../api/builtinRoles";
 import type { ItemChange } from "../../server";
 import { grpcFor, type GrpcApi, type GrpcResult } from "../support/grpc";
 import { listAll, path, useServer, type Api } from "../support/server";
@@ -140,6 +141,71 @@ describe("the events a repo's writes announce", () => {
         ["repos", "dev.chainguard.api.platform.registry.repo.created.v1", repo.uid, A],
         ["repos", "dev.chainguard.api.platform.registry.repo.updated.v1", repo.uid, A],
         ["repos", "dev.chainguard.api.platform.registry.repo.deleted.v1", repo.uid, A],
+      ]);
+    } finally {
+      stop();
+    }
+  });
+});
+
+describe("tags as a kind (`chainguard.platform.registry.v2beta1.TagsService`)", () => {
+  const DIGEST = `sha256:${"1f".repeat(32)}`;
+  const MOVED = `sha256:${"2e".repeat(32)}`;
+  const T2 = "chainguard.platform.registry.v2beta1.TagsService";
+
+  it("creates a tag in a repo, moves the one of that name on a second create, deletes it; no update", async () => {
+    const repo = await created(ctx.api, "repos", A, { name: "tagged" });
+    const tag = ok(await ctx.api.post(path("tags", repo.uid), { name: "stable", digest: DIGEST, bundles: ["application"] }));
+    expect(tag).toMatchObject({ name: "stable", digest: DIGEST, deprecated: false, bundles: ["application"] });
+    expect(tag.uid.startsWith(`${repo.uid}/`)).toBe(true);
+    const moved = ok(await ctx.api.post(path("tags", repo.uid), { name: "stable", digest: MOVED, deprecated: true }));
+    expect(moved).toMatchObject({ uid: tag.uid, digest: MOVED, deprecated: true });
+    expect((await listAll(ctx.api, "tags", { "uidp.children_of": repo.uid })).map((t) => t.digest)).toEqual([MOVED]);
+    expect((await ctx.api.patch(path("tags", tag.uid), { deprecated: false }, { updateMask: "deprecated" })).status).toBe(405);
+    ok(await ctx.api.del(path("tags", tag.uid)));
+    expectError(await ctx.api.get(path("tags", tag.uid)), "NOT_FOUND");
+  });
+
+  it("refuses bad input naming the field, and a parent that is no repo", async () => {
+    const repo = await created(ctx.api, "repos", A, { name: "strict" });
+    expectFieldViolation(await ctx.api.post(path("tags", repo.uid), { name: "stable", digest: "sha256:abc" }), "digest");
+    expectFieldViolation(await ctx.api.post(path("tags", repo.uid), { digest: DIGEST }), "name");
+    expectFieldViolation(await ctx.api.post(path("tags", repo.uid), { name: ".hidden", digest: DIGEST }), "name");
+    expectError(await ctx.api.post(path("tags", A), { name: "stable", digest: DIGEST }), "NOT_FOUND");
+  });
+
+  it("is authorized by the tag capabilities on the repo's group", async () => {
+    const repo = await created(ctx.api, "repos", A, { name: "tag-guarded" });
+    const tag = await created(ctx.api, "tags", repo.uid, { name: "stable", digest: DIGEST });
+    ok(await as.viewer.get(path("tags", tag.uid)));
+    expectError(await as.viewer.post(path("tags", repo.uid), { name: "x", digest: DIGEST }), "PERMISSION_DENIED");
+    expectError(await as.viewer.del(path("tags", tag.uid)), "PERMISSION_DENIED");
+    expectError(await as.blind.get(path("tags", tag.uid)), "PERMISSION_DENIED");
+    // The built-in editor role holds no tag.create (as the platform's); registry.push does.
+    expectError(await as.editor.post(path("tags", repo.uid), { name: "x", digest: DIGEST }), "PERMISSION_DENIED");
+    const pusher = await mkIdentity(ctx.api, A, "pusher");
+    await bind(ctx.api, A, pusher.uid, builtinRoleUid("registry.push"));
+    const push = ctx.api.as(await ctx.server.issueToken(pusher.uid));
+    const mine = ok(await push.post(path("tags", repo.uid), { name: "pushed", digest: DIGEST }));
+    ok(await push.del(path("tags", mine.uid)));
+    const theirs = await created(ctx.api, "repos", B, { name: "theirs" });
+    expectError(await push.post(path("tags", theirs.uid), { name: "x", digest: DIGEST }), "PERMISSION_DENIED");
+  });
+
+  it("serves gRPC as REST, and announces the tag events naming the organization", async () => {
+    const repo = await created(ctx.api, "repos", A, { name: "tag-grpc" });
+    const heard: ItemChange[] = [];
+    const stop = ctx.server.changes.subscribe((c) => heard.push(c));
+    try {
+      const tag = answer(await g.call(T2, "CreateTag", { parent: repo.uid, tag: { name: "grpc", digest: DIGEST } }));
+      expect(answer(await g.call(T2, "GetTag", { uid: tag.uid }))).toEqual(tag);
+      expect(answer(await g.call(T2, "ListTags", { uidp: { childrenOf: repo.uid } })).tags).toEqual([tag]);
+      expect(failed(await g.call(T2, "CreateTag", { parent: repo.uid, tag: { name: "grpc", digest: "x" } }))).toBe("INVALID_ARGUMENT");
+      expect(failed(await g.call(T2, "CreateTag", { parent: repo.uid, tag: { name: "y", digest: DIGEST } }, { token: tokens.viewer }))).toBe("PERMISSION_DENIED");
+      expect(answer(await g.call(T2, "DeleteTag", { uid: tag.uid }))).toEqual({});
+      expect(heard.map((c) => [c.type, c.uid, c.group])).toEqual([
+        ["dev.chainguard.api.platform.registry.tag.created.v1", tag.uid, ctx.server.organization],
+        ["dev.chainguard.api.platform.registry.tag.deleted.v1", tag.uid, ctx.server.organization],
       ]);
     } finally {
       stop();
