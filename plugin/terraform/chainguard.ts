@@ -259,6 +259,18 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
       },
     },
   },
+  chainguard_image_tag: {
+    kind: "tags",
+    attributes: {
+      id: ID,
+      name: str("required", { note: "A new name replaces the tag here (the API has no update of a tag; Terraform's renames it through v1)." }),
+      repo_id: str("required", { forceNew: true, to: "repoUid" }),
+      bundles: a("list", "optional"),
+      digest: str("computed", { note: "Terraform reads it; pulumi-irv's tag is created pointing at it (the API requires it): add `digest` to the converted resource." }),
+      deprecated: a("bool", "optional+computed", { note: "A change replaces the tag here (no update of a tag in the API's v2beta1)." }),
+      last_updated: str("computed", { to: "updateTime" }),
+    },
+  },
   chainguard_subscription: {
     kind: "subscriptions",
     attributes: {
@@ -353,6 +365,6 @@ export const TERRAFORM_DATA_SOURCES: Record<string, TfDataSource> = {
  * converter reports them as having no mapping (docs/from-terraform.md lists them).
  */
 export const NOT_MAPPED = {
-  resources: ["chainguard_image_tag", "chainguard_apko_build", "chainguard_image_repo_deployment"],
+  resources: ["chainguard_apko_build", "chainguard_image_repo_deployment"],
   dataSources: ["chainguard_versions"],
 };
