@@ -118,7 +118,7 @@ describe("pulumi import and the import option, every kind, through the resource 
 
     // That code, as the program, previews no change.
     p.write(code);
-    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
+    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 14 });
 
     // The API never returns the client secret, so the imported state has none: stating one is an
     // update of the identity provider only (Pulumi cannot know whether the live one matches), which
@@ -134,7 +134,7 @@ describe("pulumi import and the import option, every kind, through the resource 
     await p.pulumi("up", "--yes", "--skip-preview");
     const patches = ctx.server.requests.slice(before).filter((r) => r.method === "PATCH");
     expect(patches.map((r) => [r.path, String(r.query.updateMask)])).toEqual([[apiPath("identityProviders", m.sso), "oidc.client_secret"]]);
-    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
+    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 14 });
     expect(p.stateText()).not.toContain(IDP_CLIENT_SECRET);
 
     // The `import` option on every kind of a second set: an import each, the stated client secret
@@ -142,7 +142,7 @@ describe("pulumi import and the import option, every kind, through the resource 
     const second = await makeEveryKind(ctx.api, org, "adopted");
     p.write(`${withSecret}${declaredWithImport(second, org)}`, SECRET_CONFIG);
     const adopting = await p.previewJson();
-    expect(adopting.changeSummary).toEqual({ import: 12, update: 1, same: 13 });
+    expect(adopting.changeSummary).toEqual({ import: 13, update: 1, same: 14 });
     expect(adopting.steps.find((s: { op: string }) => s.op === "update").urn).toMatch(/::irv:iam:IdentityProvider::a-sso$/);
     await p.pulumi("up", "--yes", "--skip-preview");
     expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 25 });

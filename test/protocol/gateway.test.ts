@@ -42,7 +42,7 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
       await p.pulumi("import", "irv:iam:AccountAssociation", "accounts", m.accounts, "--yes", "--protect=false", "--out", path.join(p.base, "accounts.yaml"));
       const code = ["file.yaml", "accounts.yaml"].map((f) => readFileSync(path.join(p.base, f), "utf8").replace(/^resources:\n/, "")).join("");
       p.write(code);
-      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
+      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 14 });
 
       // A hand edit through the gateway (its mask in proto names), found by refresh; up puts the
       // program's value back with a one-field mask.
@@ -68,9 +68,9 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
       expect(ci.description).toBe("GitHub Actions");
       expect(ci.claimMatch.subject).toBe("repo:acme/app:ref:refs/heads/release");
       expect((await live("identityProviders", m.sso)).oidc.additionalScopes).toEqual(["email"]);
-      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
+      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 14 });
       await p.pulumi("refresh", "--yes", "--skip-preview");
-      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
+      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 14 });
 
       await p.pulumi("destroy", "--yes", "--skip-preview");
       expect((await api.get(apiPath("groups", m.team))).status).toBe(404);
