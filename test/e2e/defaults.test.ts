@@ -80,7 +80,7 @@ const CASES: Case[] = [
   { name: "invite", collection: "groupInvites", declare: (org, role) => ({ groupUid: org, roleUid: role, ttl: "86400s" }), computed: ["expirationTime"] },
   // A subscription has no optional input and no update: nothing to edit by hand.
   { name: "hook", collection: "subscriptions", declare: (org) => ({ parentUid: org, sink: "https://hooks.example.com/defaults" }) },
-  { name: "repo", collection: "repos", declare: (org) => ({ parentUid: org, name: "defaults" }), edit: { body: { description: "by hand" }, mask: "description", field: "description" } },
+  { name: "repo", collection: "repos", declare: (org) => ({ parentUid: org, name: "defaults" }), edit: { body: { name: "defaults2" }, mask: "name", field: "name" } },
   // A tag has no update: nothing to edit by hand.
   { name: "tag", collection: "tags", declare: () => ({ repoUid: "REPO", name: "latest", digest: `sha256:${"0d".repeat(32)}` }) },
 ];
