@@ -62,7 +62,7 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
           .replace(/(additionalScopes:\n\s+- email)\n\s+- profile/, "$1")
           .replace("subject: repo:acme/app:ref:refs/heads/main", "subject: repo:acme/app:ref:refs/heads/release"),
       );
-      expect((await p.previewJson()).changeSummary).toEqual({ update: 2, same: 11 });
+      expect((await p.previewJson()).changeSummary).toEqual({ update: 2, same: 12 });
       await p.pulumi("up", "--yes", "--skip-preview");
       const ci = await live("identities", m.ci);
       expect(ci.description).toBe("GitHub Actions");
