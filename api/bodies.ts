@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { accountAssociations, createBodyOf, groupInvites, groups, identities, identityProviders, roleBindings, roles, subscriptions, updateBodyOf } from "./kinds";
+import { accountAssociations, createBodyOf, groupInvites, groups, identities, identityProviders, repos, roleBindings, roles, subscriptions, tags, updateBodyOf } from "./kinds";
 
 /**
  * Request bodies the API accepts, strict: an unknown field is an error. Derived from the kinds'
@@ -51,3 +51,10 @@ export { ClaimMatch, StaticKeys, AwsIdentity, ServicePrincipal, RELATIONSHIP_TYP
 export { Oidc } from "./kinds/identityProviders";
 export { AccountBlocks, ACCOUNT_BLOCKS } from "./kinds/accountAssociations";
 export { DURATION, INVITE_MAX_TTL_SECONDS } from "./kinds/groupInvites";
+
+export const RepoCreate = createBodyOf(repos);
+export type RepoCreate = z.infer<typeof RepoCreate>;
+export const RepoUpdate = updateBodyOf(repos);
+export type RepoUpdate = z.infer<typeof RepoUpdate>;
+export const TagCreate = createBodyOf(tags);
+export type TagCreate = z.infer<typeof TagCreate>;

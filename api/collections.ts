@@ -26,8 +26,6 @@ const kindCollections = Object.fromEntries(
  */
 export const COLLECTIONS = {
   ...kindCollections,
-  repos: { path: "/registry/v2beta1/repos", defaultOrder: "uid" },
-  tags: { path: "/registry/v2beta1/tags", defaultOrder: "uid" },
   advisories: { path: "/vulnerabilities/v2beta1/advisories", defaultOrder: "uid" },
 } as const;
 

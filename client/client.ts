@@ -8,7 +8,7 @@ import { readCapped } from "./body";
 import { PageTokens } from "./paging";
 import { retryFunction } from "./retry";
 import type { WaitReport } from "./waits";
-import { LookedUpIdentity, SHAPES, envelopeOf, type Item } from "./shapes";
+import { LookedUpIdentity, RepoReadme, SHAPES, envelopeOf, type Item } from "./shapes";
 import { dispatcherFor } from "./transport";
 
 /** How long one call may take, retries included, unless the caller gives a deadline. */
@@ -118,6 +118,12 @@ export class IrvClient {
   /** DELETE `uid`. */
   async delete(c: CollectionName, uid: string, o: CallOptions = {}): Promise<void> {
     await this.send("DELETE", `${COLLECTIONS[c].path}/${uid}`, { ...o });
+  }
+
+  /** The README of repo `uid` (GetRepoReadme): its Markdown, `""` when it has none. */
+  async repoReadme(uid: string, o: CallOptions = {}): Promise<string> {
+    const path = `${COLLECTIONS.repos.path}/${uid}/readme`;
+    return (checkShape(RepoReadme, await this.send("GET", path, { ...o }), `GET ${path}`) as RepoReadme).content;
   }
 
   /**

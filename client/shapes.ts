@@ -37,3 +37,7 @@ export const LookedUpIdentity = z.looseObject({
   lastSeen: z.string().optional(),
 });
 export type LookedUpIdentity = z.infer<typeof LookedUpIdentity>;
+
+/** A repo's README as GetRepoReadme answers (`RepoReadme`): an empty one may leave `content` out. */
+export const RepoReadme = z.looseObject({ uid: z.string().default(""), content: z.string().default("") });
+export type RepoReadme = z.infer<typeof RepoReadme>;

@@ -29,7 +29,8 @@ function propertyOf(d: KindDefinition, name: string, f: FieldDefinition, asInput
     description: f.description,
     ...(f.secret ? { secret: true } : {}),
     ...(asInput && f.replace ? { replaceOnChanges: true, willReplaceOnChanges: true } : {}),
-    ...(asInput && f.default !== undefined ? { default: f.default } : {}),
+    // The schema takes only scalar defaults; a list's (`[]`) is the provider's to apply.
+    ...(asInput && f.default !== undefined && typeof f.default !== "object" ? { default: f.default } : {}),
   };
 }
 

@@ -52,9 +52,9 @@ export const RepoSyncConfig = {
 } satisfies ObjectDefinition;
 
 export const Repo = {
-  name: "Repo",
+  name: "RepoResult",
   module: "registry",
-  description: "An image repository.",
+  description: "An image repository, as the functions read it.",
   fields: {
     uid: text("The repository's uid."),
     name: text("Its name, e.g. `nginx`."),
@@ -66,13 +66,14 @@ export const Repo = {
     syncConfig: { type: "RepoSyncConfig", description: "Where it syncs from, when it is synced from another repository.", optional: true, wire: "sync_config" },
     customOverlay: { type: "object", description: "The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.", optional: true },
     visibility: optional(text("`public` or `private` where the API says (irv-server does); public repos need no credentials.")),
+    readme: optional(text("Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.")),
     createTime: optional(time("When it was created")),
     updateTime: optional(time("When it was last updated")),
   },
 } satisfies ObjectDefinition;
 
 export const Tag = {
-  name: "Tag",
+  name: "TagResult",
   module: "registry",
   description: "A tag of a repository (its uid is under the repository's).",
   fields: {

@@ -13,7 +13,7 @@ import type { HttpRule, ProtoEnum, ProtoFieldText, ProtoMessage, ProtoMethod, Pr
 /** A field's proto text, as `parseField` reads it. */
 function fieldText(f: ProtoField): ProtoFieldText {
   const type = f.keyType ? `map<${f.keyType},${f.type}>` : f.type;
-  return `${f.number} ${f.repeated ? "repeated " : ""}${type}${f.oneof ? ` oneof=${f.oneof}` : ""}`;
+  return `${f.number} ${f.repeated ? "repeated " : ""}${type}${f.oneof ? ` oneof=${f.oneof}` : ""}${f.json ? ` json=${f.json}` : ""}`;
 }
 
 const snake = (s: string) => s.replace(/(?<!^)[A-Z]/g, (c) => `_${c}`).toLowerCase();

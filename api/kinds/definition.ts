@@ -91,6 +91,8 @@ export interface ProtoField {
   repeated?: true;
   /** A map field: the key's type (the value's is `type`). */
   keyType?: "string" | "int64";
+  /** Its JSON name, when the proto sets one (`json_name = "sync_config"`): the wire name, not the lowerCamelCase. */
+  json?: string;
   /** The oneof it belongs to (`relationship`). */
   oneof?: string;
   /** Field behaviour: set by the server only, required on create, sent but never returned, fixed once created. */
@@ -137,6 +139,8 @@ export function outputOnly(number: number, type = "string"): ProtoField {
 
 /** The package of the IAM kinds. */
 export const IAM_PACKAGE = "chainguard.platform.iam.v2beta1";
+/** The package of the registry kinds. */
+export const REGISTRY_PACKAGE = "chainguard.platform.registry.v2beta1";
 /** The package of the events kinds. */
 export const EVENTS_PACKAGE = "chainguard.platform.events.v2beta1";
 
@@ -254,7 +258,7 @@ export function protoNameOf(name: string, f: FieldDefinition): string {
 
 /** The name of field `name` on the wire (JSON): its proto name in lowerCamelCase. */
 export function wireNameOf(name: string, f: FieldDefinition): string {
-  return f.proto?.name ? camelOf(f.proto.name) : name;
+  return f.proto?.json ?? (f.proto?.name ? camelOf(f.proto.name) : name);
 }
 
 /** The names of `d`'s declared inputs. */

@@ -9,7 +9,7 @@ import { oneOf, wireNameOf, type FieldDefinition, type KindDefinition } from "./
 type Fields<D extends KindDefinition> = D["fields"];
 /** protojson's lowerCamelCase of a proto name, as a type: `default_role` -> `defaultRole`. */
 type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
-type WireOf<F, N> = F extends { proto: { name: infer P extends string } } ? Camel<P> : N;
+type WireOf<F, N> = F extends { proto: { json: infer J extends string } } ? J : F extends { proto: { name: infer P extends string } } ? Camel<P> : N;
 type SchemaOf<F, P extends "schema" | "read" | "update"> = F extends { [K in P]: infer S extends z.ZodType } ? S : never;
 
 /** The members of `d`'s create body, by wire name. */

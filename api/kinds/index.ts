@@ -14,16 +14,18 @@ import { identities } from "./identities";
 import { identityProviders } from "./identityProviders";
 import { roleBindings } from "./roleBindings";
 import { roles } from "./roles";
+import { repos } from "./repos";
 import { subscriptions } from "./subscriptions";
+import { tags } from "./tags";
 import { displayNameOf, dynamicTokenOf, protoNameOf, snakeOf, tokenOf, wireNameOf, type FieldDefinition, type KindDefinition } from "./definition";
 
 export * from "./definition";
 export * from "./derive";
 export * from "./order";
-export { groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, subscriptions };
+export { groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, tags, subscriptions };
 
 /** The kinds, in the order the docs and `irv export` list them. */
-export const KINDS = [groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, subscriptions] as const;
+export const KINDS = [groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, tags, subscriptions] as const;
 
 /** The kinds `irv export` declares: all but those whose definition says `exported: false`. */
 export type ExportedKind = Exclude<(typeof KINDS)[number], { exported: false }>["kind"];

@@ -227,6 +227,50 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
       code: str("computed", { sensitive: true }),
     },
   },
+  chainguard_image_repo: {
+    kind: "repos",
+    attributes: {
+      id: ID,
+      name: str("required"),
+      parent_id: str("required", { forceNew: true, to: "parentUid" }),
+      bundles: a("list", "optional"),
+      readme: str("optional", {
+        to: null,
+        note: "The platform keeps a README apart from the repo (v2beta1 `GetRepoReadme`/`UpdateRepoReadme`); pulumi-irv reads it with `registry.getRepo` and does not set it: leave it out, or keep setting it elsewhere.",
+      }),
+      description: str("optional"),
+      tier: str("optional", { to: "catalogTier", note: "Terraform's `APPLICATION` is taken as it is; it reads back as the API's enum name, `CATALOG_TIER_APPLICATION`." }),
+      aliases: a("list", "optional"),
+      active_tags: a("list", "optional"),
+      create_time: str("computed"),
+      sync_config: {
+        nested: "single",
+        to: "syncConfig",
+        attributes: {
+          source: str("optional", { note: "Stored and read back as the source repo's uid: give the uid, or every preview shows a change." }),
+          expiration: str("optional+computed", { to: null, note: "Set by the platform (14 days after creation): the repo's `syncConfig` output holds it as `expirationTime`; leave it out." }),
+          unique_tags: a("bool", "computed", { to: null, note: "The organization's setting: the `syncConfig` output holds it as `uniqueTags`." }),
+          grace_period: a("bool", "optional+computed", { to: null, note: "The organization's setting: the `syncConfig` output holds it as `gracePeriod`; leave it out." }),
+          amazon: str("optional"),
+          google: str("optional"),
+          azure: str("optional"),
+          apko_overlay: str("optional", { to: null, note: "Set by the platform: the `syncConfig` output holds it as `apkoOverlay`; leave it out." }),
+        },
+      },
+    },
+  },
+  chainguard_image_tag: {
+    kind: "tags",
+    attributes: {
+      id: ID,
+      name: str("required", { note: "A new name replaces the tag here (the API has no update of a tag; Terraform's renames it through v1)." }),
+      repo_id: str("required", { forceNew: true, to: "repoUid" }),
+      bundles: a("list", "optional"),
+      digest: str("computed", { note: "Terraform reads it; pulumi-irv's tag is created pointing at it (the API requires it): add `digest` to the converted resource." }),
+      deprecated: a("bool", "optional+computed", { note: "A change replaces the tag here (no update of a tag in the API's v2beta1)." }),
+      last_updated: str("computed", { to: "updateTime" }),
+    },
+  },
   chainguard_subscription: {
     kind: "subscriptions",
     attributes: {
@@ -246,7 +290,7 @@ const repoItems = (use: Use): Record<string, TfMember> => ({
   id: str("computed", { to: "uid" }),
   name: str("computed"),
   bundles: a("list", use),
-  readme: str(use, { to: null, note: "pulumi-irv's functions do not return a repository's README." }),
+  readme: str(use, { note: "`getRepo` returns a repo's README (one more request a repo); `getRepos` leaves it out." }),
   tier: str(use, { to: "catalogTier" }),
   description: str("computed"),
   sync_config: {
@@ -321,6 +365,6 @@ export const TERRAFORM_DATA_SOURCES: Record<string, TfDataSource> = {
  * converter reports them as having no mapping (docs/from-terraform.md lists them).
  */
 export const NOT_MAPPED = {
-  resources: ["chainguard_image_repo", "chainguard_image_tag", "chainguard_apko_build", "chainguard_image_repo_deployment"],
+  resources: ["chainguard_apko_build", "chainguard_image_repo_deployment"],
   dataSources: ["chainguard_versions"],
 };

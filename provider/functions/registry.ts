@@ -38,6 +38,8 @@ export interface Repo {
   visibility?: string;
   createTime?: string;
   updateTime?: string;
+  /** Its README (Markdown): getRepo reads it; getRepos leaves it out. */
+  readme?: string;
 }
 /** A tag of a repository (its uid is under the repo's). */
 export interface Tag {
@@ -71,13 +73,14 @@ export async function getRepos(clients: ClientSource, args: GetReposArgs = {}): 
 /** One repository. Errors on zero or several matches. */
 export async function getRepo(clients: ClientSource, args: GetRepoArgs): Promise<Repo> {
   const client = anonymous(clients);
-  if (args.uid) return repo(await client.get("repos", args.uid));
+  const withReadme = async (r: Repo): Promise<Repo> => ({ ...r, readme: await client.repoReadme(r.uid) });
+  if (args.uid) return withReadme(repo(await client.get("repos", args.uid)));
   if (!args.name) throw new Error("getRepo: give uid or name");
   const found = (await client.collect("repos", listQuery({ descendantsOf: args.groupUid }, { name: args.name }))).filter((r) => r.name === args.name);
   // Without credentials only public repos are listed: say so when that is why nothing matched.
   if (found.length === 0 && client.anonymous)
     throw new ConfigurationError(`no public repo named "${args.name}"; private repos need credentials: ${NO_CREDENTIALS}`);
-  return repo(exactlyOne(found, `repo named "${args.name}"${args.groupUid ? ` under ${args.groupUid}` : ""}`));
+  return withReadme(repo(exactlyOne(found, `repo named "${args.name}"${args.groupUid ? ` under ${args.groupUid}` : ""}`)));
 }
 
 /** Tags matching the filters, every page followed. */

@@ -15,7 +15,9 @@ import { identities, identitySpec } from "./identities";
 import { identityProviders, identityProviderSpec } from "./identityProviders";
 import { roleBindings, roleBindingSpec } from "./roleBindings";
 import { roles, roleSpec } from "./roles";
+import { repos, repoSpec } from "./repos";
 import { subscriptions, subscriptionSpec } from "./subscriptions";
+import { tags, tagSpec } from "./tags";
 
 export * from "./groups";
 export * from "./identities";
@@ -24,7 +26,9 @@ export * from "./roleBindings";
 export * from "./identityProviders";
 export * from "./accountAssociations";
 export * from "./groupInvites";
+export * from "./repos";
 export * from "./subscriptions";
+export * from "./tags";
 export { UNKNOWN } from "./values";
 export { validate } from "./check";
 export { beginOperation, endOperation, readItem } from "./reads";
@@ -41,6 +45,8 @@ export const specs = {
   identityProviders: identityProviderSpec,
   accountAssociations: accountAssociationSpec,
   groupInvites: groupInviteSpec,
+  repos: repoSpec,
+  tags: tagSpec,
   subscriptions: subscriptionSpec,
 } satisfies Record<Kind, KindSpec<CollectionName>>;
 
@@ -53,6 +59,8 @@ export const providers = {
   identityProviders,
   accountAssociations,
   groupInvites,
+  repos,
+  tags,
   subscriptions,
 } satisfies Record<Kind, KindProvider<Rec, Rec>>;
 

@@ -4,7 +4,7 @@
  * spans the whole organization, so it must be bounded some other way:
  *
  * 1. Public views: the public items of a collection in the order of one sort field, built once
- *    per version of the data (the registry is read-only, so once) and kept apart from the
+ *    per version of the data (rebuilt only after a repo or tag is written) and kept apart from the
  *    per-query cache, which fresh filters would otherwise churn.
  * 2. Sources: ranges of those views that already satisfy some filters: the whole view in the
  *    listing's order; the run of one exact `name` or `digest` value (uid-ordered within the

@@ -10,3 +10,5 @@ export * from "./accountAssociations";
 export * from "./groupInvites";
 export * from "./subscriptions";
 export * from "./people";
+export * from "./repos";
+export * from "./tags";

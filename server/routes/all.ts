@@ -29,14 +29,14 @@ const KIND_ROUTES: Record<Kind, (visit: RoutesVisitor) => void> = {
   identityProviders: (visit) => visit(identityProviderRoutes),
   accountAssociations: (visit) => visit(accountAssociationRoutes),
   groupInvites: (visit) => visit(groupInviteRoutes),
+  repos: (visit) => visit(repoRoutes),
+  tags: (visit) => visit(tagRoutes),
   subscriptions: (visit) => visit(subscriptionRoutes),
 };
 
-/** Visits every kind's collection and the registry's: served under v2beta1 and v1 alike. */
+/** Visits every kind's collection: served under v2beta1 and v1 alike. */
 export function eachV1Collection(visit: RoutesVisitor): void {
   for (const d of KINDS) KIND_ROUTES[d.kind](visit);
-  visit(repoRoutes);
-  visit(tagRoutes);
 }
 
 /** Visits every collection served under v2beta1. */

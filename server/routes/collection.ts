@@ -43,6 +43,11 @@ export interface CollectionRoutes<T extends Keyed> {
   readOnly?: string;
   /** Human name of one item (`group`, `role binding`) for NOT_FOUND messages. */
   label: string;
+  /**
+   * Read-only parts of an item at `<uid>/<suffix>` (a repo's `readme`): each answers a GET with
+   * what `item` holds, authorized as a Get of the item.
+   */
+  suffixes?: Record<string, (ctx: ServerContext, item: T) => unknown>;
   /** Collections anonymous callers may read (List/Get): which items they see. */
   isPublic?(ctx: ServerContext, item: T): boolean;
 }
@@ -159,7 +164,13 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
     return body;
   });
 
-  app.get(`${path}/*`, readOptions, async (req) => def.render(ctx, getOne(req, uidOf(req)), callerOf(req)));
+  const suffixes = def.suffixes ?? {};
+  app.get(`${path}/*`, readOptions, async (req) => {
+    const raw = (req.params as { "*": string })["*"];
+    const suffix = Object.keys(suffixes).find((s) => raw.endsWith(`/${s}`));
+    if (suffix) return suffixes[suffix](ctx, getOne(req, parseUid(raw.slice(0, -suffix.length - 1))));
+    return def.render(ctx, getOne(req, uidOf(req)), callerOf(req));
+  });
 
   const create = def.create;
   app.post(`${path}/*`, create ? async (req) => {

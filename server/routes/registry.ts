@@ -1,28 +1,33 @@
-/** /registry/v2beta1/repos and /registry/v2beta1/tags: read-only, loaded from fixtures. */
+/**
+ * /registry/v2beta1/repos (the repos kind: create, get, list, update, delete, and a repo's README
+ * at `<uid>/readme`) and /registry/v2beta1/tags (the tags kind: create, get, list, delete).
+ */
+import { repos, tags } from "../../api/kinds";
 import { HIDDEN_TAGS } from "../../api/registry";
 import { parentOf } from "../../api/uid";
 import { exact } from "../list";
-import { fields } from "../model";
+import { createRepo, createTag, deleteRepo, deleteTag, renderRepo, repoMaskPaths, scalarFields, updateRepo } from "../model";
 import type { RepoRecord, TagRecord } from "../store";
-import { parentGroup, type CollectionRoutes } from "./collection";
+import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
-const readOnly = "the registry is read-only in irv-server: load repos and tags with --fixtures";
 
 export const repoRoutes: CollectionRoutes<RepoRecord> = {
-  label: "repo",
-  capability: "repo",
+  ...kindFacts("repos"),
   items: (ctx) => ctx.store.repos,
   groupOf: parentGroup,
   list: {
     name: "repos",
-    sortable: fields<RepoRecord>("uid", "name", "description", "catalogTier", "createTime", "updateTime"),
+    sortable: scalarFields<RepoRecord>(repos),
     // ListReposRequest: `uidp` and `name`.
     filters: { name: exact((r) => r.name, true) },
     groupOf: (r) => parentOf(r.uid),
   },
-  // Unset messages are written as null, as the platform's gateway writes them.
-  render: (_ctx, r) => ({ ...r, sync_config: r.sync_config ?? null, customOverlay: r.customOverlay ?? null }),
-  readOnly,
+  render: (_ctx, r) => renderRepo(r),
+  create: (ctx, parent, body) => renderRepo(createRepo(ctx, parent, body)),
+  update: { maskPaths: repoMaskPaths, run: (ctx, uid, body, mask) => updateRepo(ctx, uid, body, mask) },
+  remove: deleteRepo,
+  // GetRepoReadme: `GET <uid>/readme`, read as the repo is.
+  suffixes: { readme: (_ctx, r) => ({ uid: r.uid, content: r.readme ?? "" }) },
   isPublic: (_ctx, r) => r.visibility === "public",
 };
 
@@ -33,14 +38,13 @@ const tagGroup = (uid: string) => {
 };
 
 export const tagRoutes: CollectionRoutes<TagRecord> = {
-  label: "tag",
-  capability: "tag",
+  ...kindFacts("tags"),
   items: (ctx) => ctx.store.tags,
   // A uid too short to be a tag has no group; its lookup then answers NOT_FOUND.
   groupOf: tagGroup,
   list: {
     name: "tags",
-    sortable: fields<TagRecord>("uid", "name", "digest", "updateTime", "deprecated"),
+    sortable: scalarFields<TagRecord>(tags),
     // ListTagsRequest: `uidp`, `name`, `updated_since`, `digest`, and the include_* flags below.
     filters: {
       name: exact((t) => t.name, true),
@@ -54,7 +58,9 @@ export const tagRoutes: CollectionRoutes<TagRecord> = {
     groupOf: (t) => tagGroup(t.uid),
   },
   render: (_ctx, t) => t,
-  readOnly,
+  create: (ctx, repo, body) => createTag(ctx, repo, body),
+  remove: deleteTag,
+  readOnly: "tags cannot be changed: create the tag again (Create moves a tag of that name) or delete it",
   // A tag is as public as its repo.
   isPublic: (ctx, t) => ctx.store.repos.get(parentOf(t.uid)!)?.visibility === "public",
 };

@@ -53,7 +53,8 @@ export type SubscriptionRecord = ItemOf<typeof subscriptions>;
 
 /** Who may read a repo (and its tags) without a token. */
 export type Visibility = "public" | "private";
-export type RepoRecord = resources.Repo & { visibility: Visibility };
+/** A repo, with who may read it without a token and its README (which GetRepoReadme reads, apart from the repo). */
+export type RepoRecord = resources.Repo & { visibility: Visibility; readme?: string };
 export type TagRecord = resources.Tag;
 export type AdvisoryRecord = resources.Advisory;
 

@@ -20,6 +20,8 @@ describe("order-free values, from the kinds' definitions", () => {
       identityProviders: ["oidc.additionalScopes"],
       accountAssociations: ["github.appInstallations.*.installations"],
       groupInvites: ["role.capabilities"],
+      repos: ["activeTags", "aliases", "bundles"],
+      tags: ["bundles"],
       subscriptions: [],
     });
   });

@@ -130,11 +130,11 @@ describe("irv export --import-file, then pulumi import --file", { timeout: ENGIN
       for (const x of await listAll(srv.api, c, { "uidp.descendants_of": team }))
         if (x.uid !== team && !(c === "roles" && !x.uid.includes("/"))) want.push(`${TYPE_OF[c]} ${x.uid}`);
     expect(entries.map((e) => `${e.type} ${e.id}`).sort()).toEqual(want.sort());
-    expect(entries.length).toBe(20);
+    expect(entries.length).toBe(22);
 
     // The names are the program's: `const <name> = new <module>.<Class>("<logicalName>", ...)`.
     for (const e of entries) expect(program).toContain(`const ${e.name} = new ${e.type.split(":").slice(1).join(".")}(${JSON.stringify(e.logicalName)}, {\n    adoptUid: ${JSON.stringify(e.id)},`);
-    expect(program).toContain('import { iam, events } from "pulumi-irv";');
+    expect(program).toContain('import { iam, registry, events } from "pulumi-irv";');
     expect(new Set(entries.map((e) => e.logicalName)).size).toBe(entries.length);
 
     // Through the real CLI: every resource in state under its logical name with its uid, and the

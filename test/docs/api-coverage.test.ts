@@ -77,9 +77,11 @@ describe("every method the page marks served, on a live irv-server over REST", (
       accountAssociations: "accounts",
       groupInvites: "invite",
       subscriptions: "subscription",
+      repos: "repo",
+      tags: "tag",
     };
     const others: Record<string, string> = {};
-    for (const c of ["repos", "tags", "advisories"] as const) others[c] = (await listAll(api, c, { "uidp.descendants_of": server.organization, page_size: 1 }))[0].uid;
+    for (const c of ["advisories"] as const) others[c] = (await listAll(api, c, { "uidp.descendants_of": server.organization, page_size: 1 }))[0].uid;
     const made = (pkg: string) => (pkg.endsWith(".v2beta1") ? v2 : pkg.endsWith(".v2") ? ga : v1);
 
     const served = METHODS.flatMap((x) => ("request" in x.m ? [{ ...x, m: x.m }] : []));
@@ -89,7 +91,9 @@ describe("every method the page marks served, on a live irv-server over REST", (
     expect(served.length).toBeGreaterThan(40);
 
     for (const { pkg, service, name, m, prefix } of served) {
-      const r = requestOf(m, prefix, (c) => (c === "parent" ? made(pkg).team : c in ITEM ? made(pkg)[ITEM[c as Kind]] : others[c]));
+      // A tag's parent is a repo; every other kind's, a group.
+      const parent = m.http.path.split("/")[3] === "tags" ? made(pkg).repo : made(pkg).team;
+      const r = requestOf(m, prefix, (c) => (c === "parent" ? parent : c in ITEM ? made(pkg)[ITEM[c as Kind]] : others[c]));
       const res = await api.request(r.method, r.url, r.body ? { body: r.body } : {});
       const code = typeof res.body === "object" ? res.body?.code : undefined;
       expect([404, 405, 501], `${pkg}.${service}/${name} ${r.method} ${r.url}: ${res.status} ${res.text}`).not.toContain(res.status);

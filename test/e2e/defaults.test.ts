@@ -80,6 +80,9 @@ const CASES: Case[] = [
   { name: "invite", collection: "groupInvites", declare: (org, role) => ({ groupUid: org, roleUid: role, ttl: "86400s" }), computed: ["expirationTime"] },
   // A subscription has no optional input and no update: nothing to edit by hand.
   { name: "hook", collection: "subscriptions", declare: (org) => ({ parentUid: org, sink: "https://hooks.acme.example/defaults" }) },
+  { name: "repo", collection: "repos", declare: (org) => ({ parentUid: org, name: "defaults" }), edit: { body: { name: "defaults2" }, mask: "name", field: "name" } },
+  // A tag has no update: nothing to edit by hand.
+  { name: "tag", collection: "tags", declare: () => ({ repoUid: "REPO", name: "latest", digest: `sha256:${"0d".repeat(32)}` }) },
 ];
 
 /** The SDK class of `collection`'s kind, by its definition's module and class name. */
@@ -122,6 +125,7 @@ describe("absent optional inputs and the API's empty defaults compare equal", { 
           if (c.collection === "roleBindings") Object.assign(args, { identityUid: resources["service-identity"].uid });
           if ("roleUid" in args) args.roleUid = viewer;
           if ("defaultRoleUid" in args) args.defaultRoleUid = viewer;
+          if (args.repoUid === "REPO") args.repoUid = resources.repo.uid;
           declared.set(c.name, args);
           resources[c.name] = new (classOf(c.collection))(c.name, args);
         }

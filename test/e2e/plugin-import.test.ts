@@ -78,6 +78,17 @@ function declaredWithImport(m: MadeByHand, org: string): string {
     // The ttl it was made with, not its expiration: the invite lives exactly that long, so it matches.
     r("a-invite", "GroupInvite", m.invite, [inTeam, `roleUid: ${m.viewer}`, "email: new-hire@acme.example", "ttl: 86400s"]),
     r("a-hook", "irv:events:Subscription", m.subscription, ["parentUid: ${a-team.uid}", "sink: https://hooks.acme.example/adopted?token=t0k3n"]),
+    // Aliases and bundles in any order: sets.
+    r("a-app", "irv:registry:Repo", m.repo, [
+      "parentUid: ${a-team.uid}",
+      "name: app",
+      "description: Our app's images",
+      "catalogTier: APPLICATION",
+      "bundles: [application]",
+      "aliases: [acme-app]",
+      "activeTags: [latest]",
+    ]),
+    r("a-latest", "irv:registry:Tag", m.tag, ["repoUid: ${a-app.uid}", "name: latest", `digest: sha256:${"5e".repeat(32)}`, "bundles: [application]"]),
   ].join("");
 }
 
@@ -118,7 +129,7 @@ describe("pulumi import and the import option, every kind, through the resource 
 
     // That code, as the program, previews no change.
     p.write(code);
-    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
+    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 14 });
 
     // The API never returns the client secret, so the imported state has none: stating one is an
     // update of the identity provider only (Pulumi cannot know whether the live one matches), which
@@ -128,13 +139,13 @@ describe("pulumi import and the import option, every kind, through the resource 
     expect(withSecret).not.toBe(code);
     p.write(withSecret, SECRET_CONFIG);
     const stated = await p.previewJson("--diff");
-    expect(stated.changeSummary).toEqual({ update: 1, same: 12 });
+    expect(stated.changeSummary).toEqual({ update: 1, same: 13 });
     expect(stated.steps.find((s: { op: string }) => s.op === "update").urn).toMatch(/::irv:iam:IdentityProvider::sso$/);
     const before = ctx.server.requests.length;
     await p.pulumi("up", "--yes", "--skip-preview");
     const patches = ctx.server.requests.slice(before).filter((r) => r.method === "PATCH");
     expect(patches.map((r) => [r.path, String(r.query.updateMask)])).toEqual([[apiPath("identityProviders", m.sso), "oidc.client_secret"]]);
-    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
+    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 14 });
     expect(p.stateText()).not.toContain(IDP_CLIENT_SECRET);
 
     // The `import` option on every kind of a second set: an import each, the stated client secret
@@ -142,17 +153,17 @@ describe("pulumi import and the import option, every kind, through the resource 
     const second = await makeEveryKind(ctx.api, org, "adopted");
     p.write(`${withSecret}${declaredWithImport(second, org)}`, SECRET_CONFIG);
     const adopting = await p.previewJson();
-    expect(adopting.changeSummary).toEqual({ import: 12, update: 1, same: 13 });
+    expect(adopting.changeSummary).toEqual({ import: 14, update: 1, same: 14 });
     expect(adopting.steps.find((s: { op: string }) => s.op === "update").urn).toMatch(/::irv:iam:IdentityProvider::a-sso$/);
     await p.pulumi("up", "--yes", "--skip-preview");
-    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 25 });
+    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 28 });
     const adopted = await p.resources();
-    for (const key of ["team", "subteam", "ci", "keys", "aws", "syncer", "deployer", "binding", "sso", "accounts", "invite", "subscription"] as const)
+    for (const key of ["team", "subteam", "ci", "keys", "aws", "syncer", "deployer", "binding", "sso", "accounts", "invite", "subscription", "repo", "tag"] as const)
       expect(adopted.some((r) => r.id === second[key] && r.urn.includes("::a-"))).toBe(true);
 
     // Refresh reads it all back unchanged.
     await p.pulumi("refresh", "--yes", "--skip-preview");
-    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 25 });
+    expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 28 });
 
     // What lies in no group belongs to the platform: importing it fails, saying why.
     await expect(p.pulumi("import", "irv:iam:Role", "viewer", m.viewer, "--yes")).rejects.toThrow(/built-in role\).*cannot be imported/);

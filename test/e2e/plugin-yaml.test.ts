@@ -81,7 +81,7 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect(schema.config.variables.token.secret).toBe(true);
     expect(schema.meta.supportPack).toBe(true);
     expect(Object.keys(schema.functions)).toHaveLength(9);
-    expect(schema.functions["irv:registry:getTags"].outputs.properties.tags.items.$ref).toBe("#/types/irv:registry:Tag");
+    expect(schema.functions["irv:registry:getTags"].outputs.properties.tags.items.$ref).toBe("#/types/irv:registry:TagResult");
   });
 
   it("previews, applies, shows no change, updates in place, replaces, imports, refreshes, keeps secrets and destroys", async () => {

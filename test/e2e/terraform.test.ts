@@ -57,6 +57,8 @@ describe("importing an org from the Terraform provider's state", { timeout: ENGI
       "chainguard_account_associations.accounts": made.accounts,
       "chainguard_group_invite.security": made.invite,
       "chainguard_subscription.deploy_hook": made.subscription,
+      "chainguard_image_repo.app": made.repo,
+      "chainguard_image_tag.app_latest": made.tag,
     };
     p = await yamlProject("from-terraform", srv.server);
   }, ENGINE_TIMEOUT);
@@ -70,7 +72,7 @@ describe("importing an org from the Terraform provider's state", { timeout: ENGI
     // The association's id is its group's uid, as the Terraform provider writes it.
     expect(live["chainguard_account_associations.accounts"]).toBe(live["chainguard_group.engineering"]);
     const doc = importFileOf(state, JSON.parse(terraformMapping().toString()));
-    expect(doc.resources).toHaveLength(12);
+    expect(doc.resources).toHaveLength(14);
     const file = path.join(p.base, "import.json");
     writeFileSync(file, JSON.stringify(doc));
     const out = path.join(p.base, "code.yaml");

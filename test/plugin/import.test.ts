@@ -27,6 +27,8 @@ const EVERY: [keyof EveryKind, Kind][] = [
   ["accounts", "accountAssociations"],
   ["invite", "groupInvites"],
   ["subscription", "subscriptions"],
+  ["repo", "repos"],
+  ["tag", "tags"],
 ];
 /** The URN of a resource `r` of `kind`, by its plugin type token. */
 const urnOf = (kind: Kind) => urn(tokenOf(definitionOf(kind)), "r");

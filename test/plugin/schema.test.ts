@@ -63,8 +63,9 @@ describe("the plugin schema's object and enum types", () => {
       for (const [name, f] of Object.entries(k.fields)) {
         const p = r.properties[name];
         if (/^(string|boolean|number)( \| null)?$/.test(f.type)) expect(p.type, `${k.className}.${name}`).toBe(f.type.split(" ")[0]);
+        else if (f.type === "string[]") expect(p, `${k.className}.${name}`).toMatchObject({ type: "array", items: { type: "string" } });
         else if (f.type === "Record<string, number>") expect(p.additionalProperties, `${k.className}.${name}`).toEqual({ type: "number" });
-        else expect(p.$ref ?? p.items?.$ref ?? p.additionalProperties?.$ref ?? refs(p)[0], `${k.className}.${name}`).toMatch(/^#\/types\/irv:iam:|^pulumi\.json#\/Any$/);
+        else expect(p.$ref ?? p.items?.$ref ?? p.additionalProperties?.$ref ?? refs(p)[0], `${k.className}.${name}`).toMatch(/^#\/types\/irv:[a-z]+:|^pulumi\.json#\/Any$/);
         if (p.$ref === "pulumi.json#/Any") throw new Error(`${k.className}.${name} is Any`);
       }
     }
@@ -80,7 +81,12 @@ describe("the plugin schema's object and enum types", () => {
         "AccountAssociationGithubAppInstallations", "AccountAssociationGithubInstallation", "AccountAssociationGoogle", "AwsIdentity",
         "BoundIdentity", "BoundRef", "Capability", "ClaimMatch", "CorrelationRule", "IdentityProviderScim", "InviteRole", "Oidc",
         "ServicePrincipal", "StaticKeys",
-      ].map((t) => `irv:iam:${t}`),
+      ]
+        .map((t) => `irv:iam:${t}`)
+        .concat(
+          ["CatalogTier", "CertificateEntry", "CustomOverlay", "ImageContents", "OverlayAccounts", "OverlayCertificates", "OverlayGroup", "OverlayUser", "RuntimeKeyringEntry", "SyncConfig"].map((t) => `irv:registry:${t}`),
+        )
+        .sort(),
     );
   });
 
@@ -228,9 +234,9 @@ describe("the plugin's package schema: functions", () => {
     expect(schema.functions["irv:iam:getIdentity"].outputs.properties.claimMatch).toMatchObject({ $ref: "#/types/irv:iam:ClaimMatch" });
     expect(schema.types["irv:vulnerabilities:Advisory"].properties.severities.items.$ref).toBe("#/types/irv:vulnerabilities:AdvisorySeverity");
     // The registry's and advisories' objects in the API's shape (tags have updateTime; events a oneof of objects).
-    expect(schema.types["irv:registry:Tag"].properties.updateTime.type).toBe("string");
-    expect(schema.types["irv:registry:Tag"].properties.lastUpdated).toBeUndefined();
-    expect(schema.types["irv:registry:Repo"].properties.syncConfig.$ref).toBe("#/types/irv:registry:RepoSyncConfig");
+    expect(schema.types["irv:registry:TagResult"].properties.updateTime.type).toBe("string");
+    expect(schema.types["irv:registry:TagResult"].properties.lastUpdated).toBeUndefined();
+    expect(schema.types["irv:registry:RepoResult"].properties.syncConfig.$ref).toBe("#/types/irv:registry:RepoSyncConfig");
     expect(schema.types["irv:vulnerabilities:AdvisoryEvent"].properties.detection.$ref).toBe("#/types/irv:vulnerabilities:AdvisoryDetection");
     expect(schema.types["irv:vulnerabilities:AdvisoryDetection"].properties.scanv1.$ref).toBe("#/types/irv:vulnerabilities:AdvisoryScanDetection");
     expect(schema.functions["irv:registry:getTags"].inputs.properties.includeReferrers.type).toBe("boolean");

@@ -73,14 +73,16 @@ describe("the Terraform mapping", () => {
       expect(report.provider).toBe("chainguard");
     });
 
-    it("maps the 8 resources and 5 data sources to the plugin's types and functions, and leaves out the rest of the provider", () => {
+    it("maps the 10 resources and 5 data sources to the plugin's types and functions, and leaves out the rest of the provider", () => {
       expect(Object.keys(report.resources).sort()).toEqual(Object.keys(TERRAFORM_RESOURCES).sort());
       expect(Object.keys(report.dataSources).sort()).toEqual(Object.keys(TERRAFORM_DATA_SOURCES).sort());
-      expect(Object.keys(report.resources)).toHaveLength(8);
+      expect(Object.keys(report.resources)).toHaveLength(10);
       expect(Object.keys(report.dataSources)).toHaveLength(5);
       expect(report.resources.chainguard_rolebinding.token).toBe("irv:iam:RoleBinding");
       expect(report.dataSources.chainguard_role.token).toBe("irv:iam:getRoles");
       expect(report.resources.chainguard_subscription.token).toBe("irv:events:Subscription");
+      expect(report.resources.chainguard_image_repo.token).toBe("irv:registry:Repo");
+      expect(report.resources.chainguard_image_tag.token).toBe("irv:registry:Tag");
       for (const r of NOT_MAPPED.resources) expect(report.resources[r]).toBeUndefined();
       for (const d of NOT_MAPPED.dataSources) expect(report.dataSources[d]).toBeUndefined();
     });

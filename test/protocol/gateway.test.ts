@@ -42,7 +42,7 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
       await p.pulumi("import", "irv:iam:AccountAssociation", "accounts", m.accounts, "--yes", "--protect=false", "--out", path.join(p.base, "accounts.yaml"));
       const code = ["file.yaml", "accounts.yaml"].map((f) => readFileSync(path.join(p.base, f), "utf8").replace(/^resources:\n/, "")).join("");
       p.write(code);
-      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
+      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 14 });
 
       // A hand edit through the gateway (its mask in proto names), found by refresh; up puts the
       // program's value back with a one-field mask.
@@ -51,7 +51,7 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
       await p.pulumi("refresh", "--yes", "--skip-preview");
       const refreshed = (await p.resources()).find((r) => r.urn.endsWith("::irv:iam:Group::team"));
       expect(refreshed?.outputs?.description).toBe("edited by hand");
-      expect((await p.previewJson()).changeSummary).toEqual({ update: 1, same: 12 });
+      expect((await p.previewJson()).changeSummary).toEqual({ update: 1, same: 13 });
       await p.pulumi("up", "--yes", "--skip-preview");
       expect((await live("groups", m.team)).description).toBe("Made by hand");
 
@@ -62,15 +62,15 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
           .replace(/(additionalScopes:\n\s+- email)\n\s+- profile/, "$1")
           .replace("subject: repo:acme/app:ref:refs/heads/main", "subject: repo:acme/app:ref:refs/heads/release"),
       );
-      expect((await p.previewJson()).changeSummary).toEqual({ update: 2, same: 11 });
+      expect((await p.previewJson()).changeSummary).toEqual({ update: 2, same: 12 });
       await p.pulumi("up", "--yes", "--skip-preview");
       const ci = await live("identities", m.ci);
       expect(ci.description).toBe("GitHub Actions");
       expect(ci.claimMatch.subject).toBe("repo:acme/app:ref:refs/heads/release");
       expect((await live("identityProviders", m.sso)).oidc.additionalScopes).toEqual(["email"]);
-      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
+      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 14 });
       await p.pulumi("refresh", "--yes", "--skip-preview");
-      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 13 });
+      expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 14 });
 
       await p.pulumi("destroy", "--yes", "--skip-preview");
       expect((await api.get(apiPath("groups", m.team))).status).toBe(404);

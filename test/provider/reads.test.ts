@@ -86,6 +86,8 @@ describe("reads within one operation", () => {
       accountAssociations: [made.accounts],
       groupInvites: [made.invite],
       subscriptions: [made.subscription],
+      repos: [made.repo],
+      tags: [made.tag],
     };
     const direct = client();
     const c = client();

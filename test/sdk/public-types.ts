@@ -79,12 +79,12 @@ const maybeUid: Promise<string | undefined> = maybe.then((r) => (r.found ? r.uid
 // @ts-expect-error without checking found, there may be no uid
 const unchecked: Promise<string> = maybe.then((r) => r.uid);
 const maybeOut: pulumi.Output<irv.iam.IdentityResult | irv.iam.MissingIdentity> = irv.iam.getIdentityOutput({ issuer: pulumi.output("https://i"), subject: "s", allowMissing: true });
-const repos: Promise<{ repos: irv.registry.Repo[] }> = irv.registry.getRepos({ descendantsOf: org, orderBy: "name" });
-const repo: pulumi.Output<irv.registry.Repo> = irv.registry.getRepoOutput({ name: "nginx" });
-const tags: Promise<{ tags: irv.registry.Tag[] }> = irv.registry.getTags({ repoUid: "r", updatedSince: "2026-01-01T00:00:00.000Z" });
+const repos: Promise<{ repos: irv.registry.RepoResult[] }> = irv.registry.getRepos({ descendantsOf: org, orderBy: "name" });
+const repo: pulumi.Output<irv.registry.RepoResult> = irv.registry.getRepoOutput({ name: "nginx" });
+const tags: Promise<{ tags: irv.registry.TagResult[] }> = irv.registry.getTags({ repoUid: "r", updatedSince: "2026-01-01T00:00:00.000Z" });
 const advisories: Promise<{ advisories: irv.vulnerabilities.Advisory[] }> = irv.vulnerabilities.getAdvisories({ aliases: ["CVE-2024-1"], query: "ssl" });
 // Every getXOutput argument is an Input.
-const repoTags: pulumi.Output<{ tags: irv.registry.Tag[] }> = irv.registry.getTagsOutput({ repoUid: repo.uid, name: pulumi.output("latest") });
+const repoTags: pulumi.Output<{ tags: irv.registry.TagResult[] }> = irv.registry.getTagsOutput({ repoUid: repo.uid, name: pulumi.output("latest") });
 const byName: pulumi.Output<irv.iam.GroupResult> = irv.iam.getGroupOutput({ name: pulumi.output("platform"), parentUid: eng.uid });
 const someIds = irv.iam.getRolesOutput({ ids: [role.uid, "r2"], inRoot: pulumi.output(true) });
 const advisory: pulumi.Output<irv.vulnerabilities.Advisory> = irv.vulnerabilities.getAdvisoryOutput({ advisoryId: "CGA-1" });

@@ -27,6 +27,8 @@ export interface EveryKind {
   accounts: string;
   invite: string;
   subscription: string;
+  repo: string;
+  tag: string;
   /** A built-in role (outside the team), which the invite and the IdP refer to. */
   viewer: string;
 }
@@ -74,7 +76,9 @@ export async function makeEveryKind(api: Api, parent: string, prefix = "imported
   });
   const invite = await make(api, "groupInvites", team, { roleUid: viewer, email: "new-hire@acme.example", ttl: "86400s" });
   const subscription = await make(api, "subscriptions", team, { sink: `https://hooks.acme.example/${prefix}?token=t0k3n` });
-  return { team, subteam, ci, keys, aws, syncer, deployer, binding, sso, accounts, invite, subscription, viewer, keysExpiration: expirationTime };
+  const repo = await make(api, "repos", team, { name: "app", description: "Our app's images", catalogTier: "CATALOG_TIER_APPLICATION", bundles: ["application"], aliases: ["acme-app"], activeTags: ["latest"] });
+  const tag = await make(api, "tags", repo, { name: "latest", digest: `sha256:${"5e".repeat(32)}`, bundles: ["application"] });
+  return { team, subteam, ci, keys, aws, syncer, deployer, binding, sso, accounts, invite, subscription, repo, tag, viewer, keysExpiration: expirationTime };
 }
 
 /**
@@ -95,5 +99,6 @@ export const BY_FILE: [string, string, keyof EveryKind][] = (
     ["sso", "identityProviders", "sso"],
     ["invite", "groupInvites", "invite"],
     ["hook", "subscriptions", "subscription"],
+    ["app", "repos", "repo"],
   ] as [string, Kind, keyof EveryKind][]
 ).map(([name, kind, key]) => [name, tokenOf(definitionOf(kind)), key]);

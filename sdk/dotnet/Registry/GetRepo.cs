@@ -121,6 +121,10 @@ namespace PulumiIrv.Irv.Registry
         /// </summary>
         public readonly string Name;
         /// <summary>
+        /// Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+        /// </summary>
+        public readonly string? Readme;
+        /// <summary>
         /// Where it syncs from, when it is synced from another repository.
         /// </summary>
         public readonly Outputs.RepoSyncConfig? SyncConfig;
@@ -155,6 +159,8 @@ namespace PulumiIrv.Irv.Registry
 
             string name,
 
+            string? readme,
+
             Outputs.RepoSyncConfig? syncConfig,
 
             string uid,
@@ -171,6 +177,7 @@ namespace PulumiIrv.Irv.Registry
             CustomOverlay = customOverlay;
             Description = description;
             Name = name;
+            Readme = readme;
             SyncConfig = syncConfig;
             Uid = uid;
             UpdateTime = updateTime;

@@ -175,10 +175,10 @@ namespace PulumiIrv.Irv.Registry
         /// <summary>
         /// The matching repositories.
         /// </summary>
-        public readonly ImmutableArray<Outputs.Repo> Repos;
+        public readonly ImmutableArray<Outputs.RepoResult> Repos;
 
         [OutputConstructor]
-        private GetReposResult(ImmutableArray<Outputs.Repo> repos)
+        private GetReposResult(ImmutableArray<Outputs.RepoResult> repos)
         {
             Repos = repos;
         }

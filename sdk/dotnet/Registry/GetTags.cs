@@ -247,10 +247,10 @@ namespace PulumiIrv.Irv.Registry
         /// <summary>
         /// The matching tags.
         /// </summary>
-        public readonly ImmutableArray<Outputs.Tag> Tags;
+        public readonly ImmutableArray<Outputs.TagResult> Tags;
 
         [OutputConstructor]
-        private GetTagsResult(ImmutableArray<Outputs.Tag> tags)
+        private GetTagsResult(ImmutableArray<Outputs.TagResult> tags)
         {
             Tags = tags;
         }

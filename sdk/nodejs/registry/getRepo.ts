@@ -36,7 +36,7 @@ export interface GetRepoArgs {
 }
 
 /**
- * An image repository.
+ * An image repository, as the functions read it.
  */
 export interface GetRepoResult {
     /**
@@ -71,6 +71,10 @@ export interface GetRepoResult {
      * Its name, e.g. `nginx`.
      */
     readonly name: string;
+    /**
+     * Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+     */
+    readonly readme?: string;
     /**
      * Where it syncs from, when it is synced from another repository.
      */

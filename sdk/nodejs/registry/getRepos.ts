@@ -64,7 +64,7 @@ export interface GetReposResult {
     /**
      * The matching repositories.
      */
-    readonly repos: outputs.registry.Repo[];
+    readonly repos: outputs.registry.RepoResult[];
 }
 /**
  * The image repositories matching the filters (e.g. `descendantsOf` the organization), every page followed. Public ones need no credentials.

@@ -94,7 +94,7 @@ export interface GetTagsResult {
     /**
      * The matching tags.
      */
-    readonly tags: outputs.registry.Tag[];
+    readonly tags: outputs.registry.TagResult[];
 }
 /**
  * The tags matching the filters (usually those of one repository), every page followed. Referrers, dated and epoch tags are left out unless `includeReferrers`, `includeDates` or `includeEpochs` asks for them, as the API does.

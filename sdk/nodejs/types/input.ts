@@ -215,6 +215,28 @@ export namespace iam {
 }
 
 export namespace registry {
+    /**
+     * Where a repo's images are synced from, and which cloud registries they are synced to besides.
+     */
+    export interface SyncConfigArgs {
+        /**
+         * An AWS ECR repository to sync the images to besides.
+         */
+        amazon?: pulumi.Input<string | undefined>;
+        /**
+         * An Azure ACR repository to sync the images to besides.
+         */
+        azure?: pulumi.Input<string | undefined>;
+        /**
+         * A GCP Artifact Registry repository to sync the images to besides.
+         */
+        google?: pulumi.Input<string | undefined>;
+        /**
+         * The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+         */
+        source: pulumi.Input<string>;
+    }
+
 }
 
 export namespace vulnerabilities {

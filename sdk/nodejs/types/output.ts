@@ -355,9 +355,147 @@ export namespace iam {
 
 export namespace registry {
     /**
-     * An image repository.
+     * A certificate added to the image.
      */
-    export interface Repo {
+    export interface CertificateEntry {
+        /**
+         * Its PEM content.
+         */
+        content: string;
+        /**
+         * Its file name.
+         */
+        name: string;
+    }
+
+    /**
+     * The apko configuration applied when a repo's images are rebuilt (custom assembly).
+     */
+    export interface CustomOverlay {
+        /**
+         * User and group accounts.
+         */
+        accounts?: outputs.registry.OverlayAccounts;
+        /**
+         * OCI annotations added to the image.
+         */
+        annotations?: {[key: string]: string};
+        /**
+         * Certificates.
+         */
+        certificates?: outputs.registry.OverlayCertificates;
+        /**
+         * What the image holds beyond its own packages.
+         */
+        contents?: outputs.registry.ImageContents;
+        /**
+         * Environment variables set in the image.
+         */
+        environment?: {[key: string]: string};
+    }
+
+    /**
+     * Packages added to the image, and the APK repositories and keys it uses.
+     */
+    export interface ImageContents {
+        /**
+         * Packages appended to the image.
+         */
+        packages?: string[];
+        /**
+         * APK signing public keys written to /etc/apk/keys.
+         */
+        runtimeKeyring?: outputs.registry.RuntimeKeyringEntry[];
+        /**
+         * APK repository URLs written to /etc/apk/repositories.
+         */
+        runtimeRepositories?: string[];
+    }
+
+    /**
+     * The user and group accounts of the image.
+     */
+    export interface OverlayAccounts {
+        /**
+         * Group accounts added.
+         */
+        groups?: outputs.registry.OverlayGroup[];
+        /**
+         * The user the image runs as.
+         */
+        runAs?: string;
+        /**
+         * User accounts added.
+         */
+        users?: outputs.registry.OverlayUser[];
+    }
+
+    /**
+     * Certificates added to the image.
+     */
+    export interface OverlayCertificates {
+        /**
+         * Certificates added.
+         */
+        additional?: outputs.registry.CertificateEntry[];
+        /**
+         * Packages that provide certificates.
+         */
+        providers?: string[];
+    }
+
+    /**
+     * A group account added to the image.
+     */
+    export interface OverlayGroup {
+        /**
+         * The group id.
+         */
+        gid?: number;
+        /**
+         * The group name.
+         */
+        groupname: string;
+        /**
+         * Its members.
+         */
+        members?: string[];
+    }
+
+    /**
+     * A user account added to the image.
+     */
+    export interface OverlayUser {
+        /**
+         * The primary group id.
+         */
+        gid?: number;
+        /**
+         * The primary group's name.
+         */
+        groupName?: string;
+        /**
+         * The home directory.
+         */
+        homeDir?: string;
+        /**
+         * The login shell.
+         */
+        shell?: string;
+        /**
+         * The user id.
+         */
+        uid?: number;
+        /**
+         * The user name.
+         */
+        username: string;
+    }
+
+    /**
+     * An image repository, as the functions read it.
+     */
+    export interface RepoResult {
         /**
          * The tags currently maintained.
          */
@@ -390,6 +528,10 @@ export namespace registry {
          * Its name, e.g. `nginx`.
          */
         name: string;
+        /**
+         * Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+         */
+        readme?: string;
         /**
          * Where it syncs from, when it is synced from another repository.
          */
@@ -447,9 +589,45 @@ export namespace registry {
     }
 
     /**
+     * An APK signing public key written to /etc/apk/keys.
+     */
+    export interface RuntimeKeyringEntry {
+        /**
+         * Its PEM content.
+         */
+        content: string;
+        /**
+         * Its file name.
+         */
+        name: string;
+    }
+
+    /**
+     * Where a repo's images are synced from, and which cloud registries they are synced to besides.
+     */
+    export interface SyncConfig {
+        /**
+         * An AWS ECR repository to sync the images to besides.
+         */
+        amazon?: string;
+        /**
+         * An Azure ACR repository to sync the images to besides.
+         */
+        azure?: string;
+        /**
+         * A GCP Artifact Registry repository to sync the images to besides.
+         */
+        google?: string;
+        /**
+         * The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+         */
+        source: string;
+    }
+
+    /**
      * A tag of a repository (its uid is under the repository's).
      */
-    export interface Tag {
+    export interface TagResult {
         /**
          * The bundles it belongs to.
          */

@@ -51,6 +51,15 @@ _utilities.register(
    "irv:iam:Role": "Role",
    "irv:iam:RoleBinding": "RoleBinding"
   }
+ },
+ {
+  "pkg": "irv",
+  "mod": "registry",
+  "fqn": "pulumi_irv.registry",
+  "classes": {
+   "irv:registry:Repo": "Repo",
+   "irv:registry:Tag": "Tag"
+  }
  }
 ]
 """,

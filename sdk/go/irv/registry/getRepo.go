@@ -12,9 +12,9 @@ import (
 )
 
 // One image repository: by uid, or by exact name (optionally under a group). Fails on zero or several matches; a private one needs credentials.
-func GetRepo(ctx *pulumi.Context, args *GetRepoArgs, opts ...pulumi.InvokeOption) (*GetRepoResult, error) {
+func LookupRepo(ctx *pulumi.Context, args *LookupRepoArgs, opts ...pulumi.InvokeOption) (*LookupRepoResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
-	var rv GetRepoResult
+	var rv LookupRepoResult
 	err := ctx.Invoke("irv:registry:getRepo", args, &rv, opts...)
 	if err != nil {
 		return nil, err
@@ -22,7 +22,7 @@ func GetRepo(ctx *pulumi.Context, args *GetRepoArgs, opts ...pulumi.InvokeOption
 	return &rv, nil
 }
 
-type GetRepoArgs struct {
+type LookupRepoArgs struct {
 	// Search under this group and its descendants.
 	GroupUid *string `pulumi:"groupUid"`
 	// The repository's exact name.
@@ -31,8 +31,8 @@ type GetRepoArgs struct {
 	Uid *string `pulumi:"uid"`
 }
 
-// An image repository.
-type GetRepoResult struct {
+// An image repository, as the functions read it.
+type LookupRepoResult struct {
 	// The tags currently maintained.
 	ActiveTags []string `pulumi:"activeTags"`
 	// Other names it is known by.
@@ -49,6 +49,8 @@ type GetRepoResult struct {
 	Description string `pulumi:"description"`
 	// Its name, e.g. `nginx`.
 	Name string `pulumi:"name"`
+	// Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+	Readme *string `pulumi:"readme"`
 	// Where it syncs from, when it is synced from another repository.
 	SyncConfig *RepoSyncConfig `pulumi:"syncConfig"`
 	// The repository's uid.
@@ -59,16 +61,16 @@ type GetRepoResult struct {
 	Visibility *string `pulumi:"visibility"`
 }
 
-func GetRepoOutput(ctx *pulumi.Context, args GetRepoOutputArgs, opts ...pulumi.InvokeOption) GetRepoResultOutput {
+func LookupRepoOutput(ctx *pulumi.Context, args LookupRepoOutputArgs, opts ...pulumi.InvokeOption) LookupRepoResultOutput {
 	return pulumi.ToOutputWithContext(ctx.Context(), args).
-		ApplyT(func(v interface{}) (GetRepoResultOutput, error) {
-			args := v.(GetRepoArgs)
+		ApplyT(func(v interface{}) (LookupRepoResultOutput, error) {
+			args := v.(LookupRepoArgs)
 			options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-			return ctx.InvokeOutput("irv:registry:getRepo", args, GetRepoResultOutput{}, options).(GetRepoResultOutput), nil
-		}).(GetRepoResultOutput)
+			return ctx.InvokeOutput("irv:registry:getRepo", args, LookupRepoResultOutput{}, options).(LookupRepoResultOutput), nil
+		}).(LookupRepoResultOutput)
 }
 
-type GetRepoOutputArgs struct {
+type LookupRepoOutputArgs struct {
 	// Search under this group and its descendants.
 	GroupUid pulumi.StringPtrInput `pulumi:"groupUid"`
 	// The repository's exact name.
@@ -77,85 +79,90 @@ type GetRepoOutputArgs struct {
 	Uid pulumi.StringPtrInput `pulumi:"uid"`
 }
 
-func (GetRepoOutputArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*GetRepoArgs)(nil)).Elem()
+func (LookupRepoOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LookupRepoArgs)(nil)).Elem()
 }
 
-// An image repository.
-type GetRepoResultOutput struct{ *pulumi.OutputState }
+// An image repository, as the functions read it.
+type LookupRepoResultOutput struct{ *pulumi.OutputState }
 
-func (GetRepoResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*GetRepoResult)(nil)).Elem()
+func (LookupRepoResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LookupRepoResult)(nil)).Elem()
 }
 
-func (o GetRepoResultOutput) ToGetRepoResultOutput() GetRepoResultOutput {
+func (o LookupRepoResultOutput) ToLookupRepoResultOutput() LookupRepoResultOutput {
 	return o
 }
 
-func (o GetRepoResultOutput) ToGetRepoResultOutputWithContext(ctx context.Context) GetRepoResultOutput {
+func (o LookupRepoResultOutput) ToLookupRepoResultOutputWithContext(ctx context.Context) LookupRepoResultOutput {
 	return o
 }
 
 // The tags currently maintained.
-func (o GetRepoResultOutput) ActiveTags() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v GetRepoResult) []string { return v.ActiveTags }).(pulumi.StringArrayOutput)
+func (o LookupRepoResultOutput) ActiveTags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LookupRepoResult) []string { return v.ActiveTags }).(pulumi.StringArrayOutput)
 }
 
 // Other names it is known by.
-func (o GetRepoResultOutput) Aliases() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v GetRepoResult) []string { return v.Aliases }).(pulumi.StringArrayOutput)
+func (o LookupRepoResultOutput) Aliases() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LookupRepoResult) []string { return v.Aliases }).(pulumi.StringArrayOutput)
 }
 
 // The bundles it belongs to.
-func (o GetRepoResultOutput) Bundles() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v GetRepoResult) []string { return v.Bundles }).(pulumi.StringArrayOutput)
+func (o LookupRepoResultOutput) Bundles() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LookupRepoResult) []string { return v.Bundles }).(pulumi.StringArrayOutput)
 }
 
 // Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
-func (o GetRepoResultOutput) CatalogTier() pulumi.StringOutput {
-	return o.ApplyT(func(v GetRepoResult) string { return v.CatalogTier }).(pulumi.StringOutput)
+func (o LookupRepoResultOutput) CatalogTier() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupRepoResult) string { return v.CatalogTier }).(pulumi.StringOutput)
 }
 
 // When it was created (RFC 3339).
-func (o GetRepoResultOutput) CreateTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetRepoResult) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
+func (o LookupRepoResultOutput) CreateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupRepoResult) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
 }
 
 // The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
-func (o GetRepoResultOutput) CustomOverlay() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetRepoResult) interface{} { return v.CustomOverlay }).(pulumi.AnyOutput)
+func (o LookupRepoResultOutput) CustomOverlay() pulumi.AnyOutput {
+	return o.ApplyT(func(v LookupRepoResult) interface{} { return v.CustomOverlay }).(pulumi.AnyOutput)
 }
 
 // Free text.
-func (o GetRepoResultOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v GetRepoResult) string { return v.Description }).(pulumi.StringOutput)
+func (o LookupRepoResultOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupRepoResult) string { return v.Description }).(pulumi.StringOutput)
 }
 
 // Its name, e.g. `nginx`.
-func (o GetRepoResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v GetRepoResult) string { return v.Name }).(pulumi.StringOutput)
+func (o LookupRepoResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupRepoResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+func (o LookupRepoResultOutput) Readme() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupRepoResult) *string { return v.Readme }).(pulumi.StringPtrOutput)
 }
 
 // Where it syncs from, when it is synced from another repository.
-func (o GetRepoResultOutput) SyncConfig() RepoSyncConfigPtrOutput {
-	return o.ApplyT(func(v GetRepoResult) *RepoSyncConfig { return v.SyncConfig }).(RepoSyncConfigPtrOutput)
+func (o LookupRepoResultOutput) SyncConfig() RepoSyncConfigPtrOutput {
+	return o.ApplyT(func(v LookupRepoResult) *RepoSyncConfig { return v.SyncConfig }).(RepoSyncConfigPtrOutput)
 }
 
 // The repository's uid.
-func (o GetRepoResultOutput) Uid() pulumi.StringOutput {
-	return o.ApplyT(func(v GetRepoResult) string { return v.Uid }).(pulumi.StringOutput)
+func (o LookupRepoResultOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupRepoResult) string { return v.Uid }).(pulumi.StringOutput)
 }
 
 // When it was last updated (RFC 3339).
-func (o GetRepoResultOutput) UpdateTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetRepoResult) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
+func (o LookupRepoResultOutput) UpdateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupRepoResult) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
 }
 
 // `public` or `private` where the API says (irv-server does); public repos need no credentials.
-func (o GetRepoResultOutput) Visibility() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetRepoResult) *string { return v.Visibility }).(pulumi.StringPtrOutput)
+func (o LookupRepoResultOutput) Visibility() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupRepoResult) *string { return v.Visibility }).(pulumi.StringPtrOutput)
 }
 
 func init() {
-	pulumi.RegisterOutputType(GetRepoResultOutput{})
+	pulumi.RegisterOutputType(LookupRepoResultOutput{})
 }

@@ -43,7 +43,7 @@ type GetReposArgs struct {
 
 type GetReposResult struct {
 	// The matching repositories.
-	Repos []Repo `pulumi:"repos"`
+	Repos []RepoResult `pulumi:"repos"`
 }
 
 func GetReposOutput(ctx *pulumi.Context, args GetReposOutputArgs, opts ...pulumi.InvokeOption) GetReposResultOutput {
@@ -93,8 +93,8 @@ func (o GetReposResultOutput) ToGetReposResultOutputWithContext(ctx context.Cont
 }
 
 // The matching repositories.
-func (o GetReposResultOutput) Repos() RepoArrayOutput {
-	return o.ApplyT(func(v GetReposResult) []Repo { return v.Repos }).(RepoArrayOutput)
+func (o GetReposResultOutput) Repos() RepoResultArrayOutput {
+	return o.ApplyT(func(v GetReposResult) []RepoResult { return v.Repos }).(RepoResultArrayOutput)
 }
 
 func init() {

@@ -55,7 +55,7 @@ type GetTagsArgs struct {
 
 type GetTagsResult struct {
 	// The matching tags.
-	Tags []Tag `pulumi:"tags"`
+	Tags []TagResult `pulumi:"tags"`
 }
 
 func GetTagsOutput(ctx *pulumi.Context, args GetTagsOutputArgs, opts ...pulumi.InvokeOption) GetTagsResultOutput {
@@ -117,8 +117,8 @@ func (o GetTagsResultOutput) ToGetTagsResultOutputWithContext(ctx context.Contex
 }
 
 // The matching tags.
-func (o GetTagsResultOutput) Tags() TagArrayOutput {
-	return o.ApplyT(func(v GetTagsResult) []Tag { return v.Tags }).(TagArrayOutput)
+func (o GetTagsResultOutput) Tags() TagResultArrayOutput {
+	return o.ApplyT(func(v GetTagsResult) []TagResult { return v.Tags }).(TagResultArrayOutput)
 }
 
 func init() {

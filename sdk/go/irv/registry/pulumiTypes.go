@@ -13,8 +13,595 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// An image repository.
-type Repo struct {
+// A certificate added to the image.
+type CertificateEntry struct {
+	// Its PEM content.
+	Content string `pulumi:"content"`
+	// Its file name.
+	Name string `pulumi:"name"`
+}
+
+// A certificate added to the image.
+type CertificateEntryOutput struct{ *pulumi.OutputState }
+
+func (CertificateEntryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CertificateEntry)(nil)).Elem()
+}
+
+func (o CertificateEntryOutput) ToCertificateEntryOutput() CertificateEntryOutput {
+	return o
+}
+
+func (o CertificateEntryOutput) ToCertificateEntryOutputWithContext(ctx context.Context) CertificateEntryOutput {
+	return o
+}
+
+// Its PEM content.
+func (o CertificateEntryOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v CertificateEntry) string { return v.Content }).(pulumi.StringOutput)
+}
+
+// Its file name.
+func (o CertificateEntryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v CertificateEntry) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type CertificateEntryArrayOutput struct{ *pulumi.OutputState }
+
+func (CertificateEntryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CertificateEntry)(nil)).Elem()
+}
+
+func (o CertificateEntryArrayOutput) ToCertificateEntryArrayOutput() CertificateEntryArrayOutput {
+	return o
+}
+
+func (o CertificateEntryArrayOutput) ToCertificateEntryArrayOutputWithContext(ctx context.Context) CertificateEntryArrayOutput {
+	return o
+}
+
+func (o CertificateEntryArrayOutput) Index(i pulumi.IntInput) CertificateEntryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CertificateEntry {
+		return vs[0].([]CertificateEntry)[vs[1].(int)]
+	}).(CertificateEntryOutput)
+}
+
+// The apko configuration applied when a repo's images are rebuilt (custom assembly).
+type CustomOverlay struct {
+	// User and group accounts.
+	Accounts *OverlayAccounts `pulumi:"accounts"`
+	// OCI annotations added to the image.
+	Annotations map[string]string `pulumi:"annotations"`
+	// Certificates.
+	Certificates *OverlayCertificates `pulumi:"certificates"`
+	// What the image holds beyond its own packages.
+	Contents *ImageContents `pulumi:"contents"`
+	// Environment variables set in the image.
+	Environment map[string]string `pulumi:"environment"`
+}
+
+// The apko configuration applied when a repo's images are rebuilt (custom assembly).
+type CustomOverlayOutput struct{ *pulumi.OutputState }
+
+func (CustomOverlayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomOverlay)(nil)).Elem()
+}
+
+func (o CustomOverlayOutput) ToCustomOverlayOutput() CustomOverlayOutput {
+	return o
+}
+
+func (o CustomOverlayOutput) ToCustomOverlayOutputWithContext(ctx context.Context) CustomOverlayOutput {
+	return o
+}
+
+// User and group accounts.
+func (o CustomOverlayOutput) Accounts() OverlayAccountsPtrOutput {
+	return o.ApplyT(func(v CustomOverlay) *OverlayAccounts { return v.Accounts }).(OverlayAccountsPtrOutput)
+}
+
+// OCI annotations added to the image.
+func (o CustomOverlayOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v CustomOverlay) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
+}
+
+// Certificates.
+func (o CustomOverlayOutput) Certificates() OverlayCertificatesPtrOutput {
+	return o.ApplyT(func(v CustomOverlay) *OverlayCertificates { return v.Certificates }).(OverlayCertificatesPtrOutput)
+}
+
+// What the image holds beyond its own packages.
+func (o CustomOverlayOutput) Contents() ImageContentsPtrOutput {
+	return o.ApplyT(func(v CustomOverlay) *ImageContents { return v.Contents }).(ImageContentsPtrOutput)
+}
+
+// Environment variables set in the image.
+func (o CustomOverlayOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v CustomOverlay) map[string]string { return v.Environment }).(pulumi.StringMapOutput)
+}
+
+type CustomOverlayPtrOutput struct{ *pulumi.OutputState }
+
+func (CustomOverlayPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CustomOverlay)(nil)).Elem()
+}
+
+func (o CustomOverlayPtrOutput) ToCustomOverlayPtrOutput() CustomOverlayPtrOutput {
+	return o
+}
+
+func (o CustomOverlayPtrOutput) ToCustomOverlayPtrOutputWithContext(ctx context.Context) CustomOverlayPtrOutput {
+	return o
+}
+
+func (o CustomOverlayPtrOutput) Elem() CustomOverlayOutput {
+	return o.ApplyT(func(v *CustomOverlay) CustomOverlay {
+		if v != nil {
+			return *v
+		}
+		var ret CustomOverlay
+		return ret
+	}).(CustomOverlayOutput)
+}
+
+// User and group accounts.
+func (o CustomOverlayPtrOutput) Accounts() OverlayAccountsPtrOutput {
+	return o.ApplyT(func(v *CustomOverlay) *OverlayAccounts {
+		if v == nil {
+			return nil
+		}
+		return v.Accounts
+	}).(OverlayAccountsPtrOutput)
+}
+
+// OCI annotations added to the image.
+func (o CustomOverlayPtrOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *CustomOverlay) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Annotations
+	}).(pulumi.StringMapOutput)
+}
+
+// Certificates.
+func (o CustomOverlayPtrOutput) Certificates() OverlayCertificatesPtrOutput {
+	return o.ApplyT(func(v *CustomOverlay) *OverlayCertificates {
+		if v == nil {
+			return nil
+		}
+		return v.Certificates
+	}).(OverlayCertificatesPtrOutput)
+}
+
+// What the image holds beyond its own packages.
+func (o CustomOverlayPtrOutput) Contents() ImageContentsPtrOutput {
+	return o.ApplyT(func(v *CustomOverlay) *ImageContents {
+		if v == nil {
+			return nil
+		}
+		return v.Contents
+	}).(ImageContentsPtrOutput)
+}
+
+// Environment variables set in the image.
+func (o CustomOverlayPtrOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *CustomOverlay) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Environment
+	}).(pulumi.StringMapOutput)
+}
+
+// Packages added to the image, and the APK repositories and keys it uses.
+type ImageContents struct {
+	// Packages appended to the image.
+	Packages []string `pulumi:"packages"`
+	// APK signing public keys written to /etc/apk/keys.
+	RuntimeKeyring []RuntimeKeyringEntry `pulumi:"runtimeKeyring"`
+	// APK repository URLs written to /etc/apk/repositories.
+	RuntimeRepositories []string `pulumi:"runtimeRepositories"`
+}
+
+// Packages added to the image, and the APK repositories and keys it uses.
+type ImageContentsOutput struct{ *pulumi.OutputState }
+
+func (ImageContentsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ImageContents)(nil)).Elem()
+}
+
+func (o ImageContentsOutput) ToImageContentsOutput() ImageContentsOutput {
+	return o
+}
+
+func (o ImageContentsOutput) ToImageContentsOutputWithContext(ctx context.Context) ImageContentsOutput {
+	return o
+}
+
+// Packages appended to the image.
+func (o ImageContentsOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ImageContents) []string { return v.Packages }).(pulumi.StringArrayOutput)
+}
+
+// APK signing public keys written to /etc/apk/keys.
+func (o ImageContentsOutput) RuntimeKeyring() RuntimeKeyringEntryArrayOutput {
+	return o.ApplyT(func(v ImageContents) []RuntimeKeyringEntry { return v.RuntimeKeyring }).(RuntimeKeyringEntryArrayOutput)
+}
+
+// APK repository URLs written to /etc/apk/repositories.
+func (o ImageContentsOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ImageContents) []string { return v.RuntimeRepositories }).(pulumi.StringArrayOutput)
+}
+
+type ImageContentsPtrOutput struct{ *pulumi.OutputState }
+
+func (ImageContentsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ImageContents)(nil)).Elem()
+}
+
+func (o ImageContentsPtrOutput) ToImageContentsPtrOutput() ImageContentsPtrOutput {
+	return o
+}
+
+func (o ImageContentsPtrOutput) ToImageContentsPtrOutputWithContext(ctx context.Context) ImageContentsPtrOutput {
+	return o
+}
+
+func (o ImageContentsPtrOutput) Elem() ImageContentsOutput {
+	return o.ApplyT(func(v *ImageContents) ImageContents {
+		if v != nil {
+			return *v
+		}
+		var ret ImageContents
+		return ret
+	}).(ImageContentsOutput)
+}
+
+// Packages appended to the image.
+func (o ImageContentsPtrOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ImageContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Packages
+	}).(pulumi.StringArrayOutput)
+}
+
+// APK signing public keys written to /etc/apk/keys.
+func (o ImageContentsPtrOutput) RuntimeKeyring() RuntimeKeyringEntryArrayOutput {
+	return o.ApplyT(func(v *ImageContents) []RuntimeKeyringEntry {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeKeyring
+	}).(RuntimeKeyringEntryArrayOutput)
+}
+
+// APK repository URLs written to /etc/apk/repositories.
+func (o ImageContentsPtrOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ImageContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeRepositories
+	}).(pulumi.StringArrayOutput)
+}
+
+// The user and group accounts of the image.
+type OverlayAccounts struct {
+	// Group accounts added.
+	Groups []OverlayGroup `pulumi:"groups"`
+	// The user the image runs as.
+	RunAs *string `pulumi:"runAs"`
+	// User accounts added.
+	Users []OverlayUser `pulumi:"users"`
+}
+
+// The user and group accounts of the image.
+type OverlayAccountsOutput struct{ *pulumi.OutputState }
+
+func (OverlayAccountsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OverlayAccounts)(nil)).Elem()
+}
+
+func (o OverlayAccountsOutput) ToOverlayAccountsOutput() OverlayAccountsOutput {
+	return o
+}
+
+func (o OverlayAccountsOutput) ToOverlayAccountsOutputWithContext(ctx context.Context) OverlayAccountsOutput {
+	return o
+}
+
+// Group accounts added.
+func (o OverlayAccountsOutput) Groups() OverlayGroupArrayOutput {
+	return o.ApplyT(func(v OverlayAccounts) []OverlayGroup { return v.Groups }).(OverlayGroupArrayOutput)
+}
+
+// The user the image runs as.
+func (o OverlayAccountsOutput) RunAs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OverlayAccounts) *string { return v.RunAs }).(pulumi.StringPtrOutput)
+}
+
+// User accounts added.
+func (o OverlayAccountsOutput) Users() OverlayUserArrayOutput {
+	return o.ApplyT(func(v OverlayAccounts) []OverlayUser { return v.Users }).(OverlayUserArrayOutput)
+}
+
+type OverlayAccountsPtrOutput struct{ *pulumi.OutputState }
+
+func (OverlayAccountsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OverlayAccounts)(nil)).Elem()
+}
+
+func (o OverlayAccountsPtrOutput) ToOverlayAccountsPtrOutput() OverlayAccountsPtrOutput {
+	return o
+}
+
+func (o OverlayAccountsPtrOutput) ToOverlayAccountsPtrOutputWithContext(ctx context.Context) OverlayAccountsPtrOutput {
+	return o
+}
+
+func (o OverlayAccountsPtrOutput) Elem() OverlayAccountsOutput {
+	return o.ApplyT(func(v *OverlayAccounts) OverlayAccounts {
+		if v != nil {
+			return *v
+		}
+		var ret OverlayAccounts
+		return ret
+	}).(OverlayAccountsOutput)
+}
+
+// Group accounts added.
+func (o OverlayAccountsPtrOutput) Groups() OverlayGroupArrayOutput {
+	return o.ApplyT(func(v *OverlayAccounts) []OverlayGroup {
+		if v == nil {
+			return nil
+		}
+		return v.Groups
+	}).(OverlayGroupArrayOutput)
+}
+
+// The user the image runs as.
+func (o OverlayAccountsPtrOutput) RunAs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *OverlayAccounts) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RunAs
+	}).(pulumi.StringPtrOutput)
+}
+
+// User accounts added.
+func (o OverlayAccountsPtrOutput) Users() OverlayUserArrayOutput {
+	return o.ApplyT(func(v *OverlayAccounts) []OverlayUser {
+		if v == nil {
+			return nil
+		}
+		return v.Users
+	}).(OverlayUserArrayOutput)
+}
+
+// Certificates added to the image.
+type OverlayCertificates struct {
+	// Certificates added.
+	Additional []CertificateEntry `pulumi:"additional"`
+	// Packages that provide certificates.
+	Providers []string `pulumi:"providers"`
+}
+
+// Certificates added to the image.
+type OverlayCertificatesOutput struct{ *pulumi.OutputState }
+
+func (OverlayCertificatesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OverlayCertificates)(nil)).Elem()
+}
+
+func (o OverlayCertificatesOutput) ToOverlayCertificatesOutput() OverlayCertificatesOutput {
+	return o
+}
+
+func (o OverlayCertificatesOutput) ToOverlayCertificatesOutputWithContext(ctx context.Context) OverlayCertificatesOutput {
+	return o
+}
+
+// Certificates added.
+func (o OverlayCertificatesOutput) Additional() CertificateEntryArrayOutput {
+	return o.ApplyT(func(v OverlayCertificates) []CertificateEntry { return v.Additional }).(CertificateEntryArrayOutput)
+}
+
+// Packages that provide certificates.
+func (o OverlayCertificatesOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v OverlayCertificates) []string { return v.Providers }).(pulumi.StringArrayOutput)
+}
+
+type OverlayCertificatesPtrOutput struct{ *pulumi.OutputState }
+
+func (OverlayCertificatesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OverlayCertificates)(nil)).Elem()
+}
+
+func (o OverlayCertificatesPtrOutput) ToOverlayCertificatesPtrOutput() OverlayCertificatesPtrOutput {
+	return o
+}
+
+func (o OverlayCertificatesPtrOutput) ToOverlayCertificatesPtrOutputWithContext(ctx context.Context) OverlayCertificatesPtrOutput {
+	return o
+}
+
+func (o OverlayCertificatesPtrOutput) Elem() OverlayCertificatesOutput {
+	return o.ApplyT(func(v *OverlayCertificates) OverlayCertificates {
+		if v != nil {
+			return *v
+		}
+		var ret OverlayCertificates
+		return ret
+	}).(OverlayCertificatesOutput)
+}
+
+// Certificates added.
+func (o OverlayCertificatesPtrOutput) Additional() CertificateEntryArrayOutput {
+	return o.ApplyT(func(v *OverlayCertificates) []CertificateEntry {
+		if v == nil {
+			return nil
+		}
+		return v.Additional
+	}).(CertificateEntryArrayOutput)
+}
+
+// Packages that provide certificates.
+func (o OverlayCertificatesPtrOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *OverlayCertificates) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Providers
+	}).(pulumi.StringArrayOutput)
+}
+
+// A group account added to the image.
+type OverlayGroup struct {
+	// The group id.
+	Gid *float64 `pulumi:"gid"`
+	// The group name.
+	Groupname string `pulumi:"groupname"`
+	// Its members.
+	Members []string `pulumi:"members"`
+}
+
+// A group account added to the image.
+type OverlayGroupOutput struct{ *pulumi.OutputState }
+
+func (OverlayGroupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OverlayGroup)(nil)).Elem()
+}
+
+func (o OverlayGroupOutput) ToOverlayGroupOutput() OverlayGroupOutput {
+	return o
+}
+
+func (o OverlayGroupOutput) ToOverlayGroupOutputWithContext(ctx context.Context) OverlayGroupOutput {
+	return o
+}
+
+// The group id.
+func (o OverlayGroupOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v OverlayGroup) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+// The group name.
+func (o OverlayGroupOutput) Groupname() pulumi.StringOutput {
+	return o.ApplyT(func(v OverlayGroup) string { return v.Groupname }).(pulumi.StringOutput)
+}
+
+// Its members.
+func (o OverlayGroupOutput) Members() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v OverlayGroup) []string { return v.Members }).(pulumi.StringArrayOutput)
+}
+
+type OverlayGroupArrayOutput struct{ *pulumi.OutputState }
+
+func (OverlayGroupArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OverlayGroup)(nil)).Elem()
+}
+
+func (o OverlayGroupArrayOutput) ToOverlayGroupArrayOutput() OverlayGroupArrayOutput {
+	return o
+}
+
+func (o OverlayGroupArrayOutput) ToOverlayGroupArrayOutputWithContext(ctx context.Context) OverlayGroupArrayOutput {
+	return o
+}
+
+func (o OverlayGroupArrayOutput) Index(i pulumi.IntInput) OverlayGroupOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OverlayGroup {
+		return vs[0].([]OverlayGroup)[vs[1].(int)]
+	}).(OverlayGroupOutput)
+}
+
+// A user account added to the image.
+type OverlayUser struct {
+	// The primary group id.
+	Gid *float64 `pulumi:"gid"`
+	// The primary group's name.
+	GroupName *string `pulumi:"groupName"`
+	// The home directory.
+	HomeDir *string `pulumi:"homeDir"`
+	// The login shell.
+	Shell *string `pulumi:"shell"`
+	// The user id.
+	Uid *float64 `pulumi:"uid"`
+	// The user name.
+	Username string `pulumi:"username"`
+}
+
+// A user account added to the image.
+type OverlayUserOutput struct{ *pulumi.OutputState }
+
+func (OverlayUserOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OverlayUser)(nil)).Elem()
+}
+
+func (o OverlayUserOutput) ToOverlayUserOutput() OverlayUserOutput {
+	return o
+}
+
+func (o OverlayUserOutput) ToOverlayUserOutputWithContext(ctx context.Context) OverlayUserOutput {
+	return o
+}
+
+// The primary group id.
+func (o OverlayUserOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v OverlayUser) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+// The primary group's name.
+func (o OverlayUserOutput) GroupName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OverlayUser) *string { return v.GroupName }).(pulumi.StringPtrOutput)
+}
+
+// The home directory.
+func (o OverlayUserOutput) HomeDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OverlayUser) *string { return v.HomeDir }).(pulumi.StringPtrOutput)
+}
+
+// The login shell.
+func (o OverlayUserOutput) Shell() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OverlayUser) *string { return v.Shell }).(pulumi.StringPtrOutput)
+}
+
+// The user id.
+func (o OverlayUserOutput) Uid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v OverlayUser) *float64 { return v.Uid }).(pulumi.Float64PtrOutput)
+}
+
+// The user name.
+func (o OverlayUserOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v OverlayUser) string { return v.Username }).(pulumi.StringOutput)
+}
+
+type OverlayUserArrayOutput struct{ *pulumi.OutputState }
+
+func (OverlayUserArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OverlayUser)(nil)).Elem()
+}
+
+func (o OverlayUserArrayOutput) ToOverlayUserArrayOutput() OverlayUserArrayOutput {
+	return o
+}
+
+func (o OverlayUserArrayOutput) ToOverlayUserArrayOutputWithContext(ctx context.Context) OverlayUserArrayOutput {
+	return o
+}
+
+func (o OverlayUserArrayOutput) Index(i pulumi.IntInput) OverlayUserOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OverlayUser {
+		return vs[0].([]OverlayUser)[vs[1].(int)]
+	}).(OverlayUserOutput)
+}
+
+// An image repository, as the functions read it.
+type RepoResult struct {
 	// The tags currently maintained.
 	ActiveTags []string `pulumi:"activeTags"`
 	// Other names it is known by.
@@ -31,6 +618,8 @@ type Repo struct {
 	Description string `pulumi:"description"`
 	// Its name, e.g. `nginx`.
 	Name string `pulumi:"name"`
+	// Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+	Readme *string `pulumi:"readme"`
 	// Where it syncs from, when it is synced from another repository.
 	SyncConfig *RepoSyncConfig `pulumi:"syncConfig"`
 	// The repository's uid.
@@ -41,99 +630,104 @@ type Repo struct {
 	Visibility *string `pulumi:"visibility"`
 }
 
-// An image repository.
-type RepoOutput struct{ *pulumi.OutputState }
+// An image repository, as the functions read it.
+type RepoResultOutput struct{ *pulumi.OutputState }
 
-func (RepoOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*Repo)(nil)).Elem()
+func (RepoResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoResult)(nil)).Elem()
 }
 
-func (o RepoOutput) ToRepoOutput() RepoOutput {
+func (o RepoResultOutput) ToRepoResultOutput() RepoResultOutput {
 	return o
 }
 
-func (o RepoOutput) ToRepoOutputWithContext(ctx context.Context) RepoOutput {
+func (o RepoResultOutput) ToRepoResultOutputWithContext(ctx context.Context) RepoResultOutput {
 	return o
 }
 
 // The tags currently maintained.
-func (o RepoOutput) ActiveTags() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v Repo) []string { return v.ActiveTags }).(pulumi.StringArrayOutput)
+func (o RepoResultOutput) ActiveTags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RepoResult) []string { return v.ActiveTags }).(pulumi.StringArrayOutput)
 }
 
 // Other names it is known by.
-func (o RepoOutput) Aliases() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v Repo) []string { return v.Aliases }).(pulumi.StringArrayOutput)
+func (o RepoResultOutput) Aliases() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RepoResult) []string { return v.Aliases }).(pulumi.StringArrayOutput)
 }
 
 // The bundles it belongs to.
-func (o RepoOutput) Bundles() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v Repo) []string { return v.Bundles }).(pulumi.StringArrayOutput)
+func (o RepoResultOutput) Bundles() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RepoResult) []string { return v.Bundles }).(pulumi.StringArrayOutput)
 }
 
 // Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
-func (o RepoOutput) CatalogTier() pulumi.StringOutput {
-	return o.ApplyT(func(v Repo) string { return v.CatalogTier }).(pulumi.StringOutput)
+func (o RepoResultOutput) CatalogTier() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoResult) string { return v.CatalogTier }).(pulumi.StringOutput)
 }
 
 // When it was created (RFC 3339).
-func (o RepoOutput) CreateTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Repo) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
+func (o RepoResultOutput) CreateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoResult) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
 }
 
 // The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
-func (o RepoOutput) CustomOverlay() pulumi.AnyOutput {
-	return o.ApplyT(func(v Repo) interface{} { return v.CustomOverlay }).(pulumi.AnyOutput)
+func (o RepoResultOutput) CustomOverlay() pulumi.AnyOutput {
+	return o.ApplyT(func(v RepoResult) interface{} { return v.CustomOverlay }).(pulumi.AnyOutput)
 }
 
 // Free text.
-func (o RepoOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v Repo) string { return v.Description }).(pulumi.StringOutput)
+func (o RepoResultOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoResult) string { return v.Description }).(pulumi.StringOutput)
 }
 
 // Its name, e.g. `nginx`.
-func (o RepoOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v Repo) string { return v.Name }).(pulumi.StringOutput)
+func (o RepoResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+func (o RepoResultOutput) Readme() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoResult) *string { return v.Readme }).(pulumi.StringPtrOutput)
 }
 
 // Where it syncs from, when it is synced from another repository.
-func (o RepoOutput) SyncConfig() RepoSyncConfigPtrOutput {
-	return o.ApplyT(func(v Repo) *RepoSyncConfig { return v.SyncConfig }).(RepoSyncConfigPtrOutput)
+func (o RepoResultOutput) SyncConfig() RepoSyncConfigPtrOutput {
+	return o.ApplyT(func(v RepoResult) *RepoSyncConfig { return v.SyncConfig }).(RepoSyncConfigPtrOutput)
 }
 
 // The repository's uid.
-func (o RepoOutput) Uid() pulumi.StringOutput {
-	return o.ApplyT(func(v Repo) string { return v.Uid }).(pulumi.StringOutput)
+func (o RepoResultOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoResult) string { return v.Uid }).(pulumi.StringOutput)
 }
 
 // When it was last updated (RFC 3339).
-func (o RepoOutput) UpdateTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Repo) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
+func (o RepoResultOutput) UpdateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoResult) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
 }
 
 // `public` or `private` where the API says (irv-server does); public repos need no credentials.
-func (o RepoOutput) Visibility() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Repo) *string { return v.Visibility }).(pulumi.StringPtrOutput)
+func (o RepoResultOutput) Visibility() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoResult) *string { return v.Visibility }).(pulumi.StringPtrOutput)
 }
 
-type RepoArrayOutput struct{ *pulumi.OutputState }
+type RepoResultArrayOutput struct{ *pulumi.OutputState }
 
-func (RepoArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]Repo)(nil)).Elem()
+func (RepoResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepoResult)(nil)).Elem()
 }
 
-func (o RepoArrayOutput) ToRepoArrayOutput() RepoArrayOutput {
+func (o RepoResultArrayOutput) ToRepoResultArrayOutput() RepoResultArrayOutput {
 	return o
 }
 
-func (o RepoArrayOutput) ToRepoArrayOutputWithContext(ctx context.Context) RepoArrayOutput {
+func (o RepoResultArrayOutput) ToRepoResultArrayOutputWithContext(ctx context.Context) RepoResultArrayOutput {
 	return o
 }
 
-func (o RepoArrayOutput) Index(i pulumi.IntInput) RepoOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Repo {
-		return vs[0].([]Repo)[vs[1].(int)]
-	}).(RepoOutput)
+func (o RepoResultArrayOutput) Index(i pulumi.IntInput) RepoResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RepoResult {
+		return vs[0].([]RepoResult)[vs[1].(int)]
+	}).(RepoResultOutput)
 }
 
 // Where a repository's images are synced from, and to which cloud registries besides.
@@ -315,8 +909,258 @@ func (o RepoSyncConfigPtrOutput) UniqueTags() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// An APK signing public key written to /etc/apk/keys.
+type RuntimeKeyringEntry struct {
+	// Its PEM content.
+	Content string `pulumi:"content"`
+	// Its file name.
+	Name string `pulumi:"name"`
+}
+
+// An APK signing public key written to /etc/apk/keys.
+type RuntimeKeyringEntryOutput struct{ *pulumi.OutputState }
+
+func (RuntimeKeyringEntryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RuntimeKeyringEntry)(nil)).Elem()
+}
+
+func (o RuntimeKeyringEntryOutput) ToRuntimeKeyringEntryOutput() RuntimeKeyringEntryOutput {
+	return o
+}
+
+func (o RuntimeKeyringEntryOutput) ToRuntimeKeyringEntryOutputWithContext(ctx context.Context) RuntimeKeyringEntryOutput {
+	return o
+}
+
+// Its PEM content.
+func (o RuntimeKeyringEntryOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v RuntimeKeyringEntry) string { return v.Content }).(pulumi.StringOutput)
+}
+
+// Its file name.
+func (o RuntimeKeyringEntryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v RuntimeKeyringEntry) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type RuntimeKeyringEntryArrayOutput struct{ *pulumi.OutputState }
+
+func (RuntimeKeyringEntryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RuntimeKeyringEntry)(nil)).Elem()
+}
+
+func (o RuntimeKeyringEntryArrayOutput) ToRuntimeKeyringEntryArrayOutput() RuntimeKeyringEntryArrayOutput {
+	return o
+}
+
+func (o RuntimeKeyringEntryArrayOutput) ToRuntimeKeyringEntryArrayOutputWithContext(ctx context.Context) RuntimeKeyringEntryArrayOutput {
+	return o
+}
+
+func (o RuntimeKeyringEntryArrayOutput) Index(i pulumi.IntInput) RuntimeKeyringEntryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RuntimeKeyringEntry {
+		return vs[0].([]RuntimeKeyringEntry)[vs[1].(int)]
+	}).(RuntimeKeyringEntryOutput)
+}
+
+// Where a repo's images are synced from, and which cloud registries they are synced to besides.
+type SyncConfig struct {
+	// An AWS ECR repository to sync the images to besides.
+	Amazon *string `pulumi:"amazon"`
+	// An Azure ACR repository to sync the images to besides.
+	Azure *string `pulumi:"azure"`
+	// A GCP Artifact Registry repository to sync the images to besides.
+	Google *string `pulumi:"google"`
+	// The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+	Source string `pulumi:"source"`
+}
+
+// SyncConfigInput is an input type that accepts SyncConfigArgs and SyncConfigOutput values.
+// You can construct a concrete instance of `SyncConfigInput` via:
+//
+//	SyncConfigArgs{...}
+type SyncConfigInput interface {
+	pulumi.Input
+
+	ToSyncConfigOutput() SyncConfigOutput
+	ToSyncConfigOutputWithContext(context.Context) SyncConfigOutput
+}
+
+// Where a repo's images are synced from, and which cloud registries they are synced to besides.
+type SyncConfigArgs struct {
+	// An AWS ECR repository to sync the images to besides.
+	Amazon pulumi.StringPtrInput `pulumi:"amazon"`
+	// An Azure ACR repository to sync the images to besides.
+	Azure pulumi.StringPtrInput `pulumi:"azure"`
+	// A GCP Artifact Registry repository to sync the images to besides.
+	Google pulumi.StringPtrInput `pulumi:"google"`
+	// The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+	Source pulumi.StringInput `pulumi:"source"`
+}
+
+func (SyncConfigArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SyncConfig)(nil)).Elem()
+}
+
+func (i SyncConfigArgs) ToSyncConfigOutput() SyncConfigOutput {
+	return i.ToSyncConfigOutputWithContext(context.Background())
+}
+
+func (i SyncConfigArgs) ToSyncConfigOutputWithContext(ctx context.Context) SyncConfigOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SyncConfigOutput)
+}
+
+func (i SyncConfigArgs) ToSyncConfigPtrOutput() SyncConfigPtrOutput {
+	return i.ToSyncConfigPtrOutputWithContext(context.Background())
+}
+
+func (i SyncConfigArgs) ToSyncConfigPtrOutputWithContext(ctx context.Context) SyncConfigPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SyncConfigOutput).ToSyncConfigPtrOutputWithContext(ctx)
+}
+
+// SyncConfigPtrInput is an input type that accepts SyncConfigArgs, SyncConfigPtr and SyncConfigPtrOutput values.
+// You can construct a concrete instance of `SyncConfigPtrInput` via:
+//
+//	        SyncConfigArgs{...}
+//
+//	or:
+//
+//	        nil
+type SyncConfigPtrInput interface {
+	pulumi.Input
+
+	ToSyncConfigPtrOutput() SyncConfigPtrOutput
+	ToSyncConfigPtrOutputWithContext(context.Context) SyncConfigPtrOutput
+}
+
+type syncConfigPtrType SyncConfigArgs
+
+func SyncConfigPtr(v *SyncConfigArgs) SyncConfigPtrInput {
+	return (*syncConfigPtrType)(v)
+}
+
+func (*syncConfigPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SyncConfig)(nil)).Elem()
+}
+
+func (i *syncConfigPtrType) ToSyncConfigPtrOutput() SyncConfigPtrOutput {
+	return i.ToSyncConfigPtrOutputWithContext(context.Background())
+}
+
+func (i *syncConfigPtrType) ToSyncConfigPtrOutputWithContext(ctx context.Context) SyncConfigPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SyncConfigPtrOutput)
+}
+
+// Where a repo's images are synced from, and which cloud registries they are synced to besides.
+type SyncConfigOutput struct{ *pulumi.OutputState }
+
+func (SyncConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SyncConfig)(nil)).Elem()
+}
+
+func (o SyncConfigOutput) ToSyncConfigOutput() SyncConfigOutput {
+	return o
+}
+
+func (o SyncConfigOutput) ToSyncConfigOutputWithContext(ctx context.Context) SyncConfigOutput {
+	return o
+}
+
+func (o SyncConfigOutput) ToSyncConfigPtrOutput() SyncConfigPtrOutput {
+	return o.ToSyncConfigPtrOutputWithContext(context.Background())
+}
+
+func (o SyncConfigOutput) ToSyncConfigPtrOutputWithContext(ctx context.Context) SyncConfigPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SyncConfig) *SyncConfig {
+		return &v
+	}).(SyncConfigPtrOutput)
+}
+
+// An AWS ECR repository to sync the images to besides.
+func (o SyncConfigOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SyncConfig) *string { return v.Amazon }).(pulumi.StringPtrOutput)
+}
+
+// An Azure ACR repository to sync the images to besides.
+func (o SyncConfigOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SyncConfig) *string { return v.Azure }).(pulumi.StringPtrOutput)
+}
+
+// A GCP Artifact Registry repository to sync the images to besides.
+func (o SyncConfigOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SyncConfig) *string { return v.Google }).(pulumi.StringPtrOutput)
+}
+
+// The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+func (o SyncConfigOutput) Source() pulumi.StringOutput {
+	return o.ApplyT(func(v SyncConfig) string { return v.Source }).(pulumi.StringOutput)
+}
+
+type SyncConfigPtrOutput struct{ *pulumi.OutputState }
+
+func (SyncConfigPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SyncConfig)(nil)).Elem()
+}
+
+func (o SyncConfigPtrOutput) ToSyncConfigPtrOutput() SyncConfigPtrOutput {
+	return o
+}
+
+func (o SyncConfigPtrOutput) ToSyncConfigPtrOutputWithContext(ctx context.Context) SyncConfigPtrOutput {
+	return o
+}
+
+func (o SyncConfigPtrOutput) Elem() SyncConfigOutput {
+	return o.ApplyT(func(v *SyncConfig) SyncConfig {
+		if v != nil {
+			return *v
+		}
+		var ret SyncConfig
+		return ret
+	}).(SyncConfigOutput)
+}
+
+// An AWS ECR repository to sync the images to besides.
+func (o SyncConfigPtrOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Amazon
+	}).(pulumi.StringPtrOutput)
+}
+
+// An Azure ACR repository to sync the images to besides.
+func (o SyncConfigPtrOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Azure
+	}).(pulumi.StringPtrOutput)
+}
+
+// A GCP Artifact Registry repository to sync the images to besides.
+func (o SyncConfigPtrOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Google
+	}).(pulumi.StringPtrOutput)
+}
+
+// The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+func (o SyncConfigPtrOutput) Source() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Source
+	}).(pulumi.StringPtrOutput)
+}
+
 // A tag of a repository (its uid is under the repository's).
-type Tag struct {
+type TagResult struct {
 	// The bundles it belongs to.
 	Bundles []string `pulumi:"bundles"`
 	// Whether it is deprecated.
@@ -332,75 +1176,95 @@ type Tag struct {
 }
 
 // A tag of a repository (its uid is under the repository's).
-type TagOutput struct{ *pulumi.OutputState }
+type TagResultOutput struct{ *pulumi.OutputState }
 
-func (TagOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*Tag)(nil)).Elem()
+func (TagResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TagResult)(nil)).Elem()
 }
 
-func (o TagOutput) ToTagOutput() TagOutput {
+func (o TagResultOutput) ToTagResultOutput() TagResultOutput {
 	return o
 }
 
-func (o TagOutput) ToTagOutputWithContext(ctx context.Context) TagOutput {
+func (o TagResultOutput) ToTagResultOutputWithContext(ctx context.Context) TagResultOutput {
 	return o
 }
 
 // The bundles it belongs to.
-func (o TagOutput) Bundles() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v Tag) []string { return v.Bundles }).(pulumi.StringArrayOutput)
+func (o TagResultOutput) Bundles() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TagResult) []string { return v.Bundles }).(pulumi.StringArrayOutput)
 }
 
 // Whether it is deprecated.
-func (o TagOutput) Deprecated() pulumi.BoolOutput {
-	return o.ApplyT(func(v Tag) bool { return v.Deprecated }).(pulumi.BoolOutput)
+func (o TagResultOutput) Deprecated() pulumi.BoolOutput {
+	return o.ApplyT(func(v TagResult) bool { return v.Deprecated }).(pulumi.BoolOutput)
 }
 
 // The digest of the manifest it points at.
-func (o TagOutput) Digest() pulumi.StringOutput {
-	return o.ApplyT(func(v Tag) string { return v.Digest }).(pulumi.StringOutput)
+func (o TagResultOutput) Digest() pulumi.StringOutput {
+	return o.ApplyT(func(v TagResult) string { return v.Digest }).(pulumi.StringOutput)
 }
 
 // The tag, e.g. `latest`.
-func (o TagOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v Tag) string { return v.Name }).(pulumi.StringOutput)
+func (o TagResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v TagResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
 // The tag's uid.
-func (o TagOutput) Uid() pulumi.StringOutput {
-	return o.ApplyT(func(v Tag) string { return v.Uid }).(pulumi.StringOutput)
+func (o TagResultOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v TagResult) string { return v.Uid }).(pulumi.StringOutput)
 }
 
 // When it last moved (RFC 3339).
-func (o TagOutput) UpdateTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Tag) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
+func (o TagResultOutput) UpdateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TagResult) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
 }
 
-type TagArrayOutput struct{ *pulumi.OutputState }
+type TagResultArrayOutput struct{ *pulumi.OutputState }
 
-func (TagArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]Tag)(nil)).Elem()
+func (TagResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TagResult)(nil)).Elem()
 }
 
-func (o TagArrayOutput) ToTagArrayOutput() TagArrayOutput {
+func (o TagResultArrayOutput) ToTagResultArrayOutput() TagResultArrayOutput {
 	return o
 }
 
-func (o TagArrayOutput) ToTagArrayOutputWithContext(ctx context.Context) TagArrayOutput {
+func (o TagResultArrayOutput) ToTagResultArrayOutputWithContext(ctx context.Context) TagResultArrayOutput {
 	return o
 }
 
-func (o TagArrayOutput) Index(i pulumi.IntInput) TagOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Tag {
-		return vs[0].([]Tag)[vs[1].(int)]
-	}).(TagOutput)
+func (o TagResultArrayOutput) Index(i pulumi.IntInput) TagResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TagResult {
+		return vs[0].([]TagResult)[vs[1].(int)]
+	}).(TagResultOutput)
 }
 
 func init() {
-	pulumi.RegisterOutputType(RepoOutput{})
-	pulumi.RegisterOutputType(RepoArrayOutput{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SyncConfigInput)(nil)).Elem(), SyncConfigArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SyncConfigPtrInput)(nil)).Elem(), SyncConfigArgs{})
+	pulumi.RegisterOutputType(CertificateEntryOutput{})
+	pulumi.RegisterOutputType(CertificateEntryArrayOutput{})
+	pulumi.RegisterOutputType(CustomOverlayOutput{})
+	pulumi.RegisterOutputType(CustomOverlayPtrOutput{})
+	pulumi.RegisterOutputType(ImageContentsOutput{})
+	pulumi.RegisterOutputType(ImageContentsPtrOutput{})
+	pulumi.RegisterOutputType(OverlayAccountsOutput{})
+	pulumi.RegisterOutputType(OverlayAccountsPtrOutput{})
+	pulumi.RegisterOutputType(OverlayCertificatesOutput{})
+	pulumi.RegisterOutputType(OverlayCertificatesPtrOutput{})
+	pulumi.RegisterOutputType(OverlayGroupOutput{})
+	pulumi.RegisterOutputType(OverlayGroupArrayOutput{})
+	pulumi.RegisterOutputType(OverlayUserOutput{})
+	pulumi.RegisterOutputType(OverlayUserArrayOutput{})
+	pulumi.RegisterOutputType(RepoResultOutput{})
+	pulumi.RegisterOutputType(RepoResultArrayOutput{})
 	pulumi.RegisterOutputType(RepoSyncConfigOutput{})
 	pulumi.RegisterOutputType(RepoSyncConfigPtrOutput{})
-	pulumi.RegisterOutputType(TagOutput{})
-	pulumi.RegisterOutputType(TagArrayOutput{})
+	pulumi.RegisterOutputType(RuntimeKeyringEntryOutput{})
+	pulumi.RegisterOutputType(RuntimeKeyringEntryArrayOutput{})
+	pulumi.RegisterOutputType(SyncConfigOutput{})
+	pulumi.RegisterOutputType(SyncConfigPtrOutput{})
+	pulumi.RegisterOutputType(TagResultOutput{})
+	pulumi.RegisterOutputType(TagResultArrayOutput{})
 }

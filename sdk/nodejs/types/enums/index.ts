@@ -3,7 +3,9 @@
 
 // Export sub-modules:
 import * as iam from "./iam";
+import * as registry from "./registry";
 
 export {
     iam,
+    registry,
 };

@@ -6,7 +6,11 @@ import builtins as _builtins
 from .. import _utilities
 import typing
 # Export this package's modules as members:
+from ._enums import *
 from .get_repo import *
 from .get_repos import *
 from .get_tags import *
+from .repo import *
+from .tag import *
+from ._inputs import *
 from . import outputs

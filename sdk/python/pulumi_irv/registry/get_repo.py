@@ -25,9 +25,9 @@ __all__ = [
 @pulumi.output_type
 class GetRepoResult:
     """
-    An image repository.
+    An image repository, as the functions read it.
     """
-    def __init__(__self__, active_tags=None, aliases=None, bundles=None, catalog_tier=None, create_time=None, custom_overlay=None, description=None, name=None, sync_config=None, uid=None, update_time=None, visibility=None):
+    def __init__(__self__, active_tags=None, aliases=None, bundles=None, catalog_tier=None, create_time=None, custom_overlay=None, description=None, name=None, readme=None, sync_config=None, uid=None, update_time=None, visibility=None):
         if active_tags and not isinstance(active_tags, list):
             raise TypeError("Expected argument 'active_tags' to be a list")
         pulumi.set(__self__, "active_tags", active_tags)
@@ -52,6 +52,9 @@ class GetRepoResult:
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
         pulumi.set(__self__, "name", name)
+        if readme and not isinstance(readme, str):
+            raise TypeError("Expected argument 'readme' to be a str")
+        pulumi.set(__self__, "readme", readme)
         if sync_config and not isinstance(sync_config, dict):
             raise TypeError("Expected argument 'sync_config' to be a dict")
         pulumi.set(__self__, "sync_config", sync_config)
@@ -130,6 +133,14 @@ class GetRepoResult:
         return pulumi.get(self, "name")
 
     @_builtins.property
+    @pulumi.getter
+    def readme(self) -> Optional[_builtins.str]:
+        """
+        Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+        """
+        return pulumi.get(self, "readme")
+
+    @_builtins.property
     @pulumi.getter(name="syncConfig")
     def sync_config(self) -> Optional['outputs.RepoSyncConfig']:
         """
@@ -176,6 +187,7 @@ class AwaitableGetRepoResult(GetRepoResult):
             custom_overlay=self.custom_overlay,
             description=self.description,
             name=self.name,
+            readme=self.readme,
             sync_config=self.sync_config,
             uid=self.uid,
             update_time=self.update_time,
@@ -209,6 +221,7 @@ def get_repo(group_uid: Optional[_builtins.str] = None,
         custom_overlay=pulumi.get(__ret__, 'custom_overlay'),
         description=pulumi.get(__ret__, 'description'),
         name=pulumi.get(__ret__, 'name'),
+        readme=pulumi.get(__ret__, 'readme'),
         sync_config=pulumi.get(__ret__, 'sync_config'),
         uid=pulumi.get(__ret__, 'uid'),
         update_time=pulumi.get(__ret__, 'update_time'),
@@ -239,6 +252,7 @@ def get_repo_output(group_uid: pulumi.Input[Optional[Optional[_builtins.str]]] =
         custom_overlay=pulumi.get(__response__, 'custom_overlay'),
         description=pulumi.get(__response__, 'description'),
         name=pulumi.get(__response__, 'name'),
+        readme=pulumi.get(__response__, 'readme'),
         sync_config=pulumi.get(__response__, 'sync_config'),
         uid=pulumi.get(__response__, 'uid'),
         update_time=pulumi.get(__response__, 'update_time'),

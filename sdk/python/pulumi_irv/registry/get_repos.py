@@ -31,7 +31,7 @@ class GetReposResult:
 
     @_builtins.property
     @pulumi.getter
-    def repos(self) -> Sequence['outputs.Repo']:
+    def repos(self) -> Sequence['outputs.RepoResult']:
         """
         The matching repositories.
         """

@@ -31,7 +31,7 @@ class GetTagsResult:
 
     @_builtins.property
     @pulumi.getter
-    def tags(self) -> Sequence['outputs.Tag']:
+    def tags(self) -> Sequence['outputs.TagResult']:
         """
         The matching tags.
         """

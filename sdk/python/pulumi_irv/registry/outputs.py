@@ -14,17 +14,450 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
 from . import outputs
+from ._enums import *
 
 __all__ = [
-    'Repo',
+    'CertificateEntry',
+    'CustomOverlay',
+    'ImageContents',
+    'OverlayAccounts',
+    'OverlayCertificates',
+    'OverlayGroup',
+    'OverlayUser',
+    'RepoResult',
     'RepoSyncConfig',
-    'Tag',
+    'RuntimeKeyringEntry',
+    'SyncConfig',
+    'TagResult',
 ]
 
 @pulumi.output_type
-class Repo(dict):
+class CertificateEntry(dict):
     """
-    An image repository.
+    A certificate added to the image.
+    """
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        """
+        A certificate added to the image.
+
+        :param _builtins.str content: Its PEM content.
+        :param _builtins.str name: Its file name.
+        """
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        """
+        Its PEM content.
+        """
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its file name.
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class CustomOverlay(dict):
+    """
+    The apko configuration applied when a repo's images are rebuilt (custom assembly).
+    """
+    def __init__(__self__, *,
+                 accounts: Optional['outputs.OverlayAccounts'] = None,
+                 annotations: Optional[Mapping[str, _builtins.str]] = None,
+                 certificates: Optional['outputs.OverlayCertificates'] = None,
+                 contents: Optional['outputs.ImageContents'] = None,
+                 environment: Optional[Mapping[str, _builtins.str]] = None):
+        """
+        The apko configuration applied when a repo's images are rebuilt (custom assembly).
+
+        :param 'OverlayAccounts' accounts: User and group accounts.
+        :param Mapping[str, _builtins.str] annotations: OCI annotations added to the image.
+        :param 'OverlayCertificates' certificates: Certificates.
+        :param 'ImageContents' contents: What the image holds beyond its own packages.
+        :param Mapping[str, _builtins.str] environment: Environment variables set in the image.
+        """
+        if accounts is not None:
+            pulumi.set(__self__, "accounts", accounts)
+        if annotations is not None:
+            pulumi.set(__self__, "annotations", annotations)
+        if certificates is not None:
+            pulumi.set(__self__, "certificates", certificates)
+        if contents is not None:
+            pulumi.set(__self__, "contents", contents)
+        if environment is not None:
+            pulumi.set(__self__, "environment", environment)
+
+    @_builtins.property
+    @pulumi.getter
+    def accounts(self) -> Optional['outputs.OverlayAccounts']:
+        """
+        User and group accounts.
+        """
+        return pulumi.get(self, "accounts")
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        OCI annotations added to the image.
+        """
+        return pulumi.get(self, "annotations")
+
+    @_builtins.property
+    @pulumi.getter
+    def certificates(self) -> Optional['outputs.OverlayCertificates']:
+        """
+        Certificates.
+        """
+        return pulumi.get(self, "certificates")
+
+    @_builtins.property
+    @pulumi.getter
+    def contents(self) -> Optional['outputs.ImageContents']:
+        """
+        What the image holds beyond its own packages.
+        """
+        return pulumi.get(self, "contents")
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Environment variables set in the image.
+        """
+        return pulumi.get(self, "environment")
+
+
+@pulumi.output_type
+class ImageContents(dict):
+    """
+    Packages added to the image, and the APK repositories and keys it uses.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "runtimeKeyring":
+            suggest = "runtime_keyring"
+        elif key == "runtimeRepositories":
+            suggest = "runtime_repositories"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ImageContents. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ImageContents.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ImageContents.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 packages: Optional[Sequence[_builtins.str]] = None,
+                 runtime_keyring: Optional[Sequence['outputs.RuntimeKeyringEntry']] = None,
+                 runtime_repositories: Optional[Sequence[_builtins.str]] = None):
+        """
+        Packages added to the image, and the APK repositories and keys it uses.
+
+        :param Sequence[_builtins.str] packages: Packages appended to the image.
+        :param Sequence['RuntimeKeyringEntry'] runtime_keyring: APK signing public keys written to /etc/apk/keys.
+        :param Sequence[_builtins.str] runtime_repositories: APK repository URLs written to /etc/apk/repositories.
+        """
+        if packages is not None:
+            pulumi.set(__self__, "packages", packages)
+        if runtime_keyring is not None:
+            pulumi.set(__self__, "runtime_keyring", runtime_keyring)
+        if runtime_repositories is not None:
+            pulumi.set(__self__, "runtime_repositories", runtime_repositories)
+
+    @_builtins.property
+    @pulumi.getter
+    def packages(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Packages appended to the image.
+        """
+        return pulumi.get(self, "packages")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeKeyring")
+    def runtime_keyring(self) -> Optional[Sequence['outputs.RuntimeKeyringEntry']]:
+        """
+        APK signing public keys written to /etc/apk/keys.
+        """
+        return pulumi.get(self, "runtime_keyring")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeRepositories")
+    def runtime_repositories(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        APK repository URLs written to /etc/apk/repositories.
+        """
+        return pulumi.get(self, "runtime_repositories")
+
+
+@pulumi.output_type
+class OverlayAccounts(dict):
+    """
+    The user and group accounts of the image.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "runAs":
+            suggest = "run_as"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in OverlayAccounts. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        OverlayAccounts.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        OverlayAccounts.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 groups: Optional[Sequence['outputs.OverlayGroup']] = None,
+                 run_as: Optional[_builtins.str] = None,
+                 users: Optional[Sequence['outputs.OverlayUser']] = None):
+        """
+        The user and group accounts of the image.
+
+        :param Sequence['OverlayGroup'] groups: Group accounts added.
+        :param _builtins.str run_as: The user the image runs as.
+        :param Sequence['OverlayUser'] users: User accounts added.
+        """
+        if groups is not None:
+            pulumi.set(__self__, "groups", groups)
+        if run_as is not None:
+            pulumi.set(__self__, "run_as", run_as)
+        if users is not None:
+            pulumi.set(__self__, "users", users)
+
+    @_builtins.property
+    @pulumi.getter
+    def groups(self) -> Optional[Sequence['outputs.OverlayGroup']]:
+        """
+        Group accounts added.
+        """
+        return pulumi.get(self, "groups")
+
+    @_builtins.property
+    @pulumi.getter(name="runAs")
+    def run_as(self) -> Optional[_builtins.str]:
+        """
+        The user the image runs as.
+        """
+        return pulumi.get(self, "run_as")
+
+    @_builtins.property
+    @pulumi.getter
+    def users(self) -> Optional[Sequence['outputs.OverlayUser']]:
+        """
+        User accounts added.
+        """
+        return pulumi.get(self, "users")
+
+
+@pulumi.output_type
+class OverlayCertificates(dict):
+    """
+    Certificates added to the image.
+    """
+    def __init__(__self__, *,
+                 additional: Optional[Sequence['outputs.CertificateEntry']] = None,
+                 providers: Optional[Sequence[_builtins.str]] = None):
+        """
+        Certificates added to the image.
+
+        :param Sequence['CertificateEntry'] additional: Certificates added.
+        :param Sequence[_builtins.str] providers: Packages that provide certificates.
+        """
+        if additional is not None:
+            pulumi.set(__self__, "additional", additional)
+        if providers is not None:
+            pulumi.set(__self__, "providers", providers)
+
+    @_builtins.property
+    @pulumi.getter
+    def additional(self) -> Optional[Sequence['outputs.CertificateEntry']]:
+        """
+        Certificates added.
+        """
+        return pulumi.get(self, "additional")
+
+    @_builtins.property
+    @pulumi.getter
+    def providers(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Packages that provide certificates.
+        """
+        return pulumi.get(self, "providers")
+
+
+@pulumi.output_type
+class OverlayGroup(dict):
+    """
+    A group account added to the image.
+    """
+    def __init__(__self__, *,
+                 groupname: _builtins.str,
+                 gid: Optional[_builtins.float] = None,
+                 members: Optional[Sequence[_builtins.str]] = None):
+        """
+        A group account added to the image.
+
+        :param _builtins.str groupname: The group name.
+        :param _builtins.float gid: The group id.
+        :param Sequence[_builtins.str] members: Its members.
+        """
+        pulumi.set(__self__, "groupname", groupname)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+        if members is not None:
+            pulumi.set(__self__, "members", members)
+
+    @_builtins.property
+    @pulumi.getter
+    def groupname(self) -> _builtins.str:
+        """
+        The group name.
+        """
+        return pulumi.get(self, "groupname")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        """
+        The group id.
+        """
+        return pulumi.get(self, "gid")
+
+    @_builtins.property
+    @pulumi.getter
+    def members(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Its members.
+        """
+        return pulumi.get(self, "members")
+
+
+@pulumi.output_type
+class OverlayUser(dict):
+    """
+    A user account added to the image.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "groupName":
+            suggest = "group_name"
+        elif key == "homeDir":
+            suggest = "home_dir"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in OverlayUser. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        OverlayUser.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        OverlayUser.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 username: _builtins.str,
+                 gid: Optional[_builtins.float] = None,
+                 group_name: Optional[_builtins.str] = None,
+                 home_dir: Optional[_builtins.str] = None,
+                 shell: Optional[_builtins.str] = None,
+                 uid: Optional[_builtins.float] = None):
+        """
+        A user account added to the image.
+
+        :param _builtins.str username: The user name.
+        :param _builtins.float gid: The primary group id.
+        :param _builtins.str group_name: The primary group's name.
+        :param _builtins.str home_dir: The home directory.
+        :param _builtins.str shell: The login shell.
+        :param _builtins.float uid: The user id.
+        """
+        pulumi.set(__self__, "username", username)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+        if group_name is not None:
+            pulumi.set(__self__, "group_name", group_name)
+        if home_dir is not None:
+            pulumi.set(__self__, "home_dir", home_dir)
+        if shell is not None:
+            pulumi.set(__self__, "shell", shell)
+        if uid is not None:
+            pulumi.set(__self__, "uid", uid)
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> _builtins.str:
+        """
+        The user name.
+        """
+        return pulumi.get(self, "username")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        """
+        The primary group id.
+        """
+        return pulumi.get(self, "gid")
+
+    @_builtins.property
+    @pulumi.getter(name="groupName")
+    def group_name(self) -> Optional[_builtins.str]:
+        """
+        The primary group's name.
+        """
+        return pulumi.get(self, "group_name")
+
+    @_builtins.property
+    @pulumi.getter(name="homeDir")
+    def home_dir(self) -> Optional[_builtins.str]:
+        """
+        The home directory.
+        """
+        return pulumi.get(self, "home_dir")
+
+    @_builtins.property
+    @pulumi.getter
+    def shell(self) -> Optional[_builtins.str]:
+        """
+        The login shell.
+        """
+        return pulumi.get(self, "shell")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> Optional[_builtins.float]:
+        """
+        The user id.
+        """
+        return pulumi.get(self, "uid")
+
+
+@pulumi.output_type
+class RepoResult(dict):
+    """
+    An image repository, as the functions read it.
     """
     def __init__(__self__, *,
                  active_tags: Sequence[_builtins.str],
@@ -36,11 +469,12 @@ class Repo(dict):
                  uid: _builtins.str,
                  create_time: Optional[_builtins.str] = None,
                  custom_overlay: Optional[Any] = None,
+                 readme: Optional[_builtins.str] = None,
                  sync_config: Optional['outputs.RepoSyncConfig'] = None,
                  update_time: Optional[_builtins.str] = None,
                  visibility: Optional[_builtins.str] = None):
         """
-        An image repository.
+        An image repository, as the functions read it.
 
         :param Sequence[_builtins.str] active_tags: The tags currently maintained.
         :param Sequence[_builtins.str] aliases: Other names it is known by.
@@ -51,6 +485,7 @@ class Repo(dict):
         :param _builtins.str uid: The repository's uid.
         :param _builtins.str create_time: When it was created (RFC 3339).
         :param Any custom_overlay: The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+        :param _builtins.str readme: Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
         :param 'RepoSyncConfig' sync_config: Where it syncs from, when it is synced from another repository.
         :param _builtins.str update_time: When it was last updated (RFC 3339).
         :param _builtins.str visibility: `public` or `private` where the API says (irv-server does); public repos need no credentials.
@@ -66,6 +501,8 @@ class Repo(dict):
             pulumi.set(__self__, "create_time", create_time)
         if custom_overlay is not None:
             pulumi.set(__self__, "custom_overlay", custom_overlay)
+        if readme is not None:
+            pulumi.set(__self__, "readme", readme)
         if sync_config is not None:
             pulumi.set(__self__, "sync_config", sync_config)
         if update_time is not None:
@@ -144,6 +581,14 @@ class Repo(dict):
         The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
         """
         return pulumi.get(self, "custom_overlay")
+
+    @_builtins.property
+    @pulumi.getter
+    def readme(self) -> Optional[_builtins.str]:
+        """
+        Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+        """
+        return pulumi.get(self, "readme")
 
     @_builtins.property
     @pulumi.getter(name="syncConfig")
@@ -272,7 +717,100 @@ class RepoSyncConfig(dict):
 
 
 @pulumi.output_type
-class Tag(dict):
+class RuntimeKeyringEntry(dict):
+    """
+    An APK signing public key written to /etc/apk/keys.
+    """
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        """
+        An APK signing public key written to /etc/apk/keys.
+
+        :param _builtins.str content: Its PEM content.
+        :param _builtins.str name: Its file name.
+        """
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        """
+        Its PEM content.
+        """
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its file name.
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class SyncConfig(dict):
+    """
+    Where a repo's images are synced from, and which cloud registries they are synced to besides.
+    """
+    def __init__(__self__, *,
+                 source: _builtins.str,
+                 amazon: Optional[_builtins.str] = None,
+                 azure: Optional[_builtins.str] = None,
+                 google: Optional[_builtins.str] = None):
+        """
+        Where a repo's images are synced from, and which cloud registries they are synced to besides.
+
+        :param _builtins.str source: The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+        :param _builtins.str amazon: An AWS ECR repository to sync the images to besides.
+        :param _builtins.str azure: An Azure ACR repository to sync the images to besides.
+        :param _builtins.str google: A GCP Artifact Registry repository to sync the images to besides.
+        """
+        pulumi.set(__self__, "source", source)
+        if amazon is not None:
+            pulumi.set(__self__, "amazon", amazon)
+        if azure is not None:
+            pulumi.set(__self__, "azure", azure)
+        if google is not None:
+            pulumi.set(__self__, "google", google)
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> _builtins.str:
+        """
+        The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid.
+        """
+        return pulumi.get(self, "source")
+
+    @_builtins.property
+    @pulumi.getter
+    def amazon(self) -> Optional[_builtins.str]:
+        """
+        An AWS ECR repository to sync the images to besides.
+        """
+        return pulumi.get(self, "amazon")
+
+    @_builtins.property
+    @pulumi.getter
+    def azure(self) -> Optional[_builtins.str]:
+        """
+        An Azure ACR repository to sync the images to besides.
+        """
+        return pulumi.get(self, "azure")
+
+    @_builtins.property
+    @pulumi.getter
+    def google(self) -> Optional[_builtins.str]:
+        """
+        A GCP Artifact Registry repository to sync the images to besides.
+        """
+        return pulumi.get(self, "google")
+
+
+@pulumi.output_type
+class TagResult(dict):
     """
     A tag of a repository (its uid is under the repository's).
     """

@@ -12,10 +12,10 @@ namespace PulumiIrv.Irv.Registry.Outputs
 {
 
     /// <summary>
-    /// An image repository.
+    /// An image repository, as the functions read it.
     /// </summary>
     [OutputType]
-    public sealed class Repo
+    public sealed class RepoResult
     {
         /// <summary>
         /// The tags currently maintained.
@@ -50,6 +50,10 @@ namespace PulumiIrv.Irv.Registry.Outputs
         /// </summary>
         public readonly string Name;
         /// <summary>
+        /// Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
+        /// </summary>
+        public readonly string? Readme;
+        /// <summary>
         /// Where it syncs from, when it is synced from another repository.
         /// </summary>
         public readonly Outputs.RepoSyncConfig? SyncConfig;
@@ -67,7 +71,7 @@ namespace PulumiIrv.Irv.Registry.Outputs
         public readonly string? Visibility;
 
         [OutputConstructor]
-        private Repo(
+        private RepoResult(
             ImmutableArray<string> activeTags,
 
             ImmutableArray<string> aliases,
@@ -83,6 +87,8 @@ namespace PulumiIrv.Irv.Registry.Outputs
             string description,
 
             string name,
+
+            string? readme,
 
             Outputs.RepoSyncConfig? syncConfig,
 
@@ -100,6 +106,7 @@ namespace PulumiIrv.Irv.Registry.Outputs
             CustomOverlay = customOverlay;
             Description = description;
             Name = name;
+            Readme = readme;
             SyncConfig = syncConfig;
             Uid = uid;
             UpdateTime = updateTime;

@@ -15,7 +15,7 @@ namespace PulumiIrv.Irv.Registry.Outputs
     /// A tag of a repository (its uid is under the repository's).
     /// </summary>
     [OutputType]
-    public sealed class Tag
+    public sealed class TagResult
     {
         /// <summary>
         /// The bundles it belongs to.
@@ -43,7 +43,7 @@ namespace PulumiIrv.Irv.Registry.Outputs
         public readonly string? UpdateTime;
 
         [OutputConstructor]
-        private Tag(
+        private TagResult(
             ImmutableArray<string> bundles,
 
             bool deprecated,

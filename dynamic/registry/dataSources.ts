@@ -1,0 +1,26 @@
+/**
+ * Registry data sources: repositories and their tags, the functions of provider/functions with
+ * the program's client. Public repos are readable without credentials; a private one asked for
+ * without them fails naming the settings to set.
+ */
+import * as functions from "../../provider/functions/registry";
+import { named, outputOf, programClient } from "../client";
+import type { GetRepoArgs, GetReposArgs, GetTagsArgs } from "../../provider/functions/registry";
+
+// A function's repo and tag are `RepoResult` and `TagResult`: `Repo` and `Tag` are the resource classes.
+export type { Repo as RepoResult, Tag as TagResult, GetRepoArgs, GetReposArgs, GetTagsArgs } from "../../provider/functions/registry";
+
+/** Repositories matching the filters (e.g. `descendantsOf: org`), every page followed. */
+export const getRepos = named("registry.getRepos", (args: GetReposArgs = {}) => functions.getRepos(programClient, args));
+/** `getRepos` as an Output. */
+export const getReposOutput = outputOf(getRepos);
+
+/** One repository. Errors on zero or several matches. */
+export const getRepo = named("registry.getRepo", (args: GetRepoArgs) => functions.getRepo(programClient, args));
+/** `getRepo` as an Output. */
+export const getRepoOutput = outputOf(getRepo);
+
+/** Tags matching the filters, every page followed. */
+export const getTags = named("registry.getTags", (args: GetTagsArgs = {}) => functions.getTags(programClient, args));
+/** `getTags` as an Output. */
+export const getTagsOutput = outputOf(getTags);
