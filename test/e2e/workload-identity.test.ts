@@ -52,18 +52,19 @@ describe("workload identity through the engine", { timeout: ENGINE_TIMEOUT }, ()
 
     const from = ctx.server.requests.length;
     const read = await job.stack.up();
-    // What the job read is what the platform holds: the group's name and its repositories.
+    const sent = ctx.server.requests.slice(from);
+    expect(sent.some((r) => r.path.endsWith(STS_EXCHANGE_PATH) && r.status === 200)).toBe(true);
+    const reads = sent.filter((r) => r.method === "GET" && !r.path.endsWith(STS_EXCHANGE_PATH));
+    expect(reads.length).toBeGreaterThan(0);
+    for (const r of reads) expect(JSON.stringify(r.caller)).toContain(identityUid);
+    // What the job read is what the platform holds (asked as the admin, after counting the
+    // job's requests): the group's name and its repositories.
     const group = await ctx.api.get(path("groups", org));
     expect(group.status, group.text).toBe(200);
     expect(read.outputs.groupName.value).toBe(group.body.name);
     const repoNames = (await listAll(ctx.api, "repos", { "uidp.descendants_of": org })).map((r) => r.name as string).sort();
     expect(repoNames.length, "the sample org holds repositories").toBeGreaterThan(0);
     expect(read.outputs.repoNames.value).toEqual(repoNames);
-    const sent = ctx.server.requests.slice(from);
-    expect(sent.some((r) => r.path.endsWith(STS_EXCHANGE_PATH) && r.status === 200)).toBe(true);
-    const reads = sent.filter((r) => r.method === "GET" && !r.path.endsWith(STS_EXCHANGE_PATH));
-    expect(reads.length).toBeGreaterThan(0);
-    for (const r of reads) expect(JSON.stringify(r.caller)).toContain(identityUid);
 
     write = true;
     const writeFrom = ctx.server.requests.length;
