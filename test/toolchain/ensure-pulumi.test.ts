@@ -47,6 +47,8 @@ describe("scripts/ensure-pulumi where a language host cannot be built", { timeou
     // The CLI itself is there (the cached build); only the hosts are missing.
     symlinkSync(path.join(pulumiBinDir(), "pulumi"), path.join(bin, "pulumi"));
     for (const tool of ["go", "curl"]) writeFileSync(path.join(fake, tool), `#!/bin/sh\necho "${tool} refuses here" >&2\nexit 1\n`, { mode: 0o755 });
+    // Another version first on PATH, so that a Pulumi installed on the machine is not the one used.
+    writeFileSync(path.join(fake, "pulumi"), "#!/bin/sh\necho v0.0.0\n", { mode: 0o755 });
     writeFileSync(path.join(bin, ".pulumi-language-yaml.failed"), "2000-01-01T00:00:00Z: an old reason\n");
     const env = {
       PATH: [fake, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter),
@@ -58,6 +60,7 @@ describe("scripts/ensure-pulumi where a language host cannot be built", { timeou
     const failed = await run(script, ["--require", "nodejs,yaml,go"], { env }).then(() => undefined, (e: { code: number; stdout: string; stderr: string }) => e);
     expect(failed?.code, "--require fails").toBe(1);
     expect(failed!.stdout).toBe("");
+    expect(failed!.stderr).toContain(`ignoring ${path.join(fake, "pulumi")}: version '0.0.0', need ${sdk}`);
     // The remembered failure was printed, then tried again.
     expect(failed!.stderr).toContain("the last build of pulumi-language-yaml failed (2000-01-01T00:00:00Z: an old reason); trying again");
     expect(readFileSync(path.join(bin, ".pulumi-language-yaml.failed"), "utf8")).toContain("go refuses here");
