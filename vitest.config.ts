@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // The Pulumi CLI and its language hosts, checked once before any file runs.
+    globalSetup: ["test/support/global-setup.ts"],
     // Time limits catch a hang, never slowness: on a loaded machine a test that spawns a dozen
     // CLIs takes minutes, and its outcome must not depend on that (it failed at 60 s under load).
     testTimeout: 300_000,

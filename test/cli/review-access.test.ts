@@ -152,7 +152,7 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       expect(bad.stderr).toContain('--gate: "frobnicate" is not a capability the platform knows');
     });
 
-    it("reports access made by hand in the managed groups as drift (exit 2), with the access it grants, until declared expected", async () => {
+    it("reports access made by hand in the managed groups as drift (exit 2), with the access it grants, until declared expected; --no-access does not look", async () => {
       p.write(false);
       const state = JSON.parse(await p.cli("stack", "export")).deployment.resources as { urn: string; id?: string }[];
       const uid = (name: string) => state.find((r) => r.urn.endsWith(`::${name}`))!.id!;
@@ -172,6 +172,13 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       expect(text.stdout).toContain(`+ iam.RoleBinding ${made.body.uid} in engineering\n`);
       expect(text.stdout).not.toContain("pulumi refresh");
       expect(text.stdout).toContain("declare it expected (irv-drift:expectedAccess, --expect)");
+      // --no-access does not look for it: the resources match, so there is no drift.
+      const noAccess = await run("drift", "--no-access", "--format", "json");
+      expect(noAccess.stderr).toBe("");
+      expect(noAccess.code).toBe(0);
+      const without = JSON.parse(noAccess.stdout) as DriftReport;
+      expect(without).toMatchObject({ inSync: true, resources: [] });
+      expect(without.access).toBeUndefined();
       const md = await run("drift", "--format", "markdown");
       const row = md.stdout.split("\n").find((l) => l.startsWith("| iam.RoleBinding |"))!;
       expect(row.split(made.body.uid).length - 1, row).toBe(1);

@@ -1,9 +1,15 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as http from "node:http";
+import { tmpdir } from "node:os";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/engine";
 import { runIrv, runNode, type IrvRun } from "../support/cli";
+import { writeLogin } from "../../client/auth";
+
+/** An unsigned JWT with `claims`: only its shape and expiry matter before an exchange. */
+const unsignedJwt = (claims: object) => `${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`;
 
 // A wrong API URL must fail loudly, never end quietly: no `irv` command and no library call may
 // end (least of all with success) while one of its requests still waits for a retry. Before the
@@ -63,18 +69,30 @@ describe("a wrong API URL", { timeout: 60_000 }, () => {
     expect(r.stderr).not.toContain(MARKER);
   });
 
-  // Every irv command that calls the API directly (drift and review call it through the engine).
-  const commands: [string, (url: string) => string[]][] = [
-    ["export", (url) => ["export", "--group", GROUP, "--api-url", url, "--out", path.join(repoRoot, "tmp", "unreachable-export")]],
-    ["auth token", () => ["auth", "token"]],
-  ];
-  for (const [name, args] of commands) {
-    it(`makes irv ${name} exit 1 with the URL where nothing listens`, async () => {
-      const r = await runIrv(args(closed), { ...BUDGET, IRV_API_URL: closed, IRV_CONFIG_DIR: path.join(repoRoot, "tmp", "unreachable-config") });
+  // Every irv command that calls the network directly (drift and review call it through the engine).
+  it("makes irv export exit 1 with the URL where nothing listens", async () => {
+    const r = await runIrv(["export", "--group", GROUP, "--api-url", closed, "--out", path.join(repoRoot, "tmp", "unreachable-export")], BUDGET);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`nothing answers at ${closed} (ECONNREFUSED); check irv:apiUrl`);
+  });
+
+  it("makes irv auth token exit 1 with the URL where its login's token issuer no longer listens", async () => {
+    // A login whose stored token has expired: `auth token` must exchange the identity token again,
+    // at the login's token issuer, where nothing listens now.
+    const config = mkdtempSync(path.join(tmpdir(), "irv-unreachable-config-"));
+    try {
+      const identityTokenFile = path.join(config, "oidc-token");
+      writeFileSync(identityTokenFile, `${unsignedJwt({ sub: "ci", exp: 4_000_000_000 })}\n`);
+      const env = { IRV_CONFIG_DIR: config };
+      writeLogin({ apiUrl: closed, authUrl: closed, identity: GROUP + "/0123456789abcdef", identityTokenFile, tokens: { [closed]: unsignedJwt({ exp: 1 }) } }, env);
+      const r = await runIrv(["auth", "token"], { ...BUDGET, ...env });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(new RegExp(`${closed.replace(/[.:/]/g, "\\$&")}|not logged in|log in`, "i"));
-    });
-  }
+      expect(r.stderr).toContain(`nothing answers at ${closed} (ECONNREFUSED); check irv:authUrl`);
+      expect(r.stdout).toBe("");
+    } finally {
+      rmSync(config, { recursive: true, force: true });
+    }
+  });
 
   it("makes irv export name the URL and status where another server answers", async () => {
     const r = await runIrv(["export", "--group", GROUP, "--api-url", html, "--out", path.join(repoRoot, "tmp", "unreachable-export-html")], BUDGET);

@@ -164,8 +164,9 @@ describe("refresh answers reads from listings, exactly", () => {
         expect(report).toMatchObject({ inSync: false, changed: work.edits.length, deleted: work.deleted.length });
         // Besides the refresh's reads, drift of access lists each kind of the access model once per
         // top managed group (one page each here), and the roles above them once.
-        const accessLists = report.access.watched.groups.length * ACCESS_KINDS.length + 1;
-        expect(accessLists).toBeGreaterThan(0);
+        // The top managed groups are the teams (each squad sits under one).
+        expect([...report.access.watched.groups].sort()).toEqual(Array.from({ length: TEAMS }, (_, i) => `team-${i}`).sort());
+        const accessLists = TEAMS * ACCESS_KINDS.length + 1;
         expect(ctx.server.requests.length - driftFrom).toBeLessThanOrEqual(4 * KINDS + work.deleted.length + accessLists);
         // irv read them itself (the stack holds irv resources only, on default providers): the
         // engine's refresh, asked for, finds the same drift, field for field, in the same order.

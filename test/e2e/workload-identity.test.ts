@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_TIMEOUT, createStack, loadExample, loadSdk, type TestStack } from "../support/engine";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
-import { useServer } from "../support/server";
+import { listAll, path, useServer } from "../support/server";
 import { STS_EXCHANGE_PATH } from "../../api";
 
 type CiIdentityExample = typeof import("../../examples/ci-identity");
@@ -52,17 +52,32 @@ describe("workload identity through the engine", { timeout: ENGINE_TIMEOUT }, ()
 
     const from = ctx.server.requests.length;
     const read = await job.stack.up();
-    expect(read.outputs.groupName.value).toBeTruthy();
-    expect(Array.isArray(read.outputs.repoNames.value)).toBe(true);
     const sent = ctx.server.requests.slice(from);
     expect(sent.some((r) => r.path.endsWith(STS_EXCHANGE_PATH) && r.status === 200)).toBe(true);
     const reads = sent.filter((r) => r.method === "GET" && !r.path.endsWith(STS_EXCHANGE_PATH));
     expect(reads.length).toBeGreaterThan(0);
     for (const r of reads) expect(JSON.stringify(r.caller)).toContain(identityUid);
+    // What the job read is what the platform holds (asked as the admin, after counting the
+    // job's requests): the group's name and its repositories.
+    const group = await ctx.api.get(path("groups", org));
+    expect(group.status, group.text).toBe(200);
+    expect(read.outputs.groupName.value).toBe(group.body.name);
+    const repoNames = (await listAll(ctx.api, "repos", { "uidp.descendants_of": org })).map((r) => r.name as string).sort();
+    expect(repoNames.length, "the sample org holds repositories").toBeGreaterThan(0);
+    expect(read.outputs.repoNames.value).toEqual(repoNames);
 
     write = true;
+    const writeFrom = ctx.server.requests.length;
     await expect(job.stack.up()).rejects.toThrow(/PERMISSION_DENIED|permission denied/i);
-    expect(ctx.server.requests.some((r) => r.method === "POST" && r.status === 403)).toBe(true);
+    // The create was sent as the identity and refused; nothing was made.
+    const writes = ctx.server.requests.slice(writeFrom).filter((r) => r.method === "POST" && !r.path.endsWith(STS_EXCHANGE_PATH));
+    expect(writes.length).toBeGreaterThan(0);
+    for (const r of writes) {
+      expect(r.status).toBe(403);
+      expect(JSON.stringify(r.caller)).toContain(identityUid);
+    }
+    const intruders = (await listAll(ctx.api, "groups", { "uidp.children_of": org })).filter((g) => g.name === "intruder");
+    expect(intruders).toEqual([]);
 
     const state = JSON.stringify(await job.exportState());
     expect(state).not.toContain(oidcToken);

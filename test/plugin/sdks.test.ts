@@ -184,5 +184,5 @@ describe("the SDKs generated from the plugin's schema", () => {
     expect(read("dotnet/Iam/Inputs/OidcArgs.cs")).toMatch(/_clientSecret = Output\.Tuple<Input<string>\?, int>\(value, emptySecret\)/);
   });
 
-  itBuildsGeneratedSdks({ out: () => out, goModule: "github.com/pulumi-irv/pulumi-irv/sdk/go", goProgram: GO_PROGRAM, tsProgram: TS_PROGRAM });
+  itBuildsGeneratedSdks({ out: () => out, pythonPackage: "pulumi_irv", goModule: "github.com/pulumi-irv/pulumi-irv/sdk/go", goProgram: GO_PROGRAM, tsProgram: TS_PROGRAM });
 });

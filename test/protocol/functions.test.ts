@@ -8,10 +8,15 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway, type Gateway } from "../support/gateway";
 import { listAll, useServer } from "../support/server";
+import { IrvClient } from "../../client/client";
+import { StaticTokenSource } from "../../client/auth";
+import { vulnerabilities } from "../../provider/functions";
 
 const ctx = useServer();
 let gw: Gateway;
 let irv: typeof import("../../dynamic");
+/** The functions' client on irv-server's own REST, not the gateway. */
+const directClients = () => new IrvClient(ctx.server.url, new StaticTokenSource(ctx.server.token));
 
 beforeAll(async () => {
   gw = await startGateway(ctx.server);
@@ -33,10 +38,15 @@ describe("data sources through the platform's REST gateway", () => {
     expect(tags.map((t) => [t.name, t.digest]).sort()).toEqual(directTags.map((t) => [t.name, t.digest]).sort());
   });
 
-  it("reads every advisory, and one by its id", async () => {
+  it("reads every advisory, and one by its id, each as irv-server serves it", async () => {
     const { advisories } = await irv.vulnerabilities.getAdvisories();
     expect(advisories).toHaveLength(300);
-    const sample = advisories[0];
+    // The same function over irv-server's own REST: field for field, nested events included.
+    const direct = await vulnerabilities.getAdvisories(directClients);
+    const byUid = (a: { uid: string }, b: { uid: string }) => a.uid.localeCompare(b.uid);
+    expect([...advisories].sort(byUid)).toEqual([...direct.advisories].sort(byUid));
+    const sample = advisories.find((a) => a.events.length > 0) ?? advisories[0];
+    expect(sample.events.length, "the sample has an advisory with events").toBeGreaterThan(0);
     expect(await irv.vulnerabilities.getAdvisory({ advisoryId: sample.advisoryId })).toEqual(sample);
   });
 });

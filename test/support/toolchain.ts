@@ -4,10 +4,12 @@
  * the repository's scripts build with.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { expect, it } from "vitest";
+import { filesUnder } from "../../scripts/gen-plugin-sdk";
 import { pulumiBinDir, repoRoot } from "./engine";
 
 const execFileP = promisify(execFile);
@@ -133,6 +135,8 @@ export interface GeneratedSdks {
   out: () => string;
   /** The Go SDK's module path (with the schema's `supportPack`, a module of its own). */
   goModule: string;
+  /** The Python SDK's package (the folder beside setup.py). */
+  pythonPackage: string;
   goProgram: string;
   tsProgram: string;
 }
@@ -156,7 +160,26 @@ export function itBuildsGeneratedSdks(sdks: GeneratedSdks): void {
   });
 
   it("writes a Python SDK that byte-compiles", { timeout: BUILD_TIMEOUT }, async () => {
-    await requireCommand("python3", "the Python SDK test byte-compiles the generated package");
-    await run("python3", ["-m", "compileall", "-q", path.join(sdks.out(), "python")]);
+    await expectPythonCompiles(path.join(sdks.out(), "python"), sdks.pythonPackage);
   });
 }
+
+/**
+ * Byte-compiles the Python SDK at `dir` (its caches in a temporary folder, never beside the
+ * sources) and checks that it is there to compile: `setup.py`, the package `pkg`, and a cache
+ * file for every source. `compileall` itself passes a folder that does not exist.
+ */
+export async function expectPythonCompiles(dir: string, pkg: string): Promise<void> {
+  await requireCommand("python3", "the Python SDK test byte-compiles the generated package");
+  expect(existsSync(path.join(dir, "setup.py")), `${dir}/setup.py`).toBe(true);
+  expect(existsSync(path.join(dir, pkg, "__init__.py")), `${dir}/${pkg}/__init__.py`).toBe(true);
+  const sources = filesUnder(dir).filter((f) => f.endsWith(".py"));
+  const cache = mkdtempSync(path.join(tmpdir(), "irv-pycache-"));
+  try {
+    await run("python3", ["-m", "compileall", "-q", dir], { env: { ...process.env, PYTHONPYCACHEPREFIX: cache } });
+    expect(filesUnder(cache).filter((f) => f.endsWith(".pyc")).length, "a compiled file for every source").toBe(sources.length);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+

@@ -114,5 +114,5 @@ describe("scripts/gen-sdks", () => {
     );
   });
 
-  itBuildsGeneratedSdks({ out: () => out, goModule: "example.com/irvtest/sdk/go", goProgram: GO_PROGRAM, tsProgram: TS_PROGRAM });
+  itBuildsGeneratedSdks({ out: () => out, pythonPackage: "irvtest", goModule: "example.com/irvtest/sdk/go", goProgram: GO_PROGRAM, tsProgram: TS_PROGRAM });
 });
