@@ -5,6 +5,7 @@
  * otherwise than it reads: "Trojan Source"), invisible joiners and the BOM, and lone surrogates.
  */
 export const UNSAFE_CHARS =
+  // eslint-disable-next-line no-control-regex -- control characters are what it replaces
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const SHORT: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };

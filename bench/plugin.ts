@@ -34,7 +34,7 @@ export const SIZES = [300, 1500];
 /** orgProgram's org (bench/engine.ts), resource for resource, through the plugin `pkg` (`irvtrivial`: the trivial one); `updated`: see teamDescription. */
 export function pluginProgram(organization: string, teams: number, pkg = "irv", updated = 0): PulumiFn {
   return async () => {
-    const declare = (type: string, name: string, args: Record<string, unknown>) => new PluginResource(type, name, args as never, pkg);
+    const declare = (type: string, name: string, args: Record<string, unknown>) => new PluginResource(type, name, args, pkg);
     for (let i = 0; i < teams; i++) {
       const team = declare("Group", `team-${i}`, { parentUid: organization, name: `team-${i}`, description: teamDescription(i, updated) });
       const squad = declare("Group", `squad-${i}`, { parentUid: team.uid, name: "squad" });

@@ -228,7 +228,7 @@ export class IrvClient {
         res = await this.#dispatcher.request({
           origin: this.#origin,
           path: this.#base + path + search,
-          method: method as Dispatcher.HttpMethod,
+          method: method,
           headers: {
             // An empty token is an anonymous request (public registry reads): no header at all.
             ...(token ? { authorization: `Bearer ${token}` } : {}),

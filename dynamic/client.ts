@@ -27,7 +27,7 @@ export type OutputArgs<A> = {
 
 /** `getX` as an Output-returning `getXOutput`: waits for every argument, then calls `getX`. */
 export function outputOf<A, R>(fn: (args: A) => Promise<R>): (args: OutputArgs<A>) => pulumi.Output<R> {
-  return (args) => pulumi.output(args).apply((a) => fn(a as A)) as pulumi.Output<R>;
+  return (args) => pulumi.output(args).apply<R>((a) => fn(a as A));
 }
 
 /**

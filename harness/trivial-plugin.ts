@@ -25,7 +25,7 @@ import { unknownValue } from "../provider/sentinels";
 import type { Rec } from "../provider/resources/spec";
 
 
-const valuesOf = (s: structproto.Struct | undefined): Rec => (s?.toJavaScript() ?? {}) as Rec;
+const valuesOf = (s: structproto.Struct | undefined): Rec => (s?.toJavaScript() ?? {});
 const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
 /** The inputs that differ between `olds` (outputs) and `news`. */
 const changed = (olds: Rec, news: Rec) => Object.keys(news).filter((k) => k !== "uid" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));

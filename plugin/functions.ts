@@ -143,7 +143,7 @@ function argsText(raw: Rec): string {
 
 /** The gRPC Invoke: the function's result, or its refused arguments as failures naming each. */
 export async function invoke(req: provproto.InvokeRequest, clients: ClientSource): Promise<provproto.InvokeResponse> {
-  const r = await invokeFunction(req.getTok(), (req.getArgs()?.toJavaScript() ?? {}) as Rec, clients);
+  const r = await invokeFunction(req.getTok(), (req.getArgs()?.toJavaScript() ?? {}), clients);
   const resp = new provproto.InvokeResponse();
   for (const f of r.failures ?? []) resp.addFailures(new provproto.CheckFailure().setProperty(f.property).setReason(f.reason));
   // JSON drops the `undefined` members Struct refuses (a built-in role's groupUid).

@@ -62,7 +62,7 @@ interface Decoded {
   secrets: Path[];
 }
 /** The values of a Struct, or of its bytes as they arrived (see ./wire), secrets still wrapped. */
-const valuesIn = (s: structproto.Struct | StructBytes): Rec => (s instanceof structproto.Struct ? s.toJavaScript() : valuesOf(s)) as Rec;
+const valuesIn = (s: structproto.Struct | StructBytes): Rec => (s instanceof structproto.Struct ? s.toJavaScript() : valuesOf(s));
 /** A Struct, or its bytes as they arrived. */
 function decode(s: structproto.Struct | StructBytes): Decoded {
   const sent = valuesIn(s);

@@ -26,6 +26,7 @@ export function statusOf(urn: string): WaitReport | undefined {
     const rpc = require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
     const pb = require("@pulumi/pulumi/proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
     // grpc-js types a generic client's methods as Function, whatever the service says of them.
+    // eslint-disable-next-line no-restricted-syntax -- grpc-js builds the client at run time from the service definition; Engine is its typed face
     engine ??= new (grpc.makeGenericClientConstructor(rpc.EngineService, "Engine"))(address!, grpc.credentials.createInsecure()) as unknown as Engine;
     const req = new pb.LogRequest().setSeverity(pb.LogSeverity.INFO).setMessage(message).setUrn(urn).setEphemeral(true);
     // A status line is a courtesy: an engine that cannot take it changes nothing.

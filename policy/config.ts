@@ -36,7 +36,7 @@ export function parsePolicyConfig(raw: unknown, source = "policy config"): Polic
         : typeof val === prop.type;
       if (!ok) throw new Error(`${source}: ${id}.${k}: must be ${prop.type === "array" ? "an array of strings" : `a${prop.type === "integer" ? "n integer" : ` ${prop.type}`}${prop.minimum !== undefined ? ` of at least ${prop.minimum}` : ""}`}`);
     }
-    out[id] = typeof v === "string" ? (v as EnforcementLevel) : (e as RuleConfigEntry);
+    out[id] = typeof v === "string" ? (v as EnforcementLevel) : e;
   }
   return out;
 }

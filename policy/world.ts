@@ -5,7 +5,7 @@
  * how references resolve over a world. Which fields are references and which kind each refers to
  * come from the kinds' definitions (api/kinds).
  */
-import { KINDS, definitionOfTypeToken, displayNameOf, type FieldDefinition, type Kind, type KindDefinition } from "../api/kinds";
+import { KINDS, definitionOfTypeToken, displayNameOf, type Kind, type KindDefinition } from "../api/kinds";
 import { parentOf } from "../api/uid";
 import { builtinRoleOf } from "../api/builtinRoles";
 
@@ -110,7 +110,7 @@ export function kindLabel(kind: Kind): string {
 /** The fields of `kind` that name a resource of `target` by uid (`refersTo`), parent included. */
 export function refFields(kind: Kind, target: string): string[] {
   const d = byKind.get(kind)!;
-  return Object.entries(d.fields as Record<string, FieldDefinition>)
+  return Object.entries(d.fields)
     .filter(([, f]) => f.refersTo === target)
     .map(([k]) => k);
 }

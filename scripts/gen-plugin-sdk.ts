@@ -149,7 +149,7 @@ export async function generatePluginSdks(root: string = ROOT): Promise<void> {
 
 /** Every file under `dir`, as paths relative to it, sorted. */
 export function filesUnder(dir: string): string[] {
-  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[])
+  return (readdirSync(dir, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
     .sort();

@@ -82,7 +82,7 @@ export function applyPatch(current: Obj, body: Obj, mask: string[] | undefined, 
   if (!mask) {
     for (const [k, v] of Object.entries(body)) {
       if (v === undefined) continue;
-      next[k] = mergeKeys.includes(k) && isObj(v) && isObj(next[k]) ? { ...(next[k] as Obj), ...v } : structuredClone(v);
+      next[k] = mergeKeys.includes(k) && isObj(v) && isObj(next[k]) ? { ...(next[k]), ...v } : structuredClone(v);
     }
     return next;
   }
@@ -93,8 +93,8 @@ export function applyPatch(current: Obj, body: Obj, mask: string[] | undefined, 
       else next[head] = structuredClone(body[head]);
       continue;
     }
-    const from = isObj(body[head]) ? (body[head] as Obj)[sub] : undefined;
-    const target: Obj = isObj(next[head]) ? (next[head] as Obj) : {};
+    const from = isObj(body[head]) ? (body[head])[sub] : undefined;
+    const target: Obj = isObj(next[head]) ? (next[head]) : {};
     if (from === undefined) delete target[sub];
     else target[sub] = structuredClone(from);
     next[head] = target;

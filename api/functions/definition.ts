@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { definitionOf, type FieldDefinition, type Kind } from "../kinds";
+import { definitionOf, fieldEntries, type FieldDefinition, type Kind } from "../kinds";
 import type { Module } from "../modules";
 
 export type { Module };
@@ -87,7 +87,7 @@ export function kindResult(
 ): ObjectDefinition {
   const d = definitionOf(kind);
   const fields: Record<string, ResultField> = { uid: { ...UID, description: `The ${d.label}'s uid.` }, [d.parentField]: o.parent, ...o.extra };
-  for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][]) {
+  for (const [name, f] of fieldEntries(d.fields)) {
     if (name === d.parentField || f.writeOnly) continue;
     const optional = mayLack(f) || o.optional?.(name);
     fields[name] = { type: f.type, description: f.description, of: { kind, field: name }, ...(f.secret ? { secret: true } : {}), ...(optional ? { optional: true } : {}) };

@@ -109,7 +109,7 @@ function readWellKnown(type: protobuf.Type, json: unknown): unknown {
       out[k] = v;
       continue;
     }
-    const one = (x: unknown) => (typeof x === "string" && READ_JSON[t.fullName] ? READ_JSON[t.fullName](x) : t.fullName === ".google.protobuf.Any" ? readAny(t as protobuf.Type, x) : readWellKnown(t as protobuf.Type, x));
+    const one = (x: unknown) => (typeof x === "string" && READ_JSON[t.fullName] ? READ_JSON[t.fullName](x) : t.fullName === ".google.protobuf.Any" ? readAny(t, x) : readWellKnown(t, x));
     out[k] =
       field.map && typeof v === "object" ? Object.fromEntries(Object.entries(v as object).map(([mk, mv]) => [mk, one(mv)]))
       : field.repeated && Array.isArray(v) ? v.map(one)
@@ -185,6 +185,7 @@ function installWrappers(): void {
       },
       toObject(m, o) {
         // protobufjs types a message as Message, without its fields, which it reads by name (own or the prototype's defaults).
+        // eslint-disable-next-line no-restricted-syntax -- protobufjs types a decoded message as its class; `to` reads its plain fields
         return o?.json ? to(m as unknown as Record<string, unknown>) : this.toObject(m, o);
       },
     };

@@ -251,6 +251,11 @@ export function snakeOf(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
+/** A kind's (or a function's) fields, each with its name: what `Object.entries` cannot type on its own. */
+export function fieldEntries(fields: Readonly<Record<string, FieldDefinition>>): [string, FieldDefinition][] {
+  return Object.entries(fields);
+}
+
 /** The proto name of field `name` of a kind. */
 export function protoNameOf(name: string, f: FieldDefinition): string {
   return f.proto?.name ?? snakeOf(name);
@@ -380,7 +385,7 @@ export const common = {
   groupUid: (description: string) => ({ type: "string", description, input: true, replace: true, refersTo: "groups" }) as const,
   /** A name, by the API's rule for names (`schema`: a tighter one), as field `number` of the kind's message. */
   name: <S extends z.ZodType<string> = typeof rule.name>(description: string, number: number, schema?: S) =>
-    ({ type: "string", description, input: true, proto: { number, type: "string", behavior: ["REQUIRED"] }, schema: (schema ?? rule.name) as S, read: z.string() }) as const,
+    ({ type: "string", description, input: true, proto: { number, type: "string", behavior: ["REQUIRED"] }, schema: (schema ?? rule.name), read: z.string() }) as const,
 } satisfies Record<string, FieldDefinition | ((...a: never[]) => FieldDefinition)>;
 
 /** The common fields as fields of a kind's message, by their numbers there. */

@@ -4,7 +4,7 @@
  * inputs and outputs. Nothing here names a kind or a field.
  */
 import { z } from "zod";
-import { oneOf, wireNameOf, type FieldDefinition, type KindDefinition } from "./definition";
+import { fieldEntries, oneOf, wireNameOf, type KindDefinition } from "./definition";
 
 type Fields<D extends KindDefinition> = D["fields"];
 /** protojson's lowerCamelCase of a proto name, as a type: `default_role` -> `defaultRole`. */
@@ -40,12 +40,12 @@ export type InputsOf<D extends KindDefinition> = z.input<z.ZodObject<InputShape<
 /** The provider's outputs of `d`: the inputs as they are live, the uid, and every field the API returns. */
 export type OutputsOf<D extends KindDefinition> = InputsOf<D> & { uid: string } & z.output<z.ZodObject<OutputShape<D>>>;
 
-const entries = (d: KindDefinition) => Object.entries(d.fields) as [string, FieldDefinition][];
+const entries = (d: KindDefinition) => fieldEntries(d.fields);
 /** `s` with `d`'s "exactly one of" rule (at most one on update). */
 function withRules<S extends z.ZodObject>(s: S, d: KindDefinition, update: boolean): S {
   const { exactlyOne } = d;
   if (!exactlyOne) return s;
-  return s.superRefine((v: Record<string, unknown>, ctx) => oneOf(v, ctx, exactlyOne, update)) as S;
+  return s.superRefine((v: Record<string, unknown>, ctx) => oneOf(v, ctx, exactlyOne, update));
 }
 
 /** `T` without the index signature a loose object's type has: its declared members only. */

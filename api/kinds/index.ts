@@ -17,7 +17,7 @@ import { roles } from "./roles";
 import { repos } from "./repos";
 import { subscriptions } from "./subscriptions";
 import { tags } from "./tags";
-import { displayNameOf, dynamicTokenOf, protoNameOf, snakeOf, tokenOf, wireNameOf, type FieldDefinition, type KindDefinition } from "./definition";
+import { displayNameOf, dynamicTokenOf, fieldEntries, protoNameOf, snakeOf, tokenOf, wireNameOf, type KindDefinition } from "./definition";
 
 export * from "./definition";
 export * from "./derive";
@@ -70,7 +70,7 @@ export function readBack(kind: Kind, item: object): Record<string, unknown> {
   const d = definitionOf(kind) as KindDefinition;
   const x = item as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][])
+  for (const [name, f] of fieldEntries(d.fields))
     if (name !== d.parentField && !f.writeOnly) {
       const v = x[wireNameOf(name, f)];
       out[name] = f.codec && v !== undefined ? f.codec.fromWire(v) : v;
@@ -87,6 +87,6 @@ export function readBack(kind: Kind, item: object): Record<string, unknown> {
 export function maskPathOf(collection: string, path: string): string {
   const [head, ...rest] = path.split(".");
   const d = KINDS.find((k) => k.kind === collection) as KindDefinition | undefined;
-  const entry = (Object.entries(d?.fields ?? {}) as [string, FieldDefinition][]).find(([n, f]) => wireNameOf(n, f) === head);
+  const entry = fieldEntries(d?.fields ?? {}).find(([n, f]) => wireNameOf(n, f) === head);
   return [entry ? protoNameOf(...entry) : snakeOf(head), ...rest.map(snakeOf)].join(".");
 }

@@ -6,7 +6,7 @@
  * canonical form `canonicalOf` gives, so a program's order ("tag.list, repo.list") never reads as
  * a change, whichever of them compares.
  */
-import type { FieldDefinition, KindDefinition, ProtoField } from "./definition";
+import { fieldEntries, type KindDefinition, type ProtoField } from "./definition";
 
 /** How a value is ordered: a set (a repeated field), and how its members, map values and items are. */
 export interface Order {
@@ -41,7 +41,7 @@ export function ordersOf(d: KindDefinition): Record<string, Order> {
     return element;
   };
   out = {};
-  for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][]) {
+  for (const [name, f] of fieldEntries(d.fields)) {
     const o = f.proto && of(f.proto);
     if (o) out[name] = o;
   }

@@ -123,11 +123,11 @@ export class Asker {
   }
 
   group(typed: string): string {
-    return find(this.model, "group", this.model.groups as Map<string, Named>, typed, "group");
+    return find(this.model, "group", this.model.groups, typed, "group");
   }
 
   subject(typed: string): string {
-    return find(this.model, "subject", this.model.subjects as Map<string, Named>, typed, "identity");
+    return find(this.model, "subject", this.model.subjects, typed, "identity");
   }
 
   async canI(identity: string, capability: string, group: string): Promise<CanIAnswer> {

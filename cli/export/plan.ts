@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { parentOf, type CollectionName } from "../../api";
-import { definitionOf, EXPORTED_KINDS, pluralOf, type ExportedKind, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
+import { definitionOf, EXPORTED_KINDS, fieldEntries, pluralOf, type ExportedKind, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
 import { specs, type KindSpec } from "../../provider/resources";
 import { tsCommentText, tsString } from "../format/typescript";
 import { code, compact, type Code } from "./literal";
@@ -84,7 +84,7 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
       // The live inputs, as the provider reads them back, with references for uids.
       const live = spec.outputs(x as never, {});
       const args: Record<string, unknown> = {};
-      for (const [field, f] of Object.entries(def.fields) as [string, FieldDefinition][]) {
+      for (const [field, f] of fieldEntries(def.fields)) {
         if (!f.input) continue;
         const value = field === def.parentField ? owner(x) : live[field];
         args[field] = f.refersTo ? ref(value ? wellFormed(value as string, rule.kind) : undefined, about(def, field, f, x)) : value;
@@ -246,5 +246,5 @@ function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) =
       order: (a) => treeKey(a.uid),
     },
   };
-  return EXPORTED_KINDS.map((kind) => ({ kind, items: snap.items[kind] as Item[], ...defaultRule(definitionOf(kind)), ...particular[kind] }));
+  return EXPORTED_KINDS.map((kind) => ({ kind, items: snap.items[kind], ...defaultRule(definitionOf(kind)), ...particular[kind] }));
 }

@@ -187,7 +187,7 @@ export class Follower {
     const grants = (c: Change) => WATCHED_KINDS.includes(c.kind) || (c.kind === "groups" && c.action !== "updated");
     const accessing = this.o.access && changes.some(grants) ? accessDrift(contents, this.o.access) : Promise.resolve(undefined);
     accessing.catch(() => undefined); // awaited below
-    const steps = ids.size ? await readSteps(partial as typeof state, settingsOf(contents)) : [];
+    const steps = ids.size ? await readSteps(partial, settingsOf(contents)) : [];
     const drifted: DriftedResource[] = [];
     for (const s of steps) {
       const d = driftOf(s);

@@ -169,11 +169,11 @@ function run(command: string, input: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, { shell: true, stdio: ["pipe", "ignore", "pipe"], timeout: SEND_TIMEOUT_MS });
     let stderr = "";
-    child.stderr!.on("data", (d) => (stderr = (stderr + d).slice(-500)));
+    child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-500)));
     child.on("error", reject);
     child.on("close", (code, signal) => (code === 0 ? resolve() : reject(new Error(`the command exited ${signal ?? code}${stderr ? `: ${stderr.trim()}` : ""}`))));
-    child.stdin!.on("error", () => undefined);
-    child.stdin!.end(input);
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(input);
   });
 }
 

@@ -10,7 +10,7 @@ import { KINDS, type Kind } from "../../api/kinds";
 import { relationshipTypeOf } from "../../api/kinds/identities";
 import { ROOT_UID } from "../../api/uid";
 import { isKnown } from "../world";
-import type { AccessBinding, AccessSubject, Org, SubjectType } from "./org";
+import type { AccessBinding, AccessSubject, Org } from "./org";
 
 /** One resource: its kind, key (uid, or URN before it exists), logical name and fields. */
 export interface ResourceItem {
@@ -35,7 +35,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" && v !== 
 
 /** A name as it may be printed: control characters (a terminal's escape sequences, line breaks) replaced. */
 export function printable(name: string): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are what it replaces
   return name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "\ufffd");
 }
 
@@ -148,6 +148,6 @@ function identityType(f: Record<string, unknown>): Pick<AccessSubject, "type" | 
     const patterns = ["arnPattern", "userIdPattern"].filter((k) => str(block?.[k]) !== undefined);
     if (patterns.length) return { type, maybe: `every AWS principal whose ${patterns.map((p) => `${p.replace("Pattern", "")} matches ${quoted(block[p])}`).join(" and ")}` };
   }
-  return { type: type as SubjectType };
+  return { type };
 }
 

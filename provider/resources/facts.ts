@@ -4,7 +4,7 @@
  * create body check runs, and the outputs of an item: every field the API returns, the parent
  * from the uid.
  */
-import { createBodyOf, definitionOf, readBack, wireNameOf, writeOnlyMemberPaths, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
+import { createBodyOf, definitionOf, fieldEntries, readBack, wireNameOf, writeOnlyMemberPaths, type Kind, type KindDefinition } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import type { IrvClient } from "../../client/client";
 import { findCreated } from "./create";
@@ -16,7 +16,7 @@ import { type Rec } from "./spec";
 export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => string | undefined = (x) => parentOf(x.uid as string)) {
   const d: KindDefinition = definitionOf(kind);
   const fields: Record<string, FieldSpec> = {};
-  for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][])
+  for (const [name, f] of fieldEntries(d.fields))
     if (f.input) fields[name] = { replace: f.replace, default: f.default, block: f.block, computedWhenOmitted: f.computedWhenOmitted, computedMembers: f.computedMembers, wire: wireNameOf(name, f), codec: f.codec };
   return {
     collection: kind,
@@ -47,7 +47,7 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
     outputs: (item: Rec, prior: Rec): Rec => {
       const read = readBack(kind, item);
       const out: Rec = { uid: item.uid, [d.parentField]: parentOfItem(item) ?? null };
-      for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][]) {
+      for (const [name, f] of fieldEntries(d.fields)) {
         if (name === d.parentField) continue;
         if (f.writeOnly) out[name] = item[wireNameOf(name, f)] ?? prior[name] ?? (f.type.includes("null") ? null : undefined);
         else if (f.writeOnlyMembers && read[name]) out[name] = { ...(read[name] as Rec), ...Object.fromEntries(f.writeOnlyMembers.map((m) => [m, (prior[name] as Rec | undefined)?.[m]])) };

@@ -37,7 +37,7 @@ export const isRecord = (v: unknown): v is Rec => typeof v === "object" && v !==
 export function isEmpty(v: unknown): boolean {
   if (v === undefined || v === null || v === "") return true;
   if (Array.isArray(v)) return v.length === 0;
-  if (typeof v === "object") return Object.values(v as object).every((x) => x === undefined);
+  if (typeof v === "object") return Object.values(v).every((x) => x === undefined);
   return false;
 }
 

@@ -8,7 +8,7 @@ import type protobuf from "protobufjs";
 import type { z } from "zod";
 import { grpcRoot, GRPC_PACKAGES, type ProtoMethod, type ProtoPackage } from "../../api/grpc";
 import { SDK_SERVICES } from "../../api/grpc/catalog";
-import { displayNameOf, KINDS, maskPathOf, wireNameOf, type FieldDefinition, type KindDefinition, type ProtoField } from "../../api/kinds";
+import { displayNameOf, fieldEntries, KINDS, maskPathOf, wireNameOf, type FieldDefinition, type KindDefinition, type ProtoField } from "../../api/kinds";
 
 export const COVERAGE_PAGE = "api-coverage.md";
 
@@ -105,7 +105,7 @@ function kindSection(d: KindDefinition): string[] {
   const methods = methodsOf(d);
   const create = methods[`Create${d.proto.message}`];
   const update = methods[`Update${d.proto.message}`];
-  const fields = Object.entries(d.fields) as [string, FieldDefinition][];
+  const fields = fieldEntries(d.fields);
   const body = fields.filter(([, f]) => f.schema).map(([n, f]) => code(wireNameOf(n, f)));
   const masks = fields.flatMap(([n, f]) => maskPaths(d, n, f));
   const out = [`### ${code(d.proto.message)} (${code(displayNameOf(d))})`, ""];
@@ -136,7 +136,7 @@ function kindSection(d: KindDefinition): string[] {
 function enumsSection(): string[] {
   const out: string[] = [];
   for (const d of KINDS as readonly KindDefinition[]) {
-    for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][]) {
+    for (const [name, f] of fieldEntries(d.fields)) {
       if (!f.schema || !f.proto) continue;
       const wire = wireNameOf(name, f);
       const candidates: [string, ProtoField][] = [[wire, f.proto], ...membersOf(d, f).map(([m, p]): [string, ProtoField] => [`${wire}.${m}`, p])];

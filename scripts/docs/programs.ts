@@ -97,7 +97,7 @@ export function resourcePrograms(token: string, example: ResourceExample): { ts:
     `  ${example.name}:`,
     `    type: ${token}`,
     "    properties:",
-    ...yamlEntries(example.inputs as Record<string, unknown>, "      "),
+    ...yamlEntries(example.inputs, "      "),
     "outputs:",
     `  ${v}Uid: \${${example.name}.uid}`,
   ];

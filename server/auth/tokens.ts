@@ -104,7 +104,7 @@ export class TokenIssuer {
         currentDate: new Date(this.clock()),
         requiredClaims: ["sub", "exp"],
       });
-      const strings = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? (v as string[]) : undefined);
+      const strings = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? (v) : undefined);
       const uid = payload.sub as string;
       return { uid, caller: callerFor(uid, { capabilities: strings(payload.cap), scopes: strings(payload.scp) }) };
     } catch (e) {

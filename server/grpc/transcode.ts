@@ -61,7 +61,7 @@ function query(type: protobuf.Type, obj: Obj, prefix: string, out: URLSearchPara
     const resolved = field.resolvedType;
     const wkt = resolved?.fullName.startsWith(".google.protobuf.");
     if (resolved && "fields" in resolved && !wkt && !field.map) {
-      for (const one of field.repeated ? (v as Obj[]) : [v as Obj]) query(resolved as protobuf.Type, one, `${name}.`, out);
+      for (const one of field.repeated ? (v as Obj[]) : [v as Obj]) query(resolved, one, `${name}.`, out);
       continue;
     }
     // A mask travels as its paths, as sent (the gateway reads `update_mask=a,b.c` as is).

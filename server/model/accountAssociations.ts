@@ -46,7 +46,7 @@ export function updateAccountAssociation(ctx: ServerContext, uid: string, body: 
   const patch = parseBody(AccountAssociationUpdate, body);
   const next = parseBody(AccountAssociationCreate, applyPatch(pick(old, SPEC_KEYS), patch, mask));
   // Only what this update names is checked: bindings kept as they were passed when written.
-  if (patch.chainguard) checkRefs(ctx, caller, { ...next, chainguard: patch.chainguard } as AccountAssociationCreate);
+  if (patch.chainguard) checkRefs(ctx, caller, { ...next, chainguard: patch.chainguard });
   const r = record({ uid, createTime: old.createTime, updateTime: timestamp(ctx) }, next);
   if (!changed(old, r)) return old;
   ctx.store.accountAssociations.replace(r);

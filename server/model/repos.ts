@@ -86,7 +86,7 @@ export function updateRepo(ctx: ServerContext, uid: string, body: unknown, mask:
   const old = requireItem(ctx.store.repos, uid, "repo");
   const patch = parseBody(RepoUpdate, body);
   const current = pick(old, WRITABLE);
-  if (current.sync_config) current.sync_config = pick(current.sync_config as object, ["source", "google", "amazon", "azure"]);
+  if (current.sync_config) current.sync_config = pick(current.sync_config, ["source", "google", "amazon", "azure"]);
   const next = parseBody(RepoCreate, applyPatch(current, patch, mask, ["sync_config"]));
   const parent = uid.slice(0, uid.lastIndexOf("/"));
   if (next.name !== old.name) requireFreeName(ctx, parent, next.name, uid);

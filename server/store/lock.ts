@@ -47,7 +47,7 @@ export function sqlite(): DatabaseSync {
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     if (!/^SQLite is an experimental feature/.test(typeof warning === "string" ? warning : warning.message))
       (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
-  }) as typeof process.emitWarning;
+  });
   try {
     return (require("node:sqlite") as { DatabaseSync: DatabaseSync }).DatabaseSync;
   } catch {

@@ -11,7 +11,7 @@
 import { Collection, type Keyed } from "./collection";
 import type { RecordOf, RoleBindingRecord } from "./records";
 import { COLLECTION_NAMES, type CollectionName } from "../../api/collections";
-import { roleBindings, type FieldDefinition } from "../../api/kinds";
+import { fieldEntries, roleBindings } from "../../api/kinds";
 
 export { COLLECTION_NAMES, type CollectionName };
 
@@ -175,8 +175,8 @@ export class Store {
 }
 
 /** The field of a binding that names its identity: the one its definition says refers to identities. */
-const IDENTITY_FIELD = (Object.entries(roleBindings.fields) as [string, FieldDefinition][]).find(([, f]) => f.refersTo === "identities")![0] as keyof RoleBindingRecord;
-const identityOf = (b: RoleBindingRecord): string => b[IDENTITY_FIELD] as string;
+const IDENTITY_FIELD = fieldEntries(roleBindings.fields).find(([, f]) => f.refersTo === "identities")![0] as keyof RoleBindingRecord;
+const identityOf = (b: RoleBindingRecord): string => b[IDENTITY_FIELD];
 
 /** Puts a change's `before` back. */
 function undoChange(store: Store, c: Change): void {

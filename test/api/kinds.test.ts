@@ -10,8 +10,9 @@ import { specs } from "../../provider/resources";
 /** The keys of a zod object schema, looking through refinements and pipes. */
 function keysOf(schema: z.ZodType): string[] {
   // zod's wrappers keep the object they wrap under different names: walked untyped.
+  // eslint-disable-next-line no-restricted-syntax -- walks zod internals no public type describes
   let s = schema as unknown as { shape?: object; def?: { in?: unknown; schema?: unknown; innerType?: unknown } };
-  for (let i = 0; i < 5 && !s.shape; i++) s = (s.def?.in ?? s.def?.schema ?? s.def?.innerType ?? s) as typeof s;
+  for (let i = 0; i < 5 && !s.shape; i++) s = (s.def?.in ?? s.def?.schema ?? s.def?.innerType ?? s);
   return Object.keys(s.shape ?? {});
 }
 

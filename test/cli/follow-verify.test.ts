@@ -105,7 +105,7 @@ describe("the follow receiver verifies deliveries as the SDK's receiver does", (
         c.close();
       },
     });
-    const res = await fetch(url(), { method: "POST", headers: { ...(await d.build({ type: TYPE })).headers }, body: stream, duplex: "half" } as RequestInit);
+    const res = await fetch(url(), { method: "POST", headers: { ...(await d.build({ type: TYPE })).headers }, body: stream, duplex: "half" });
     expect(res.status).toBe(413);
     expect(accepted.length).toBe(before);
   });

@@ -68,6 +68,7 @@ function orgProgram(organization: string, declare: Declare): PulumiFn {
 const dynamicDeclare: Declare = (kind, name, args) => {
   const [module, className] = kind.includes(".") ? kind.split(".") : ["iam", kind];
   // The classes by name, as the kinds' definitions name them: a namespace holds classes of every signature.
+  // eslint-disable-next-line no-restricted-syntax -- the SDK loaded at run time, indexed by module and class name
   const ns = (loadSdk() as unknown as Record<string, Record<string, new (n: string, a: object) => { uid: pulumi.Output<string> }>>)[module];
   return new ns[className](name, args);
 };

@@ -67,6 +67,7 @@ function program(org: string, declare: Declare): PulumiFn {
 }
 
 const dynamicDeclare: Declare = (className, name, args) => {
+  // eslint-disable-next-line no-restricted-syntax -- the SDK loaded at run time, indexed by class name
   const iam = loadSdk().iam as unknown as Record<string, new (n: string, a: object) => { uid: pulumi.Output<string> }>;
   return new iam[className](name, args);
 };

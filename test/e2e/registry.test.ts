@@ -1,5 +1,4 @@
 import * as path from "node:path";
-import type * as pulumi from "@pulumi/pulumi";
 import { afterAll, describe, expect, it } from "vitest";
 import { formatReview, runReview, type DriftReport } from "../../cli";
 import { runIrv } from "../support/cli";
@@ -42,7 +41,7 @@ describe("registry.Repo and registry.Tag through the engine", { timeout: 3 * ENG
         });
         const stable = new irv.registry.Tag("stable", { repoUid: app.uid, name: "stable", digest: state.digest });
         const nginx = irv.registry.getRepoOutput({ uid: source });
-        return { team: team.uid, app: app.uid as pulumi.Output<string>, tag: stable.uid as pulumi.Output<string>, readme: nginx.readme, syncedFrom: app.syncConfig.apply((s) => s?.source) };
+        return { team: team.uid, app: app.uid, tag: stable.uid, readme: nginx.readme, syncedFrom: app.syncConfig.apply((s) => s?.source) };
       },
     });
     stacks.push(t);

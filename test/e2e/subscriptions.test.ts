@@ -1,5 +1,4 @@
 import * as path from "node:path";
-import type * as pulumi from "@pulumi/pulumi";
 import { afterAll, describe, expect, it } from "vitest";
 import { formatReview, runReview, type DriftReport } from "../../cli";
 import { runIrv } from "../support/cli";
@@ -44,7 +43,7 @@ describe("events.Subscription through the engine", { timeout: 3 * ENGINE_TIMEOUT
         const sdk = state.sdk === "dynamic" ? irv : plugin;
         const team = new sdk.iam.Group("team", { parentUid: org, name: "hooked" });
         const hook = new sdk.events.Subscription("hook", { parentUid: team.uid, sink: state.sink });
-        return { team: team.uid, hook: hook.uid as pulumi.Output<string> };
+        return { team: team.uid, hook: hook.uid };
       },
     });
     stacks.push(t);
@@ -125,7 +124,7 @@ describe("events.Subscription through the engine", { timeout: 3 * ENGINE_TIMEOUT
     await p.pulumi("up", "--yes", "--skip-preview");
     const hook = (await p.resources()).find((r) => r.urn.endsWith("::hook"))!;
     expect(hook.type).toBe("irv:events:Subscription");
-    expect((await ctx.api.get(apiPath("subscriptions", hook.id!))).body.sink).toBe(SECRET_SINK);
+    expect((await ctx.api.get(apiPath("subscriptions", hook.id))).body.sink).toBe(SECRET_SINK);
     expect(p.stateText()).not.toContain("s3cr3t-sink-token");
 
     await p.pulumi("refresh", "--yes", "--skip-preview");
@@ -133,6 +132,6 @@ describe("events.Subscription through the engine", { timeout: 3 * ENGINE_TIMEOUT
     expect(p.stateText()).not.toContain("s3cr3t-sink-token");
 
     await p.pulumi("destroy", "--yes", "--skip-preview");
-    expect((await ctx.api.get(apiPath("subscriptions", hook.id!))).status).toBe(404);
+    expect((await ctx.api.get(apiPath("subscriptions", hook.id))).status).toBe(404);
   });
 });

@@ -18,7 +18,8 @@ import { filesUnder, generatePluginSdks, ROOT, SCHEMA_FILE, SDK_DIR, SDK_DIRS } 
 import { BUILD_TIMEOUT, expectPythonCompiles, run } from "../support/toolchain";
 
 const registered: { type: string; name: string; aliases: string[]; version: string }[] = [];
-pulumi.runtime.setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: () => ({}) }, "proj", "stack", false);
+// The mock monitor is in place at once; what the promise waits for is not needed here.
+void pulumi.runtime.setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: () => ({}) }, "proj", "stack", false);
 const monitor = pulumi.runtime.getMonitor() as any;
 const register = monitor.registerResource.bind(monitor);
 monitor.registerResource = (req: any, cb: any) => {
@@ -119,8 +120,8 @@ describe("the plugin's SDKs committed in the repository", () => {
     const org = "0".repeat(40);
     const made: pulumi.Resource[] = [];
     for (const k of KINDS) {
-      const D = (dynamic[k.module] as any)[k.className];
-      const P = (plugin[k.module] as any)[k.className];
+      const D = (dynamic[k.module])[k.className];
+      const P = (plugin[k.module])[k.className];
       expect(typeof P, k.className).toBe("function");
       // Only the registration's type and aliases matter: every input the schema requires gets a placeholder.
       const required: string[] = (packageSchema() as any).resources[tokenOf(k)].requiredInputs;

@@ -18,7 +18,7 @@ describe("the plugin's package schema", () => {
   it.each(KINDS.map((k) => [k.className, k] as const))("declares %s from its definition", (_name, k) => {
     const r = schema.resources[tokenOf(k)];
     expect(Object.keys(r.properties)).toEqual(["uid", ...Object.keys(k.fields)]);
-    for (const [name, f] of Object.entries(k.fields) as [string, any][]) {
+    for (const [name, f] of Object.entries<any>(k.fields)) {
       expect(r.properties[name].description).toBe(f.description);
       expect(!!r.properties[name].secret).toBe(!!f.secret);
       if (f.input) expect(!!r.inputProperties[name].replaceOnChanges).toBe(!!f.replace);
@@ -46,7 +46,7 @@ describe("the plugin's package schema", () => {
     expect(schema.resources["irv:iam:GroupInvite"].inputProperties.singleUse).toMatchObject({ type: "boolean", default: false });
     expect(schema.resources["irv:iam:Identity"].inputProperties.claimMatch.$ref).toBe("#/types/irv:iam:ClaimMatch");
     expect(schema.meta.supportPack).toBe(true);
-    for (const lang of Object.values(schema.language) as any[]) expect(lang.respectSchemaVersion).toBe(true);
+    for (const lang of Object.values<any>(schema.language)) expect(lang.respectSchemaVersion).toBe(true);
   });
 });
 
@@ -99,7 +99,7 @@ describe("the plugin schema's object and enum types", () => {
   it("describes every type and every member", () => {
     for (const [token, t] of Object.entries(types)) {
       expect(t.description, token).toMatch(/\w/);
-      for (const [name, m] of Object.entries(t.properties ?? {}) as [string, any][]) expect(m.description, `${token}.${name}`).toMatch(/\w/);
+      for (const [name, m] of Object.entries<any>(t.properties ?? {})) expect(m.description, `${token}.${name}`).toMatch(/\w/);
     }
   });
 
@@ -219,7 +219,7 @@ describe("the plugin's package schema: functions", () => {
     const result = "object" in f.result ? f.result.object.fields : { [f.result.list]: { optional: false } };
     expect(Object.keys(spec.outputs.properties)).toEqual(Object.keys(result));
     expect(spec.outputs.required).toEqual(Object.keys(result).filter((n) => !(result as any)[n].optional));
-    for (const p of Object.values(spec.outputs.properties) as any[]) expect(p.description).toBeTruthy();
+    for (const p of Object.values<any>(spec.outputs.properties)) expect(p.description).toBeTruthy();
     if ("list" in f.result) expect(spec.outputs.properties[f.result.list]).toMatchObject({ type: "array", items: { $ref: `#/types/irv:${f.module}:${f.result.of.name}` } });
     for (const ref of refs(spec)) if (ref.startsWith("#/types/")) expect(schema.types[ref.slice("#/types/".length)], ref).toBeDefined();
   });

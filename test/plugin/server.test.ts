@@ -107,7 +107,7 @@ describe("the plugin's provider server", () => {
       const r = await call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(u).setId(made.getId()).setProperties(struct(props)).setInputs(struct(ins)));
       return { props: r.getProperties()!.toJavaScript() as any, inputs: r.getInputs()!.toJavaScript() as any };
     };
-    const first = await read(made.getProperties()!.toJavaScript() as object, inputs);
+    const first = await read(made.getProperties()!.toJavaScript(), inputs);
     expect(first.props.description).toEqual(secret("kept secret"));
     expect(first.inputs.oidc.clientSecret).toEqual(secret("cs-5"));
     // No drift: back exactly as sent, every secret where it was.

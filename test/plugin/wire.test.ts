@@ -19,8 +19,8 @@ const request = () =>
     .setUrn("urn:pulumi:dev::p::irv:iam:Group::eng")
     .setName("eng")
     .setType("irv:iam:Group")
-    .setProperties(structproto.Struct.fromJavaScript(props as never))
-    .setInputs(structproto.Struct.fromJavaScript(inputs as never));
+    .setProperties(structproto.Struct.fromJavaScript(props))
+    .setInputs(structproto.Struct.fromJavaScript(inputs));
 
 // The plugin's Read and Diff keep their Structs as bytes (plugin/wire.ts): what the stubs would
 // decode and encode must come out the same, field for field.

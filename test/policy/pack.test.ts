@@ -59,6 +59,7 @@ describe("the policies, called as the engine calls them", () => {
     const found: string[] = [];
     const p = byName(name) as ResourceValidationPolicy;
     // The members of the engine's arguments the pack reads; the rest are the engine's.
+    // eslint-disable-next-line no-restricted-syntax -- only the members the policies read
     const args = { type, props, urn: `urn:pulumi:dev::p::${type}::x`, name: "x-0", getConfig: () => ({}) } as unknown as ResourceValidationArgs;
     (p.validateResource as (a: ResourceValidationArgs, r: ReportViolation) => void)(args, (m) => found.push(m));
     return found;
@@ -80,9 +81,11 @@ describe("the policies, called as the engine calls them", () => {
 
   it("say on stderr, which the engine prints, what a stack rule did not look up without IRV_API_URL, and why", async () => {
     const role = "5b0c".padEnd(40, "0") + "/" + "1".repeat(16);
+    // eslint-disable-next-line no-restricted-syntax -- only the members the policies read
     const binding = { type: "irv:iam:RoleBinding", urn: "urn:pulumi:dev::p::irv:iam:RoleBinding::ci-owner", name: "ci-owner",
       props: { groupUid: "5b0c".padEnd(40, "0"), identityUid: "5b0c".padEnd(40, "0") + "/" + "2".repeat(16), roleUid: role }, propertyDependencies: {} } as unknown as PolicyResource;
     // The same for a stack's arguments.
+    // eslint-disable-next-line no-restricted-syntax -- only the members the policies read
     const args = { resources: [binding], getConfig: () => ({}) } as unknown as StackValidationArgs;
     vi.stubEnv("IRV_API_URL", "");
     const written: string[] = [];

@@ -31,7 +31,7 @@ describe("iam.AccountAssociation provider", () => {
   it("removes a block with a whole-block mask", async () => {
     const group = await freshGroup(ctx);
     const { id, outs } = await assoc.create({ groupUid: group, name: "a-0", amazon: { account: "123456789012" }, google: { projectId: "p", projectNumber: "1" } });
-    const { outs: after } = await assoc.update(id, outs as any, { groupUid: group, name: "a-0", amazon: { account: "123456789012" } });
+    const { outs: after } = await assoc.update(id, outs, { groupUid: group, name: "a-0", amazon: { account: "123456789012" } });
     expect(ctx.server.requests.filter((r) => r.method === "PATCH").at(-1)!.query.updateMask).toBe("google");
     expect(after!.google).toBeUndefined();
   });

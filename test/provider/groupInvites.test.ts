@@ -28,7 +28,7 @@ describe("iam.GroupInvite provider", () => {
     const viewer = await builtinRole(ctx, "viewer");
     const inputs = { groupUid: await freshGroup(ctx), roleUid: viewer, ttl: "3600s" };
     const { id, outs } = await invites.create(inputs);
-    const updated = await invites.update(id, outs as any, inputs as any);
+    const updated = await invites.update(id, outs, inputs as any);
     expect(updated.outs).toEqual(outs);
   });
 
@@ -36,7 +36,7 @@ describe("iam.GroupInvite provider", () => {
     const viewer = await builtinRole(ctx, "viewer");
     const group = await freshGroup(ctx);
     const { id, outs } = await invites.create({ groupUid: group, roleUid: viewer, ttl: "3600s" });
-    const read = await invites.read(id, outs as any);
+    const read = await invites.read(id, outs);
     expect(read.props!.code).toBe(outs!.code);
     // The API's defaults for omitted inputs (email "", singleUse false) are not read back as inputs.
     expect(read.inputs).toEqual({ groupUid: group, roleUid: viewer, ttl: "3600s" });

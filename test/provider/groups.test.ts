@@ -55,7 +55,7 @@ describe("iam.Group provider", () => {
     const { id, outs } = await groups.create({ parentUid: parent, name });
     await created(ctx.api, "groups", id, { name: "child" });
     await created(ctx.api, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
-    await expect(groups.delete(id, outs!)).rejects.toThrow(
+    await expect(groups.delete(id, outs)).rejects.toThrow(
       `group ${name} (${id}) still contains 1 child group, 1 identity: delete or move them first`,
     );
   });
@@ -72,7 +72,7 @@ describe("iam.Group provider", () => {
     const live = await ctx.api.get(path("groups", id));
     expect(live.body).toMatchObject({ name, description: "after" });
     // adoptUid is not a diff: it only steers create.
-    expect((await groups.diff(id, outs!, { parentUid: parent, name, description: "after" })).changes).toBe(false);
+    expect((await groups.diff(id, outs, { parentUid: parent, name, description: "after" })).changes).toBe(false);
   });
 
   it("adopts only on the first create: a later replacement creates a new group", async () => {
@@ -81,19 +81,19 @@ describe("iam.Group provider", () => {
     const inputs = { parentUid: parent, name: uniqueName("adopted"), adoptUid: existing.uid };
     const first = await groups.check({} as any, inputs);
     expect(first.inputs).toEqual(inputs);
-    const { outs } = await groups.create(first.inputs!);
+    const { outs } = await groups.create(first.inputs);
     // The program keeps adoptUid (as `irv export` writes it) and moves the group: a replacement.
     const moved = { ...inputs, parentUid: await freshGroup(ctx) };
     const checked = await groups.check(inputs, moved);
     expect(checked.failures).toEqual([]);
     expect(checked.inputs).not.toHaveProperty("adoptUid");
-    expect((await groups.diff(existing.uid, outs!, checked.inputs!)).replaces).toEqual(["parentUid"]);
-    const replacement = await groups.create(checked.inputs!);
+    expect((await groups.diff(existing.uid, outs, checked.inputs)).replaces).toEqual(["parentUid"]);
+    const replacement = await groups.create(checked.inputs);
     expect(replacement.id).not.toBe(existing.uid);
     expect(replacement.outs!.parentUid).toBe(moved.parentUid);
     // Unchanged inputs stay a no-op.
     const same = await groups.check(inputs, inputs);
-    expect((await groups.diff(existing.uid, outs!, same.inputs!)).changes).toBe(false);
+    expect((await groups.diff(existing.uid, outs, same.inputs)).changes).toBe(false);
   });
 
   it("fails check, at preview, on an adoptUid under another parent", async () => {

@@ -41,11 +41,11 @@ describe("iam.Identity provider", () => {
     const group = await freshGroup(ctx);
     const { id, outs } = await identities.create({ groupUid: group, name: uniqueName("p"), claimMatch });
     const news = { groupUid: group, name: outs!.name, claimMatch: { issuer: claimMatch.issuer, subjectPattern: "repo:acme/.*", claims: { ref: "main" } } };
-    const { outs: after } = await identities.update(id, outs!, news);
+    const { outs: after } = await identities.update(id, outs, news);
     const patch = ctx.server.requests.filter((r) => r.method === "PATCH").at(-1)!;
     expect(patch.query.updateMask).toBe("claim_match");
     expect(after!.claimMatch).toEqual(news.claimMatch);
-    expect((await identities.diff(id, after!, news)).changes).toBe(false);
+    expect((await identities.diff(id, after, news)).changes).toBe(false);
   });
 
   it("replaces on a group change", async () => {
@@ -114,14 +114,14 @@ describe("iam.Identity provider", () => {
     const sk = outs!.staticKeys as Rec;
     expect(Date.parse(sk.expirationTime as string)).toBe(Date.parse(outs!.createTime as string) + 365 * 86_400_000);
     // The program says nothing of the expiration: no change, preview after preview.
-    expect((await identities.diff(id, outs!, inputs as any)).changes).toBe(false);
+    expect((await identities.diff(id, outs, inputs as any)).changes).toBe(false);
     // One it states is a change, sent with the whole block.
     const later = new Date(Date.now() + 30 * 86_400_000).toISOString();
     const news = { ...inputs, staticKeys: { ...inputs.staticKeys, expirationTime: later } };
-    expect(await identities.diff(id, outs!, news as any)).toMatchObject({ changes: true, replaces: [] });
-    const { outs: after } = await identities.update(id, outs!, news as any);
+    expect(await identities.diff(id, outs, news as any)).toMatchObject({ changes: true, replaces: [] });
+    const { outs: after } = await identities.update(id, outs, news as any);
     expect(Date.parse((after!.staticKeys as Rec).expirationTime as string)).toBe(Date.parse(later));
-    expect((await identities.diff(id, after!, news as any)).changes).toBe(false);
+    expect((await identities.diff(id, after, news as any)).changes).toBe(false);
     // Preview refuses what is more than 365 days ahead, in the API's words.
     const far = { ...inputs, staticKeys: { ...inputs.staticKeys, expirationTime: new Date(Date.now() + 400 * 86_400_000).toISOString() } };
     expect((await identities.check({} as any, far as any)).failures).toEqual([
@@ -137,9 +137,9 @@ describe("iam.Identity provider", () => {
     expect(outs!.servicePrincipal).toBe("SERVICE_PRINCIPAL_INGESTER");
     expect(ctx.server.requests.filter((r) => r.method === "POST").at(-1)!.body).toMatchObject({ servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
     // Either spelling is the same value: no change.
-    expect((await identities.diff(id, outs!, inputs as any)).changes).toBe(false);
-    expect((await identities.diff(id, outs!, { ...inputs, servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" } as any)).changes).toBe(false);
-    expect((await identities.diff(id, outs!, { ...inputs, servicePrincipal: "COSIGNED" } as any)).changes).toBe(true);
+    expect((await identities.diff(id, outs, inputs as any)).changes).toBe(false);
+    expect((await identities.diff(id, outs, { ...inputs, servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" } as any)).changes).toBe(false);
+    expect((await identities.diff(id, outs, { ...inputs, servicePrincipal: "COSIGNED" } as any)).changes).toBe(true);
     const wrong = await identities.check({} as any, { ...inputs, servicePrincipal: "Ingestor" } as any);
     expect(wrong.failures).toHaveLength(1);
     expect(wrong.failures![0].property).toBe("servicePrincipal");

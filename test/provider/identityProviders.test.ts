@@ -40,7 +40,7 @@ describe("iam.IdentityProvider provider", () => {
     const group = await freshGroup(ctx);
     const viewer = await builtinRole(ctx, "viewer");
     const { id, outs } = await idps.create({ groupUid: group, name: "a-0", defaultRoleUid: viewer, oidc });
-    await idps.update(id, outs as any, { groupUid: group, name: "b-0", defaultRoleUid: viewer, oidc });
+    await idps.update(id, outs, { groupUid: group, name: "b-0", defaultRoleUid: viewer, oidc });
     const patch = ctx.server.requests.filter((r) => r.method === "PATCH").at(-1)!;
     expect(patch.query.updateMask).toBe("name");
     expect(JSON.stringify(patch.body)).not.toContain("clientSecret");
@@ -64,7 +64,7 @@ describe("iam.IdentityProvider provider", () => {
     const live = (await ctx.api.get(`/iam/v2beta1/identityProviders/${id}`)).body;
     expect(live.oidc).toMatchObject(pkce);
     expect(live.scim).toMatchObject({ enabled: false });
-    expect((await idps.diff(id, outs!, { groupUid: group, name: "entra", defaultRoleUid: viewer, oidc: pkce })).changes).toBe(false);
+    expect((await idps.diff(id, outs, { groupUid: group, name: "entra", defaultRoleUid: viewer, oidc: pkce })).changes).toBe(false);
   });
 
   it("replaces an identity provider whose correlation rule changes (fixed once created); unset is the default rule", async () => {

@@ -31,7 +31,7 @@ describe("registry.Repo provider", () => {
     const read = await repos.read(made.uid, {} as any);
     expect(read.inputs).toMatchObject({ parentUid: group, name: "imported", description: "by hand", aliases: ["b", "a"] });
     // The aliases are a set: the program's order is no change.
-    expect((await repos.diff(made.uid, read.props as any, { parentUid: group, name: "imported", description: "by hand", aliases: ["a", "b"] } as any)).changes).toBe(false);
+    expect((await repos.diff(made.uid, read.props, { parentUid: group, name: "imported", description: "by hand", aliases: ["a", "b"] } as any)).changes).toBe(false);
   });
 
   it("checks at preview, naming the field", async () => {

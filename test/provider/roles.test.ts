@@ -34,10 +34,10 @@ describe("iam.Role provider", () => {
     const inputs = { groupUid: await freshGroup(ctx), name: uniqueName("dup"), capabilities: ["groups.list", "roles.list", "groups.list"] as Capability[] };
     const { id, outs } = await roles.create(inputs);
     expect(outs!.capabilities).toEqual(["groups.list", "roles.list"]);
-    expect((await roles.diff(id, outs!, inputs)).changes).toBe(false);
+    expect((await roles.diff(id, outs, inputs)).changes).toBe(false);
     const read = await roles.read(id, outs);
-    expect((await roles.diff(id, read.props!, inputs)).changes).toBe(false);
-    expect((await roles.diff(id, outs!, { ...inputs, capabilities: ["groups.list"] })).changes).toBe(true);
+    expect((await roles.diff(id, read.props, inputs)).changes).toBe(false);
+    expect((await roles.diff(id, outs, { ...inputs, capabilities: ["groups.list"] })).changes).toBe(true);
   });
 
   it("fails check on unknown capabilities, naming the element", async () => {

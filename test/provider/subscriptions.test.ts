@@ -32,7 +32,7 @@ describe("events.Subscription provider", () => {
     expect(read.id).toBe(made.uid);
     expect(read.inputs).toEqual({ parentUid: group, sink: SINK });
     expect(read.props).toEqual({ uid: made.uid, parentUid: group, sink: SINK });
-    expect((await subscriptions.diff(made.uid, read.props as any, { parentUid: group, sink: SINK } as any)).changes).toBe(false);
+    expect((await subscriptions.diff(made.uid, read.props, { parentUid: group, sink: SINK } as any)).changes).toBe(false);
   });
 
   it("treats NOT_FOUND as gone: read drops it, delete is done", async () => {

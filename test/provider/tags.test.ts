@@ -26,7 +26,7 @@ describe("registry.Tag provider", () => {
     const made = await created(ctx.api, "tags", repo, { name: "1.2.3-r1", digest: DIGEST, deprecated: true });
     const read = await tags.read(made.uid, {} as any);
     expect(read.inputs).toMatchObject({ repoUid: repo, name: "1.2.3-r1", digest: DIGEST, deprecated: true });
-    expect((await tags.diff(made.uid, read.props as any, { repoUid: repo, name: "1.2.3-r1", digest: DIGEST, deprecated: true } as any)).changes).toBe(false);
+    expect((await tags.diff(made.uid, read.props, { repoUid: repo, name: "1.2.3-r1", digest: DIGEST, deprecated: true } as any)).changes).toBe(false);
   });
 
   it("checks at preview, naming the field", async () => {

@@ -10,7 +10,6 @@ import { KINDS } from "../../api/kinds";
 import { shimFor } from "../../dynamic/shim";
 import { useServer, path } from "../support/server";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const requireFromString: (code: string) => { handler(): any } = require("require-from-string");
 const ctx = useServer();
 

@@ -244,6 +244,7 @@ describe("a discovery document's jwks_uri and redirects follow the same address 
     const keys = new IssuerKeys(fetcher, Date.now);
     for (let i = 0; i < ISSUERS_CACHED + 50; i++) await keys.forIssuer(`https://10.0.${i >> 8}.${i & 255}`).catch(() => undefined);
     // The cache is private: its size is what this test is about.
+    // eslint-disable-next-line no-restricted-syntax -- reads the private cache to count it
     expect((keys as unknown as { cache: Map<string, unknown> }).cache.size).toBe(ISSUERS_CACHED);
     await fetcher.close();
   });

@@ -67,9 +67,13 @@ describe("external token checks", () => {
       ["iat ten years ahead", { sub: "good", aud, iat: now + 10 * 365 * 86_400 }],
       ["nbf in an hour", { sub: "good", aud, nbf: now + 3600 }],
       // Claims of the wrong type, as a hostile issuer signs them: the types say they cannot be.
+      // eslint-disable-next-line no-restricted-syntax -- a claim of the wrong type, as a hostile token carries it
       ["sub as an array", { sub: ["good"] as unknown as string, aud }],
+      // eslint-disable-next-line no-restricted-syntax -- a claim of the wrong type, as a hostile token carries it
       ["sub as a number", { sub: 7 as unknown as string, aud }],
+      // eslint-disable-next-line no-restricted-syntax -- a claim of the wrong type, as a hostile token carries it
       ["aud as a number", { sub: "good", aud: 5 as unknown as string }],
+      // eslint-disable-next-line no-restricted-syntax -- a claim of the wrong type, as a hostile token carries it
       ["exp as a string", { sub: "good", aud, exp: `${now + 60}` as unknown as number }],
     ];
     for (const [what, claims] of cases) {
@@ -101,6 +105,7 @@ describe("external token checks", () => {
     // A subject pattern never matches one element of an array subject.
     const subjects = await identity({ issuer: issuer.url, subjectPattern: "repo:acme/.*" }, "subjects");
     // A claim of the wrong type, as a hostile issuer signs it.
+    // eslint-disable-next-line no-restricted-syntax -- a claim of the wrong type, as a hostile token carries it
     expectError(await exchange(ctx, await issuer.sign({ sub: ["repo:acme/x"] as unknown as string, aud }), subjects), "UNAUTHENTICATED");
   });
 

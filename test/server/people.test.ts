@@ -98,6 +98,7 @@ describe("LookupIdentity and v1 Lookup", () => {
   });
 
   it("need a token, and name a missing, repeated or oversized field", async () => {
+    // eslint-disable-next-line no-restricted-syntax -- no token at all, which the type forbids
     expectError(await lookup(PLATFORM, "github|1001", null as unknown as string), "UNAUTHENTICATED");
     expectError(await apiFor(ctx.server.url, null).get(V1, { issuer: PLATFORM, subject: "github|1001" }), "UNAUTHENTICATED");
     for (const p of [V2, V1]) {

@@ -109,9 +109,9 @@ describe("anonymous reads", () => {
     const expired = await ctx.server.issueToken(`${ctx.server.organization}/0000000000000001`, -10);
     expectError(await ctx.api.as(expired).get(path("repos", pub.uid)), "UNAUTHENTICATED");
     // An identity without grants sees nothing, not the public set: a token means "as this identity".
-    const nobody = (ok(await ctx.api.post(path("identities", ctx.server.organization), {
+    const nobody = ok<{ uid: string }>(await ctx.api.post(path("identities", ctx.server.organization), {
       name: "nobody", claimMatch: { issuer: "https://issuer.example", subject: "x" },
-    })) as { uid: string }).uid;
+    })).uid;
     expect(ok(await ctx.api.as(await ctx.server.issueToken(nobody)).get(path("repos"))).totalCount).toBe("0");
   });
 

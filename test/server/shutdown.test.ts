@@ -24,10 +24,10 @@ interface Started {
 async function startChild(env: Record<string, string> = {}): Promise<Started> {
   const child = spawn(process.execPath, [cli, "--port", "0", "--quiet"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
+  child.stderr.on("data", (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
+    createInterface({ input: child.stdout }).once("line", resolve);
     void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
   });
   return { child, start: JSON.parse(line), stderr: () => stderr, exited };

@@ -48,12 +48,12 @@ export async function startFollow(command: string, args: string[], env: Record<s
   const reports: FollowReport[] = [];
   const waiters = new Set<() => void>();
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  createInterface({ input: child.stdout! }).on("line", (line) => {
+  createInterface({ input: child.stdout }).on("line", (line) => {
     reports.push(JSON.parse(line) as FollowReport);
     for (const w of waiters) w();
   });
   const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (d) => {
+    child.stderr.on("data", (d) => {
       stderr += d;
       for (const w of waiters) w();
       const m = /listening on (\S+)/.exec(stderr);

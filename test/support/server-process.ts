@@ -82,10 +82,10 @@ export async function launch(dir: string | undefined, args: string[] = [], opts:
   // server whatever the wrapper does with them (unshare --fork ignores SIGTERM).
   const child = spawn(cmd, rest, { stdio: ["ignore", "pipe", "pipe"], detached: opts.wrap !== undefined });
   let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
+  child.stderr.on("data", (d) => (stderr += d));
   const exited = new Promise<number | string | null>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
   const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
+    createInterface({ input: child.stdout }).once("line", resolve);
     void exited.then((code) => reject(new Error(`irv-server exited ${code}: ${stderr}`)));
   });
   const signal = (sig: NodeJS.Signals) => (opts.wrap ? process.kill(-child.pid!, sig) : child.kill(sig));
