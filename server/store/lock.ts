@@ -44,10 +44,10 @@ export function sqlite(): DatabaseSync {
   // Loading it prints "SQLite is an experimental feature" on every start: that notice, and only
   // that one, is not passed on.
   const emit = process.emitWarning;
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+  process.emitWarning = (warning: string | Error, ...rest: unknown[]) => {
     if (!/^SQLite is an experimental feature/.test(typeof warning === "string" ? warning : warning.message))
       (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
-  });
+  };
   try {
     return (require("node:sqlite") as { DatabaseSync: DatabaseSync }).DatabaseSync;
   } catch {

@@ -15,7 +15,6 @@ import { fieldEntries, roleBindings } from "../../api/kinds";
 
 export { COLLECTION_NAMES, type CollectionName };
 
-
 /** One write: `after` is the item's new value, undefined when it was removed. */
 export interface Change {
   kind: CollectionName;
@@ -35,7 +34,6 @@ export interface Store extends StoreCollections {}
 
 /** The in-memory store. */
 export class Store {
-
   /**
    * Bumped when an identity's rules for token exchange (claimMatch, staticKeys, a person's sign-in) may have changed,
    * not when only its `lastSeenTime` moves: what is built from those rules (the trusted issuers)

@@ -51,7 +51,13 @@ describe("registry.Repo and registry.Tag through the engine", { timeout: 3 * ENG
     expect(up.outputs.readme.value).toBe("# nginx");
     expect(up.outputs.syncedFrom.value).toBe(source);
     const live = (await ctx.api.get(apiPath("repos", app))).body;
-    expect(live).toMatchObject({ name: "app", catalogTier: "CATALOG_TIER_APPLICATION", bundles: ["application"], activeTags: ["stable"], sync_config: { source } });
+    expect(live).toMatchObject({
+      name: "app",
+      catalogTier: "CATALOG_TIER_APPLICATION",
+      bundles: ["application"],
+      activeTags: ["stable"],
+      sync_config: { source },
+    });
     expect((await ctx.api.get(apiPath("tags", tag))).body).toMatchObject({ name: "stable", digest: DIGEST });
 
     // Read back: no drift, refresh changes nothing, and a preview has no changes.
