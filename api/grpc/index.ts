@@ -12,6 +12,7 @@ import { common, registry } from "./registry";
 import { buildRoot } from "./root";
 import { vulnerabilities } from "./vulnerabilities";
 import { iamV1 } from "./v1";
+import { registryV1 } from "./registry-v1";
 import { gaPackage } from "./ga";
 import { protobuf as wkt, rpc } from "./wellknown";
 
@@ -26,7 +27,7 @@ const BETA_PACKAGES: readonly ProtoPackage[] = [iam, registry, events, vulnerabi
  * v2beta1 ones also as the GA v2 packages (ga.ts).
  */
 export const GRPC_PACKAGES: readonly ProtoPackage[] = [
-  wkt, rpc, common, capabilities, ...BETA_PACKAGES, ...BETA_PACKAGES.map((p) => gaPackage(p)!), oidc, iamV1, eventsV1,
+  wkt, rpc, common, capabilities, ...BETA_PACKAGES, ...BETA_PACKAGES.map((p) => gaPackage(p)!), oidc, iamV1, registryV1, eventsV1,
 ];
 
 let built: protobuf.Root | undefined;

@@ -38,7 +38,9 @@ function servicesSection(p: ProtoPackage): string[] {
     for (const [method, m] of Object.entries(service.methods)) {
       const served = isServed(m);
       const body = m.http?.body === undefined ? "" : m.http.body === "*" ? "the whole request" : code(m.http.body);
-      out.push(`| ${code(method)} | ${restCell(m)} | ${body} | ${served ? "yes" : "no"} | ${served ? "yes" : "no: answers `UNIMPLEMENTED`"} |`);
+      // The SDK's descriptors link no mapping for a few packages (catalog.ts): say so, not "none".
+      const rest = !m.http && SDK_SERVICES[`${p.package}.${name}`]?.[method] === null ? mappingCells(null)[0] : restCell(m);
+      out.push(`| ${code(method)} | ${rest} | ${body} | ${served ? "yes" : "no"} | ${served ? "yes" : "no: answers `UNIMPLEMENTED`"} |`);
     }
     out.push("");
   }
