@@ -11,6 +11,7 @@ import type protobuf from "protobufjs";
 import type { HttpRule } from "../../api/grpc/proto";
 import { fromJson, maskPathsOf, protoNameOf, toJson } from "../../api/grpc/root";
 import { parseUid } from "../validate";
+import { invalidField } from "../errors";
 
 type Obj = Record<string, unknown>;
 
@@ -42,13 +43,26 @@ function take(type: protobuf.Type, obj: Obj, path: string): unknown {
 }
 
 /**
- * A path variable's value in the URL. Every path variable of the platform's methods names an item
- * by its uid, so anything else is refused here (INVALID_ARGUMENT naming the field), before
+ * Path variables that name something other than an item (registry v1's `package`, a package
+ * name): any non-empty text without empty, `.` or `..` segments, which would resolve elsewhere.
+ */
+const NAME_VARIABLES = new Set(["package"]);
+
+function pathName(raw: string, field: string): string {
+  if (raw === "") throw invalidField(field, "is required");
+  if (raw.split("/").some((seg) => seg === "" || seg === "." || seg === "..")) throw invalidField(field, 'must not have empty, "." or ".." segments');
+  return raw;
+}
+
+/**
+ * A path variable's value in the URL. Every other path variable of the platform's methods names
+ * an item by its uid, so anything else is refused here (INVALID_ARGUMENT naming the field), before
  * routing: a `..` segment would otherwise resolve into another route. Each segment is escaped;
  * a `**` variable keeps its `/`.
  */
 function pathValue(field: string, v: unknown, pattern: string | undefined): string {
-  const s = parseUid(v === undefined || v === null ? "" : String(v), field);
+  const raw = v === undefined || v === null ? "" : String(v);
+  const s = NAME_VARIABLES.has(field) ? pathName(raw, field) : parseUid(raw, field);
   return pattern === "**" ? s.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(s);
 }
 
