@@ -202,7 +202,7 @@ describe("the plugin's package schema: functions", () => {
     expect(Object.keys(schema.functions).sort()).toEqual(
       [
         "irv:iam:getGroup", "irv:iam:getRole", "irv:iam:getRoles", "irv:iam:getIdentity", "irv:registry:getRepos", "irv:registry:getRepo",
-        "irv:registry:getTags", "irv:vulnerabilities:getAdvisories", "irv:vulnerabilities:getAdvisory",
+        "irv:registry:getTags", "irv:registry:getVersions", "irv:vulnerabilities:getAdvisories", "irv:vulnerabilities:getAdvisory",
       ].sort(),
     );
   });
