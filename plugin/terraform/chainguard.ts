@@ -47,7 +47,8 @@ export interface TfAttribute extends Landing {
  * nested attribute (`object`: one object, `object-list`: a list of them, as data sources return).
  */
 export interface TfNested extends Landing {
-  nested: "single" | "list" | "object" | "object-list";
+  /** `object-map`: a map of objects (a data source's `version_map`), which nothing of ours holds. */
+  nested: "single" | "list" | "object" | "object-list" | "object-map";
   use?: Use;
   forceNew?: true;
   deprecated?: string;
@@ -389,11 +390,23 @@ export const TERRAFORM_DATA_SOURCES: Record<string, TfDataSource> = {
         to: null,
         note: "Terraform sorts the streams' names itself: take `versions.versions[].version` (newest first, as the API orders them), and `versions.eolVersions[].version` after.",
       }),
-      // A map of objects in Terraform; nothing of ours holds it, so its element type is not needed here.
-      version_map: a("map", "computed", {
+      version_map: {
+        nested: "object-map",
+        use: "computed",
+        attributes: {
+          eol: a("bool", "computed"),
+          eol_date: str("computed"),
+          exists: a("bool", "computed"),
+          fips: a("bool", "computed"),
+          is_latest: a("bool", "computed"),
+          lts: str("computed"),
+          main: str("computed"),
+          release_date: str("computed"),
+          version: str("computed"),
+        },
         to: null,
         note: "Terraform builds it from the streams: key `versions.versions` and `versions.eolVersions` by `version`; a stream is end of life when it is in `eolVersions`, and the latest when its `latestVersion` is the package's.",
-      }),
+      },
     },
   },
 };

@@ -124,7 +124,7 @@ describe("the Terraform mapping", () => {
     });
   });
 
-  it("the fixtures hold the 8 resources and 5 data sources, with the ids as the Terraform provider writes them (the association's is its group's uid)", () => {
+  it("the fixtures hold the 8 resources and 6 data sources, with the ids as the Terraform provider writes them (the association's is its group's uid)", () => {
     const state = JSON.parse(readFileSync(path.join(FIXTURES, "terraform.tfstate"), "utf8")) as {
       resources: { mode: string; type: string; name: string; instances: { attributes: Record<string, unknown> }[] }[];
     };
