@@ -9,6 +9,17 @@ import { bool, orElse, str, unset } from "./wire";
 /** The longest package name asked for (bounds the path irv-server matches). */
 export const PACKAGE_NAME_MAX = 256;
 
+/**
+ * What is wrong with a package name as a path variable, if anything: it is required, bounded, and
+ * has no empty, `.` or `..` segment (which would resolve to another path).
+ */
+export function packageNameProblem(name: string): string | undefined {
+  if (name === "") return "is required";
+  if (name.length > PACKAGE_NAME_MAX) return `must be at most ${PACKAGE_NAME_MAX} characters`;
+  if (name.split("/").some((seg) => seg === "" || seg === "." || seg === "..")) return 'must not have empty, "." or ".." segments';
+  return undefined;
+}
+
 /** `PackageVersion.VersionSource`: where a version stream is built from. */
 export const VersionSource = z.looseObject({ ref: str(), sha: str() });
 

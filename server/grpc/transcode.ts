@@ -10,6 +10,7 @@ import { status as GrpcStatus, Metadata, type ServiceError } from "@grpc/grpc-js
 import type protobuf from "protobufjs";
 import type { HttpRule } from "../../api/grpc/proto";
 import { fromJson, maskPathsOf, protoNameOf, toJson } from "../../api/grpc/root";
+import { packageNameProblem } from "../../api/versions";
 import { parseUid } from "../validate";
 import { invalidField } from "../errors";
 
@@ -42,15 +43,12 @@ function take(type: protobuf.Type, obj: Obj, path: string): unknown {
   return v && typeof v === "object" ? take(field.resolvedType as protobuf.Type, v as Obj, rest.join(".")) : undefined;
 }
 
-/**
- * Path variables that name something other than an item (registry v1's `package`, a package
- * name): any non-empty text without empty, `.` or `..` segments, which would resolve elsewhere.
- */
-const NAME_VARIABLES = new Set(["package"]);
+/** Path variables that name something other than an item, with what is wrong with a value: registry v1's `package`. */
+export const NAME_VARIABLES: Readonly<Record<string, (raw: string) => string | undefined>> = { package: packageNameProblem };
 
 function pathName(raw: string, field: string): string {
-  if (raw === "") throw invalidField(field, "is required");
-  if (raw.split("/").some((seg) => seg === "" || seg === "." || seg === "..")) throw invalidField(field, 'must not have empty, "." or ".." segments');
+  const problem = NAME_VARIABLES[field](raw);
+  if (problem) throw invalidField(field, problem);
   return raw;
 }
 
@@ -62,7 +60,7 @@ function pathName(raw: string, field: string): string {
  */
 function pathValue(field: string, v: unknown, pattern: string | undefined): string {
   const raw = v === undefined || v === null ? "" : String(v);
-  const s = NAME_VARIABLES.has(field) ? pathName(raw, field) : parseUid(raw, field);
+  const s = field in NAME_VARIABLES ? pathName(raw, field) : parseUid(raw, field);
   return pattern === "**" ? s.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(s);
 }
 

@@ -5,7 +5,7 @@
  * caller needs `version.list` on some group, whichever.
  */
 import type { FastifyInstance } from "fastify";
-import { PACKAGE_NAME_MAX } from "../../api/versions";
+import { packageNameProblem } from "../../api/versions";
 import { callerOf, type ServerContext } from "../context";
 import { identityOf } from "../authz";
 import { invalidField, notFound, permissionDenied } from "../errors";
@@ -16,8 +16,8 @@ const CAPABILITY = "version.list";
 export function registerVersionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get(`${VERSIONS_PATH}/*`, async (req) => {
     const name = (req.params as { "*"?: string })["*"] ?? "";
-    if (name === "") throw invalidField("package", "is required");
-    if (name.length > PACKAGE_NAME_MAX) throw invalidField("package", `must be at most ${PACKAGE_NAME_MAX} characters`);
+    const problem = packageNameProblem(name);
+    if (problem) throw invalidField("package", problem);
     const caller = callerOf(req);
     if (!ctx.authz.grants(caller).some((g) => g.capabilities.has(CAPABILITY)))
       throw permissionDenied(`identity ${identityOf(caller)} lacks "${CAPABILITY}" on every group`);
