@@ -58,7 +58,10 @@ export const EVENT_TYPE_FILTERS = [
 
 /** The event type an `EventTypeFilter` name selects (`EVENT_TYPE_FILTER_FIX_NOT_PLANNED` -> `fixNotPlanned`); undefined for UNSPECIFIED. */
 export function eventTypeOfFilter(filter: string): EventType | undefined {
-  const camel = filter.replace(/^EVENT_TYPE_FILTER_/, "").toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  const camel = filter
+    .replace(/^EVENT_TYPE_FILTER_/, "")
+    .toLowerCase()
+    .replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
   return EVENT_TYPES.find((t) => t === camel);
 }
 
@@ -129,4 +132,3 @@ export const Advisory = z.looseObject({
   severities: orElse(z.array(Severity), []),
 });
 export type Advisory = z.infer<typeof Advisory>;
-

@@ -1,5 +1,18 @@
 import type { z } from "zod";
-import { accountAssociations, createBodyOf, groupInvites, groups, identities, identityProviders, repos, roleBindings, roles, subscriptions, tags, updateBodyOf } from "./kinds";
+import {
+  accountAssociations,
+  createBodyOf,
+  groupInvites,
+  groups,
+  identities,
+  identityProviders,
+  repos,
+  roleBindings,
+  roles,
+  subscriptions,
+  tags,
+  updateBodyOf,
+} from "./kinds";
 
 /**
  * Request bodies the API accepts, strict: an unknown field is an error. Derived from the kinds'

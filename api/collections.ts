@@ -36,13 +36,7 @@ export type CollectionName = keyof typeof COLLECTIONS;
 export const COLLECTION_NAMES = Object.keys(COLLECTIONS) as CollectionName[];
 
 /** The hierarchy filters every List accepts. `ids` may repeat. */
-export const SCOPE_FILTERS = [
-  "uidp.descendants_of",
-  "uidp.children_of",
-  "uidp.ancestors_of",
-  "uidp.in_root",
-  "uidp.ids",
-] as const;
+export const SCOPE_FILTERS = ["uidp.descendants_of", "uidp.children_of", "uidp.ancestors_of", "uidp.in_root", "uidp.ids"] as const;
 
 /** Paging limits. */
 export const PAGE_SIZE_DEFAULT = 50;

@@ -131,7 +131,10 @@ export const pattern = z
       return;
     }
     if (size > PATTERN_MAX_INSTRUCTIONS)
-      ctx.addIssue({ code: "custom", message: `compiles to ${size} instructions: at most ${PATTERN_MAX_INSTRUCTIONS} (a repeat count such as {1000} multiplies what it repeats)` });
+      ctx.addIssue({
+        code: "custom",
+        message: `compiles to ${size} instructions: at most ${PATTERN_MAX_INSTRUCTIONS} (a repeat count such as {1000} multiplies what it repeats)`,
+      });
   });
 
 /** The most entries a map field (claims, claimPatterns, serviceBindings, clientIds) may hold. */
@@ -143,9 +146,7 @@ export const MAP_MAX = 64;
  */
 export function map<V extends z.ZodType>(value: V) {
   const key = z.string().min(1, "must not be an empty key").max(NAME_MAX, `keys must be at most ${NAME_MAX} characters`);
-  const record = z
-    .record(key, value)
-    .refine((m) => Object.keys(m).length <= MAP_MAX, { message: `must have at most ${MAP_MAX} entries` });
+  const record = z.record(key, value).refine((m) => Object.keys(m).length <= MAP_MAX, { message: `must have at most ${MAP_MAX} entries` });
   // zod skips a `__proto__` key before validating keys: look at the raw input first.
   return z
     .unknown()
@@ -171,7 +172,8 @@ export const capability = z
   })
   .meta({
     id: "Capability",
-    description: "A capability a role can hold: its name, `<collection>.<verb>` such as `groups.list` (the API's enum name, such as `CAP_IAM_GROUPS_LIST`, is accepted too).",
+    description:
+      "A capability a role can hold: its name, `<collection>.<verb>` such as `groups.list` (the API's enum name, such as `CAP_IAM_GROUPS_LIST`, is accepted too).",
     enum: CAPABILITIES.filter((c) => !isInternalOnly(c)),
   });
 
@@ -188,7 +190,10 @@ export const wireCapabilities = z.array(
     if (c !== undefined && s === capabilityEnum(c)) return c;
     ctx.addIssue({
       code: "custom",
-      message: c !== undefined ? `must be the capability's enum name ${JSON.stringify(capabilityEnum(c))}, not its friendly name` : withSuggestion("is not a capability's enum name", s, CAPABILITIES.map(capabilityEnum)),
+      message:
+        c !== undefined
+          ? `must be the capability's enum name ${JSON.stringify(capabilityEnum(c))}, not its friendly name`
+          : withSuggestion("is not a capability's enum name", s, CAPABILITIES.map(capabilityEnum)),
     });
     return z.NEVER;
   }),
@@ -221,7 +226,10 @@ export const SERVICE_PRINCIPAL_NUMBERS = {
   SERVICE_PRINCIPAL_MICROVM: 12,
   SERVICE_PRINCIPAL_SKILLS: 13,
 } as const;
-export const SERVICE_PRINCIPALS = Object.keys(SERVICE_PRINCIPAL_NUMBERS) as [keyof typeof SERVICE_PRINCIPAL_NUMBERS, ...(keyof typeof SERVICE_PRINCIPAL_NUMBERS)[]];
+export const SERVICE_PRINCIPALS = Object.keys(SERVICE_PRINCIPAL_NUMBERS) as [
+  keyof typeof SERVICE_PRINCIPAL_NUMBERS,
+  ...(keyof typeof SERVICE_PRINCIPAL_NUMBERS)[],
+];
 
 /** How far ahead a static-keys identity may expire. */
 export const STATIC_KEYS_MAX_DAYS = 365;

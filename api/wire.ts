@@ -10,7 +10,11 @@ import { z } from "zod";
 export const orElse = <T extends z.ZodType>(t: T, fallback: z.output<T>) => t.nullish().transform((v) => (v ?? fallback) as z.output<T>);
 
 /** A value that reads as absent when absent or `null` (an unset message, an `optional` field). */
-export const unset = <T extends z.ZodType>(t: T) => t.nullish().transform((v) => (v ?? undefined) as z.output<T> | undefined).optional();
+export const unset = <T extends z.ZodType>(t: T) =>
+  t
+    .nullish()
+    .transform((v) => (v ?? undefined) as z.output<T> | undefined)
+    .optional();
 
 /** A string, `""` when absent or `null`. */
 export const str = () => orElse(z.string(), "");

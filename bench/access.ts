@@ -42,7 +42,14 @@ export function benchOrg(seed = 29): Org {
   for (let i = 0; i < IDENTITIES; i++) subjects.push({ key: `i${i}`, name: `identity-${i}`, type: "claimMatch" });
   const bindings: Org["bindings"] = [];
   for (let i = 0; i < BINDINGS; i++)
-    bindings.push({ key: `b${i}`, name: `binding-${i}`, source: "roleBindings", group: `g${Math.floor(r() * GROUPS)}`, subject: `i${Math.floor(r() * IDENTITIES)}`, role: pick(roles).key });
+    bindings.push({
+      key: `b${i}`,
+      name: `binding-${i}`,
+      source: "roleBindings",
+      group: `g${Math.floor(r() * GROUPS)}`,
+      subject: `i${Math.floor(r() * IDENTITIES)}`,
+      role: pick(roles).key,
+    });
   return { groups, roles, subjects, bindings, unseen: [] };
 }
 

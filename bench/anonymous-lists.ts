@@ -31,13 +31,25 @@ function seed(store: { repos: { bulkLoad(x: unknown[]): void }; tags: { bulkLoad
     const n = repos.length;
     const names = Array.from({ length: TAGS_PER_REPO }, (_, j) => `1.${j}`);
     repos.push({
-      uid, name: `repo-${String(n + 1).padStart(6, "0")}`, description: "", catalogTier: "CATALOG_TIER_UNSPECIFIED", aliases: [], bundles: [], activeTags: names,
-      visibility: n % 2 === 0 ? "public" : "private", createTime: TIME, updateTime: TIME,
+      uid,
+      name: `repo-${String(n + 1).padStart(6, "0")}`,
+      description: "",
+      catalogTier: "CATALOG_TIER_UNSPECIFIED",
+      aliases: [],
+      bundles: [],
+      activeTags: names,
+      visibility: n % 2 === 0 ? "public" : "private",
+      createTime: TIME,
+      updateTime: TIME,
     });
     names.forEach((name, j) =>
       tags.push({
-        uid: `${uid}/${(j + 1).toString(16).padStart(16, "0")}`, name, digest: `sha256:${randomBytes(32).toString("hex")}`,
-        updateTime: TIME, deprecated: false, bundles: [],
+        uid: `${uid}/${(j + 1).toString(16).padStart(16, "0")}`,
+        name,
+        digest: `sha256:${randomBytes(32).toString("hex")}`,
+        updateTime: TIME,
+        deprecated: false,
+        bundles: [],
       }),
     );
   }
@@ -112,7 +124,13 @@ export async function runAnonymousListBench(): Promise<string> {
   try {
     for (const [name, start] of buildsToCompare()) {
       let publicRepo = "";
-      const server = await start({ fixtures: {}, record: false, seed: (store, org) => { publicRepo = seed(store as never, org); } });
+      const server = await start({
+        fixtures: {},
+        record: false,
+        seed: (store, org) => {
+          publicRepo = seed(store as never, org);
+        },
+      });
       subjects.push({ name, server, publicRepo });
     }
     const rows = await measure(subjects);
@@ -123,8 +141,10 @@ export async function runAnonymousListBench(): Promise<string> {
       "",
       "| server | v1 List of every tag, no token (median of 3) | anonymous Get sent 100 ms after it (median of 3) | v2beta1 page of 200 (median of 9) | fresh `digest` (median of 9) | fresh `updatedSince` + `name=1.0`, by digest (median of 9) |",
       "|---|---|---|---|---|---|",
-      ...rows.map((r, k) =>
-        `| ${subjects[k].name} | HTTP ${r.v1.status}, ${size(r.v1.bytes)}, ${f(r.v1.ms)} | ${f(r.behind)} | ${f(r.page)} | ${f(r.freshDigest)} | ${f(r.freshTime)} |`),
+      ...rows.map(
+        (r, k) =>
+          `| ${subjects[k].name} | HTTP ${r.v1.status}, ${size(r.v1.bytes)}, ${f(r.v1.ms)} | ${f(r.behind)} | ${f(r.page)} | ${f(r.freshDigest)} | ${f(r.freshTime)} |`,
+      ),
     ].join("\n");
   } finally {
     for (const s of subjects) await s.server.close();

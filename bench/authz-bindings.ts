@@ -31,7 +31,14 @@ async function get(url: string, token: string): Promise<number> {
 async function subject(name: string, start: Start): Promise<Subject> {
   let store: SeedStore | undefined;
   let groups: string[] = [];
-  const server = await start({ fixtures: {}, record: false, seed: (s, org) => { store = s; groups = seedGroups(s, org, BINDINGS); } });
+  const server = await start({
+    fixtures: {},
+    record: false,
+    seed: (s, org) => {
+      store = s;
+      groups = seedGroups(s, org, BINDINGS);
+    },
+  });
   const res = await fetch(`${server.url}/iam/v2beta1/identities/${server.organization}`, {
     method: "POST",
     headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" },

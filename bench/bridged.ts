@@ -85,7 +85,9 @@ function generateSdk(plugin: string, provider: string, sdk: string): void {
   }
   const generated = path.join(work, "out", "nodejs");
   linkNodeModules(generated);
-  execFileSync(process.execPath, [path.join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", generated], { stdio: ["ignore", "inherit", "inherit"] });
+  execFileSync(process.execPath, [path.join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", generated], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   // The SDK reads its version from bin/package.json (a published package's build copies it there).
   copyFileSync(path.join(generated, "package.json"), path.join(generated, "bin", "package.json"));
   rmSync(sdk, { recursive: true, force: true });
@@ -154,7 +156,14 @@ export function bridgedProviderArgs(server: RunningServer) {
  * provider's token cache in `cache` (fillTokenCache), as the tofu sides do; the engine runs the
  * bridge's plugin from its folder (`plugins.providers`).
  */
-export async function createBridgedStack(bridge: Bridge, server: RunningServer, stackName: string, program: PulumiFn, cache: string, env: Record<string, string> = {}): Promise<TestStack> {
+export async function createBridgedStack(
+  bridge: Bridge,
+  server: RunningServer,
+  stackName: string,
+  program: PulumiFn,
+  cache: string,
+  env: Record<string, string> = {},
+): Promise<TestStack> {
   const t = await createStack({
     stackName,
     program,

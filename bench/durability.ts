@@ -164,7 +164,8 @@ const COMMITS = 400;
  */
 function commits(dir: string): string[] {
   const now = new Date().toISOString();
-  const group = (i: number) => groupRecord({ uid: `${"a".repeat(40)}/${i.toString(16).padStart(16, "0")}`, name: `group-${i}`, description: "bench", createTime: now, updateTime: now });
+  const group = (i: number) =>
+    groupRecord({ uid: `${"a".repeat(40)}/${i.toString(16).padStart(16, "0")}`, name: `group-${i}`, description: "bench", createTime: now, updateTime: now });
   const median = (one: (i: number) => void): number => {
     const times: number[] = [];
     for (let i = 0; i < COMMITS; i++) {
@@ -194,7 +195,9 @@ function commits(dir: string): string[] {
     ["SQLite, rollback journal (DELETE, its default)", "journal_mode=DELETE"],
   ] as const) {
     const db = new DatabaseSync(join(dir, `${label.replace(/\W+/g, "-")}.db`));
-    db.exec(`PRAGMA locking_mode=EXCLUSIVE; PRAGMA synchronous=FULL; PRAGMA ${pragmas}; CREATE TABLE items (kind TEXT NOT NULL, uid TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, uid)) WITHOUT ROWID`);
+    db.exec(
+      `PRAGMA locking_mode=EXCLUSIVE; PRAGMA synchronous=FULL; PRAGMA ${pragmas}; CREATE TABLE items (kind TEXT NOT NULL, uid TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, uid)) WITHOUT ROWID`,
+    );
     const put = db.prepare("INSERT OR REPLACE INTO items (kind, uid, value) VALUES (?, ?, ?)");
     rows.push([label, median((i) => put.run("groups", group(i).uid, JSON.stringify(group(i))))]);
     db.close();
@@ -210,7 +213,8 @@ function commits(dir: string): string[] {
 
 /** Runs the durability benchmark and returns its report (markdown). */
 export async function runDurabilityBench(): Promise<string> {
-  if (!hasSqlite()) return execFileSync(nodeWithSqlite(), [__filename], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 << 20 }).trimEnd();
+  if (!hasSqlite())
+    return execFileSync(nodeWithSqlite(), [__filename], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 << 20 }).trimEnd();
   const dir = mkdtempSync(join(tmpdir(), "irv-bench-durable-"));
   try {
     const lines = ["## Durability", "", `(Node ${process.version})`, "", ...(await throughput(dir)), "", ...(await replay(dir)), "", ...commits(dir)];

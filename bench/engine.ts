@@ -60,9 +60,7 @@ export function trivialProgramOf(teams: number): PulumiFn {
   return async () => {
     for (let i = 0; i < teams; i++) {
       const team = new Trivial(`team-${i}`, { value: `team-${i}` });
-      const [squad, role, ci] = ["squad", "role", "ci"].map(
-        (what) => new Trivial(`${what}-${i}`, { value: team.value.apply((t) => `${t}/${what}`) }),
-      );
+      const [squad, role, ci] = ["squad", "role", "ci"].map((what) => new Trivial(`${what}-${i}`, { value: team.value.apply((t) => `${t}/${what}`) }));
       new Trivial(`ci-${i}-reader`, { value: pulumi.interpolate`${squad.value} ${role.value} ${ci.value}` });
     }
   };

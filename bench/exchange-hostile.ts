@@ -110,8 +110,11 @@ async function measure(start: Start): Promise<Row> {
     const keySets = await configureKeySets(k);
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     const { SignJWT } = await import("jose");
-    const forged = await new SignJWT({ sub: "s", aud: k.url }).setProtectedHeader({ alg: "RS256", kid: "not-published" })
-      .setIssuer("https://keys.example").setExpirationTime("5m").sign(privateKey);
+    const forged = await new SignJWT({ sub: "s", aud: k.url })
+      .setProtectedHeader({ alg: "RS256", kid: "not-published" })
+      .setIssuer("https://keys.example")
+      .setExpirationTime("5m")
+      .sign(privateKey);
     const kTarget = await firstUid(k);
     await exchangeMs(k, forged, kTarget);
     const kTimes: number[] = [];

@@ -52,7 +52,15 @@ function withIdentities(n: number) {
       const now = new Date().toISOString();
       for (let i = 0; i < n; i++)
         store.identities.insert({
-          uid: newChildUid(org), name: `ci-${i}`, description: "", company: "", email: "", emailUnverified: "", lastSeenTime: now, createTime: now, updateTime: now,
+          uid: newChildUid(org),
+          name: `ci-${i}`,
+          description: "",
+          company: "",
+          email: "",
+          emailUnverified: "",
+          lastSeenTime: now,
+          createTime: now,
+          updateTime: now,
           claimMatch: { issuer: `https://issuer-${i}.example.com`, subject: "s" },
         });
     },
@@ -98,7 +106,8 @@ export async function runExchangeBench(): Promise<string> {
   }
 }
 
-if (require.main === module) runExchangeBench().then(console.log, (e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module)
+  runExchangeBench().then(console.log, (e) => {
+    console.error(e);
+    process.exit(1);
+  });

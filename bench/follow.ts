@@ -37,7 +37,29 @@ function certificate(): { dir: string; cert: string; key: string } {
   const dir = mkdtempSync(path.join(tmpdir(), "irv-follow-bench-"));
   const cert = path.join(dir, "cert.pem");
   const key = path.join(dir, "key.pem");
-  execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:P-256",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+    ],
+    { stdio: "ignore" },
+  );
   return { dir, cert, key };
 }
 
@@ -67,7 +89,11 @@ interface Measured {
 
 async function measure(latencyMs: number): Promise<Measured> {
   const tls = certificate();
-  const server = await startServer({ port: 0, host: "127.0.0.1", delivery: { allowPrivateSinks: true, ca: readFileSync(tls.cert, "utf8"), initialBackoffMs: 100, maxBackoffMs: 1000 } });
+  const server = await startServer({
+    port: 0,
+    host: "127.0.0.1",
+    delivery: { allowPrivateSinks: true, ca: readFileSync(tls.cert, "utf8"), initialBackoffMs: 100, maxBackoffMs: 1000 },
+  });
   const port = await freePort();
   const org = server.organization;
   const t = await createStack({
@@ -83,8 +109,30 @@ async function measure(latencyMs: number): Promise<Measured> {
   try {
     // Deliveries of the stack's creation find no receiver yet: irv-server retries them.
     await t.stack.up();
-    child = spawn(process.execPath, [IRV, "drift", "--follow", "--format", "json", "--listen", `127.0.0.1:${port}`, "--stack", t.stack.name, "--cwd", t.workDir, "--tls-cert", tls.cert, "--tls-key", tls.key], { env, stdio: ["ignore", "pipe", "inherit"] });
-    const uids = ((await t.stack.exportStack()).deployment.resources as { type: string; outputs?: { uid?: string } }[]).filter((r) => r.type.endsWith("irv:Group")).map((r) => r.outputs!.uid!);
+    child = spawn(
+      process.execPath,
+      [
+        IRV,
+        "drift",
+        "--follow",
+        "--format",
+        "json",
+        "--listen",
+        `127.0.0.1:${port}`,
+        "--stack",
+        t.stack.name,
+        "--cwd",
+        t.workDir,
+        "--tls-cert",
+        tls.cert,
+        "--tls-key",
+        tls.key,
+      ],
+      { env, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const uids = ((await t.stack.exportStack()).deployment.resources as { type: string; outputs?: { uid?: string } }[])
+      .filter((r) => r.type.endsWith("irv:Group"))
+      .map((r) => r.outputs!.uid!);
     const reports: FollowReport[] = [];
     const waiters = new Set<() => void>();
     createInterface({ input: child.stdout! }).on("line", (l) => {
@@ -128,7 +176,10 @@ async function measure(latencyMs: number): Promise<Measured> {
     const before = server.requests.length;
     const started = performance.now();
     await new Promise<void>((resolve, reject) => {
-      const run = spawn(process.execPath, [IRV, "drift", "--format", "json", "--stack", t.stack.name, "--cwd", t.workDir], { env, stdio: ["ignore", "ignore", "inherit"] });
+      const run = spawn(process.execPath, [IRV, "drift", "--format", "json", "--stack", t.stack.name, "--cwd", t.workDir], {
+        env,
+        stdio: ["ignore", "ignore", "inherit"],
+      });
       run.on("exit", (code) => (code === 2 || code === 0 ? resolve() : reject(new Error(`irv drift exited ${code}`))));
     });
     const full = { seconds: (performance.now() - started) / 1000, requests: server.requests.length - before };

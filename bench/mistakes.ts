@@ -112,7 +112,13 @@ export async function runMistakes(bridge: Bridge = ensureBridge()): Promise<stri
       const irv = await createStack({ stackName: `irv-${i}`, program: async () => void new PluginResource(m.irvClass, "mistake", m.irv(irvParent)), server });
       await usePluginFrom(irv);
       const bridgedParent = await group(server, `bridged-${i}`);
-      const bridged = await createBridgedStack(bridge, server, `bridged-${i}`, async () => void new sdk[m.bridgedClass]("mistake", m.bridged(bridgedParent)), cache);
+      const bridged = await createBridgedStack(
+        bridge,
+        server,
+        `bridged-${i}`,
+        async () => void new sdk[m.bridgedClass]("mistake", m.bridged(bridgedParent)),
+        cache,
+      );
       try {
         const [a, b] = [await attempt(irv), await attempt(bridged)];
         const cell = (o: Outcome) => (o.caught === "never" ? "not caught: created" : `at ${o.caught}: ${o.said.replace(/\|/g, "\\|")}`);

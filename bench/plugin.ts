@@ -73,7 +73,10 @@ interface Measured {
 export function irvDrift(t: TestStack, stackName: string): Promise<number | null> {
   const env = { ...process.env, ...pulumiEnv(path.join(path.dirname(t.workDir), "home")) };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist", "cli", "index.js"), "drift", "--stack", stackName, "--cwd", t.workDir], { env, stdio: "ignore" });
+    const child = spawn(process.execPath, [path.join(repoRoot, "dist", "cli", "index.js"), "drift", "--stack", stackName, "--cwd", t.workDir], {
+      env,
+      stdio: "ignore",
+    });
     child.on("error", reject);
     child.on("close", resolve);
   });
@@ -239,14 +242,18 @@ function report(m: Measured, rounds: number): string {
     "| operation | trivial dynamic | trivial plugin | trivial plugin, irv's outputs | dynamic | plugin | plugin / trivial plugin | plugin / trivial plugin, irv's outputs | dynamic / trivial dynamic | plugin / trivial dynamic | trivial plugin / trivial dynamic | API requests, dynamic | API requests, plugin |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
-    ...(measured.length < OPS.length ? ["", "Up and destroy ran once per stack with PULUMI_SKIP_CHECKPOINTS=true, to set up and tear down: not measured (`--unmeasured-setup`)."] : []),
+    ...(measured.length < OPS.length
+      ? ["", "Up and destroy ran once per stack with PULUMI_SKIP_CHECKPOINTS=true, to set up and tear down: not measured (`--unmeasured-setup`)."]
+      : []),
     "",
     "What a plugin that makes no API call costs once it answers with irv's outputs (the floor with irv's data), against the",
     "floors the goals are set on: a plugin can only come near the goals where this is below them.",
     "",
     "| operation | trivial plugin, irv's outputs / trivial plugin (goal for the plugin: at most 1.1x) | trivial plugin, irv's outputs / trivial dynamic (goal for refresh: at most 0.8x) |",
     "|---|---|---|",
-    ...measured.map((op) => `| ${op} | ${ratio("trivial plugin, irv's outputs", "trivial plugin", op)} | ${ratio("trivial plugin, irv's outputs", "trivial dynamic", op)} |`),
+    ...measured.map(
+      (op) => `| ${op} | ${ratio("trivial plugin, irv's outputs", "trivial plugin", op)} | ${ratio("trivial plugin, irv's outputs", "trivial dynamic", op)} |`,
+    ),
     "",
     `\`irv drift\` (no drift, exit ${m.drift.plugin.code}): ${m.drift.dynamic.requests} API requests on the dynamic classes' stack, ${m.drift.plugin.requests} on the plugin's.`,
     `State after up: ${SIDES.map((side) => `${side} ${Math.round(m.state[side] / 1024)} KiB`).join(", ")}.`,
@@ -268,7 +275,8 @@ export function sizesOf(argv: string[]): number[] | undefined {
   const i = argv.indexOf("--sizes");
   if (i < 0) return undefined;
   const sizes = (argv[i + 1] ?? "").split(",").map(Number);
-  if (!sizes.every((n) => Number.isInteger(n) && n > 0 && n % 5 === 0)) throw new Error(`--sizes: expected multiples of 5, comma-separated, got ${argv[i + 1] ?? "nothing"}`);
+  if (!sizes.every((n) => Number.isInteger(n) && n > 0 && n % 5 === 0))
+    throw new Error(`--sizes: expected multiples of 5, comma-separated, got ${argv[i + 1] ?? "nothing"}`);
   return sizes;
 }
 

@@ -56,8 +56,16 @@ export async function runRegistryBench(): Promise<string> {
         seen.add(uid);
         const n: number = repos.length;
         repos.push({
-          uid, name: `repo-${String(n).padStart(6, "0")}`, description: "", catalogTier: "CATALOG_TIER_UNSPECIFIED", aliases: [], bundles: [], activeTags: [],
-          visibility: n % 2 === 0 ? ("public" as const) : ("private" as const), createTime: time, updateTime: time,
+          uid,
+          name: `repo-${String(n).padStart(6, "0")}`,
+          description: "",
+          catalogTier: "CATALOG_TIER_UNSPECIFIED",
+          aliases: [],
+          bundles: [],
+          activeTags: [],
+          visibility: n % 2 === 0 ? ("public" as const) : ("private" as const),
+          createTime: time,
+          updateTime: time,
         });
       }
       store.repos.bulkLoad(repos);

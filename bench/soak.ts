@@ -80,7 +80,12 @@ function orgProgram(organization: string, teams: number, version: 1 | 2): Pulumi
         name: `accounts-${i}`,
         amazon: { account: v2 ? "210987654321" : "123456789012" },
       });
-      new irv.iam.GroupInvite(`invite-${i}`, { groupUid: team.uid, roleUid: viewer, ttl: "86400s", email: v2 ? `lead-${i}@example.com` : `team-${i}@example.com` });
+      new irv.iam.GroupInvite(`invite-${i}`, {
+        groupUid: team.uid,
+        roleUid: viewer,
+        ttl: "86400s",
+        email: v2 ? `lead-${i}@example.com` : `team-${i}@example.com`,
+      });
     }
   };
 }
@@ -226,7 +231,9 @@ export function soakReport(results: SeedResult[], o: SoakOptions): string {
 
 /** One line per seed, with everything the report sums (progress on stderr). */
 export function seedLine(r: SeedResult): string {
-  const f = Object.entries(r.faults).map(([k, n]) => `${k} ${n}`).join(", ");
+  const f = Object.entries(r.faults)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ");
   return `seed ${r.seed}: ${r.passed ? "passed" : `FAILED ${r.error ?? ""}`} in ${r.seconds.toFixed(0)} s; ${r.requests} requests; faults: ${f}; duplicates ${r.duplicates.length}, losses ${r.losses.length}\n`;
 }
 

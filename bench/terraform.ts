@@ -163,7 +163,13 @@ async function tofuSide(bin: string, server: RunningServer, parent: string, team
         case "refresh":
           return void (await tofu(bin, dir, env, ["apply", "-refresh-only", "-auto-approve", ...common]));
         case "targeted":
-          return void (await tofu(bin, dir, env, ["apply", "-refresh-only", "-auto-approve", ...common, ...targetTeams(teams).map((i) => `-target=chainguard_group.${hclName(`team-${i}`)}`)]));
+          return void (await tofu(bin, dir, env, [
+            "apply",
+            "-refresh-only",
+            "-auto-approve",
+            ...common,
+            ...targetTeams(teams).map((i) => `-target=chainguard_group.${hclName(`team-${i}`)}`),
+          ]));
         case "drift":
           return tofu(bin, dir, env, ["plan", "-refresh-only", "-detailed-exitcode", ...common]);
         case "update":
@@ -189,11 +195,14 @@ async function pulumiSide(server: RunningServer, parent: string, teams: number, 
   const parallel = setting === "speed" ? { parallel: FAST } : {};
   const { stack } = t;
   // The dynamic classes cannot be imported (an engine rule); the plugin's resources can.
-  const importer = setting === "speed" ? stackImporter(t, async (name) => {
-    const fresh = await createStack({ stackName: name, program: program(teams / 2), server });
-    await usePluginFrom(fresh);
-    return { t: fresh };
-  }) : undefined;
+  const importer =
+    setting === "speed"
+      ? stackImporter(t, async (name) => {
+          const fresh = await createStack({ stackName: name, program: program(teams / 2), server });
+          await usePluginFrom(fresh);
+          return { t: fresh };
+        })
+      : undefined;
   let urns: string[] = [];
   return {
     tool: "pulumi",
@@ -278,7 +287,8 @@ async function bridgedSide(bridge: Bridge, server: RunningServer, parent: string
   const stackName = `bridged-${setting}`;
   const cache = mkdtempSync(path.join(tmpdir(), "irv-bridged-cache-"));
   fillTokenCache(cache, server.url, server.token);
-  const make = (name: string, updated: number) => createBridgedStack(bridge, server, name, program(updated), cache, skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {});
+  const make = (name: string, updated: number) =>
+    createBridgedStack(bridge, server, name, program(updated), cache, skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {});
   const t = await make(stackName, 0);
   const { stack } = t;
   const parallel = setting === "speed" ? { parallel: FAST } : {};
@@ -364,7 +374,11 @@ async function handEdit(server: RunningServer, parent: string, undo = false): Pr
   const groups: { uid: string; name: string }[] = [];
   let token = "";
   do {
-    const page = (await api(server, "GET", `/iam/v2beta1/groups?uidp.childrenOf=${parent}&pageSize=200${token ? `&pageToken=${encodeURIComponent(token)}` : ""}`)) as { groups: { uid: string; name: string }[]; nextPageToken?: string };
+    const page = (await api(
+      server,
+      "GET",
+      `/iam/v2beta1/groups?uidp.childrenOf=${parent}&pageSize=200${token ? `&pageToken=${encodeURIComponent(token)}` : ""}`,
+    )) as { groups: { uid: string; name: string }[]; nextPageToken?: string };
     groups.push(...page.groups);
     token = page.nextPageToken ?? "";
   } while (token);
@@ -503,7 +517,9 @@ function report(m: Measured): string {
     "",
     ...table("speed"),
     ...(m.o.unmeasuredSetup ? ["", "Create and destroy ran unmeasured (`--unmeasured-setup`)."] : []),
-    ...(m.o.skipCheckpoints ? ["", "The Pulumi sides ran with PULUMI_SKIP_CHECKPOINTS=true (`--skip-checkpoints`): the state written once per operation."] : []),
+    ...(m.o.skipCheckpoints
+      ? ["", "The Pulumi sides ran with PULUMI_SKIP_CHECKPOINTS=true (`--skip-checkpoints`): the state written once per operation."]
+      : []),
     "",
     "CPU by process (seconds): all processes each tool started, exact; split by program, sampled every 200 ms; and the benchmark's own process (irv-server, and for the Pulumi sides the inline program).",
     "",
@@ -529,7 +545,8 @@ function toolsOf(argv: string[]): Tool[] {
   const i = argv.indexOf("--tools");
   if (i < 0) return [...TOOLS];
   const xs = (argv[i + 1] ?? "").split(",");
-  for (const x of xs) if (!(TOOLS as readonly string[]).includes(x)) throw new Error(`--tools: expected some of ${TOOLS.join(", ")}, got ${argv[i + 1] ?? "nothing"}`);
+  for (const x of xs)
+    if (!(TOOLS as readonly string[]).includes(x)) throw new Error(`--tools: expected some of ${TOOLS.join(", ")}, got ${argv[i + 1] ?? "nothing"}`);
   return xs as Tool[];
 }
 
@@ -545,7 +562,14 @@ export async function runTerraformBench(argv: string[]): Promise<string> {
   const out: string[] = [];
   for (const n of sizes)
     for (const latency of latencies) {
-      const text = report(await measure(bin, bridge, n, latency, { runs, tools, unmeasuredSetup: argv.includes("--unmeasured-setup"), skipCheckpoints: argv.includes("--skip-checkpoints") }));
+      const text = report(
+        await measure(bin, bridge, n, latency, {
+          runs,
+          tools,
+          unmeasuredSetup: argv.includes("--unmeasured-setup"),
+          skipCheckpoints: argv.includes("--skip-checkpoints"),
+        }),
+      );
       process.stderr.write(`${text}\n\n`);
       out.push(text);
     }

@@ -41,7 +41,10 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
     name: "sso",
     description: "",
     defaultRoleUid: `${ORG}/0123456789abcdef`,
-    oidc: { ...SECRET, value: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: "[secret]", additionalScopes: ["email", "groups"], pkce: true } },
+    oidc: {
+      ...SECRET,
+      value: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: "[secret]", additionalScopes: ["email", "groups"], pkce: true },
+    },
     createTime: "2026-11-27T06:00:00Z",
     updateTime: "2026-11-27T06:00:00Z",
   },

@@ -51,7 +51,11 @@ export async function readStack({ stack, cwd }: StackSelection): Promise<StackCo
   const workDir = path.resolve(cwd ?? process.cwd());
   const which = stack ? ["--stack", stack] : [];
   const [name, state, config] = await Promise.all([
-    stack ?? pulumi(workDir, ["stack", "--show-name"]).then((s) => s.trim(), (e: Error) => Promise.reject(/no stack/i.test(e.message) ? noStack(workDir) : e)),
+    stack ??
+      pulumi(workDir, ["stack", "--show-name"]).then(
+        (s) => s.trim(),
+        (e: Error) => Promise.reject(/no stack/i.test(e.message) ? noStack(workDir) : e),
+      ),
     pulumi(workDir, ["stack", "export", "--show-secrets", ...which]).then(JSON.parse),
     pulumi(workDir, ["config", "--show-secrets", "--json", ...which]).then(JSON.parse),
   ]);
@@ -84,11 +88,16 @@ export async function selectedStackConfig({ stack, cwd }: StackSelection): Promi
 /** What a run of the pulumi CLI printed; its own error message when it fails. */
 function pulumi(cwd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile("pulumi", [...args, "--non-interactive"], { cwd, env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" }, maxBuffer: 1 << 30 }, (err, stdout, stderr) => {
-      if (!err) return resolve(stdout);
-      const said = stderr.trim().split("\n").filter(Boolean).slice(-3).join("\n");
-      reject(new Error(`pulumi ${args.slice(0, 2).join(" ")} failed in ${cwd}${said ? `: ${said}` : ` (${err.message})`}`));
-    });
+    execFile(
+      "pulumi",
+      [...args, "--non-interactive"],
+      { cwd, env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" }, maxBuffer: 1 << 30 },
+      (err, stdout, stderr) => {
+        if (!err) return resolve(stdout);
+        const said = stderr.trim().split("\n").filter(Boolean).slice(-3).join("\n");
+        reject(new Error(`pulumi ${args.slice(0, 2).join(" ")} failed in ${cwd}${said ? `: ${said}` : ` (${err.message})`}`));
+      },
+    );
   });
 }
 

@@ -9,7 +9,12 @@ import { ResponseTooLargeError, TransportError } from "./errors";
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 /** The body of `res` as text, at most `limit` bytes; a lost connection is a TransportError. */
-export async function readCapped(res: Pick<Dispatcher.ResponseData<unknown>, "headers" | "body">, request: string, where: string, limit = MAX_ANSWER_BYTES): Promise<string> {
+export async function readCapped(
+  res: Pick<Dispatcher.ResponseData<unknown>, "headers" | "body">,
+  request: string,
+  where: string,
+  limit = MAX_ANSWER_BYTES,
+): Promise<string> {
   const declared = Number(res.headers["content-length"]);
   if (declared > limit) {
     res.body.destroy();

@@ -3,7 +3,16 @@ import type { z } from "zod";
 import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../api/collections";
 import { maskPathOf, withoutNulls } from "../api/kinds";
 import type { TokenSource } from "./token-source";
-import { ApiError, CancelledError, DeadlineExceededError, NotTheApiError, ResponseShapeError, TransportError, UnauthenticatedError, WrongAnswerError } from "./errors";
+import {
+  ApiError,
+  CancelledError,
+  DeadlineExceededError,
+  NotTheApiError,
+  ResponseShapeError,
+  TransportError,
+  UnauthenticatedError,
+  WrongAnswerError,
+} from "./errors";
 import { readCapped } from "./body";
 import { PageTokens } from "./paging";
 import { retryFunction } from "./retry";
@@ -196,11 +205,7 @@ export class IrvClient {
    * throw ApiError subclasses; a lost response throws TransportError; a spent budget throws
    * DeadlineExceededError. A 401 with a cached exchanged token is retried once with a fresh one.
    */
-  async send(
-    method: string,
-    path: string,
-    o: CallOptions & { body?: object; query?: Record<string, unknown> } = {},
-  ): Promise<unknown> {
+  async send(method: string, path: string, o: CallOptions & { body?: object; query?: Record<string, unknown> } = {}): Promise<unknown> {
     if (method === "GET") return this.#send(method, path, o);
     this.#writesStarted++;
     try {
@@ -219,7 +224,9 @@ export class IrvClient {
     const onWait =
       report &&
       ((ms: number, why: string) =>
-        report(`${request}: ${why} from ${this.apiUrl}; trying again in ${Math.ceil(ms / 1000)} s (${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s left of the operation's budget)`));
+        report(
+          `${request}: ${why} from ${this.apiUrl}; trying again in ${Math.ceil(ms / 1000)} s (${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s left of the operation's budget)`,
+        ));
     for (let authAttempt = 0; ; authAttempt++) {
       if (o.signal?.aborted) throw new CancelledError(request);
       // Getting a token (an exchange, a token file) counts against the call's deadline too.

@@ -67,7 +67,9 @@ export function secureUrl(url: string, setting: "apiUrl" | "authUrl"): string {
     throw new ConfigurationError(`${key} (${env}) is not a URL`);
   }
   if (u.protocol === "https:" || (u.protocol === "http:" && isLoopbackHost(u.hostname))) return url;
-  throw new ConfigurationError(`${key} (${env}) must be an https URL (plain http only to a loopback host such as 127.0.0.1): credentials must not travel in the clear to ${u.host}`);
+  throw new ConfigurationError(
+    `${key} (${env}) must be an https URL (plain http only to a loopback host such as 127.0.0.1): credentials must not travel in the clear to ${u.host}`,
+  );
 }
 
 /** Checks the URLs among `s` (see secureUrl), so a provider fails at configure rather than at its first request. */

@@ -1,12 +1,4 @@
-import {
-  codes,
-  codeName,
-  TYPE_PREFIX,
-  type CodeName,
-  type ErrorDetail,
-  type FieldViolation,
-  type PreconditionViolation,
-} from "../api/codes";
+import { codes, codeName, TYPE_PREFIX, type CodeName, type ErrorDetail, type FieldViolation, type PreconditionViolation } from "../api/codes";
 import { withoutControls } from "../api/text";
 
 /**
@@ -115,10 +107,8 @@ function codeForHttp(status: number): number {
 function describe(request: string | undefined, message: string, details: ErrorDetail[]): string {
   const extra: string[] = [];
   for (const d of details) {
-    if ("fieldViolations" in d && Array.isArray(d.fieldViolations))
-      for (const v of d.fieldViolations) extra.push(`${v.field}: ${v.description}`);
-    if ("violations" in d && Array.isArray(d.violations))
-      for (const v of d.violations) extra.push(`${v.type}: ${v.description}`);
+    if ("fieldViolations" in d && Array.isArray(d.fieldViolations)) for (const v of d.fieldViolations) extra.push(`${v.field}: ${v.description}`);
+    if ("violations" in d && Array.isArray(d.violations)) for (const v of d.violations) extra.push(`${v.type}: ${v.description}`);
   }
   const tail = extra.length && !extra.every((e) => message.includes(e)) ? ` (${extra.join("; ")})` : "";
   return `${request ? `${request}: ` : ""}${message}${tail}`;
@@ -187,7 +177,9 @@ export class NotTheApiError extends Error {
 /** The operation's time budget ran out before the API answered (see customTimeouts). */
 export class DeadlineExceededError extends Error {
   constructor(request: string, budgetMs: number) {
-    super(`${request}: gave up after ${(budgetMs / 1000).toFixed(budgetMs < 10_000 ? 1 : 0)}s, the time budget for this operation (raise it with the resource's customTimeouts)`);
+    super(
+      `${request}: gave up after ${(budgetMs / 1000).toFixed(budgetMs < 10_000 ? 1 : 0)}s, the time budget for this operation (raise it with the resource's customTimeouts)`,
+    );
     this.name = "DeadlineExceededError";
   }
 }

@@ -26,7 +26,8 @@ export class PageTokens {
     this.#pages++;
     if (!token) return undefined;
     const digest = createHash("sha256").update(token).digest("base64");
-    if (this.#seen.has(digest)) throw new WrongAnswerError(this.request, `the API sent a page token it sent before (after ${this.#pages} pages): its pages would never end`);
+    if (this.#seen.has(digest))
+      throw new WrongAnswerError(this.request, `the API sent a page token it sent before (after ${this.#pages} pages): its pages would never end`);
     if (this.#pages >= this.maxPages) throw new WrongAnswerError(this.request, `the API still had pages after ${this.#pages}, more than any listing has`);
     this.#seen.add(digest);
     return token;

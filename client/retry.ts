@@ -46,8 +46,17 @@ export interface RetryPolicy {
 export const RETRY_STATUSES = [429, 503];
 /** Connection failures worth another attempt. */
 export const RETRY_ERROR_CODES = [
-  "ECONNRESET", "ECONNREFUSED", "EPIPE", "ENOTFOUND", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET",
-  "UND_ERR_CLOSED", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT",
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ENOTFOUND",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
 ];
 
 /** Connection failures that mean nothing answers at the address: the request was never sent. */
@@ -92,7 +101,12 @@ export function retryFunction(policy: RetryPolicy): RetryHandler.RetryCallback {
     const byError = statusCode == null && idempotent && code != null && RETRY_ERROR_CODES.includes(code);
     if (refused ? state.counter > Math.min(REFUSED_RETRIES, maxRetries) : (!byStatus && !byError) || (byError && state.counter > maxRetries)) return cb(err);
     const after = retryAfterMs(headers?.["retry-after"]);
-    const wait = after !== undefined ? retryAfterWait(after) : refused ? backoff(state.counter, REFUSED_MIN_DELAY_MS, maxDelayMs) : backoff(state.counter, minDelayMs, maxDelayMs);
+    const wait =
+      after !== undefined
+        ? retryAfterWait(after)
+        : refused
+          ? backoff(state.counter, REFUSED_MIN_DELAY_MS, maxDelayMs)
+          : backoff(state.counter, minDelayMs, maxDelayMs);
     if (Date.now() + wait > deadline) return cb(err);
     onWait?.(wait, statusCode != null ? `HTTP ${statusCode}` : code!);
     setTimeout(() => cb(null), wait);

@@ -11,7 +11,10 @@ import { cachedClient } from "../client/session";
  */
 export function programClient(o: { anonymous?: boolean } = {}): IrvClient {
   // runtime.getConfig reads secrets without the plaintext warning Config.get would print.
-  return cachedClient(readSettings((key) => pulumi.runtime.getConfig(key)), o);
+  return cachedClient(
+    readSettings((key) => pulumi.runtime.getConfig(key)),
+    o,
+  );
 }
 
 /** Scope, order and paging arguments every list data source takes (from api/functions). */

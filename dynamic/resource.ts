@@ -16,8 +16,7 @@ export type DeepInput<T> = T extends string | number | boolean | null | undefine
  * nothing more).
  */
 export type ExactlyOne<T, Names extends string = string> =
-  | { [K in keyof T]: Pick<T, K> & { [O in Exclude<keyof T, K>]?: never } }[keyof T]
-  | { [M in `give exactly one of ${Names}`]: never };
+  { [K in keyof T]: Pick<T, K> & { [O in Exclude<keyof T, K>]?: never } }[keyof T] | { [M in `give exactly one of ${Names}`]: never };
 
 /** Every resource also takes these. */
 export interface CommonArgs {

@@ -102,7 +102,8 @@ export async function startChaosProxy(upstreamUrl: string, o: ChaosProxyOptions 
   let random: { settings: ChaosSettings; next: () => number } | undefined;
   let seen = 0;
   let rewrites: { match: Match; edit: (status: number, body: Buffer) => Buffer }[] = [];
-  const holds: { match: Match; arrived: number; released: number; stopped: boolean; waiting: (() => void)[]; watchers: { n: number; done: () => void }[] }[] = [];
+  const holds: { match: Match; arrived: number; released: number; stopped: boolean; waiting: (() => void)[]; watchers: { n: number; done: () => void }[] }[] =
+    [];
   /** Waits while a hold keeps this request. */
   async function held(method: string, path: string): Promise<void> {
     for (const h of holds) {
@@ -248,7 +249,7 @@ export async function startChaosProxy(upstreamUrl: string, o: ChaosProxyOptions 
     },
     reset() {
       rewrites = [];
-      for (const h of holds.splice(0)) (h.stopped = true, h.waiting.splice(0).forEach((go) => go()));
+      for (const h of holds.splice(0)) ((h.stopped = true), h.waiting.splice(0).forEach((go) => go()));
       armed = [];
       random = undefined;
       for (const k of FAULT_KINDS) counts[k] = 0;

@@ -24,7 +24,6 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { unknownValue } from "../provider/sentinels";
 import type { Rec } from "../provider/resources/spec";
 
-
 const valuesOf = (s: structproto.Struct | undefined): Rec => (s?.toJavaScript() ?? {}) as Rec;
 const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
 /** The inputs that differ between `olds` (outputs) and `news`. */
@@ -71,7 +70,9 @@ const service = {
     if (inputs) resp.setInputs(inputs);
     return resp;
   }),
-  update: unary((req: provproto.UpdateRequest) => new provproto.UpdateResponse().setProperties(struct({ ...valuesOf(req.getOlds()), ...valuesOf(req.getNews()) }))),
+  update: unary((req: provproto.UpdateRequest) =>
+    new provproto.UpdateResponse().setProperties(struct({ ...valuesOf(req.getOlds()), ...valuesOf(req.getNews()) })),
+  ),
   delete: unary(() => new emptyproto.Empty()),
   cancel: unary(() => new emptyproto.Empty()),
 };

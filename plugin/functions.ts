@@ -20,7 +20,6 @@ import { isSecret, secret, unwrapSecrets } from "./secrets";
 import { BadRequestError } from "./errors";
 import type { Rec } from "../provider/resources/spec";
 
-
 /** The schema token of a named result object: `irv:registry:Repo`. */
 export const objectToken = (o: ObjectDefinition): string => `irv:${o.module}:${o.name}`;
 
@@ -51,8 +50,7 @@ function resultType(f: ResultField): PropertySpec {
 /** The properties and required names of a result object. */
 function objectSpec(fields: Record<string, ResultField>): { properties: Record<string, PropertySpec>; required: string[] } {
   const properties: Record<string, PropertySpec> = {};
-  for (const [name, f] of Object.entries(fields))
-    properties[name] = { ...resultType(f), description: f.description, ...(f.secret ? { secret: true } : {}) };
+  for (const [name, f] of Object.entries(fields)) properties[name] = { ...resultType(f), description: f.description, ...(f.secret ? { secret: true } : {}) };
   return { properties, required: Object.keys(fields).filter((n) => !fields[n].optional) };
 }
 
@@ -75,7 +73,7 @@ export function functionTypes(): Record<string, PropertySpec> {
   const visit = (fields: Record<string, ResultField>) => {
     for (const f of Object.values(fields)) {
       const o = objectOf(f.type, OBJECTS);
-      if (o && !used.has(o.name)) used.set(o.name, o), visit(o.fields);
+      if (o && !used.has(o.name)) (used.set(o.name, o), visit(o.fields));
     }
   };
   for (const f of FUNCTIONS) visit("object" in f.result ? f.result.object.fields : { [f.result.list]: { type: `${f.result.of.name}[]`, description: "" } });

@@ -22,7 +22,6 @@ const SETTING_DOCS: Record<keyof typeof SETTINGS, { description: string; secret?
   identityToken: { description: "An OIDC token, or the path of a file holding one, exchanged for `identity`.", secret: true },
 };
 
-
 function propertyOf(d: KindDefinition, name: string, f: FieldDefinition, asInput: boolean): PropertySpec {
   return {
     ...(kindTypes().fields[d.kind][name] ?? tsTypeSpec(f.type)),
@@ -92,7 +91,8 @@ export const VERSION: string = (() => {
  */
 function namedTypes(resources: Record<string, unknown>): Record<string, unknown> {
   const types = { ...kindTypes().types, ...functionTypes() };
-  for (const token of Object.keys(types)) if (token in resources) throw new Error(`schema: the type ${token} has the token of a resource; name one of them otherwise`);
+  for (const token of Object.keys(types))
+    if (token in resources) throw new Error(`schema: the type ${token} has the token of a resource; name one of them otherwise`);
   return types;
 }
 

@@ -9,7 +9,6 @@
 import { specialSecretSig, specialSigKey } from "../provider/sentinels";
 import type { Rec } from "../provider/resources/spec";
 
-
 /** True for a wrapped secret. */
 export function isSecret(v: unknown): v is { value: unknown } {
   return !!v && typeof v === "object" && (v as Rec)[specialSigKey] === specialSecretSig;
@@ -57,8 +56,7 @@ export function secretPathsOf(v: unknown, at: Path = [], found: Path[] = []): Pa
   if (isSecret(v)) found.push(at);
   else if (Array.isArray(v)) {
     if (at.length && v.some((x) => secretPathsOf(x).length)) found.push(at);
-  } else if (v && typeof v === "object")
-    for (const [k, x] of Object.entries(v)) if (x && typeof x === "object") secretPathsOf(x, [...at, k], found);
+  } else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) if (x && typeof x === "object") secretPathsOf(x, [...at, k], found);
   return found;
 }
 

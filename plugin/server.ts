@@ -32,7 +32,6 @@ import { providerService, valuesOf, type DiffCall, type ReadAnswer, type ReadCal
 import { secretPaths } from "../api/kinds";
 import type { Rec } from "../provider/resources/spec";
 
-
 /** Kinds by type token, as URNs name them (a refresh asks thousands of times). */
 const kindsByType = new Map<string, (typeof KINDS)[number]>();
 
@@ -50,7 +49,6 @@ function kindOfUrn(urn: string): (typeof KINDS)[number] {
   }
   return k;
 }
-
 
 /** A Struct the engine sent, decoded once: as sent (secrets wrapped), plain, and where its secrets were. */
 interface Decoded {
@@ -115,7 +113,17 @@ function detailedDiff(olds: Rec, news: Rec, changed: string[], replaces: string[
     const replace = replaces.includes(name);
     const K = provproto.PropertyDiff.Kind;
     const kind =
-      olds[name] === undefined ? (replace ? K.ADD_REPLACE : K.ADD) : news[name] === undefined ? (replace ? K.DELETE_REPLACE : K.DELETE) : replace ? K.UPDATE_REPLACE : K.UPDATE;
+      olds[name] === undefined
+        ? replace
+          ? K.ADD_REPLACE
+          : K.ADD
+        : news[name] === undefined
+          ? replace
+            ? K.DELETE_REPLACE
+            : K.DELETE
+          : replace
+            ? K.UPDATE_REPLACE
+            : K.UPDATE;
     out.set(name, new provproto.PropertyDiff().setKind(kind).setInputdiff(true));
   }
   for (const name of replaces)
@@ -128,7 +136,14 @@ function detailedDiff(olds: Rec, news: Rec, changed: string[], replaces: string[
  * stack moved from the dynamic classes holds theirs), the inputs, every output the API computes unknown.
  */
 function previewOutputs(k: (typeof KINDS)[number], olds: Rec, news: Rec, keepUid: boolean): Rec {
-  const out: Rec = { ...Object.fromEntries(outputNames(k.kind).filter((n) => n in olds).map((n) => [n, olds[n]])), ...news };
+  const out: Rec = {
+    ...Object.fromEntries(
+      outputNames(k.kind)
+        .filter((n) => n in olds)
+        .map((n) => [n, olds[n]]),
+    ),
+    ...news,
+  };
   for (const [name, f] of Object.entries(k.fields)) if (!f.input && !f.writeOnly) out[name] = UNKNOWN;
   out.uid = keepUid && olds.uid ? olds.uid : UNKNOWN;
   return out;
@@ -257,7 +272,6 @@ const methods = {
     const m = mappingFor(req.getKey(), req.getProvider());
     return m ? new provproto.GetMappingResponse().setProvider(m.provider).setData(m.data) : new provproto.GetMappingResponse();
   },
-
 };
 
 /**

@@ -42,8 +42,16 @@ export const CI_ISSUERS: readonly { issuer: string; name: string; foreignSubject
   },
   { issuer: "https://gitlab.com", name: "GitLab CI", foreignSubjects: ["project_path:irv-policy-probe/any-project:ref_type:branch:ref:main"] },
   { issuer: "https://app.terraform.io", name: "HCP Terraform", foreignSubjects: ["organization:irv-policy-probe:project:any:workspace:any:run_phase:apply"] },
-  { issuer: "https://oidc.circleci.com/org/00000000-0000-0000-0000-000000000000", name: "CircleCI", foreignSubjects: ["org/irv-policy-probe/project/any/user/any"] },
-  { issuer: "https://agent.buildkite.com", name: "Buildkite", foreignSubjects: ["organization:irv-policy-probe:pipeline:any:ref:refs/heads/main:commit:0:step:any"] },
+  {
+    issuer: "https://oidc.circleci.com/org/00000000-0000-0000-0000-000000000000",
+    name: "CircleCI",
+    foreignSubjects: ["org/irv-policy-probe/project/any/user/any"],
+  },
+  {
+    issuer: "https://agent.buildkite.com",
+    name: "Buildkite",
+    foreignSubjects: ["organization:irv-policy-probe:pipeline:any:ref:refs/heads/main:commit:0:step:any"],
+  },
 ];
 
 /** Whether the RE2 `pattern` matches all of `s` (as the platform matches patterns); false when it does not compile. */
@@ -71,7 +79,9 @@ export function broadness(cm: Record<string, unknown>): string[] {
     for (const ci of CI_ISSUERS) {
       const trusts = issuer === ci.issuer || (ip !== undefined && fullMatch(ip, ci.issuer));
       if (trusts && ci.foreignSubjects.some((s) => fullMatch(sp, s)))
-        out.push(`claimMatch.subjectPattern ${JSON.stringify(sp)} matches subjects of every ${ci.name} user (it matches ${JSON.stringify(ci.foreignSubjects.find((s) => fullMatch(sp, s)))})`);
+        out.push(
+          `claimMatch.subjectPattern ${JSON.stringify(sp)} matches subjects of every ${ci.name} user (it matches ${JSON.stringify(ci.foreignSubjects.find((s) => fullMatch(sp, s)))})`,
+        );
     }
   }
   return out;

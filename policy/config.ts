@@ -20,7 +20,8 @@ export function parsePolicyConfig(raw: unknown, source = "policy config"): Polic
   const out: PolicyConfig = {};
   for (const [id, v] of Object.entries(raw as Record<string, unknown>)) {
     const rule: Pick<Rule, "config"> | undefined = ruleById(id) ?? gateById(id);
-    if (!rule && id !== "all") throw new Error(`${source}: unknown rule ${JSON.stringify(id)} (the rules: ${[...RULES, ...ACCESS_GATES].map((r) => r.id).join(", ")})`);
+    if (!rule && id !== "all")
+      throw new Error(`${source}: unknown rule ${JSON.stringify(id)} (the rules: ${[...RULES, ...ACCESS_GATES].map((r) => r.id).join(", ")})`);
     const entry = typeof v === "string" ? { enforcementLevel: v } : v;
     if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw new Error(`${source}: ${id}: must be an enforcement level or an object`);
     const e = entry as Record<string, unknown>;
@@ -31,10 +32,15 @@ export function parsePolicyConfig(raw: unknown, source = "policy config"): Polic
       const prop = rule?.config?.properties[k];
       if (!prop) throw new Error(`${source}: ${id}: unknown setting ${JSON.stringify(k)}`);
       const ok =
-        prop.type === "array" ? Array.isArray(val) && val.every((x) => typeof x === "string")
-        : prop.type === "integer" ? Number.isInteger(val) && (prop.minimum === undefined || (val as number) >= prop.minimum)
-        : typeof val === prop.type;
-      if (!ok) throw new Error(`${source}: ${id}.${k}: must be ${prop.type === "array" ? "an array of strings" : `a${prop.type === "integer" ? "n integer" : ` ${prop.type}`}${prop.minimum !== undefined ? ` of at least ${prop.minimum}` : ""}`}`);
+        prop.type === "array"
+          ? Array.isArray(val) && val.every((x) => typeof x === "string")
+          : prop.type === "integer"
+            ? Number.isInteger(val) && (prop.minimum === undefined || (val as number) >= prop.minimum)
+            : typeof val === prop.type;
+      if (!ok)
+        throw new Error(
+          `${source}: ${id}.${k}: must be ${prop.type === "array" ? "an array of strings" : `a${prop.type === "integer" ? "n integer" : ` ${prop.type}`}${prop.minimum !== undefined ? ` of at least ${prop.minimum}` : ""}`}`,
+        );
     }
     out[id] = typeof v === "string" ? (v as EnforcementLevel) : (e as RuleConfigEntry);
   }

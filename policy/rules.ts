@@ -17,7 +17,8 @@ export const RULES: readonly Rule[] = [
     enforcementLevel: "mandatory",
     kinds: ["roleBindings"],
     scope: "stack",
-    reason: "A workload identity bound at the organization's root to owner, or to a role that can delete or grant roles, can take over the whole organization if its token leaks.",
+    reason:
+      "A workload identity bound at the organization's root to owner, or to a role that can delete or grant roles, can take over the whole organization if its token leaks.",
     fix: "Bind the identity in the group it works on, to a custom role with only the capabilities its job needs.",
     config: { properties: dangerousConfig },
     check(s, w, c) {
@@ -131,11 +132,16 @@ export const RULES: readonly Rule[] = [
     enforcementLevel: "mandatory",
     kinds: ["roleBindings"],
     scope: "stack",
-    reason: "Binding an identity in a group above its own gives it power over its own group's parents and siblings: the API allows it, and it is the path to escalation.",
+    reason:
+      "Binding an identity in a group above its own gives it power over its own group's parents and siblings: the API allows it, and it is the path to escalation.",
     fix: "Bind the identity in its own group or below, or move the identity up to the group it must act on.",
     config: {
       properties: {
-        allowReadOnly: { type: "boolean", description: "Allow such a binding when the role only lists and pulls (an auditor reading the organization).", default: true },
+        allowReadOnly: {
+          type: "boolean",
+          description: "Allow such a binding when the role only lists and pulls (an auditor reading the organization).",
+          default: true,
+        },
       },
     },
     check(s, w, c) {

@@ -74,7 +74,10 @@ export interface Finding {
 
 /** The JSON schema of one rule's settings (Pulumi's policy config schema: properties with defaults). */
 export interface ConfigSchema {
-  properties: Record<string, { type: "integer" | "boolean" | "array" | "string"; description: string; default: unknown; items?: { type: "string" }; minimum?: number }>;
+  properties: Record<
+    string,
+    { type: "integer" | "boolean" | "array" | "string"; description: string; default: unknown; items?: { type: "string" }; minimum?: number }
+  >;
 }
 
 /** One rule. */

@@ -16,7 +16,7 @@ export interface Timeouts {
 /** The budget of an operation when no customTimeout is set. */
 export const DEFAULT_OPERATION_MS = 5 * 60_000;
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
  * Milliseconds of a Go-style duration as Pulumi writes customTimeouts ("90s", "1h30m", "500ms").

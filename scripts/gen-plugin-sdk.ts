@@ -24,7 +24,6 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { packageSchema } from "../plugin/schema";
 
-
 /** The repository root: the folder above this file (or above dist/) that holds scripts/gen-sdks. */
 export const ROOT: string = (() => {
   for (let dir = __dirname; path.dirname(dir) !== dir; dir = path.dirname(dir))
@@ -111,7 +110,7 @@ export function closedEnums<T>(schema: T): T {
     const ref = oneOf?.find((t) => t.$ref)?.$ref;
     if (ref) {
       const { oneOf: _o, type: _t, ...rest } = o;
-      return { ...close(rest) as object, $ref: ref };
+      return { ...(close(rest) as object), $ref: ref };
     }
     return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, close(x)]));
   };
@@ -161,7 +160,9 @@ if (require.main === module) {
     () => {
       process.stdout.write(`gen-plugin-sdk: wrote ${path.relative(process.cwd(), path.join(root, SCHEMA_FILE))}\n`);
       for (const dir of Object.values(SDK_DIRS))
-        process.stdout.write(`gen-plugin-sdk: wrote ${path.relative(process.cwd(), path.join(root, dir)) || "."} (${filesUnder(path.join(root, dir)).length} files)\n`);
+        process.stdout.write(
+          `gen-plugin-sdk: wrote ${path.relative(process.cwd(), path.join(root, dir)) || "."} (${filesUnder(path.join(root, dir)).length} files)\n`,
+        );
     },
     (e: unknown) => {
       process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);

@@ -64,8 +64,7 @@ function outputTypeOf(d: KindDefinition, name: string, f: FieldDefinition): stri
 }
 
 /** True when the create body needs the argument (the parent always). */
-const required = (d: KindDefinition, name: string, f: FieldDefinition) =>
-  name === d.parentField || (!!f.schema && f.schema._zod.optin !== "optional");
+const required = (d: KindDefinition, name: string, f: FieldDefinition) => name === d.parentField || (!!f.schema && f.schema._zod.optin !== "optional");
 
 const doc = (indent: string, text: string) => `${indent}/** ${text} */\n`;
 
@@ -79,10 +78,16 @@ function argOf(d: KindDefinition, name: string, f: FieldDefinition): string {
 function argsOf(d: KindDefinition): string {
   const inputs = Object.entries(d.fields).filter(([, f]) => f.input);
   const one = new Set(d.exactlyOne ?? []);
-  const plain = inputs.filter(([n]) => !one.has(n)).map(([n, f]) => argOf(d, n, f)).join("");
+  const plain = inputs
+    .filter(([n]) => !one.has(n))
+    .map(([n, f]) => argOf(d, n, f))
+    .join("");
   const intro = doc("", `Arguments of ${article(d.label)} ${d.label}.`);
   if (!one.size) return `${intro}export interface ${d.className}Args extends CommonArgs {\n${plain}}\n`;
-  const choices = inputs.filter(([n]) => one.has(n)).map(([n, f]) => argOf(d, n, { ...f, schema: undefined, argType: argTypeOf(f) }).replace("?:", ":")).join("");
+  const choices = inputs
+    .filter(([n]) => one.has(n))
+    .map(([n, f]) => argOf(d, n, { ...f, schema: undefined, argType: argTypeOf(f) }).replace("?:", ":"))
+    .join("");
   return (
     doc("", `The inputs of ${article(d.label)} ${d.label} of which exactly one is given.`) +
     `interface ${d.className}Choice {\n${choices}}\n\n` +
@@ -141,7 +146,10 @@ const inFolder = (module: Module) => (file: string) => existsSync(path.join(DYNA
  * Every file this writes, by its path under dynamic/ (`iam/group.ts`, `events/index.ts`): the
  * classes of each module that has kinds, and its index.
  */
-export function generateClasses(kinds: readonly KindDefinition[] = KINDS, present: (module: Module) => (file: string) => boolean = inFolder): Map<string, string> {
+export function generateClasses(
+  kinds: readonly KindDefinition[] = KINDS,
+  present: (module: Module) => (file: string) => boolean = inFolder,
+): Map<string, string> {
   const files = new Map<string, string>();
   for (const module of MODULES) {
     const mine = kinds.filter((d) => d.module === module);

@@ -123,7 +123,9 @@ export class Authorizer {
   /** Throws PERMISSION_DENIED unless the caller holds `capability` on `group`. */
   require(caller: string, capability: string, group: string): void {
     if (!this.can(caller, capability, group))
-      throw permissionDenied(`identity ${identityOf(caller)} lacks "${capability}" on group ${group}${narrowingOf(caller) ? " (its token is narrowed by the exchange's cap or scopes)" : ""}`);
+      throw permissionDenied(
+        `identity ${identityOf(caller)} lacks "${capability}" on group ${group}${narrowingOf(caller) ? " (its token is narrowed by the exchange's cap or scopes)" : ""}`,
+      );
   }
 
   /** The capabilities of `capabilities` the caller does not hold on `group`. */
@@ -138,8 +140,7 @@ export class Authorizer {
    */
   requireAll(caller: string, capabilities: Iterable<string>, group: string, what: string): void {
     const lacking = this.lacking(caller, capabilities, group);
-    if (lacking.length > 0)
-      throw permissionDenied(`${what} needs every capability it grants, and the caller lacks on group ${group}: ${lacking.join(", ")}`);
+    if (lacking.length > 0) throw permissionDenied(`${what} needs every capability it grants, and the caller lacks on group ${group}: ${lacking.join(", ")}`);
   }
 
   /**
@@ -149,7 +150,11 @@ export class Authorizer {
    * 0.3 to 0.5 s per list).
    */
   scopes(caller: string, capability: string): string[] {
-    const groups = new Set(this.grants(caller).filter((g) => g.capabilities.has(capability)).map((g) => g.group));
+    const groups = new Set(
+      this.grants(caller)
+        .filter((g) => g.capabilities.has(capability))
+        .map((g) => g.group),
+    );
     const covered = (g: string) => {
       authzWork.steps++;
       for (let p = parentOf(g); p !== undefined; p = parentOf(p)) {

@@ -86,7 +86,9 @@ async function main(): Promise<void> {
   const compactAfter = values["compact-after"] === undefined ? undefined : Number(values["compact-after"]);
   if (compactAfter !== undefined && !(Number.isInteger(compactAfter) && compactAfter >= 0))
     throw new Error(`--compact-after must be a number of bytes, not ${values["compact-after"]}`);
-  const positive = (flag: "request-timeout" | "max-connections" | `delivery-${"backoff" | "max-backoff" | "attempts" | "timeout" | "queue" | "queue-total"}`) => {
+  const positive = (
+    flag: "request-timeout" | "max-connections" | `delivery-${"backoff" | "max-backoff" | "attempts" | "timeout" | "queue" | "queue-total"}`,
+  ) => {
     const v = values[flag];
     if (v === undefined) return undefined;
     if (!/^[1-9]\d{0,8}$/.test(v)) throw new Error(`--${flag} must be a positive integer, not ${v}`);

@@ -4,16 +4,7 @@
  * HTTP status the table gives. Handlers throw `ApiError`s; the error plugin turns them (and
  * Fastify's own errors) into responses.
  */
-import {
-  codes,
-  ERROR_DOMAIN,
-  TYPE_PREFIX,
-  type CodeName,
-  type ErrorDetail,
-  type FieldViolation,
-  type PreconditionViolation,
-  type Status,
-} from "../api/codes";
+import { codes, ERROR_DOMAIN, TYPE_PREFIX, type CodeName, type ErrorDetail, type FieldViolation, type PreconditionViolation, type Status } from "../api/codes";
 
 /** A wrong method on a known path. Not in the shared table: it is the gateway's routing answer
  *  (grpc-gateway sends code 12 UNIMPLEMENTED with HTTP 405 Method Not Allowed). */
@@ -107,7 +98,6 @@ export function toApiError(err: unknown): ApiError {
   const known = e.code ? FRAMEWORK_ERRORS[e.code] : undefined;
   if (known) return invalidField(known.field, known.description);
   // JSON.parse errors surface as SyntaxError with statusCode 400; their text quotes the body.
-  if (e.name === "SyntaxError" || (e.statusCode && e.statusCode >= 400 && e.statusCode < 500))
-    return invalidField("body", "could not be parsed");
+  if (e.name === "SyntaxError" || (e.statusCode && e.statusCode >= 400 && e.statusCode < 500)) return invalidField("body", "could not be parsed");
   return apiError("INTERNAL", "internal error");
 }

@@ -96,7 +96,6 @@ export interface ServerOptions {
   delivery?: DeliveryOptions;
 }
 
-
 /** A running server. */
 export interface RunningServer {
   /** The API base URL, e.g. http://127.0.0.1:41234. */
@@ -139,8 +138,7 @@ async function populate(store: Store, opts: ServerOptions, fixtures: ReadFixture
   const organizationName = opts.organizationName ?? fixtures.organizationName ?? "acme";
   // The root is a group like any other: a name the API would refuse would make every later
   // update of it fail validation, whatever field it changes.
-  if (!GROUP_NAME.test(organizationName))
-    throw new Error(`organization name ${JSON.stringify(organizationName)} must match ${GROUP_NAME.source}`);
+  if (!GROUP_NAME.test(organizationName)) throw new Error(`organization name ${JSON.stringify(organizationName)} must match ${GROUP_NAME.source}`);
   const { adminUid } = bootstrap(store, organization, organizationName, now);
   applyFixtures(store, organization, fixtures, now);
   opts.seed?.(store, organization);
@@ -174,7 +172,12 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const urls: IssuerUrls = { url: "", authUrl: "", registryHost: "" };
   const tokens = await TokenIssuer.create(urls, clock, id.signingKey);
   const ctx: ServerContext = {
-    store, clock, urls, organization, tokens, allowPrivateIssuers: opts.allowPrivateIssuers ?? false,
+    store,
+    clock,
+    urls,
+    organization,
+    tokens,
+    allowPrivateIssuers: opts.allowPrivateIssuers ?? false,
     authz: new Authorizer(store),
     pageSecret: Buffer.from(id.pageSecret, "base64"),
     changes: new ChangeFeed(),
@@ -186,14 +189,28 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const routes: { method: string; url: string }[] = [];
   // One count of unread answers for both doors; a connection closed for it is worth a line.
   const unread = new UnreadAnswers(UNREAD_LIMITS, (peer, held) =>
-    process.stderr.write(`irv-server: closed the connection of ${peer}: it held ${(held / 1048576).toFixed(1)} MiB of answers not read, the most when all connections together held their ${UNREAD_LIMITS.total / 1048576} MiB\n`),
+    process.stderr.write(
+      `irv-server: closed the connection of ${peer}: it held ${(held / 1048576).toFixed(1)} MiB of answers not read, the most when all connections together held their ${UNREAD_LIMITS.total / 1048576} MiB\n`,
+    ),
   );
-  const app = buildApp(ctx, { logger: opts.logger ?? false, record: opts.record ?? true, requests, faults, connections: opts.connections ?? {}, routes, unread });
+  const app = buildApp(ctx, {
+    logger: opts.logger ?? false,
+    record: opts.record ?? true,
+    requests,
+    faults,
+    connections: opts.connections ?? {},
+    routes,
+    unread,
+  });
   const host = opts.host ?? "127.0.0.1";
   trackRequests(app.server);
   // gRPC on the same listener, within the same bounds.
   const limits = connectionLimits(opts.connections ?? {});
-  const grpc = serveGrpc(app, { maxMessageBytes: BODY_LIMIT, requestTimeoutMs: limits.requestTimeoutMs, idleTimeoutMs: limits.keepAliveTimeoutMs, unread }, (s) => handedOff(app.server, s));
+  const grpc = serveGrpc(
+    app,
+    { maxMessageBytes: BODY_LIMIT, requestTimeoutMs: limits.requestTimeoutMs, idleTimeoutMs: limits.keepAliveTimeoutMs, unread },
+    (s) => handedOff(app.server, s),
+  );
   try {
     await app.listen({ port: opts.port ?? 0, host });
   } catch (e) {

@@ -21,8 +21,7 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 
 function unwrap(s: z.ZodType): z.ZodType {
   let cur: z.ZodType = s;
-  while (cur instanceof z.ZodOptional || cur instanceof z.ZodDefault || cur instanceof z.ZodNullable)
-    cur = (cur as z.ZodOptional<z.ZodType>).unwrap();
+  while (cur instanceof z.ZodOptional || cur instanceof z.ZodDefault || cur instanceof z.ZodNullable) cur = (cur as z.ZodOptional<z.ZodType>).unwrap();
   return cur;
 }
 
@@ -59,7 +58,10 @@ export function parseMask(query: RawQuery, allowed: Set<string>): string[] | und
   if (raw === undefined) return undefined;
   if (Array.isArray(raw) || (query.updateMask !== undefined && query.update_mask !== undefined))
     throw invalidField("update_mask", "must be given once, as comma-separated field paths");
-  const paths = raw.split(",").map((p) => p.trim()).filter((p) => p !== "");
+  const paths = raw
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
   // An empty mask is no mask (AIP-134): the fields present in the body change.
   if (paths.length === 0) return undefined;
   // Every updatable field: the body replaces the resource (absent fields are cleared).

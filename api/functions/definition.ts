@@ -66,7 +66,9 @@ export const listArgs = {
   filters: z
     .record(z.string(), z.union([z.string(), z.array(z.string())]))
     .optional()
-    .describe("Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing."),
+    .describe(
+      "Any other filter the API's List accepts, by its query name (`advisory_ids` or `advisoryIds`). The API ignores a name its List does not take, so a misspelt filter filters nothing.",
+    ),
 };
 /** The list arguments as TypeScript callers pass them. */
 export type ListArgs = z.infer<z.ZodObject<typeof listArgs>>;
@@ -90,7 +92,13 @@ export function kindResult(
   for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][]) {
     if (name === d.parentField || f.writeOnly) continue;
     const optional = mayLack(f) || o.optional?.(name);
-    fields[name] = { type: f.type, description: f.description, of: { kind, field: name }, ...(f.secret ? { secret: true } : {}), ...(optional ? { optional: true } : {}) };
+    fields[name] = {
+      type: f.type,
+      description: f.description,
+      of: { kind, field: name },
+      ...(f.secret ? { secret: true } : {}),
+      ...(optional ? { optional: true } : {}),
+    };
   }
   if (o.optional?.("uid")) fields.uid = { ...fields.uid, optional: true };
   return { name: o.name, module: d.module, description: o.description ?? `A ${d.label} as the functions return it.`, fields };

@@ -22,7 +22,12 @@ export const IdentityResult = kindResult("identities", {
   description:
     "An identity as getIdentity returns it: a workload identity's fields, a person's those the platform's lookup gives (uid, name, description, times); with `allowMissing` and no match, `found: false` alone.",
   parent: { type: "string", description: "The owning group's uid; absent for a person (people belong to no group).", optional: true },
-  extra: { found: { type: "boolean", description: "Whether an identity was found: always true unless `allowMissing` is set and none matches (then nothing else is set)." } },
+  extra: {
+    found: {
+      type: "boolean",
+      description: "Whether an identity was found: always true unless `allowMissing` is set and none matches (then nothing else is set).",
+    },
+  },
   // Absent when nothing was found (allowMissing); a person has no relationship type, emails or company in the lookup.
   optional: (name) => name !== "found",
 });
@@ -59,12 +64,18 @@ export const Repo = {
     uid: text("The repository's uid."),
     name: text("Its name, e.g. `nginx`."),
     description: common.description,
-    catalogTier: text("Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`."),
+    catalogTier: text(
+      "Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.",
+    ),
     bundles: texts("The bundles it belongs to."),
     aliases: texts("Other names it is known by."),
     activeTags: texts("The tags currently maintained."),
     syncConfig: { type: "RepoSyncConfig", description: "Where it syncs from, when it is synced from another repository.", optional: true, wire: "sync_config" },
-    customOverlay: { type: "object", description: "The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.", optional: true },
+    customOverlay: {
+      type: "object",
+      description: "The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.",
+      optional: true,
+    },
     visibility: optional(text("`public` or `private` where the API says (irv-server does); public repos need no credentials.")),
     readme: optional(text("Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.")),
     createTime: optional(time("When it was created")),
@@ -91,9 +102,16 @@ export const AdvisorySeverity = advisoryObject("AdvisorySeverity", "A severity s
   score: text("The score: a CVSS vector, or a number, as the type says."),
 });
 
-export const AdvisoryNote = advisoryObject("AdvisoryNote", "An event that carries only a comment (a true positive, analysis or fix not planned, a pending upstream fix).", { note: text("Why.") });
+export const AdvisoryNote = advisoryObject(
+  "AdvisoryNote",
+  "An event that carries only a comment (a true positive, analysis or fix not planned, a pending upstream fix).",
+  { note: text("Why.") },
+);
 
-export const AdvisoryNvdApiDetection = advisoryObject("AdvisoryNvdApiDetection", "A detection through the NVD API.", { cpeSearched: text("The name or keyword searched."), cpeFound: text("The CPE found that matches the artifact.") });
+export const AdvisoryNvdApiDetection = advisoryObject("AdvisoryNvdApiDetection", "A detection through the NVD API.", {
+  cpeSearched: text("The name or keyword searched."),
+  cpeFound: text("The CPE found that matches the artifact."),
+});
 
 export const AdvisoryManualDetection = advisoryObject("AdvisoryManualDetection", "A manual detection (it carries nothing more).", {});
 
@@ -130,27 +148,36 @@ export const AdvisoryFalsePositive = advisoryObject("AdvisoryFalsePositive", "Th
   note: text("Comments."),
 });
 
-export const AdvisoryPatched = advisoryObject("AdvisoryPatched", "The artifact was patched against the vulnerability.", { patchedVersions: texts("The versions of the artifact patched."), note: text("Comments on the patch.") });
+export const AdvisoryPatched = advisoryObject("AdvisoryPatched", "The artifact was patched against the vulnerability.", {
+  patchedVersions: texts("The versions of the artifact patched."),
+  note: text("Comments on the patch."),
+});
 
 const event = (type: string, description: string): ResultField => ({ type, description, optional: true });
 
-export const AdvisoryEvent = advisoryObject("AdvisoryEvent", "A step in an advisory's life. Exactly one of `detection`, `fixed`, `falsePositiveDetermination`, `analysisNotPlanned`, `fixNotPlanned`, `pendingUpstreamFix`, `truePositiveDetermination` and `patched` is set.", {
-  uid: text("The event's uid (under the advisory's)."),
-  createTime: optional(time("When it was recorded")),
-  findings: text("The scanner's findings: JSON, base64-encoded."),
-  author: text("Who recorded it."),
-  reviewer: text("Who reviewed it."),
-  reviewState: text("Its review: `REVIEW_STATE_PENDING`, `REVIEW_STATE_APPROVED`, `REVIEW_STATE_REQUEST_CHANGES`, `REVIEW_STATE_REJECTED` (or `REVIEW_STATE_UNSPECIFIED`)."),
-  issue: optional(text("The CVE dashboard issue it came from.")),
-  detection: event("AdvisoryDetection", "The vulnerability was detected."),
-  fixed: event("AdvisoryFixed", "It is fixed from a version on."),
-  falsePositiveDetermination: event("AdvisoryFalsePositive", "It does not affect the artifact."),
-  analysisNotPlanned: event("AdvisoryNote", "No analysis is planned."),
-  fixNotPlanned: event("AdvisoryNote", "No fix is planned."),
-  pendingUpstreamFix: event("AdvisoryNote", "A fix is pending upstream."),
-  truePositiveDetermination: event("AdvisoryNote", "It does affect the artifact."),
-  patched: event("AdvisoryPatched", "The artifact was patched."),
-});
+export const AdvisoryEvent = advisoryObject(
+  "AdvisoryEvent",
+  "A step in an advisory's life. Exactly one of `detection`, `fixed`, `falsePositiveDetermination`, `analysisNotPlanned`, `fixNotPlanned`, `pendingUpstreamFix`, `truePositiveDetermination` and `patched` is set.",
+  {
+    uid: text("The event's uid (under the advisory's)."),
+    createTime: optional(time("When it was recorded")),
+    findings: text("The scanner's findings: JSON, base64-encoded."),
+    author: text("Who recorded it."),
+    reviewer: text("Who reviewed it."),
+    reviewState: text(
+      "Its review: `REVIEW_STATE_PENDING`, `REVIEW_STATE_APPROVED`, `REVIEW_STATE_REQUEST_CHANGES`, `REVIEW_STATE_REJECTED` (or `REVIEW_STATE_UNSPECIFIED`).",
+    ),
+    issue: optional(text("The CVE dashboard issue it came from.")),
+    detection: event("AdvisoryDetection", "The vulnerability was detected."),
+    fixed: event("AdvisoryFixed", "It is fixed from a version on."),
+    falsePositiveDetermination: event("AdvisoryFalsePositive", "It does not affect the artifact."),
+    analysisNotPlanned: event("AdvisoryNote", "No analysis is planned."),
+    fixNotPlanned: event("AdvisoryNote", "No fix is planned."),
+    pendingUpstreamFix: event("AdvisoryNote", "A fix is pending upstream."),
+    truePositiveDetermination: event("AdvisoryNote", "It does affect the artifact."),
+    patched: event("AdvisoryPatched", "The artifact was patched."),
+  },
+);
 
 export const Advisory = advisoryObject("Advisory", "A vulnerability advisory: how one vulnerability relates to one component of one artifact.", {
   uid: text("The advisory's uid."),
@@ -222,7 +249,25 @@ export const Versions = {
 
 /** Every named object, for resolving field types such as `AdvisorySeverity[]`. */
 export const OBJECTS: readonly ObjectDefinition[] = [
-  GroupResult, RoleResult, IdentityResult, RepoSyncConfig, Repo, Tag, AdvisorySeverity, AdvisoryNote, AdvisoryNvdApiDetection,
-  AdvisoryManualDetection, AdvisoryScanDetection, AdvisoryDetection, AdvisoryFixed, AdvisoryFalsePositive, AdvisoryPatched, AdvisoryEvent, Advisory,
-  PackageVersionSource, PackageVersion, PackageVersionMetadata, Versions,
+  GroupResult,
+  RoleResult,
+  IdentityResult,
+  RepoSyncConfig,
+  Repo,
+  Tag,
+  AdvisorySeverity,
+  AdvisoryNote,
+  AdvisoryNvdApiDetection,
+  AdvisoryManualDetection,
+  AdvisoryScanDetection,
+  AdvisoryDetection,
+  AdvisoryFixed,
+  AdvisoryFalsePositive,
+  AdvisoryPatched,
+  AdvisoryEvent,
+  Advisory,
+  PackageVersionSource,
+  PackageVersion,
+  PackageVersionMetadata,
+  Versions,
 ];

@@ -16,9 +16,17 @@ export const eventsV1: ProtoPackage = {
   services: {
     Subscriptions: {
       methods: {
-        Create: { request: "CreateSubscriptionRequest", response: "Subscription", http: { method: "post", path: "/events/v1/subscriptions/{parent_id=**}", body: "subscription" } },
+        Create: {
+          request: "CreateSubscriptionRequest",
+          response: "Subscription",
+          http: { method: "post", path: "/events/v1/subscriptions/{parent_id=**}", body: "subscription" },
+        },
         List: { request: "SubscriptionFilter", response: "SubscriptionList", http: { method: "get", path: "/events/v1/subscriptions" } },
-        Delete: { request: "DeleteSubscriptionRequest", response: "google.protobuf.Empty", http: { method: "delete", path: "/events/v1/subscriptions/{id=**}" } },
+        Delete: {
+          request: "DeleteSubscriptionRequest",
+          response: "google.protobuf.Empty",
+          http: { method: "delete", path: "/events/v1/subscriptions/{id=**}" },
+        },
       },
     },
     Identities: {

@@ -15,7 +15,11 @@ const more: Record<string, Record<string, ProtoMethod>> = {
     CheckEligibility: notServed("get", "/iam/v2beta1/groups:checkEligibility"),
   },
   IdentitiesService: {
-    LookupIdentity: { request: "LookupIdentityRequest", response: "LookupIdentityResponse", http: { method: "get", path: "/iam/v2beta1/identities:lookupIdentity" } },
+    LookupIdentity: {
+      request: "LookupIdentityRequest",
+      response: "LookupIdentityResponse",
+      http: { method: "get", path: "/iam/v2beta1/identities:lookupIdentity" },
+    },
     UpdateIdentityMetadata: notServed("patch", "/iam/v2beta1/identities:updateIdentityMetadata", "*"),
   },
   RolesService: {},

@@ -27,7 +27,16 @@ const BETA_PACKAGES: readonly ProtoPackage[] = [iam, registry, events, vulnerabi
  * v2beta1 ones also as the GA v2 packages (ga.ts).
  */
 export const GRPC_PACKAGES: readonly ProtoPackage[] = [
-  wkt, rpc, common, capabilities, ...BETA_PACKAGES, ...BETA_PACKAGES.map((p) => gaPackage(p)!), oidc, iamV1, registryV1, eventsV1,
+  wkt,
+  rpc,
+  common,
+  capabilities,
+  ...BETA_PACKAGES,
+  ...BETA_PACKAGES.map((p) => gaPackage(p)!),
+  oidc,
+  iamV1,
+  registryV1,
+  eventsV1,
 ];
 
 let built: protobuf.Root | undefined;

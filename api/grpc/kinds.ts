@@ -39,7 +39,14 @@ function crud(d: KindDefinition): { service: ProtoService; messages: Record<stri
     [`Create${M}Request`]: { fields: { parent: "1 string", [field]: `2 ${M}` } },
     [`Update${M}Request`]: { fields: { [field]: `1 ${M}`, update_mask: "2 google.protobuf.FieldMask" } },
     [`List${plural}Request`]: {
-      fields: { uidp: "1 chainguard.platform.common.UIDPFilter", ...filters, page_size: `${size} int32`, page_token: `${token} string`, order_by: `${order} string`, skip: `${skip} int32` },
+      fields: {
+        uidp: "1 chainguard.platform.common.UIDPFilter",
+        ...filters,
+        page_size: `${size} int32`,
+        page_token: `${token} string`,
+        order_by: `${order} string`,
+        skip: `${skip} int32`,
+      },
     },
     [`List${plural}Response`]: {
       fields: { [snake(plural)]: `1 repeated ${M}`, next_page_token: "2 string", total_count: "3 optional int64", skipped: "4 int32" },
@@ -78,8 +85,7 @@ function kindFacts(kinds: readonly KindDefinition[]): { messages: Record<string,
   for (const d of kinds) {
     // Outer messages first, so each nested one finds its place.
     const inner = [...(d.proto.messages ?? [])].sort((a, b) => a.name.split(".").length - b.name.split(".").length);
-    for (const m of inner)
-      place(m.name, { fields: Object.fromEntries(Object.entries(m.fields).map(([k, f]) => [f.name ?? snakeOf(k), fieldText(f)])) });
+    for (const m of inner) place(m.name, { fields: Object.fromEntries(Object.entries(m.fields).map(([k, f]) => [f.name ?? snakeOf(k), fieldText(f)])) });
     for (const e of d.proto.enums ?? []) place(e.name, { values: e.values });
   }
   return { messages, enums };
@@ -115,4 +121,7 @@ export function kindsPackage(name: string, extras: PackageExtras = {}): ProtoPac
 }
 
 /** A method irv-server does not serve: its REST mapping only (it answers UNIMPLEMENTED). */
-export const notServed = (method: HttpRule["method"], path: string, body?: string): ProtoMethod => ({ served: false, http: { method, path, ...(body ? { body } : {}) } });
+export const notServed = (method: HttpRule["method"], path: string, body?: string): ProtoMethod => ({
+  served: false,
+  http: { method, path, ...(body ? { body } : {}) },
+});

@@ -14,7 +14,14 @@ export const oidc: ProtoPackage = {
   },
   messages: {
     ExchangeRequest: {
-      fields: { aud: "1 repeated string", scope: "2 string", identity: "4 string", cap: "5 repeated string", identity_provider: "7 string", scopes: "8 repeated string" },
+      fields: {
+        aud: "1 repeated string",
+        scope: "2 string",
+        identity: "4 string",
+        cap: "5 repeated string",
+        identity_provider: "7 string",
+        scopes: "8 repeated string",
+      },
     },
     RawToken: { fields: { token: "1 string", refresh_token: "2 string", expiry: "3 google.protobuf.Timestamp" } },
   },

@@ -38,9 +38,7 @@ export interface HttpRule {
  * One method. A method irv-server serves names its request and response messages; one it does not
  * serve has only its mapping (it answers UNIMPLEMENTED, naming it).
  */
-export type ProtoMethod =
-  | { request: string; response: string; http: HttpRule; served?: true }
-  | { http?: HttpRule; served: false };
+export type ProtoMethod = { request: string; response: string; http: HttpRule; served?: true } | { http?: HttpRule; served: false };
 
 /** The REST mapping of a method as the catalog (catalog.ts) writes it: `post /x body=*`, "" for none. */
 export const ruleText = (m: ProtoMethod): string => (m.http ? `${m.http.method} ${m.http.path}${m.http.body ? ` body=${m.http.body}` : ""}` : "");

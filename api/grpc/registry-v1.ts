@@ -10,7 +10,11 @@ import type { ProtoMethod, ProtoPackage } from "./proto";
 const SERVICE = "chainguard.platform.registry.Registry";
 
 const served: Record<string, ProtoMethod> = {
-  GetPackageVersionMetadata: { request: "PackageVersionMetadataRequest", response: "PackageVersionMetadata", http: { method: "get", path: "/registry/v1/versions/{package=**}" } },
+  GetPackageVersionMetadata: {
+    request: "PackageVersionMetadataRequest",
+    response: "PackageVersionMetadata",
+    http: { method: "get", path: "/registry/v1/versions/{package=**}" },
+  },
 };
 
 export const registryV1: ProtoPackage = {
@@ -23,12 +27,26 @@ export const registryV1: ProtoPackage = {
   messages: {
     PackageVersionMetadataRequest: { fields: { package: "1 string" } },
     PackageVersionMetadata: {
-      fields: { eolVersions: "1 repeated PackageVersion", lastUpdatedTimestamp: "2 string", latestVersion: "3 string", versions: "4 repeated PackageVersion", gracePeriodMonths: "5 int32" },
+      fields: {
+        eolVersions: "1 repeated PackageVersion",
+        lastUpdatedTimestamp: "2 string",
+        latestVersion: "3 string",
+        versions: "4 repeated PackageVersion",
+        gracePeriodMonths: "5 int32",
+      },
     },
     PackageVersion: {
       fields: {
-        eolDate: "1 string", exists: "2 bool", fips: "3 bool", legacy_lts: "4 string", lts: "9 bool", releaseDate: "5 string", version: "6 string",
-        eolBroken: "7 bool", latestVersion: "8 string", versionSource: "10 VersionSource",
+        eolDate: "1 string",
+        exists: "2 bool",
+        fips: "3 bool",
+        legacy_lts: "4 string",
+        lts: "9 bool",
+        releaseDate: "5 string",
+        version: "6 string",
+        eolBroken: "7 bool",
+        latestVersion: "8 string",
+        versionSource: "10 VersionSource",
       },
       nested: { VersionSource: { fields: { ref: "1 string", sha: "2 string" } } },
     },

@@ -49,7 +49,10 @@ export function buildRoot(packages: readonly ProtoPackage[]): protobuf.Root {
       const methods: Record<string, Omit<protobuf.IMethod, "comment">> = {};
       for (const [name, m] of Object.entries(s.methods))
         // A method irv-server does not serve still has a descriptor (its messages unknown here).
-        methods[name] = "request" in m ? { requestType: m.request, responseType: m.response } : { requestType: ".google.protobuf.Empty", responseType: ".google.protobuf.Empty" };
+        methods[name] =
+          "request" in m
+            ? { requestType: m.request, responseType: m.response }
+            : { requestType: ".google.protobuf.Empty", responseType: ".google.protobuf.Empty" };
       nested[k] = { methods };
     }
     root.define(p.package).addJSON(nested as Record<string, protobuf.AnyNestedObject>);
@@ -109,11 +112,18 @@ function readWellKnown(type: protobuf.Type, json: unknown): unknown {
       out[k] = v;
       continue;
     }
-    const one = (x: unknown) => (typeof x === "string" && READ_JSON[t.fullName] ? READ_JSON[t.fullName](x) : t.fullName === ".google.protobuf.Any" ? readAny(t as protobuf.Type, x) : readWellKnown(t as protobuf.Type, x));
+    const one = (x: unknown) =>
+      typeof x === "string" && READ_JSON[t.fullName]
+        ? READ_JSON[t.fullName](x)
+        : t.fullName === ".google.protobuf.Any"
+          ? readAny(t as protobuf.Type, x)
+          : readWellKnown(t as protobuf.Type, x);
     out[k] =
-      field.map && typeof v === "object" ? Object.fromEntries(Object.entries(v as object).map(([mk, mv]) => [mk, one(mv)]))
-      : field.repeated && Array.isArray(v) ? v.map(one)
-      : one(v);
+      field.map && typeof v === "object"
+        ? Object.fromEntries(Object.entries(v as object).map(([mk, mv]) => [mk, one(mv)]))
+        : field.repeated && Array.isArray(v)
+          ? v.map(one)
+          : one(v);
   }
   return out;
 }
@@ -168,7 +178,10 @@ function withDecimalKeys(type: protobuf.Type, obj: Record<string, unknown>): Rec
   return obj;
 }
 
-type Wrapper = { fromObject(this: protobuf.Type, o: unknown): protobuf.Message; toObject(this: protobuf.Type, m: protobuf.Message, o?: protobuf.IConversionOptions): unknown };
+type Wrapper = {
+  fromObject(this: protobuf.Type, o: unknown): protobuf.Message;
+  toObject(this: protobuf.Type, m: protobuf.Message, o?: protobuf.IConversionOptions): unknown;
+};
 
 /**
  * Registers how the well-known types are written to JSON (with `json: true` only, so other users
@@ -191,7 +204,8 @@ function installWrappers(): void {
   };
   write("Timestamp", (m) => formatTimestamp(num(m.seconds), num(m.nanos)));
   write("Duration", (m) => {
-    const s = num(m.seconds), n = num(m.nanos);
+    const s = num(m.seconds),
+      n = num(m.nanos);
     return `${s < 0 || n < 0 ? "-" : ""}${Math.abs(s)}${fraction(Math.abs(n))}s`;
   });
   // protojson writes a mask's paths in lowerCamelCase, joined by commas.

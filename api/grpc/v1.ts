@@ -8,13 +8,22 @@ import type { HttpRule, ProtoMessage, ProtoMethod, ProtoPackage } from "./proto"
 /** An identity's claim match: the same message in v1 and v2beta1. */
 export const CLAIM_MATCH: ProtoMessage = {
   fields: {
-    issuer: "1 string oneof=iss", issuer_pattern: "2 string oneof=iss", subject: "3 string oneof=sub", subject_pattern: "4 string oneof=sub",
-    audience: "5 string oneof=aud", audience_pattern: "6 string oneof=aud", claims: "7 map<string,string>", claim_patterns: "8 map<string,string>",
+    issuer: "1 string oneof=iss",
+    issuer_pattern: "2 string oneof=iss",
+    subject: "3 string oneof=sub",
+    subject_pattern: "4 string oneof=sub",
+    audience: "5 string oneof=aud",
+    audience_pattern: "6 string oneof=aud",
+    claims: "7 map<string,string>",
+    claim_patterns: "8 map<string,string>",
   },
 };
 
 const time = "google.protobuf.Timestamp";
-const notServed = (method: HttpRule["method"], path: string, body?: string): ProtoMethod => ({ served: false, http: { method, path, ...(body ? { body } : {}) } });
+const notServed = (method: HttpRule["method"], path: string, body?: string): ProtoMethod => ({
+  served: false,
+  http: { method, path, ...(body ? { body } : {}) },
+});
 
 /** Create, Update (PUT of the whole item), List and Delete of a v1 collection. */
 function v1Methods(M: string, path: string, parent: string, body: string): Record<string, ProtoMethod> {
@@ -38,12 +47,19 @@ export const iamV1: ProtoPackage = {
       },
     },
     Identities: {
-      methods: { ...v1Methods("Identity", "/iam/v1/identities", "parent_id", "identity"), Lookup: { request: "LookupRequest", response: "Identity", http: { method: "get", path: "/iam/v1/identities/lookup" } } },
+      methods: {
+        ...v1Methods("Identity", "/iam/v1/identities", "parent_id", "identity"),
+        Lookup: { request: "LookupRequest", response: "Identity", http: { method: "get", path: "/iam/v1/identities/lookup" } },
+      },
     },
     Roles: { methods: v1Methods("Role", "/iam/v1/roles", "parent_id", "role") },
     RoleBindings: {
       methods: {
-        Create: { request: "CreateRoleBindingRequest", response: "RoleBinding", http: { method: "post", path: "/iam/v1/rolebindings/{parent=**}", body: "role_binding" } },
+        Create: {
+          request: "CreateRoleBindingRequest",
+          response: "RoleBinding",
+          http: { method: "post", path: "/iam/v1/rolebindings/{parent=**}", body: "role_binding" },
+        },
         CreateBatch: notServed("post", "/iam/v1/rolebindings/batch/{parent=**}", "role_bindings"),
         Update: { request: "RoleBinding", response: "RoleBinding", http: { method: "put", path: "/iam/v1/rolebindings/{id=**}", body: "*" } },
         List: { request: "RoleBindingFilter", response: "RoleBindingList", http: { method: "get", path: "/iam/v1/rolebindings" } },
@@ -52,10 +68,22 @@ export const iamV1: ProtoPackage = {
     },
     GroupAccountAssociations: {
       methods: {
-        Create: { request: "AccountAssociations", response: "AccountAssociations", http: { method: "post", path: "/iam/v1/account_associations/{group=**}", body: "*" } },
-        Update: { request: "AccountAssociations", response: "AccountAssociations", http: { method: "put", path: "/iam/v1/account_associations/{group=**}", body: "*" } },
+        Create: {
+          request: "AccountAssociations",
+          response: "AccountAssociations",
+          http: { method: "post", path: "/iam/v1/account_associations/{group=**}", body: "*" },
+        },
+        Update: {
+          request: "AccountAssociations",
+          response: "AccountAssociations",
+          http: { method: "put", path: "/iam/v1/account_associations/{group=**}", body: "*" },
+        },
         List: { request: "AccountAssociationsFilter", response: "AccountAssociationsList", http: { method: "get", path: "/iam/v1/account_associations" } },
-        Delete: { request: "DeleteAccountAssociationsRequest", response: "google.protobuf.Empty", http: { method: "delete", path: "/iam/v1/account_associations/{group=**}" } },
+        Delete: {
+          request: "DeleteAccountAssociationsRequest",
+          response: "google.protobuf.Empty",
+          http: { method: "delete", path: "/iam/v1/account_associations/{group=**}" },
+        },
         Check: notServed("post", "/iam/v1/account_associations/{group=**}:check", "*"),
       },
     },
@@ -70,7 +98,15 @@ export const iamV1: ProtoPackage = {
   },
   messages: {
     Group: {
-      fields: { id: "1 string", name: "2 string", description: "3 string", resource_limits: "4 map<string,int32>", verified: "5 bool", kind: "6 OrgKind", status: "7 OrgStatus" },
+      fields: {
+        id: "1 string",
+        name: "2 string",
+        description: "3 string",
+        resource_limits: "4 map<string,int32>",
+        verified: "5 bool",
+        kind: "6 OrgKind",
+        status: "7 OrgStatus",
+      },
     },
     GroupList: { fields: { items: "1 repeated Group" } },
     GroupFilter: { fields: { id: "1 string", uidp: "2 chainguard.platform.common.UIDPFilter", name: "3 string" } },
@@ -78,15 +114,28 @@ export const iamV1: ProtoPackage = {
     DeleteGroupRequest: { fields: { id: "1 string" } },
     Identity: {
       fields: {
-        id: "1 string", name: "2 string", description: "3 string", created_at: `4 ${time}`, updated_at: `5 ${time}`, last_seen: `9 ${time}`,
-        claim_match: "10 ClaimMatch oneof=relationship", static: "11 StaticKeys oneof=relationship",
-        service_principal: "12 ServicePrincipal oneof=relationship", aws_identity: "13 AWSIdentity oneof=relationship",
+        id: "1 string",
+        name: "2 string",
+        description: "3 string",
+        created_at: `4 ${time}`,
+        updated_at: `5 ${time}`,
+        last_seen: `9 ${time}`,
+        claim_match: "10 ClaimMatch oneof=relationship",
+        static: "11 StaticKeys oneof=relationship",
+        service_principal: "12 ServicePrincipal oneof=relationship",
+        aws_identity: "13 AWSIdentity oneof=relationship",
       },
       nested: {
         ClaimMatch: CLAIM_MATCH,
         StaticKeys: { fields: { issuer: "1 string", subject: "2 string", issuer_keys: "4 string", expiration: `5 ${time}`, audiences: "6 repeated string" } },
         AWSIdentity: {
-          fields: { aws_account: "1 string", arn: "3 string oneof=aws_arn", arn_pattern: "4 string oneof=aws_arn", user_id: "5 string oneof=aws_user_id", user_id_pattern: "6 string oneof=aws_user_id" },
+          fields: {
+            aws_account: "1 string",
+            arn: "3 string oneof=aws_arn",
+            arn_pattern: "4 string oneof=aws_arn",
+            user_id: "5 string oneof=aws_user_id",
+            user_id_pattern: "6 string oneof=aws_user_id",
+          },
         },
       },
     },
@@ -107,8 +156,15 @@ export const iamV1: ProtoPackage = {
       nested: {
         Binding: {
           fields: {
-            id: "1 string", group: "2 Group", identity: "3 string", role: "4 Role", email: "5 string", claim_match_issuer: "6 string",
-            claim_match_subject: "7 string", created_at: `8 ${time}`, email_unverified: "9 string",
+            id: "1 string",
+            group: "2 Group",
+            identity: "3 string",
+            role: "4 Role",
+            email: "5 string",
+            claim_match_issuer: "6 string",
+            claim_match_subject: "7 string",
+            created_at: `8 ${time}`,
+            email_unverified: "9 string",
           },
         },
       },
@@ -117,7 +173,14 @@ export const iamV1: ProtoPackage = {
     DeleteRoleBindingRequest: { fields: { id: "1 string" } },
     AccountAssociations: {
       fields: {
-        group: "1 string", amazon: "2 Amazon", google: "3 Google", chainguard: "7 Chainguard", azure: "8 Azure", name: "4 string", description: "5 string", github: "9 GitHub",
+        group: "1 string",
+        amazon: "2 Amazon",
+        google: "3 Google",
+        chainguard: "7 Chainguard",
+        azure: "8 Azure",
+        name: "4 string",
+        description: "5 string",
+        github: "9 GitHub",
       },
       nested: {
         Amazon: { fields: { account: "1 string" } },
@@ -142,11 +205,28 @@ export const iamV1: ProtoPackage = {
     DeleteGroupInviteRequest: { fields: { id: "1 string" } },
   },
   enums: {
-    OrgKind: { values: { ORG_KIND_UNSPECIFIED: 0, ORG_KIND_STARTER: 1, ORG_KIND_CUSTOMER: 2, ORG_KIND_DEV: 3, ORG_KIND_INFRA: 4, ORG_KIND_AWS_MARKETPLACE: 5 } },
+    OrgKind: {
+      values: { ORG_KIND_UNSPECIFIED: 0, ORG_KIND_STARTER: 1, ORG_KIND_CUSTOMER: 2, ORG_KIND_DEV: 3, ORG_KIND_INFRA: 4, ORG_KIND_AWS_MARKETPLACE: 5 },
+    },
     OrgStatus: { values: { ORG_STATUS_UNSPECIFIED: 0, ORG_STATUS_INITIALIZING: 1, ORG_STATUS_READY: 2, ORG_STATUS_SUSPENDED: 3 } },
     ServicePrincipal: {
       values: Object.fromEntries(
-        ["UNKNOWN", "COSIGNED", "INGESTER", "CATALOG_SYNCER", "APKO_BUILDER", "ENTITLEMENT_SYNCER", "TENANT_SCANNER", "SEDIMENTOLOGY", "SKILLUP", "MATERIALIZER", "MICROFLOW", "GUARDENER", "MICROVM", "SKILLS"].map((v, i) => [v, i]),
+        [
+          "UNKNOWN",
+          "COSIGNED",
+          "INGESTER",
+          "CATALOG_SYNCER",
+          "APKO_BUILDER",
+          "ENTITLEMENT_SYNCER",
+          "TENANT_SCANNER",
+          "SEDIMENTOLOGY",
+          "SKILLUP",
+          "MATERIALIZER",
+          "MICROFLOW",
+          "GUARDENER",
+          "MICROVM",
+          "SKILLS",
+        ].map((v, i) => [v, i]),
       ),
     },
   },

@@ -9,7 +9,11 @@ export const vulnerabilities: ProtoPackage = {
     AdvisoriesService: {
       methods: {
         GetAdvisory: { request: "GetAdvisoryRequest", response: "Advisory", http: { method: "get", path: "/vulnerabilities/v2beta1/advisories/{uid=**}" } },
-        ListAdvisories: { request: "ListAdvisoriesRequest", response: "ListAdvisoriesResponse", http: { method: "get", path: "/vulnerabilities/v2beta1/advisories" } },
+        ListAdvisories: {
+          request: "ListAdvisoriesRequest",
+          response: "ListAdvisoriesResponse",
+          http: { method: "get", path: "/vulnerabilities/v2beta1/advisories" },
+        },
       },
     },
   },
@@ -79,7 +83,9 @@ export const vulnerabilities: ProtoPackage = {
             },
           },
         },
-        Fixed: { fields: { fixed_version: "1 string", note: "2 string", scanner_version: "3 string", grype_db_built: "4 string", grype_db_checksum: "5 string" } },
+        Fixed: {
+          fields: { fixed_version: "1 string", note: "2 string", scanner_version: "3 string", grype_db_built: "4 string", grype_db_checksum: "5 string" },
+        },
         TruePositiveDetermination: note,
         FalsePositiveDetermination: {
           fields: { type: "1 Type", note: "2 string" },
@@ -134,7 +140,9 @@ export const vulnerabilities: ProtoPackage = {
     ListAdvisoriesResponse: { fields: { advisories: "1 repeated Advisory", next_page_token: "2 string", total_count: "3 optional int64", skipped: "4 int32" } },
   },
   enums: {
-    ReviewState: { values: { REVIEW_STATE_UNSPECIFIED: 0, REVIEW_STATE_PENDING: 1, REVIEW_STATE_APPROVED: 2, REVIEW_STATE_REQUEST_CHANGES: 3, REVIEW_STATE_REJECTED: 4 } },
+    ReviewState: {
+      values: { REVIEW_STATE_UNSPECIFIED: 0, REVIEW_STATE_PENDING: 1, REVIEW_STATE_APPROVED: 2, REVIEW_STATE_REQUEST_CHANGES: 3, REVIEW_STATE_REJECTED: 4 },
+    },
     EventTypeFilter: {
       values: {
         EVENT_TYPE_FILTER_UNSPECIFIED: 0,

@@ -63,7 +63,9 @@ const read = {
   azure: z.looseObject({ tenantId: z.string(), clientIds: z.record(z.string(), z.string()) }),
   chainguard: z.looseObject({ serviceBindings: z.record(z.string(), z.string()) }),
   github: z.looseObject({
-    appInstallations: z.record(z.string(), z.looseObject({ installations: z.array(z.looseObject({ installationId: z.string(), name: text })).default([]) })).default({}),
+    appInstallations: z
+      .record(z.string(), z.looseObject({ installations: z.array(z.looseObject({ installationId: z.string(), name: text })).default([]) }))
+      .default({}),
   }),
 };
 
@@ -107,7 +109,10 @@ export const accountAssociations = defineKind({
       { name: "AccountAssociation.Amazon", fields: { account: req(1) } },
       { name: "AccountAssociation.Google", fields: { projectId: req(1), projectNumber: req(2) } },
       { name: "AccountAssociation.GitHub", fields: { appInstallations: { number: 2, type: "AccountAssociation.GitHubAppInstallations", keyType: "int64" } } },
-      { name: "AccountAssociation.GitHubAppInstallations", fields: { installations: { number: 1, type: "AccountAssociation.GitHubInstallation", repeated: true } } },
+      {
+        name: "AccountAssociation.GitHubAppInstallations",
+        fields: { installations: { number: 1, type: "AccountAssociation.GitHubInstallation", repeated: true } },
+      },
       { name: "AccountAssociation.GitHubInstallation", fields: { installationId: req(1, "int64"), name: { number: 2, type: "string" } } },
       { name: "AccountAssociation.Chainguard", fields: { serviceBindings: { number: 1, type: "string", keyType: "string", behavior: ["REQUIRED"] } } },
       { name: "AccountAssociation.Azure", fields: { tenantId: req(1), clientIds: { number: 2, type: "string", keyType: "string", behavior: ["REQUIRED"] } } },
@@ -116,10 +121,20 @@ export const accountAssociations = defineKind({
   defaultOrder: "group",
   deleteBeforeReplace: true,
   capability: "account_associations",
-  events: { created: "dev.chainguard.api.iam.account_associations.created.v1", updated: "dev.chainguard.api.iam.account_associations.updated.v1", deleted: "dev.chainguard.api.iam.account_associations.deleted.v1", group: "self" },
+  events: {
+    created: "dev.chainguard.api.iam.account_associations.created.v1",
+    updated: "dev.chainguard.api.iam.account_associations.updated.v1",
+    deleted: "dev.chainguard.api.iam.account_associations.deleted.v1",
+    group: "self",
+  },
   example: {
     name: "accounts",
-    inputs: { groupUid: "${group}", name: "accounts", amazon: { account: "123456789012" }, github: { appInstallations: { "123456": { installations: [{ installationId: "12345678", name: "acme" }] } } } },
+    inputs: {
+      groupUid: "${group}",
+      name: "accounts",
+      amazon: { account: "123456789012" },
+      github: { appInstallations: { "123456": { installations: [{ installationId: "12345678", name: "acme" }] } } },
+    },
     notes: ["A group has at most one account association, so its uid is the group's uid; a replacement deletes the old one first."],
     importNotes: ["Import it by its group's uid."],
   },

@@ -350,8 +350,7 @@ export function expiryProblem(value: string, now: number, maxDays: number): stri
 export function oneOf(v: Record<string, unknown>, ctx: z.RefinementCtx, keys: readonly string[], optional = false): void {
   const set = keys.filter((k) => v[k] !== undefined && v[k] !== null);
   if (set.length > 1) {
-    for (const k of set.slice(1))
-      ctx.addIssue({ code: "custom", path: [k], message: `only one of ${keys.join(", ")} may be set` });
+    for (const k of set.slice(1)) ctx.addIssue({ code: "custom", path: [k], message: `only one of ${keys.join(", ")} may be set` });
   } else if (set.length === 0 && !optional) {
     ctx.addIssue({ code: "custom", path: [keys[0]], message: `one of ${keys.join(", ")} is required` });
   }
@@ -380,7 +379,14 @@ export const common = {
   groupUid: (description: string) => ({ type: "string", description, input: true, replace: true, refersTo: "groups" }) as const,
   /** A name, by the API's rule for names (`schema`: a tighter one), as field `number` of the kind's message. */
   name: <S extends z.ZodType<string> = typeof rule.name>(description: string, number: number, schema?: S) =>
-    ({ type: "string", description, input: true, proto: { number, type: "string", behavior: ["REQUIRED"] }, schema: (schema ?? rule.name) as S, read: z.string() }) as const,
+    ({
+      type: "string",
+      description,
+      input: true,
+      proto: { number, type: "string", behavior: ["REQUIRED"] },
+      schema: (schema ?? rule.name) as S,
+      read: z.string(),
+    }) as const,
 } satisfies Record<string, FieldDefinition | ((...a: never[]) => FieldDefinition)>;
 
 /** The common fields as fields of a kind's message, by their numbers there. */

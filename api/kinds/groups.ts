@@ -3,7 +3,14 @@ import * as f from "../fields";
 import { common, defineKind, numbered, IAM_PACKAGE } from "./definition";
 
 /** The platform's organization kinds (`OrgKind`): a subgroup has its root's. */
-export const ORG_KINDS = { ORG_KIND_UNSPECIFIED: 0, ORG_KIND_STARTER: 1, ORG_KIND_CUSTOMER: 2, ORG_KIND_DEV: 3, ORG_KIND_INFRA: 4, ORG_KIND_AWS_MARKETPLACE: 5 } as const;
+export const ORG_KINDS = {
+  ORG_KIND_UNSPECIFIED: 0,
+  ORG_KIND_STARTER: 1,
+  ORG_KIND_CUSTOMER: 2,
+  ORG_KIND_DEV: 3,
+  ORG_KIND_INFRA: 4,
+  ORG_KIND_AWS_MARKETPLACE: 5,
+} as const;
 /** The platform's provisioning statuses (`OrgStatus`): a subgroup has its root's. */
 export const ORG_STATUSES = { ORG_STATUS_UNSPECIFIED: 0, ORG_STATUS_INITIALIZING: 1, ORG_STATUS_READY: 2, ORG_STATUS_SUSPENDED: 3 } as const;
 
@@ -26,17 +33,33 @@ export const groups = defineKind({
     ],
   },
   capability: "groups",
-  events: { created: "dev.chainguard.api.iam.group.created.v1", updated: "dev.chainguard.api.iam.group.updated.v1", deleted: "dev.chainguard.api.iam.group.deleted.v1", group: { created: "self", updated: "self" } },
+  events: {
+    created: "dev.chainguard.api.iam.group.created.v1",
+    updated: "dev.chainguard.api.iam.group.updated.v1",
+    deleted: "dev.chainguard.api.iam.group.deleted.v1",
+    group: { created: "self", updated: "self" },
+  },
   example: {
     name: "engineering",
     inputs: { parentUid: "${organization}", name: "engineering", description: "Everyone who builds the product" },
     notes: ["Deleting a group that still holds anything fails with the API's reason; Pulumi deletes a group's contents first when the program declares them."],
   },
   fields: {
-    parentUid: { type: "string", description: "The parent group's uid (the organization's uid for a top-level group).", input: true, replace: true, refersTo: "groups" },
+    parentUid: {
+      type: "string",
+      description: "The parent group's uid (the organization's uid for a top-level group).",
+      input: true,
+      replace: true,
+      refersTo: "groups",
+    },
     name: { ...common.name("The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.", 2), schema: f.groupName },
     description: numbered.description(3),
-    verified: { type: "boolean", description: "Whether the platform has verified the group.", proto: { number: 5, type: "bool" }, read: z.boolean().default(false) },
+    verified: {
+      type: "boolean",
+      description: "Whether the platform has verified the group.",
+      proto: { number: 5, type: "bool" },
+      read: z.boolean().default(false),
+    },
     resourceLimits: {
       type: "Record<string, number>",
       description: "Resource limits as the API reports them.",

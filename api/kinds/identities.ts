@@ -12,9 +12,14 @@ export const ClaimMatch = z
     issuerPattern: f.pattern.optional().describe("An RE2 pattern the whole `iss` must match. Give this or `issuer`."),
     subject: nonEmpty().optional().describe("The token's exact `sub`. Give this or `subjectPattern`."),
     subjectPattern: f.pattern.optional().describe("An RE2 pattern the whole `sub` must match. Give this or `subject`."),
-    audience: nonEmpty().optional().describe("An audience `aud` must contain. At most one of this and `audiencePattern`; with neither, `aud` must contain the API URL."),
+    audience: nonEmpty()
+      .optional()
+      .describe("An audience `aud` must contain. At most one of this and `audiencePattern`; with neither, `aud` must contain the API URL."),
     audiencePattern: f.pattern.optional().describe("An RE2 pattern one of the token's audiences must match. At most one of this and `audience`."),
-    claims: f.map(z.string().max(f.PATTERN_MAX, `must be at most ${f.PATTERN_MAX} characters`)).optional().describe("Further claims the token must carry, as exact string values."),
+    claims: f
+      .map(z.string().max(f.PATTERN_MAX, `must be at most ${f.PATTERN_MAX} characters`))
+      .optional()
+      .describe("Further claims the token must carry, as exact string values."),
     claimPatterns: f.map(f.pattern).optional().describe("Further claims the token must carry, as RE2 patterns the whole string value must match."),
   })
   .superRefine((v, ctx) => {
@@ -22,7 +27,10 @@ export const ClaimMatch = z
     oneOf(v, ctx, ["subject", "subjectPattern"]);
     oneOf(v, ctx, ["audience", "audiencePattern"], true);
   })
-  .meta({ id: "ClaimMatch", description: "Which external OIDC tokens may assume an identity: their issuer and subject (exact or pattern), and optionally audience and further claims." });
+  .meta({
+    id: "ClaimMatch",
+    description: "Which external OIDC tokens may assume an identity: their issuer and subject (exact or pattern), and optionally audience and further claims.",
+  });
 export type ClaimMatch = z.infer<typeof ClaimMatch>;
 
 /** Members that only private or symmetric JWKs have: an issuer's keys must never carry them. */
@@ -34,34 +42,44 @@ const PRIVATE_JWK_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k", "oth"];
  * size and keys, and a JWKS document must not hold private or secret key material, which reads
  * and state would show in plaintext.
  */
-const jwks = z.string().min(1, "must not be empty").max(ISSUER_KEYS_MAX_CHARS, `must be at most ${ISSUER_KEYS_MAX_CHARS} characters`).superRefine((s, ctx) => {
-  let doc: { keys?: unknown };
-  try {
-    doc = JSON.parse(s);
-  } catch {
-    return;
-  }
-  if (!Array.isArray(doc?.keys)) return;
-  if (doc.keys.length > ISSUER_KEYS_MAX) ctx.addIssue({ code: "custom", message: `must hold at most ${ISSUER_KEYS_MAX} keys` });
-  doc.keys.forEach((key, i) => {
-    const secret = PRIVATE_JWK_MEMBERS.filter((m) => key && typeof key === "object" && m in key);
-    if (secret.length) ctx.addIssue({ code: "custom", message: `key ${i} holds private key material (${secret.join(", ")}): give public keys only` });
+const jwks = z
+  .string()
+  .min(1, "must not be empty")
+  .max(ISSUER_KEYS_MAX_CHARS, `must be at most ${ISSUER_KEYS_MAX_CHARS} characters`)
+  .superRefine((s, ctx) => {
+    let doc: { keys?: unknown };
+    try {
+      doc = JSON.parse(s);
+    } catch {
+      return;
+    }
+    if (!Array.isArray(doc?.keys)) return;
+    if (doc.keys.length > ISSUER_KEYS_MAX) ctx.addIssue({ code: "custom", message: `must hold at most ${ISSUER_KEYS_MAX} keys` });
+    doc.keys.forEach((key, i) => {
+      const secret = PRIVATE_JWK_MEMBERS.filter((m) => key && typeof key === "object" && m in key);
+      if (secret.length) ctx.addIssue({ code: "custom", message: `key ${i} holds private key material (${secret.join(", ")}): give public keys only` });
+    });
   });
-});
 
 export const StaticKeys = z
   .strictObject({
     issuer: f.issuerUrl.describe("The `iss` of the tokens (https; plain http only on a loopback host)."),
     subject: nonEmpty().describe("The `sub` of the tokens."),
-    issuerKeys: jwks.describe('The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.'),
+    issuerKeys: jwks.describe(
+      'The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.',
+    ),
     expirationTime: f.timestamp
       .optional()
-      .describe(`When the keys stop being accepted (RFC 3339): at most ${f.STATIC_KEYS_MAX_DAYS} days after the identity's creation, and that by default (the API sets it; omitting it is no change).`),
+      .describe(
+        `When the keys stop being accepted (RFC 3339): at most ${f.STATIC_KEYS_MAX_DAYS} days after the identity's creation, and that by default (the API sets it; omitting it is no change).`,
+      ),
     audiences: z
       .array(z.string().min(1, "must not be empty"))
       .max(1, "takes exactly one audience (the platform reads one; the field is a list for later)")
       .optional()
-      .describe("The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL."),
+      .describe(
+        "The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.",
+      ),
   })
   .meta({ id: "StaticKeys", description: "Tokens signed by the given keys may assume an identity, until the keys expire." });
 export type StaticKeys = z.infer<typeof StaticKeys>;
@@ -130,9 +148,16 @@ export type ServicePrincipal = WireServicePrincipal | ShortServicePrincipal;
 export const ServicePrincipal = z
   .enum(f.SERVICE_PRINCIPALS, {
     error: (iss) =>
-      withSuggestion(`is not a service principal: one of ${SHORT_SERVICE_PRINCIPALS.join(", ")}, with or without the ${SP_PREFIX} prefix`, iss.input, [...f.SERVICE_PRINCIPALS, ...SHORT_SERVICE_PRINCIPALS]),
+      withSuggestion(`is not a service principal: one of ${SHORT_SERVICE_PRINCIPALS.join(", ")}, with or without the ${SP_PREFIX} prefix`, iss.input, [
+        ...f.SERVICE_PRINCIPALS,
+        ...SHORT_SERVICE_PRINCIPALS,
+      ]),
   })
-  .meta({ id: "ServicePrincipal", description: "A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED` (`COSIGNED`, as the Terraform provider writes it, is taken too)." });
+  .meta({
+    id: "ServicePrincipal",
+    description:
+      "A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED` (`COSIGNED`, as the Terraform provider writes it, is taken too).",
+  });
 
 /** A short service principal (`INGESTER`) as the API's enum name; anything else as it is. */
 const servicePrincipalCodec = {
@@ -146,11 +171,20 @@ const servicePrincipalCodec = {
  */
 const read = {
   claimMatch: z.looseObject({
-    issuer: text, issuerPattern: text, subject: text, subjectPattern: text, audience: text, audiencePattern: text,
-    claims: textMap, claimPatterns: textMap,
+    issuer: text,
+    issuerPattern: text,
+    subject: text,
+    subjectPattern: text,
+    audience: text,
+    audiencePattern: text,
+    claims: textMap,
+    claimPatterns: textMap,
   }),
   staticKeys: z.looseObject({
-    issuer: z.string(), subject: z.string(), issuerKeys: z.string(), expirationTime: text,
+    issuer: z.string(),
+    subject: z.string(),
+    issuerKeys: z.string(),
+    expirationTime: text,
     audiences: z.array(z.string()).optional(),
   }),
   awsIdentity: z.looseObject({ awsAccount: z.string(), arn: text, arnPattern: text, userId: text, userIdPattern: text }),
@@ -171,16 +205,24 @@ const PROTO_MESSAGES = [
   {
     name: "Identity.ClaimMatch",
     fields: {
-      issuer: str(1, "iss"), issuerPattern: str(2, "iss"), subject: str(3, "sub"), subjectPattern: str(4, "sub"),
-      audience: str(5, "aud"), audiencePattern: str(6, "aud"),
-      claims: { number: 7, type: "string", keyType: "string" }, claimPatterns: { number: 8, type: "string", keyType: "string" },
+      issuer: str(1, "iss"),
+      issuerPattern: str(2, "iss"),
+      subject: str(3, "sub"),
+      subjectPattern: str(4, "sub"),
+      audience: str(5, "aud"),
+      audiencePattern: str(6, "aud"),
+      claims: { number: 7, type: "string", keyType: "string" },
+      claimPatterns: { number: 8, type: "string", keyType: "string" },
     },
   },
   {
     name: "Identity.StaticKeys",
     fields: {
-      issuer: str(1), subject: str(2), issuerKeys: str(3),
-      expirationTime: { number: 4, type: "google.protobuf.Timestamp" }, audiences: { number: 5, type: "string", repeated: true },
+      issuer: str(1),
+      subject: str(2),
+      issuerKeys: str(3),
+      expirationTime: { number: 4, type: "google.protobuf.Timestamp" },
+      audiences: { number: 5, type: "string", repeated: true },
     },
   },
   {
@@ -212,11 +254,24 @@ export const identities = defineKind({
     messages: PROTO_MESSAGES,
     enums: [
       { name: "ServicePrincipal", values: { SERVICE_PRINCIPAL_UNSPECIFIED: 0, ...f.SERVICE_PRINCIPAL_NUMBERS } },
-      { name: "RelationshipType", values: { RELATIONSHIP_TYPE_UNSPECIFIED: 0, RELATIONSHIP_TYPE_CLAIM_MATCH: 1, RELATIONSHIP_TYPE_STATIC: 2, RELATIONSHIP_TYPE_AWS_IDENTITY: 3, RELATIONSHIP_TYPE_SERVICE_PRINCIPAL: 4 } },
+      {
+        name: "RelationshipType",
+        values: {
+          RELATIONSHIP_TYPE_UNSPECIFIED: 0,
+          RELATIONSHIP_TYPE_CLAIM_MATCH: 1,
+          RELATIONSHIP_TYPE_STATIC: 2,
+          RELATIONSHIP_TYPE_AWS_IDENTITY: 3,
+          RELATIONSHIP_TYPE_SERVICE_PRINCIPAL: 4,
+        },
+      },
     ],
   },
   capability: "identity",
-  events: { created: "dev.chainguard.api.iam.identity.created.v1", updated: "dev.chainguard.api.iam.identity.updated.v1", deleted: "dev.chainguard.api.iam.identity.deleted.v1" },
+  events: {
+    created: "dev.chainguard.api.iam.identity.created.v1",
+    updated: "dev.chainguard.api.iam.identity.updated.v1",
+    deleted: "dev.chainguard.api.iam.identity.deleted.v1",
+  },
   description: "An identity that workloads or services assume. Changing its relationship type replaces it.",
   exactlyOne: RELATIONSHIP_TYPES,
   example: {
@@ -281,7 +336,12 @@ export const identities = defineKind({
       schema: f.description.optional(),
       read: z.string().default(""),
     },
-    email: { type: "string", description: "Its verified email, if any: a person's, from their sign-in.", proto: { number: 4, type: "string", behavior: ["OUTPUT_ONLY"] }, read: z.string().default("") },
+    email: {
+      type: "string",
+      description: "Its verified email, if any: a person's, from their sign-in.",
+      proto: { number: 4, type: "string", behavior: ["OUTPUT_ONLY"] },
+      read: z.string().default(""),
+    },
     emailUnverified: {
       type: "string",
       description: "An email its sign-in reported without verifying it, if any: a person's.",

@@ -14,9 +14,10 @@ export function correlationRuleOf(v: unknown): string {
   return typeof v !== "string" || v === "" || v === "CORRELATION_RULE_UNSPECIFIED" ? "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" : v;
 }
 
-const CorrelationRule = z
-  .enum(Object.keys(CORRELATION_RULES) as [keyof typeof CORRELATION_RULES, ...(keyof typeof CORRELATION_RULES)[]])
-  .meta({ id: "CorrelationRule", description: "How an OIDC login is matched to a SCIM-provisioned user: the OIDC `sub` (or Entra's `oid`) equals the SCIM externalId." });
+const CorrelationRule = z.enum(Object.keys(CORRELATION_RULES) as [keyof typeof CORRELATION_RULES, ...(keyof typeof CORRELATION_RULES)[]]).meta({
+  id: "CorrelationRule",
+  description: "How an OIDC login is matched to a SCIM-provisioned user: the OIDC `sub` (or Entra's `oid`) equals the SCIM externalId.",
+});
 
 /** SCIM provisioning status, as the API reports it. */
 export const Scim = z
@@ -36,10 +37,15 @@ export const Oidc = z.strictObject({
   issuer: f.issuerUrl.describe("The OIDC issuer URL (https; plain http only on a loopback host)."),
   clientId: z.string().min(1, "must not be empty").describe("The OAuth client id registered with the issuer."),
   /** Write-only: never returned. On update, empty keeps the old secret unless the mask names it. */
-  clientSecret: z.string().describe("The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.").optional(),
+  clientSecret: z
+    .string()
+    .describe("The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.")
+    .optional(),
   additionalScopes: z.array(z.string().min(1)).optional().describe("Scopes to request besides `openid`."),
   groupsClaim: z.string().optional().describe("The token claim that carries the user's group memberships (`groups`), for group-based role mapping."),
-  correlationRule: CorrelationRule.optional().describe("How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider)."),
+  correlationRule: CorrelationRule.optional().describe(
+    "How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).",
+  ),
   pkceEnabled: z.boolean().optional().describe("Use PKCE when exchanging authorization codes (a public client needs no client secret)."),
 });
 export type Oidc = z.infer<typeof Oidc>;
@@ -91,12 +97,23 @@ export const identityProviders = defineKind({
       { name: "IdentityProvider.OIDC.CorrelationRule", values: CORRELATION_RULES },
       {
         name: "IdentityProvider.SCIM.CredentialState",
-        values: { CREDENTIAL_STATE_UNSPECIFIED: 0, CREDENTIAL_STATE_NOT_ISSUED: 1, CREDENTIAL_STATE_LIVE: 2, CREDENTIAL_STATE_EXPIRED: 3, CREDENTIAL_STATE_REVOKED: 4, CREDENTIAL_STATE_ROTATING: 5 },
+        values: {
+          CREDENTIAL_STATE_UNSPECIFIED: 0,
+          CREDENTIAL_STATE_NOT_ISSUED: 1,
+          CREDENTIAL_STATE_LIVE: 2,
+          CREDENTIAL_STATE_EXPIRED: 3,
+          CREDENTIAL_STATE_REVOKED: 4,
+          CREDENTIAL_STATE_ROTATING: 5,
+        },
       },
     ],
   },
   capability: "identity_providers",
-  events: { created: "dev.chainguard.api.iam.identity_providers.created.v1", updated: "dev.chainguard.api.iam.identity_providers.updated.v1", deleted: "dev.chainguard.api.iam.identity_providers.deleted.v1" },
+  events: {
+    created: "dev.chainguard.api.iam.identity_providers.created.v1",
+    updated: "dev.chainguard.api.iam.identity_providers.updated.v1",
+    deleted: "dev.chainguard.api.iam.identity_providers.deleted.v1",
+  },
   example: {
     name: "sso",
     inputs: {
@@ -110,7 +127,9 @@ export const identityProviders = defineKind({
       "`oidc.clientSecret` is write-only on the API: it is never read back, so its drift cannot be seen. Creating an identity provider needs it.",
       "The dynamic classes (`pulumi-irv`) keep the whole `oidc` block secret in state; the resource plugin keeps only `clientSecret` secret.",
     ],
-    importNotes: ["The client secret is not imported (the API never returns it). A program without one previews no change; once the program states one, the next `pulumi up` writes it."],
+    importNotes: [
+      "The client secret is not imported (the API never returns it). A program without one previews no change; once the program states one, the next `pulumi up` writes it.",
+    ],
   },
   fields: {
     groupUid: common.groupUid("The group it lives in."),
@@ -139,7 +158,8 @@ export const identityProviders = defineKind({
       // A create needs a secret unless the client is public (PKCE); an update names only what changes.
       schema: Oidc.extend({ clientSecret: Oidc.shape.clientSecret.unwrap().min(1, "must not be empty").optional() })
         .superRefine((o, ctx) => {
-          if (o.clientSecret === undefined && !o.pkceEnabled) ctx.addIssue({ code: "custom", path: ["clientSecret"], message: "is required unless pkceEnabled is true (a public client)" });
+          if (o.clientSecret === undefined && !o.pkceEnabled)
+            ctx.addIssue({ code: "custom", path: ["clientSecret"], message: "is required unless pkceEnabled is true (a public client)" });
         })
         .meta({ id: "Oidc", description: "An identity provider's OIDC connection." }),
       update: Oidc.partial(),

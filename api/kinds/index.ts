@@ -47,9 +47,7 @@ export function definitionOf<K extends Kind>(kind: K): DefinitionOf<K> {
  * (`pulumi-nodejs:dynamic/irv:Group`), or undefined for any other type.
  */
 export function definitionOfTypeToken(type: string): (typeof KINDS)[number] | undefined {
-  return (KINDS as readonly KindDefinition[]).find((d) => type === tokenOf(d) || type === dynamicTokenOf(d)) as
-    | (typeof KINDS)[number]
-    | undefined;
+  return (KINDS as readonly KindDefinition[]).find((d) => type === tokenOf(d) || type === dynamicTokenOf(d)) as (typeof KINDS)[number] | undefined;
 }
 
 /** The kind whose display name is `name` (`iam.Group`), or undefined. */

@@ -18,8 +18,18 @@ const SHORT_TIERS = CATALOG_TIERS.filter((t) => t !== "CATALOG_TIER_UNSPECIFIED"
 
 /** A repo's catalog tier, by its enum name (the Terraform provider's `APPLICATION` is taken too: see the codec). */
 export const CatalogTier = z
-  .enum(CATALOG_TIERS, { error: (iss) => withSuggestion(`is not a catalog tier: one of ${SHORT_TIERS.join(", ")}, with or without the ${TIER_PREFIX} prefix`, iss.input, [...CATALOG_TIERS, ...SHORT_TIERS]) })
-  .meta({ id: "CatalogTier", description: "A repo's catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ... (`APPLICATION`, as the Terraform provider writes it, is taken too)." });
+  .enum(CATALOG_TIERS, {
+    error: (iss) =>
+      withSuggestion(`is not a catalog tier: one of ${SHORT_TIERS.join(", ")}, with or without the ${TIER_PREFIX} prefix`, iss.input, [
+        ...CATALOG_TIERS,
+        ...SHORT_TIERS,
+      ]),
+  })
+  .meta({
+    id: "CatalogTier",
+    description:
+      "A repo's catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ... (`APPLICATION`, as the Terraform provider writes it, is taken too).",
+  });
 
 /** A short tier (`BASE`) as the API's enum name; anything else as it is. */
 const tierCodec = {
@@ -34,7 +44,9 @@ const tierCodec = {
  */
 export const SyncConfig = z
   .strictObject({
-    source: f.required.max(f.NAME_MAX, `must be at most ${f.NAME_MAX} characters`).describe("The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid."),
+    source: f.required
+      .max(f.NAME_MAX, `must be at most ${f.NAME_MAX} characters`)
+      .describe("The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid."),
     google: z.string().max(f.NAME_MAX).optional().describe("A GCP Artifact Registry repository to sync the images to besides."),
     amazon: z.string().max(f.NAME_MAX).optional().describe("An AWS ECR repository to sync the images to besides."),
     azure: z.string().max(f.NAME_MAX).optional().describe("An Azure ACR repository to sync the images to besides."),
@@ -58,7 +70,9 @@ const readSync = z.looseObject({
 /** A repo's custom overlay as the API returns it (set by the platform for repos with custom assembly). */
 const d = <T extends z.ZodType>(t: T, description: string) => t.optional().describe(description);
 const entry = (id: string, description: string) =>
-  z.looseObject({ name: z.string().default("").describe("Its file name."), content: z.string().default("").describe("Its PEM content.") }).meta({ id, description });
+  z
+    .looseObject({ name: z.string().default("").describe("Its file name."), content: z.string().default("").describe("Its PEM content.") })
+    .meta({ id, description });
 const OverlayUser = z
   .looseObject({
     username: z.string().describe("The user name."),
@@ -79,7 +93,10 @@ export const CustomOverlay = z
         .looseObject({
           packages: d(z.array(z.string()), "Packages appended to the image."),
           runtimeRepositories: d(z.array(z.string()), "APK repository URLs written to /etc/apk/repositories."),
-          runtimeKeyring: d(z.array(entry("RuntimeKeyringEntry", "An APK signing public key written to /etc/apk/keys.")), "APK signing public keys written to /etc/apk/keys."),
+          runtimeKeyring: d(
+            z.array(entry("RuntimeKeyringEntry", "An APK signing public key written to /etc/apk/keys.")),
+            "APK signing public keys written to /etc/apk/keys.",
+          ),
         })
         .meta({ id: "ImageContents", description: "Packages added to the image, and the APK repositories and keys it uses." }),
       "What the image holds beyond its own packages.",
@@ -88,7 +105,11 @@ export const CustomOverlay = z
     annotations: d(z.record(z.string(), z.string()), "OCI annotations added to the image."),
     accounts: d(
       z
-        .looseObject({ runAs: d(z.string(), "The user the image runs as."), users: d(z.array(OverlayUser), "User accounts added."), groups: d(z.array(OverlayGroup), "Group accounts added.") })
+        .looseObject({
+          runAs: d(z.string(), "The user the image runs as."),
+          users: d(z.array(OverlayUser), "User accounts added."),
+          groups: d(z.array(OverlayGroup), "Group accounts added."),
+        })
         .meta({ id: "OverlayAccounts", description: "The user and group accounts of the image." }),
       "User and group accounts.",
     ),
@@ -114,20 +135,35 @@ const PROTO_MESSAGES = [
   {
     name: "SyncConfig",
     fields: {
-      source: str(1), uniqueTags: outputOnly(2, "bool"), expirationTime: outputOnly(3, "google.protobuf.Timestamp"),
-      google: str(4), amazon: str(5), azure: str(6), apkoOverlay: outputOnly(7), gracePeriod: outputOnly(8, "bool"),
+      source: str(1),
+      uniqueTags: outputOnly(2, "bool"),
+      expirationTime: outputOnly(3, "google.protobuf.Timestamp"),
+      google: str(4),
+      amazon: str(5),
+      azure: str(6),
+      apkoOverlay: outputOnly(7),
+      gracePeriod: outputOnly(8, "bool"),
     },
   },
   {
     name: "CustomOverlay",
     fields: {
-      contents: { number: 1, type: "ImageContents" }, environment: map(2), annotations: map(3),
-      accounts: { number: 4, type: "Accounts" }, certificates: { number: 5, type: "Certificates" },
+      contents: { number: 1, type: "ImageContents" },
+      environment: map(2),
+      annotations: map(3),
+      accounts: { number: 4, type: "Accounts" },
+      certificates: { number: 5, type: "Certificates" },
     },
   },
-  { name: "CustomOverlay.ImageContents", fields: { packages: strs(1), runtimeRepositories: strs(2), runtimeKeyring: { number: 3, type: "RuntimeKeyringEntry", repeated: true } } },
+  {
+    name: "CustomOverlay.ImageContents",
+    fields: { packages: strs(1), runtimeRepositories: strs(2), runtimeKeyring: { number: 3, type: "RuntimeKeyringEntry", repeated: true } },
+  },
   { name: "CustomOverlay.ImageContents.RuntimeKeyringEntry", fields: { name: str(1), content: str(2) } },
-  { name: "CustomOverlay.Accounts", fields: { runAs: str(1), users: { number: 2, type: "User", repeated: true }, groups: { number: 3, type: "Group", repeated: true } } },
+  {
+    name: "CustomOverlay.Accounts",
+    fields: { runAs: str(1), users: { number: 2, type: "User", repeated: true }, groups: { number: 3, type: "Group", repeated: true } },
+  },
   {
     name: "CustomOverlay.Accounts.User",
     fields: { username: str(1), uid: { number: 2, type: "int32" }, gid: { number: 3, type: "int32" }, groupName: str(4), shell: str(5), homeDir: str(6) },

@@ -42,7 +42,10 @@ export const roleBindings = defineKind({
     service: "RoleBindingsService",
     message: "RoleBinding",
     uid: 1,
-    list: { filters: { identity: { number: 2, type: "string" }, group: { number: 3, type: "string" }, role: { number: 4, type: "string" } }, paging: [5, 6, 7, 8] },
+    list: {
+      filters: { identity: { number: 2, type: "string" }, group: { number: 3, type: "string" }, role: { number: 4, type: "string" } },
+      paging: [5, 6, 7, 8],
+    },
     messages: [
       { name: "RoleBindingIdentity", fields: { ...ref, subject: outputOnly(4), issuer: outputOnly(5), email: outputOnly(6) } },
       { name: "RoleBindingGroup", fields: ref },
@@ -50,7 +53,11 @@ export const roleBindings = defineKind({
     ],
   },
   capability: "role_bindings",
-  events: { created: "dev.chainguard.api.iam.rolebindings.created.v1", updated: "dev.chainguard.api.iam.rolebindings.updated.v1", deleted: "dev.chainguard.api.iam.rolebindings.deleted.v1" },
+  events: {
+    created: "dev.chainguard.api.iam.rolebindings.created.v1",
+    updated: "dev.chainguard.api.iam.rolebindings.updated.v1",
+    deleted: "dev.chainguard.api.iam.rolebindings.deleted.v1",
+  },
   example: {
     name: "release-ci-releaser",
     inputs: { groupUid: "${group}", identityUid: "${identity}", roleUid: "${role}" },
@@ -61,11 +68,40 @@ export const roleBindings = defineKind({
   },
   fields: {
     groupUid: common.groupUid("The group the grant applies to (and everything below it)."),
-    identityUid: { type: "string", description: "The identity granted the role; changes in place.", input: true, refersTo: "identities", proto: { number: 6, type: "string" }, schema: f.uid },
-    roleUid: { type: "string", description: "The role granted; changes in place.", input: true, refersTo: "roles", proto: { number: 7, type: "string" }, schema: f.uid },
-    identity: { type: "BoundIdentity", description: "The bound identity as the API hydrates it.", proto: { number: 2, type: "RoleBindingIdentity", behavior: ["OUTPUT_ONLY"] }, read: BoundIdentity },
-    group: { type: "BoundRef", description: "The group as the API hydrates it.", proto: { number: 3, type: "RoleBindingGroup", behavior: ["OUTPUT_ONLY"] }, read: BoundRef },
-    role: { type: "BoundRef", description: "The role as the API hydrates it.", proto: { number: 4, type: "RoleBindingRole", behavior: ["OUTPUT_ONLY"] }, read: BoundRef },
+    identityUid: {
+      type: "string",
+      description: "The identity granted the role; changes in place.",
+      input: true,
+      refersTo: "identities",
+      proto: { number: 6, type: "string" },
+      schema: f.uid,
+    },
+    roleUid: {
+      type: "string",
+      description: "The role granted; changes in place.",
+      input: true,
+      refersTo: "roles",
+      proto: { number: 7, type: "string" },
+      schema: f.uid,
+    },
+    identity: {
+      type: "BoundIdentity",
+      description: "The bound identity as the API hydrates it.",
+      proto: { number: 2, type: "RoleBindingIdentity", behavior: ["OUTPUT_ONLY"] },
+      read: BoundIdentity,
+    },
+    group: {
+      type: "BoundRef",
+      description: "The group as the API hydrates it.",
+      proto: { number: 3, type: "RoleBindingGroup", behavior: ["OUTPUT_ONLY"] },
+      read: BoundRef,
+    },
+    role: {
+      type: "BoundRef",
+      description: "The role as the API hydrates it.",
+      proto: { number: 4, type: "RoleBindingRole", behavior: ["OUTPUT_ONLY"] },
+      read: BoundRef,
+    },
     createTime: numbered.createTime(5),
   },
 });

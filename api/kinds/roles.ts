@@ -11,13 +11,31 @@ export const roles = defineKind({
   label: "role",
   description: "A custom role: a named set of capabilities.",
   parentField: "groupUid",
-  proto: { package: IAM_PACKAGE, service: "RolesService", message: "Role", uid: 1, list: { filters: { name: { number: 2, type: "string" } }, paging: [3, 4, 5, 6] } },
+  proto: {
+    package: IAM_PACKAGE,
+    service: "RolesService",
+    message: "Role",
+    uid: 1,
+    list: { filters: { name: { number: 2, type: "string" } }, paging: [3, 4, 5, 6] },
+  },
   capability: "roles",
-  events: { created: "dev.chainguard.api.iam.roles.created.v1", updated: "dev.chainguard.api.iam.roles.updated.v1", deleted: "dev.chainguard.api.iam.roles.deleted.v1" },
+  events: {
+    created: "dev.chainguard.api.iam.roles.created.v1",
+    updated: "dev.chainguard.api.iam.roles.updated.v1",
+    deleted: "dev.chainguard.api.iam.roles.deleted.v1",
+  },
   example: {
     name: "releaser",
-    inputs: { groupUid: "${group}", name: "releaser", description: "Publishes release tags", capabilities: ["repo.list", "tag.list", "tag.create", "tag.update"] },
-    notes: ["Capabilities are compared as a set: reordering them is no change.", "The credentials Pulumi runs with must hold every capability they put in a role."],
+    inputs: {
+      groupUid: "${group}",
+      name: "releaser",
+      description: "Publishes release tags",
+      capabilities: ["repo.list", "tag.list", "tag.create", "tag.update"],
+    },
+    notes: [
+      "Capabilities are compared as a set: reordering them is no change.",
+      "The credentials Pulumi runs with must hold every capability they put in a role.",
+    ],
   },
   fields: {
     groupUid: common.groupUid("The group the role lives in."),
@@ -25,7 +43,8 @@ export const roles = defineKind({
     description: numbered.description(3),
     capabilities: {
       type: "Capability[]",
-      description: "Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.",
+      description:
+        "Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.",
       input: true,
       proto: { number: 4, type: "chainguard.capabilities.Capability", repeated: true },
       // Programs keep the friendly names; the API carries the enum's.

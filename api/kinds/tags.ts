@@ -6,7 +6,9 @@ import { REPO_LIST_MAX } from "./repos";
 export const digest = z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be sha256:<64 lowercase hex>");
 
 /** A tag name, as OCI distribution allows one: a word character, then up to 127 of `[A-Za-z0-9_.-]`. */
-export const tagName = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/, "must be a tag: a letter, digit or _, then up to 127 of letters, digits, _, . and -");
+export const tagName = z
+  .string()
+  .regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/, "must be a tag: a letter, digit or _, then up to 127 of letters, digits, _, . and -");
 
 /**
  * A tag of an image repo (the platform's `chainguard.platform.registry.v2beta1.Tag`, and
@@ -51,7 +53,15 @@ export const tags = defineKind({
   },
   fields: {
     repoUid: { type: "string", description: "The repo the tag is in.", input: true, replace: true, refersTo: "repos" },
-    name: { type: "string", description: "The tag, e.g. `stable`.", input: true, replace: true, proto: { number: 2, type: "string", behavior: ["REQUIRED"] }, schema: tagName, read: z.string() },
+    name: {
+      type: "string",
+      description: "The tag, e.g. `stable`.",
+      input: true,
+      replace: true,
+      proto: { number: 2, type: "string", behavior: ["REQUIRED"] },
+      schema: tagName,
+      read: z.string(),
+    },
     digest: {
       type: "string",
       description: "The digest of the manifest it points at (`sha256:<64 hex>`).",
@@ -81,6 +91,11 @@ export const tags = defineKind({
       schema: z.array(z.string().min(1, "must not be empty")).max(REPO_LIST_MAX, `must hold at most ${REPO_LIST_MAX} bundles`).optional(),
       read: z.array(z.string()).default([]),
     },
-    updateTime: { type: "string", description: "When it last moved (RFC 3339).", proto: { number: 4, type: "google.protobuf.Timestamp", behavior: ["OUTPUT_ONLY"] }, read: z.string().optional() },
+    updateTime: {
+      type: "string",
+      description: "When it last moved (RFC 3339).",
+      proto: { number: 4, type: "google.protobuf.Timestamp", behavior: ["OUTPUT_ONLY"] },
+      read: z.string().optional(),
+    },
   },
 });

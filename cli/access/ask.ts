@@ -75,7 +75,9 @@ function find(m: AccessModel, kind: "group" | "subject", map: Map<string, Named>
   const named = m.named(kind, typed);
   if (named.length === 1) return named[0];
   if (named.length > 1)
-    throw new UsageError(`${what} ${JSON.stringify(typed)} names ${named.length} ${what}s: give the uid of one of ${named.map((k) => map.get(k)?.uid ?? k).join(", ")}`);
+    throw new UsageError(
+      `${what} ${JSON.stringify(typed)} names ${named.length} ${what}s: give the uid of one of ${named.map((k) => map.get(k)?.uid ?? k).join(", ")}`,
+    );
   throw new UsageError(`${what} ${JSON.stringify(typed)} is neither a uid nor the name of ${what === "identity" ? "an" : "a"} ${what} seen here`);
 }
 
@@ -137,7 +139,15 @@ export class Asker {
     const r = this.model.canI(s, c, g);
     const unseen = [...r.unknown.map((u) => this.unknownSentence(u)), ...(r.answer === "yes" ? [] : await this.unseenFor(this.chain(g)))];
     const answer = r.answer === "no" && unseen.length ? "unknown" : r.answer;
-    return { question: "can-i", answer, subject: this.named("subject", s), capability: c, group: this.named("group", g), grants: r.grants.map((x) => this.grant(x)), unseen };
+    return {
+      question: "can-i",
+      answer,
+      subject: this.named("subject", s),
+      capability: c,
+      group: this.named("group", g),
+      grants: r.grants.map((x) => this.grant(x)),
+      unseen,
+    };
   }
 
   async whoCan(capability: string, group: string): Promise<WhoCanAnswer> {

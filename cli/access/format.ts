@@ -29,12 +29,23 @@ export function formatAnswer(a: AccessAnswer, format: AccessFormat): string {
 /** A plain-text table: columns padded to their widest cell. */
 function grid(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cols: string[]) => cols.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  const line = (cols: string[]) =>
+    cols
+      .map((c, i) => c.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }
 
 function rows(header: string[], body: string[][], md: boolean): string[] {
-  return md ? [table(header, body.map((r) => r.map((c) => (c ? code(c) : ""))))] : grid(header, body);
+  return md
+    ? [
+        table(
+          header,
+          body.map((r) => r.map((c) => (c ? code(c) : ""))),
+        ),
+      ]
+    : grid(header, body);
 }
 
 function canI(a: CanIAnswer, md: boolean): string[] {
@@ -49,7 +60,14 @@ function canI(a: CanIAnswer, md: boolean): string[] {
 function whoCan(a: WhoCanAnswer, md: boolean): string[] {
   const head = `${a.grants.length} grant${a.grants.length === 1 ? "" : "s"} of ${a.capability} on ${shown(a.group)}`;
   if (a.grants.length === 0) return [md ? `**${head}**` : head];
-  const body = a.grants.map((g) => [shown(g.subject), g.subject.maybe ? "maybe" : "", g.binding.name, g.role.name, shown(g.at), g.inherited ? "inherited" : "direct"]);
+  const body = a.grants.map((g) => [
+    shown(g.subject),
+    g.subject.maybe ? "maybe" : "",
+    g.binding.name,
+    g.role.name,
+    shown(g.at),
+    g.inherited ? "inherited" : "direct",
+  ]);
   return [md ? `**${head}**` : head, "", ...rows(["IDENTITY", "MAYBE", "BINDING", "ROLE", "GRANTED ON", "HOW"], body, md)];
 }
 
@@ -59,6 +77,11 @@ function what(a: WhatAnswer, md: boolean): string[] {
   if (a.subject.maybe) out.push(`maybe: the identity stands for ${a.subject.maybe}`);
   if (a.entries.length === 0) return out;
   const caps = (e: WhatAnswer["entries"][number]) => (e.capabilities ? e.capabilities.join(",") : "(could not be read)");
-  const body = a.entries.map((e) => [`${shown(e.group)}${e.below ? ` +${e.below} below` : ""}`, e.role.name, e.binding.name, `${caps(e)}${e.redundant ? " (held above too)" : ""}`]);
+  const body = a.entries.map((e) => [
+    `${shown(e.group)}${e.below ? ` +${e.below} below` : ""}`,
+    e.role.name,
+    e.binding.name,
+    `${caps(e)}${e.redundant ? " (held above too)" : ""}`,
+  ]);
   return [...out, "", ...rows(["SUBTREE", "ROLE", "BINDING", "CAPABILITIES"], body, md)];
 }

@@ -38,7 +38,10 @@ export async function stackClient(stack: Stack): Promise<IrvClient | undefined> 
 
 /** The client of a stack's read contents (see stackClient). */
 export function clientOfContents({ config, env }: Pick<StackContents, "config" | "env">): IrvClient | undefined {
-  const settings = withLogin(readSettings((key) => config[key]?.value, env), env);
+  const settings = withLogin(
+    readSettings((key) => config[key]?.value, env),
+    env,
+  );
   return settings.apiUrl ? clientFor(settings, { env }) : undefined;
 }
 

@@ -48,15 +48,24 @@ Exit codes: 0 success (can-i: yes), 4 can-i: no, 5 can-i: cannot tell, 1 error.`
         args: argv,
         strict: true,
         allowPositionals: true,
-        options: { ...HELP_OPTION, stack: { type: "string", short: "s" }, cwd: { type: "string" }, format: { type: "string", short: "f" }, live: { type: "boolean" } },
+        options: {
+          ...HELP_OPTION,
+          stack: { type: "string", short: "s" },
+          cwd: { type: "string" },
+          format: { type: "string", short: "f" },
+          live: { type: "boolean" },
+        },
       }),
     );
-    if (values.help) return io.out(this.help), EXIT.ok;
+    if (values.help) return (io.out(this.help), EXIT.ok);
     const format = oneOf("format", values.format, ACCESS_FORMATS, "table");
     const [question, ...args] = positionals;
     const arity = { "can-i": 3, "who-can": 2, what: 1 } as Record<string, number>;
     if (!question || !(question in arity)) throw new UsageError(`irv access needs a question: can-i, who-can or what\nRun \`irv access --help\` for usage.`);
-    if (args.length !== arity[question]) throw new UsageError(`irv access ${question} takes ${arity[question]} argument${arity[question] === 1 ? "" : "s"}, not ${args.length}\nRun \`irv access --help\` for usage.`);
+    if (args.length !== arity[question])
+      throw new UsageError(
+        `irv access ${question} takes ${arity[question]} argument${arity[question] === 1 ? "" : "s"}, not ${args.length}\nRun \`irv access --help\` for usage.`,
+      );
     const selection = { stack: values.stack, cwd: values.cwd };
     let asker;
     if ((values.stack || values.cwd) && !values.live) asker = await askState(await openStack(selection));
@@ -67,7 +76,11 @@ Exit codes: 0 success (can-i: yes), 4 can-i: no, 5 can-i: cannot tell, 1 error.`
       asker = await askApi(project ? readSettings((key) => project.config[key]?.value) : readSettings());
     }
     const answer: AccessAnswer =
-      question === "can-i" ? await asker.canI(args[0], args[1], args[2]) : question === "who-can" ? await asker.whoCan(args[0], args[1]) : await asker.what(args[0]);
+      question === "can-i"
+        ? await asker.canI(args[0], args[1], args[2])
+        : question === "who-can"
+          ? await asker.whoCan(args[0], args[1])
+          : await asker.what(args[0]);
     io.out(formatAnswer(answer, format));
     if (answer.question !== "can-i") return EXIT.ok;
     return answer.answer === "yes" ? EXIT.ok : answer.answer === "no" ? EXIT.no : EXIT.unknown;

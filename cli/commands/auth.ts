@@ -61,7 +61,7 @@ export const authCommand: Command = {
         },
       }),
     );
-    if (values.help) return io.out(HELP), EXIT.ok;
+    if (values.help) return (io.out(HELP), EXIT.ok);
     const [sub, ...extra] = positionals;
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"\nRun \`irv auth --help\` for usage.`);
     const only = (allowed: string[]) => {
@@ -81,7 +81,9 @@ export const authCommand: Command = {
         io.out(removeLogin() ? `Logged out: removed ${loginFile()}` : "Not logged in.");
         return EXIT.ok;
       default:
-        throw new UsageError(`${sub === undefined ? "a subcommand is required" : `unknown subcommand "${sub}"`}: login, token or logout\nRun \`irv auth --help\` for usage.`);
+        throw new UsageError(
+          `${sub === undefined ? "a subcommand is required" : `unknown subcommand "${sub}"`}: login, token or logout\nRun \`irv auth --help\` for usage.`,
+        );
     }
   },
 };
@@ -101,7 +103,9 @@ async function login(values: Record<string, string | boolean | undefined>, io: I
   if (!identity) throw new UsageError("--identity <uid> is required\nRun `irv auth --help` for usage.");
   if (!tokenFile) throw new UsageError("--identity-token <file> is required\nRun `irv auth --help` for usage.");
   if (JWT_SHAPE.test(tokenFile.trim()))
-    throw new UsageError("--identity-token takes the path of a file holding the token, not the token itself (a token on the command line shows in ps and in shell history)");
+    throw new UsageError(
+      "--identity-token takes the path of a file holding the token, not the token itself (a token on the command line shows in ps and in shell history)",
+    );
   const apiUrlRaw = (values["api-url"] as string | undefined) || process.env.IRV_API_URL;
   if (!apiUrlRaw) throw new UsageError("no API URL: give --api-url or set IRV_API_URL");
   const apiUrl = checkUrl("--api-url", apiUrlRaw);
@@ -128,6 +132,8 @@ function checkUrl(option: string, value: string): string {
   }
   if (u.protocol !== "https:" && u.protocol !== "http:") throw new UsageError(`${option} must be an http(s) URL, not "${value}"`);
   if (u.protocol === "http:" && !isLoopbackHost(u.hostname))
-    throw new UsageError(`${option} must be an https URL (plain http only to a loopback host such as 127.0.0.1): credentials must not travel in the clear to ${u.host}`);
+    throw new UsageError(
+      `${option} must be an https URL (plain http only to a loopback host such as 127.0.0.1): credentials must not travel in the clear to ${u.host}`,
+    );
   return value.replace(/\/+$/, "");
 }

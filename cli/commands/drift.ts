@@ -83,11 +83,12 @@ Exit codes: 0 in sync, 2 drift found, 1 error.`,
         },
       }),
     );
-    if (values.help) return io.out(this.help), EXIT.ok;
+    if (values.help) return (io.out(this.help), EXIT.ok);
     const format = oneOf("format", values.format, DRIFT_FORMATS, "text");
     const selection = { stack: values.stack, cwd: values.cwd };
     const kinds = values.watch?.split(",").map((k) => k.trim()) as Kind[] | undefined;
-    for (const k of kinds ?? []) if (!WATCHED_KINDS.includes(k)) throw new UsageError(`--watch: ${JSON.stringify(k)} is not one of ${WATCHED_KINDS.join(", ")}`);
+    for (const k of kinds ?? [])
+      if (!WATCHED_KINDS.includes(k)) throw new UsageError(`--watch: ${JSON.stringify(k)} is not one of ${WATCHED_KINDS.join(", ")}`);
     const followOnly = ["listen", "path", "group", "issuer", "tls-cert", "tls-key", "max-body", "exec", "webhook", "repeat-window", "gap-every"] as const;
     if (!values.follow) for (const k of followOnly) if (values[k] !== undefined) throw new UsageError(`--${k} goes with --follow`);
     if (values.follow) {
@@ -115,7 +116,12 @@ Exit codes: 0 in sync, 2 drift found, 1 error.`,
     }
     // The stack's files are read without the Automation API; it is opened only if the engine must refresh.
     const contents = await readStack(selection);
-    const report = await runDrift({ stack: () => openStack(selection), contents, engine: values.engine, access: values["no-access"] ? false : { expected: values.expect, kinds } });
+    const report = await runDrift({
+      stack: () => openStack(selection),
+      contents,
+      engine: values.engine,
+      access: values["no-access"] ? false : { expected: values.expect, kinds },
+    });
     io.out(formatDrift(report, format));
     return report.inSync ? EXIT.ok : EXIT.changes;
   },

@@ -73,7 +73,7 @@ Exit codes: 0 written, 1 error.`,
         },
       }),
     );
-    if (values.help) return io.out(this.help), EXIT.ok;
+    if (values.help) return (io.out(this.help), EXIT.ok);
     if (!values.group) throw new UsageError("--group <uid> is required\nRun `irv export --help` for usage.");
     const config: Record<string, string> = {};
     if (values.stack) {
@@ -92,7 +92,9 @@ Exit codes: 0 written, 1 error.`,
       importFile: values["import-file"] && path.resolve(values["import-file"]),
       progress: (c, read, total, done) => io.err(`  ${c}: ${read} of ${total}${done ? " (done)" : ""}`),
     });
-    const counts = Object.entries(result.counts).map(([c, n]) => `${n} ${c}`).join(", ");
+    const counts = Object.entries(result.counts)
+      .map(([c, n]) => `${n} ${c}`)
+      .join(", ");
     io.err(`Read ${counts} in ${(result.durationMs / 1000).toFixed(1)}s.`);
     io.out(`Wrote a program declaring ${result.resources} resources to ${outDir}`);
     if (values["import-file"]) {

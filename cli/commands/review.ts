@@ -63,10 +63,9 @@ Exit codes: 0 success (with or without changes), 2 changes pending (only with
         },
       }),
     );
-    if (values.help) return io.out(this.help), EXIT.ok;
+    if (values.help) return (io.out(this.help), EXIT.ok);
     const format = oneOf("format", values.format, REVIEW_FORMATS, "markdown");
-    if (values["no-policy"] && (values.policy || values["policy-config"]))
-      throw new UsageError("--no-policy cannot go with --policy or --policy-config");
+    if (values["no-policy"] && (values.policy || values["policy-config"])) throw new UsageError("--no-policy cannot go with --policy or --policy-config");
     const configFile = values["policy-config"] && path.resolve(values["policy-config"]);
     if (configFile) {
       let raw: unknown;
@@ -81,7 +80,8 @@ Exit codes: 0 success (with or without changes), 2 changes pending (only with
         throw new UsageError((e as Error).message);
       }
     }
-    if (values["no-policy"] && (values.gate || values.allow)) throw new UsageError("--no-policy cannot go with --gate or --allow: the access change needs the policy pack");
+    if (values["no-policy"] && (values.gate || values.allow))
+      throw new UsageError("--no-policy cannot go with --gate or --allow: the access change needs the policy pack");
     const gates = (values.gate ?? []).map(gateOption);
     const stack = await openStack({ stack: values.stack, cwd: values.cwd });
     // Long reviews (tens of seconds at a few hundred resources) say what they do, on a terminal or when asked.
@@ -103,9 +103,14 @@ Exit codes: 0 success (with or without changes), 2 changes pending (only with
 function gateOption(v: string): { capabilities: string[]; group: string } {
   const at = v.lastIndexOf("@");
   // The API's enum names (`CAP_IAM_ROLE_BINDINGS_CREATE`) are taken as the names they stand for.
-  const capabilities = v.slice(0, Math.max(at, 0)).split(",").filter(Boolean).map((c) => capabilityNamed(c) ?? c);
+  const capabilities = v
+    .slice(0, Math.max(at, 0))
+    .split(",")
+    .filter(Boolean)
+    .map((c) => capabilityNamed(c) ?? c);
   const group = v.slice(at + 1);
   if (at < 0 || !group || capabilities.length === 0) throw new UsageError(`--gate ${JSON.stringify(v)}: write CAPABILITY[,CAPABILITY...]@GROUP`);
-  for (const c of capabilities) if (!c.startsWith("*.") && !capabilityNamed(c)) throw new UsageError(`--gate: ${JSON.stringify(c)} is not a capability the platform knows`);
+  for (const c of capabilities)
+    if (!c.startsWith("*.") && !capabilityNamed(c)) throw new UsageError(`--gate: ${JSON.stringify(c)} is not a capability the platform knows`);
   return { capabilities, group };
 }

@@ -54,7 +54,12 @@ export async function accessDrift(contents: StackContents, o: AccessDriftOptions
   const client = clientOfContents(contents);
   if (!client) return undefined;
   const resources = (state.deployment?.resources ?? []) as StateResource[];
-  const managed = new Set(resources.filter((r) => definitionOfTypeToken(r.type)).map((r) => r.id).filter((id): id is string => !!id));
+  const managed = new Set(
+    resources
+      .filter((r) => definitionOfTypeToken(r.type))
+      .map((r) => r.id)
+      .filter((id): id is string => !!id),
+  );
   const groups = resources.filter((r) => definitionOfTypeToken(r.type)?.kind === "groups" && r.id).map((r) => r.id!);
   const tops = groups.filter((g) => !groups.some((o) => o !== g && isSelfOrAncestor(o, g))).sort();
   const expected = new Set([...(o.expected ?? []), ...listOf(config[EXPECTED_KEY]?.value)]);
@@ -110,8 +115,12 @@ function listOf(v: string | undefined): string[] {
     } catch {
       parsed = undefined;
     }
-    if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === "string")) throw new UsageError(`${EXPECTED_KEY} must be a JSON array of strings or a comma-separated list`);
+    if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === "string"))
+      throw new UsageError(`${EXPECTED_KEY} must be a JSON array of strings or a comma-separated list`);
     return parsed;
   }
-  return v.split(",").map((s) => s.trim()).filter(Boolean);
+  return v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

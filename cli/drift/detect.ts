@@ -6,7 +6,18 @@ import { needsEngine, readSteps } from "./direct";
 import { nameSecretMembers } from "./secrets";
 import { accessDrift, type AccessDriftOptions } from "./access";
 import { StepCollector, type Step } from "../engine/steps";
-import { SECRET, declaredFields, diffFields, flatten, isSecretPath, isSecretValue, secretPaths, IGNORED_FIELDS, UNKNOWN, type FieldChange } from "../engine/values";
+import {
+  SECRET,
+  declaredFields,
+  diffFields,
+  flatten,
+  isSecretPath,
+  isSecretValue,
+  secretPaths,
+  IGNORED_FIELDS,
+  UNKNOWN,
+  type FieldChange,
+} from "../engine/values";
 import { canonicalOf, definitionOfTypeToken, type FieldDefinition, type KindDefinition } from "../../api/kinds";
 import { same } from "../../provider/resources/values";
 import type { DriftedResource, DriftReport, FieldDrift } from "./report";
@@ -146,7 +157,8 @@ export function fieldChanges(d: KindDefinition, before: object | undefined, afte
       const shown = (v: unknown) => flatten(v, path).get(path);
       // A secret compares as the engine shows it (masked), anything else as the provider compares it.
       // (As a member, the way the provider meets it: a proto zero value, `false`, is an absent one.)
-      const differs = isSecretPath(path) || isSecretValue(x) || isSecretValue(y) ? JSON.stringify(shown(x)) !== JSON.stringify(shown(y)) : !same({ v: x }, { v: y });
+      const differs =
+        isSecretPath(path) || isSecretValue(x) || isSecretValue(y) ? JSON.stringify(shown(x)) !== JSON.stringify(shown(y)) : !same({ v: x }, { v: y });
       if (differs) changes.push({ path, before: shown(x), after: shown(y) });
     }
   }

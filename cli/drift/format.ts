@@ -29,7 +29,8 @@ export function driftSummary(r: DriftReport): string {
   if (r.inSync)
     return `No drift: all ${r.checked} resources match the live API${r.access ? `, and nothing ${expected ? "unexpected " : ""}grants access in the managed groups outside the stack${expected}` : ""}.`;
   const n = r.resources.length;
-  if (n === 0) return `${also[0].toUpperCase()}${also.slice(1)}${expected ? `, besides ${r.access!.expected} expected` : ""} (the ${r.checked} resources match the live API).`;
+  if (n === 0)
+    return `${also[0].toUpperCase()}${also.slice(1)}${expected ? `, besides ${r.access!.expected} expected` : ""} (the ${r.checked} resources match the live API).`;
   return `${n} of ${r.checked} resource${r.checked === 1 ? "" : "s"} differ${n === 1 ? "s" : ""} from the live API: ${counts(r)}${also ? `; ${also}${expected ? `, besides ${r.access!.expected} expected` : ""}` : ""}.`;
 }
 
@@ -59,8 +60,27 @@ export function outsideText(a: AccessDrift | undefined): string[] {
 export function outsideMarkdown(a: AccessDrift | undefined): string[] {
   if (!a?.unmanaged.length) return [];
   const shown = a.unmanaged.slice(0, UNMANAGED_SHOWN);
-  const out = ["", `### Access granted outside the stack (${a.unmanaged.length})`, "", `In the managed groups ${a.watched.groups.map(code).join(", ")}; declare expected ones in the stack config \`irv-drift:expectedAccess\` or with \`--expect\`.`, ""];
-  out.push(table(["kind", "name", "uid", "group", "grants"], shown.map((u) => [u.kind, ownName(u) === undefined ? "—" : code(u.name), code(u.uid), code(u.group), u.grants.length ? [...u.grants.slice(0, 5).map((g) => code(g)), ...(u.grants.length > 5 ? [`and ${u.grants.length - 5} more`] : [])].join("<br>") : "_nothing yet_"])));
+  const out = [
+    "",
+    `### Access granted outside the stack (${a.unmanaged.length})`,
+    "",
+    `In the managed groups ${a.watched.groups.map(code).join(", ")}; declare expected ones in the stack config \`irv-drift:expectedAccess\` or with \`--expect\`.`,
+    "",
+  ];
+  out.push(
+    table(
+      ["kind", "name", "uid", "group", "grants"],
+      shown.map((u) => [
+        u.kind,
+        ownName(u) === undefined ? "—" : code(u.name),
+        code(u.uid),
+        code(u.group),
+        u.grants.length
+          ? [...u.grants.slice(0, 5).map((g) => code(g)), ...(u.grants.length > 5 ? [`and ${u.grants.length - 5} more`] : [])].join("<br>")
+          : "_nothing yet_",
+      ]),
+    ),
+  );
   if (a.unmanaged.length > shown.length) out.push("", `_${a.unmanaged.length - shown.length} more: see \`--format json\`._`);
   out.push("", OUTSIDE_STEPS);
   return out;
@@ -80,7 +100,8 @@ function settingsNote(r: DriftReport): string | undefined {
 
 function text(r: DriftReport): string {
   const lines = [`Stack ${forTerminal(r.stack)}: ${driftSummary(r)}`];
-  if (r.settingsChanged?.length) lines.push(forTerminal(`Checked with the current ${r.settingsChanged.join(", ")} (changed since the last pulumi up, which recorded the old value).`));
+  if (r.settingsChanged?.length)
+    lines.push(forTerminal(`Checked with the current ${r.settingsChanged.join(", ")} (changed since the last pulumi up, which recorded the old value).`));
   for (const res of r.resources) {
     lines.push("");
     const what = `${forTerminal(res.name)} (${forTerminal(res.kind)}, uid ${forTerminal(res.uid)})`;
@@ -113,8 +134,7 @@ function markdown(r: DriftReport): string {
 
 function section(res: DriftedResource): string[] {
   const title = `### ${code(res.name)} (${prose(res.kind)})`;
-  if (res.status === "deleted")
-    return [`${title}: deleted outside Pulumi`, "", `uid ${code(res.uid)} no longer exists in the live API.`];
+  if (res.status === "deleted") return [`${title}: deleted outside Pulumi`, "", `uid ${code(res.uid)} no longer exists in the live API.`];
   return [
     `${title}: ${res.fields.length} field${res.fields.length === 1 ? "" : "s"} changed`,
     "",

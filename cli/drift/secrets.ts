@@ -22,7 +22,9 @@ export async function nameSecretMembers(resources: DriftedResource[], contents: 
   try {
     const client = clientOfContents(contents);
     if (!client) return;
-    const recorded = new Map(((state.deployment?.resources ?? []) as { urn: string; outputs?: Record<string, unknown> }[]).map((r) => [r.urn, r.outputs ?? {}]));
+    const recorded = new Map(
+      ((state.deployment?.resources ?? []) as { urn: string; outputs?: Record<string, unknown> }[]).map((r) => [r.urn, r.outputs ?? {}]),
+    );
     for (const r of masked) {
       const kind = definitionOfDisplayName(r.kind)!;
       const live: Record<string, unknown> = { ...(await client.get(kind.kind, r.uid)) };

@@ -39,10 +39,11 @@ export function checkSettings({ state, config }: StackContents): SettingsCheck {
   for (const { type, recordedKey } of DEFAULT_PROVIDERS)
     for (const provider of resources.filter((r) => r.type === type && isDefault(r.urn))) {
       const recorded = provider.inputs ?? {};
-      for (const { key } of Object.values(SETTINGS))
-        if ((openedSecret(recorded[recordedKey(key)]) ?? "") !== (config[key]?.value ?? "")) changed.add(key);
+      for (const { key } of Object.values(SETTINGS)) if ((openedSecret(recorded[recordedKey(key)]) ?? "") !== (config[key]?.value ?? "")) changed.add(key);
     }
-  const keys = Object.values(SETTINGS).map((s) => s.key).filter((k) => changed.has(k));
+  const keys = Object.values(SETTINGS)
+    .map((s) => s.key)
+    .filter((k) => changed.has(k));
   const explicit = resources.some((r) => r.type === IRV_PROVIDER && !isDefault(r.urn));
   return { changed: keys, runProgram: keys.length > 0 || explicit };
 }

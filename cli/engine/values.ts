@@ -18,29 +18,14 @@ export const UNKNOWN: string = unknownValue;
  * Field names whose values are secret whatever the state says: tokens, client secrets, invite
  * codes. Matched against the last segment of a field path.
  */
-export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set([
-  "token",
-  "identityToken",
-  "clientSecret",
-  "code",
-  "secret",
-  "password",
-]);
+export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set(["token", "identityToken", "clientSecret", "code", "secret", "password"]);
 
 /**
  * Fields `irv` never reports: the serialized provider, the SDK's hidden timeouts, the adoption
  * input, the uid (the resource's id), and timestamps the
  * API moves on every write (their change is not a change anyone made to the resource).
  */
-export const IGNORED_FIELDS: ReadonlySet<string> = new Set([
-  "__provider",
-  "__timeouts",
-  "adoptUid",
-  "uid",
-  "createTime",
-  "updateTime",
-  "lastSeenTime",
-]);
+export const IGNORED_FIELDS: ReadonlySet<string> = new Set(["__provider", "__timeouts", "adoptUid", "uid", "createTime", "updateTime", "lastSeenTime"]);
 
 /**
  * A value of a decrypted state export (`stack.exportStack()`) with its secret envelope
@@ -85,7 +70,11 @@ export function flatten(value: unknown, prefix = ""): Map<string, Shown> {
     }
     if (isSecretValue(v)) return void out.set(path, SECRET);
     if (v === UNKNOWN) return void out.set(path, KNOWN_AFTER_APPLY);
-    if (Array.isArray(v)) return void out.set(path, v.map((x) => leaf(x)));
+    if (Array.isArray(v))
+      return void out.set(
+        path,
+        v.map((x) => leaf(x)),
+      );
     if (typeof v === "object" && v !== null) {
       const entries = Object.entries(v);
       if (entries.length === 0 && path) out.set(path, undefined);

@@ -36,7 +36,10 @@ export function packageJson(name: string, opts: GenerateOptions): string {
 
 /** `tsconfig.json`: strict CommonJS, as Pulumi programs need. */
 export const TSCONFIG = `${JSON.stringify(
-  { compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", esModuleInterop: true, skipLibCheck: true }, files: ["index.ts", "program.ts"] },
+  {
+    compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", esModuleInterop: true, skipLibCheck: true },
+    files: ["index.ts", "program.ts"],
+  },
   null,
   2,
 )}\n`;

@@ -65,7 +65,9 @@ export function emitProgram(plan: ProgramPlan, snap: OrgSnapshot, opts: Generate
   if (plan.outsideRoles.length) {
     body.push("", "  // Roles outside the exported group (the platform's built-in ones, a parent group's), referred to by uid.");
     for (const r of plan.outsideRoles)
-      body.push(`  const ${r.variable} = ${tsString(r.uid)}; // ${ROOT_UID.test(r.uid) ? "built-in role" : "role of a group outside the exported one"} ${tsCommentText(r.name)}`);
+      body.push(
+        `  const ${r.variable} = ${tsString(r.uid)}; // ${ROOT_UID.test(r.uid) ? "built-in role" : "role of a group outside the exported one"} ${tsCommentText(r.name)}`,
+      );
   }
   for (const s of plan.sections) {
     body.push("", `  // ${s.comment}`);

@@ -7,10 +7,11 @@ import { MODULES } from "../../api/modules";
 
 /** Words a variable may not be: JavaScript's reserved words and the generated program's own names. */
 const RESERVED = new Set([
-  ...("break case catch class const continue debugger default delete do else enum export extends false finally for " +
+  ...(
+    "break case catch class const continue debugger default delete do else enum export extends false finally for " +
     "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
-    "yield let static implements interface package private protected public await arguments eval undefined NaN Infinity")
-    .split(" "),
+    "yield let static implements interface package private protected public await arguments eval undefined NaN Infinity"
+  ).split(" "),
   "pulumi",
   ...MODULES,
   "config",

@@ -30,13 +30,13 @@ export function ownPackage(): { root: string; version: string; overrides?: Recor
 export function packageSpec(requested: string | undefined, cwd = process.cwd(), own = ownPackage()): string {
   if (requested === undefined) {
     const spec = own.root && (isInstalled(own.root) ? installedFrom(own.root, own.version) : `file:${own.root}`);
-    if (!spec) throw new Error("--package-spec: cannot tell where this copy of pulumi-irv was installed from; name the version, tarball or folder to depend on");
+    if (!spec)
+      throw new Error("--package-spec: cannot tell where this copy of pulumi-irv was installed from; name the version, tarball or folder to depend on");
     return spec;
   }
   if (!requested.trim()) throw new Error("--package-spec: must not be empty");
   const local = path.resolve(cwd, requested);
-  if (!/^[a-z]+:/i.test(requested) && existsSync(local) && (statSync(local).isDirectory() || /\.(tgz|tar\.gz|tar)$/.test(local)))
-    return `file:${local}`;
+  if (!/^[a-z]+:/i.test(requested) && existsSync(local) && (statSync(local).isDirectory() || /\.(tgz|tar\.gz|tar)$/.test(local))) return `file:${local}`;
   return requested;
 }
 

@@ -214,7 +214,11 @@ function defaultRule(def: KindDefinition): ExportRule {
  * kinds listed before it, so every reference is to a variable declared above), with what is
  * particular to naming each.
  */
-function exportRules(snap: OrgSnapshot, pathOf: (groupUid: string | undefined) => string, treeKey: (groupUid: string | undefined) => string): (ExportRule & { kind: ExportedKind; items: Item[] })[] {
+function exportRules(
+  snap: OrgSnapshot,
+  pathOf: (groupUid: string | undefined) => string,
+  treeKey: (groupUid: string | undefined) => string,
+): (ExportRule & { kind: ExportedKind; items: Item[] })[] {
   const identityNames = new Map(snap.items.identities.map((i) => [i.uid, i.name]));
   const particular: { [K in ExportedKind]?: Partial<ExportRule<Item & ItemOf<K>>> } = {
     // A group's key is its own path, which its children's keys extend: parents sort first.

@@ -19,10 +19,12 @@ export interface Change {
 
 /** Every event type the kinds' methods emit, to the kind and action. */
 const TYPES = new Map<string, { kind: Kind; action: ChangeAction }>(
-  KINDS.flatMap((d: KindDefinition) => (["created", "updated", "deleted"] as const).flatMap((a) => {
-    const type = eventTypeOf(d, a);
-    return type ? [[type, { kind: d.kind as Kind, action: a }] as const] : [];
-  })),
+  KINDS.flatMap((d: KindDefinition) =>
+    (["created", "updated", "deleted"] as const).flatMap((a) => {
+      const type = eventTypeOf(d, a);
+      return type ? [[type, { kind: d.kind as Kind, action: a }] as const] : [];
+    }),
+  ),
 );
 
 /** A uid as the platform writes them: hex segments joined by `/`. */

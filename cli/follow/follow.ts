@@ -71,10 +71,12 @@ export class Follower {
   async start(): Promise<void> {
     // Changes delivered meanwhile wait for it, then run.
     const first = this.full("start");
-    this.running = first.catch(() => undefined).finally(() => {
-      this.running = undefined;
-      this.kick();
-    });
+    this.running = first
+      .catch(() => undefined)
+      .finally(() => {
+        this.running = undefined;
+        this.kick();
+      });
     await first;
   }
 

@@ -39,7 +39,10 @@ export function findingsOf(r: FollowReport): Finding[] {
   const drift = r.resources.map<Finding>((res) => ({
     stack: r.stack,
     finding: "drift",
-    summary: res.status === "deleted" ? `${res.name} (${res.kind}, uid ${res.uid}) was deleted outside Pulumi` : `${res.name} (${res.kind}, uid ${res.uid}) changed outside Pulumi: ${res.fields.map((f) => f.path).join(", ")}`,
+    summary:
+      res.status === "deleted"
+        ? `${res.name} (${res.kind}, uid ${res.uid}) was deleted outside Pulumi`
+        : `${res.name} (${res.kind}, uid ${res.uid}) changed outside Pulumi: ${res.fields.map((f) => f.path).join(", ")}`,
     resource: res,
     at,
   }));
@@ -56,7 +59,9 @@ export function findingsOf(r: FollowReport): Finding[] {
 /** What identifies a finding across reports: the same drift of the same resource, the same item. */
 function keyOf(f: Finding): string {
   const what = f.resource ? [f.resource.urn, f.resource.status, f.resource.fields.map((x) => [x.path, x.live])] : [f.item?.uid, f.item?.grants];
-  return createHash("sha256").update(JSON.stringify([f.stack, f.finding, what])).digest("base64url");
+  return createHash("sha256")
+    .update(JSON.stringify([f.stack, f.finding, what]))
+    .digest("base64url");
 }
 
 /** Options of a notifier. */
@@ -116,7 +121,12 @@ export class Notifier {
     const repeated = [...this.sent.values()].filter((s) => s.repeats > 0);
     this.sent.clear();
     if (!repeated.length) return;
-    this.enqueue({ stack: repeated[0].stack, digest: repeated.map(({ summary, repeats }) => ({ summary, repeats })), windowSeconds: Math.round((this.o.repeatWindowMs ?? 3_600_000) / 1000), at: new Date().toISOString() });
+    this.enqueue({
+      stack: repeated[0].stack,
+      digest: repeated.map(({ summary, repeats }) => ({ summary, repeats })),
+      windowSeconds: Math.round((this.o.repeatWindowMs ?? 3_600_000) / 1000),
+      at: new Date().toISOString(),
+    });
   }
 
   /** Resolves once nothing is queued or being sent. */
@@ -171,7 +181,9 @@ function run(command: string, input: string): Promise<void> {
     let stderr = "";
     child.stderr!.on("data", (d) => (stderr = (stderr + d).slice(-500)));
     child.on("error", reject);
-    child.on("close", (code, signal) => (code === 0 ? resolve() : reject(new Error(`the command exited ${signal ?? code}${stderr ? `: ${stderr.trim()}` : ""}`))));
+    child.on("close", (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`the command exited ${signal ?? code}${stderr ? `: ${stderr.trim()}` : ""}`)),
+    );
     child.stdin!.on("error", () => undefined);
     child.stdin!.end(input);
   });
@@ -180,7 +192,13 @@ function run(command: string, input: string): Promise<void> {
 /** POSTs `body` as JSON to `url`; fails on a status other than 2xx. The answer's body is not kept. */
 async function post(url: string, body: string): Promise<void> {
   const { request } = await import("undici");
-  const res = await request(url, { method: "POST", body, headers: { "content-type": "application/json" }, headersTimeout: SEND_TIMEOUT_MS, bodyTimeout: SEND_TIMEOUT_MS });
+  const res = await request(url, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json" },
+    headersTimeout: SEND_TIMEOUT_MS,
+    bodyTimeout: SEND_TIMEOUT_MS,
+  });
   await res.body.dump({ limit: 64 * 1024 });
   if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`the webhook answered HTTP ${res.statusCode}`);
 }

@@ -54,11 +54,15 @@ export function listenAddress(v: string | undefined): { host: string; port: numb
 /** The group whose subscription delivers here: `--group`, else the parent of the stack's one subscription. */
 export function groupOf(contents: StackContents, given: string | undefined): string {
   if (given) return given;
-  const subs = ((contents.state.deployment?.resources ?? []) as { type: string; inputs?: { parentUid?: unknown } }[]).filter((r) => definitionOfTypeToken(r.type)?.kind === "subscriptions");
+  const subs = ((contents.state.deployment?.resources ?? []) as { type: string; inputs?: { parentUid?: unknown } }[]).filter(
+    (r) => definitionOfTypeToken(r.type)?.kind === "subscriptions",
+  );
   const groups = [...new Set(subs.map((s) => s.inputs?.parentUid).filter((g): g is string => typeof g === "string"))];
   if (groups.length === 1) return groups[0];
   throw new UsageError(
-    groups.length ? `the stack has subscriptions in ${groups.length} groups: pass --group with the one whose sink is this receiver` : "the stack declares no events.Subscription: declare one whose sink is this receiver (see docs/drift-follow.md), or pass --group",
+    groups.length
+      ? `the stack has subscriptions in ${groups.length} groups: pass --group with the one whose sink is this receiver`
+      : "the stack declares no events.Subscription: declare one whose sink is this receiver (see docs/drift-follow.md), or pass --group",
   );
 }
 
@@ -72,7 +76,8 @@ function issuerOf(contents: StackContents, given: string | undefined): string {
     throw new UsageError(`--issuer must be a URL, not ${JSON.stringify(issuer)}`);
   }
   // The keys come from the issuer: fetched in the clear, anyone on the way could swap them.
-  if (u.protocol !== "https:" && !(u.protocol === "http:" && isLoopbackHost(u.hostname))) throw new UsageError(`--issuer must be an https URL (plain http only to a loopback host), not ${u.protocol}//${u.host}`);
+  if (u.protocol !== "https:" && !(u.protocol === "http:" && isLoopbackHost(u.hostname)))
+    throw new UsageError(`--issuer must be an https URL (plain http only to a loopback host), not ${u.protocol}//${u.host}`);
   return issuer;
 }
 
@@ -155,6 +160,11 @@ function print(io: Io, r: FollowReport, format: DriftFormat): void {
   if (format === "json") return io.out(JSON.stringify(r));
   // After the start, a batch in sync says nothing a reader needs.
   if (r.inSync && r.follow.trigger === "events") return;
-  const why = r.follow.trigger === "start" ? "at start" : r.follow.trigger === "gap" ? `after a gap (${r.follow.why})` : `after ${r.follow.changes?.length ?? 0} change(s)`;
+  const why =
+    r.follow.trigger === "start"
+      ? "at start"
+      : r.follow.trigger === "gap"
+        ? `after a gap (${r.follow.why})`
+        : `after ${r.follow.changes?.length ?? 0} change(s)`;
   io.out(format === "markdown" ? `<!-- ${r.follow.at} ${why} -->\n${formatDrift(r, format)}\n` : `[${r.follow.at}] ${why}\n${formatDrift(r, format)}\n`);
 }

@@ -119,7 +119,9 @@ export async function discover(issuer: string): Promise<{ keys: JWTVerifyGetKey;
   }
   if (doc.issuer !== issuer) throw new Error(`the discovery document at ${url} names issuer ${JSON.stringify(doc.issuer)}, not ${JSON.stringify(issuer)}`);
   if (typeof doc.jwks_uri !== "string") throw new Error(`the discovery document at ${url} has no jwks_uri`);
-  const announced = Array.isArray(doc.id_token_signing_alg_values_supported) ? doc.id_token_signing_alg_values_supported.filter((a): a is string => SUPPORTED_ALGS.includes(a as string)) : [];
+  const announced = Array.isArray(doc.id_token_signing_alg_values_supported)
+    ? doc.id_token_signing_alg_values_supported.filter((a): a is string => SUPPORTED_ALGS.includes(a as string))
+    : [];
   return { keys: createRemoteJWKSet(new URL(doc.jwks_uri), { timeoutDuration: DISCOVERY_TIMEOUT_MS }), algorithms: announced.length ? announced : ["RS256"] };
 }
 
@@ -156,18 +158,34 @@ export class DeliveryVerifier {
     if (!auth) return { ok: false, status: 401, reason: "Unauthorized" };
     let payload;
     try {
-      ({ payload } = await jwtVerify(auth, this.keys, { issuer: this.o.issuer, audience: WEBHOOK_AUDIENCE, algorithms: this.algorithms, requiredClaims: ["exp"] }));
+      ({ payload } = await jwtVerify(auth, this.keys, {
+        issuer: this.o.issuer,
+        audience: WEBHOOK_AUDIENCE,
+        algorithms: this.algorithms,
+        requiredClaims: ["exp"],
+      }));
     } catch (e) {
       return { ok: false, status: 403, reason: `unable to verify token: ${tokenProblem(e)}` };
     }
     const sub = String(payload.sub ?? "");
-    if (!sub.startsWith(WEBHOOK_SUBJECT_PREFIX)) return { ok: false, status: 403, reason: `subject should be from the Chainguard webhook component, got: ${JSON.stringify(sub).slice(0, 120)}` };
+    if (!sub.startsWith(WEBHOOK_SUBJECT_PREFIX))
+      return { ok: false, status: 403, reason: `subject should be from the Chainguard webhook component, got: ${JSON.stringify(sub).slice(0, 120)}` };
     const group = sub.slice(WEBHOOK_SUBJECT_PREFIX.length);
-    if (group !== this.o.group) return { ok: false, status: 403, reason: `this token is intended for ${JSON.stringify(group).slice(0, 120)}, wanted one for ${JSON.stringify(this.o.group)}` };
+    if (group !== this.o.group)
+      return {
+        ok: false,
+        status: 403,
+        reason: `this token is intended for ${JSON.stringify(group).slice(0, 120)}, wanted one for ${JSON.stringify(this.o.group)}`,
+      };
     const webhook = payload.webhook as { digest?: unknown } | undefined;
     if (!webhook || typeof webhook !== "object") return { ok: false, status: 403, reason: "this token does not contain the Chainguard custom webhook claims" };
     const got = digestOf(body);
-    if (webhook.digest !== got) return { ok: false, status: 403, reason: `this token is intended for a message with digest ${JSON.stringify(String(webhook.digest)).slice(0, 90)}, got message with digest "${got}"` };
+    if (webhook.digest !== got)
+      return {
+        ok: false,
+        status: 403,
+        reason: `this token is intended for a message with digest ${JSON.stringify(String(webhook.digest)).slice(0, 90)}, got message with digest "${got}"`,
+      };
     const key = createHash("sha256").update(auth).digest("base64url");
     const now = Date.now();
     this.forgetExpired(now);

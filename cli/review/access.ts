@@ -9,8 +9,19 @@ import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { displayNameOf, definitionOf } from "../../api/kinds";
 import { effective, type PolicyConfig } from "../../policy/config";
 import {
-  ACCESS_GATES, AccessModel, diffAccess, isWorkload, itemsOfState, matchesCapability, orgOfItems, patternIdentityAdmin, workloadIamWrite,
-  type AccessDelta, type AccessModel as Model, type ResourceItem, type StateResource,
+  ACCESS_GATES,
+  AccessModel,
+  diffAccess,
+  isWorkload,
+  itemsOfState,
+  matchesCapability,
+  orgOfItems,
+  patternIdentityAdmin,
+  workloadIamWrite,
+  type AccessDelta,
+  type AccessModel as Model,
+  type ResourceItem,
+  type StateResource,
 } from "../../policy/access";
 import type { Finding } from "../../policy/world";
 import { knownOf, stackClient } from "../access/load";
@@ -60,7 +71,11 @@ export interface GateOptions {
 }
 
 /** The access model of a stack's state and the proposed items, and their change. */
-export async function accessChange(stack: Stack, proposedFile: string, state?: Deployment): Promise<{ change: AccessChange; before: Model; after: Model } | undefined> {
+export async function accessChange(
+  stack: Stack,
+  proposedFile: string,
+  state?: Deployment,
+): Promise<{ change: AccessChange; before: Model; after: Model } | undefined> {
   let proposed: ResourceItem[];
   try {
     proposed = JSON.parse(readFileSync(proposedFile, "utf8")) as ResourceItem[];
@@ -76,13 +91,23 @@ export async function accessChange(stack: Stack, proposedFile: string, state?: D
   const known = await knownOf([...recorded, ...proposed], await stackClient(stack).catch(() => undefined));
   const before = new AccessModel(orgOfItems(recorded, known));
   const namesAfter = new Map(known.names);
-  for (const r of recorded) if (r.uid) namesAfter.set(r.uid, before.groups.get(r.key)?.name ?? before.roles.get(r.key)?.name ?? before.subjects.get(r.key)?.name ?? r.label);
+  for (const r of recorded)
+    if (r.uid) namesAfter.set(r.uid, before.groups.get(r.key)?.name ?? before.roles.get(r.key)?.name ?? before.subjects.get(r.key)?.name ?? r.label);
   const after = new AccessModel(orgOfItems(proposed, { ...known, names: namesAfter }));
   const d = diffAccess(before, after);
   const entries = (deltas: AccessDelta[], m: Model) => group(deltas, m);
-  const unknown = d.unknown.map((u) => `${nameIn(after, "subject", u.subject).name} gets role ${nameIn(after, "role", u.role).name} on ${nameIn(after, "group", u.at).name} through ${nameIn(after, "binding", u.binding).name}, whose capabilities could not be read`);
+  const unknown = d.unknown.map(
+    (u) =>
+      `${nameIn(after, "subject", u.subject).name} gets role ${nameIn(after, "role", u.role).name} on ${nameIn(after, "group", u.at).name} through ${nameIn(after, "binding", u.binding).name}, whose capabilities could not be read`,
+  );
   return {
-    change: { gained: entries(d.gained, after), lost: entries(d.lost, before), unknown, unseen: [...new Set([...before.unseen, ...after.unseen])], tuples: { gained: d.gained, lost: d.lost } },
+    change: {
+      gained: entries(d.gained, after),
+      lost: entries(d.lost, before),
+      unknown,
+      unseen: [...new Set([...before.unseen, ...after.unseen])],
+      tuples: { gained: d.gained, lost: d.lost },
+    },
     before,
     after,
   };
@@ -110,7 +135,10 @@ function group(deltas: AccessDelta[], m: Model): AccessEntry[] {
         subject: { ...nameIn(m, "subject", d.subject), ...(subject?.maybe ? { maybe: subject.maybe } : {}), workload: !!subject && isWorkload(subject) },
         capabilities: [d.capability],
         group: nameIn(m, "group", d.group),
-        path: m.ancestors(d.group).reverse().map((g) => m.groups.get(g)?.name ?? g),
+        path: m
+          .ancestors(d.group)
+          .reverse()
+          .map((g) => m.groups.get(g)?.name ?? g),
         below: m.subtreeSize(d.group) - 1,
         except: d.except.map((e) => nameIn(m, "group", e)),
         groups: d.groups,
@@ -170,10 +198,17 @@ export function gateFindings(change: AccessChange, after: Model, config: PolicyC
       if (gate.id === "irv-pattern-identity-admin") {
         const subject = after.subjects.get(e.subject.key);
         const caps = e.capabilities.filter((c) => patternIdentityAdmin(subject, c, settings.capabilities as string[]));
-        if (caps.length) out.push({ ...finding(gate.id, enforcementLevel, e, caps, gate.fix), message: `${sentence({ ...e, capabilities: caps }, "gains")}, and ${e.subject.name} stands for ${e.subject.maybe}` });
+        if (caps.length)
+          out.push({
+            ...finding(gate.id, enforcementLevel, e, caps, gate.fix),
+            message: `${sentence({ ...e, capabilities: caps }, "gains")}, and ${e.subject.name} stands for ${e.subject.maybe}`,
+          });
         continue;
       }
-      const guards = [{ capabilities: settings.capabilities as string[], groups: settings.groups as string[] }, ...(o.gates ?? []).map((g) => ({ capabilities: g.capabilities, groups: [g.group] }))];
+      const guards = [
+        { capabilities: settings.capabilities as string[], groups: settings.groups as string[] },
+        ...(o.gates ?? []).map((g) => ({ capabilities: g.capabilities, groups: [g.group] })),
+      ];
       const caps = new Set<string>();
       for (const g of guards)
         if (g.groups.flatMap(resolve).some((root) => touches(e, root))) for (const c of e.capabilities) if (matchesCapability(c, g.capabilities)) caps.add(c);

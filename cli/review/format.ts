@@ -92,11 +92,28 @@ function entryBody(c: ReviewChange, names: Readonly<Record<string, string>>): st
   if (c.fields.length === 0) return [...lines, "", "_No field-level changes reported._"];
   lines.push("");
   const value = withNames(c, names, code, cell);
-  if (c.action === "create" || c.action === "adopt") lines.push(table(["field", "value"], c.fields.map((f) => [code(f.path), value(f.path, f.after)])));
-  else if (c.action === "update") lines.push(table(["field", "before", "after"], c.fields.map((f) => [code(f.path), value(f.path, f.before), value(f.path, f.after)])));
+  if (c.action === "create" || c.action === "adopt")
+    lines.push(
+      table(
+        ["field", "value"],
+        c.fields.map((f) => [code(f.path), value(f.path, f.after)]),
+      ),
+    );
+  else if (c.action === "update")
+    lines.push(
+      table(
+        ["field", "before", "after"],
+        c.fields.map((f) => [code(f.path), value(f.path, f.before), value(f.path, f.after)]),
+      ),
+    );
   else {
     const forces = (path: string) => (c.replaceBecause.includes(path.split(".")[0]) ? "**forces replacement**" : "");
-    lines.push(table(["field", "before", "after", ""], c.fields.map((f) => [code(f.path), value(f.path, f.before), value(f.path, f.after), forces(f.path)])));
+    lines.push(
+      table(
+        ["field", "before", "after", ""],
+        c.fields.map((f) => [code(f.path), value(f.path, f.before), value(f.path, f.after), forces(f.path)]),
+      ),
+    );
   }
   return lines;
 }
@@ -122,7 +139,10 @@ function text(r: ReviewReport): string {
   if (policy) lines.push(policy);
   if (r.access) {
     lines.push(accessLine(r.access));
-    for (const [verb, list] of [["gains", r.access.gained], ["loses", r.access.lost]] as const)
+    for (const [verb, list] of [
+      ["gains", r.access.gained],
+      ["loses", r.access.lost],
+    ] as const)
       for (const e of list) lines.push(`  ${verb === "gains" ? "+" : "-"} ${sentence(e, verb)}${e.subject.maybe ? ` (maybe: ${e.subject.maybe})` : ""}`);
     for (const u of [...r.access.unknown, ...r.access.unseen]) lines.push(`  ? ${u}`);
   }
@@ -189,7 +209,8 @@ function grantsOf(list: AccessEntry[]): GrantLine[] {
 export function dangerLevelOf(capabilities: readonly string[]): { level: "critical" | "high" | "medium" | "low"; why: string } {
   const deletes = capabilities.filter((c) => c.endsWith(".delete")).length;
   const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
-  if (capabilities.includes("role_bindings.create")) return { level: "critical", why: `grants roles (itself any role)${deletes ? `, ${n(deletes, "delete")}` : ""}` };
+  if (capabilities.includes("role_bindings.create"))
+    return { level: "critical", why: `grants roles (itself any role)${deletes ? `, ${n(deletes, "delete")}` : ""}` };
   const iam = capabilities.filter(isIamWrite).length;
   if (iam || deletes) return { level: "high", why: [iam ? n(iam, "IAM write") : "", deletes ? n(deletes, "delete") : ""].filter(Boolean).join(", ") };
   if (!readOnly(capabilities)) return { level: "medium", why: "writes beyond reads" };
@@ -220,18 +241,27 @@ function grantLine(g: GrantLine, verb: "gains" | "loses"): string {
 /** The access change: the counts, one line per grant gained or lost, then each grant's capabilities collapsed, bounded in size. */
 function accessMarkdown(a: AccessChange): string[] {
   const out = [`### Access change`, "", `**${accessLine(a)}**`];
-  for (const [verb, list] of [["gains", a.gained], ["loses", a.lost]] as const) {
+  for (const [verb, list] of [
+    ["gains", a.gained],
+    ["loses", a.lost],
+  ] as const) {
     const grants = grantsOf(list);
     if (grants.length === 0) continue;
     out.push("", ...grants.slice(0, GRANTS_SHOWN).map((g) => `- ${grantLine(g, verb)}`));
-    if (grants.length > GRANTS_SHOWN) out.push(`- _${grants.length - GRANTS_SHOWN} more grant${grants.length - GRANTS_SHOWN === 1 ? "" : "s"} ${verb === "gains" ? "gained" : "lost"}: see \`--format json\`._`);
+    if (grants.length > GRANTS_SHOWN)
+      out.push(
+        `- _${grants.length - GRANTS_SHOWN} more grant${grants.length - GRANTS_SHOWN === 1 ? "" : "s"} ${verb === "gains" ? "gained" : "lost"}: see \`--format json\`._`,
+      );
   }
   // The capabilities behind each line, for whoever wants them: collapsed, bounded.
   let budget = ACCESS_SHOWN;
   let chars = ACCESS_CHARS;
   const body: string[] = [];
   let left = 0;
-  for (const [verb, list] of [["gains", a.gained], ["loses", a.lost]] as const)
+  for (const [verb, list] of [
+    ["gains", a.gained],
+    ["loses", a.lost],
+  ] as const)
     for (const e of list) {
       const line = `- ${sentence(e, verb, code)}${e.subject.uid ? ` (${code(e.subject.name)} is ${code(e.subject.uid)})` : ""}`;
       if (budget <= 0 || line.length > chars) {
@@ -239,11 +269,18 @@ function accessMarkdown(a: AccessChange): string[] {
         continue;
       }
       body.push(line);
-      budget--, (chars -= line.length);
+      (budget--, (chars -= line.length));
     }
   if (left) body.push(`- _${left} more: see \`--format json\`._`);
   if (body.length) out.push("", ...details(`The capabilities of each grant (${a.gained.length + a.lost.length})`, body));
   const notes = [...a.unknown, ...a.unseen];
-  if (notes.length) out.push("", `**Not known** (${notes.length}):`, "", ...notes.slice(0, 20).map((n) => `- ${code(n.length > 300 ? `${n.slice(0, 300)}...` : n)}`), ...(notes.length > 20 ? [`- and ${notes.length - 20} more`] : []));
+  if (notes.length)
+    out.push(
+      "",
+      `**Not known** (${notes.length}):`,
+      "",
+      ...notes.slice(0, 20).map((n) => `- ${code(n.length > 300 ? `${n.slice(0, 300)}...` : n)}`),
+      ...(notes.length > 20 ? [`- and ${notes.length - 20} more`] : []),
+    );
   return out;
 }

@@ -150,7 +150,13 @@ function changeOf(step: Step): ReviewChange | undefined {
   const d = definitionOfTypeToken(step.type);
   const keys = declaredFields(before, after);
   let fields = action === "delete" ? [] : d && before ? fieldChanges(d, before, after, keys) : diffFields(before, after, keys);
-  const replaceBecause = action === "replace" ? replaceReasons(step, fields.map((f) => f.path)) : [];
+  const replaceBecause =
+    action === "replace"
+      ? replaceReasons(
+          step,
+          fields.map((f) => f.path),
+        )
+      : [];
   // The engine masks secrets in events, so a changed secret looks unchanged. When nothing visible
   // explains an update, the secrets on both sides are what changed: list them, masked.
   if (action === "update" && fields.length === 0) {

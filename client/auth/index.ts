@@ -43,11 +43,12 @@ export function tokenSourceFrom(s: Settings, o: SourceOptions = {}): TokenSource
   const audience = o.audience ?? apiUrl;
   if (s.token) {
     if (!sameUrl(audience, apiUrl))
-      throw new ConfigurationError(`irv:token (IRV_TOKEN) is an API token; a token for ${audience} needs irv:identity and irv:identityToken, or irv auth login`);
+      throw new ConfigurationError(
+        `irv:token (IRV_TOKEN) is an API token; a token for ${audience} needs irv:identity and irv:identityToken, or irv auth login`,
+      );
     return new StaticTokenSource(s.token);
   }
-  if (s.identity && s.identityToken)
-    return new ExchangeTokenSource({ authUrl: authUrlOf(s), audience, identity: s.identity, identityToken: s.identityToken });
+  if (s.identity && s.identityToken) return new ExchangeTokenSource({ authUrl: authUrlOf(s), audience, identity: s.identity, identityToken: s.identityToken });
   if (s.identity) throw new ConfigurationError(`${NO_CREDENTIALS} (irv:identity is set but irv:identityToken is not)`);
   if (s.identityToken) throw new ConfigurationError(`${NO_CREDENTIALS} (irv:identityToken is set but irv:identity is not)`);
   const login = readLogin(o.env);

@@ -73,8 +73,7 @@ export function removeLogin(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /** What to run to log in again. */
-const loginAgain = (l: Pick<Login, "identity">) =>
-  `log in again: irv auth login --identity ${l.identity} --identity-token <file holding a fresh OIDC token>`;
+const loginAgain = (l: Pick<Login, "identity">) => `log in again: irv auth login --identity ${l.identity} --identity-token <file holding a fresh OIDC token>`;
 
 /**
  * A token for `audience` from the login: the stored one while more than a minute is left, else

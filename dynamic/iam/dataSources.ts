@@ -4,7 +4,16 @@ import type * as pulumi from "@pulumi/pulumi";
 import { named, outputOf, programClient, type OutputArgs } from "../client";
 import type { GetGroupArgs, GetIdentityArgs, GetRoleArgs, GetRolesArgs, IdentityResult, MissingIdentity } from "../../provider/functions/iam";
 
-export type { GroupResult, RoleResult, IdentityResult, MissingIdentity, GetGroupArgs, GetRoleArgs, GetRolesArgs, GetIdentityArgs } from "../../provider/functions/iam";
+export type {
+  GroupResult,
+  RoleResult,
+  IdentityResult,
+  MissingIdentity,
+  GetGroupArgs,
+  GetRoleArgs,
+  GetRolesArgs,
+  GetIdentityArgs,
+} from "../../provider/functions/iam";
 
 /** One group: by uid, or by name under a parent. Errors on zero or several matches. */
 export const getGroup = named("iam.getGroup", (args: GetGroupArgs) => functions.getGroup(programClient, args));

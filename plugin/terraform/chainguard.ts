@@ -82,7 +82,7 @@ const ORG_KIND = "pulumi-irv does not manage an organization's kind (a verified 
 const ours = SERVICE_PRINCIPALS.find((v) => v.endsWith("INGESTER")) ?? "INGESTER";
 const SERVICE_PRINCIPAL = `Terraform's values as they are (\`INGESTER\`); pulumi-irv sends the API's \`${ours}\`, and takes that spelling too.`;
 /** An invite's lifetime: the API takes a `ttl` and answers the expiration. */
-const INVITE_EXPIRATION = "An output in pulumi-irv: give the invite's lifetime as `ttl` (seconds, `\"604800s\"`) instead, and remove this.";
+const INVITE_EXPIRATION = 'An output in pulumi-irv: give the invite\'s lifetime as `ttl` (seconds, `"604800s"`) instead, and remove this.';
 const GITHUB =
   "Not converted: Terraform flattens GitHub App installations (`app_id`, `installation_id`, `name`); restate them in the association's `github` block by hand.";
 
@@ -91,7 +91,11 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
     kind: "groups",
     attributes: {
       id: ID,
-      parent_id: str("optional", { forceNew: true, to: "parentUid", note: "Required in pulumi-irv: organizations (groups without a parent) belong to the platform, and a program refers to its organization by uid." }),
+      parent_id: str("optional", {
+        forceNew: true,
+        to: "parentUid",
+        note: "Required in pulumi-irv: organizations (groups without a parent) belong to the platform, and a program refers to its organization by uid.",
+      }),
       name: str("required"),
       description: str("optional"),
       verified: a("bool", "optional", { note: "An output in pulumi-irv: the platform verifies a group. Remove it from the converted program." }),
@@ -179,7 +183,10 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
         attributes: {
           issuer: str("optional"),
           client_id: str("optional"),
-          client_secret: str("optional", { sensitive: true, note: "Secret in pulumi-irv's state too; give it from secret config (`pulumi config set --secret`) rather than the literal the conversion copies." }),
+          client_secret: str("optional", {
+            sensitive: true,
+            note: "Secret in pulumi-irv's state too; give it from secret config (`pulumi config set --secret`) rather than the literal the conversion copies.",
+          }),
           additional_scopes: a("list", "optional"),
         },
       },
@@ -240,7 +247,10 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
         note: "The platform keeps a README apart from the repo (v2beta1 `GetRepoReadme`/`UpdateRepoReadme`); pulumi-irv reads it with `registry.getRepo` and does not set it: leave it out, or keep setting it elsewhere.",
       }),
       description: str("optional"),
-      tier: str("optional", { to: "catalogTier", note: "Terraform's `APPLICATION` is taken as it is; it reads back as the API's enum name, `CATALOG_TIER_APPLICATION`." }),
+      tier: str("optional", {
+        to: "catalogTier",
+        note: "Terraform's `APPLICATION` is taken as it is; it reads back as the API's enum name, `CATALOG_TIER_APPLICATION`.",
+      }),
       aliases: a("list", "optional"),
       active_tags: a("list", "optional"),
       create_time: str("computed"),
@@ -249,9 +259,15 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
         to: "syncConfig",
         attributes: {
           source: str("optional", { note: "Stored and read back as the source repo's uid: give the uid, or every preview shows a change." }),
-          expiration: str("optional+computed", { to: null, note: "Set by the platform (14 days after creation): the repo's `syncConfig` output holds it as `expirationTime`; leave it out." }),
+          expiration: str("optional+computed", {
+            to: null,
+            note: "Set by the platform (14 days after creation): the repo's `syncConfig` output holds it as `expirationTime`; leave it out.",
+          }),
           unique_tags: a("bool", "computed", { to: null, note: "The organization's setting: the `syncConfig` output holds it as `uniqueTags`." }),
-          grace_period: a("bool", "optional+computed", { to: null, note: "The organization's setting: the `syncConfig` output holds it as `gracePeriod`; leave it out." }),
+          grace_period: a("bool", "optional+computed", {
+            to: null,
+            note: "The organization's setting: the `syncConfig` output holds it as `gracePeriod`; leave it out.",
+          }),
           amazon: str("optional"),
           google: str("optional"),
           azure: str("optional"),
@@ -267,7 +283,9 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
       name: str("required", { note: "A new name replaces the tag here (the API has no update of a tag; Terraform's renames it through v1)." }),
       repo_id: str("required", { forceNew: true, to: "repoUid" }),
       bundles: a("list", "optional"),
-      digest: str("computed", { note: "Terraform reads it; pulumi-irv's tag is created pointing at it (the API requires it): add `digest` to the converted resource." }),
+      digest: str("computed", {
+        note: "Terraform reads it; pulumi-irv's tag is created pointing at it (the API requires it): add `digest` to the converted resource.",
+      }),
       deprecated: a("bool", "optional+computed", { note: "A change replaces the tag here (no update of a tag in the API's v2beta1)." }),
       last_updated: str("computed", { to: "updateTime" }),
     },
@@ -325,7 +343,7 @@ const UID_FILTER = "Give `ids: [<uid>]` instead: the function takes a list of ui
 export const TERRAFORM_DATA_SOURCES: Record<string, TfDataSource> = {
   chainguard_group: {
     function: "getGroup",
-    note: "`parent_id = \"/\"` (organizations only) has no counterpart: look an organization up by `uid`.",
+    note: '`parent_id = "/"` (organizations only) has no counterpart: look an organization up by `uid`.',
     attributes: { id: str("optional", { to: "uid" }), name: str("optional"), description: str("computed"), parent_id: str("optional", { to: "parentUid" }) },
   },
   chainguard_identity: {

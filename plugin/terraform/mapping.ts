@@ -10,14 +10,7 @@
 import { definitionOf, tokenOf, type Kind } from "../../api/kinds";
 import { FUNCTIONS } from "../../api/functions";
 import { packageSchema, VERSION } from "../schema";
-import {
-  TERRAFORM_DATA_SOURCES,
-  TERRAFORM_PROVIDER,
-  TERRAFORM_RESOURCES,
-  TERRAFORM_VERSION,
-  type TfMember,
-  type TfNested,
-} from "./chainguard";
+import { TERRAFORM_DATA_SOURCES, TERRAFORM_PROVIDER, TERRAFORM_RESOURCES, TERRAFORM_VERSION, type TfMember, type TfNested } from "./chainguard";
 
 type Json = Record<string, unknown>;
 type Properties = Record<string, Json>;
@@ -66,8 +59,7 @@ function shimOf(m: TfMember): Json {
   }
 }
 
-const resourceShimOf = (attributes: Record<string, TfMember>): Json =>
-  Object.fromEntries(Object.entries(attributes).map(([tf, m]) => [tf, shimOf(m)]));
+const resourceShimOf = (attributes: Record<string, TfMember>): Json => Object.fromEntries(Object.entries(attributes).map(([tf, m]) => [tf, shimOf(m)]));
 
 /** A Pulumi schema type's properties, from a property's `$ref` (or its array items'). */
 function nestedProperties(p: Json | undefined, types: Record<string, Json>): Properties | undefined {

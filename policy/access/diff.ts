@@ -78,7 +78,10 @@ function affected(before: AccessModel, after: AccessModel): Set<string> {
   const out = new Set<string>();
   const roles = new Set([...before.roles.keys(), ...after.roles.keys()]);
   const changedRoles = new Set([...roles].filter((r) => !sameCaps(before.capabilitiesOf(r), after.capabilitiesOf(r))));
-  for (const [one, other] of [[before, after], [after, before]] as const) {
+  for (const [one, other] of [
+    [before, after],
+    [after, before],
+  ] as const) {
     for (const b of one.bindings.values()) {
       const o = other.bindings.get(b.key);
       if (!o || o.subject !== b.subject || o.group !== b.group || o.role !== b.role || changedRoles.has(b.role)) out.add(b.subject);

@@ -31,7 +31,12 @@ export const ACCESS_GATES: readonly AccessGate[] = [
     fix: "Grant a lesser role, bind it lower, or list the binding in the gate's `allow`.",
     config: {
       properties: {
-        capabilities: { type: "array", items: { type: "string" }, description: "The guarded capabilities; `*.delete` stands for every delete.", default: ["*.delete", "role_bindings.create"] },
+        capabilities: {
+          type: "array",
+          items: { type: "string" },
+          description: "The guarded capabilities; `*.delete` stands for every delete.",
+          default: ["*.delete", "role_bindings.create"],
+        },
         groups: { type: "array", items: { type: "string" }, description: "The guarded subtrees: group uids or names (none: the gate is off).", default: [] },
         allow,
       },
@@ -45,7 +50,12 @@ export const ACCESS_GATES: readonly AccessGate[] = [
     fix: "Give the pattern identity a role without role grants and deletes, or match one exact subject for the identity that needs them (or list the binding in `allow`).",
     config: {
       properties: {
-        capabilities: { type: "array", items: { type: "string" }, description: "The capabilities a pattern identity must not gain; `*.delete` stands for every delete.", default: ["*.delete", "role_bindings.create"] },
+        capabilities: {
+          type: "array",
+          items: { type: "string" },
+          description: "The capabilities a pattern identity must not gain; `*.delete` stands for every delete.",
+          default: ["*.delete", "role_bindings.create"],
+        },
         allow,
       },
     },

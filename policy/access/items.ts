@@ -86,7 +86,12 @@ export function orgOfItems(items: readonly ResourceItem[], known: Known = {}): O
         break;
       case "roles":
         roleKeys.add(it.key);
-        org.roles.push({ key: it.key, name, uid: it.uid, capabilities: Array.isArray(f.capabilities) && f.capabilities.every((c) => str(c)) ? (f.capabilities as string[]) : undefined });
+        org.roles.push({
+          key: it.key,
+          name,
+          uid: it.uid,
+          capabilities: Array.isArray(f.capabilities) && f.capabilities.every((c) => str(c)) ? (f.capabilities as string[]) : undefined,
+        });
         break;
       case "identities":
         subjectKeys.add(it.key);
@@ -130,7 +135,8 @@ export function orgOfItems(items: readonly ResourceItem[], known: Known = {}): O
     }
   }
   for (const g of org.groups) if (g.parent === undefined && g.uid && g.uid.includes("/")) g.parent = g.uid.slice(0, g.uid.lastIndexOf("/"));
-  for (const g of [...org.groups]) if (g.parent && !groupKeys.has(g.parent) && names.has(g.parent)) org.groups.push({ key: g.parent, name: names.get(g.parent)!, uid: g.parent });
+  for (const g of [...org.groups])
+    if (g.parent && !groupKeys.has(g.parent) && names.has(g.parent)) org.groups.push({ key: g.parent, name: names.get(g.parent)!, uid: g.parent });
   return org;
 }
 
@@ -142,12 +148,13 @@ function identityType(f: Record<string, unknown>): Pick<AccessSubject, "type" | 
   const quoted = (v: unknown) => printable(JSON.stringify(v));
   if (type === "claimMatch") {
     const patterns = ["issuerPattern", "subjectPattern"].filter((k) => str(block?.[k]) !== undefined);
-    if (patterns.length) return { type, maybe: `every token whose ${patterns.map((p) => `${p.replace("Pattern", "")} matches ${quoted(block[p])}`).join(" and ")}` };
+    if (patterns.length)
+      return { type, maybe: `every token whose ${patterns.map((p) => `${p.replace("Pattern", "")} matches ${quoted(block[p])}`).join(" and ")}` };
   }
   if (type === "awsIdentity") {
     const patterns = ["arnPattern", "userIdPattern"].filter((k) => str(block?.[k]) !== undefined);
-    if (patterns.length) return { type, maybe: `every AWS principal whose ${patterns.map((p) => `${p.replace("Pattern", "")} matches ${quoted(block[p])}`).join(" and ")}` };
+    if (patterns.length)
+      return { type, maybe: `every AWS principal whose ${patterns.map((p) => `${p.replace("Pattern", "")} matches ${quoted(block[p])}`).join(" and ")}` };
   }
   return { type: type as SubjectType };
 }
-

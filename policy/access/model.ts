@@ -213,7 +213,13 @@ export class AccessModel {
       }
     }
     for (const roots of out.values())
-      for (const g of [...roots.keys()]) if (this.ancestors(g).slice(1).some((a) => roots.has(a))) roots.delete(g);
+      for (const g of [...roots.keys()])
+        if (
+          this.ancestors(g)
+            .slice(1)
+            .some((a) => roots.has(a))
+        )
+          roots.delete(g);
     return out;
   }
 

@@ -74,7 +74,8 @@ export async function itemsOfApi(client: IrvClient, scopes: readonly string[] = 
  * not 60 requests. At worst, that first page is the one request more.
  */
 async function collectUnder(client: IrvClient, kind: Kind, scopes: readonly string[]): Promise<{ uid: string }[]> {
-  const perScope = async () => (await Promise.all((scopes.length ? scopes : [undefined]).map((s) => client.collect(kind, s ? { "uidp.descendants_of": s } : {})))).flat();
+  const perScope = async () =>
+    (await Promise.all((scopes.length ? scopes : [undefined]).map((s) => client.collect(kind, s ? { "uidp.descendants_of": s } : {})))).flat();
   const top = scopes.length > 1 ? scopes.slice(1).reduce<string | undefined>((a, s) => a && commonAncestor(a, s), scopes[0]) : undefined;
   if (top === undefined) return perScope();
   const q = { "uidp.descendants_of": top, orderBy: "uid" };
@@ -82,7 +83,7 @@ async function collectUnder(client: IrvClient, kind: Kind, scopes: readonly stri
   if (!Number.isFinite(first.totalCount) || Math.ceil(first.totalCount / PAGE_SIZE_MAX) >= scopes.length) return perScope();
   const items: { uid: string }[] = [...first.items];
   const tokens = new PageTokens(`GET ${kind} under ${top}`);
-  for (let next = tokens.next(first.nextPageToken); next; ) {
+  for (let next = tokens.next(first.nextPageToken); next;) {
     const p = await client.page(kind, q, next);
     items.push(...p.items);
     next = tokens.next(p.nextPageToken);
@@ -111,7 +112,11 @@ const probeUid = (group: string) => `${group}/0000000000000000`;
  * an item that cannot exist: not found means the list is allowed there, permission denied that
  * it is not. Nothing is guessed about what such a list would hold.
  */
-export async function unlistable(client: IrvClient, groups: readonly { uid: string; name: string }[], kinds: readonly Kind[] = ["roleBindings", "roles", "identities"]): Promise<string[]> {
+export async function unlistable(
+  client: IrvClient,
+  groups: readonly { uid: string; name: string }[],
+  kinds: readonly Kind[] = ["roleBindings", "roles", "identities"],
+): Promise<string[]> {
   const out: string[] = [];
   for (const g of groups) {
     const denied: string[] = [];
@@ -123,8 +128,8 @@ export async function unlistable(client: IrvClient, groups: readonly { uid: stri
         else if (!(e instanceof NotFoundError)) throw e;
       }
     }
-    if (denied.length) out.push(`the ${denied.join(", ")} on group ${g.name === g.uid ? g.uid : `${g.name} (${g.uid})`}: these credentials may not list them there`);
+    if (denied.length)
+      out.push(`the ${denied.join(", ")} on group ${g.name === g.uid ? g.uid : `${g.name} (${g.uid})`}: these credentials may not list them there`);
   }
   return out;
 }
-

@@ -2,7 +2,16 @@
  * The registry functions: repositories and their tags. Public repos are readable without
  * credentials; a private one asked for without them fails naming the settings to set.
  */
-import { OBJECTS, getVersions as GetVersions, pick, type ArgsOf, type FieldsMatch, type getRepo as GetRepo, type getRepos as GetRepos, type getTags as GetTags } from "../../api/functions";
+import {
+  OBJECTS,
+  getVersions as GetVersions,
+  pick,
+  type ArgsOf,
+  type FieldsMatch,
+  type getRepo as GetRepo,
+  type getRepos as GetRepos,
+  type getTags as GetTags,
+} from "../../api/functions";
 import {
   PackageVersion as PackageVersionObject,
   PackageVersionMetadata as PackageVersionMetadataObject,
@@ -142,7 +151,8 @@ export async function getTags(clients: ClientSource, args: GetTagsArgs = {}): Pr
  */
 export async function getVersions(clients: ClientSource, args: GetVersionsArgs): Promise<VersionsResult> {
   const parsed = GetVersions.args.safeParse(args ?? {});
-  if (!parsed.success) throw new ConfigurationError(`getVersions: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new ConfigurationError(`getVersions: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ")}`);
   const name = parsed.data.package;
   const metadata = await clients().packageVersions(name);
   return { package: name, versions: pick<PackageVersionMetadata>(PackageVersionMetadataObject, metadata, OBJECTS) };

@@ -37,9 +37,7 @@ export function validate<C extends CollectionName>(spec: KindSpec<C>, inputs: Re
       const [head, ...rest] = i.path;
       issues.push({ path: head === undefined ? [] : [toInput[head as string] ?? head, ...rest], message: i.message });
     }
-  for (const k of Object.keys(inputs))
-    if (!(k in spec.fields) && k !== "adoptUid")
-      issues.push({ path: [k], message: "is not a known field" });
+  for (const k of Object.keys(inputs)) if (!(k in spec.fields) && k !== "adoptUid") issues.push({ path: [k], message: "is not a known field" });
   // An adoptUid outside the declared parent would only fail in create, during `up`: say so now.
   const adoptUid = inputs.adoptUid;
   const parentUid = inputs[spec.parentField];

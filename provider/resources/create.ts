@@ -24,12 +24,7 @@ const LATE_LOOKUP_MS = 15_000;
  * its time budget is looked up once more before failing, so one that landed is kept rather than
  * orphaned.
  */
-export async function createRecovering<C extends CollectionName>(
-  client: IrvClient,
-  spec: KindSpec<C>,
-  inputs: Rec,
-  call: Call,
-): Promise<Item<C>> {
+export async function createRecovering<C extends CollectionName>(client: IrvClient, spec: KindSpec<C>, inputs: Rec, call: Call): Promise<Item<C>> {
   const body = spec.createBody(inputs);
   return created(spec, inputs[spec.parentField] as string, body, await createOrFind(client, spec, inputs, body, call));
 }

@@ -39,8 +39,7 @@ export function changesOf<C extends CollectionName>(spec: KindSpec<C>, olds: Rec
     changed.push(name);
     const wire = fs.wire;
     if (fs.block && !containsUnknown(n) && !isEmpty(o) && !isEmpty(n) && isRecord(o) && isRecord(n)) {
-      for (const k of [...new Set([...Object.keys(o), ...Object.keys(n)])].sort())
-        if (!same(o[k], n[k])) mask.push(`${wire}.${k}`);
+      for (const k of [...new Set([...Object.keys(o), ...Object.keys(n)])].sort()) if (!same(o[k], n[k])) mask.push(`${wire}.${k}`);
     } else mask.push(wire);
   }
   const replaces = changed.filter((name) => spec.fields[name].replace);

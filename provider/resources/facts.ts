@@ -17,7 +17,16 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
   const d: KindDefinition = definitionOf(kind);
   const fields: Record<string, FieldSpec> = {};
   for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][])
-    if (f.input) fields[name] = { replace: f.replace, default: f.default, block: f.block, computedWhenOmitted: f.computedWhenOmitted, computedMembers: f.computedMembers, wire: wireNameOf(name, f), codec: f.codec };
+    if (f.input)
+      fields[name] = {
+        replace: f.replace,
+        default: f.default,
+        block: f.block,
+        computedWhenOmitted: f.computedWhenOmitted,
+        computedMembers: f.computedMembers,
+        wire: wireNameOf(name, f),
+        codec: f.codec,
+      };
   return {
     collection: kind,
     label: d.label,
@@ -38,7 +47,14 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
      * since (a kind whose names are not unique under a parent says otherwise in its spec).
      */
     recover: (client: IrvClient, i: Rec, since: number, call: Call) =>
-      findCreated(client, kind, { "uidp.children_of": i[d.parentField] as string, name: i.name as string }, (x) => x.name === i.name && parentOfItem(x) === i[d.parentField], since, call),
+      findCreated(
+        client,
+        kind,
+        { "uidp.children_of": i[d.parentField] as string, name: i.name as string },
+        (x) => x.name === i.name && parentOfItem(x) === i[d.parentField],
+        since,
+        call,
+      ),
     /**
      * Outputs of an item: uid, the parent, then each field the API returns, by its wire name. A
      * write-only value, which the API does not return (or only create does), is the one `prior`
@@ -50,7 +66,8 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
       for (const [name, f] of Object.entries(d.fields) as [string, FieldDefinition][]) {
         if (name === d.parentField) continue;
         if (f.writeOnly) out[name] = item[wireNameOf(name, f)] ?? prior[name] ?? (f.type.includes("null") ? null : undefined);
-        else if (f.writeOnlyMembers && read[name]) out[name] = { ...(read[name] as Rec), ...Object.fromEntries(f.writeOnlyMembers.map((m) => [m, (prior[name] as Rec | undefined)?.[m]])) };
+        else if (f.writeOnlyMembers && read[name])
+          out[name] = { ...(read[name] as Rec), ...Object.fromEntries(f.writeOnlyMembers.map((m) => [m, (prior[name] as Rec | undefined)?.[m]])) };
         else out[name] = read[name];
       }
       return out;

@@ -54,7 +54,10 @@ async function deleteOrphan(client: IrvClient, uid: string, call: Call): Promise
   } catch (e) {
     if (e instanceof NotFoundError) return;
     if (e instanceof TransportError) throw e;
-    throw new Error(`group invite ${uid} was created but its response (and code) was lost, and deleting it failed; delete it by hand: ${(e as Error).message}`, { cause: e });
+    throw new Error(
+      `group invite ${uid} was created but its response (and code) was lost, and deleting it failed; delete it by hand: ${(e as Error).message}`,
+      { cause: e },
+    );
   }
 }
 

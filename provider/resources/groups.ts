@@ -12,9 +12,7 @@ import { factsOf } from "./facts";
  */
 function heldBy(err: unknown): { held: string[]; counted: boolean } | undefined {
   if (!(err instanceof FailedPreconditionError)) return undefined;
-  const held = err.violations
-    .filter((v) => v.type === "RESOURCE_NOT_EMPTY")
-    .map((v) => v.description.replace(/^.*?\b(has|contains|holds)\s+/i, ""));
+  const held = err.violations.filter((v) => v.type === "RESOURCE_NOT_EMPTY").map((v) => v.description.replace(/^.*?\b(has|contains|holds)\s+/i, ""));
   if (held.length) return { held, counted: true };
   return err.violations.length ? undefined : { held: [err.apiMessage.replace(/^Failed precondition:\s*/i, "")], counted: false };
 }

@@ -18,7 +18,11 @@ const spec: KindSpec<"identities"> = {
     // Only an expiration the API will check must lie ahead: on a create (also a replacement by a
     // new group) and on any change to the staticKeys block, which the API re-checks as a whole.
     // One that passed must not break previews of unrelated changes.
-    const checked = creating || olds.groupUid !== i.groupUid || !sameIn(definitionOf("identities"), "staticKeys", olds.staticKeys, i.staticKeys) || containsUnknown(i.staticKeys);
+    const checked =
+      creating ||
+      olds.groupUid !== i.groupUid ||
+      !sameIn(definitionOf("identities"), "staticKeys", olds.staticKeys, i.staticKeys) ||
+      containsUnknown(i.staticKeys);
     // Check sees old inputs, not the identity's createTime: preview bounds the expiration by now,
     // and the API bounds it by the creation at `up` (tighter for an identity created long ago).
     return checked ? staticKeysIssues(i, Date.now(), (v) => v !== UNKNOWN) : [];

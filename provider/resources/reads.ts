@@ -156,7 +156,16 @@ export async function readItem<C extends CollectionName>(client: IrvClient, kind
       return client.get(kind, uid, o);
     } else {
       const began = Date.now();
-      k.listing = l = { scope: k.scope, began, freshUntil: began + freshMs(), writes: client.writes.started, items: new Map(), fetched: 0, done: false, tokens: new PageTokens(`GET ${COLLECTIONS[kind].path}`) };
+      k.listing = l = {
+        scope: k.scope,
+        began,
+        freshUntil: began + freshMs(),
+        writes: client.writes.started,
+        items: new Map(),
+        fetched: 0,
+        done: false,
+        tokens: new PageTokens(`GET ${COLLECTIONS[kind].path}`),
+      };
     }
     const listing = l;
     const kindReads = k;

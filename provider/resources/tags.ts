@@ -18,7 +18,14 @@ const spec: KindSpec<"tags"> = {
   // A tag's name is unique in its repo and Create moves the one there: what a lost create made is
   // the tag of that name pointing at the digest, whatever its form (tags carry no creation time).
   recover: (client, i, _since, call) =>
-    findCreated(client, "tags", { "uidp.children_of": i.repoUid as string, name: i.name as string, ...EVERY_FORM }, (t) => t.name === i.name && t.digest === i.digest, 0, call),
+    findCreated(
+      client,
+      "tags",
+      { "uidp.children_of": i.repoUid as string, name: i.name as string, ...EVERY_FORM },
+      (t) => t.name === i.name && t.digest === i.digest,
+      0,
+      call,
+    ),
 };
 
 /** The provider of `registry.Tag`. */

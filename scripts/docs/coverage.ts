@@ -46,7 +46,9 @@ function servicesSection(p: ProtoPackage): string[] {
     for (const [method, m] of Object.entries(service.methods)) {
       const served = isServed(m);
       const body = m.http?.body === undefined ? "" : m.http.body === "*" ? "the whole request" : code(m.http.body);
-      out.push(`| ${code(method)} | ${recordedRestCell(`${p.package}.${name}`, method, m)} | ${body} | ${served ? "yes" : "no"} | ${served ? "yes" : "no: answers `UNIMPLEMENTED`"} |`);
+      out.push(
+        `| ${code(method)} | ${recordedRestCell(`${p.package}.${name}`, method, m)} | ${body} | ${served ? "yes" : "no"} | ${served ? "yes" : "no: answers `UNIMPLEMENTED`"} |`,
+      );
     }
     out.push("");
   }
@@ -94,7 +96,8 @@ function membersOf(d: KindDefinition, f: FieldDefinition): [string, ProtoField][
 }
 
 /** The methods of the kind's service. */
-const methodsOf = (d: KindDefinition): Record<string, ProtoMethod> => GRPC_PACKAGES.find((p) => p.package === d.proto.package)!.services![d.proto.service].methods;
+const methodsOf = (d: KindDefinition): Record<string, ProtoMethod> =>
+  GRPC_PACKAGES.find((p) => p.package === d.proto.package)!.services![d.proto.service].methods;
 
 /** Whether the kind has an Update method (an invite has none: every change replaces it). */
 const updates = (d: KindDefinition): boolean => `Update${d.proto.message}` in methodsOf(d);
@@ -104,7 +107,11 @@ function maskPaths(d: KindDefinition, name: string, f: FieldDefinition): string[
   if (!f.schema || f.replace || !updates(d)) return [];
   const wire = wireNameOf(name, f);
   // A block's changed members are named one by one (provider/resources/diff.ts).
-  const members = f.block ? membersOf(d, f).filter(([, p]) => !p.behavior?.includes("OUTPUT_ONLY")).map(([m]) => `${wire}.${m}`) : [];
+  const members = f.block
+    ? membersOf(d, f)
+        .filter(([, p]) => !p.behavior?.includes("OUTPUT_ONLY"))
+        .map(([m]) => `${wire}.${m}`)
+    : [];
   return [wire, ...members].map((p) => maskPathOf(d.kind, p));
 }
 
@@ -127,13 +134,17 @@ function kindSection(d: KindDefinition): string[] {
     if (!f.proto) continue;
     const wire = wireNameOf(name, f);
     const mask = maskPaths(d, name, f)[0];
-    out.push(`| ${code(wire)} | ${code(maskPathOf(d.kind, wire))} | ${f.proto.number} | ${code(typeOf(f.proto))} | ${behaviourOf(f.proto)} | ${f.schema ? "yes" : ""} | ${mask ? code(mask) : ""} |`);
+    out.push(
+      `| ${code(wire)} | ${code(maskPathOf(d.kind, wire))} | ${f.proto.number} | ${code(typeOf(f.proto))} | ${behaviourOf(f.proto)} | ${f.schema ? "yes" : ""} | ${mask ? code(mask) : ""} |`,
+    );
     // A message a program gives: its members' behaviour (what is required inside it).
     if (!f.schema) continue;
     for (const [member, p] of membersOf(d, f)) {
       const path = `${wire}.${member}`;
       const memberMask = maskPaths(d, name, f).find((m) => m === maskPathOf(d.kind, path));
-      out.push(`| ${code(path)} | ${code(maskPathOf(d.kind, path))} | ${p.number} | ${code(typeOf(p))} | ${behaviourOf(p)} | | ${memberMask ? code(memberMask) : ""} |`);
+      out.push(
+        `| ${code(path)} | ${code(maskPathOf(d.kind, path))} | ${p.number} | ${code(typeOf(p))} | ${behaviourOf(p)} | | ${memberMask ? code(memberMask) : ""} |`,
+      );
     }
   }
   out.push("");
@@ -162,7 +173,16 @@ function enumsSection(): string[] {
           out.push("A program may write either name; pulumi-irv sends the enum's.", "", "| sent (enum name) | number | in a program |", "|---|---|---|");
           // The program's name (its friendly one), and the name without the enum's shared prefix
           // where the codec takes that too (`INGESTER`, as Terraform writes it).
-          const prefix = /^[A-Z]+_(?:[A-Z]+_)*/.exec(all.map(([v]) => v).reduce((a, b) => { let i = 0; while (i < a.length && a[i] === b[i]) i++; return a.slice(0, i); }))?.[0] ?? "";
+          const prefix =
+            /^[A-Z]+_(?:[A-Z]+_)*/.exec(
+              all
+                .map(([v]) => v)
+                .reduce((a, b) => {
+                  let i = 0;
+                  while (i < a.length && a[i] === b[i]) i++;
+                  return a.slice(0, i);
+                }),
+            )?.[0] ?? "";
           const programNames = (v: string) => {
             const friendly = [f.codec!.fromWire([v]) as string[]].flat()[0];
             const short = v.slice(prefix.length);

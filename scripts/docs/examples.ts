@@ -63,7 +63,7 @@ export const FUNCTION_EXAMPLES: Record<string, FunctionExample> = {
       "A person who signed in to the platform with GitHub is `github|<numeric GitHub user id>` at the platform's issuer, `https://auth.chainguard.dev/` (irv-server's own issuer is its `authUrl`); a workload identity is found by its claimMatch's exact issuer and subject.",
       "The lookup is the platform's (v1 `Identities.Lookup`, as Terraform's `data \"chainguard_identity\"` calls it): any signed-in caller may look people up; a workload identity is found only by a caller that may list it.",
       "Without `allowMissing`, nobody found fails, naming the issuer and subject. With `allowMissing: true`, nobody is `found: false` and nothing else (no `uid`): bind the people found and skip who has never signed in, with no try/catch, as [examples/github-team](../../examples/github-team/README.md) does.",
-      "Only \"nobody\" is `found: false`: an error of the network, of authentication or of a permission still fails the program.",
+      'Only "nobody" is `found: false`: an error of the network, of authentication or of a permission still fails the program.',
       "A person's result has what the lookup gives (uid, name, description, times); a workload identity's has every field.",
     ],
   },

@@ -46,7 +46,9 @@ function tsValue(value: unknown, indent: string): string {
   if (value && typeof value === "object") {
     const inner = `${indent}  `;
     const entries = Object.entries(value).map(([k, v]) => `${inner}${IDENTIFIER.test(k) ? k : JSON.stringify(k)}: ${tsValue(v, inner)},`);
-    const oneLine = `{ ${Object.entries(value).map(([k, v]) => `${IDENTIFIER.test(k) ? k : JSON.stringify(k)}: ${tsValue(v, inner)}`).join(", ")} }`;
+    const oneLine = `{ ${Object.entries(value)
+      .map(([k, v]) => `${IDENTIFIER.test(k) ? k : JSON.stringify(k)}: ${tsValue(v, inner)}`)
+      .join(", ")} }`;
     return oneLine.length + indent.length <= 90 ? oneLine : `{\n${entries.join("\n")}\n${indent}}`;
   }
   return JSON.stringify(value);
@@ -57,7 +59,10 @@ function yamlScalar(value: unknown): string {
   if (typeof value !== "string") return JSON.stringify(value);
   if (configRef(value)) return value;
   const plain =
-    /^[A-Za-z0-9/.][A-Za-z0-9 _./@+:-]*$/.test(value) && !/: |:$| #/.test(value) && !/^(true|false|null|yes|no|on|off|~|[-+]?[0-9.]+)$/i.test(value) && !value.endsWith(" ");
+    /^[A-Za-z0-9/.][A-Za-z0-9 _./@+:-]*$/.test(value) &&
+    !/: |:$| #/.test(value) &&
+    !/^(true|false|null|yes|no|on|off|~|[-+]?[0-9.]+)$/i.test(value) &&
+    !value.endsWith(" ");
   return plain ? value : JSON.stringify(value);
 }
 
@@ -66,7 +71,10 @@ function yamlEntries(obj: Record<string, unknown>, indent: string): string[] {
   return Object.entries(obj).flatMap(([k, v]) => {
     if (Array.isArray(v)) {
       if (v.every((x) => x === null || typeof x !== "object")) return [`${indent}${k}: [${v.map(yamlScalar).join(", ")}]`];
-      return [`${indent}${k}:`, ...v.flatMap((x) => yamlEntries(x as Record<string, unknown>, `${indent}    `).map((l, i) => (i === 0 ? `${indent}  - ${l.trimStart()}` : l)))];
+      return [
+        `${indent}${k}:`,
+        ...v.flatMap((x) => yamlEntries(x as Record<string, unknown>, `${indent}    `).map((l, i) => (i === 0 ? `${indent}  - ${l.trimStart()}` : l))),
+      ];
     }
     if (v && typeof v === "object") return [`${indent}${k}:`, ...yamlEntries(v as Record<string, unknown>, `${indent}  `)];
     return [`${indent}${k}: ${yamlScalar(v)}`];
@@ -74,7 +82,12 @@ function yamlEntries(obj: Record<string, unknown>, indent: string): string[] {
 }
 
 function tsHeader(names: string[]): string[] {
-  return ['import * as pulumi from "@pulumi/pulumi";', 'import * as irv from "pulumi-irv";', "", ...(names.length ? ["const config = new pulumi.Config();"] : [])];
+  return [
+    'import * as pulumi from "@pulumi/pulumi";',
+    'import * as irv from "pulumi-irv";',
+    "",
+    ...(names.length ? ["const config = new pulumi.Config();"] : []),
+  ];
 }
 
 function yamlConfig(names: string[]): string[] {

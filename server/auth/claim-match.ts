@@ -64,7 +64,6 @@ export function claimMismatch(cm: ClaimMatch, claims: JWTPayload, apiAudience: s
   for (const [name, want] of Object.entries(cm.claims ?? {}))
     if (!has(name) || !matchesOne(claims[name], want)) return `the token's "${name}" claim does not match the identity's claimMatch`;
   for (const [name, pattern] of Object.entries(cm.claimPatterns ?? {}))
-    if (!has(name) || !matchesOne(claims[name], undefined, pattern))
-      return `the token's "${name}" claim does not match the identity's claimMatch`;
+    if (!has(name) || !matchesOne(claims[name], undefined, pattern)) return `the token's "${name}" claim does not match the identity's claimMatch`;
   return undefined;
 }

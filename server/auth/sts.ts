@@ -86,11 +86,23 @@ function requestOf(ctx: ServerContext, params: ExchangeParams): ExchangeRequest 
   const identity = uidField(params, "identity", "the identity to assume (or none, to sign a person in)");
   const identityProvider = uidField(params, "identity_provider", "the organization's identity provider to sign in through");
   const caps = valuesOf(params, "cap").filter((v) => v !== "");
-  const capabilities = [...new Set(caps.map((c) => {
-    const named = capabilityNamed(c);
-    if (!named) throw invalidField("cap", withSuggestion(`${JSON.stringify(c.slice(0, 64))} is not a known capability (give names such as groups.list, or CAP_IAM_GROUPS_LIST)`, c, CAPABILITIES));
-    return named;
-  }))];
+  const capabilities = [
+    ...new Set(
+      caps.map((c) => {
+        const named = capabilityNamed(c);
+        if (!named)
+          throw invalidField(
+            "cap",
+            withSuggestion(
+              `${JSON.stringify(c.slice(0, 64))} is not a known capability (give names such as groups.list, or CAP_IAM_GROUPS_LIST)`,
+              c,
+              CAPABILITIES,
+            ),
+          );
+        return named;
+      }),
+    ),
+  ];
   const scopes = [...new Set([...valuesOf(params, "scope"), ...valuesOf(params, "scopes")].filter((v) => v !== ""))];
   if (scopes.length > EXCHANGE_SCOPES_MAX) throw invalidField("scopes", `must name at most ${EXCHANGE_SCOPES_MAX} groups`);
   for (const g of scopes) if (!UID.test(g)) throw invalidField("scopes", "must be group uids");
@@ -139,7 +151,8 @@ async function verifyDiscovered(keys: IssuerKeys, token: string, iss: string, cu
 }
 
 /** The kty a JWS algorithm needs. */
-const ktyOf = (alg: unknown) => (typeof alg !== "string" ? "" : alg.startsWith("ES") ? "EC" : alg.startsWith("EdDSA") || alg === "Ed25519" ? "OKP" : /^(RS|PS)/.test(alg) ? "RSA" : "");
+const ktyOf = (alg: unknown) =>
+  typeof alg !== "string" ? "" : alg.startsWith("ES") ? "EC" : alg.startsWith("EdDSA") || alg === "Ed25519" ? "OKP" : /^(RS|PS)/.test(alg) ? "RSA" : "";
 
 /**
  * The token under the organization's static keys for its issuer: each distinct key the header
@@ -171,7 +184,14 @@ async function verifyStatic(token: string, statics: StaticIssuer, iss: string, c
 }
 
 /** Verifies `token` under every key source the organization trusts for its issuer (steps 2, 3). */
-async function verifyToken(ctx: ServerContext, keys: IssuerKeys, token: string, iss: string, log: (reason: string) => void, deny: () => Error): Promise<Verified> {
+async function verifyToken(
+  ctx: ServerContext,
+  keys: IssuerKeys,
+  token: string,
+  iss: string,
+  log: (reason: string) => void,
+  deny: () => Error,
+): Promise<Verified> {
   const trusted = trustedIssuers(ctx.store);
   const discover = trusted.discoverable(iss);
   const statics = trusted.staticKeysFor(iss);
@@ -222,7 +242,14 @@ const audienceHolds = (aud: JWTPayload["aud"], want: string) => (Array.isArray(a
  * identity provider, a token of its issuer for its client id; without one, a token of the issuer
  * a person signed in with before, for this server's default audience, from that person.
  */
-async function signInOf(ctx: ServerContext, keys: IssuerKeys, req: ExchangeRequest, token: string, iss: string, log: (reason: string) => void): Promise<SignIn> {
+async function signInOf(
+  ctx: ServerContext,
+  keys: IssuerKeys,
+  req: ExchangeRequest,
+  token: string,
+  iss: string,
+  log: (reason: string) => void,
+): Promise<SignIn> {
   const idpUid = req.identityProvider;
   const deny = (why: string) => {
     log(why);
@@ -247,7 +274,8 @@ async function signInOf(ctx: ServerContext, keys: IssuerKeys, req: ExchangeReque
   const claims = await discoveredClaims(keys, token, iss, currentDate, log);
   if (!audienceHolds(claims.aud, defaultAudience(ctx.urls))) throw deny("the token's audience is not this server's default audience");
   const person = findPerson(ctx, iss, claims.sub!);
-  if (!person || person.person.identityProvider !== undefined) throw deny("no person signed in with the token's issuer and subject, other than through an identity provider");
+  if (!person || person.person.identityProvider !== undefined)
+    throw deny("no person signed in with the token's issuer and subject, other than through an identity provider");
   return signInClaims(claims, iss);
 }
 
@@ -296,7 +324,8 @@ export async function exchange(
   const identity = req.identity;
   if (identity === undefined) {
     const who = await signInOf(ctx, keys, req, token, claims.iss!, log);
-    const denyScope = () => permissionDenied(`the token may not sign in through identity provider ${req.identityProvider}: its scopes must lie in the identity provider's group`);
+    const denyScope = () =>
+      permissionDenied(`the token may not sign in through identity provider ${req.identityProvider}: its scopes must lie in the identity provider's group`);
     const narrowing = withProvider(ctx, req.narrowing, req.identityProvider, denyScope);
     const person = ctx.store.transaction(() => signIn(ctx, who));
     return { token: await ctx.tokens.issue(person.uid, EXCHANGED_TOKEN_TTL_SECONDS, req.audience, narrowing) };

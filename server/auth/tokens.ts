@@ -127,7 +127,6 @@ export function describe(e: unknown): string {
   if (e instanceof joseErrors.JWSSignatureVerificationFailed) return "the bearer token's signature does not verify";
   if (e instanceof joseErrors.JWKSNoMatchingKey) return "the bearer token is signed by a key its issuer does not publish";
   if (e instanceof joseErrors.JOSEAlgNotAllowed) return "the bearer token's algorithm is not accepted";
-  if (e instanceof joseErrors.JWKSTimeout || e instanceof joseErrors.JWKSInvalid)
-    return "the token issuer's keys could not be fetched";
+  if (e instanceof joseErrors.JWKSTimeout || e instanceof joseErrors.JWKSInvalid) return "the token issuer's keys could not be fetched";
   return "the bearer token is not a valid JWT";
 }

@@ -85,7 +85,8 @@ export function boundsOf(options: DeliveryOptions): typeof DEFAULTS {
     if (!Number.isSafeInteger(v) || v < 1) throw new Error(`delivery.${k} must be a positive integer, not ${v}`);
     out[k] = v;
   }
-  if (out.maxBackoffMs < out.initialBackoffMs) throw new Error(`delivery.maxBackoffMs (${out.maxBackoffMs}) must not be below delivery.initialBackoffMs (${out.initialBackoffMs})`);
+  if (out.maxBackoffMs < out.initialBackoffMs)
+    throw new Error(`delivery.maxBackoffMs (${out.maxBackoffMs}) must not be below delivery.initialBackoffMs (${out.initialBackoffMs})`);
   return out;
 }
 
@@ -135,7 +136,10 @@ export class Deliveries {
       bodyTimeout: this.opts.requestTimeoutMs,
       connections: 4,
     });
-    this.stop = changes.subscribe((c) => this.offer(c), () => store.subscriptions.size > 0);
+    this.stop = changes.subscribe(
+      (c) => this.offer(c),
+      () => store.subscriptions.size > 0,
+    );
   }
 
   stats(): DeliveryStats {
@@ -204,10 +208,13 @@ export class Deliveries {
     } else if (outcome.retry && head.attempts < this.opts.maxAttempts) {
       this.counts.retried++;
       q.sending = false;
-      q.timer = setTimeout(() => {
-        q.timer = undefined;
-        this.schedule(q);
-      }, outcome.after ?? this.backoff(head.attempts));
+      q.timer = setTimeout(
+        () => {
+          q.timer = undefined;
+          this.schedule(q);
+        },
+        outcome.after ?? this.backoff(head.attempts),
+      );
       q.timer.unref();
     } else {
       this.counts.failed++;
@@ -257,7 +264,9 @@ export class Deliveries {
       body: event.body,
     }).catch((e: unknown) => {
       const code = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
-      throw new Error(timeout.aborted ? "no answer in time" : code === "EADDRNOTALLOWED" ? "the sink's address is not public" : "the sink could not be reached");
+      throw new Error(
+        timeout.aborted ? "no answer in time" : code === "EADDRNOTALLOWED" ? "the sink's address is not public" : "the sink could not be reached",
+      );
     });
     await readSome(res.body, ANSWER_READ_BYTES);
     const s = res.statusCode;

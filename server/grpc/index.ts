@@ -136,4 +136,3 @@ export function serveGrpc(app: FastifyInstance, limits: GrpcLimits, onHttp2: (s:
     },
   };
 }
-

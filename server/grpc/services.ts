@@ -5,7 +5,16 @@
  * and errors are the REST routes' own: nothing is implemented twice. A method irv-server does not
  * serve answers UNIMPLEMENTED, naming its REST mapping.
  */
-import { Metadata, status as GrpcStatus, type Server, type ServiceDefinition, type ServiceError, type ServerUnaryCall, type sendUnaryData, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import {
+  Metadata,
+  status as GrpcStatus,
+  type Server,
+  type ServiceDefinition,
+  type ServiceError,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
 import type { FastifyInstance } from "fastify";
 import type protobuf from "protobufjs";
 import type { HttpRule, ProtoMethod, ProtoPackage } from "../../api/grpc/proto";
@@ -91,7 +100,13 @@ async function answer(app: FastifyInstance, statusType: protobuf.Type, b: Bound,
     rest = toRest(b.rule, b.prefix, b.request, b.request.decode(call.request));
   } catch (e) {
     if (e instanceof ApiError) return { error: errorOf(statusType, e.http, e.status) };
-    return { error: { code: GrpcStatus.INVALID_ARGUMENT, details: `the request is not a valid ${b.request.fullName.slice(1)}: ${(e as Error).message}`, metadata: new Metadata() } };
+    return {
+      error: {
+        code: GrpcStatus.INVALID_ARGUMENT,
+        details: `the request is not a valid ${b.request.fullName.slice(1)}: ${(e as Error).message}`,
+        metadata: new Metadata(),
+      },
+    };
   }
   // HTTP/1.1 refuses a request line past Node's header limit; a transcoded one has the same bound.
   if (rest.url.length > maxHeaderSize) {
@@ -102,7 +117,12 @@ async function answer(app: FastifyInstance, statusType: protobuf.Type, b: Bound,
   const headers: Record<string, string> = {};
   if (typeof authorization === "string") headers.authorization = authorization;
   if (rest.body !== undefined) headers["content-type"] = "application/json";
-  const res = await app.inject({ method: rest.method as "GET", url: rest.url, headers, payload: rest.body === undefined ? undefined : JSON.stringify(rest.body) });
+  const res = await app.inject({
+    method: rest.method as "GET",
+    url: rest.url,
+    headers,
+    payload: rest.body === undefined ? undefined : JSON.stringify(rest.body),
+  });
   let json: unknown;
   try {
     json = res.body === "" ? {} : JSON.parse(res.body);

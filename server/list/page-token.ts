@@ -72,8 +72,7 @@ export function decodeToken(token: string, q: string, secret: Buffer, now: numbe
   } catch {
     throw malformed();
   }
-  if (c.q !== q)
-    throw invalidField("page_token", "belongs to a different query: filters and order_by must stay the same between pages");
+  if (c.q !== q) throw invalidField("page_token", "belongs to a different query: filters and order_by must stay the same between pages");
   if (now - c.t > PAGE_TOKEN_TTL_MS) return undefined;
   return c;
 }

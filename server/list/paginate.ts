@@ -57,9 +57,7 @@ function prefixesFor(scopes: string[], descendantsOf: string | undefined): strin
   return scopes.filter((s) => isSelfOrAncestor(descendantsOf, s)).sort();
 }
 
-function buildView<T extends Keyed>(
-  coll: Collection<T>, spec: Listing<T>, q: ListQuery, prefixes: string[], hash: string,
-): View<T> {
+function buildView<T extends Keyed>(coll: Collection<T>, spec: Listing<T>, q: ListQuery, prefixes: string[], hash: string): View<T> {
   const ranges = prefixes.map((p) => coll.subtree(p)).filter(([lo, hi]) => hi > lo);
   const test = both(predicate(spec, q.filters), q.hidden?.shown);
   const scoped = q.filters["uidp.descendants_of"] || q.filters["uidp.children_of"];

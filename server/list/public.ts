@@ -107,8 +107,12 @@ function sources<T extends Keyed>(coll: Collection<T>, spec: Listing<T>, order: 
     // Uid segments have a fixed length and `/` sorts before hex digits: the subtree is [under, under+"0").
     const byUid = publicView(coll, "uid", spec.sortable.uid, only);
     out.push({
-      index: byUid, lo: byUid.bound([under, ""], true), hi: byUid.bound([`${under}0`, ""], true),
-      consumed: new Set(underConsumed), ordered: order === "uid", toKey: same,
+      index: byUid,
+      lo: byUid.bound([under, ""], true),
+      hi: byUid.bound([`${under}0`, ""], true),
+      consumed: new Set(underConsumed),
+      ordered: order === "uid",
+      toKey: same,
     });
   }
   for (const [name, values] of Object.entries(filters)) {
@@ -140,7 +144,12 @@ function sources<T extends Keyed>(coll: Collection<T>, spec: Listing<T>, order: 
 
 /** Reads one page from an ordered source, testing `test` (if any) on at most PUBLIC_WORK_MAX items. */
 function walk<T extends Keyed>(
-  src: Source<T>, test: ((item: T) => boolean) | undefined, desc: boolean, cursor: Cursor | undefined, skip: number, pageSize: number,
+  src: Source<T>,
+  test: ((item: T) => boolean) | undefined,
+  desc: boolean,
+  cursor: Cursor | undefined,
+  skip: number,
+  pageSize: number,
 ): { items: T[]; skipped: number; last?: T; more: boolean; budgetSpent: boolean } {
   const { index, lo, hi } = src;
   const step = desc ? -1 : 1;
@@ -222,7 +231,6 @@ export function paginatePublic<T extends Keyed>(coll: Collection<T>, spec: Listi
   const r = walk(src, test, q.order.desc, cursor, q.skip, pageSize ?? q.pageSize);
   const skipped = (cursor?.s ?? 0) + r.skipped;
   const page: PublicPage<T> = { items: r.items, totalCount: String(total), skipped, exactCount, budgetSpent: r.budgetSpent };
-  if (r.more && r.last)
-    page.nextPageToken = encodeToken({ q: hash, k: [valueOf(r.last), r.last.uid], s: skipped, t: env.now }, env.secret);
+  if (r.more && r.last) page.nextPageToken = encodeToken({ q: hash, k: [valueOf(r.last), r.last.uid], s: skipped, t: env.now }, env.secret);
   return page;
 }

@@ -95,17 +95,13 @@ const TIME_ALIASES: Record<string, string> = { createdAt: "createTime", updatedA
 /** Parses `order_by`: one field, optionally followed by `asc` or `desc`. */
 export function parseOrder<T extends Keyed>(raw: string, spec: Listing<T>, as = "order_by"): Order {
   const parts = raw.trim().split(/\s+/);
-  if (parts.length > 2 || parts[0] === "" || raw.includes(","))
-    throw invalidField(as, 'must be one field name, optionally followed by " desc" or " asc"');
+  if (parts.length > 2 || parts[0] === "" || raw.includes(",")) throw invalidField(as, 'must be one field name, optionally followed by " desc" or " asc"');
   const dir = (parts[1] ?? "asc").toLowerCase();
   if (dir !== "asc" && dir !== "desc") throw invalidField(as, `direction must be "asc" or "desc", not "${parts[1]}"`);
   let field = jsonName(parts[0]);
   field = own(spec.aliases ?? {}, field) ?? own(TIME_ALIASES, field) ?? field;
   if (own(spec.sortable, field) === undefined)
-    throw invalidField(
-      as,
-      `cannot sort ${spec.name} by "${parts[0]}"; sortable fields: ${Object.keys(spec.sortable).join(", ")}`,
-    );
+    throw invalidField(as, `cannot sort ${spec.name} by "${parts[0]}"; sortable fields: ${Object.keys(spec.sortable).join(", ")}`);
   return { field, desc: dir === "desc" };
 }
 
@@ -199,7 +195,6 @@ export function parseListQuery<T extends Keyed>(raw: RawQuery, spec: Listing<T>)
     }
   }
   const hides = Object.entries(spec.hidden ?? {}).filter(([flag]) => !flags.has(flag));
-  if (hides.length)
-    q.hidden = { key: hides.map(([flag]) => flag).join(","), shown: (item) => !hides.some(([, admits]) => admits(item)) };
+  if (hides.length) q.hidden = { key: hides.map(([flag]) => flag).join(","), shown: (item) => !hides.some(([, admits]) => admits(item)) };
   return q;
 }

@@ -32,8 +32,7 @@ export function createAccountAssociation(ctx: ServerContext, groupUid: string, b
   requireGroup(ctx, groupUid);
   const input = parseBody(AccountAssociationCreate, body);
   checkRefs(ctx, caller, input);
-  if (ctx.store.accountAssociations.has(groupUid))
-    throw alreadyExists(`group ${groupUid} already has an account association; update it instead`);
+  if (ctx.store.accountAssociations.has(groupUid)) throw alreadyExists(`group ${groupUid} already has an account association; update it instead`);
   const now = timestamp(ctx);
   const r = record({ uid: groupUid, createTime: now, updateTime: now }, input);
   ctx.store.accountAssociations.insert(r);

@@ -38,8 +38,7 @@ export function requireItem<T extends Keyed>(coll: Collection<T>, uid: string, k
 export function roleRefProblem(ctx: ServerContext, caller: string, roleUid: string, group: string): string | undefined {
   const role = ctx.store.roles.get(roleUid);
   const home = role && parentOf(role.uid);
-  const usable =
-    role && (role.builtin || (home !== undefined && isSelfOrAncestor(home, group) && ctx.authz.can(caller, "roles.list", home)));
+  const usable = role && (role.builtin || (home !== undefined && isSelfOrAncestor(home, group) && ctx.authz.can(caller, "roles.list", home)));
   return usable ? undefined : `role ${roleUid} does not exist, or is not a built-in role nor a role of group ${group} or an ancestor that you may read`;
 }
 
@@ -67,8 +66,7 @@ export function identityRefProblem(ctx: ServerContext, caller: string, uid: stri
   // A root uid that is no group names a person: one who signed in, or one who will (the uid
   // LookupIdentity answers before their first sign-in), as the platform lets bindings name them.
   if (home === undefined && !ctx.store.groups.has(uid)) return undefined;
-  if (!ctx.store.identities.has(uid) || home === undefined || !ctx.authz.can(caller, "identity.list", home))
-    return `identity ${uid} does not exist`;
+  if (!ctx.store.identities.has(uid) || home === undefined || !ctx.authz.can(caller, "identity.list", home)) return `identity ${uid} does not exist`;
   return undefined;
 }
 

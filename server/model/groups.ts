@@ -43,7 +43,13 @@ export function createGroup(ctx: ServerContext, parentUid: string, body: unknown
     ]);
   const input = parseBody(GroupCreate, body);
   const now = timestamp(ctx);
-  const g = groupRecord({ uid: freshUid(ctx.store.groups, parentUid), name: input.name, description: input.description ?? "", createTime: now, updateTime: now });
+  const g = groupRecord({
+    uid: freshUid(ctx.store.groups, parentUid),
+    name: input.name,
+    description: input.description ?? "",
+    createTime: now,
+    updateTime: now,
+  });
   ctx.store.groups.insert(g);
   return g;
 }
@@ -63,7 +69,14 @@ export function updateGroup(ctx: ServerContext, uid: string, body: unknown, mask
   checkVerified(g, body, mask);
   const { verified: _verified, ...rest } = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
   const patch = parseBody(GroupUpdate, typeof body === "object" && body !== null ? rest : body);
-  const next = parseBody(GroupCreate, applyPatch(pick(g, ["name", "description"]), patch, mask?.filter((p) => p !== "verified")));
+  const next = parseBody(
+    GroupCreate,
+    applyPatch(
+      pick(g, ["name", "description"]),
+      patch,
+      mask?.filter((p) => p !== "verified"),
+    ),
+  );
   const updated: GroupRecord = { ...g, name: next.name, description: next.description ?? "", updateTime: timestamp(ctx) };
   if (!changed(g, updated)) return g;
   ctx.store.groups.replace(updated);

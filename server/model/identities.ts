@@ -22,7 +22,8 @@ const SPEC_KEYS = ["name", "description", "company", ...RELATIONSHIP_TYPES];
  */
 function checkStaticKeys(ctx: ServerContext, sk: StaticKeys | undefined, createTime: string): StaticKeys | undefined {
   if (!sk) return sk;
-  for (const issue of staticKeysIssues({ staticKeys: sk }, ctx.clock(), undefined, Date.parse(createTime))) throw invalidField(issue.path.join("."), issue.message);
+  for (const issue of staticKeysIssues({ staticKeys: sk }, ctx.clock(), undefined, Date.parse(createTime)))
+    throw invalidField(issue.path.join("."), issue.message);
   return sk.expirationTime === undefined ? { ...sk, expirationTime: defaultKeysExpiration(createTime) } : sk;
 }
 
@@ -76,8 +77,7 @@ export function updateIdentity(ctx: ServerContext, uid: string, body: unknown, m
     next,
   );
   if (!changed(old, r)) return old;
-  if (RELATIONSHIP_TYPES.some((k) => !isDeepStrictEqual(r[k], old[k])))
-    requireDominates(ctx, caller, uid, `changing how identity ${uid} is assumed`);
+  if (RELATIONSHIP_TYPES.some((k) => !isDeepStrictEqual(r[k], old[k]))) requireDominates(ctx, caller, uid, `changing how identity ${uid} is assumed`);
   trustedIssuers(ctx.store).checkBounds(r);
   ctx.store.identities.replace(r);
   return r;

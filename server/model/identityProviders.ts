@@ -62,13 +62,7 @@ export function createIdentityProvider(ctx: ServerContext, groupUid: string, bod
  * empty string, so theirs keeps it). A `correlationRule` left unset, or restated, is no change;
  * another is refused (it is immutable).
  */
-export function updateIdentityProvider(
-  ctx: ServerContext,
-  uid: string,
-  body: unknown,
-  mask: string[] | undefined,
-  caller: string,
-): IdentityProviderRecord {
+export function updateIdentityProvider(ctx: ServerContext, uid: string, body: unknown, mask: string[] | undefined, caller: string): IdentityProviderRecord {
   const old = requireItem(ctx.store.identityProviders, uid, "identity provider");
   const patch = parseBody(IdentityProviderUpdate, body);
   const sent = patch.oidc?.clientSecret;
@@ -76,13 +70,19 @@ export function updateIdentityProvider(
   const clientSecretHash = named || sent ? hash(sent ?? "") : old.clientSecretHash;
 
   const current = { name: old.name, description: old.description, defaultRole: old.defaultRole || undefined, oidc: old.oidc };
-  const merged = applyPatch(current, withoutSecret(patch), mask?.filter((p) => p !== "oidc.clientSecret"), ["oidc"]);
+  const merged = applyPatch(
+    current,
+    withoutSecret(patch),
+    mask?.filter((p) => p !== "oidc.clientSecret"),
+    ["oidc"],
+  );
   const parsed = parseBody(IdentityProviderState, withoutSecret(merged));
   // The rule that maps a login to a provisioned user is fixed: another would let claims capture
   // accounts. Unset (or UNSPECIFIED, proto3's unset) keeps it; restating it changes nothing.
   const rule = parsed.oidc.correlationRule;
   const unset = rule === undefined || rule === "CORRELATION_RULE_UNSPECIFIED";
-  if (!unset && correlationRuleOf(rule) !== correlationRuleOf(old.oidc.correlationRule)) throw invalidField("oidc.correlationRule", "cannot change once the identity provider is created: create a new one");
+  if (!unset && correlationRuleOf(rule) !== correlationRuleOf(old.oidc.correlationRule))
+    throw invalidField("oidc.correlationRule", "cannot change once the identity provider is created: create a new one");
   const { correlationRule: _rule, ...oidcRest } = parsed.oidc;
   // Past that check the rule is the stored one, whichever way the request spelled it.
   const kept = old.oidc.correlationRule as typeof rule;

@@ -25,7 +25,9 @@ export function personIssuer(ctx: Pick<ServerContext, "urls">, issuer: string): 
 
 /** The uid of the person who signs in with `issuer` (as personIssuer keeps it) and `subject`: the same on every start. */
 export function personUid(issuer: string | undefined, subject: string): string {
-  return createHash("sha1").update(`person\u0000${issuer ?? ""}\u0000${subject}`).digest("hex");
+  return createHash("sha1")
+    .update(`person\u0000${issuer ?? ""}\u0000${subject}`)
+    .digest("hex");
 }
 
 /** True for a person's record (a user identity). */

@@ -30,7 +30,9 @@ function sourceUid(ctx: ServerContext, source: string, self?: string): string {
     const parts = source.split("/");
     const name = parts.pop();
     const group = parts.pop();
-    found = ctx.store.repos.all().find((r) => r.name === name && (group === undefined || ctx.store.groups.get(r.uid.split("/").slice(0, -1).join("/"))?.name === group));
+    found = ctx.store.repos
+      .all()
+      .find((r) => r.name === name && (group === undefined || ctx.store.groups.get(r.uid.split("/").slice(0, -1).join("/"))?.name === group));
   }
   if (!found) throw invalidField("sync_config.source", `names no repo: give a repo's uid or its catalog name (chainguard/<name>)`);
   if (found.uid === self) throw invalidField("sync_config.source", "must not be the repo itself");
@@ -38,7 +40,13 @@ function sourceUid(ctx: ServerContext, source: string, self?: string): string {
 }
 
 /** The stored `sync_config` of `input`: what the request gave, the source as a uid, and what the platform sets. */
-function syncOf(ctx: ServerContext, input: SyncConfigInput | undefined, created: string, old: RepoRecord["sync_config"], self?: string): RepoRecord["sync_config"] {
+function syncOf(
+  ctx: ServerContext,
+  input: SyncConfigInput | undefined,
+  created: string,
+  old: RepoRecord["sync_config"],
+  self?: string,
+): RepoRecord["sync_config"] {
   if (!input) return undefined;
   return {
     source: sourceUid(ctx, input.source, self),

@@ -24,9 +24,7 @@ function checkRefs(ctx: ServerContext, caller: string, group: string, input: Rol
   if (role) violations.push({ field: "roleUid", description: role });
   if (violations.length > 0) throw invalidArgument(violations);
   grantableRole(ctx, caller, input.roleUid, group, "roleUid");
-  const twin = ctx.store
-    .bindingsOf(input.identityUid)
-    .find((b) => b.uid !== self && b.roleUid === input.roleUid && parentOf(b.uid) === group);
+  const twin = ctx.store.bindingsOf(input.identityUid).find((b) => b.uid !== self && b.roleUid === input.roleUid && parentOf(b.uid) === group);
   if (twin) throw alreadyExists(`identity ${input.identityUid} already holds role ${input.roleUid} on group ${group} (binding ${twin.uid})`);
 }
 

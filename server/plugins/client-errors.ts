@@ -18,8 +18,7 @@ export const headersTooLarge = (what: "request line and headers" | "metadata"): 
 
 function answer(err: NodeJS.ErrnoException): { http: number; field: string; description: string } {
   if (err.code === "HPE_HEADER_OVERFLOW") return { http: 431, field: "headers", description: headersTooLarge("request line and headers") };
-  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT")
-    return { http: 408, field: "request", description: "was not received in time" };
+  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") return { http: 408, field: "request", description: "was not received in time" };
   return { http: 400, field: "request", description: "is not a valid HTTP/1.1 request" };
 }
 

@@ -41,8 +41,7 @@ export class Faults {
   take(method: string, path: string): Fault | undefined {
     const i = this.armed.findIndex(
       (f) =>
-        (!f.method || f.method.toUpperCase() === method) &&
-        (f.path === undefined || (f.path instanceof RegExp ? f.path.test(path) : path.startsWith(f.path))),
+        (!f.method || f.method.toUpperCase() === method) && (f.path === undefined || (f.path instanceof RegExp ? f.path.test(path) : path.startsWith(f.path))),
     );
     if (i < 0) return undefined;
     const f = this.armed[i];

@@ -1,13 +1,7 @@
 /** /iam/v2beta1/accountAssociations: keyed by group uid (create at, get, patch and delete `<group uid>`). */
 import { accountAssociations } from "../../api/kinds";
 import { exact } from "../list";
-import {
-  accountAssociationMaskPaths,
-  createAccountAssociation,
-  deleteAccountAssociation,
-  scalarFields,
-  updateAccountAssociation,
-} from "../model";
+import { accountAssociationMaskPaths, createAccountAssociation, deleteAccountAssociation, scalarFields, updateAccountAssociation } from "../model";
 import type { AccountAssociationRecord } from "../store";
 import { kindFacts, type CollectionRoutes } from "./collection";
 

@@ -58,8 +58,17 @@ export const advisoryRoutes: CollectionRoutes<AdvisoryRecord> = {
   list: {
     name: "advisories",
     sortable: fields<AdvisoryRecord>(
-      "uid", "advisoryId", "author", "artifactName", "artifactType", "artifactArchitecture",
-      "componentName", "componentType", "componentLocation", "createTime", "updateTime",
+      "uid",
+      "advisoryId",
+      "author",
+      "artifactName",
+      "artifactType",
+      "artifactArchitecture",
+      "componentName",
+      "componentType",
+      "componentLocation",
+      "createTime",
+      "updateTime",
     ),
     // ListAdvisoriesRequest's filters, by proto name.
     filters: {

@@ -118,7 +118,11 @@ export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: Colle
     },
     /** Update of `uid` (authorized; the collection has `update`), committed and announced: the item as the caller sees it, in the v2beta1 shape. */
     updateOne(req: FastifyRequest, uid: string, body: unknown, mask: string[] | undefined): unknown {
-      const item = def.render(ctx, commit(req, (caller) => def.update!.run(ctx, uid, body, mask, caller)), callerOf(req));
+      const item = def.render(
+        ctx,
+        commit(req, (caller) => def.update!.run(ctx, uid, body, mask, caller)),
+        callerOf(req),
+      );
       announce(req, "updated", uid, item);
       return item;
     },
@@ -146,7 +150,12 @@ export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: Colle
 }
 
 /** Registers the routes of one collection on `app`: at its v2beta1 path, or with `at` (the GA v2's, `gaPath`). */
-export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, def: CollectionRoutes<T>, at: (path: string) => string = (p) => p): void {
+export function registerCollection<T extends Keyed>(
+  app: FastifyInstance,
+  ctx: ServerContext,
+  def: CollectionRoutes<T>,
+  at: (path: string) => string = (p) => p,
+): void {
   const path = at(COLLECTIONS[def.list.name].path);
   const authz = ctx.authz;
   const { cap, guard, readOptions, pageEnv, getOne, createOne, updateOne, removeOne } = collectionAccess(ctx, def);
@@ -173,26 +182,40 @@ export function registerCollection<T extends Keyed>(app: FastifyInstance, ctx: S
   });
 
   const create = def.create;
-  app.post(`${path}/*`, create ? async (req) => {
-    const parent = parseUid((req.params as { "*": string })["*"], "parent");
-    authz.require(callerOf(req), cap("create"), parent);
-    return createOne(req, parent, req.body);
-  } : refuse("created"));
+  app.post(
+    `${path}/*`,
+    create
+      ? async (req) => {
+          const parent = parseUid((req.params as { "*": string })["*"], "parent");
+          authz.require(callerOf(req), cap("create"), parent);
+          return createOne(req, parent, req.body);
+        }
+      : refuse("created"),
+  );
 
   const update = def.update;
-  app.patch(`${path}/*`, update ? async (req) => {
-    const uid = uidOf(req);
-    guard(req, "update", uid);
-    const mask = parseMask(req.query as RawQuery, update.maskPaths);
-    return updateOne(req, uid, maskedBody(req.body, mask), mask);
-  } : refuse("updated"));
+  app.patch(
+    `${path}/*`,
+    update
+      ? async (req) => {
+          const uid = uidOf(req);
+          guard(req, "update", uid);
+          const mask = parseMask(req.query as RawQuery, update.maskPaths);
+          return updateOne(req, uid, maskedBody(req.body, mask), mask);
+        }
+      : refuse("updated"),
+  );
 
   app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse("deleted"));
 
   // The bare collection path takes only GET; anything else is a wrong method, not a wrong path.
-  app.route({ method: ["POST", "PATCH", "DELETE", "PUT"], url: path, handler: async (req) => {
-    throw methodNotAllowed(req.method, path, `${req.method} needs a uid: ${path}/<uid>`);
-  } });
+  app.route({
+    method: ["POST", "PATCH", "DELETE", "PUT"],
+    url: path,
+    handler: async (req) => {
+      throw methodNotAllowed(req.method, path, `${req.method} needs a uid: ${path}/<uid>`);
+    },
+  });
   app.put(`${path}/*`, async (req) => {
     throw methodNotAllowed("PUT", req.url.split("?")[0], "use PATCH to update");
   });

@@ -10,7 +10,6 @@ import { createRepo, createTag, deleteRepo, deleteTag, renderRepo, repoMaskPaths
 import type { RepoRecord, TagRecord } from "../store";
 import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
-
 export const repoRoutes: CollectionRoutes<RepoRecord> = {
   ...kindFacts("repos"),
   items: (ctx) => ctx.store.repos,

@@ -231,8 +231,7 @@ function recover(dir: string, store: Store, opts: DataDirOptions, lock: DirLock)
     opened = Journal.open(path, apply, opts.journalIo);
   }
   const { journal, replay } = opened;
-  if (replay.droppedBytes > 0)
-    opts.warn?.(`dropped a torn record at the end of ${name} (${replay.droppedBytes} bytes, never acknowledged)`);
+  if (replay.droppedBytes > 0) opts.warn?.(`dropped a torn record at the end of ${name} (${replay.droppedBytes} bytes, never acknowledged)`);
   for (const f of readdirSync(dir)) {
     const m = JOURNAL_FILE.exec(f);
     if ((m && Number(m[1]) !== generation) || f.endsWith(".tmp")) rmSync(join(dir, f), { force: true });

@@ -63,10 +63,7 @@ export class JournalError extends Error {
 
 /** Encodes one record. */
 export function encodeRecord(seq: number, changes: readonly Change[]): Buffer {
-  const payload = Buffer.from(
-    JSON.stringify({ seq, changes: changes.map((c) => [c.kind, c.uid, c.after ?? null]) }),
-    "utf8",
-  );
+  const payload = Buffer.from(JSON.stringify({ seq, changes: changes.map((c) => [c.kind, c.uid, c.after ?? null]) }), "utf8");
   const header = Buffer.alloc(HEADER_BYTES);
   header.writeUInt32LE(payload.length, 0);
   header.writeUInt32LE(crc32(payload), 4);
@@ -101,7 +98,7 @@ const PAYLOAD_START = Buffer.from('{"seq":', "utf8");
 function recordsAfter(buf: Buffer, offset: number, seq: number): number {
   let found = 0;
   let last = seq - 1;
-  for (let at = buf.indexOf(PAYLOAD_START, offset + HEADER_BYTES + 1); at >= 0; ) {
+  for (let at = buf.indexOf(PAYLOAD_START, offset + HEADER_BYTES + 1); at >= 0;) {
     const rec = at >= HEADER_BYTES ? decodeRecord(buf, at - HEADER_BYTES, undefined) : undefined;
     if (rec && rec.seq > last) {
       found++;

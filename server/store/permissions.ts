@@ -29,7 +29,9 @@ function tighten(path: string, mode: number, warn: (message: string) => void): v
   const st = statSync(path);
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid)
-    throw new Error(`data directory: ${path} belongs to user ${st.uid}, not to this user (${uid}); others could replace the signing key: use a directory of your own`);
+    throw new Error(
+      `data directory: ${path} belongs to user ${st.uid}, not to this user (${uid}); others could replace the signing key: use a directory of your own`,
+    );
   const loose = st.mode & 0o777 & ~mode;
   if (!loose) return;
   chmodSync(path, st.mode & 0o777 & mode);

@@ -6,7 +6,20 @@
  */
 import type { resources } from "../../api";
 import type { CollectionName } from "../../api/collections";
-import type { accountAssociations, DefinitionOf, groupInvites, groups, identities, identityProviders, InputsOf, ItemOf, Kind, roleBindings, roles, subscriptions } from "../../api/kinds";
+import type {
+  accountAssociations,
+  DefinitionOf,
+  groupInvites,
+  groups,
+  identities,
+  identityProviders,
+  InputsOf,
+  ItemOf,
+  Kind,
+  roleBindings,
+  roles,
+  subscriptions,
+} from "../../api/kinds";
 
 export type GroupRecord = ItemOf<typeof groups>;
 

@@ -15,7 +15,6 @@ import { roleBindings, type FieldDefinition } from "../../api/kinds";
 
 export { COLLECTION_NAMES, type CollectionName };
 
-
 /** One write: `after` is the item's new value, undefined when it was removed. */
 export interface Change {
   kind: CollectionName;
@@ -35,7 +34,6 @@ export interface Store extends StoreCollections {}
 
 /** The in-memory store. */
 export class Store {
-
   /**
    * Bumped when an identity's rules for token exchange (claimMatch, staticKeys, a person's sign-in) may have changed,
    * not when only its `lastSeenTime` moves: what is built from those rules (the trusted issuers)
@@ -175,7 +173,9 @@ export class Store {
 }
 
 /** The field of a binding that names its identity: the one its definition says refers to identities. */
-const IDENTITY_FIELD = (Object.entries(roleBindings.fields) as [string, FieldDefinition][]).find(([, f]) => f.refersTo === "identities")![0] as keyof RoleBindingRecord;
+const IDENTITY_FIELD = (Object.entries(roleBindings.fields) as [string, FieldDefinition][]).find(
+  ([, f]) => f.refersTo === "identities",
+)![0] as keyof RoleBindingRecord;
 const identityOf = (b: RoleBindingRecord): string => b[IDENTITY_FIELD] as string;
 
 /** Puts a change's `before` back. */

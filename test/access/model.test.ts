@@ -28,7 +28,14 @@ function orgOf(spec: OrgShape, only?: (i: number) => boolean): Org {
     roles: spec.roles.map((caps, i) => ({ key: `r${i}`, name: `role${i}`, capabilities: caps ?? undefined })),
     subjects: [0, 1, 2, 3].map((i) => ({ key: `s${i}`, name: `id${i}`, type: "claimMatch" as const })),
     bindings: spec.bindings
-      .map((b, i) => ({ key: `b${i}`, name: `b${i}`, source: "roleBindings" as const, group: g(b.group), subject: `s${b.subject}`, role: `r${b.role % spec.roles.length}` }))
+      .map((b, i) => ({
+        key: `b${i}`,
+        name: `b${i}`,
+        source: "roleBindings" as const,
+        group: g(b.group),
+        subject: `s${b.subject}`,
+        role: `r${b.role % spec.roles.length}`,
+      }))
       .filter((_, i) => !only || only(i)),
     unseen: [],
   };
@@ -68,37 +75,34 @@ describe("the access model against a brute-force oracle", () => {
 
   it("gains and loses exactly the triples the oracle finds held after and not before, and the reverse", () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 12 }).chain(orgArb),
-        fc.func(fc.boolean()),
-        fc.func(fc.boolean()),
-        (spec, inBefore, inAfter) => {
-          const before = orgOf(spec, (i) => inBefore(i));
-          const after = orgOf(spec, (i) => inAfter(i));
-          const mb = new AccessModel(before);
-          const ma = new AccessModel(after);
-          const d = diffAccess(mb, ma);
-          const expand = (deltas: typeof d.gained, m: AccessModel) => {
-            const out = new Set<string>();
-            for (const x of deltas) {
-              let n = 0;
-              for (const g of m.groups.keys()) {
-                const up = m.ancestors(g);
-                if (up.includes(x.group) && !x.except.some((e) => up.includes(e))) out.add(`${x.subject} ${x.capability} ${g}`), n++;
-              }
-              expect(x.groups).toBe(n);
+      fc.property(fc.integer({ min: 1, max: 12 }).chain(orgArb), fc.func(fc.boolean()), fc.func(fc.boolean()), (spec, inBefore, inAfter) => {
+        const before = orgOf(spec, (i) => inBefore(i));
+        const after = orgOf(spec, (i) => inAfter(i));
+        const mb = new AccessModel(before);
+        const ma = new AccessModel(after);
+        const d = diffAccess(mb, ma);
+        const expand = (deltas: typeof d.gained, m: AccessModel) => {
+          const out = new Set<string>();
+          for (const x of deltas) {
+            let n = 0;
+            for (const g of m.groups.keys()) {
+              const up = m.ancestors(g);
+              if (up.includes(x.group) && !x.except.some((e) => up.includes(e))) (out.add(`${x.subject} ${x.capability} ${g}`), n++);
             }
-            return out;
-          };
-          const want = (a: Org, b: Org) => {
-            const out = new Set<string>();
-            for (const g of a.groups) for (const c of CAPS) for (const s of a.subjects) if (holds(a, s.key, c, g.key) === "yes" && holds(b, s.key, c, g.key) !== "yes") out.add(`${s.key} ${c} ${g.key}`);
-            return out;
-          };
-          expect(expand(d.gained, ma)).toEqual(want(after, before));
-          expect(expand(d.lost, mb)).toEqual(want(before, after));
-        },
-      ),
+            expect(x.groups).toBe(n);
+          }
+          return out;
+        };
+        const want = (a: Org, b: Org) => {
+          const out = new Set<string>();
+          for (const g of a.groups)
+            for (const c of CAPS)
+              for (const s of a.subjects) if (holds(a, s.key, c, g.key) === "yes" && holds(b, s.key, c, g.key) !== "yes") out.add(`${s.key} ${c} ${g.key}`);
+          return out;
+        };
+        expect(expand(d.gained, ma)).toEqual(want(after, before));
+        expect(expand(d.lost, mb)).toEqual(want(before, after));
+      }),
       { numRuns: 150 },
     );
   });
@@ -112,9 +116,20 @@ describe("the organization of a stack's or the API's items", () => {
   it("reads claim patterns as maybes, invites and identity providers as grants to whoever uses them, built-in roles by their hydrated name", () => {
     const org = orgOfItems([
       { kind: "groups", key: ENG, uid: ENG, label: "eng", fields: { parentUid: ORG, name: "engineering" } },
-      { kind: "identities", key: "urn:ci", label: "ci", fields: { groupUid: ENG, name: "ci", claimMatch: { issuer: "https://gh", subjectPattern: "^repo:acme/.*$" } } },
+      {
+        kind: "identities",
+        key: "urn:ci",
+        label: "ci",
+        fields: { groupUid: ENG, name: "ci", claimMatch: { issuer: "https://gh", subjectPattern: "^repo:acme/.*$" } },
+      },
       { kind: "identities", key: "urn:svc", label: "svc", fields: { groupUid: ENG, name: "svc", servicePrincipal: "COSIGNED" } },
-      { kind: "roleBindings", key: "urn:b", label: "ci-owner", fields: { groupUid: ENG, identityUid: "04da6b54-80e4-46f7-96ec-b56ff0331ba9", roleUid: OWNER, role: { uid: OWNER, name: "owner" } }, deps: { identityUid: ["urn:ci"] } },
+      {
+        kind: "roleBindings",
+        key: "urn:b",
+        label: "ci-owner",
+        fields: { groupUid: ENG, identityUid: "04da6b54-80e4-46f7-96ec-b56ff0331ba9", roleUid: OWNER, role: { uid: OWNER, name: "owner" } },
+        deps: { identityUid: ["urn:ci"] },
+      },
       { kind: "groupInvites", key: "urn:inv", label: "invite", fields: { groupUid: ENG, roleUid: OWNER } },
       { kind: "identityProviders", key: "urn:idp", label: "okta", fields: { groupUid: ENG, name: "okta", defaultRoleUid: "f".repeat(40) } },
     ]);
@@ -132,7 +147,14 @@ describe("the organization of a stack's or the API's items", () => {
   });
 
   it("keeps names printable: a terminal escape or a line break in hostile data is replaced", () => {
-    const org = orgOfItems([{ kind: "identities", key: "k", label: "x", fields: { groupUid: ENG, name: "ci\u001b]52;c;bad\u0007\nyes: root", claimMatch: { issuer: "https://i", subjectPattern: "a\u009b2J" } } }]);
+    const org = orgOfItems([
+      {
+        kind: "identities",
+        key: "k",
+        label: "x",
+        fields: { groupUid: ENG, name: "ci\u001b]52;c;bad\u0007\nyes: root", claimMatch: { issuer: "https://i", subjectPattern: "a\u009b2J" } },
+      },
+    ]);
     expect(org.subjects[0].name).toBe("ci\ufffd]52;c;bad\ufffd\ufffdyes: root");
     expect(org.subjects[0].maybe).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });

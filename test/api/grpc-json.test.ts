@@ -35,7 +35,9 @@ describe("protojson through the descriptors", () => {
 
   it("Durations, FieldMasks and the error model's typed details", () => {
     expect(roundTrip("google.rpc.RetryInfo", { retryDelay: "1.500s" })).toEqual({ retryDelay: "1.500s" });
-    expect(roundTrip(`chainguard.platform.iam.v2beta1.UpdateGroupRequest`, { updateMask: "description,resourceLimits" })).toEqual({ updateMask: "description,resourceLimits" });
+    expect(roundTrip(`chainguard.platform.iam.v2beta1.UpdateGroupRequest`, { updateMask: "description,resourceLimits" })).toEqual({
+      updateMask: "description,resourceLimits",
+    });
     const status = {
       code: 3,
       message: "Invalid argument: name: too long",
@@ -58,7 +60,11 @@ describe("protojson through the descriptors", () => {
           if ("request" in facts) {
             const method = grpcRoot().lookupService(`${p.package}.${s}`).methods[m];
             method.resolve();
-            expect([m, method.resolvedRequestType?.name, method.resolvedResponseType?.name]).toEqual([m, facts.request.split(".").pop(), facts.response.split(".").pop()]);
+            expect([m, method.resolvedRequestType?.name, method.resolvedResponseType?.name]).toEqual([
+              m,
+              facts.request.split(".").pop(),
+              facts.response.split(".").pop(),
+            ]);
           }
   });
 });

@@ -2,7 +2,20 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { COLLECTION_NAMES } from "../../api/collections";
 import { COLLECTIONS } from "../../api/collections";
-import { KINDS, createBodyOf, definitionOfDisplayName, definitionOfTypeToken, displayNameOf, dynamicTokenOf, inputNames, outputNames, replaceNames, tokenOf, wireNameOf, type KindDefinition } from "../../api/kinds";
+import {
+  KINDS,
+  createBodyOf,
+  definitionOfDisplayName,
+  definitionOfTypeToken,
+  displayNameOf,
+  dynamicTokenOf,
+  inputNames,
+  outputNames,
+  replaceNames,
+  tokenOf,
+  wireNameOf,
+  type KindDefinition,
+} from "../../api/kinds";
 import { MODULES } from "../../api/modules";
 import { SHAPES } from "../../client/shapes";
 import { specs } from "../../provider/resources";
@@ -14,7 +27,6 @@ function keysOf(schema: z.ZodType): string[] {
   for (let i = 0; i < 5 && !s.shape; i++) s = (s.def?.in ?? s.def?.schema ?? s.def?.innerType ?? s) as typeof s;
   return Object.keys(s.shape ?? {});
 }
-
 
 describe("the kind definitions (api/kinds)", () => {
   it("refer only to collections the API has", () => {
@@ -66,13 +78,18 @@ describe("the kind definitions (api/kinds)", () => {
       expect(definitionOfDisplayName(displayNameOf(d))?.kind).toBe(d.kind);
     }
     // The IAM kinds' tokens predate modules: a stack made before keeps them, so nothing is replaced.
-    expect(KINDS.filter((d) => d.module === "iam").map(dynamicTokenOf)).toEqual(KINDS.filter((d) => d.module === "iam").map((d) => `pulumi-nodejs:dynamic/irv:${d.className}`));
+    expect(KINDS.filter((d) => d.module === "iam").map(dynamicTokenOf)).toEqual(
+      KINDS.filter((d) => d.module === "iam").map((d) => `pulumi-nodejs:dynamic/irv:${d.className}`),
+    );
   });
 
   it("say a service without Update exactly when every input replaces", () => {
     for (const d of KINDS as readonly KindDefinition[]) {
       const inputs = inputNames(d);
-      expect(inputs.every((n) => replaceNames(d).includes(n)), d.kind).toBe(!!d.proto.noUpdate);
+      expect(
+        inputs.every((n) => replaceNames(d).includes(n)),
+        d.kind,
+      ).toBe(!!d.proto.noUpdate);
     }
   });
 });

@@ -29,8 +29,32 @@ describe("order-free values, from the kinds' definitions", () => {
   it("puts sets in order without repeats, maps and members in key order, at any depth", () => {
     const github = definitionOf("accountAssociations");
     expect(
-      JSON.stringify(canonicalOf(github, "github", { appInstallations: { "99": { installations: [{ name: "b", installationId: "7" }, { installationId: "3", name: "a" }] }, "1234": { installations: [] } } })),
-    ).toBe(JSON.stringify({ appInstallations: { "1234": { installations: [] }, "99": { installations: [{ installationId: "3", name: "a" }, { installationId: "7", name: "b" }] } } }));
+      JSON.stringify(
+        canonicalOf(github, "github", {
+          appInstallations: {
+            "99": {
+              installations: [
+                { name: "b", installationId: "7" },
+                { installationId: "3", name: "a" },
+              ],
+            },
+            "1234": { installations: [] },
+          },
+        }),
+      ),
+    ).toBe(
+      JSON.stringify({
+        appInstallations: {
+          "1234": { installations: [] },
+          "99": {
+            installations: [
+              { installationId: "3", name: "a" },
+              { installationId: "7", name: "b" },
+            ],
+          },
+        },
+      }),
+    );
     expect(canonicalOf(definitionOf("roles"), "capabilities", ["tag.list", "repo.list", "tag.list"])).toEqual(["repo.list", "tag.list"]);
     // A list the definition does not call a set keeps its order.
     expect(canonicalOf(definitionOf("groups"), "description", ["b", "a"])).toEqual(["b", "a"]);
@@ -48,14 +72,38 @@ describe("order-free values, from the kinds' definitions", () => {
       { path: "capabilities", before: ["repo.list", "tag.create", "tag.list"], after: ["repo.list", "tag.list"] },
     ]);
     const accounts = definitionOf("accountAssociations");
-    const written = { github: { appInstallations: { "99": { installations: [{ name: "b", installationId: "7" }, { installationId: "3", name: "a" }] } } } };
-    const read = { github: { appInstallations: { "99": { installations: [{ installationId: "3", name: "a" }, { installationId: "7", name: "b" }] } } } };
+    const written = {
+      github: {
+        appInstallations: {
+          "99": {
+            installations: [
+              { name: "b", installationId: "7" },
+              { installationId: "3", name: "a" },
+            ],
+          },
+        },
+      },
+    };
+    const read = {
+      github: {
+        appInstallations: {
+          "99": {
+            installations: [
+              { installationId: "3", name: "a" },
+              { installationId: "7", name: "b" },
+            ],
+          },
+        },
+      },
+    };
     expect(changesOf(specs.accountAssociations, read, written).changed).toEqual([]);
     expect(fieldChanges(accounts, written, read, ["github"])).toEqual([]);
     // As the provider's diff: an omitted input is its default, a block's proto zero value an absent member.
     expect(fieldChanges(definitionOf("groupInvites"), { singleUse: false }, {}, ["singleUse"])).toEqual([]);
     expect(changesOf(specs.groupInvites, {}, { singleUse: false }).changed).toEqual([]);
     expect(fieldChanges(definitionOf("identityProviders"), { oidc: { clientId: "a", pkceEnabled: false } }, { oidc: { clientId: "a" } }, ["oidc"])).toEqual([]);
-    expect(fieldChanges(definitionOf("identityProviders"), { oidc: { clientId: "a" } }, { oidc: { clientId: "b" } }, ["oidc"])).toEqual([{ path: "oidc.clientId", before: "a", after: "b" }]);
+    expect(fieldChanges(definitionOf("identityProviders"), { oidc: { clientId: "a" } }, { oidc: { clientId: "b" } }, ["oidc"])).toEqual([
+      { path: "oidc.clientId", before: "a", after: "b" },
+    ]);
   });
 });

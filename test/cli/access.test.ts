@@ -23,14 +23,27 @@ describe("irv access against irv-server", () => {
     expect(r.status, r.text).toBe(200);
     return r.body.uid as string;
   };
-  const irv = (args: string[], token = ctx.server.token) => runIrv(["access", ...args], { IRV_API_URL: ctx.server.url, IRV_TOKEN: token, IRV_CONFIG_DIR: "/nonexistent-irv-login" });
+  const irv = (args: string[], token = ctx.server.token) =>
+    runIrv(["access", ...args], { IRV_API_URL: ctx.server.url, IRV_TOKEN: token, IRV_CONFIG_DIR: "/nonexistent-irv-login" });
 
   beforeAll(async () => {
     eng = await post("groups", org(), { name: "engineering" });
     platform = await post("groups", eng, { name: "platform" });
-    ci = await post("identities", eng, { name: "ci-deploy", description: "CI", claimMatch: { issuer: "https://token.actions.githubusercontent.com", subjectPattern: "^repo:acme/.*$" } });
-    auditor = await post("identities", platform, { name: "auditor", description: "audits", claimMatch: { issuer: "https://issuer.example", subject: "auditor" } });
-    deployer = await post("roles", eng, { name: "deployer", description: "deploys", capabilities: ["CAP_IAM_ROLE_BINDINGS_CREATE", "CAP_IAM_IDENTITY_CREATE", "CAP_IAM_GROUPS_LIST"] });
+    ci = await post("identities", eng, {
+      name: "ci-deploy",
+      description: "CI",
+      claimMatch: { issuer: "https://token.actions.githubusercontent.com", subjectPattern: "^repo:acme/.*$" },
+    });
+    auditor = await post("identities", platform, {
+      name: "auditor",
+      description: "audits",
+      claimMatch: { issuer: "https://issuer.example", subject: "auditor" },
+    });
+    deployer = await post("roles", eng, {
+      name: "deployer",
+      description: "deploys",
+      capabilities: ["CAP_IAM_ROLE_BINDINGS_CREATE", "CAP_IAM_IDENTITY_CREATE", "CAP_IAM_GROUPS_LIST"],
+    });
     await post("roleBindings", eng, { identityUid: ci, roleUid: deployer });
     await post("roleBindings", platform, { identityUid: auditor, roleUid: builtinRoleUid("viewer") });
     auditorToken = await ctx.server.issueToken(auditor);
@@ -50,7 +63,13 @@ describe("irv access against irv-server", () => {
     expect(no.stdout).toMatch(/^no: ci-deploy/);
 
     const json = JSON.parse((await irv(["can-i", "auditor", "groups.list", "platform", "--format", "json"])).stdout);
-    expect(json).toMatchObject({ question: "can-i", answer: "yes", capability: "groups.list", grants: [{ role: { name: "viewer" }, inherited: false }], unseen: [] });
+    expect(json).toMatchObject({
+      question: "can-i",
+      answer: "yes",
+      capability: "groups.list",
+      grants: [{ role: { name: "viewer" }, inherited: false }],
+      unseen: [],
+    });
   });
 
   it("who-can lists each identity with its binding, role and group, direct or inherited; what lists an identity's subtrees", async () => {

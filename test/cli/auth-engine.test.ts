@@ -57,32 +57,36 @@ describe("irv auth login through the engine", () => {
     await issuer?.close();
   });
 
-  it("applies with the login, and drift and review read the API with it", async () => {
-    const created = srv.server.requests.filter((r) => r.method === "POST" && r.path.startsWith("/iam/v2beta1/groups/"));
-    expect(created.map((r) => r.caller)).toEqual([identity]);
-    const inSync = await runIrv(["drift", "--stack", "login", "--cwd", t.workDir], env);
-    expect(inSync.code, inSync.stderr).toBe(0);
-    expect(inSync.stdout).toContain("No drift");
+  it(
+    "applies with the login, and drift and review read the API with it",
+    async () => {
+      const created = srv.server.requests.filter((r) => r.method === "POST" && r.path.startsWith("/iam/v2beta1/groups/"));
+      expect(created.map((r) => r.caller)).toEqual([identity]);
+      const inSync = await runIrv(["drift", "--stack", "login", "--cwd", t.workDir], env);
+      expect(inSync.code, inSync.stderr).toBe(0);
+      expect(inSync.stdout).toContain("No drift");
 
-    const uid = (await t.stack.outputs()).uid.value as string;
-    expect((await srv.api.patch(apiPath("groups", uid), { description: "changed" }, { updateMask: "description" })).status).toBe(200);
-    const drifted = await runIrv(["drift", "--stack", "login", "--cwd", t.workDir], env);
-    expect(drifted.code, drifted.stderr).toBe(2);
-    const reads = srv.server.requests.filter((r) => r.method === "GET" && r.path === `/iam/v2beta1/groups/${uid}`);
-    expect(reads.length).toBeGreaterThan(0);
-    expect(reads.every((r) => r.caller === identity)).toBe(true);
-    // review --refresh reads the live group through the provider with the login, and plans to
-    // put the program's description back.
-    const before = srv.server.requests.length;
-    const review = await runReview({ stack: t.stack, refresh: true });
-    expect(review.changes.map((c) => [c.name, c.action])).toEqual([["eng", "update"]]);
-    const refreshed = srv.server.requests.slice(before).filter((r) => r.path === `/iam/v2beta1/groups/${uid}`);
-    expect(refreshed.length).toBeGreaterThan(0);
-    expect(refreshed.every((r) => r.caller === identity)).toBe(true);
-    // Access made outside the stack is looked for with the login too (the engine's environment).
-    expect(review.outside).toMatchObject({ unmanaged: [], watched: { groups: ["engineering"] } });
-    const listed = srv.server.requests.slice(before).filter((r) => r.method === "GET" && r.path === "/iam/v2beta1/roleBindings");
-    expect(listed.length).toBeGreaterThan(0);
-    expect(listed.every((r) => r.caller === identity)).toBe(true);
-  }, ENGINE_TIMEOUT);
+      const uid = (await t.stack.outputs()).uid.value as string;
+      expect((await srv.api.patch(apiPath("groups", uid), { description: "changed" }, { updateMask: "description" })).status).toBe(200);
+      const drifted = await runIrv(["drift", "--stack", "login", "--cwd", t.workDir], env);
+      expect(drifted.code, drifted.stderr).toBe(2);
+      const reads = srv.server.requests.filter((r) => r.method === "GET" && r.path === `/iam/v2beta1/groups/${uid}`);
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads.every((r) => r.caller === identity)).toBe(true);
+      // review --refresh reads the live group through the provider with the login, and plans to
+      // put the program's description back.
+      const before = srv.server.requests.length;
+      const review = await runReview({ stack: t.stack, refresh: true });
+      expect(review.changes.map((c) => [c.name, c.action])).toEqual([["eng", "update"]]);
+      const refreshed = srv.server.requests.slice(before).filter((r) => r.path === `/iam/v2beta1/groups/${uid}`);
+      expect(refreshed.length).toBeGreaterThan(0);
+      expect(refreshed.every((r) => r.caller === identity)).toBe(true);
+      // Access made outside the stack is looked for with the login too (the engine's environment).
+      expect(review.outside).toMatchObject({ unmanaged: [], watched: { groups: ["engineering"] } });
+      const listed = srv.server.requests.slice(before).filter((r) => r.method === "GET" && r.path === "/iam/v2beta1/roleBindings");
+      expect(listed.length).toBeGreaterThan(0);
+      expect(listed.every((r) => r.caller === identity)).toBe(true);
+    },
+    ENGINE_TIMEOUT,
+  );
 });

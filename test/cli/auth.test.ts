@@ -156,7 +156,9 @@ describe("irv auth", () => {
     await admin.get("groups", ctx.server.organization);
     expect(ctx.server.requests.at(-1)!.caller).not.toBe(identity);
     // A login for another API is not used, and the error says so.
-    expect(() => clientFor({ apiUrl: "http://127.0.0.1:9" }, { env: loginEnv() })).toThrow(/the irv auth login is for http:\/\/127\.0\.0\.1:\d+, not http:\/\/127\.0\.0\.1:9/);
+    expect(() => clientFor({ apiUrl: "http://127.0.0.1:9" }, { env: loginEnv() })).toThrow(
+      /the irv auth login is for http:\/\/127\.0\.0\.1:\d+, not http:\/\/127\.0\.0\.1:9/,
+    );
   });
 
   it("logs out, after which nothing uses the login", async () => {

@@ -24,7 +24,13 @@ const base: R[] = [
   { urn: NODEJS, type: "pulumi:providers:pulumi-nodejs", custom: true, id: "p2" },
   { urn: "urn:pulumi:prod::org::acme:index:Team::platform", type: "acme:index:Team", custom: false },
   { urn: "urn:pulumi:prod::org::irv:iam:Group::eng", type: "irv:iam:Group", custom: true, id: "o/g", provider: `${PLUGIN}::p1` },
-  { urn: "urn:pulumi:prod::org::pulumi-nodejs:dynamic/irv:Role::reader", type: "pulumi-nodejs:dynamic/irv:Role", custom: true, id: "o/r", provider: `${NODEJS}::p2` },
+  {
+    urn: "urn:pulumi:prod::org::pulumi-nodejs:dynamic/irv:Role::reader",
+    type: "pulumi-nodejs:dynamic/irv:Role",
+    custom: true,
+    id: "o/r",
+    provider: `${NODEJS}::p2`,
+  },
 ];
 
 describe("irv drift reads a stack itself, or through the engine's refresh", () => {
@@ -33,11 +39,31 @@ describe("irv drift reads a stack itself, or through the engine's refresh", () =
   });
 
   it.each<[string, R, string]>([
-    ["another provider's resource", { urn: "urn:pulumi:prod::org::random:index:RandomPet::pet", type: "random:index:RandomPet", custom: true, id: "x" }, "::pet is not an irv resource"],
-    ["a dynamic resource of the program's own", { urn: "urn:pulumi:prod::org::pulumi-nodejs:dynamic:Resource::mine", type: "pulumi-nodejs:dynamic:Resource", custom: true, id: "x" }, "::mine is not an irv resource"],
-    ["an irv resource on an explicit provider", { urn: "urn:pulumi:prod::org::irv:iam:Group::far", type: "irv:iam:Group", custom: true, id: "o/f", provider: `${EXPLICIT}::p3` }, "::far has an explicit provider"],
-    ["a resource waiting to be deleted", { urn: "urn:pulumi:prod::org::irv:iam:Group::old", type: "irv:iam:Group", custom: true, id: "o/x", provider: `${PLUGIN}::p1`, delete: true }, "::old waits to be deleted or replaced"],
-    ["a resource waiting to be replaced", { urn: "urn:pulumi:prod::org::irv:iam:Group::old", type: "irv:iam:Group", custom: true, id: "o/x", provider: `${PLUGIN}::p1`, pendingReplacement: true }, "::old waits to be deleted or replaced"],
+    [
+      "another provider's resource",
+      { urn: "urn:pulumi:prod::org::random:index:RandomPet::pet", type: "random:index:RandomPet", custom: true, id: "x" },
+      "::pet is not an irv resource",
+    ],
+    [
+      "a dynamic resource of the program's own",
+      { urn: "urn:pulumi:prod::org::pulumi-nodejs:dynamic:Resource::mine", type: "pulumi-nodejs:dynamic:Resource", custom: true, id: "x" },
+      "::mine is not an irv resource",
+    ],
+    [
+      "an irv resource on an explicit provider",
+      { urn: "urn:pulumi:prod::org::irv:iam:Group::far", type: "irv:iam:Group", custom: true, id: "o/f", provider: `${EXPLICIT}::p3` },
+      "::far has an explicit provider",
+    ],
+    [
+      "a resource waiting to be deleted",
+      { urn: "urn:pulumi:prod::org::irv:iam:Group::old", type: "irv:iam:Group", custom: true, id: "o/x", provider: `${PLUGIN}::p1`, delete: true },
+      "::old waits to be deleted or replaced",
+    ],
+    [
+      "a resource waiting to be replaced",
+      { urn: "urn:pulumi:prod::org::irv:iam:Group::old", type: "irv:iam:Group", custom: true, id: "o/x", provider: `${PLUGIN}::p1`, pendingReplacement: true },
+      "::old waits to be deleted or replaced",
+    ],
   ])("leaves to the engine a stack holding %s, saying why", (_, extra, why) => {
     expect(needsEngine(state(...base, extra))).toContain(why);
   });

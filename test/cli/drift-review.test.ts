@@ -31,8 +31,7 @@ describe("irv drift and irv review", { timeout: ENGINE_TIMEOUT }, () => {
       name: "ci-0",
       claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" },
     });
-    if (!edited)
-      new irv.iam.Role("releaser", { groupUid: eng.uid, name: "releaser", capabilities: ["repo.list", "tag.create"] });
+    if (!edited) new irv.iam.Role("releaser", { groupUid: eng.uid, name: "releaser", capabilities: ["repo.list", "tag.create"] });
     new irv.iam.IdentityProvider("sso", {
       groupUid: eng.uid,
       name: "sso",
@@ -101,9 +100,7 @@ describe("irv drift and irv review", { timeout: ENGINE_TIMEOUT }, () => {
     expect(report.summary).toBe("2 to create, 2 to update, 2 to replace (groupUid, parentUid), 1 to delete");
     const byName = Object.fromEntries(report.changes.map((c) => [c.name, c]));
     expect(byName.platform).toMatchObject({ action: "replace", uid: platform, replaceBecause: ["parentUid"] });
-    expect(byName.platform.fields).toEqual([
-      { path: "parentUid", before: await uidOf("eng"), after: await uidOf("ops") },
-    ]);
+    expect(byName.platform.fields).toEqual([{ path: "parentUid", before: await uidOf("eng"), after: await uidOf("ops") }]);
     // The identity under platform follows it: its groupUid is the new group's, unknown until apply.
     expect(byName.ci).toMatchObject({ action: "replace", replaceBecause: ["groupUid"] });
     expect(byName.eng).toMatchObject({ action: "update" });

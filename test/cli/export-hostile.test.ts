@@ -25,9 +25,29 @@ const ROLE2 = 'q"`${globalThis.pwned=3}`\\';
 function runProgram(source: string): { kind: string; name: string; args: any }[] {
   const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
   const declared: { kind: string; name: string; args: any }[] = [];
-  const iam = new Proxy({}, { get: (_t, kind: string) => class { uid = `uid-of-${kind}`; constructor(name: string, args: any) { declared.push({ kind, name, args }); } } });
+  const iam = new Proxy(
+    {},
+    {
+      get: (_t, kind: string) =>
+        class {
+          uid = `uid-of-${kind}`;
+          constructor(name: string, args: any) {
+            declared.push({ kind, name, args });
+          }
+        },
+    },
+  );
   const stubs: Record<string, unknown> = {
-    "@pulumi/pulumi": { Config: class { get() { return undefined; } requireSecret(k: string) { return `secret:${k}`; } } },
+    "@pulumi/pulumi": {
+      Config: class {
+        get() {
+          return undefined;
+        }
+        requireSecret(k: string) {
+          return `secret:${k}`;
+        }
+      },
+    },
     "pulumi-irv": { iam },
   };
   const exports: Record<string, any> = {};
@@ -62,7 +82,11 @@ describe("irv export of hostile data", () => {
     await post("roleBindings", acme, { identityUid: ci, roleUid: parentRole });
     await post("roles", acme, { name: ROLE2, capabilities: ["CAP_IAM_GROUPS_LIST"] });
     const viewer = (await listAll(srv.api, "roles", { name: "viewer" }))[0].uid as string;
-    await post("identityProviders", acme, { name: "sso", defaultRole: viewer, oidc: { issuer: "https://login.acme.example", clientId: CLIENT_ID, clientSecret: "s" } });
+    await post("identityProviders", acme, {
+      name: "sso",
+      defaultRole: viewer,
+      oidc: { issuer: "https://login.acme.example", clientId: CLIENT_ID, clientSecret: "s" },
+    });
     out = mkdtempSync(path.join(tmpdir(), "irv-export-hostile-"));
   });
   afterAll(async () => {
@@ -96,7 +120,12 @@ describe("irv export of hostile data", () => {
     expect(roleLine).not.toContain("built-in");
 
     // Pulumi.yaml: its three keys and nothing else; the description one double-quoted line.
-    expect(pulumiYaml.split("\n").filter((l) => /^\S/.test(l)).map((l) => l.split(":")[0])).toEqual(["name", "runtime", "description"]);
+    expect(
+      pulumiYaml
+        .split("\n")
+        .filter((l) => /^\S/.test(l))
+        .map((l) => l.split(":")[0]),
+    ).toEqual(["name", "runtime", "description"]);
     // The README's and the command's "set this secret" line is one line, the client id escaped.
     for (const text of [readme, run.stdout]) {
       const line = text.split("\n").find((l) => l.includes("pulumi config set --secret sso"))!;

@@ -59,7 +59,10 @@ interface Entry {
 /** `irv export --import-file` of `group`: the document's entries, the program's text, irv's output. */
 async function exportGroup(srv: TestServer, group: string, out: string): Promise<{ file: string; entries: Entry[]; program: string; stdout: string }> {
   const file = path.join(out, "import", "irv.json");
-  const run = await runIrv(["export", "--group", group, "--out", path.join(out, "program"), "--import-file", file], { IRV_API_URL: srv.server.url, IRV_TOKEN: srv.server.token });
+  const run = await runIrv(["export", "--group", group, "--out", path.join(out, "program"), "--import-file", file], {
+    IRV_API_URL: srv.server.url,
+    IRV_TOKEN: srv.server.token,
+  });
   expect(run.stderr).not.toMatch(/error/i);
   expect(run.code).toBe(0);
   expect(run.stdout).toContain(`Wrote their \`pulumi import --file\` document to ${file}`);
@@ -133,7 +136,10 @@ describe("irv export --import-file, then pulumi import --file", { timeout: ENGIN
     expect(entries.length).toBe(22);
 
     // The names are the program's: `const <name> = new <module>.<Class>("<logicalName>", ...)`.
-    for (const e of entries) expect(program).toContain(`const ${e.name} = new ${e.type.split(":").slice(1).join(".")}(${JSON.stringify(e.logicalName)}, {\n    adoptUid: ${JSON.stringify(e.id)},`);
+    for (const e of entries)
+      expect(program).toContain(
+        `const ${e.name} = new ${e.type.split(":").slice(1).join(".")}(${JSON.stringify(e.logicalName)}, {\n    adoptUid: ${JSON.stringify(e.id)},`,
+      );
     expect(program).toContain('import { iam, registry, events } from "pulumi-irv";');
     expect(new Set(entries.map((e) => e.logicalName)).size).toBe(entries.length);
 

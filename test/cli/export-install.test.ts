@@ -36,7 +36,10 @@ describe("the package.json irv export writes", () => {
       mkdirSync(root, { recursive: true });
       const own = { root, version: "0.1.0" };
       const lock = (resolved: string) =>
-        writeFileSync(path.join(project, "node_modules", ".package-lock.json"), JSON.stringify({ packages: { "node_modules/pulumi-irv": { version: "0.1.0", resolved } } }));
+        writeFileSync(
+          path.join(project, "node_modules", ".package-lock.json"),
+          JSON.stringify({ packages: { "node_modules/pulumi-irv": { version: "0.1.0", resolved } } }),
+        );
       // No record of where it came from: refuse, naming the option.
       expect(() => packageSpec(undefined, project, own)).toThrow(/--package-spec: cannot tell where this copy of pulumi-irv was installed from/);
       lock("file:vendor/pulumi-irv-0.1.0.tgz");

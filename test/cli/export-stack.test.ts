@@ -22,7 +22,15 @@ describe("irv export --name --stack --cwd", { timeout: ENGINE_TIMEOUT }, () => {
   afterAll(() => rmSync(where, { recursive: true, force: true }));
 
   /** No setting from the environment or a login: only what the command line names. */
-  const bare = () => ({ ...s.env, IRV_API_URL: "", IRV_AUTH_URL: "", IRV_TOKEN: "", IRV_IDENTITY: "", IRV_IDENTITY_TOKEN: "", IRV_CONFIG_DIR: path.join(where, "no-login") });
+  const bare = () => ({
+    ...s.env,
+    IRV_API_URL: "",
+    IRV_AUTH_URL: "",
+    IRV_TOKEN: "",
+    IRV_IDENTITY: "",
+    IRV_IDENTITY_TOKEN: "",
+    IRV_CONFIG_DIR: path.join(where, "no-login"),
+  });
   const teamUid = async () => {
     const [team] = (await listAll(s.srv.api, "groups", { "uidp.children_of": s.srv.server.organization })).filter((g) => g.name === "team");
     return team.uid as string;

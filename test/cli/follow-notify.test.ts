@@ -20,8 +20,30 @@ const report = (live: string): FollowReport => ({
   checked: 1,
   changed: 1,
   deleted: 0,
-  resources: [{ name: "eng", kind: "iam.Group", type: "irv:iam:Group", urn: "urn:pulumi:prod::org::irv:iam:Group::eng", uid: "aa/bb", status: "changed", fields: [{ path: "description", recorded: "a", live }] }],
-  access: { unmanaged: [{ kind: "iam.RoleBinding", uid: "aa/bb/cc", name: "aa/bb/cc", group: "engineering", grants: ["intruder gets role owner (40 capabilities) on engineering"] }], watched: { groups: ["engineering"], kinds: ["roleBindings"] }, expected: 0 },
+  resources: [
+    {
+      name: "eng",
+      kind: "iam.Group",
+      type: "irv:iam:Group",
+      urn: "urn:pulumi:prod::org::irv:iam:Group::eng",
+      uid: "aa/bb",
+      status: "changed",
+      fields: [{ path: "description", recorded: "a", live }],
+    },
+  ],
+  access: {
+    unmanaged: [
+      {
+        kind: "iam.RoleBinding",
+        uid: "aa/bb/cc",
+        name: "aa/bb/cc",
+        group: "engineering",
+        grants: ["intruder gets role owner (40 capabilities) on engineering"],
+      },
+    ],
+    watched: { groups: ["engineering"], kinds: ["roleBindings"] },
+    expected: 0,
+  },
   settingsChanged: [],
   readBy: { engine: false },
   durationMs: 3,

@@ -123,7 +123,15 @@ describe("the follow receiver verifies deliveries as the SDK's receiver does", (
   });
 
   it("reads no change from an event of a type no kind emits, or without a uid", () => {
-    const e = (type: string, subject?: string): VerifiedEvent => ({ id: "1", type, source: "s", specversion: "1.0", extensions: {}, data: Buffer.from("{}"), ...(subject ? { subject } : {}) });
+    const e = (type: string, subject?: string): VerifiedEvent => ({
+      id: "1",
+      type,
+      source: "s",
+      specversion: "1.0",
+      extensions: {},
+      data: Buffer.from("{}"),
+      ...(subject ? { subject } : {}),
+    });
     expect(changeOf(e("dev.chainguard.registry.push.v1", uid))).toBeUndefined();
     expect(changeOf(e(TYPE))).toBeUndefined();
     expect(changeOf(e(TYPE, "../../etc"))).toBeUndefined();

@@ -96,7 +96,11 @@ describe("irv drift and review on a plugin stack whose irv settings change", { t
     const run = await irv("drift", "--format", "json");
     const report = JSON.parse(run.stdout) as DriftReport;
     expect(report.settingsChanged).toEqual(["irv:apiUrl", "irv:token"]);
-    expect(report.resources.map((r) => [r.name, r.status]).sort()).toEqual([["far", "deleted"], ["ops", "deleted"], ["team", "deleted"]]);
+    expect(report.resources.map((r) => [r.name, r.status]).sort()).toEqual([
+      ["far", "deleted"],
+      ["ops", "deleted"],
+      ["team", "deleted"],
+    ]);
     expect(run.code).toBe(2);
     expect(reads(first, "team")).toBe(before);
     expect(reads(second, "team")).toBeGreaterThan(0);
@@ -104,7 +108,11 @@ describe("irv drift and review on a plugin stack whose irv settings change", { t
 
     const review = JSON.parse((await irv("review", "--refresh", "--format", "json")).stdout) as ReviewReport;
     // Gone from the API the stack now points at: the program's groups are created there.
-    expect(review.changes.map((c) => [c.name, c.action]).sort()).toEqual([["far", "create"], ["ops", "create"], ["team", "create"]]);
+    expect(review.changes.map((c) => [c.name, c.action]).sort()).toEqual([
+      ["far", "create"],
+      ["ops", "create"],
+      ["team", "create"],
+    ]);
     expect(reads(first, "team")).toBe(before);
   });
 });

@@ -87,7 +87,11 @@ describe("hostile text in irv drift and irv review markdown", { timeout: ENGINE_
     const lines = md.trimEnd().split("\n");
     expect(lines[0]).toBe("## Pulumi preview for stack `hostile`");
     expect(lines[2]).toMatch(/^\*\*60 to create/);
-    const left = Number(/Left out to keep this comment under 65,536 characters: (\d+) changes?(?:, \d+ findings?)?\. `irv review --format json` lists everything\._$/.exec(lines.at(-1)!)?.[1]);
+    const left = Number(
+      /Left out to keep this comment under 65,536 characters: (\d+) changes?(?:, \d+ findings?)?\. `irv review --format json` lists everything\._$/.exec(
+        lines.at(-1)!,
+      )?.[1],
+    );
     expect(left).toBeGreaterThan(0);
     // Those shown and those left out are every change.
     expect(lines.filter((l) => l.startsWith("#### ")).length + left).toBe(report.changes.length);

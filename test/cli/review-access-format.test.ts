@@ -12,7 +12,13 @@ import { collapsedText, renderGfm, visibleText } from "../support/gfm";
 
 const ORG = "a".repeat(40);
 const entry = (i: number, caps = [...CAPABILITIES]): AccessEntry => ({
-  subject: { key: `s${i}`, name: `identity-${i}-${"x".repeat(80)}`, uid: `${ORG}/${String(i).padStart(16, "0")}`, workload: true, maybe: i % 2 ? `every token whose subject matches "^repo:acme-${i}/.*$"` : undefined },
+  subject: {
+    key: `s${i}`,
+    name: `identity-${i}-${"x".repeat(80)}`,
+    uid: `${ORG}/${String(i).padStart(16, "0")}`,
+    workload: true,
+    maybe: i % 2 ? `every token whose subject matches "^repo:acme-${i}/.*$"` : undefined,
+  },
   capabilities: caps,
   group: { key: `g${i}`, name: `group-${i}` },
   path: [ORG, `group-${i}`],
@@ -54,24 +60,60 @@ describe("the access change in irv review's output", () => {
     const e = { ...entry(1, ["identity.create", "role_bindings.create"]), except: [{ key: "p", name: "platform" }], groups: 3, below: 3 };
     const md = formatReview(report([e]), "markdown");
     expect(md).toContain(
-      "- **critical** `identity-1-" + "x".repeat(80) + '` (stands for `every token whose subject matches "^repo:acme-1/.*$"`) gains role `owner` on organization / `group-1`, inherited by 3 groups below (part of it held already on `platform`), through the binding `binding-1`: 2 capabilities, grants roles (itself any role)',
+      "- **critical** `identity-1-" +
+        "x".repeat(80) +
+        '` (stands for `every token whose subject matches "^repo:acme-1/.*$"`) gains role `owner` on organization / `group-1`, inherited by 3 groups below (part of it held already on `platform`), through the binding `binding-1`: 2 capabilities, grants roles (itself any role)',
     );
-    expect(md).toContain("- `identity-1-" + "x".repeat(80) + "` gains `identity.create`, `role_bindings.create` on `group-1` and 2 groups below it (not `platform` and below, held already), through the binding `binding-1` of role `owner`");
-    expect(formatReview(report([], [entry(2, ["groups.list"])]), "text")).toContain("  - identity-2-" + "x".repeat(80) + " loses groups.list on group-2 and its 13 groups below, through the binding binding-2 of role owner");
+    expect(md).toContain(
+      "- `identity-1-" +
+        "x".repeat(80) +
+        "` gains `identity.create`, `role_bindings.create` on `group-1` and 2 groups below it (not `platform` and below, held already), through the binding `binding-1` of role `owner`",
+    );
+    expect(formatReview(report([], [entry(2, ["groups.list"])]), "text")).toContain(
+      "  - identity-2-" + "x".repeat(80) + " loses groups.list on group-2 and its 13 groups below, through the binding binding-2 of role owner",
+    );
   });
 
   it("shows a reader of the rendered comment each grant without expanding anything, and names beside the uids in the tables", () => {
-    const ci = { ...entry(3, ["groups.list", "role_bindings.create", "groups.delete"]), subject: { key: "ci", name: "release-ci", uid: `${ORG}/c8eb45fc5d7d4903/c499cca76cd4afa8`, workload: true, maybe: 'every token whose subject matches "^repo:acme/.*$"' }, path: [ORG, "engineering", "platform"], below: 2, group: { key: "g", name: "platform" } };
+    const ci = {
+      ...entry(3, ["groups.list", "role_bindings.create", "groups.delete"]),
+      subject: {
+        key: "ci",
+        name: "release-ci",
+        uid: `${ORG}/c8eb45fc5d7d4903/c499cca76cd4afa8`,
+        workload: true,
+        maybe: 'every token whose subject matches "^repo:acme/.*$"',
+      },
+      path: [ORG, "engineering", "platform"],
+      below: 2,
+      group: { key: "g", name: "platform" },
+    };
     const owner = "579233b2c479241523cba5e3af55d0f50f2d6414";
     const platform = `${ORG}/c8eb45fc5d7d4903/35f614a52160e04f`;
     const r = report([ci], [], {
       counts: { create: 1, adopt: 0, update: 0, replace: 0, delete: 0 },
-      changes: [{ action: "create", name: "release-ci-owner", kind: "iam.RoleBinding", urn: "urn:x", uid: "", fields: [{ path: "groupUid", before: undefined, after: platform }, { path: "roleUid", before: undefined, after: owner }], replaceBecause: [], findings: [] }],
+      changes: [
+        {
+          action: "create",
+          name: "release-ci-owner",
+          kind: "iam.RoleBinding",
+          urn: "urn:x",
+          uid: "",
+          fields: [
+            { path: "groupUid", before: undefined, after: platform },
+            { path: "roleUid", before: undefined, after: owner },
+          ],
+          replaceBecause: [],
+          findings: [],
+        },
+      ],
       names: { [owner]: "owner", [`${ORG}/c8eb45fc5d7d4903`]: "engineering", [platform]: "platform" },
     });
     const html = renderGfm(formatReview(r, "markdown"));
     const seen = visibleText(html);
-    expect(seen).toContain('critical release-ci (stands for every token whose subject matches "^repo:acme/.*$") gains role owner on organization / engineering / platform, inherited by 2 groups below, through the binding binding-3: 3 capabilities, grants roles (itself any role), 1 delete');
+    expect(seen).toContain(
+      'critical release-ci (stands for every token whose subject matches "^repo:acme/.*$") gains role owner on organization / engineering / platform, inherited by 2 groups below, through the binding binding-3: 3 capabilities, grants roles (itself any role), 1 delete',
+    );
     expect(seen).toContain(`roleUid | ${owner} (owner)`);
     expect(seen).toContain(`groupUid | ${platform} (organization / engineering / platform)`);
     // The wall of capabilities is behind a summary, not in the way.

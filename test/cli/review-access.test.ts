@@ -53,9 +53,15 @@ describe("the access change in irv review, its gates, and drift of access", { ti
 
   describe("the compiled irv on a YAML project", () => {
     let p: Awaited<ReturnType<typeof yamlPolicyProject>>;
-    const run = (...args: string[]) => runIrv([...args, "--stack", "dev", "--cwd", p.dir], { ...(p.env as Record<string, string>), IRV_API_URL: "", IRV_TOKEN: "" });
+    const run = (...args: string[]) =>
+      runIrv([...args, "--stack", "dev", "--cwd", p.dir], { ...(p.env as Record<string, string>), IRV_API_URL: "", IRV_TOKEN: "" });
     beforeAll(async () => {
-      p = await yamlPolicyProject(ctx.server.organization, { IRV_API_URL: "", IRV_TOKEN: "" }, { "irv:apiUrl": ctx.server.url, "irv:token": ctx.server.token }, yamlProgram);
+      p = await yamlPolicyProject(
+        ctx.server.organization,
+        { IRV_API_URL: "", IRV_TOKEN: "" },
+        { "irv:apiUrl": ctx.server.url, "irv:token": ctx.server.token },
+        yamlProgram,
+      );
       p.write(false);
       await p.cli("up", "--yes", "--skip-preview");
       p.write(true);
@@ -71,7 +77,10 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       // What viewer gave on platform stays: the reads are gained on engineering but not platform's subtree.
       const gains = r.access!.gained.filter((e) => e.subject.name === "ci-deploy");
       const shape = gains.map((e) => [e.group.name, e.except.map((x) => x.name), e.groups] as const).sort((a, b) => a[1].length - b[1].length);
-      expect(shape).toEqual([["engineering", [], 3], ["engineering", ["platform"], 1]]);
+      expect(shape).toEqual([
+        ["engineering", [], 3],
+        ["engineering", ["platform"], 1],
+      ]);
       const ci = gains.find((e) => e.except.length === 0)!;
       expect(ci).toMatchObject({ binding: { name: "ci-deploy-admin", kind: "iam.RoleBinding" }, role: { name: "owner" } });
       expect(ci.capabilities).not.toContain("groups.list");
@@ -85,8 +94,13 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       expect(r.access!.tuples.gained.filter((t) => t.subject === ci.subject.key).length).toBe(gains.reduce((n, e) => n + e.capabilities.length, 0));
       // A pattern identity gaining owner is mandatory; a workload gaining IAM writes advisory: beside the binding's change.
       const binding = r.changes.find((c) => c.name === "ci-deploy-admin")!;
-      expect(binding.findings.map((f) => [f.rule, f.enforcementLevel])).toEqual([["irv-pattern-identity-admin", "mandatory"], ["irv-workload-iam-write", "advisory"]]);
-      expect(binding.findings[0].message).toMatch(/^ci-deploy gains .*role_bindings\.create.* on engineering and its 2 groups below, through the binding ci-deploy-admin of role owner, and ci-deploy stands for every token whose subject matches "\^repo:acme\/\[a-z-\]\+:ref:refs\/heads\/main\$"$/);
+      expect(binding.findings.map((f) => [f.rule, f.enforcementLevel])).toEqual([
+        ["irv-pattern-identity-admin", "mandatory"],
+        ["irv-workload-iam-write", "advisory"],
+      ]);
+      expect(binding.findings[0].message).toMatch(
+        /^ci-deploy gains .*role_bindings\.create.* on engineering and its 2 groups below, through the binding ci-deploy-admin of role owner, and ci-deploy stands for every token whose subject matches "\^repo:acme\/\[a-z-\]\+:ref:refs\/heads\/main\$"$/,
+      );
 
       const md = await run("review", "--progress");
       expect(md.code).toBe(3);
@@ -106,16 +120,26 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       expect(seen).toContain(
         'critical ci-deploy (stands for every token whose subject matches "^repo:acme/[a-z-]+:ref:refs/heads/main$") gains role owner on organization / engineering, inherited by 2 groups below (part of it held already on platform), through the binding ci-deploy-admin:',
       );
-      expect(seen).toMatch(/ci-deploy-admin \(iam\.RoleBinding\)[\s\S]*\nroleUid \| 40b4f25b1fd956b576d880db2b41182e0444bd1d \(viewer\) \| 579233b2c479241523cba5e3af55d0f50f2d6414 \(owner\) \|/);
-      expect(seen).toMatch(/\ngroupUid \| [0-9a-f]{40}\/[0-9a-f]{16}\/[0-9a-f]{16} \(organization \/ engineering \/ platform\) \| [0-9a-f]{40}\/[0-9a-f]{16} \(organization \/ engineering\) \|/);
+      expect(seen).toMatch(
+        /ci-deploy-admin \(iam\.RoleBinding\)[\s\S]*\nroleUid \| 40b4f25b1fd956b576d880db2b41182e0444bd1d \(viewer\) \| 579233b2c479241523cba5e3af55d0f50f2d6414 \(owner\) \|/,
+      );
+      expect(seen).toMatch(
+        /\ngroupUid \| [0-9a-f]{40}\/[0-9a-f]{16}\/[0-9a-f]{16} \(organization \/ engineering \/ platform\) \| [0-9a-f]{40}\/[0-9a-f]{16} \(organization \/ engineering\) \|/,
+      );
       expect(seen).toContain("mandatory irv-pattern-identity-admin: ci-deploy gains");
       // The wall of capabilities is collapsed below the grant lines.
       expect(seen.slice(seen.indexOf("Access change"), seen.indexOf("Create ("))).not.toContain("role_bindings.delete");
-      expect(collapsedText(html)).toMatch(/ci-deploy gains .*groups\.create, .*role_bindings\.create.* on engineering and its 2 groups below, through the binding ci-deploy-admin of role owner/);
-      expect(collapsedText(html)).toMatch(/ci-deploy gains .*groups\.list.* on engineering \(not platform and below, held already\), through the binding ci-deploy-admin/);
+      expect(collapsedText(html)).toMatch(
+        /ci-deploy gains .*groups\.create, .*role_bindings\.create.* on engineering and its 2 groups below, through the binding ci-deploy-admin of role owner/,
+      );
+      expect(collapsedText(html)).toMatch(
+        /ci-deploy gains .*groups\.list.* on engineering \(not platform and below, held already\), through the binding ci-deploy-admin/,
+      );
 
       const text = await run("review", "--format", "text");
-      expect(text.stdout).toMatch(/\n {2}\+ ci-deploy gains .* on engineering and its 2 groups below, through the binding ci-deploy-admin of role owner \(maybe: /);
+      expect(text.stdout).toMatch(
+        /\n {2}\+ ci-deploy gains .* on engineering and its 2 groups below, through the binding ci-deploy-admin of role owner \(maybe: /,
+      );
     });
 
     it("fails with exit 3 when a gate's capability is gained on its subtree, unless allowed; from the config file too", async () => {
@@ -123,19 +147,29 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       expect(gated.code).toBe(3);
       const findings = (JSON.parse(gated.stdout) as ReviewReport).policy!.findings.filter((f) => f.rule === "irv-access-gate");
       expect(findings).toEqual([expect.objectContaining({ enforcementLevel: "mandatory", name: "ci-deploy-admin", kind: "iam.RoleBinding" })]);
-      expect(findings[0].message).toBe("ci-deploy gains role_bindings.create on engineering and its 2 groups below, through the binding ci-deploy-admin of role owner");
+      expect(findings[0].message).toBe(
+        "ci-deploy gains role_bindings.create on engineering and its 2 groups below, through the binding ci-deploy-admin of role owner",
+      );
       expect((await run("review", "--gate", "role_bindings.create@platform", "--allow", "ci-deploy-admin")).code).toBe(0);
       expect((await run("review", "--gate", "roles.delete@tools", "--allow", "irv-access-gate", "--allow", "irv-pattern-identity-admin")).code).toBe(0);
       // A guarded capability gained only outside the guarded subtree: no finding (groups.list on
       // platform was held already, and is gained on engineering beside it).
       const beside = await run("review", "--format", "json", "--gate", "groups.list@platform");
-      expect((JSON.parse(beside.stdout) as ReviewReport).policy!.findings.filter((f) => f.rule === "irv-access-gate").map((f) => f.name)).toEqual(["deployer-viewer"]);
+      expect((JSON.parse(beside.stdout) as ReviewReport).policy!.findings.filter((f) => f.rule === "irv-access-gate").map((f) => f.name)).toEqual([
+        "deployer-viewer",
+      ]);
 
       // The command docs/access.md prints, as written, in the project folder (its stack selected):
       // no group there is named prod, so the gate finds nothing; the pattern identity gaining owner
       // still fails the review.
-      expect(readFileSync(path.join(repoRoot, "docs", "access.md"), "utf8")).toContain("irv review --gate 'role_bindings.create,*.delete@prod' --allow release-bot-admin\n");
-      const documented = await runIrv(["review", "--gate", "role_bindings.create,*.delete@prod", "--allow", "release-bot-admin"], { ...(p.env as Record<string, string>), IRV_API_URL: "", IRV_TOKEN: "" }, p.dir);
+      expect(readFileSync(path.join(repoRoot, "docs", "access.md"), "utf8")).toContain(
+        "irv review --gate 'role_bindings.create,*.delete@prod' --allow release-bot-admin\n",
+      );
+      const documented = await runIrv(
+        ["review", "--gate", "role_bindings.create,*.delete@prod", "--allow", "release-bot-admin"],
+        { ...(p.env as Record<string, string>), IRV_API_URL: "", IRV_TOKEN: "" },
+        p.dir,
+      );
       expect(documented.stderr).toBe("");
       expect(documented.code).toBe(3);
       expect(documented.stdout).not.toContain("`irv-access-gate`");
@@ -164,7 +198,13 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       const report = JSON.parse(drift.stdout) as DriftReport;
       expect(report.resources).toEqual([]);
       expect(report.access!.unmanaged).toEqual([
-        { kind: "iam.RoleBinding", uid: made.body.uid, name: made.body.uid, group: "engineering", grants: [expect.stringMatching(/^every token whose subject matches .* gets role owner \(\d+ capabilities\) on engineering and its 2 groups below$/)] },
+        {
+          kind: "iam.RoleBinding",
+          uid: made.body.uid,
+          name: made.body.uid,
+          group: "engineering",
+          grants: [expect.stringMatching(/^every token whose subject matches .* gets role owner \(\d+ capabilities\) on engineering and its 2 groups below$/)],
+        },
       ]);
       const text = await run("drift");
       expect(text.stdout).toContain("1 item granting access made outside the stack (the 5 resources match the live API).");
@@ -189,9 +229,13 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       expect((JSON.parse(refreshed.stdout) as ReviewReport).outside!.unmanaged.map((u) => u.uid)).toEqual([made.body.uid]);
       const acknowledged = await run("drift", "--expect", made.body.uid);
       expect(acknowledged.code).toBe(0);
-      expect(acknowledged.stdout).toContain("No drift: all 5 resources match the live API, and nothing unexpected grants access in the managed groups outside the stack (1 expected).");
+      expect(acknowledged.stdout).toContain(
+        "No drift: all 5 resources match the live API, and nothing unexpected grants access in the managed groups outside the stack (1 expected).",
+      );
       // The docs quote that sentence.
-      expect(readFileSync(path.join(repoRoot, "docs", "access.md"), "utf8").replace(/\s+/g, " ")).toContain("`No drift: all 5 resources match the live API, and nothing unexpected grants access in the managed groups outside the stack (1 expected).`");
+      expect(readFileSync(path.join(repoRoot, "docs", "access.md"), "utf8").replace(/\s+/g, " ")).toContain(
+        "`No drift: all 5 resources match the live API, and nothing unexpected grants access in the managed groups outside the stack (1 expected).`",
+      );
       await p.cli("config", "set", "irv-drift:expectedAccess", JSON.stringify([made.body.uid]));
       const expected = await run("drift", "--format", "json");
       expect(expected.code).toBe(0);
@@ -221,7 +265,12 @@ describe("the access change in irv review, its gates, and drift of access", { ti
           const viewer = irv.iam.getRoleOutput({ name: "viewer" }).uid;
           const eng = new irv.iam.Group("eng", { parentUid: org, name: "engineering-ts", description: "Engineering" });
           const platform = new irv.iam.Group("platform", { parentUid: eng.uid, name: "platform-ts", description: "Platform" });
-          const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-ts", description: "CI", claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" } });
+          const ci = new irv.iam.Identity("ci", {
+            groupUid: eng.uid,
+            name: "ci-ts",
+            description: "CI",
+            claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" },
+          });
           new irv.iam.RoleBinding("ci-binding", { groupUid: edited ? platform.uid : eng.uid, identityUid: ci.uid, roleUid: edited ? owner : viewer });
         },
       });

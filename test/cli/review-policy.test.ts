@@ -24,7 +24,8 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
   describe("the compiled irv on a YAML project", () => {
     let p: Awaited<ReturnType<typeof yamlPolicyProject>>;
     // The settings are the stack's config only (no IRV_* variables): review hands them to the pack.
-    const review = (...args: string[]) => runIrv(["review", "--stack", "dev", "--cwd", p.dir, ...args], { ...(p.env as Record<string, string>), IRV_API_URL: "", IRV_TOKEN: "" });
+    const review = (...args: string[]) =>
+      runIrv(["review", "--stack", "dev", "--cwd", p.dir, ...args], { ...(p.env as Record<string, string>), IRV_API_URL: "", IRV_TOKEN: "" });
     beforeAll(async () => {
       p = await yamlPolicyProject(ctx.server.organization, { IRV_API_URL: "", IRV_TOKEN: "" }, { "irv:apiUrl": ctx.server.url, "irv:token": ctx.server.token });
     });
@@ -50,7 +51,9 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
 
       const markdown = await review();
       expect(markdown.code).toBe(3);
-      expect(markdown.stdout).toContain(`**Policy: ${EXPECTED.length - 1 + PATTERN_EXPECTED.length} mandatory, 2 advisory findings (IAM guardrails)**: a mandatory finding blocks this change.`);
+      expect(markdown.stdout).toContain(
+        `**Policy: ${EXPECTED.length - 1 + PATTERN_EXPECTED.length} mandatory, 2 advisory findings (IAM guardrails)**: a mandatory finding blocks this change.`,
+      );
       expect(markdown.stdout).toContain("> **Policy** **mandatory** `irv-invite-single-use`: is not single-use. _Fix_: Set `singleUse: true`.");
       // The finding sits in its change's entry: after the invite's heading, before the next one.
       const inviteEntry = markdown.stdout.slice(markdown.stdout.indexOf("#### `invite`"));
@@ -58,7 +61,9 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
 
       const text = await review("--format", "text");
       expect(text.code).toBe(3);
-      expect(text.stdout).toContain(`  ! [advisory] irv-missing-description: iam.Identity "local" has no description. Fix: Add a \`description\` that says who or what uses it.`);
+      expect(text.stdout).toContain(
+        `  ! [advisory] irv-missing-description: iam.Identity "local" has no description. Fix: Add a \`description\` that says who or what uses it.`,
+      );
     });
 
     it("still fails on an error that is not the policy's, with exit 1, findings or not", async () => {
@@ -76,7 +81,11 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("Policy: 0 mandatory, 1 advisory finding (IAM guardrails)");
-      expect(run.stdout.split("\n").filter((l) => l.includes(" ! "))).toEqual([expect.stringMatching(/^ {2}! \[advisory\] irv-workload-iam-write: ci-jobs gains .* on eng and its 1 group below, through the binding ci-owner of role owner\. Fix: /)]);
+      expect(run.stdout.split("\n").filter((l) => l.includes(" ! "))).toEqual([
+        expect.stringMatching(
+          /^ {2}! \[advisory\] irv-workload-iam-write: ci-jobs gains .* on eng and its 1 group below, through the binding ci-owner of role owner\. Fix: /,
+        ),
+      ]);
     });
 
     it("--no-policy leaves the rules out; --policy-config sets their levels", async () => {
@@ -125,10 +134,15 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
         const report = await runReview({ stack: t.stack });
         expect(report.changes.map((c) => [c.name, c.action])).toEqual([["ci", "update"]]);
         expect(report.changes[0].findings.map((f) => [f.rule, f.enforcementLevel])).toEqual([["irv-missing-description", "advisory"]]);
-        expect(pairs(report).sort()).toEqual([["irv-missing-description", "ci"], ["irv-role-builtin-name", "editor"]]);
+        expect(pairs(report).sort()).toEqual([
+          ["irv-missing-description", "ci"],
+          ["irv-role-builtin-name", "editor"],
+        ]);
         expect(report.policy).toMatchObject({ mandatory: 1, advisory: 1 });
         const markdown = formatReview(report, "markdown");
-        expect(markdown).toContain("### Policy findings on unchanged resources (1)\n\n- `editor` (iam.Role): **mandatory** `irv-role-builtin-name`: is named \"editor\", like a built-in role.");
+        expect(markdown).toContain(
+          '### Policy findings on unchanged resources (1)\n\n- `editor` (iam.Role): **mandatory** `irv-role-builtin-name`: is named "editor", like a built-in role.',
+        );
         expect(formatReview(report, "text")).toContain("Policy findings on unchanged resources:\n  ! editor (iam.Role): [mandatory] irv-role-builtin-name");
       } finally {
         await t.stack.destroy();
@@ -144,7 +158,12 @@ describe("irv review --policy", { timeout: ENGINE_TIMEOUT }, () => {
           expect(sorted(pairs(report))).toEqual(sorted(bad ? [...EXPECTED, ...ACCESS_EXPECTED, ...PATTERN_EXPECTED] : ACCESS_EXPECTED));
           if (bad) {
             const ciOwner = report.changes.find((c) => c.name === "ci-owner")!;
-            expect(ciOwner.findings.map((f) => f.rule).sort()).toEqual(["irv-binding-above-identity-group", "irv-pattern-identity-admin", "irv-workload-iam-write", "irv-workload-identity-admin-at-root"]);
+            expect(ciOwner.findings.map((f) => f.rule).sort()).toEqual([
+              "irv-binding-above-identity-group",
+              "irv-pattern-identity-admin",
+              "irv-workload-iam-write",
+              "irv-workload-identity-admin-at-root",
+            ]);
             expect(ciOwner.findings[0].kind).toBe("iam.RoleBinding");
             expect(formatReview(report, "markdown")).toContain("binds a workload identity to the built-in role owner at the organization's root");
           }

@@ -84,7 +84,10 @@ describe("a wrong API URL", { timeout: 60_000 }, () => {
       const identityTokenFile = path.join(config, "oidc-token");
       writeFileSync(identityTokenFile, `${unsignedJwt({ sub: "ci", exp: 4_000_000_000 })}\n`);
       const env = { IRV_CONFIG_DIR: config };
-      writeLogin({ apiUrl: closed, authUrl: closed, identity: GROUP + "/0123456789abcdef", identityTokenFile, tokens: { [closed]: unsignedJwt({ exp: 1 }) } }, env);
+      writeLogin(
+        { apiUrl: closed, authUrl: closed, identity: GROUP + "/0123456789abcdef", identityTokenFile, tokens: { [closed]: unsignedJwt({ exp: 1 }) } },
+        env,
+      );
       const r = await runIrv(["auth", "token"], { ...BUDGET, ...env });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`nothing answers at ${closed} (ECONNREFUSED); check irv:authUrl`);

@@ -34,7 +34,9 @@ describe("token sources by audience", () => {
 
   it("refuse a static API token for the registry audience, naming what to set", () => {
     expect(() => tokenSourceFrom({ apiUrl: ctx.server.url, token: ctx.server.token }, { audience: ctx.server.registryHost })).toThrow(
-      new ConfigurationError(`irv:token (IRV_TOKEN) is an API token; a token for ${ctx.server.registryHost} needs irv:identity and irv:identityToken, or irv auth login`),
+      new ConfigurationError(
+        `irv:token (IRV_TOKEN) is an API token; a token for ${ctx.server.registryHost} needs irv:identity and irv:identityToken, or irv auth login`,
+      ),
     );
   });
 

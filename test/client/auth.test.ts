@@ -35,7 +35,9 @@ describe("token sources", () => {
     const wrong = "not-a-token-of-this-api";
     const err = await new IrvClient(ctx.server.url, new StaticTokenSource(wrong)).get("groups", ctx.server.organization).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnauthenticatedError);
-    expect((err as UnauthenticatedError).message).toMatch(/^GET \/iam\/v2beta1\/groups\/[0-9a-f]{40}: .*; the API refused the token in irv:token \(IRV_TOKEN\): check that it is a token of this API \(irv:apiUrl\) that has not expired$/);
+    expect((err as UnauthenticatedError).message).toMatch(
+      /^GET \/iam\/v2beta1\/groups\/[0-9a-f]{40}: .*; the API refused the token in irv:token \(IRV_TOKEN\): check that it is a token of this API \(irv:apiUrl\) that has not expired$/,
+    );
     expect((err as UnauthenticatedError).message).not.toContain(wrong);
   });
 

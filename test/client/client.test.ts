@@ -54,18 +54,24 @@ describe("pagination", () => {
 describe("typed errors", () => {
   it("maps codes to classes carrying status, code, message and details", async () => {
     const org = ctx.server.organization;
-    const missing = await client().get("groups", `${org}/0123456789abcdef`).catch((e) => e);
+    const missing = await client()
+      .get("groups", `${org}/0123456789abcdef`)
+      .catch((e) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing).toMatchObject({ status: 404, code: 5, codeName: "NOT_FOUND" });
 
-    const invalid = await client().create("groups", org, { name: "Bad!" }).catch((e) => e);
+    const invalid = await client()
+      .create("groups", org, { name: "Bad!" })
+      .catch((e) => e);
     expect(invalid).toBeInstanceOf(InvalidArgumentError);
     expect(invalid.fieldViolations.map((v: { field: string }) => v.field)).toEqual(["name"]);
     expect(invalid.message).toMatch(/^POST \/iam\/v2beta1\/groups\/[0-9a-f]{40}: /);
 
     const parent = await freshGroup(ctx);
     await client().create("groups", parent, { name: "kid" });
-    const notEmpty = await client().delete("groups", parent).catch((e) => e);
+    const notEmpty = await client()
+      .delete("groups", parent)
+      .catch((e) => e);
     expect(notEmpty).toBeInstanceOf(FailedPreconditionError);
     expect(notEmpty.violations[0].type).toBe("RESOURCE_NOT_EMPTY");
 
@@ -99,7 +105,9 @@ describe("retries", () => {
     expect((await client().get("groups", org)).uid).toBe(org);
     // A Retry-After longer than the call's budget is not waited out: the error surfaces at once.
     ctx.server.faults.add({ path: path("groups", org), action: "exhausted", retryAfterSeconds: 30 });
-    const err = await client().get("groups", org, { deadline: Date.now() + 5_000 }).catch((e) => e);
+    const err = await client()
+      .get("groups", org, { deadline: Date.now() + 5_000 })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ResourceExhaustedError);
     expect(retryAfterMs("2")).toBe(2000);
     expect(retryAfterMs(new Date(Date.now() + 60_000).toUTCString())).toBeGreaterThan(50_000);

@@ -53,7 +53,9 @@ describe("the client against a hostile API", () => {
       const token = new URL(req.url!, "http://x").searchParams.get("page_token");
       json(res, { groups: [group], nextPageToken: token === "A" ? "B" : "A", totalCount: "1" });
     });
-    const err = await clientOf(s).collect("groups").catch((e: unknown) => e);
+    const err = await clientOf(s)
+      .collect("groups")
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WrongAnswerError);
     expect((err as Error).message).toMatch(/page token it sent before/);
     expect(s.requests).toHaveLength(3);
@@ -62,7 +64,9 @@ describe("the client against a hostile API", () => {
   it("stops a listing whose tokens never repeat but never end, at MAX_PAGES", async () => {
     let n = 0;
     const s = await hostile((_req, res) => json(res, { groups: [], nextPageToken: `t${n++}`, totalCount: "0" }));
-    const err = await clientOf(s).collect("groups").catch((e: unknown) => e);
+    const err = await clientOf(s)
+      .collect("groups")
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WrongAnswerError);
     expect((err as Error).message).toMatch(/still had pages after 5000/);
     expect(s.requests).toHaveLength(5000);
@@ -70,7 +74,9 @@ describe("the client against a hostile API", () => {
 
   it("abandons an endless answer soon after MAX_ANSWER_BYTES, and one that announces more at once", async () => {
     const s = await hostile((_req, res, srv) => endless(res, srv));
-    const err = await clientOf(s).collect("groups").catch((e: unknown) => e);
+    const err = await clientOf(s)
+      .collect("groups")
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ResponseTooLargeError);
     expect((err as Error).message).toMatch(/larger than 32 MiB/);
     // The client hung up: the server wrote little more than the cap (socket buffers), not gigabytes.
@@ -85,13 +91,17 @@ describe("the client against a hostile API", () => {
 
   it("reads a 2xx carrying a non-zero Status code as that error, not as an empty list", async () => {
     const s = await hostile((_req, res) => json(res, { code: 7, message: "denied", details: [] }));
-    const err = await clientOf(s).collect("groups").catch((e: unknown) => e);
+    const err = await clientOf(s)
+      .collect("groups")
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PermissionDeniedError);
   });
 
   it("prints a server's error message without raw terminal control characters", async () => {
     const s = await hostile((_req, res) => json(res, { code: 5, message: "gone\u001b]0;pwned\u0007\r\u001b[2Kall good\u202e", details: [] }, 404));
-    const err = (await clientOf(s).get("groups", group.uid as string).catch((e: unknown) => e)) as ApiError;
+    const err = (await clientOf(s)
+      .get("groups", group.uid as string)
+      .catch((e: unknown) => e)) as ApiError;
     expect(err.message).toContain("gone\\u001b]0;pwned\\u0007\\r\\u001b[2Kall good\\u202e");
     expect(err.message).not.toMatch(/[\u0000-\u001f\u202e]/);
   });
@@ -148,7 +158,9 @@ describe("credentials", () => {
     );
     expect(() => clientFor({ apiUrl: "http://10.0.0.1:8080", token: "t" })).toThrow(/irv:apiUrl \(IRV_API_URL\) must be an https URL/);
     // `irv auth login` and every exchange build on the token source: it refuses too.
-    expect(() => new ExchangeTokenSource({ authUrl: "http://auth.example.com", audience: "https://api", identity: "x", identityToken: "a.b.c" })).toThrow(ConfigurationError);
+    expect(() => new ExchangeTokenSource({ authUrl: "http://auth.example.com", audience: "https://api", identity: "x", identityToken: "a.b.c" })).toThrow(
+      ConfigurationError,
+    );
     configure((key) => ({ "irv:apiUrl": real.server.url, "irv:token": real.server.token })[key]);
   });
 

@@ -35,14 +35,24 @@ describe("a request nothing answers", { timeout: 60_000 }, () => {
     // A budget far beyond the retries: they stop by count, not by time.
     const o = { report: (m: string) => void waits.push(m), deadline: Date.now() + 600_000 };
     const call =
-      method === "GET" ? client.get("groups", GROUP, o)
-      : method === "POST" ? client.create("groups", GROUP, { name: "eng" }, o)
-      : method === "PATCH" ? client.update("groups", `${GROUP}/0123456789abcdef`, { description: "x" }, ["description"], o)
-      : client.delete("groups", `${GROUP}/0123456789abcdef`, o);
-    const err = await call.then(() => undefined, (e: unknown) => e);
+      method === "GET"
+        ? client.get("groups", GROUP, o)
+        : method === "POST"
+          ? client.create("groups", GROUP, { name: "eng" }, o)
+          : method === "PATCH"
+            ? client.update("groups", `${GROUP}/0123456789abcdef`, { description: "x" }, ["description"], o)
+            : client.delete("groups", `${GROUP}/0123456789abcdef`, o);
+    const err = await call.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TransportError);
     expect((err as TransportError).refused).toBe(true);
-    expect((err as Error).message).toMatch(new RegExp(`^${method} /iam/v2beta1/groups/\\S+: nothing answers at ${url.replace(/[.:/]/g, "\\$&")} \\(ECONNREFUSED\\); check irv:apiUrl \\(IRV_API_URL\\)$`));
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^${method} /iam/v2beta1/groups/\\S+: nothing answers at ${url.replace(/[.:/]/g, "\\$&")} \\(ECONNREFUSED\\); check irv:apiUrl \\(IRV_API_URL\\)$`,
+      ),
+    );
     expect(waits).toHaveLength(REFUSED_RETRIES);
     for (const w of waits) expect(w).toMatch(new RegExp(`^${method} \\S+: ECONNREFUSED from ${url.replace(/[.:/]/g, "\\$&")}; trying again in \\d+ s`));
   });
@@ -52,7 +62,10 @@ describe("a request nothing answers", { timeout: 60_000 }, () => {
     const waits: string[] = [];
     const err = await providerOf("groups")
       .create({ parentUid: GROUP, name: "eng" }, { report: (m) => void waits.push(m), deadline: Date.now() + 600_000 })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect((err as Error).message).toContain(`nothing answers at ${url} (ECONNREFUSED); check irv:apiUrl (IRV_API_URL)`);
     // The create's own tries, and no look-up after them.
     expect(waits).toHaveLength(REFUSED_RETRIES);

@@ -35,21 +35,67 @@ describe("response shapes", () => {
   // optional fields as null, enums by name, int64 as strings, oneof members only when set.
   it("read the registry's, the advisories' and the list envelope's shapes as the gateway writes them", () => {
     const uid = `${"a".repeat(40)}/0123456789abcdef`;
-    const tag = resources.Tag.parse({ uid: `${uid}/0123456789abcdef`, name: "latest", digest: "sha256:x", updateTime: "2025-05-01T12:00:00Z", deprecated: false, bundles: [] });
+    const tag = resources.Tag.parse({
+      uid: `${uid}/0123456789abcdef`,
+      name: "latest",
+      digest: "sha256:x",
+      updateTime: "2025-05-01T12:00:00Z",
+      deprecated: false,
+      bundles: [],
+    });
     expect(tag.updateTime).toBe("2025-05-01T12:00:00Z");
     const repo = resources.Repo.parse({
-      uid, name: "nginx", description: "", catalogTier: "CATALOG_TIER_APPLICATION", bundles: [], aliases: [], activeTags: ["latest"],
-      sync_config: null, customOverlay: null, createTime: "2025-01-01T00:00:00Z", updateTime: null,
+      uid,
+      name: "nginx",
+      description: "",
+      catalogTier: "CATALOG_TIER_APPLICATION",
+      bundles: [],
+      aliases: [],
+      activeTags: ["latest"],
+      sync_config: null,
+      customOverlay: null,
+      createTime: "2025-01-01T00:00:00Z",
+      updateTime: null,
     });
     expect(repo).toMatchObject({ catalogTier: "CATALOG_TIER_APPLICATION", sync_config: undefined, customOverlay: undefined, updateTime: undefined });
     const advisory = resources.Advisory.parse({
-      uid, advisoryId: "CGA-2345-6789-cfgh", createTime: "2025-01-01T00:00:00Z", updateTime: "2025-01-02T00:00:00.123456Z", deleteTime: null,
-      author: "a", artifactName: "nginx", artifactType: "apk", artifactArchitecture: "x86_64", componentName: "openssl",
-      componentLocation: "/usr/lib", componentType: "apk", aliases: ["CVE-2025-1"], legacyAdvisoryId: null,
+      uid,
+      advisoryId: "CGA-2345-6789-cfgh",
+      createTime: "2025-01-01T00:00:00Z",
+      updateTime: "2025-01-02T00:00:00.123456Z",
+      deleteTime: null,
+      author: "a",
+      artifactName: "nginx",
+      artifactType: "apk",
+      artifactArchitecture: "x86_64",
+      componentName: "openssl",
+      componentLocation: "/usr/lib",
+      componentType: "apk",
+      aliases: ["CVE-2025-1"],
+      legacyAdvisoryId: null,
       severities: [{ type: "TYPE_CVSS_V3", score: "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H" }],
       events: [
-        { uid: `${uid}/1111111111111111`, createTime: "2025-01-01T00:00:00Z", findings: "e30=", author: "a", reviewer: "", reviewState: "REVIEW_STATE_APPROVED", issue: null, detection: { scanv1: { scanner: "grype" } } },
-        { uid: `${uid}/2222222222222222`, createTime: null, findings: "", author: "a", reviewer: "r", reviewState: "REVIEW_STATE_NEW_LATER", issue: "i", fixed: { fixedVersion: "1.1", note: "" }, newMember: 1 },
+        {
+          uid: `${uid}/1111111111111111`,
+          createTime: "2025-01-01T00:00:00Z",
+          findings: "e30=",
+          author: "a",
+          reviewer: "",
+          reviewState: "REVIEW_STATE_APPROVED",
+          issue: null,
+          detection: { scanv1: { scanner: "grype" } },
+        },
+        {
+          uid: `${uid}/2222222222222222`,
+          createTime: null,
+          findings: "",
+          author: "a",
+          reviewer: "r",
+          reviewState: "REVIEW_STATE_NEW_LATER",
+          issue: "i",
+          fixed: { fixedVersion: "1.1", note: "" },
+          newMember: 1,
+        },
       ],
     });
     expect(advisory.severities[0].type).toBe("TYPE_CVSS_V3");

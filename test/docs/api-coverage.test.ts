@@ -21,7 +21,9 @@ const page = () => readFileSync(path.join(DOCS_DIR, COVERAGE_PAGE), "utf8");
 
 /** Every method of every service, with its package, service and REST prefix. */
 const METHODS = GRPC_PACKAGES.flatMap((p) =>
-  Object.entries(p.services ?? {}).flatMap(([service, s]) => Object.entries(s.methods).map(([name, m]) => ({ pkg: p.package, service, name, m, prefix: s.restPrefix ?? "" }))),
+  Object.entries(p.services ?? {}).flatMap(([service, s]) =>
+    Object.entries(s.methods).map(([name, m]) => ({ pkg: p.package, service, name, m, prefix: s.restPrefix ?? "" })),
+  ),
 );
 
 describe("docs/api-coverage.md", () => {
@@ -57,7 +59,11 @@ describe("every method the page marks served, on a live irv-server over REST", (
    * A request to `m`'s mapping: its path variables filled with live uids (a parent with a group's,
    * an item's uid with one of the collection's), an empty body where it takes one.
    */
-  function requestOf(m: Extract<ProtoMethod, { request: string }>, prefix: string, uidOf: (collection: string) => string): { method: string; url: string; body?: object } {
+  function requestOf(
+    m: Extract<ProtoMethod, { request: string }>,
+    prefix: string,
+    uidOf: (collection: string) => string,
+  ): { method: string; url: string; body?: object } {
     const url = restPathOf(m, prefix).replace(/\{(\w+)[^}]*\}/g, (_, v: string) => uidOf(v.startsWith("parent") ? "parent" : m.http.path.split("/")[3]));
     return { method: m.http.method.toUpperCase(), url, ...(m.http.body === undefined ? {} : { body: {} }) };
   }
@@ -133,7 +139,14 @@ describe("docs/api-coverage.md against the SDK itself", () => {
       const table = text.slice(at, text.indexOf("\n\n", text.indexOf("|---", at)));
       for (const m of Object.keys(methods)) expect(table, `${service}/${m}`).toContain(`| \`${m}\` |`);
     }
-    for (const s of ["chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService", "chainguard.platform.iam.v2beta1.TermsService", "chainguard.platform.registry.v2beta1.ImagesService", "chainguard.platform.registry.v2beta1.OverlaysService", "chainguard.platform.registry.v2beta1.OverlayBindingsService", "chainguard.platform.ecosystems.Entitlements"])
+    for (const s of [
+      "chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService",
+      "chainguard.platform.iam.v2beta1.TermsService",
+      "chainguard.platform.registry.v2beta1.ImagesService",
+      "chainguard.platform.registry.v2beta1.OverlaysService",
+      "chainguard.platform.registry.v2beta1.OverlayBindingsService",
+      "chainguard.platform.ecosystems.Entitlements",
+    ])
       expect(text).toContain(`### \`${s}\``);
   });
 
@@ -156,8 +169,13 @@ describe("docs/api-coverage.md against the SDK itself", () => {
     md.set("authorization", `Bearer ${ctx.server.token}`);
     const call = (service: string, method: string) =>
       new Promise<string>((resolve) =>
-        client.makeUnaryRequest(`/${service}/${method}`, (b: Buffer) => b, (b: Buffer) => b, Buffer.alloc(0), md, (err: ServiceError | null) =>
-          resolve(err ? status[err.code] : "OK"),
+        client.makeUnaryRequest(
+          `/${service}/${method}`,
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          Buffer.alloc(0),
+          md,
+          (err: ServiceError | null) => resolve(err ? status[err.code] : "OK"),
         ),
       );
     try {

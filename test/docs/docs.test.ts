@@ -82,7 +82,16 @@ describe("docs/, the reference pages", () => {
 describe("every page of the docs", () => {
   it("links only to files that exist", () => {
     const root = path.join(__dirname, "..", "..");
-    const pages = ["README.md", "CONTRIBUTING.md", "BENCHMARKS.md", "server/README.md", ...readdirSync(DOCS_DIR, { recursive: true }).map(String).filter((f) => f.endsWith(".md")).map((f) => path.join("docs", f))];
+    const pages = [
+      "README.md",
+      "CONTRIBUTING.md",
+      "BENCHMARKS.md",
+      "server/README.md",
+      ...readdirSync(DOCS_DIR, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => path.join("docs", f)),
+    ];
     const broken: string[] = [];
     for (const page of pages)
       for (const [, target] of readFileSync(path.join(root, page), "utf8").matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g))

@@ -13,10 +13,17 @@ import { repoRoot } from "../support/engine";
 import { goTool } from "../support/tools";
 
 const run = promisify(execFile);
-const pages = ["README.md", ...readdirSync(path.join(repoRoot, "docs")).filter((f) => f.endsWith(".md")).map((f) => path.join("docs", f))];
+const pages = [
+  "README.md",
+  ...readdirSync(path.join(repoRoot, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => path.join("docs", f)),
+];
 /** Every ```yaml block that is a whole workflow (it has `jobs:`), with where it is. */
 const workflows = pages.flatMap((page) =>
-  [...readFileSync(path.join(repoRoot, page), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)].filter((m) => /^jobs:$/m.test(m[1])).map((m, i) => ({ page, i, text: m[1] })),
+  [...readFileSync(path.join(repoRoot, page), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .filter((m) => /^jobs:$/m.test(m[1]))
+    .map((m, i) => ({ page, i, text: m[1] })),
 );
 const work = mkdtempSync(path.join(tmpdir(), "irv-workflows-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -49,7 +56,10 @@ describe("the workflows the docs print", { timeout: 900_000 }, () => {
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, "bad.yml");
     writeFileSync(file, "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    env:\n      T: ${{ runner.temp }}/t\n    steps:\n      - run: echo $T\n");
-    const r = await run(goTool("actionlint"), ["-no-color", file]).then(() => "passed", (e: { stdout?: string }) => e.stdout ?? "");
+    const r = await run(goTool("actionlint"), ["-no-color", file]).then(
+      () => "passed",
+      (e: { stdout?: string }) => e.stdout ?? "",
+    );
     expect(r).toContain('context "runner" is not allowed here');
   });
 });

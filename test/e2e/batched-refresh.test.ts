@@ -48,8 +48,16 @@ function orgProgram(organization: string, declare: Declare): PulumiFn {
         name: `ci-${i}`,
         claimMatch: { issuer: "https://ci.example.com", subject: `repo:acme/team-${i}:ref:refs/heads/main` },
       });
-      declare("Identity", `keys-${i}`, { groupUid: team.uid, name: `keys-${i}`, staticKeys: { issuer: "https://keys.example.com", subject: `signer-${i}`, issuerKeys: JWKS, expirationTime } });
-      declare("Identity", `aws-${i}`, { groupUid: squad.uid, name: `aws-${i}`, awsIdentity: { awsAccount: "123456789012", arnPattern: "^arn:aws:iam::123456789012:role/runner-.*$" } });
+      declare("Identity", `keys-${i}`, {
+        groupUid: team.uid,
+        name: `keys-${i}`,
+        staticKeys: { issuer: "https://keys.example.com", subject: `signer-${i}`, issuerKeys: JWKS, expirationTime },
+      });
+      declare("Identity", `aws-${i}`, {
+        groupUid: squad.uid,
+        name: `aws-${i}`,
+        awsIdentity: { awsAccount: "123456789012", arnPattern: "^arn:aws:iam::123456789012:role/runner-.*$" },
+      });
       declare("Identity", `syncer-${i}`, { groupUid: team.uid, name: `syncer-${i}`, servicePrincipal: "SERVICE_PRINCIPAL_CATALOG_SYNCER" });
       declare("RoleBinding", `ci-${i}-reader`, { groupUid: squad.uid, identityUid: ci.uid, roleUid: role.uid });
       declare("IdentityProvider", `sso-${i}`, {
@@ -75,7 +83,9 @@ const pluginDeclare: Declare = (className, name, args) => new PluginResource(cla
 
 /** Each resource's outputs in the stack's state, by its name. */
 async function outputsByName(t: TestStack): Promise<Map<string, Record<string, any>>> {
-  const resources = ((await t.stack.exportStack()).deployment as { resources?: { urn: string; custom?: boolean; type: string; outputs?: Record<string, any> }[] }).resources ?? [];
+  const resources =
+    ((await t.stack.exportStack()).deployment as { resources?: { urn: string; custom?: boolean; type: string; outputs?: Record<string, any> }[] }).resources ??
+    [];
   return new Map(resources.filter((r) => r.custom && !r.type.startsWith("pulumi:providers:")).map((r) => [r.urn.split("::").pop()!, r.outputs ?? {}]));
 }
 
@@ -158,7 +168,10 @@ describe("refresh answers reads from listings, exactly", () => {
         const work = await handWork(outs, 0, "by hand");
         const stackName = side.includes("plugin") ? "batched-plugin" : "batched-dynamic";
         const driftFrom = ctx.server.requests.length;
-        const drift = await runIrv(["drift", "--stack", stackName, "--cwd", t.workDir, "--format", "json"], pulumiEnv(nodePath.join(nodePath.dirname(t.workDir), "home"), { IRV_LIST_FRESH_MS: String(FRESH_FOR_TESTS) }));
+        const drift = await runIrv(
+          ["drift", "--stack", stackName, "--cwd", t.workDir, "--format", "json"],
+          pulumiEnv(nodePath.join(nodePath.dirname(t.workDir), "home"), { IRV_LIST_FRESH_MS: String(FRESH_FOR_TESTS) }),
+        );
         expect(drift.code, drift.stderr).toBe(2);
         const report = JSON.parse(drift.stdout);
         expect(report).toMatchObject({ inSync: false, changed: work.edits.length, deleted: work.deleted.length });
@@ -171,7 +184,10 @@ describe("refresh answers reads from listings, exactly", () => {
         // irv read them itself (the stack holds irv resources only, on default providers): the
         // engine's refresh, asked for, finds the same drift, field for field, in the same order.
         expect(report.readBy).toEqual({ engine: false });
-        const viaEngine = await runIrv(["drift", "--engine", "--stack", stackName, "--cwd", t.workDir, "--format", "json"], pulumiEnv(nodePath.join(nodePath.dirname(t.workDir), "home"), { IRV_LIST_FRESH_MS: String(FRESH_FOR_TESTS) }));
+        const viaEngine = await runIrv(
+          ["drift", "--engine", "--stack", stackName, "--cwd", t.workDir, "--format", "json"],
+          pulumiEnv(nodePath.join(nodePath.dirname(t.workDir), "home"), { IRV_LIST_FRESH_MS: String(FRESH_FOR_TESTS) }),
+        );
         expect(viaEngine.code, viaEngine.stderr).toBe(2);
         const engineReport = JSON.parse(viaEngine.stdout);
         expect(engineReport.readBy).toEqual({ engine: true, why: "asked for (--engine)" });
@@ -201,7 +217,12 @@ describe("refresh answers reads from listings, exactly", () => {
         expect(lists.length).toBeLessThanOrEqual(3 * KINDS);
         expect(gets.filter((r) => r.status === 200).length).toBeLessThanOrEqual(KINDS);
         // (`/iam/v2beta1/<kind>/<uid>`: the uid is what follows the collection.)
-        expect(gets.filter((r) => r.status === 404).map((r) => r.path.split("/").slice(4).join("/")).sort()).toEqual([...work.uids].sort());
+        expect(
+          gets
+            .filter((r) => r.status === 404)
+            .map((r) => r.path.split("/").slice(4).join("/"))
+            .sort(),
+        ).toEqual([...work.uids].sort());
         expect(made.length).toBeLessThanOrEqual(4 * KINDS + work.deleted.length);
         expect(made.length).toBeLessThan(N / 2);
 

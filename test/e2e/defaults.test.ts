@@ -12,7 +12,9 @@ import { path as apiPath, startTestServer, type TestServer } from "../support/se
 
 const irv = loadSdk();
 const GITHUB = "https://token.actions.githubusercontent.com";
-const JWKS = JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0" }] });
+const JWKS = JSON.stringify({
+  keys: [{ kty: "EC", crv: "P-256", x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0" }],
+});
 
 interface Case {
   /** Logical name. */
@@ -40,7 +42,12 @@ const CASES: Case[] = [
     declare: (org) => ({
       groupUid: org,
       name: "static",
-      staticKeys: { issuer: "https://keys.example.com", subject: "s", issuerKeys: JWKS, expirationTime: new Date(Date.now() + 30 * 86400_000).toISOString().replace(/\.\d+Z$/, ".000Z") },
+      staticKeys: {
+        issuer: "https://keys.example.com",
+        subject: "s",
+        issuerKeys: JWKS,
+        expirationTime: new Date(Date.now() + 30 * 86400_000).toISOString().replace(/\.\d+Z$/, ".000Z"),
+      },
     }),
     edit: { body: { name: "static2" }, mask: "name", field: "name" },
   },
@@ -66,7 +73,12 @@ const CASES: Case[] = [
   {
     name: "idp",
     collection: "identityProviders",
-    declare: (org, role) => ({ groupUid: org, name: "sso", defaultRoleUid: role, oidc: { issuer: "https://login.example.com", clientId: "c", clientSecret: "s3cret-for-defaults" } }),
+    declare: (org, role) => ({
+      groupUid: org,
+      name: "sso",
+      defaultRoleUid: role,
+      oidc: { issuer: "https://login.example.com", clientId: "c", clientSecret: "s3cret-for-defaults" },
+    }),
     edit: { body: { name: "sso2" }, mask: "name", field: "name" },
   },
   {
@@ -80,7 +92,12 @@ const CASES: Case[] = [
   { name: "invite", collection: "groupInvites", declare: (org, role) => ({ groupUid: org, roleUid: role, ttl: "86400s" }), computed: ["expirationTime"] },
   // A subscription has no optional input and no update: nothing to edit by hand.
   { name: "hook", collection: "subscriptions", declare: (org) => ({ parentUid: org, sink: "https://hooks.acme.example/defaults" }) },
-  { name: "repo", collection: "repos", declare: (org) => ({ parentUid: org, name: "defaults" }), edit: { body: { name: "defaults2" }, mask: "name", field: "name" } },
+  {
+    name: "repo",
+    collection: "repos",
+    declare: (org) => ({ parentUid: org, name: "defaults" }),
+    edit: { body: { name: "defaults2" }, mask: "name", field: "name" },
+  },
   // A tag has no update: nothing to edit by hand.
   { name: "tag", collection: "tags", declare: () => ({ repoUid: "REPO", name: "latest", digest: `sha256:${"0d".repeat(32)}` }) },
 ];
@@ -164,7 +181,10 @@ describe("absent optional inputs and the API's empty defaults compare equal", { 
       const { __provider: _, ...inputs } = r.inputs;
       // Read's inputs hold what the program declares, nothing the API only filled in.
       const allowed = new Set([...paths(declared.get(c.name)), ...(c.computed ?? [])]);
-      expect(paths(opened(inputs)).filter((p) => !allowed.has(p)), c.name).toEqual([]);
+      expect(
+        paths(opened(inputs)).filter((p) => !allowed.has(p)),
+        c.name,
+      ).toEqual([]);
       expect(refreshDiffs.get(c.name) ?? [], `${c.name} refresh diffs`).toEqual(c.edit ? [c.edit.field] : []);
     }
 

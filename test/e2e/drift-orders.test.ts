@@ -40,8 +40,16 @@ function program(org: string, declare: Declare): PulumiFn {
         claimPatterns: { workflow_ref: "^acme/app/.*$", actor: "^bot-[a-z]+$" },
       },
     });
-    declare("Identity", "keys", { groupUid: team.uid, name: "keys", staticKeys: { issuer: "https://keys.example.com", subject: "signer", issuerKeys: JWKS, expirationTime, audiences: ["alpha"] } });
-    declare("Identity", "aws", { groupUid: team.uid, name: "aws", awsIdentity: { awsAccount: "123456789012", arnPattern: "^arn:aws:iam::123456789012:role/runner-.*$" } });
+    declare("Identity", "keys", {
+      groupUid: team.uid,
+      name: "keys",
+      staticKeys: { issuer: "https://keys.example.com", subject: "signer", issuerKeys: JWKS, expirationTime, audiences: ["alpha"] },
+    });
+    declare("Identity", "aws", {
+      groupUid: team.uid,
+      name: "aws",
+      awsIdentity: { awsAccount: "123456789012", arnPattern: "^arn:aws:iam::123456789012:role/runner-.*$" },
+    });
     declare("Identity", "syncer", { groupUid: team.uid, name: "syncer", servicePrincipal: "SERVICE_PRINCIPAL_CATALOG_SYNCER" });
     declare("RoleBinding", "ci-releaser", { groupUid: team.uid, identityUid: ci.uid, roleUid: role.uid });
     declare("IdentityProvider", "sso", {
@@ -57,7 +65,12 @@ function program(org: string, declare: Declare): PulumiFn {
       chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: team.uid, SERVICE_PRINCIPAL_CATALOG_SYNCER: team.uid } },
       github: {
         appInstallations: {
-          "99": { installations: [{ name: "zeta", installationId: "7" }, { installationId: "3", name: "alpha" }] },
+          "99": {
+            installations: [
+              { name: "zeta", installationId: "7" },
+              { installationId: "3", name: "alpha" },
+            ],
+          },
           "1234": { installations: [{ installationId: "42", name: "acme" }] },
         },
       },
@@ -113,11 +126,31 @@ describe("irv drift on a program written in a user's order", () => {
         };
         const team = outs.get("team")!.uid;
         await patch("roles", "role", { capabilities: ["CAP_TAG_CREATE", "CAP_REPO_LIST"] }, "capabilities");
-        await patch("identities", "keys", { staticKeys: { issuer: "https://keys.example.com", subject: "signer", issuerKeys: JWKS, expirationTime: outs.get("keys")!.staticKeys.expirationTime, audiences: ["alpha"] } }, "static_keys");
+        await patch(
+          "identities",
+          "keys",
+          {
+            staticKeys: {
+              issuer: "https://keys.example.com",
+              subject: "signer",
+              issuerKeys: JWKS,
+              expirationTime: outs.get("keys")!.staticKeys.expirationTime,
+              audiences: ["alpha"],
+            },
+          },
+          "static_keys",
+        );
         await patch(
           "identities",
           "ci",
-          { claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app:ref:refs/heads/main", claims: { environment: "prod", repository_owner: "acme" }, claimPatterns: { actor: "^bot-[a-z]+$", workflow_ref: "^acme/app/release.*$" } } },
+          {
+            claimMatch: {
+              issuer: "https://token.actions.githubusercontent.com",
+              subject: "repo:acme/app:ref:refs/heads/main",
+              claims: { environment: "prod", repository_owner: "acme" },
+              claimPatterns: { actor: "^bot-[a-z]+$", workflow_ref: "^acme/app/release.*$" },
+            },
+          },
           "claim_match",
         );
         await patch("identityProviders", "sso", { oidc: { additionalScopes: ["groups", "email", "offline_access"] } }, "oidc.additional_scopes");
@@ -126,7 +159,17 @@ describe("irv drift on a program written in a user's order", () => {
           "accounts",
           {
             chainguard: { serviceBindings: { SERVICE_PRINCIPAL_CATALOG_SYNCER: team, SERVICE_PRINCIPAL_INGESTER: team } },
-            github: { appInstallations: { "1234": { installations: [{ name: "acme", installationId: "42" }] }, "99": { installations: [{ installationId: "3", name: "alpha" }, { installationId: "7", name: "zeta" }] } } },
+            github: {
+              appInstallations: {
+                "1234": { installations: [{ name: "acme", installationId: "42" }] },
+                "99": {
+                  installations: [
+                    { installationId: "3", name: "alpha" },
+                    { installationId: "7", name: "zeta" },
+                  ],
+                },
+              },
+            },
           },
           "chainguard,github",
         );
@@ -136,14 +179,19 @@ describe("irv drift on a program written in a user's order", () => {
         const afterEngine = await drift("--engine");
         expect(afterEngine.code).toBe(2);
         expect(afterEngine.report).toEqual(after.report);
-        const changed = Object.fromEntries(after.report.resources.map((r: { name: string; fields: { path: string }[] }) => [r.name, r.fields.map((f) => f.path)]));
+        const changed = Object.fromEntries(
+          after.report.resources.map((r: { name: string; fields: { path: string }[] }) => [r.name, r.fields.map((f) => f.path)]),
+        );
         // The dynamic classes keep the whole `oidc` block secret: irv names the member that changed.
         expect(changed).toEqual({
           role: ["capabilities"],
           ci: ["claimMatch.claimPatterns.workflow_ref"],
           sso: ["oidc.additionalScopes"],
         });
-        expect(after.report.resources.find((r: { name: string }) => r.name === "role").fields[0]).toMatchObject({ recorded: ["repo.list", "tag.create", "tag.list"], live: ["repo.list", "tag.create"] });
+        expect(after.report.resources.find((r: { name: string }) => r.name === "role").fields[0]).toMatchObject({
+          recorded: ["repo.list", "tag.create", "tag.list"],
+          live: ["repo.list", "tag.create"],
+        });
       } finally {
         await t.dispose();
       }

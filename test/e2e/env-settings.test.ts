@@ -28,12 +28,19 @@ describe("settings from IRV_* variables, and a binding to a missing role", { tim
       env: { IRV_API_URL: ctx.server.url, IRV_AUTH_URL: ctx.server.authUrl, IRV_TOKEN: ctx.server.token, IRV_IDENTITY: "", IRV_IDENTITY_TOKEN: "" },
       program: async () => {
         const team = new irv.iam.Group("team", { parentUid: org, name: "env-team" });
-        const ci = new irv.iam.Identity("ci", { groupUid: team.uid, name: "ci-deploy", claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" } });
+        const ci = new irv.iam.Identity("ci", {
+          groupUid: team.uid,
+          name: "ci-deploy",
+          claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" },
+        });
         if (bind) new irv.iam.RoleBinding("ci-missing", { groupUid: team.uid, identityUid: ci.uid, roleUid: missingRole });
         return { team: team.uid };
       },
     });
-    expect(Object.keys(await t.stack.getAllConfig()).filter((k) => k.startsWith("irv:")), "no irv:* config").toEqual([]);
+    expect(
+      Object.keys(await t.stack.getAllConfig()).filter((k) => k.startsWith("irv:")),
+      "no irv:* config",
+    ).toEqual([]);
 
     const team: string = (await t.stack.up()).outputs.team.value;
     const live = await ctx.api.get(path("groups", team));
@@ -45,7 +52,10 @@ describe("settings from IRV_* variables, and a binding to a missing role", { tim
     await t.stack.preview({ onEvent: steps.onEvent });
     expect(steps.ops("ci-missing")).toEqual(["create"]);
     const from = ctx.server.requests.length;
-    const failed = await t.stack.up().then(() => undefined, (e: Error) => e);
+    const failed = await t.stack.up().then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(failed?.message).toContain(`Invalid argument: roleUid: role ${missingRole} does not exist`);
     // The create was sent (only the API knows the role is missing) and refused; no binding exists.
     const posts = ctx.server.requests.slice(from).filter((r) => r.method === "POST" && r.path.includes("/roleBindings/"));

@@ -57,7 +57,11 @@ describe("irv drift --follow on irv-server's deliveries", { timeout: ENGINE_TIME
   });
 
   const start = () =>
-    startFollow("irv drift --follow --listen 127.0.0.1:0 --format json", ["--stack", "delivered", "--cwd", t.workDir, "--tls-cert", path.join(certs, "cert.pem"), "--tls-key", path.join(certs, "key.pem")], env);
+    startFollow(
+      "irv drift --follow --listen 127.0.0.1:0 --format json",
+      ["--stack", "delivered", "--cwd", t.workDir, "--tls-cert", path.join(certs, "cert.pem"), "--tls-key", path.join(certs, "key.pem")],
+      env,
+    );
   const uidOf = async (name: string): Promise<string> => {
     const state = await t.exportState();
     return (state.deployment.resources as any[]).find((x) => String(x.urn).endsWith(`::${name}`)).outputs.uid;
@@ -76,11 +80,16 @@ describe("irv drift --follow on irv-server's deliveries", { timeout: ENGINE_TIME
     const eng = await uidOf("eng");
     expect((await srv.api.patch(apiPath("groups", eng), { description: "Changed in the console" }, { updateMask: "description" })).status).toBe(200);
     expect((await srv.api.del(apiPath("groups", await uidOf("ops")))).status).toBe(200);
-    const who = await srv.api.post(apiPath("identities", eng), { name: "intruder", claimMatch: { issuer: GITHUB, subject: "repo:evil/x:ref:refs/heads/main" } });
+    const who = await srv.api.post(apiPath("identities", eng), {
+      name: "intruder",
+      claimMatch: { issuer: GITHUB, subject: "repo:evil/x:ref:refs/heads/main" },
+    });
     const b = await srv.api.post(apiPath("roleBindings", eng), { identityUid: who.body.uid, roleUid: builtinRoleUid("owner") });
     expect(b.status).toBe(200);
     const edit = await follow!.waitFor((r) => r.follow.trigger === "events" && drifted(r, "eng", "changed"), undefined, from);
-    expect(edit.resources.find((x) => x.name === "eng")!.fields).toEqual([{ path: "description", recorded: "Everyone who builds", live: "Changed in the console" }]);
+    expect(edit.resources.find((x) => x.name === "eng")!.fields).toEqual([
+      { path: "description", recorded: "Everyone who builds", live: "Changed in the console" },
+    ]);
     await follow!.waitFor((r) => r.follow.trigger === "events" && drifted(r, "ops", "deleted"), undefined, from);
     const owner = await follow!.waitFor((r) => r.follow.trigger === "events" && !!r.access?.unmanaged.some((u) => u.uid === b.body.uid), undefined, from);
     expect(owner.access!.unmanaged.find((u) => u.uid === b.body.uid)!.grants.join("\n")).toMatch(/intruder gets role owner/);
@@ -102,4 +111,3 @@ describe("irv drift --follow on irv-server's deliveries", { timeout: ENGINE_TIME
     expect(retried.resources.find((x) => x.name === "ci")?.status).toBe("changed");
   });
 });
-

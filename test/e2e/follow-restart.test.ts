@@ -39,7 +39,19 @@ describe("irv drift --follow across a restart of irv-server", { timeout: ENGINE_
     ensureBuilt();
     certs = await receiverCert();
     dir = dataDir();
-    args = ["--port", String(await freePort()), "--allow-private-sinks", "--delivery-ca", path.join(certs, "cert.pem"), "--delivery-backoff", "100", "--delivery-max-backoff", "1000", "--delivery-attempts", "100"];
+    args = [
+      "--port",
+      String(await freePort()),
+      "--allow-private-sinks",
+      "--delivery-ca",
+      path.join(certs, "cert.pem"),
+      "--delivery-backoff",
+      "100",
+      "--delivery-max-backoff",
+      "1000",
+      "--delivery-attempts",
+      "100",
+    ];
     expect(certOf(certs)).toContain("BEGIN CERTIFICATE");
     server = await launch(dir, args);
     sink = await startDoor(() => (follow ? new URL(follow.url) : undefined));
@@ -64,7 +76,11 @@ describe("irv drift --follow across a restart of irv-server", { timeout: ENGINE_
   });
 
   it("keeps receiving after irv-server stops and starts again", async () => {
-    follow = await startFollow("irv drift --follow --listen 127.0.0.1:0 --format json", ["--stack", "restarted", "--cwd", t.workDir, "--tls-cert", path.join(certs, "cert.pem"), "--tls-key", path.join(certs, "key.pem")], env);
+    follow = await startFollow(
+      "irv drift --follow --listen 127.0.0.1:0 --format json",
+      ["--stack", "restarted", "--cwd", t.workDir, "--tls-cert", path.join(certs, "cert.pem"), "--tls-key", path.join(certs, "key.pem")],
+      env,
+    );
     await follow.waitFor((r) => r.follow.trigger === "start");
     await stop(server);
     server = await launch(dir, args);
@@ -72,7 +88,11 @@ describe("irv drift --follow across a restart of irv-server", { timeout: ENGINE_
     const api = apiFor(server.start.url, server.start.token);
     const from = follow.reports.length;
     expect((await api.patch(apiPath("groups", eng), { description: "Changed after the restart" }, { updateMask: "description" })).status).toBe(200);
-    const r = await follow.waitFor((x) => x.follow.trigger === "events" && x.resources.some((y) => y.name === "eng" && y.status === "changed"), undefined, from);
+    const r = await follow.waitFor(
+      (x) => x.follow.trigger === "events" && x.resources.some((y) => y.name === "eng" && y.status === "changed"),
+      undefined,
+      from,
+    );
     expect(r.resources[0].fields).toEqual([{ path: "description", recorded: "Everyone who builds", live: "Changed after the restart" }]);
     expect(follow.stderr()).not.toContain("refused a delivery");
   });

@@ -50,7 +50,11 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
       program: async () => {
         const eng = new irv.iam.Group("eng", { parentUid: org, name: "engineering", description: "Everyone who builds" });
         new irv.iam.Group("ops", { parentUid: org, name: "ops" });
-        const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-bot", claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" } });
+        const ci = new irv.iam.Identity("ci", {
+          groupUid: eng.uid,
+          name: "ci-bot",
+          claimMatch: { issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" },
+        });
         new irv.iam.RoleBinding("ci-viewer", { groupUid: eng.uid, identityUid: ci.uid, roleUid: builtinRoleUid("viewer") });
         // As docs/drift-follow.md declares it.
         new irv.events.Subscription("drift", { parentUid: org, sink: "https://drift.example.com/" });
@@ -75,7 +79,10 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
   const NOTIFY = "irv drift --follow --listen 0.0.0.0:8080 --webhook https://hooks.example.com/drift --exec 'logger -t irv-drift'";
   const local = (command: string) => command.replace("0.0.0.0:8080", "127.0.0.1:0");
   const start = (command = SERVICE, more: string[] = []) =>
-    startFollow(local(command), ["--stack", "follow", "--cwd", t.workDir, "--issuer", issuer.url, "--gap-every", "1", ...more], { ...env, PATH: `${bin}${path.delimiter}${env.PATH}` });
+    startFollow(local(command), ["--stack", "follow", "--cwd", t.workDir, "--issuer", issuer.url, "--gap-every", "1", ...more], {
+      ...env,
+      PATH: `${bin}${path.delimiter}${env.PATH}`,
+    });
   const uidOf = async (name: string): Promise<string> => {
     const state = await t.exportState();
     return (state.deployment.resources as any[]).find((x) => String(x.urn).endsWith(`::${name}`)).outputs.uid;
@@ -99,7 +106,9 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
     const eng = await uidOf("eng");
     expect((await srv.api.patch(apiPath("groups", eng), { description: "Changed in the console" }, { updateMask: "description" })).status).toBe(200);
     const r = await follow!.waitFor((x) => x.follow.trigger === "events" && drifted(x, "eng", "changed"), undefined, from);
-    expect(r.resources.find((x) => x.name === "eng")!.fields).toEqual([{ path: "description", recorded: "Everyone who builds", live: "Changed in the console" }]);
+    expect(r.resources.find((x) => x.name === "eng")!.fields).toEqual([
+      { path: "description", recorded: "Everyone who builds", live: "Changed in the console" },
+    ]);
     // The group and what lies below it or names it (ci, its binding), not ops or the subscription.
     expect(r.checked).toBe(3);
     expect(r.follow.changes).toEqual([expect.objectContaining({ kind: "groups", action: "updated", uid: eng })]);
@@ -115,7 +124,10 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
   it("reports an owner binding made by hand, with the access it grants", async () => {
     const from = follow!.reports.length;
     const eng = await uidOf("eng");
-    const who = await srv.api.post(apiPath("identities", eng), { name: "intruder", claimMatch: { issuer: GITHUB, subject: "repo:evil/x:ref:refs/heads/main" } });
+    const who = await srv.api.post(apiPath("identities", eng), {
+      name: "intruder",
+      claimMatch: { issuer: GITHUB, subject: "repo:evil/x:ref:refs/heads/main" },
+    });
     expect(who.status).toBe(200);
     const b = await srv.api.post(apiPath("roleBindings", eng), { identityUid: who.body.uid, roleUid: builtinRoleUid("owner") });
     expect(b.status).toBe(200);
@@ -142,7 +154,11 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
     const after = await follow!.health();
     expect(after.refused - before.refused).toBe(5);
     expect(after.events - before.events).toBe(1); // the one accepted
-    for (const line of follow!.stderr().split("\n").filter((l) => l.includes("refused"))) expect(line).not.toContain(ok.token);
+    for (const line of follow!
+      .stderr()
+      .split("\n")
+      .filter((l) => l.includes("refused")))
+      expect(line).not.toContain(ok.token);
   });
 
   it("catches up at start on a change made while it was down", async () => {
@@ -163,7 +179,11 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
     expect((await srv.api.patch(apiPath("groups", eng), { name: "engineering-renamed" }, { updateMask: "name" })).status).toBe(200);
     await waitUntil(() => /re-reading after .* failed|full drift failed/.test(follow!.stderr()));
     await door.open();
-    const r = await follow!.waitFor((x) => x.follow.trigger === "gap" && !!x.resources.find((y) => y.name === "eng")?.fields.some((f) => f.live === "engineering-renamed"), undefined, from);
+    const r = await follow!.waitFor(
+      (x) => x.follow.trigger === "gap" && !!x.resources.find((y) => y.name === "eng")?.fields.some((f) => f.live === "engineering-renamed"),
+      undefined,
+      from,
+    );
     expect(r.follow.why).toBeTruthy();
   });
 
@@ -174,7 +194,11 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
     const N = 3000;
     const statuses: number[] = [];
     for (let i = 0; i < N; i += 100) {
-      const sent = await Promise.all(Array.from({ length: 100 }, (_, j) => d.send(follow!.url, { type: "dev.chainguard.api.iam.group.updated.v1", subject: eng, body: { uid: eng, n: i + j } })));
+      const sent = await Promise.all(
+        Array.from({ length: 100 }, (_, j) =>
+          d.send(follow!.url, { type: "dev.chainguard.api.iam.group.updated.v1", subject: eng, body: { uid: eng, n: i + j } }),
+        ),
+      );
       statuses.push(...sent.map((s) => s.status));
     }
     expect(statuses.every((s) => s === 200)).toBe(true);
@@ -210,4 +234,3 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
     }
   });
 });
-

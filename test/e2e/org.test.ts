@@ -7,8 +7,16 @@ type OrgExample = typeof import("../../examples/org");
 
 /** The resources examples/org declares, by logical name. */
 const ORG_RESOURCES = [
-  "engineering", "platform", "security", "releaser", "release-ci", "auditor",
-  "release-ci-releaser", "auditor-viewer", "sso", "security-invite",
+  "engineering",
+  "platform",
+  "security",
+  "releaser",
+  "release-ci",
+  "auditor",
+  "release-ci-releaser",
+  "auditor-viewer",
+  "sso",
+  "security-invite",
 ].sort();
 /** Passed in plain (not as a secret) on purpose: the SDK must still keep it out of the state. */
 const CLIENT_SECRET = "org-e2e-client-secret-4f1d";

@@ -41,7 +41,13 @@ function declaredWithImport(m: MadeByHand, org: string): string {
       `  issuerKeys: '${JWKS}'`,
       `  expirationTime: ${m.keysExpiration}`,
     ]),
-    r("a-runner", "Identity", m.aws, ["groupUid: ${a-oncall.uid}", "name: runner", "awsIdentity:", "  awsAccount: '123456789012'", "  arnPattern: ^arn:aws:iam::123456789012:role/runner-.*$"]),
+    r("a-runner", "Identity", m.aws, [
+      "groupUid: ${a-oncall.uid}",
+      "name: runner",
+      "awsIdentity:",
+      "  awsAccount: '123456789012'",
+      "  arnPattern: ^arn:aws:iam::123456789012:role/runner-.*$",
+    ]),
     r("a-syncer", "Identity", m.syncer, [inTeam, "name: syncer", "servicePrincipal: SERVICE_PRINCIPAL_CATALOG_SYNCER"]),
     // Capabilities in another order than the API keeps them: a set.
     r("a-deployer", "Role", m.deployer, [inTeam, "name: deployer", "capabilities: [tag.list, repo.blobs.get, repo.list]"]),
@@ -118,9 +124,22 @@ describe("pulumi import and the import option, every kind, through the resource 
     for (const [name, type] of [...BY_FILE, ["accounts", "irv:iam:AccountAssociation"]]) expect(code).toContain(`  ${name}:\n    type: ${type}\n`);
     // References are code: children of the team depend on it, so destroy deletes them first.
     for (const ref of ["parentUid: ${team.id}", "groupUid: ${oncall.id}", "identityUid: ${ci.id}", "roleUid: ${deployer.id}"]) expect(code).toContain(ref);
-    expect(code).toMatch(/  hook:\n    type: irv:events:Subscription\n    properties:\n      parentUid: \$\{team\.id\}\n      sink: https:\/\/hooks\.acme\.example\/by-hand\?token=t0k3n\n/);
+    expect(code).toMatch(
+      /  hook:\n    type: irv:events:Subscription\n    properties:\n      parentUid: \$\{team\.id\}\n      sink: https:\/\/hooks\.acme\.example\/by-hand\?token=t0k3n\n/,
+    );
     for (const output of COMPUTED) expect(code).not.toContain(output);
-    for (const input of ["servicePrincipal: SERVICE_PRINCIPAL_CATALOG_SYNCER", "awsAccount: '123456789012'", "projectNumber: '123456789'", "ci: 7c9e6679-7425-40de-944b-e07fc1f90ae7", "tenantId: 3f2b6a4c-8d1e-4f5a-9b7c-0e1d2c3b4a59", `expirationTime: ${m.keysExpiration}`, "audience: irv", "clientId: irv", "- tag.list", "email: new-hire@acme.example"])
+    for (const input of [
+      "servicePrincipal: SERVICE_PRINCIPAL_CATALOG_SYNCER",
+      "awsAccount: '123456789012'",
+      "projectNumber: '123456789'",
+      "ci: 7c9e6679-7425-40de-944b-e07fc1f90ae7",
+      "tenantId: 3f2b6a4c-8d1e-4f5a-9b7c-0e1d2c3b4a59",
+      `expirationTime: ${m.keysExpiration}`,
+      "audience: irv",
+      "clientId: irv",
+      "- tag.list",
+      "email: new-hire@acme.example",
+    ])
       expect(code).toContain(input);
     const state = await p.resources();
     for (const [name, type, key] of BY_FILE) expect(state.find((r) => r.urn.endsWith(`::${type}::${name}`))?.id).toBe(m[key]);
@@ -158,7 +177,22 @@ describe("pulumi import and the import option, every kind, through the resource 
     await p.pulumi("up", "--yes", "--skip-preview");
     expect((await p.previewJson("--expect-no-changes")).changeSummary).toEqual({ same: 28 });
     const adopted = await p.resources();
-    for (const key of ["team", "subteam", "ci", "keys", "aws", "syncer", "deployer", "binding", "sso", "accounts", "invite", "subscription", "repo", "tag"] as const)
+    for (const key of [
+      "team",
+      "subteam",
+      "ci",
+      "keys",
+      "aws",
+      "syncer",
+      "deployer",
+      "binding",
+      "sso",
+      "accounts",
+      "invite",
+      "subscription",
+      "repo",
+      "tag",
+    ] as const)
       expect(adopted.some((r) => r.id === second[key] && r.urn.includes("::a-"))).toBe(true);
 
     // Refresh reads it all back unchanged.

@@ -37,14 +37,30 @@ export const inviteCode = invite.code;
 /** The tsconfig of Pulumi's TypeScript template (module resolution "node", which ignores package exports). */
 const TSCONFIG = {
   compilerOptions: {
-    strict: true, outDir: "bin", target: "es2020", module: "commonjs", moduleResolution: "node", sourceMap: true,
-    experimentalDecorators: true, pretty: false, noFallthroughCasesInSwitch: true, noImplicitReturns: true,
-    forceConsistentCasingInFileNames: true, skipLibCheck: true, typeRoots: [path.join(repoRoot, "node_modules", "@types")], types: ["node"],
+    strict: true,
+    outDir: "bin",
+    target: "es2020",
+    module: "commonjs",
+    moduleResolution: "node",
+    sourceMap: true,
+    experimentalDecorators: true,
+    pretty: false,
+    noFallthroughCasesInSwitch: true,
+    noImplicitReturns: true,
+    forceConsistentCasingInFileNames: true,
+    skipLibCheck: true,
+    typeRoots: [path.join(repoRoot, "node_modules", "@types")],
+    types: ["node"],
   },
   files: ["index.ts"],
 };
 
-interface StateResource { urn: string; type: string; id?: string; outputs?: Record<string, unknown> }
+interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  outputs?: Record<string, unknown>;
+}
 
 // The packed package installed into a user's project, its TypeScript program compiled with tsc,
 // the plugin found through `plugins.providers[].path: node_modules/pulumi-irv/bin` (relative to the
@@ -69,7 +85,10 @@ describe("the plugin-backed TypeScript SDK (pulumi-irv/plugin) in a user's proje
   const writesDuring = async (fn: () => Promise<unknown>) => {
     const from = ctx.server.requests.length;
     await fn();
-    return ctx.server.requests.slice(from).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+    return ctx.server.requests
+      .slice(from)
+      .filter((r) => r.method !== "GET")
+      .map((r) => `${r.method} ${r.path}`);
   };
 
   beforeAll(async () => {
@@ -107,9 +126,7 @@ describe("the plugin-backed TypeScript SDK (pulumi-irv/plugin) in a user's proje
     expect(writes).toEqual([]);
 
     const after = await resources();
-    expect(after.map((r) => r.type).sort()).toEqual(
-      ["Group", "GroupInvite", "Identity", "IdentityProvider", "Role", "RoleBinding"].map((c) => `irv:iam:${c}`),
-    );
+    expect(after.map((r) => r.type).sort()).toEqual(["Group", "GroupInvite", "Identity", "IdentityProvider", "Role", "RoleBinding"].map((c) => `irv:iam:${c}`));
     const idOf = (rs: StateResource[], name: string) => rs.find((r) => r.urn.endsWith(`::${name}`))?.id;
     for (const r of before) {
       const name = r.urn.split("::").pop()!;
@@ -155,7 +172,9 @@ describe("the plugin-backed TypeScript SDK (pulumi-irv/plugin) in a user's proje
     // v3.68, cannot generate programs: the test writes the declaration.)
     const made = await ctx.api.post(apiPath("groups", ctx.server.organization), { name: "legacy", description: "made by hand" });
     expect(made.status).toBeLessThan(300);
-    const imported = await writesDuring(() => p.pulumi("import", "irv:iam:Group", "legacy", made.body.uid, "--yes", "--protect=false", "--generate-code=false"));
+    const imported = await writesDuring(() =>
+      p.pulumi("import", "irv:iam:Group", "legacy", made.body.uid, "--yes", "--protect=false", "--generate-code=false"),
+    );
     expect(imported).toEqual([]);
     const legacy = (await resources()).find((r) => r.urn.endsWith("::legacy"))!;
     expect(legacy).toMatchObject({ type: "irv:iam:Group", id: made.body.uid, outputs: { name: "legacy", description: "made by hand" } });

@@ -27,11 +27,20 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
   const writeProject = (edit: (yaml: string) => string = (y) => y) =>
     writeFileSync(
       path.join(dir, "Pulumi.yaml"),
-      edit(EXAMPLE.replace("path: ../../bin", `path: ${path.join(repoRoot, "bin")}`).replace("runtime: yaml\n", `runtime: yaml\nbackend:\n  url: file://${backend}\n`)),
+      edit(
+        EXAMPLE.replace("path: ../../bin", `path: ${path.join(repoRoot, "bin")}`).replace(
+          "runtime: yaml\n",
+          `runtime: yaml\nbackend:\n  url: file://${backend}\n`,
+        ),
+      ),
     );
   const state = () => readFileSync(path.join(backend, ".pulumi", "stacks", "yaml-org", "dev.json"), "utf8");
   /** What a preview that must fail prints (a preview that passes yields its output, which the caller's match then refuses). */
-  const failingPreview = () => pulumi("preview").then((out) => `the preview passed:\n${out}`, (err: Error) => err.message);
+  const failingPreview = () =>
+    pulumi("preview").then(
+      (out) => `the preview passed:\n${out}`,
+      (err: Error) => err.message,
+    );
   /**
    * The identity provider's state: `oidc` readable member by member, its clientSecret only as
    * ciphertext, in inputs and outputs alike (YAML sends `oidc` plain with a secret clientSecret).
@@ -49,7 +58,12 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
   const otherProject = (name: string) => {
     const project = path.join(base, name);
     mkdirSync(project);
-    const header = [`name: yaml-${name}`, "runtime: yaml", `backend:\n  url: file://${backend}`, `plugins:\n  providers:\n    - name: irv\n      path: ${path.join(repoRoot, "bin")}`];
+    const header = [
+      `name: yaml-${name}`,
+      "runtime: yaml",
+      `backend:\n  url: file://${backend}`,
+      `plugins:\n  providers:\n    - name: irv\n      path: ${path.join(repoRoot, "bin")}`,
+    ];
     return {
       write: (...blocks: string[]) => writeFileSync(path.join(project, "Pulumi.yaml"), [...header, ...blocks, ""].join("\n")),
       cli: async (...args: string[]) => (await run("pulumi", [...args, "--non-interactive", "--cwd", project], { env })).stdout,
@@ -243,9 +257,15 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
       `  ${name}:\n    fn::invoke:\n      function: ${fn}\n      arguments: ${args}\n${ret ? `      return: ${ret}\n` : ""}${provider ? `      options:\n        provider: \${${provider}}\n` : ""}`;
     const config = ["organization", "issuer", "subject", "elsewhereUrl", "elsewhereOrganization"].map((k) => `  ${k}:\n    type: string\n`).join("");
     // The default provider reads this org (the stack's irv:* config); `elsewhere`, an explicit instance, another.
-    const elsewhereProvider = "resources:\n  elsewhere:\n    type: pulumi:providers:irv\n    properties:\n      apiUrl: ${elsewhereUrl}\n      token: ${elsewhereToken}";
+    const elsewhereProvider =
+      "resources:\n  elsewhere:\n    type: pulumi:providers:irv\n    properties:\n      apiUrl: ${elsewhereUrl}\n      token: ${elsewhereToken}";
     const write = (variables: string, outputs: string) =>
-      project.write(`config:\n${config}  elsewhereToken:\n    type: string\n    secret: true`, elsewhereProvider, `variables:\n${variables}`, `outputs:\n${outputs}`);
+      project.write(
+        `config:\n${config}  elsewhereToken:\n    type: string\n    secret: true`,
+        elsewhereProvider,
+        `variables:\n${variables}`,
+        `outputs:\n${outputs}`,
+      );
     write(
       [
         invoke("team", "irv:iam:getGroup", "{ name: fn-team, parentUid: '${organization}' }"),
@@ -260,7 +280,9 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
         invoke("advisory", "irv:vulnerabilities:getAdvisory", "{ advisoryId: '${openssl[0].advisoryId}' }"),
         invoke("elsewhereOrg", "irv:iam:getGroup", "{ uid: '${elsewhereOrganization}' }", undefined, "elsewhere"),
       ].join(""),
-      ["team", "viewer", "builtins", "ci", "repos", "nginx", "latest", "node", "openssl", "advisory", "elsewhereOrg"].map((v) => `  ${v}: \${${v}}`).join("\n") + "\n",
+      ["team", "viewer", "builtins", "ci", "repos", "nginx", "latest", "node", "openssl", "advisory", "elsewhereOrg"]
+        .map((v) => `  ${v}: \${${v}}`)
+        .join("\n") + "\n",
     );
     await inProject("stack", "init", "functions");
     await inProject("config", "set", "organization", org);
@@ -294,7 +316,10 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect((await ctx.api.get(apiPath("advisories", out.advisory.uid))).body.advisoryId).toBe(out.advisory.advisoryId);
     // The invoke through the explicit instance went to its API, with its credentials: the other org.
     expect(elsewhere.server.organization).not.toBe(org);
-    expect(out.elsewhereOrg).toMatchObject({ uid: elsewhere.server.organization, createTime: (await elsewhere.api.get(apiPath("groups", elsewhere.server.organization))).body.createTime });
+    expect(out.elsewhereOrg).toMatchObject({
+      uid: elsewhere.server.organization,
+      createTime: (await elsewhere.api.get(apiPath("groups", elsewhere.server.organization))).body.createTime,
+    });
 
     // A lookup that finds nothing fails the preview, naming the function and its arguments.
     write(invoke("gone", "irv:iam:getGroup", "{ name: nobody, parentUid: '${organization}' }"), "  gone: ${gone.uid}\n");

@@ -118,7 +118,12 @@ describe("the policy pack through the engine", { timeout: ENGINE_TIMEOUT }, () =
         env: { IRV_API_URL: "", IRV_TOKEN: "", IRV_IDENTITY: "", IRV_IDENTITY_TOKEN: "", IRV_CONFIG_DIR: path.join(tmpdir(), "irv-policy-no-login") },
         program: async () => {
           const eng = new irv.iam.Group("eng", { parentUid: org, name: "eng-no-env", description: "Engineering" });
-          const ci = new irv.iam.Identity("ci", { groupUid: eng.uid, name: "ci-no-env", description: "CI", claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/infra:ref:refs/heads/main" } });
+          const ci = new irv.iam.Identity("ci", {
+            groupUid: eng.uid,
+            name: "ci-no-env",
+            description: "CI",
+            claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/infra:ref:refs/heads/main" },
+          });
           new irv.iam.RoleBinding("ci-owner", { groupUid: org, identityUid: ci.uid, roleUid: irv.iam.getRoleOutput({ name: "owner" }).uid });
           new irv.iam.RoleBinding("ci-granter", { groupUid: org, identityUid: ci.uid, roleUid: granter });
         },
@@ -131,8 +136,14 @@ describe("the policy pack through the engine", { timeout: ENGINE_TIMEOUT }, () =
         );
         const found = events.flatMap((e) => (e.policyEvent && e.policyEvent.policyName === "irv-workload-identity-admin-at-root" ? [e.policyEvent] : []));
         const byResource = Object.fromEntries(found.map((p) => [String(p.resourceUrn).split("::").pop(), [p.enforcementLevel, p.message]]));
-        expect(byResource["ci-owner"]).toEqual(["mandatory", expect.stringContaining("binds a workload identity to the built-in role owner at the organization's root")]);
-        expect(byResource["ci-granter"]).toEqual(["mandatory", expect.stringContaining(`to role ${granter}, which could not be looked up to judge it: IRV_API_URL is not set`)]);
+        expect(byResource["ci-owner"]).toEqual([
+          "mandatory",
+          expect.stringContaining("binds a workload identity to the built-in role owner at the organization's root"),
+        ]);
+        expect(byResource["ci-granter"]).toEqual([
+          "mandatory",
+          expect.stringContaining(`to role ${granter}, which could not be looked up to judge it: IRV_API_URL is not set`),
+        ]);
         expect(failed).toBe(true);
       } finally {
         await t.dispose();

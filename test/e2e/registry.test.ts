@@ -42,7 +42,13 @@ describe("registry.Repo and registry.Tag through the engine", { timeout: 3 * ENG
         });
         const stable = new irv.registry.Tag("stable", { repoUid: app.uid, name: "stable", digest: state.digest });
         const nginx = irv.registry.getRepoOutput({ uid: source });
-        return { team: team.uid, app: app.uid as pulumi.Output<string>, tag: stable.uid as pulumi.Output<string>, readme: nginx.readme, syncedFrom: app.syncConfig.apply((s) => s?.source) };
+        return {
+          team: team.uid,
+          app: app.uid as pulumi.Output<string>,
+          tag: stable.uid as pulumi.Output<string>,
+          readme: nginx.readme,
+          syncedFrom: app.syncConfig.apply((s) => s?.source),
+        };
       },
     });
     stacks.push(t);
@@ -52,7 +58,13 @@ describe("registry.Repo and registry.Tag through the engine", { timeout: 3 * ENG
     expect(up.outputs.readme.value).toBe("# nginx");
     expect(up.outputs.syncedFrom.value).toBe(source);
     const live = (await ctx.api.get(apiPath("repos", app))).body;
-    expect(live).toMatchObject({ name: "app", catalogTier: "CATALOG_TIER_APPLICATION", bundles: ["application"], activeTags: ["stable"], sync_config: { source } });
+    expect(live).toMatchObject({
+      name: "app",
+      catalogTier: "CATALOG_TIER_APPLICATION",
+      bundles: ["application"],
+      activeTags: ["stable"],
+      sync_config: { source },
+    });
     expect((await ctx.api.get(apiPath("tags", tag))).body).toMatchObject({ name: "stable", digest: DIGEST });
 
     // Read back: no drift, refresh changes nothing, and a preview has no changes.

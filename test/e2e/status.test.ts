@@ -16,7 +16,10 @@ describe("status lines through the engine", { timeout: ENGINE_TIMEOUT }, () => {
     ctx.server.faults.add({ method: "POST", path: "/iam/v2beta1/groups", action: "unavailable", times: 2, retryAfterSeconds: 1 });
     const out = await project.pulumi("up", "--yes", "--skip-preview", "--json");
     // `--json` streams the engine's events, one JSON object a line.
-    const events = out.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+    const events = out
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l));
     const waits = events.map((e) => e.diagnosticEvent).filter((d) => d && /HTTP 503/.test(d.message));
     expect(waits.length).toBeGreaterThanOrEqual(2);
     for (const d of waits) {

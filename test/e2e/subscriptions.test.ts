@@ -26,12 +26,16 @@ describe("events.Subscription through the engine", { timeout: 3 * ENGINE_TIMEOUT
     for (const p of projects) p.dispose();
   });
   /** The subscriptions the API holds under `group`. */
-  const liveUnder = async (group: string) => (await ctx.api.get(apiPath("subscriptions"), { "uidp.children_of": group })).body.subscriptions as { uid: string; sink: string }[];
+  const liveUnder = async (group: string) =>
+    (await ctx.api.get(apiPath("subscriptions"), { "uidp.children_of": group })).body.subscriptions as { uid: string; sink: string }[];
   /** The API writes made while `fn` ran, as `METHOD path`. */
   const writesDuring = async (fn: () => Promise<unknown>) => {
     const from = ctx.server.requests.length;
     await fn();
-    return ctx.server.requests.slice(from).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+    return ctx.server.requests
+      .slice(from)
+      .filter((r) => r.method !== "GET")
+      .map((r) => `${r.method} ${r.path}`);
   };
 
   it("the dynamic classes create, refresh and replace it; the plugin takes it over by its alias; irv drift names it; destroy removes it", async () => {
@@ -66,7 +70,12 @@ describe("events.Subscription through the engine", { timeout: 3 * ENGINE_TIMEOUT
     expect(planned.ops("hook")).toEqual(["create-replacement", "replace", "delete-replaced"]);
     // irv review names it by its display name, and says the sink forces the replacement.
     const review = await runReview({ stack: t.stack });
-    expect(review.changes.find((c) => c.name === "hook")).toMatchObject({ kind: "events.Subscription", action: "replace", uid: first, replaceBecause: ["sink"] });
+    expect(review.changes.find((c) => c.name === "hook")).toMatchObject({
+      kind: "events.Subscription",
+      action: "replace",
+      uid: first,
+      replaceBecause: ["sink"],
+    });
     expect(formatReview(review, "markdown")).toContain("#### `hook` (events.Subscription): replaced because `sink` changed");
     const replaced = await t.stack.up();
     const second = replaced.outputs.hook.value as string;

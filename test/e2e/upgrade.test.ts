@@ -50,10 +50,7 @@ function installedPackage(dir: string) {
   }
   const pkg = path.join(nodeModules, "pulumi-irv");
   mkdirSync(pkg);
-  writeFileSync(
-    path.join(pkg, "package.json"),
-    JSON.stringify({ name: "pulumi-irv", version: "0.1.0", exports: { "./provider": "./provider.js" } }),
-  );
+  writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ name: "pulumi-irv", version: "0.1.0", exports: { "./provider": "./provider.js" } }));
   const install = (source: string) => writeFileSync(path.join(pkg, "provider.js"), source);
   install(V1);
   return { nodeModules, install };

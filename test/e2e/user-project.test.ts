@@ -93,8 +93,13 @@ describe("pulumi-irv in a user's project", { timeout: ENGINE_TIMEOUT }, () => {
 
   it("runs the README's first program, as written, in a fresh project with the steps the README gives", async () => {
     // README: npm init -y; npm install <tarball> @pulumi/pulumi; npm install --save-dev typescript@~5.9.
-    expect(readmeBlock("Your first program", "sh")).toContain("npm install <path to>/pulumi-irv-0.1.0.tgz @pulumi/pulumi\nnpm install --save-dev typescript@~5.9\n");
-    const u = await project([[packed.sdk, "@pulumi/pulumi"], ["--save-dev", "typescript@~5.9"]]);
+    expect(readmeBlock("Your first program", "sh")).toContain(
+      "npm install <path to>/pulumi-irv-0.1.0.tgz @pulumi/pulumi\nnpm install --save-dev typescript@~5.9\n",
+    );
+    const u = await project([
+      [packed.sdk, "@pulumi/pulumi"],
+      ["--save-dev", "typescript@~5.9"],
+    ]);
     for (const w of u.warnings) expect(w).not.toMatch(/install-scripts.*pulumi-irv|EBADENGINE/);
     expect(u.installed("fastify")).toBeUndefined();
     oneSdk(u);
@@ -176,7 +181,10 @@ describe("pulumi-irv in a user's project", { timeout: ENGINE_TIMEOUT }, () => {
     // npm forwards the signal to the `sh -c` it ran the bin with, which does not pass it on; the
     // server notices its parent is gone and stops: its port refuses connections.
     for (;;) {
-      const refused = await groups().then(() => false, () => true);
+      const refused = await groups().then(
+        () => false,
+        () => true,
+      );
       if (refused) break;
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -38,7 +38,12 @@ const CASES: { name: string; declare(irv: Sdk, org: string): void; says: RegExp[
   {
     name: "an identity provider with a bad issuer, its secret kept out of the message",
     declare: (irv, org) =>
-      new irv.iam.IdentityProvider("bad-idp", { groupUid: org, name: "sso", defaultRoleUid: org, oidc: { issuer: "ftp://x", clientId: "c", clientSecret: "plain-s3cret" } }),
+      new irv.iam.IdentityProvider("bad-idp", {
+        groupUid: org,
+        name: "sso",
+        defaultRoleUid: org,
+        oidc: { issuer: "ftp://x", clientId: "c", clientSecret: "plain-s3cret" },
+      }),
     says: [/resource 'bad-idp' has a problem: oidc\.issuer: must be an https URL/],
   },
 ];

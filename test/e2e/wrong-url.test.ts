@@ -58,7 +58,10 @@ describe("a mistyped irv:apiUrl, through the engine and the YAML host", { timeou
     expect(diagnostics).toContain('irv:iam:getRole(name: "owner"): GET /iam/v2beta1/roles: ' + said);
     // The other errors are the YAML host's echo of the same failure, with nothing to add.
     const errors = [...diagnostics.matchAll(/^ {4}error: (.*)$/gm)].map((m) => m[1]);
-    expect(errors.filter((e) => !e.includes(said)).every((e) => /^Error registering (variable|resource) \[\w+\]: no diagnostics$/.test(e)), errors.join("\n")).toBe(true);
+    expect(
+      errors.filter((e) => !e.includes(said)).every((e) => /^Error registering (variable|resource) \[\w+\]: no diagnostics$/.test(e)),
+      errors.join("\n"),
+    ).toBe(true);
     expect(out).not.toMatch(/cancel/i);
   });
 

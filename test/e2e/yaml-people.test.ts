@@ -22,7 +22,11 @@ describe("Terraform users' spellings and people lookups in Pulumi YAML", { timeo
   });
   afterAll(() => p?.dispose());
   /** What a preview that must fail prints. */
-  const failing = () => p.pulumi("preview").then((out) => `the preview passed:\n${out}`, (e: Error) => e.message);
+  const failing = () =>
+    p.pulumi("preview").then(
+      (out) => `the preview passed:\n${out}`,
+      (e: Error) => e.message,
+    );
 
   it("takes INGESTER and CAP_ names, finds a person, and says found: false for one who never signed in", async () => {
     p.write(
@@ -80,7 +84,7 @@ describe("Terraform users' spellings and people lookups in Pulumi YAML", { timeo
     }
   });
 
-  it("fails the program when the API answers anything but \"nobody\", allowMissing or not", async () => {
+  it('fails the program when the API answers anything but "nobody", allowMissing or not', async () => {
     p.write(
       [
         "  {}",

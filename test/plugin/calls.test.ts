@@ -66,7 +66,10 @@ describe("the plugin's failures", () => {
     const e = await failureOf(plugin.call("update", updateGroup()));
     expect(e.code).toBe(code);
     // A refused static token also says which setting holds it (never the token).
-    const hint = name === "UNAUTHENTICATED" ? "; the API refused the token in irv:token (IRV_TOKEN): check that it is a token of this API (irv:apiUrl) that has not expired" : "";
+    const hint =
+      name === "UNAUTHENTICATED"
+        ? "; the API refused the token in irv:token (IRV_TOKEN): check that it is a token of this API (irv:apiUrl) that has not expired"
+        : "";
     expect(e.details).toBe(`PATCH ${COLLECTIONS.groups.path}/${UID}: the API says ${name}${hint}`);
   });
 
@@ -110,7 +113,9 @@ describe("the plugin's failures against a live irv-server", () => {
 
   it("keep the API's NOT_FOUND through a resource operation and a function that name what failed", async () => {
     const missing = `${ctx.server.organization}/0123456789abcdef`;
-    const update = updateGroup().setId(missing).setOlds(struct({ parentUid: ctx.server.organization, name: "g", description: "before", uid: missing }));
+    const update = updateGroup()
+      .setId(missing)
+      .setOlds(struct({ parentUid: ctx.server.organization, name: "g", description: "before", uid: missing }));
     const e = await failureOf(plugin.call("update", update.setNews(struct({ parentUid: ctx.server.organization, name: "g", description: "after" }))));
     expect(e.code).toBe(grpc.status.NOT_FOUND);
     const invoked = await failureOf(plugin.call("invoke", new provproto.InvokeRequest().setTok("irv:iam:getGroup").setArgs(struct({ uid: missing }))));

@@ -20,9 +20,13 @@ describe("the plugin's crash", () => {
     let arrived!: () => void;
     const reached = new Promise<void>((resolve) => (arrived = resolve));
     const api = await startHostileServer(() => arrived()); // never answers
-    const child = spawn(process.execPath, ["--require", path.join(__dirname, "fixtures", "crash-on-stdin.cjs"), path.join(repoRoot, "dist", "plugin", "bundle.js")], {
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--require", path.join(__dirname, "fixtures", "crash-on-stdin.cjs"), path.join(repoRoot, "dist", "plugin", "bundle.js")],
+      {
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));

@@ -25,14 +25,21 @@ describe("the plugin's Invoke", () => {
   const schema = packageSchema() as any;
   /** Checks `v` against an object spec of the schema: no undeclared field, every required one, nested types too. */
   const conforms = (spec: { properties: Record<string, any>; required?: string[] }, v: any, where: string): void => {
-    expect(Object.keys(v).filter((k) => !(k in spec.properties)), where).toEqual([]);
+    expect(
+      Object.keys(v).filter((k) => !(k in spec.properties)),
+      where,
+    ).toEqual([]);
     for (const r of spec.required ?? []) expect(v, `${where}.${r}`).toHaveProperty(r);
     for (const [k, p] of Object.entries(spec.properties)) {
       const ref: string | undefined = p.$ref ?? p.items?.$ref;
       if (v[k] === undefined || !ref?.startsWith("#/types/")) continue;
       const t = schema.types[ref.slice("#/types/".length)];
       for (const e of p.items ? v[k] : [v[k]])
-        if (t.enum) expect(t.enum.map((x: { value: unknown }) => x.value), `${where}.${k}`).toContain(e);
+        if (t.enum)
+          expect(
+            t.enum.map((x: { value: unknown }) => x.value),
+            `${where}.${k}`,
+          ).toContain(e);
         else conforms(t, e, `${where}.${k}`);
     }
   };
@@ -65,7 +72,11 @@ describe("the plugin's Invoke", () => {
     expect((await invoke("irv:iam:getGroup", { uid: org })).parentUid).toBeUndefined();
 
     const viewer = (await listAll(ctx.api, "roles")).find((r) => r.name === "viewer");
-    expect(await invoke("irv:iam:getRole", { name: "viewer" })).toMatchObject({ uid: viewer.uid, builtin: true, capabilities: viewer.capabilities.map(capabilityNamed) });
+    expect(await invoke("irv:iam:getRole", { name: "viewer" })).toMatchObject({
+      uid: viewer.uid,
+      builtin: true,
+      capabilities: viewer.capabilities.map(capabilityNamed),
+    });
     expect(await invoke("irv:iam:getRole", { name: "fn-releaser", groupUid: team.uid })).toMatchObject({ uid: custom.uid, groupUid: team.uid, builtin: false });
     const { roles } = await invoke("irv:iam:getRoles", { builtin: true, orderBy: "name" });
     expect(roles.map((r: any) => r.name)).toEqual(["editor", "owner", "registry.pull", "registry.push", "viewer"]);
@@ -79,7 +90,12 @@ describe("the plugin's Invoke", () => {
     const org = ctx.server.organization;
     const { repos } = await invoke("irv:registry:getRepos", { descendantsOf: org, orderBy: "name desc" });
     expect(repos).toHaveLength(36);
-    expect(repos.map((r: any) => r.name)).toEqual(repos.map((r: any) => r.name).sort().reverse());
+    expect(repos.map((r: any) => r.name)).toEqual(
+      repos
+        .map((r: any) => r.name)
+        .sort()
+        .reverse(),
+    );
     const nginx = await invoke("irv:registry:getRepo", { name: "nginx" });
     // getRepo also reads the README (GetRepoReadme); getRepos leaves it out.
     expect(nginx).toEqual({ ...repos.find((r: any) => r.name === "nginx"), readme: "" });
@@ -123,7 +139,9 @@ describe("the plugin's Invoke", () => {
   it("refuses bad arguments as failures naming each, without calling the API", async () => {
     const before = ctx.server.requests.length;
     expect(await failures("irv:iam:getGroup", { uid: 5 })).toEqual([{ property: "uid", reason: expect.stringMatching(/expected string/) }]);
-    expect(await failures("irv:vulnerabilities:getAdvisories", { aliases: "CVE-1" })).toEqual([{ property: "aliases", reason: expect.stringMatching(/expected array/) }]);
+    expect(await failures("irv:vulnerabilities:getAdvisories", { aliases: "CVE-1" })).toEqual([
+      { property: "aliases", reason: expect.stringMatching(/expected array/) },
+    ]);
     const both = await failures("irv:iam:getRoles", { builtin: "yes", ids: ["a", 2] });
     expect(both).toHaveLength(2);
     expect(both).toEqual(
@@ -150,14 +168,21 @@ describe("the plugin's Invoke", () => {
     const b = (await ctx.api.post(apiPath("groups", org), { name: "twin-b" })).body.uid;
     await ctx.api.post(apiPath("groups", a), { name: "twin" });
     await ctx.api.post(apiPath("groups", b), { name: "twin" });
-    await expect(invokeRaw("irv:iam:getGroup", { name: "twin" })).rejects.toThrow(/irv:iam:getGroup\(name: "twin"\): 2 groups named "twin": .*; narrow the query/);
+    await expect(invokeRaw("irv:iam:getGroup", { name: "twin" })).rejects.toThrow(
+      /irv:iam:getGroup\(name: "twin"\): 2 groups named "twin": .*; narrow the query/,
+    );
     await expect(invokeRaw("irv:iam:getNothing", {})).rejects.toThrow(/unknown function irv:iam:getNothing/);
   });
 
   it("answers every function the schema declares, and wraps result fields marked secret", async () => {
     expect(Object.keys(schema.functions).sort()).toEqual(FUNCTIONS.map((f) => f.token).sort());
     // No function's result is secret today; the wrapping is the same for any field marked so.
-    const def = { name: "T", module: "iam" as const, description: "", fields: { code: { type: "string", description: "", secret: true }, plain: { type: "string", description: "" } } };
+    const def = {
+      name: "T",
+      module: "iam" as const,
+      description: "",
+      fields: { code: { type: "string", description: "", secret: true }, plain: { type: "string", description: "" } },
+    };
     const out = wrapResult(def, [{ code: "c-1", plain: "p" }]) as any[];
     expect(isSecret(out[0].code)).toBe(true);
     expect(out[0].code.value).toBe("c-1");

@@ -10,7 +10,13 @@ import { useServer } from "../support/server";
 // engine calls it: Read with no properties, then Check of what it read (old and new alike, as
 // `pulumi import` does), then Diff of the outputs against those inputs, which must be no change.
 const unwrap = (v: any): any =>
-  v?.[specialSigKey] === specialSecretSig ? unwrap(v.value) : Array.isArray(v) ? v.map(unwrap) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrap(x)])) : v;
+  v?.[specialSigKey] === specialSecretSig
+    ? unwrap(v.value)
+    : Array.isArray(v)
+      ? v.map(unwrap)
+      : v && typeof v === "object"
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrap(x)]))
+        : v;
 const NONE = provproto.DiffResponse.DiffChanges.DIFF_NONE;
 
 /** The resources of `makeEveryKind`, with their kind. */
@@ -69,7 +75,9 @@ describe("import of every kind through the plugin's provider server", () => {
   });
 
   it("reads the fields that tell each identity type apart", async () => {
-    const types = await Promise.all((["ci", "keys", "aws", "syncer"] as const).map(async (k) => Object.keys((await imported("identities", made[k])).ins).sort()));
+    const types = await Promise.all(
+      (["ci", "keys", "aws", "syncer"] as const).map(async (k) => Object.keys((await imported("identities", made[k])).ins).sort()),
+    );
     expect(types).toEqual([
       ["claimMatch", "description", "groupUid", "name"],
       ["groupUid", "name", "staticKeys"],

@@ -53,12 +53,15 @@ describe("the plugin's SDKs committed in the repository", () => {
   }, BUILD_TIMEOUT);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  it.each(Object.entries(SDK_DIRS))("%s, in %s, is what `npm run gen:plugin-sdk` writes from the current schema (regenerate and commit if not)", async (_, dir) => {
-    const fresh = path.join(out, dir);
-    const committed = path.join(ROOT, dir);
-    expect(await committable(committed)).toEqual(filesUnder(fresh));
-    for (const f of filesUnder(fresh)) expect(readFileSync(path.join(committed, f)).equals(readFileSync(path.join(fresh, f))), f).toBe(true);
-  });
+  it.each(Object.entries(SDK_DIRS))(
+    "%s, in %s, is what `npm run gen:plugin-sdk` writes from the current schema (regenerate and commit if not)",
+    async (_, dir) => {
+      const fresh = path.join(out, dir);
+      const committed = path.join(ROOT, dir);
+      expect(await committable(committed)).toEqual(filesUnder(fresh));
+      for (const f of filesUnder(fresh)) expect(readFileSync(path.join(committed, f)).equals(readFileSync(path.join(fresh, f))), f).toBe(true);
+    },
+  );
 
   it(`${SCHEMA_FILE}, the schema they are generated from, is the one the plugin serves (regenerate and commit if not)`, () => {
     const committed = readFileSync(path.join(ROOT, SCHEMA_FILE), "utf8");
@@ -72,7 +75,11 @@ describe("the plugin's SDKs committed in the repository", () => {
     for (const dir of Object.values(SDK_DIRS)) expect(readFileSync(path.join(ROOT, dir, ".gitattributes"), "utf8"), dir).toBe("* linguist-generated\n");
     const version = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version;
     expect(readFileSync(path.join(SDK_DIR, "utilities.ts"), "utf8")).toContain('require("pulumi-irv/package.json").version');
-    for (const p of [path.join(SDK_DIRS.go, "irv", "pulumi-plugin.json"), path.join(SDK_DIRS.python, "pulumi_irv", "pulumi-plugin.json"), path.join(SDK_DIRS.dotnet, "pulumi-plugin.json")])
+    for (const p of [
+      path.join(SDK_DIRS.go, "irv", "pulumi-plugin.json"),
+      path.join(SDK_DIRS.python, "pulumi_irv", "pulumi-plugin.json"),
+      path.join(SDK_DIRS.dotnet, "pulumi-plugin.json"),
+    ])
       expect(JSON.parse(readFileSync(path.join(ROOT, p), "utf8")), p).toEqual({ resource: true, name: "irv", version });
     expect(readFileSync(path.join(ROOT, SDK_DIRS.python, "setup.py"), "utf8")).toContain(`VERSION = "${version}"`);
     expect(readFileSync(path.join(ROOT, SDK_DIRS.dotnet, "PulumiIrv.Irv.csproj"), "utf8")).toContain(`<Version>${version}</Version>`);
@@ -90,7 +97,12 @@ describe("the plugin's SDKs committed in the repository", () => {
   });
 
   it("is what the docs' examples import: every Go package, Python module and .NET namespace they name exists", () => {
-    const docs = ["README.md", ...readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => path.join("docs", f))]
+    const docs = [
+      "README.md",
+      ...readdirSync(path.join(ROOT, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => path.join("docs", f)),
+    ]
       .map((f) => readFileSync(path.join(ROOT, f), "utf8"))
       .join("\n");
     const goPackages = [...docs.matchAll(/"github\.com\/pulumi-irv\/pulumi-irv\/sdk\/go\/([\w/]+)"/g)].map((m) => m[1]);

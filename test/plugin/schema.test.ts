@@ -33,7 +33,11 @@ describe("the plugin's package schema", () => {
     const idp = schema.resources["irv:iam:IdentityProvider"];
     for (const p of [idp.inputProperties.oidc, idp.properties.oidc]) expect(p).toEqual({ $ref: "#/types/irv:iam:Oidc", description: expect.any(String) });
     const oidc = schema.types["irv:iam:Oidc"].properties;
-    expect(Object.entries(oidc).filter(([, m]: [string, any]) => m.secret).map(([n]) => n)).toEqual(["clientSecret"]);
+    expect(
+      Object.entries(oidc)
+        .filter(([, m]: [string, any]) => m.secret)
+        .map(([n]) => n),
+    ).toEqual(["clientSecret"]);
     expect(Object.keys(schema.config.variables).sort()).toEqual(Object.keys(SETTINGS).sort());
     expect(schema.config.variables.token.secret).toBe(true);
     expect(schema.config.variables.identityToken.secret).toBe(true);
@@ -42,7 +46,10 @@ describe("the plugin's package schema", () => {
 
   it("maps the definitions' types to schema types", () => {
     // An enum's property takes any string (or one of its values): check, not the YAML host, judges it.
-    expect(schema.resources["irv:iam:Role"].inputProperties.capabilities).toMatchObject({ type: "array", items: { type: "string", oneOf: [{ type: "string" }, { $ref: "#/types/irv:iam:Capability" }] } });
+    expect(schema.resources["irv:iam:Role"].inputProperties.capabilities).toMatchObject({
+      type: "array",
+      items: { type: "string", oneOf: [{ type: "string" }, { $ref: "#/types/irv:iam:Capability" }] },
+    });
     expect(schema.resources["irv:iam:GroupInvite"].inputProperties.singleUse).toMatchObject({ type: "boolean", default: false });
     expect(schema.resources["irv:iam:Identity"].inputProperties.claimMatch.$ref).toBe("#/types/irv:iam:ClaimMatch");
     expect(schema.meta.supportPack).toBe(true);
@@ -65,26 +72,58 @@ describe("the plugin schema's object and enum types", () => {
         if (/^(string|boolean|number)( \| null)?$/.test(f.type)) expect(p.type, `${k.className}.${name}`).toBe(f.type.split(" ")[0]);
         else if (f.type === "string[]") expect(p, `${k.className}.${name}`).toMatchObject({ type: "array", items: { type: "string" } });
         else if (f.type === "Record<string, number>") expect(p.additionalProperties, `${k.className}.${name}`).toEqual({ type: "number" });
-        else expect(p.$ref ?? p.items?.$ref ?? p.additionalProperties?.$ref ?? refs(p)[0], `${k.className}.${name}`).toMatch(/^#\/types\/irv:[a-z]+:|^pulumi\.json#\/Any$/);
+        else
+          expect(p.$ref ?? p.items?.$ref ?? p.additionalProperties?.$ref ?? refs(p)[0], `${k.className}.${name}`).toMatch(
+            /^#\/types\/irv:[a-z]+:|^pulumi\.json#\/Any$/,
+          );
         if (p.$ref === "pulumi.json#/Any") throw new Error(`${k.className}.${name} is Any`);
       }
     }
     // Nothing: even Group.resourceLimits is typed (int32 values by kind of resource, as the protos say).
-    const anys = KINDS.flatMap((k) => Object.entries(schema.resources[tokenOf(k)].properties).filter(([, p]) => refs(p).includes("pulumi.json#/Any")).map(([n]) => `${k.className}.${n}`));
+    const anys = KINDS.flatMap((k) =>
+      Object.entries(schema.resources[tokenOf(k)].properties)
+        .filter(([, p]) => refs(p).includes("pulumi.json#/Any"))
+        .map(([n]) => `${k.className}.${n}`),
+    );
     expect(anys).toEqual([]);
     // The resources' own types (the functions' result objects are checked below).
     const own = kindTypes().types;
     expect(Object.values(own).flatMap(refs)).not.toContain("pulumi.json#/Any");
     expect(Object.keys(own).sort()).toEqual(
       [
-        "AccountAssociationAmazon", "AccountAssociationAzure", "AccountAssociationChainguard", "AccountAssociationGithub",
-        "AccountAssociationGithubAppInstallations", "AccountAssociationGithubInstallation", "AccountAssociationGoogle", "AwsIdentity",
-        "BoundIdentity", "BoundRef", "Capability", "ClaimMatch", "CorrelationRule", "IdentityProviderScim", "InviteRole", "Oidc",
-        "ServicePrincipal", "StaticKeys",
+        "AccountAssociationAmazon",
+        "AccountAssociationAzure",
+        "AccountAssociationChainguard",
+        "AccountAssociationGithub",
+        "AccountAssociationGithubAppInstallations",
+        "AccountAssociationGithubInstallation",
+        "AccountAssociationGoogle",
+        "AwsIdentity",
+        "BoundIdentity",
+        "BoundRef",
+        "Capability",
+        "ClaimMatch",
+        "CorrelationRule",
+        "IdentityProviderScim",
+        "InviteRole",
+        "Oidc",
+        "ServicePrincipal",
+        "StaticKeys",
       ]
         .map((t) => `irv:iam:${t}`)
         .concat(
-          ["CatalogTier", "CertificateEntry", "CustomOverlay", "ImageContents", "OverlayAccounts", "OverlayCertificates", "OverlayGroup", "OverlayUser", "RuntimeKeyringEntry", "SyncConfig"].map((t) => `irv:registry:${t}`),
+          [
+            "CatalogTier",
+            "CertificateEntry",
+            "CustomOverlay",
+            "ImageContents",
+            "OverlayAccounts",
+            "OverlayCertificates",
+            "OverlayGroup",
+            "OverlayUser",
+            "RuntimeKeyringEntry",
+            "SyncConfig",
+          ].map((t) => `irv:registry:${t}`),
         )
         .sort(),
     );
@@ -133,8 +172,12 @@ describe("the plugin schema's object and enum types", () => {
     expect(types["irv:iam:ClaimMatch"].required).toBeUndefined();
     expect(types["irv:iam:AwsIdentity"].required).toEqual(["awsAccount"]);
     expect(types["irv:iam:ClaimMatch"].properties.claims).toMatchObject({ type: "object", additionalProperties: { type: "string" } });
-    expect(types["irv:iam:AccountAssociationGithub"].properties.appInstallations.additionalProperties).toEqual({ $ref: "#/types/irv:iam:AccountAssociationGithubAppInstallations" });
-    expect(types["irv:iam:AccountAssociationGithubAppInstallations"].properties.installations.items).toEqual({ $ref: "#/types/irv:iam:AccountAssociationGithubInstallation" });
+    expect(types["irv:iam:AccountAssociationGithub"].properties.appInstallations.additionalProperties).toEqual({
+      $ref: "#/types/irv:iam:AccountAssociationGithubAppInstallations",
+    });
+    expect(types["irv:iam:AccountAssociationGithubAppInstallations"].properties.installations.items).toEqual({
+      $ref: "#/types/irv:iam:AccountAssociationGithubInstallation",
+    });
   });
 
   it("requires the inputs the create body requires, and in outputs what is always there", () => {
@@ -156,8 +199,14 @@ describe("the plugin schema's object and enum types", () => {
     // Every capability a role of an organization may hold: the internal ones are the platform's own.
     expect(values("irv:iam:Capability")).toEqual(CAPABILITIES.filter((c) => !isInternalOnly(c)));
     expect(values("irv:iam:ServicePrincipal")).toEqual([...SERVICE_PRINCIPALS]);
-    expect(schema.resources["irv:iam:Identity"].inputProperties.servicePrincipal).toMatchObject({ type: "string", oneOf: [{ type: "string" }, { $ref: "#/types/irv:iam:ServicePrincipal" }] });
-    expect(types["irv:iam:Oidc"].properties.correlationRule).toMatchObject({ type: "string", oneOf: [{ type: "string" }, { $ref: "#/types/irv:iam:CorrelationRule" }] });
+    expect(schema.resources["irv:iam:Identity"].inputProperties.servicePrincipal).toMatchObject({
+      type: "string",
+      oneOf: [{ type: "string" }, { $ref: "#/types/irv:iam:ServicePrincipal" }],
+    });
+    expect(types["irv:iam:Oidc"].properties.correlationRule).toMatchObject({
+      type: "string",
+      oneOf: [{ type: "string" }, { $ref: "#/types/irv:iam:CorrelationRule" }],
+    });
     for (const t of ["irv:iam:Capability", "irv:iam:ServicePrincipal"]) {
       const names = types[t].enum.map((e: any) => e.name);
       expect(new Set(names).size, t).toBe(names.length);
@@ -201,8 +250,16 @@ describe("the plugin's package schema: functions", () => {
   it("declares exactly the functions of the issue, in the package's modules", () => {
     expect(Object.keys(schema.functions).sort()).toEqual(
       [
-        "irv:iam:getGroup", "irv:iam:getRole", "irv:iam:getRoles", "irv:iam:getIdentity", "irv:registry:getRepos", "irv:registry:getRepo",
-        "irv:registry:getTags", "irv:registry:getVersions", "irv:vulnerabilities:getAdvisories", "irv:vulnerabilities:getAdvisory",
+        "irv:iam:getGroup",
+        "irv:iam:getRole",
+        "irv:iam:getRoles",
+        "irv:iam:getIdentity",
+        "irv:registry:getRepos",
+        "irv:registry:getRepo",
+        "irv:registry:getTags",
+        "irv:registry:getVersions",
+        "irv:vulnerabilities:getAdvisories",
+        "irv:vulnerabilities:getAdvisory",
       ].sort(),
     );
   });
@@ -220,7 +277,8 @@ describe("the plugin's package schema: functions", () => {
     expect(Object.keys(spec.outputs.properties)).toEqual(Object.keys(result));
     expect(spec.outputs.required).toEqual(Object.keys(result).filter((n) => !(result as any)[n].optional));
     for (const p of Object.values(spec.outputs.properties) as any[]) expect(p.description).toBeTruthy();
-    if ("list" in f.result) expect(spec.outputs.properties[f.result.list]).toMatchObject({ type: "array", items: { $ref: `#/types/irv:${f.module}:${f.result.of.name}` } });
+    if ("list" in f.result)
+      expect(spec.outputs.properties[f.result.list]).toMatchObject({ type: "array", items: { $ref: `#/types/irv:${f.module}:${f.result.of.name}` } });
     for (const ref of refs(spec)) if (ref.startsWith("#/types/")) expect(schema.types[ref.slice("#/types/".length)], ref).toBeDefined();
   });
 
@@ -230,7 +288,10 @@ describe("the plugin's package schema: functions", () => {
     for (const [name, f] of Object.entries(groups.fields)) if (name !== "parentUid") expect(group[name].description).toBe(f.description);
     expect(schema.types["irv:iam:RoleResult"].properties.builtin.type).toBe("boolean");
     // A result field of a kind shares the kind's schema type.
-    expect(schema.types["irv:iam:RoleResult"].properties.capabilities).toMatchObject({ type: "array", items: { type: "string", oneOf: [{ type: "string" }, { $ref: "#/types/irv:iam:Capability" }] } });
+    expect(schema.types["irv:iam:RoleResult"].properties.capabilities).toMatchObject({
+      type: "array",
+      items: { type: "string", oneOf: [{ type: "string" }, { $ref: "#/types/irv:iam:Capability" }] },
+    });
     expect(schema.functions["irv:iam:getIdentity"].outputs.properties.claimMatch).toMatchObject({ $ref: "#/types/irv:iam:ClaimMatch" });
     expect(schema.types["irv:vulnerabilities:Advisory"].properties.severities.items.$ref).toBe("#/types/irv:vulnerabilities:AdvisorySeverity");
     // The registry's and advisories' objects in the API's shape (tags have updateTime; events a oneof of objects).

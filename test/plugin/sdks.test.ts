@@ -154,13 +154,32 @@ describe("the SDKs generated from the plugin's schema", () => {
 
   it("writes the TypeScript, Go, Python and .NET SDKs with every kind, at the package's version", () => {
     for (const f of [
-      "nodejs/package.json", "nodejs/iam/group.ts", "nodejs/iam/identity.ts", "nodejs/iam/roleBinding.ts", "nodejs/provider.ts",
-      "go/go.mod", "go/irv/iam/group.go", "go/irv/iam/identity.go", "go/irv/iam/roleBinding.go", "go/irv/provider.go",
-      "python/setup.py", "python/pulumi_irv/iam/group.py", "python/pulumi_irv/iam/role_binding.py", "python/pulumi_irv/provider.py",
-      "dotnet/PulumiIrv.Irv.csproj", "dotnet/Iam/Group.cs", "dotnet/Iam/RoleBinding.cs", "dotnet/Provider.cs",
+      "nodejs/package.json",
+      "nodejs/iam/group.ts",
+      "nodejs/iam/identity.ts",
+      "nodejs/iam/roleBinding.ts",
+      "nodejs/provider.ts",
+      "go/go.mod",
+      "go/irv/iam/group.go",
+      "go/irv/iam/identity.go",
+      "go/irv/iam/roleBinding.go",
+      "go/irv/provider.go",
+      "python/setup.py",
+      "python/pulumi_irv/iam/group.py",
+      "python/pulumi_irv/iam/role_binding.py",
+      "python/pulumi_irv/provider.py",
+      "dotnet/PulumiIrv.Irv.csproj",
+      "dotnet/Iam/Group.cs",
+      "dotnet/Iam/RoleBinding.cs",
+      "dotnet/Provider.cs",
       // Functions, and the named objects of their list results.
-      "nodejs/iam/getRoles.ts", "nodejs/registry/getTags.ts", "nodejs/vulnerabilities/getAdvisory.ts", "go/irv/iam/getRoles.go",
-      "go/irv/registry/pulumiTypes.go", "python/pulumi_irv/vulnerabilities/get_advisories.py", "dotnet/Registry/GetRepos.cs",
+      "nodejs/iam/getRoles.ts",
+      "nodejs/registry/getTags.ts",
+      "nodejs/vulnerabilities/getAdvisory.ts",
+      "go/irv/iam/getRoles.go",
+      "go/irv/registry/pulumiTypes.go",
+      "python/pulumi_irv/vulnerabilities/get_advisories.py",
+      "dotnet/Registry/GetRepos.cs",
     ]) {
       expect(existsSync(path.join(out, f)), f).toBe(true);
     }
@@ -184,5 +203,11 @@ describe("the SDKs generated from the plugin's schema", () => {
     expect(read("dotnet/Iam/Inputs/OidcArgs.cs")).toMatch(/_clientSecret = Output\.Tuple<Input<string>\?, int>\(value, emptySecret\)/);
   });
 
-  itBuildsGeneratedSdks({ out: () => out, pythonPackage: "pulumi_irv", goModule: "github.com/pulumi-irv/pulumi-irv/sdk/go", goProgram: GO_PROGRAM, tsProgram: TS_PROGRAM });
+  itBuildsGeneratedSdks({
+    out: () => out,
+    pythonPackage: "pulumi_irv",
+    goModule: "github.com/pulumi-irv/pulumi-irv/sdk/go",
+    goProgram: GO_PROGRAM,
+    tsProgram: TS_PROGRAM,
+  });
 });

@@ -62,7 +62,12 @@ describe("the plugin's provider server", () => {
   it("creates, refreshes, imports and updates an identity provider with only oidc.clientSecret secret in outputs and inputs", async () => {
     const org = ctx.server.organization;
     const urnOf = urn("irv:iam:IdentityProvider", "sso");
-    const inputs = { groupUid: org, name: "sso-depth", defaultRoleUid, oidc: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: secret("cs-3") } };
+    const inputs = {
+      groupUid: org,
+      name: "sso-depth",
+      defaultRoleUid,
+      oidc: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: secret("cs-3") },
+    };
     const made = await call<provproto.CreateResponse>("create", new provproto.CreateRequest().setUrn(urnOf).setProperties(struct(inputs)));
     const outs = made.getProperties()!.toJavaScript() as any;
     expect(outs.oidc).toEqual({ issuer: "https://login.acme.example", clientId: "irv", additionalScopes: [], clientSecret: secret("cs-3") });
@@ -89,7 +94,12 @@ describe("the plugin's provider server", () => {
       "update",
       new provproto.UpdateRequest().setUrn(urnOf).setId(made.getId()).setOlds(struct(outs)).setNews(struct(news)),
     );
-    expect((updated.getProperties()!.toJavaScript() as any).oidc).toEqual({ issuer: "https://login.acme.example", clientId: "irv-2", additionalScopes: [], clientSecret: secret("cs-4") });
+    expect((updated.getProperties()!.toJavaScript() as any).oidc).toEqual({
+      issuer: "https://login.acme.example",
+      clientId: "irv-2",
+      additionalScopes: [],
+      clientSecret: secret("cs-4"),
+    });
     expect((await ctx.api.get(apiPath("identityProviders", made.getId()))).body.oidc.clientId).toBe("irv-2");
     const preview = await call<provproto.UpdateResponse>(
       "update",
@@ -104,7 +114,10 @@ describe("the plugin's provider server", () => {
     const inputs = { groupUid: ctx.server.organization, name: "sso-same", defaultRoleUid, description: secret("kept secret"), oidc };
     const made = await call<provproto.CreateResponse>("create", new provproto.CreateRequest().setUrn(u).setProperties(struct(inputs)));
     const read = async (props: object, ins: object) => {
-      const r = await call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(u).setId(made.getId()).setProperties(struct(props)).setInputs(struct(ins)));
+      const r = await call<provproto.ReadResponse>(
+        "read",
+        new provproto.ReadRequest().setUrn(u).setId(made.getId()).setProperties(struct(props)).setInputs(struct(ins)),
+      );
       return { props: r.getProperties()!.toJavaScript() as any, inputs: r.getInputs()!.toJavaScript() as any };
     };
     const first = await read(made.getProperties()!.toJavaScript() as object, inputs);
@@ -132,7 +145,10 @@ describe("the plugin's provider server", () => {
     const identity = { groupUid: org, name: "depth", claimMatch: { issuer: "https://token.example", subject: secret("repo:acme/app") } };
     const checked = (await check("irv:iam:Identity", identity)).getInputs()!.toJavaScript() as any;
     expect(checked.claimMatch).toEqual({ issuer: "https://token.example", subject: secret("repo:acme/app") });
-    const made = await call<provproto.CreateResponse>("create", new provproto.CreateRequest().setUrn(urn("irv:iam:Identity", "i")).setProperties(struct(identity)));
+    const made = await call<provproto.CreateResponse>(
+      "create",
+      new provproto.CreateRequest().setUrn(urn("irv:iam:Identity", "i")).setProperties(struct(identity)),
+    );
     expect((made.getProperties()!.toJavaScript() as any).claimMatch).toEqual({ issuer: "https://token.example", subject: secret("repo:acme/app") });
     const preview = await call<provproto.CreateResponse>(
       "create",
@@ -154,7 +170,10 @@ describe("the plugin's provider server", () => {
     );
     expect((preview.getProperties()!.toJavaScript() as any).uid).toBe(unknownValue);
 
-    const made = await call<provproto.CreateResponse>("create", new provproto.CreateRequest().setUrn(urn("irv:iam:Group", "g")).setProperties(struct(news)).setTimeout(60));
+    const made = await call<provproto.CreateResponse>(
+      "create",
+      new provproto.CreateRequest().setUrn(urn("irv:iam:Group", "g")).setProperties(struct(news)).setTimeout(60),
+    );
     const uid = made.getId();
     expect((await ctx.api.get(apiPath("groups", uid))).body.name).toBe("plugin-made");
     expect(made.getProperties()!.toJavaScript()).not.toHaveProperty("__timeouts");
@@ -182,7 +201,10 @@ describe("the plugin's provider server", () => {
   it("diffs exactly: none when nothing changed, a detailed replacement naming only the field that forces it", async () => {
     const olds = { uid: "o/g", parentUid: "o", name: "a-0", description: "", createTime: "t" };
     const diff = (news: object) =>
-      call<provproto.DiffResponse>("diff", new provproto.DiffRequest().setUrn(urn("irv:iam:Group", "g")).setId("o/g").setOlds(struct(olds)).setNews(struct(news)));
+      call<provproto.DiffResponse>(
+        "diff",
+        new provproto.DiffRequest().setUrn(urn("irv:iam:Group", "g")).setId("o/g").setOlds(struct(olds)).setNews(struct(news)),
+      );
     expect((await diff({ parentUid: "o", name: "a-0" })).getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
 
     const update = await diff({ parentUid: "o", name: "b-0" });
@@ -225,7 +247,11 @@ describe("the plugin's provider server", () => {
       await configure();
       expect((await read()).getId()).toBe(org);
     } finally {
-      for (const [k, v] of [["IRV_API_URL", saved.url], ["IRV_TOKEN", saved.token]] as const) v === undefined ? delete process.env[k] : (process.env[k] = v);
+      for (const [k, v] of [
+        ["IRV_API_URL", saved.url],
+        ["IRV_TOKEN", saved.token],
+      ] as const)
+        v === undefined ? delete process.env[k] : (process.env[k] = v);
     }
   });
 });

@@ -44,7 +44,9 @@ describe("the plugin's start-up", () => {
 
     // The bin compiles it with V8's code cache, which the build wrote for this node and this bundle.
     const boot = JSON.stringify(path.join(repoRoot, "dist", "plugin", "boot.js"));
-    const rejected = execFileSync(process.execPath, ["-e", `process.stdout.write(String(require(${boot}).compileBundle().cachedDataRejected))`], { encoding: "utf8" });
+    const rejected = execFileSync(process.execPath, ["-e", `process.stdout.write(String(require(${boot}).compileBundle().cachedDataRejected))`], {
+      encoding: "utf8",
+    });
     expect(rejected).toBe("false");
 
     const child = spawn(path.join(repoRoot, "bin", "pulumi-resource-irv"), [], { stdio: ["ignore", "pipe", "inherit"] });

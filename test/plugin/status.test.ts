@@ -50,7 +50,9 @@ describe("the plugin's status lines", () => {
       expect(log.getUrn()).toBe(urn);
       expect(log.getEphemeral()).toBe(true);
       expect(log.getMessage()).toMatch(
-        new RegExp(`^POST /iam/v2beta1/groups/${ctx.server.organization}: HTTP 503 from ${ctx.server.url}; trying again in \\d+ s \\(\\d+ s left of the operation's budget\\)$`),
+        new RegExp(
+          `^POST /iam/v2beta1/groups/${ctx.server.organization}: HTTP 503 from ${ctx.server.url}; trying again in \\d+ s \\(\\d+ s left of the operation's budget\\)$`,
+        ),
       );
     }
   });
@@ -59,9 +61,43 @@ describe("the plugin's status lines", () => {
     const group = (await ctx.api.post(`/iam/v2beta1/groups/${ctx.server.organization}`, { name: "waits-too" })).body as { uid: string; name: string };
     const urn = "urn:pulumi:dev::p::irv:iam:Group::waits-too";
     const calls: [string, string, () => Promise<unknown>][] = [
-      ["GET", "read", () => plugin.call("read", new provproto.ReadRequest().setUrn(urn).setId(group.uid).setProperties(struct({ uid: group.uid, parentUid: ctx.server.organization, name: group.name })))],
-      ["PATCH", "update", () => plugin.call("update", new provproto.UpdateRequest().setUrn(urn).setId(group.uid).setOlds(struct({ uid: group.uid, parentUid: ctx.server.organization, name: group.name })).setNews(struct({ parentUid: ctx.server.organization, name: group.name, description: "now" })))],
-      ["DELETE", "delete", () => plugin.call("delete", new provproto.DeleteRequest().setUrn(urn).setId(group.uid).setProperties(struct({ uid: group.uid, parentUid: ctx.server.organization, name: group.name })))],
+      [
+        "GET",
+        "read",
+        () =>
+          plugin.call(
+            "read",
+            new provproto.ReadRequest()
+              .setUrn(urn)
+              .setId(group.uid)
+              .setProperties(struct({ uid: group.uid, parentUid: ctx.server.organization, name: group.name })),
+          ),
+      ],
+      [
+        "PATCH",
+        "update",
+        () =>
+          plugin.call(
+            "update",
+            new provproto.UpdateRequest()
+              .setUrn(urn)
+              .setId(group.uid)
+              .setOlds(struct({ uid: group.uid, parentUid: ctx.server.organization, name: group.name }))
+              .setNews(struct({ parentUid: ctx.server.organization, name: group.name, description: "now" })),
+          ),
+      ],
+      [
+        "DELETE",
+        "delete",
+        () =>
+          plugin.call(
+            "delete",
+            new provproto.DeleteRequest()
+              .setUrn(urn)
+              .setId(group.uid)
+              .setProperties(struct({ uid: group.uid, parentUid: ctx.server.organization, name: group.name })),
+          ),
+      ],
     ];
     for (const [method, , send] of calls) {
       engine.logs.length = 0;

@@ -48,7 +48,11 @@ describe("the Terraform mapping", () => {
       expect(r.getProvider()).toBe("chainguard");
       expect(Buffer.from(r.getData_asU8()).equals(terraformMapping())).toBe(true);
     }
-    for (const [key, provider] of [["terraform", "aws"], ["crossplane", "chainguard"], ["crossplane", ""]]) {
+    for (const [key, provider] of [
+      ["terraform", "aws"],
+      ["crossplane", "chainguard"],
+      ["crossplane", ""],
+    ]) {
       const r = await mapping(key, provider);
       expect(r.getProvider()).toBe("");
       expect(r.getData_asU8().length).toBe(0);
@@ -63,7 +67,16 @@ describe("the Terraform mapping", () => {
       const data = (await mapping("terraform", "chainguard")).getData_asU8();
       writeFileSync(path.join(dir, "chainguard.json"), data);
       writeFileSync(path.join(dir, "schema.json"), JSON.stringify(packageSchema()));
-      const args = ["-mapping", "chainguard.json", "-schema", "schema.json", "-state", path.join(FIXTURES, "terraform.tfstate"), "-config", path.join(FIXTURES, "main.tf")];
+      const args = [
+        "-mapping",
+        "chainguard.json",
+        "-schema",
+        "schema.json",
+        "-state",
+        path.join(FIXTURES, "terraform.tfstate"),
+        "-config",
+        path.join(FIXTURES, "main.tf"),
+      ];
       report = JSON.parse((await run(goTool("tfmapping"), args, { cwd: dir })).stdout);
     }, 15 * 60_000);
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -103,8 +116,12 @@ describe("the Terraform mapping", () => {
         if (l.to === null) expect(maps, `${l.type}.${l.path}: the table says it does not map`).toBe(false);
       }
       // And nothing the converter sees is missing from the table.
-      for (const [kind, entries] of [["false", report.resources], ["true", report.dataSources]] as const)
-        for (const [type, e] of Object.entries(entries)) for (const p of Object.keys(e.attributes)) expect(seen.has(`${kind}:${type}.${p}`), `${type}.${p}`).toBe(true);
+      for (const [kind, entries] of [
+        ["false", report.resources],
+        ["true", report.dataSources],
+      ] as const)
+        for (const [type, e] of Object.entries(entries))
+          for (const p of Object.keys(e.attributes)) expect(seen.has(`${kind}:${type}.${p}`), `${type}.${p}`).toBe(true);
     });
 
     it("maps the attributes a user writes most: parents, the identity's blocks, capabilities, a binding's uids, the identity provider's oidc and default role, an invite's role, a subscription's sink", () => {
@@ -115,7 +132,11 @@ describe("the Terraform mapping", () => {
       expect(name("chainguard_identity", "aws_identity.aws_arn")).toBe("arn");
       expect(name("chainguard_identity", "service_principal")).toBe("servicePrincipal");
       expect(name("chainguard_role", "capabilities")).toBe("capabilities");
-      expect([name("chainguard_rolebinding", "group"), name("chainguard_rolebinding", "identity"), name("chainguard_rolebinding", "role")]).toEqual(["groupUid", "identityUid", "roleUid"]);
+      expect([name("chainguard_rolebinding", "group"), name("chainguard_rolebinding", "identity"), name("chainguard_rolebinding", "role")]).toEqual([
+        "groupUid",
+        "identityUid",
+        "roleUid",
+      ]);
       expect(name("chainguard_identity_provider", "oidc.client_secret")).toBe("clientSecret");
       expect(name("chainguard_identity_provider", "default_role")).toBe("defaultRoleUid");
       expect(name("chainguard_group_invite", "role")).toBe("roleUid");

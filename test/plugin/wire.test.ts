@@ -74,7 +74,10 @@ describe("Structs kept as bytes", () => {
   });
 
   it("encode a Struct set on the message the stubs' way, and an empty one given as bytes as present", () => {
-    const mine = encodeRead({ message: new provproto.ReadResponse().setId("o/g").setProperties(structproto.Struct.fromJavaScript({ a: 1 })), structs: { inputs: new Uint8Array(0) } });
+    const mine = encodeRead({
+      message: new provproto.ReadResponse().setId("o/g").setProperties(structproto.Struct.fromJavaScript({ a: 1 })),
+      structs: { inputs: new Uint8Array(0) },
+    });
     const back = provproto.ReadResponse.deserializeBinary(mine);
     expect(back.getProperties()!.toJavaScript()).toEqual({ a: 1 });
     expect(back.hasInputs()).toBe(true);

@@ -21,9 +21,11 @@ describe("lookUpRemote", () => {
     // The built-in owner, by the uid getRole gives: judged without asking anything (issue 39).
     const builtin: World = { subjects: [{ urn: "urn:a", name: "ci-owner", kind: "roleBindings", inputs: { groupUid: org, identityUid, roleUid: owner } }] };
     expect(uidsToLookUp(builtin).map((w) => w.kind)).toEqual(["identities"]);
-    expect(evaluate(builtin).filter((f) => f.rule === "irv-workload-identity-admin-at-root").map((f) => f.message)).toEqual([
-      "binds a workload identity to the built-in role owner at the organization's root",
-    ]);
+    expect(
+      evaluate(builtin)
+        .filter((f) => f.rule === "irv-workload-identity-admin-at-root")
+        .map((f) => f.message),
+    ).toEqual(["binds a workload identity to the built-in role owner at the organization's root"]);
     expect(ctx.server.requests.length).toBe(at);
 
     // A custom role made elsewhere: looked up through the API.
@@ -41,9 +43,11 @@ describe("lookUpRemote", () => {
     const settings: Record<string, string> = { "irv:apiUrl": ctx.server.url, "irv:token": ctx.server.token };
     world.remote = await lookUpRemote(world, { get: (k) => settings[k], cache });
     expect([...world.remote.keys()]).toEqual([granter]);
-    expect(evaluate(world).filter((f) => f.rule === "irv-workload-identity-admin-at-root").map((f) => f.message)).toEqual([
-      "binds a workload identity to role granter, which holds role_bindings.create at the organization's root",
-    ]);
+    expect(
+      evaluate(world)
+        .filter((f) => f.rule === "irv-workload-identity-admin-at-root")
+        .map((f) => f.message),
+    ).toEqual(["binds a workload identity to role granter, which holds role_bindings.create at the organization's root"]);
 
     const asked = ctx.server.requests.length;
     await lookUpRemote(world, { get: (k) => settings[k], cache });

@@ -4,7 +4,14 @@
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import type { PolicyResource, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
+import type {
+  PolicyResource,
+  ReportViolation,
+  ResourceValidationArgs,
+  ResourceValidationPolicy,
+  StackValidationArgs,
+  StackValidationPolicy,
+} from "@pulumi/policy";
 import { describe, expect, it, vi } from "vitest";
 import { RULES } from "../../policy/rules";
 import { policies } from "../../policy/policies";
@@ -66,22 +73,34 @@ describe("the policies, called as the engine calls them", () => {
 
   it("judge the plugin's and the dynamic classes' resources alike, and nothing else", () => {
     const role = { groupUid: "g", name: "owner", description: "d", capabilities: ["repo.list"] };
-    expect(validate("irv-role-builtin-name", "irv:iam:Role", role)).toEqual(['is named "owner", like a built-in role. Fix: Give the custom role a name of its own.']);
+    expect(validate("irv-role-builtin-name", "irv:iam:Role", role)).toEqual([
+      'is named "owner", like a built-in role. Fix: Give the custom role a name of its own.',
+    ]);
     expect(validate("irv-role-builtin-name", "pulumi-nodejs:dynamic/irv:Role", { ...role, __provider: "exports.handler = ..." })).toHaveLength(1);
     expect(validate("irv-role-builtin-name", "aws:iam/role:Role", role)).toEqual([]);
   });
 
   it("skip a value the engine does not know yet (preview)", () => {
     // @pulumi/policy hands props that throw on an unknown value; the policies read around it.
-    const props = unknownCheckingProxy({ groupUid: "g", name: "ci-0", description: unknownStringValue, claimMatch: { issuer: unknownStringValue, subject: "s" } });
+    const props = unknownCheckingProxy({
+      groupUid: "g",
+      name: "ci-0",
+      description: unknownStringValue,
+      claimMatch: { issuer: unknownStringValue, subject: "s" },
+    });
     expect(validate("irv-missing-description", "irv:iam:Identity", props)).toEqual([]);
     expect(validate("irv-issuer-not-https", "irv:iam:Identity", props)).toEqual([]);
   });
 
   it("say on stderr, which the engine prints, what a stack rule did not look up without IRV_API_URL, and why", async () => {
     const role = "5b0c".padEnd(40, "0") + "/" + "1".repeat(16);
-    const binding = { type: "irv:iam:RoleBinding", urn: "urn:pulumi:dev::p::irv:iam:RoleBinding::ci-owner", name: "ci-owner",
-      props: { groupUid: "5b0c".padEnd(40, "0"), identityUid: "5b0c".padEnd(40, "0") + "/" + "2".repeat(16), roleUid: role }, propertyDependencies: {} } as unknown as PolicyResource;
+    const binding = {
+      type: "irv:iam:RoleBinding",
+      urn: "urn:pulumi:dev::p::irv:iam:RoleBinding::ci-owner",
+      name: "ci-owner",
+      props: { groupUid: "5b0c".padEnd(40, "0"), identityUid: "5b0c".padEnd(40, "0") + "/" + "2".repeat(16), roleUid: role },
+      propertyDependencies: {},
+    } as unknown as PolicyResource;
     // The same for a stack's arguments.
     const args = { resources: [binding], getConfig: () => ({}) } as unknown as StackValidationArgs;
     vi.stubEnv("IRV_API_URL", "");
@@ -100,7 +119,10 @@ describe("the policies, called as the engine calls them", () => {
         "IRV_API_URL is not set in the engine's environment, and a policy pack does not see the stack's config. What it cannot judge without them it reports as a finding; set IRV_API_URL and IRV_TOKEN to judge those too.\n",
     ]);
     // A guardrail that cannot judge does not pass the binding (issue 39): it says so, as a violation.
-    expect(violations).toEqual([expect.stringMatching(new RegExp(`^binds a workload identity at the organization's root to role ${role}, which could not be looked up to judge it: IRV_API_URL is not set`))]);
+    expect(violations).toEqual([
+      expect.stringMatching(
+        new RegExp(`^binds a workload identity at the organization's root to role ${role}, which could not be looked up to judge it: IRV_API_URL is not set`),
+      ),
+    ]);
   });
 });
-

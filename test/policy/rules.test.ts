@@ -39,19 +39,34 @@ const invite = (i: Record<string, unknown>) => world(subject("groupInvites", { g
 const CASES: Record<string, { violating: [string, () => World][]; compliant: () => World }> = {
   "irv-workload-identity-admin-at-root": {
     violating: [
-      ["owner at the root", () => { const id = ci(ENG); return world(id, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: OWNER })); }],
-      ["a custom role that deletes, referenced before it exists", () => {
-        const id = ci(ENG);
-        const role = subject("roles", { groupUid: ENG, name: "cleaner", description: "d", capabilities: ["repo.list", "repo.delete"] });
-        return world(id, role, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: UNKNOWN }, { deps: { roleUid: [role] } }));
-      }],
-      ["a custom role that grants roles", () => {
-        const id = ci(ENG);
-        const role = subject("roles", { groupUid: ENG, name: "granter", description: "d", capabilities: ["role_bindings.create"] }, { uid: "c".repeat(40) });
-        return world(id, role, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: role.uid }));
-      }],
+      [
+        "owner at the root",
+        () => {
+          const id = ci(ENG);
+          return world(id, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: OWNER }));
+        },
+      ],
+      [
+        "a custom role that deletes, referenced before it exists",
+        () => {
+          const id = ci(ENG);
+          const role = subject("roles", { groupUid: ENG, name: "cleaner", description: "d", capabilities: ["repo.list", "repo.delete"] });
+          return world(id, role, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: UNKNOWN }, { deps: { roleUid: [role] } }));
+        },
+      ],
+      [
+        "a custom role that grants roles",
+        () => {
+          const id = ci(ENG);
+          const role = subject("roles", { groupUid: ENG, name: "granter", description: "d", capabilities: ["role_bindings.create"] }, { uid: "c".repeat(40) });
+          return world(id, role, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: role.uid }));
+        },
+      ],
     ],
-    compliant: () => { const id = ci(ENG); return world(id, subject("roleBindings", { groupUid: ENG, identityUid: id.uid, roleUid: OWNER })); },
+    compliant: () => {
+      const id = ci(ENG);
+      return world(id, subject("roleBindings", { groupUid: ENG, identityUid: id.uid, roleUid: OWNER }));
+    },
   },
   "irv-claim-match-too-broad": {
     violating: [
@@ -65,7 +80,10 @@ const CASES: Record<string, { violating: [string, () => World][]; compliant: () 
   "irv-issuer-not-https": {
     violating: [
       ["a claimMatch issuer", () => claim({ issuer: "http://127.0.0.1:8080", subject: "ci" })],
-      ["an identity provider's issuer", () => world(subject("identityProviders", { groupUid: ENG, name: "sso", oidc: { issuer: "http://localhost:9000", clientId: "x" } }))],
+      [
+        "an identity provider's issuer",
+        () => world(subject("identityProviders", { groupUid: ENG, name: "sso", oidc: { issuer: "http://localhost:9000", clientId: "x" } })),
+      ],
       ["an issuer pattern", () => claim({ issuerPattern: "^http://issuer\\.example$", subject: "ci" })],
     ],
     compliant: () => claim({ issuer: "https://issuer.example", subject: "ci" }),
@@ -78,23 +96,66 @@ const CASES: Record<string, { violating: [string, () => World][]; compliant: () 
     ],
     compliant: () => invite({ ttl: "86400s" }),
   },
-  "irv-invite-single-use": { violating: [["omitted", () => invite({ singleUse: undefined })], ["false", () => invite({ singleUse: false })]], compliant: () => invite({}) },
+  "irv-invite-single-use": {
+    violating: [
+      ["omitted", () => invite({ singleUse: undefined })],
+      ["false", () => invite({ singleUse: false })],
+    ],
+    compliant: () => invite({}),
+  },
   "irv-identity-provider-default-role": {
-    violating: [["owner", () => world(subject("identityProviders", { groupUid: ENG, name: "sso", defaultRoleUid: OWNER, oidc: { issuer: "https://sso.example", clientId: "x" } }))]],
-    compliant: () => world(subject("identityProviders", { groupUid: ENG, name: "sso", defaultRoleUid: VIEWER, oidc: { issuer: "https://sso.example", clientId: "x" } })),
+    violating: [
+      [
+        "owner",
+        () =>
+          world(subject("identityProviders", { groupUid: ENG, name: "sso", defaultRoleUid: OWNER, oidc: { issuer: "https://sso.example", clientId: "x" } })),
+      ],
+    ],
+    compliant: () =>
+      world(subject("identityProviders", { groupUid: ENG, name: "sso", defaultRoleUid: VIEWER, oidc: { issuer: "https://sso.example", clientId: "x" } })),
   },
   "irv-binding-above-identity-group": {
     violating: [
-      ["by uid: an identity of platform bound in engineering", () => { const id = ci(PLATFORM); return world(id, subject("roleBindings", { groupUid: ENG, identityUid: id.uid, roleUid: OWNER })); }],
-      ["before anything exists: followed through dependencies", () => {
-        const eng = subject("groups", { parentUid: ORG, name: "eng" });
-        const platform = subject("groups", { parentUid: UNKNOWN, name: "platform" }, { deps: { parentUid: [eng] } });
-        const id = subject("identities", { groupUid: UNKNOWN, name: "ci-0", description: "d", servicePrincipal: "scanner" }, { deps: { groupUid: [platform] } });
-        const role = subject("roles", { groupUid: UNKNOWN, name: "releaser", description: "d", capabilities: ["tag.create"] }, { deps: { groupUid: [platform] } });
-        return world(eng, platform, id, role, subject("roleBindings", { groupUid: UNKNOWN, identityUid: UNKNOWN, roleUid: UNKNOWN }, { deps: { groupUid: [eng], identityUid: [id], roleUid: [role] } }));
-      }],
+      [
+        "by uid: an identity of platform bound in engineering",
+        () => {
+          const id = ci(PLATFORM);
+          return world(id, subject("roleBindings", { groupUid: ENG, identityUid: id.uid, roleUid: OWNER }));
+        },
+      ],
+      [
+        "before anything exists: followed through dependencies",
+        () => {
+          const eng = subject("groups", { parentUid: ORG, name: "eng" });
+          const platform = subject("groups", { parentUid: UNKNOWN, name: "platform" }, { deps: { parentUid: [eng] } });
+          const id = subject(
+            "identities",
+            { groupUid: UNKNOWN, name: "ci-0", description: "d", servicePrincipal: "scanner" },
+            { deps: { groupUid: [platform] } },
+          );
+          const role = subject(
+            "roles",
+            { groupUid: UNKNOWN, name: "releaser", description: "d", capabilities: ["tag.create"] },
+            { deps: { groupUid: [platform] } },
+          );
+          return world(
+            eng,
+            platform,
+            id,
+            role,
+            subject(
+              "roleBindings",
+              { groupUid: UNKNOWN, identityUid: UNKNOWN, roleUid: UNKNOWN },
+              { deps: { groupUid: [eng], identityUid: [id], roleUid: [role] } },
+            ),
+          );
+        },
+      ],
     ],
-    compliant: () => { const id = ci(PLATFORM); return world(id, subject("roleBindings", { groupUid: PLATFORM, identityUid: id.uid, roleUid: OWNER })); },
+    compliant: () => {
+      const id = ci(PLATFORM);
+      return world(id, subject("roleBindings", { groupUid: PLATFORM, identityUid: id.uid, roleUid: OWNER }));
+    },
   },
   "irv-role-builtin-name": {
     violating: [["owner", () => world(subject("roles", { groupUid: ENG, name: "owner", description: "d", capabilities: ["repo.list"] }))]],
@@ -102,7 +163,13 @@ const CASES: Record<string, { violating: [string, () => World][]; compliant: () 
   },
   "irv-missing-description": {
     violating: [
-      ["an identity", () => claim({ issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" }).subjects.map((s) => ({ ...s, inputs: { ...s.inputs, description: undefined } })).reduce((w, s) => ({ ...w, subjects: [s] }), world())],
+      [
+        "an identity",
+        () =>
+          claim({ issuer: GITHUB, subject: "repo:acme/infra:ref:refs/heads/main" })
+            .subjects.map((s) => ({ ...s, inputs: { ...s.inputs, description: undefined } }))
+            .reduce((w, s) => ({ ...w, subjects: [s] }), world()),
+      ],
       ["a role", () => world(subject("roles", { groupUid: ENG, name: "releaser", capabilities: ["repo.list"] }))],
     ],
     compliant: () => world(subject("roles", { groupUid: ENG, name: "releaser", description: "Publishes tags", capabilities: ["repo.list"] })),
@@ -191,9 +258,27 @@ describe("a rule that cannot judge", () => {
   const why = "IRV_API_URL is not set in the engine's environment";
   const unresolved = (...subjects: Subject[]): World => ({ subjects, now: NOW, unresolved: new Map([[CUSTOM, why]]) });
   it.each<[string, string, () => World]>([
-    ["irv-workload-identity-admin-at-root", "binds a workload identity at the organization's root to role", () => { const id = ci(ENG); return unresolved(id, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: CUSTOM })); }],
-    ["irv-identity-provider-default-role", "gives every user who signs in role", () => unresolved(subject("identityProviders", { groupUid: ENG, name: "sso", defaultRoleUid: CUSTOM, oidc: { issuer: "https://login.example", clientId: "x" } }))],
-    ["irv-invite-owner-role", "invites with role", () => unresolved(subject("groupInvites", { groupUid: ENG, roleUid: CUSTOM, ttl: "86400s", singleUse: true }))],
+    [
+      "irv-workload-identity-admin-at-root",
+      "binds a workload identity at the organization's root to role",
+      () => {
+        const id = ci(ENG);
+        return unresolved(id, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: CUSTOM }));
+      },
+    ],
+    [
+      "irv-identity-provider-default-role",
+      "gives every user who signs in role",
+      () =>
+        unresolved(
+          subject("identityProviders", { groupUid: ENG, name: "sso", defaultRoleUid: CUSTOM, oidc: { issuer: "https://login.example", clientId: "x" } }),
+        ),
+    ],
+    [
+      "irv-invite-owner-role",
+      "invites with role",
+      () => unresolved(subject("groupInvites", { groupUid: ENG, roleUid: CUSTOM, ttl: "86400s", singleUse: true })),
+    ],
   ])("%s reports a role it could not look up, saying why, at its level", (rule, says, w) => {
     const found = evaluate(w()).filter((f) => f.rule === rule);
     expect(found.map((f) => f.enforcementLevel)).toEqual(["mandatory"]);
@@ -205,16 +290,22 @@ describe("a rule that cannot judge", () => {
     const id = ci(ENG);
     const w: World = { subjects: [id, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: owner })], now: NOW, unresolved: new Map() };
     expect(uidsToLookUp(w)).toEqual([]);
-    expect(evaluate(w).filter((f) => f.rule === "irv-workload-identity-admin-at-root").map((f) => f.message)).toEqual([
-      "binds a workload identity to the built-in role owner at the organization's root",
-    ]);
+    expect(
+      evaluate(w)
+        .filter((f) => f.rule === "irv-workload-identity-admin-at-root")
+        .map((f) => f.message),
+    ).toEqual(["binds a workload identity to the built-in role owner at the organization's root"]);
   });
 });
 
 describe("uidsToLookUp", () => {
   it("names the roles and identities the program refers to by uid and does not declare", () => {
     const id = ci(ENG);
-    const w = world(id, subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: OWNER }), subject("groupInvites", { groupUid: ENG, roleUid: UNKNOWN }));
+    const w = world(
+      id,
+      subject("roleBindings", { groupUid: ORG, identityUid: id.uid, roleUid: OWNER }),
+      subject("groupInvites", { groupUid: ENG, roleUid: UNKNOWN }),
+    );
     expect(uidsToLookUp(w)).toEqual([{ kind: "roles", uid: OWNER }]);
   });
 });

@@ -16,8 +16,34 @@ interface Check {
 /** Every check the tool makes; a check that went missing fails as surely as one that failed. */
 const CHECKS = [
   ...["not_found", "invalid_argument", "unauthenticated"].map((c) => `errors.${c}`),
-  ...["create", "get", "create.children", "list.children_of", "list.descendants_of", "list.name", "list.order_by", "list.pages", "list.skip", "update.mask", "update.star", "delete"].map((c) => `groups.${c}`),
-  ...["create.ci", "create.signer", "create.runner", "create.syncer", "list.relationship_type", "list.pages", "update.mask", "update.claim_match", "update.star", "delete.signer", "delete.runner", "delete.syncer"].map((c) => `identities.${c}`),
+  ...[
+    "create",
+    "get",
+    "create.children",
+    "list.children_of",
+    "list.descendants_of",
+    "list.name",
+    "list.order_by",
+    "list.pages",
+    "list.skip",
+    "update.mask",
+    "update.star",
+    "delete",
+  ].map((c) => `groups.${c}`),
+  ...[
+    "create.ci",
+    "create.signer",
+    "create.runner",
+    "create.syncer",
+    "list.relationship_type",
+    "list.pages",
+    "update.mask",
+    "update.claim_match",
+    "update.star",
+    "delete.signer",
+    "delete.runner",
+    "delete.syncer",
+  ].map((c) => `identities.${c}`),
   ...["list.builtin", "create", "update.capabilities", "list.children_of"].map((c) => `roles.${c}`),
   ...["create", "list.identity", "update.role_uid", "delete"].map((c) => `role_bindings.${c}`),
   ...["create", "update.oidc.client_id", "update.oidc.client_secret", "update.default_role", "delete"].map((c) => `identity_providers.${c}`),
@@ -53,7 +79,11 @@ describe("the platform's gRPC clients against irv-server", () => {
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       ),
     );
-    const results: Check[] = stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const results: Check[] = stdout
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     // Each failure with what differed, in one assertion that prints them all.
     expect(results.filter((r) => !r.ok)).toEqual([]);
     expect(results.map((r) => r.check)).toEqual(CHECKS);
@@ -67,7 +97,9 @@ describe("the platform's gRPC clients against irv-server", () => {
 describe("the kinds' events", () => {
   it("are the types and groups the platform's protos and SDK name for each kind's methods", () => {
     const lines = execFileSync(goTool("conformance"), ["-event-types"], { encoding: "utf8" }).trim().split("\n");
-    const named = new Map(lines.map((l) => JSON.parse(l) as { service: string; method: string; type: string; group: string }).map((t) => [`${t.service}/${t.method}`, t]));
+    const named = new Map(
+      lines.map((l) => JSON.parse(l) as { service: string; method: string; type: string; group: string }).map((t) => [`${t.service}/${t.method}`, t]),
+    );
     // The item the tool asks about: two groups below its organization.
     const uid = "4e9a7c1b2d3f5e6a7b8c9d0e1f2a3b4c5d6e7f80/a1b2c3d4e5f60718/8e9fa0b1c2d3e4f5";
     const rule = (g: string) => (g === uid ? "self" : g === uid.slice(0, uid.lastIndexOf("/")) ? "parent" : g === uid.split("/")[0] ? "root" : g);

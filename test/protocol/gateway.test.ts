@@ -93,8 +93,18 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
         const d = desired.description;
         const team = new irv.iam.Group("team", { parentUid: org, name: "gw-dynamic", description: d });
         const inTeam = { groupUid: team.uid };
-        const ci = new irv.iam.Identity("ci", { ...inTeam, name: "ci-0", description: d, claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app:ref:refs/heads/main" } });
-        new irv.iam.Identity("runner", { ...inTeam, name: "runner", description: d, awsIdentity: { awsAccount: "123456789012", arnPattern: "^arn:aws:iam::123456789012:role/runner-.*$" } });
+        const ci = new irv.iam.Identity("ci", {
+          ...inTeam,
+          name: "ci-0",
+          description: d,
+          claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app:ref:refs/heads/main" },
+        });
+        new irv.iam.Identity("runner", {
+          ...inTeam,
+          name: "runner",
+          description: d,
+          awsIdentity: { awsAccount: "123456789012", arnPattern: "^arn:aws:iam::123456789012:role/runner-.*$" },
+        });
         new irv.iam.Identity("syncer", { ...inTeam, name: "syncer", description: d, servicePrincipal: "SERVICE_PRINCIPAL_CATALOG_SYNCER" });
         const role = new irv.iam.Role("deployer", { ...inTeam, name: "deployer", description: d, capabilities: desired.capabilities });
         new irv.iam.RoleBinding("ci-deployer", { ...inTeam, identityUid: ci.uid, roleUid: role.uid });
@@ -105,7 +115,13 @@ describe("the provider through the platform's REST gateway", { timeout: ENGINE_T
           defaultRoleUid: viewer,
           oidc: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: "gw-secret-7f3a", additionalScopes: desired.scopes },
         });
-        new irv.iam.AccountAssociation("accounts", { ...inTeam, name: "accounts", description: d, amazon: { account: "123456789012" }, google: { projectId: "acme-prod", projectNumber: "123456789" } });
+        new irv.iam.AccountAssociation("accounts", {
+          ...inTeam,
+          name: "accounts",
+          description: d,
+          amazon: { account: "123456789012" },
+          google: { projectId: "acme-prod", projectNumber: "123456789" },
+        });
         new irv.iam.GroupInvite("invite", { ...inTeam, roleUid: viewer, email: "new-hire@acme.example", ttl: "86400s" });
         new irv.events.Subscription("hook", { parentUid: team.uid, sink: "https://hooks.acme.example/gw" });
         // The dynamic classes adopt with adoptUid: the engine's import option is not for dynamic resources.

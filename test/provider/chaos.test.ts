@@ -118,11 +118,13 @@ const wire = (kind: CollectionName) => `${COLLECTIONS[kind].path}/`;
 async function expectAgrees(kind: CollectionName, inputs: Rec, id: string, outputs: object): Promise<void> {
   const outs: Rec = { ...outputs };
   const items = await liveUnder(kind, parentIn(inputs));
-  expect(items.map((x) => x.uid), "exactly one, and it is the one in state").toEqual([id]);
+  expect(
+    items.map((x) => x.uid),
+    "exactly one, and it is the one in state",
+  ).toEqual([id]);
   expect(outs.uid).toBe(id);
   const live = items[0];
-  for (const k of ["name", "description", "createTime", "roleUid", "expirationTime", "keyId"])
-    if (k in live && k in outs) expect(outs[k], k).toEqual(live[k]);
+  for (const k of ["name", "description", "createTime", "roleUid", "expirationTime", "keyId"]) if (k in live && k in outs) expect(outs[k], k).toEqual(live[k]);
 }
 
 function provider(kind: CollectionName) {
@@ -219,7 +221,10 @@ describe("lost answers that used to break a create", () => {
     proxy.reset();
     proxy.arm("drop", { method: "POST", path: wire("groupInvites") });
     proxy.arm("unavailable", { method: "DELETE", path: wire("groupInvites"), times: 100 });
-    const err = await dynamicProviders.groupInvites.create(inputs as any).then(() => undefined, (e: Error) => e);
+    const err = await dynamicProviders.groupInvites.create(inputs as any).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     const [left] = await liveUnder("groupInvites", inputs.groupUid);
     expect(err?.message).toContain(`group invite ${left.uid} was created but its response (and code) was lost`);
     expect(err?.message).toContain("delete it by hand");

@@ -54,7 +54,9 @@ describe("iam.getIdentity", () => {
     const asStranger = clientsWith(ctx.server.url, await ctx.server.issueToken(stranger));
     expect((await iam.getIdentity(asStranger, { issuer: PLATFORM, subject: "github|1", allowMissing: true })).found).toBe(true);
     await expect(iam.getIdentity(asStranger, { uid: hidden, allowMissing: true })).rejects.toBeInstanceOf(PermissionDeniedError);
-    await expect(iam.getIdentity(clientsWith(ctx.server.url, "not-a-token"), { issuer: PLATFORM, subject: "github|404", allowMissing: true })).rejects.toBeInstanceOf(UnauthenticatedError);
+    await expect(
+      iam.getIdentity(clientsWith(ctx.server.url, "not-a-token"), { issuer: PLATFORM, subject: "github|404", allowMissing: true }),
+    ).rejects.toBeInstanceOf(UnauthenticatedError);
     // Nothing listens any more: a transport error, not "nobody" (within a short call budget).
     const srv = await startTestServer({ fixtures: {} });
     const url = srv.server.url;

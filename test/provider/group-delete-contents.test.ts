@@ -48,7 +48,9 @@ describe("deleting a group while its contents are being deleted", () => {
   it("still fails, in plain words, when what it holds stays", async () => {
     const id = await freshGroup(ctx);
     await created(ctx.api, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
-    await expect(groups.delete(id, { uid: id, parentUid: ctx.server.organization, name: "g-0" } as any)).rejects.toThrow(`group g-0 (${id}) still contains 1 identity: delete or move them first`);
+    await expect(groups.delete(id, { uid: id, parentUid: ctx.server.organization, name: "g-0" } as any)).rejects.toThrow(
+      `group g-0 (${id}) still contains 1 identity: delete or move them first`,
+    );
     expect((await ctx.api.get(path("groups", id))).status).toBe(200);
   });
 });

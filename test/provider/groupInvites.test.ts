@@ -53,7 +53,10 @@ describe("iam.GroupInvite provider", () => {
     const group = ctx.server.organization;
     const none = await invites.check({} as any, { groupUid: group, roleUid: viewer } as any);
     expect(none.failures?.map((f) => f.property)).toEqual(["ttl"]);
-    const old = await invites.check({} as any, { groupUid: group, roleUid: viewer, ttl: "60s", expirationTime: new Date(Date.now() + 3600_000).toISOString() } as any);
+    const old = await invites.check(
+      {} as any,
+      { groupUid: group, roleUid: viewer, ttl: "60s", expirationTime: new Date(Date.now() + 3600_000).toISOString() } as any,
+    );
     expect(old.failures).toEqual([{ property: "expirationTime", reason: "expirationTime: is not a known field" }]);
   });
 

@@ -55,9 +55,7 @@ describe("iam.Group provider", () => {
     const { id, outs } = await groups.create({ parentUid: parent, name });
     await created(ctx.api, "groups", id, { name: "child" });
     await created(ctx.api, "identities", id, { name: "svc", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
-    await expect(groups.delete(id, outs!)).rejects.toThrow(
-      `group ${name} (${id}) still contains 1 child group, 1 identity: delete or move them first`,
-    );
+    await expect(groups.delete(id, outs!)).rejects.toThrow(`group ${name} (${id}) still contains 1 child group, 1 identity: delete or move them first`);
   });
 
   it("adopts an existing group, updating it to the inputs", async () => {
@@ -112,9 +110,7 @@ describe("iam.Group provider", () => {
   it("refuses to adopt a missing group or one under another parent", async () => {
     const parent = await freshGroup(ctx);
     const elsewhere = await created(ctx.api, "groups", await freshGroup(ctx), { name: uniqueName("x") });
-    await expect(groups.create({ parentUid: parent, name: "a-0", adoptUid: `${parent}/0123456789abcdef` })).rejects.toThrow(
-      /no group with this uid exists/,
-    );
+    await expect(groups.create({ parentUid: parent, name: "a-0", adoptUid: `${parent}/0123456789abcdef` })).rejects.toThrow(/no group with this uid exists/);
     await expect(groups.create({ parentUid: parent, name: "a-0", adoptUid: elsewhere.uid })).rejects.toThrow(
       `belongs to ${elsewhere.uid.slice(0, elsewhere.uid.lastIndexOf("/"))}, but parentUid is ${parent}`,
     );

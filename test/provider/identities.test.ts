@@ -65,7 +65,10 @@ describe("iam.Identity provider", () => {
     ];
     for (const [kind, props] of cases) {
       const r = await identities.check({} as any, { groupUid: g, name: "x-0", ...kind } as any);
-      expect(r.failures?.map((f) => f.reason.split(":")[0]), JSON.stringify(kind)).toEqual(props);
+      expect(
+        r.failures?.map((f) => f.reason.split(":")[0]),
+        JSON.stringify(kind),
+      ).toEqual(props);
     }
     const loopback = await identities.check({} as any, { groupUid: g, name: "x-0", claimMatch: { issuer: "http://127.0.0.1:9999", subject: "s" } } as any);
     expect(loopback.failures).toEqual([]);
@@ -79,15 +82,21 @@ describe("iam.Identity provider", () => {
     const g = ctx.server.organization;
     const r = await identities.check({} as any, { groupUid: g, name: "x-0", claimMatch: { ...claimMatch, issuerr: "https://x.example.com" } } as any);
     expect(r.failures).toEqual([{ property: "claimMatch", reason: "claimMatch.issuerr: is not a known field" }]);
-    const idp = await dynamicProviders.identityProviders.check({} as any, {
-      groupUid: g,
-      name: "x-0",
-      oidc: { issuer: "https://i.example.com", clientId: "c", clientSecret: "s", scopes: ["email"] },
-      defaultRoleUid: g,
-    } as any);
+    const idp = await dynamicProviders.identityProviders.check(
+      {} as any,
+      {
+        groupUid: g,
+        name: "x-0",
+        oidc: { issuer: "https://i.example.com", clientId: "c", clientSecret: "s", scopes: ["email"] },
+        defaultRoleUid: g,
+      } as any,
+    );
     // oidc holds the client secret: no property, so the engine prints no value of it.
     expect(idp.failures).toEqual([{ property: "", reason: "oidc.scopes: is not a known field" }]);
-    const aa = await dynamicProviders.accountAssociations.check({} as any, { groupUid: g, name: "x-0", github: { appInstallations: { "7": { installations: [{ installationId: "1", nme: "x" }] } } } } as any);
+    const aa = await dynamicProviders.accountAssociations.check(
+      {} as any,
+      { groupUid: g, name: "x-0", github: { appInstallations: { "7": { installations: [{ installationId: "1", nme: "x" }] } } } } as any,
+    );
     expect(aa.failures).toEqual([{ property: "github", reason: "github.appInstallations.7.installations.0.nme: is not a known field" }]);
   });
 
@@ -143,16 +152,26 @@ describe("iam.Identity provider", () => {
     const wrong = await identities.check({} as any, { ...inputs, servicePrincipal: "Ingestor" } as any);
     expect(wrong.failures).toHaveLength(1);
     expect(wrong.failures![0].property).toBe("servicePrincipal");
-    expect(wrong.failures![0].reason).toMatch(/^servicePrincipal: is not a service principal: one of COSIGNED, INGESTER, .*SKILLS, with or without the SERVICE_PRINCIPAL_ prefix \(did you mean "INGESTER"\?\)$/);
+    expect(wrong.failures![0].reason).toMatch(
+      /^servicePrincipal: is not a service principal: one of COSIGNED, INGESTER, .*SKILLS, with or without the SERVICE_PRINCIPAL_ prefix \(did you mean "INGESTER"\?\)$/,
+    );
   });
 
   it("refuses to adopt an identity of another kind", async () => {
     const group = await freshGroup(ctx);
-    const aws = await created(ctx.api, "identities", group, { name: "aws", awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/x" } });
+    const aws = await created(ctx.api, "identities", group, {
+      name: "aws",
+      awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/x" },
+    });
     await expect(identities.create({ groupUid: group, name: "aws", claimMatch, adoptUid: aws.uid })).rejects.toThrow(
       /existing identity is a awsIdentity identity, but the inputs declare claimMatch/,
     );
-    const adopted = await identities.create({ groupUid: group, name: "aws2", awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/x" }, adoptUid: aws.uid });
+    const adopted = await identities.create({
+      groupUid: group,
+      name: "aws2",
+      awsIdentity: { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/x" },
+      adoptUid: aws.uid,
+    });
     expect(adopted.outs).toMatchObject({ uid: aws.uid, name: "aws2" });
   });
 });

@@ -47,18 +47,38 @@ describe("iam.IdentityProvider provider", () => {
   });
 
   it("fails check on a plain-http issuer, a missing secret and a missing default role, without echoing secrets", async () => {
-    const r = await idps.check({} as any, { groupUid: ctx.server.organization, name: "x-0", oidc: { issuer: "http://sso.example.com", clientId: "c", clientSecret: "" } } as any);
+    const r = await idps.check(
+      {} as any,
+      { groupUid: ctx.server.organization, name: "x-0", oidc: { issuer: "http://sso.example.com", clientId: "c", clientSecret: "" } } as any,
+    );
     expect(r.failures?.map((f) => f.reason.split(":")[0]).sort()).toEqual(["defaultRoleUid", "oidc.clientSecret", "oidc.issuer"]);
-    const noSecret = await idps.check({} as any, { groupUid: ctx.server.organization, name: "x-0", defaultRoleUid: ctx.server.organization, oidc: { issuer: "https://i.example.com", clientId: "c" } } as any);
+    const noSecret = await idps.check(
+      {} as any,
+      {
+        groupUid: ctx.server.organization,
+        name: "x-0",
+        defaultRoleUid: ctx.server.organization,
+        oidc: { issuer: "https://i.example.com", clientId: "c" },
+      } as any,
+    );
     expect(noSecret.failures).toEqual([{ property: "", reason: "oidc.clientSecret: is required unless pkceEnabled is true (a public client)" }]);
-    const leaky = await idps.check({} as any, { groupUid: ctx.server.organization, name: "x-0", oidc: { issuer: "https://i.example.com", clientId: "c", clientSecret: 42 } } as any);
+    const leaky = await idps.check(
+      {} as any,
+      { groupUid: ctx.server.organization, name: "x-0", oidc: { issuer: "https://i.example.com", clientId: "c", clientSecret: 42 } } as any,
+    );
     expect(JSON.stringify(leaky.failures)).not.toContain("42");
   });
 
   it("creates a public client (PKCE) with no secret, and keeps the new OIDC members as set", async () => {
     const group = await freshGroup(ctx);
     const viewer = await builtinRole(ctx, "viewer");
-    const pkce = { issuer: "https://login.example.com", clientId: "public-app", pkceEnabled: true, groupsClaim: "groups", correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" as const };
+    const pkce = {
+      issuer: "https://login.example.com",
+      clientId: "public-app",
+      pkceEnabled: true,
+      groupsClaim: "groups",
+      correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" as const,
+    };
     const { id, outs } = await idps.create({ groupUid: group, name: "entra", defaultRoleUid: viewer, oidc: pkce });
     expect(outs!.oidc).toMatchObject(pkce);
     const live = (await ctx.api.get(`/iam/v2beta1/identityProviders/${id}`)).body;

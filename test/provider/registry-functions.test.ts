@@ -12,10 +12,29 @@ import { useServer } from "../support/server";
 const digest = `sha256:${"d".repeat(64)}`;
 const ctx = useServer({
   fixtures: {
-    packageVersions: { redis: { latestVersion: "8.2.3", gracePeriodMonths: 2, versions: [{ version: "8.2", latestVersion: "8.2.3", exists: true }], eolVersions: [{ version: "7.0", eolDate: "2025-07-31", eolBroken: true }] } },
+    packageVersions: {
+      redis: {
+        latestVersion: "8.2.3",
+        gracePeriodMonths: 2,
+        versions: [{ version: "8.2", latestVersion: "8.2.3", exists: true }],
+        eolVersions: [{ version: "7.0", eolDate: "2025-07-31", eolBroken: true }],
+      },
+    },
     repos: [
-      { name: "synced", visibility: "public", syncConfig: { source: "chainguard/nginx", amazon: "123456789012.dkr.ecr.us-east-1.amazonaws.com/nginx" }, tags: [{ name: "1.2.3-r4", digest }] },
-      { name: "plain", visibility: "public", tags: [{ name: "latest", digest }, { name: `sha256-${"d".repeat(64)}.att`, digest }] },
+      {
+        name: "synced",
+        visibility: "public",
+        syncConfig: { source: "chainguard/nginx", amazon: "123456789012.dkr.ecr.us-east-1.amazonaws.com/nginx" },
+        tags: [{ name: "1.2.3-r4", digest }],
+      },
+      {
+        name: "plain",
+        visibility: "public",
+        tags: [
+          { name: "latest", digest },
+          { name: `sha256-${"d".repeat(64)}.att`, digest },
+        ],
+      },
     ],
     advisories: [
       {
@@ -45,7 +64,15 @@ describe("registry and advisory functions on the API's shapes", () => {
   it("read a repo's sync_config as syncConfig, and an unset one (null on the wire) as absent", async () => {
     const { repos } = await getRepos(clients, { orderBy: "name" });
     const [plain, synced] = repos;
-    expect(synced.syncConfig).toEqual({ source: "chainguard/nginx", uniqueTags: false, google: "", amazon: "123456789012.dkr.ecr.us-east-1.amazonaws.com/nginx", azure: "", apkoOverlay: "", gracePeriod: false });
+    expect(synced.syncConfig).toEqual({
+      source: "chainguard/nginx",
+      uniqueTags: false,
+      google: "",
+      amazon: "123456789012.dkr.ecr.us-east-1.amazonaws.com/nginx",
+      azure: "",
+      apkoOverlay: "",
+      gracePeriod: false,
+    });
     expect(plain).not.toHaveProperty("syncConfig");
     expect(plain).not.toHaveProperty("customOverlay");
     expect(plain.catalogTier).toBe("CATALOG_TIER_UNSPECIFIED");
@@ -56,7 +83,9 @@ describe("registry and advisory functions on the API's shapes", () => {
     expect(got).toEqual({
       package: "redis",
       versions: {
-        latestVersion: "8.2.3", lastUpdatedTimestamp: "", gracePeriodMonths: 2,
+        latestVersion: "8.2.3",
+        lastUpdatedTimestamp: "",
+        gracePeriodMonths: 2,
         versions: [{ version: "8.2", latestVersion: "8.2.3", releaseDate: "", eolDate: "", exists: true, fips: false, lts: false, eolBroken: false }],
         eolVersions: [{ version: "7.0", latestVersion: "", releaseDate: "", eolDate: "2025-07-31", exists: false, fips: false, lts: false, eolBroken: true }],
       },
@@ -81,7 +110,11 @@ describe("registry and advisory functions on the API's shapes", () => {
   it("read an advisory's severities and events, each with its one member", async () => {
     const a = await getAdvisory(clients, { advisoryId: "CGA-func-tion-test" });
     expect(a.severities).toEqual([{ type: "TYPE_CVSS_V2", score: "AV:N/AC:L/Au:N/C:P/I:P/A:P" }]);
-    expect(a.events[0]).toMatchObject({ author: "a", reviewState: "REVIEW_STATE_UNSPECIFIED", detection: { nvdapi: { cpeSearched: "nginx", cpeFound: "cpe:2.3:a:f5:nginx" } } });
+    expect(a.events[0]).toMatchObject({
+      author: "a",
+      reviewState: "REVIEW_STATE_UNSPECIFIED",
+      detection: { nvdapi: { cpeSearched: "nginx", cpeFound: "cpe:2.3:a:f5:nginx" } },
+    });
     expect(a.events[0]).not.toHaveProperty("issue");
     expect(a.events[1]).toMatchObject({ issue: "https://example.com/9", patched: { patchedVersions: ["1.2.3-r5"], note: "backport" } });
     expect(Object.keys(a.events[1]).filter((k) => ["detection", "patched", "fixed"].includes(k))).toEqual(["patched"]);

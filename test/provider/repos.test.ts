@@ -11,7 +11,10 @@ describe("registry.Repo provider", () => {
     await runLifecycle(ctx, {
       kind: "repos",
       inputs: async () => ({ parentUid: await freshGroup(ctx), name: uniqueName("repo"), bundles: ["application"] }),
-      update: { change: (i) => ({ ...i, name: `${i.name}-renamed`, description: "ours", activeTags: ["latest"], catalogTier: "CATALOG_TIER_BASE" }), mask: ["active_tags", "catalog_tier", "description", "name"] },
+      update: {
+        change: (i) => ({ ...i, name: `${i.name}-renamed`, description: "ours", activeTags: ["latest"], catalogTier: "CATALOG_TIER_BASE" }),
+        mask: ["active_tags", "catalog_tier", "description", "name"],
+      },
       replace: { change: async (i) => ({ ...i, parentUid: await freshGroup(ctx) }), replaces: ["parentUid"] },
       drift: {
         body: { description: "changed by hand" },
@@ -21,7 +24,15 @@ describe("registry.Repo provider", () => {
           expect(inputs.description).toBe("changed by hand");
         },
       },
-      created: (outs, inputs) => expect(outs).toMatchObject({ parentUid: inputs.parentUid, name: inputs.name, bundles: ["application"], aliases: [], activeTags: [], catalogTier: "CATALOG_TIER_UNSPECIFIED" }),
+      created: (outs, inputs) =>
+        expect(outs).toMatchObject({
+          parentUid: inputs.parentUid,
+          name: inputs.name,
+          bundles: ["application"],
+          aliases: [],
+          activeTags: [],
+          catalogTier: "CATALOG_TIER_UNSPECIFIED",
+        }),
     });
   });
 
@@ -31,7 +42,9 @@ describe("registry.Repo provider", () => {
     const read = await repos.read(made.uid, {} as any);
     expect(read.inputs).toMatchObject({ parentUid: group, name: "imported", description: "by hand", aliases: ["b", "a"] });
     // The aliases are a set: the program's order is no change.
-    expect((await repos.diff(made.uid, read.props as any, { parentUid: group, name: "imported", description: "by hand", aliases: ["a", "b"] } as any)).changes).toBe(false);
+    expect(
+      (await repos.diff(made.uid, read.props as any, { parentUid: group, name: "imported", description: "by hand", aliases: ["a", "b"] } as any)).changes,
+    ).toBe(false);
   });
 
   it("checks at preview, naming the field", async () => {

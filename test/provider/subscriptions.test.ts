@@ -46,9 +46,21 @@ describe("events.Subscription provider", () => {
     const reasons = async (sink: unknown) => (await subscriptions.check({} as any, { parentUid, sink } as any)).failures;
     expect(await reasons(SINK)).toEqual([]);
     expect(await reasons("https://localhost/callback")).toEqual([]);
-    for (const bad of ["http://hooks.acme.example/x?token=plain-secret", "ftp://hooks.acme.example", "hooks.acme.example/x", "https:///path-only", "https:\\\\hooks.acme.example", " https://hooks.acme.example/x", "https://hooks.acme.example/a b", `https://hooks.acme.example/${"a".repeat(SINK_MAX)}`]) {
+    for (const bad of [
+      "http://hooks.acme.example/x?token=plain-secret",
+      "ftp://hooks.acme.example",
+      "hooks.acme.example/x",
+      "https:///path-only",
+      "https:\\\\hooks.acme.example",
+      " https://hooks.acme.example/x",
+      "https://hooks.acme.example/a b",
+      `https://hooks.acme.example/${"a".repeat(SINK_MAX)}`,
+    ]) {
       const failures = await reasons(bad);
-      expect(failures?.map((f) => f.property), bad).toEqual(["sink"]);
+      expect(
+        failures?.map((f) => f.property),
+        bad,
+      ).toEqual(["sink"]);
       expect(JSON.stringify(failures)).not.toContain("plain-secret");
     }
     expect((await reasons(undefined))?.map((f) => f.property)).toEqual(["sink"]);

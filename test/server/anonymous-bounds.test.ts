@@ -46,7 +46,14 @@ beforeAll(async () => {
     });
     // seedRegistry makes every other repo public, the first one included.
     const tag = (repo: string) => `${repo}/${(1).toString(16).padStart(16, "0")}`;
-    catalogs[name] = { server, publicRepo: seeded[0], publicTag: tag(seeded[0]), privateRepo: seeded[1], privateTag: tag(seeded[1]), publicTags: (repos / 2) * TAGS_PER_REPO };
+    catalogs[name] = {
+      server,
+      publicRepo: seeded[0],
+      publicTag: tag(seeded[0]),
+      privateRepo: seeded[1],
+      privateTag: tag(seeded[1]),
+      publicTags: (repos / 2) * TAGS_PER_REPO,
+    };
   }
 }, 120_000);
 afterAll(async () => {
@@ -99,41 +106,45 @@ async function workOf(run: () => Promise<ApiResponse>): Promise<{ examined: numb
 const v1 = (p: string) => p.replace("/v2beta1/", "/v1/");
 
 describe("every route an anonymous caller can reach answers within one size bound, whatever the catalog", () => {
-  it.each(Object.keys(SIZES) as (keyof typeof SIZES)[])("over the %s catalog", async (size) => {
-    const c = catalogs[size];
-    // The bound means something only if an unbounded list would break it many times over.
-    expect(c.publicTags * 200).toBeGreaterThan(2 * RESPONSE_BYTES_MAX);
-    expect(c.server.routes.length).toBeGreaterThan(40);
-    // Every registered route, and paths no route takes (the not-found answer).
-    const routes = [...c.server.routes, { method: "GET", url: "/no/such/route" }, { method: "POST", url: "/registry/v3/tags/*" }];
-    const uids = [c.publicRepo, c.publicTag, c.privateRepo, c.privateTag, freshUid(c), c.server.organization];
-    let requests = 0;
-    for (const { method, url } of routes) {
-      const concrete = url.includes("*") ? uids.map((u) => url.replace("*", u)) : [url];
-      const lists = url.includes("/registry/") && !url.includes("*") && method === "GET";
-      const queries: Query[] = lists
-        ? [{}, ...(url.endsWith("repos") ? freshQueries(c, "repos") : freshQueries(c, "tags")).map((q) => q.query), { name: "1.0" }]
-        : [{}];
-      if (lists && url.includes("/v2beta1/")) queries.push({ page_size: "9999999999" }, { page_size: PAGE_SIZE_MAX, order_by: "uid desc" });
-      for (const target of concrete)
-        for (const query of queries) {
-          const res = await anon(c).request(method, target, { query, ...(["POST", "PATCH", "PUT"].includes(method) ? { body: {} } : {}) });
-          requests++;
-          const where = `${method} ${target} ${JSON.stringify(query)}: HTTP ${res.status}`;
-          expect(res.status, where).toBeLessThan(500);
-          expect(res.text.length, where).toBeLessThanOrEqual(RESPONSE_BYTES_MAX);
-          if (method !== "HEAD" && res.status >= 400) {
-            expect(typeof res.body?.code, where).toBe("number");
-            expect(typeof res.body?.message, where).toBe("string");
+  it.each(Object.keys(SIZES) as (keyof typeof SIZES)[])(
+    "over the %s catalog",
+    async (size) => {
+      const c = catalogs[size];
+      // The bound means something only if an unbounded list would break it many times over.
+      expect(c.publicTags * 200).toBeGreaterThan(2 * RESPONSE_BYTES_MAX);
+      expect(c.server.routes.length).toBeGreaterThan(40);
+      // Every registered route, and paths no route takes (the not-found answer).
+      const routes = [...c.server.routes, { method: "GET", url: "/no/such/route" }, { method: "POST", url: "/registry/v3/tags/*" }];
+      const uids = [c.publicRepo, c.publicTag, c.privateRepo, c.privateTag, freshUid(c), c.server.organization];
+      let requests = 0;
+      for (const { method, url } of routes) {
+        const concrete = url.includes("*") ? uids.map((u) => url.replace("*", u)) : [url];
+        const lists = url.includes("/registry/") && !url.includes("*") && method === "GET";
+        const queries: Query[] = lists
+          ? [{}, ...(url.endsWith("repos") ? freshQueries(c, "repos") : freshQueries(c, "tags")).map((q) => q.query), { name: "1.0" }]
+          : [{}];
+        if (lists && url.includes("/v2beta1/")) queries.push({ page_size: "9999999999" }, { page_size: PAGE_SIZE_MAX, order_by: "uid desc" });
+        for (const target of concrete)
+          for (const query of queries) {
+            const res = await anon(c).request(method, target, { query, ...(["POST", "PATCH", "PUT"].includes(method) ? { body: {} } : {}) });
+            requests++;
+            const where = `${method} ${target} ${JSON.stringify(query)}: HTTP ${res.status}`;
+            expect(res.status, where).toBeLessThan(500);
+            expect(res.text.length, where).toBeLessThanOrEqual(RESPONSE_BYTES_MAX);
+            if (method !== "HEAD" && res.status >= 400) {
+              expect(typeof res.body?.code, where).toBe("number");
+              expect(typeof res.body?.message, where).toBe("string");
+            }
+            if (res.status === 200 && method === "GET" && lists) {
+              const items: unknown[] = res.body.items ?? res.body.repos ?? res.body.tags;
+              for (const item of items) expect(JSON.stringify(item).length).toBeLessThanOrEqual(ITEM_BYTES_MAX);
+            }
           }
-          if (res.status === 200 && method === "GET" && lists) {
-            const items: unknown[] = res.body.items ?? res.body.repos ?? res.body.tags;
-            for (const item of items) expect(JSON.stringify(item).length).toBeLessThanOrEqual(ITEM_BYTES_MAX);
-          }
-        }
-    }
-    expect(requests).toBeGreaterThan(200);
-  }, 120_000);
+      }
+      expect(requests).toBeGreaterThan(200);
+    },
+    120_000,
+  );
 
   it("an anonymous v1 list with more matches than one response holds is refused, saying how to narrow it; a narrow one answers", async () => {
     const c = catalogs.large;

@@ -55,9 +55,7 @@ describe("registry-audience tokens", () => {
     expectError(await registry(null, "Bearer junk"), "UNAUTHENTICATED");
     const none = await registry(null);
     expectError(none, "UNAUTHENTICATED");
-    expect(none.headers.get("www-authenticate")).toBe(
-      `Bearer realm="${ctx.server.authUrl}${STS_EXCHANGE_PATH}",service="${ctx.server.registryHost}"`,
-    );
+    expect(none.headers.get("www-authenticate")).toBe(`Bearer realm="${ctx.server.authUrl}${STS_EXCHANGE_PATH}",service="${ctx.server.registryHost}"`);
   });
 
   it("refuse any other audience, naming aud and both accepted values", async () => {

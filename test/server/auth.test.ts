@@ -16,7 +16,6 @@ afterAll(async () => {
   await issuer.close();
 });
 
-
 describe("API tokens", () => {
   it("requires a bearer token this server signed, for this audience, not expired", async () => {
     const anon = ctx.api.as(null);
@@ -28,8 +27,13 @@ describe("API tokens", () => {
 
     // Forged: same claims, signed by a key the server does not know.
     const { privateKey } = await generateKeyPair("ES256");
-    const forged = await new SignJWT({}).setProtectedHeader({ alg: "ES256" }).setIssuer(ctx.server.authUrl)
-      .setAudience(ctx.server.url).setSubject(`${ctx.server.organization}/0000000000000001`).setExpirationTime("1h").sign(privateKey);
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: "ES256" })
+      .setIssuer(ctx.server.authUrl)
+      .setAudience(ctx.server.url)
+      .setSubject(`${ctx.server.organization}/0000000000000001`)
+      .setExpirationTime("1h")
+      .sign(privateKey);
     const f = await ctx.api.as(forged).get(path("groups"));
     expectError(f, "UNAUTHENTICATED");
     expect(f.text).not.toContain(forged);
@@ -78,8 +82,7 @@ describe("token exchange", () => {
     groupUid = (await mkGroup(api, ctx.server.organization, "workloads")).uid;
   });
 
-  const identity = async (claimMatch: object) =>
-    ok(await api.post(path("identities", groupUid), { name: "wl-id", claimMatch })).uid as string;
+  const identity = async (claimMatch: object) => ok(await api.post(path("identities", groupUid), { name: "wl-id", claimMatch })).uid as string;
 
   it("exchanges a matching token for a 1-hour API token for the identity (GET and POST)", async () => {
     const uid = await identity({ issuer: issuer.url, subject: "repo:acme/infra:ref:refs/heads/main" });
@@ -116,7 +119,8 @@ describe("token exchange", () => {
       { ...good, ref: "refs/heads/dev" },
       { ...good, workflow: "build" },
       { ...good, workflow: undefined },
-    ]) expectError(await exchange(ctx, await issuer.sign(bad), uid), "PERMISSION_DENIED");
+    ])
+      expectError(await exchange(ctx, await issuer.sign(bad), uid), "PERMISSION_DENIED");
     // This identity trusts every loopback issuer; later tests need issuers nobody trusts.
     ok(await api.del(path("identities", uid)));
   });
@@ -147,8 +151,11 @@ describe("token exchange", () => {
 
     const anyIssuer = await identity({ issuerPattern: "http://.*", subject: "good" });
     const { privateKey } = await generateKeyPair("ES256");
-    const remote = await new SignJWT({ sub: "good", aud: defaultAudience(ctx.server) }).setProtectedHeader({ alg: "ES256" })
-      .setIssuer("http://issuer.example.com").setExpirationTime("5m").sign(privateKey);
+    const remote = await new SignJWT({ sub: "good", aud: defaultAudience(ctx.server) })
+      .setProtectedHeader({ alg: "ES256" })
+      .setIssuer("http://issuer.example.com")
+      .setExpirationTime("5m")
+      .sign(privateKey);
     const insecure = await exchange(ctx, remote, anyIssuer);
     expect(expectError(insecure, "UNAUTHENTICATED").message).toContain("https");
   });
@@ -168,18 +175,25 @@ describe("token exchange", () => {
   it("verifies static-keys identities against their own JWKS", async () => {
     const { publicKey, privateKey } = await generateKeyPair("ES256");
     const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "ES256" };
-    const uid = ok(await api.post(path("identities", groupUid), {
-      name: "static",
-      staticKeys: {
-        issuer: "https://static.example", subject: "robot", issuerKeys: JSON.stringify({ keys: [jwk] }),
-        expirationTime: new Date(Date.now() + 86_400_000).toISOString(),
-      },
-    })).uid;
+    const uid = ok(
+      await api.post(path("identities", groupUid), {
+        name: "static",
+        staticKeys: {
+          issuer: "https://static.example",
+          subject: "robot",
+          issuerKeys: JSON.stringify({ keys: [jwk] }),
+          expirationTime: new Date(Date.now() + 86_400_000).toISOString(),
+        },
+      }),
+    ).uid;
     const sign = (sub: string, iss = "https://static.example") =>
       new SignJWT({ sub, aud: ctx.server.url }).setProtectedHeader({ alg: "ES256", kid: "k1" }).setIssuer(iss).setExpirationTime("5m").sign(privateKey);
     ok(await exchange(ctx, await sign("robot"), uid));
     expectError(await exchange(ctx, await sign("human"), uid), "PERMISSION_DENIED");
     expectError(await exchange(ctx, await sign("robot", "https://evil.example"), uid), "PERMISSION_DENIED");
-    expectError(await exchange(ctx, await issuer.signForeign({ sub: "robot", iss: "https://static.example", aud: ctx.server.url }, { kid: "k1" }), uid), "UNAUTHENTICATED");
+    expectError(
+      await exchange(ctx, await issuer.signForeign({ sub: "robot", iss: "https://static.example", aud: ctx.server.url }, { kid: "k1" }), uid),
+      "UNAUTHENTICATED",
+    );
   });
 });

@@ -16,11 +16,25 @@ import { bind, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role,
 const ctx = useServer({ fixtures: {} });
 
 const viewerCaps = BUILTIN_ROLES.viewer.capabilities;
-const GRANTER_CAPS = ["role_bindings.list", "role_bindings.create", "role_bindings.update", "role_bindings.delete",
-  "group_invites.list", "group_invites.create", "group_invites.delete", "identity.list", "roles.list", "groups.list"];
+const GRANTER_CAPS = [
+  "role_bindings.list",
+  "role_bindings.create",
+  "role_bindings.update",
+  "role_bindings.delete",
+  "group_invites.list",
+  "group_invites.create",
+  "group_invites.delete",
+  "identity.list",
+  "roles.list",
+  "groups.list",
+];
 
-const CALLERS = { viewer: BUILTIN_ROLES.viewer.capabilities, editor: BUILTIN_ROLES.editor.capabilities,
-  owner: BUILTIN_ROLES.owner.capabilities, granter: GRANTER_CAPS } as Record<string, readonly string[]>;
+const CALLERS = {
+  viewer: BUILTIN_ROLES.viewer.capabilities,
+  editor: BUILTIN_ROLES.editor.capabilities,
+  owner: BUILTIN_ROLES.owner.capabilities,
+  granter: GRANTER_CAPS,
+} as Record<string, readonly string[]>;
 type Caller = keyof typeof CALLERS;
 const TARGETS = ["own", "ancestor", "descendant", "sibling"] as const;
 type Target = (typeof TARGETS)[number];
@@ -47,34 +61,73 @@ interface Kind {
 
 const admin = () => ctx.api;
 const KINDS: Kind[] = [
-  { name: "groups", cap: "groups", make: async (g) => (await mkGroup(admin(), g, fresh("sub"))).uid,
-    create: async (g) => ({ parent: g, body: { name: fresh("made") } }), update: { description: "changed" } },
-  { name: "identities", cap: "identity", make: async (g) => (await mkIdentity(admin(), g, fresh("id"))).uid,
+  {
+    name: "groups",
+    cap: "groups",
+    make: async (g) => (await mkGroup(admin(), g, fresh("sub"))).uid,
+    create: async (g) => ({ parent: g, body: { name: fresh("made") } }),
+    update: { description: "changed" },
+  },
+  {
+    name: "identities",
+    cap: "identity",
+    make: async (g) => (await mkIdentity(admin(), g, fresh("id"))).uid,
     create: async (g) => ({ parent: g, body: { name: "x-id", claimMatch: { issuer: "https://i.example", subject: "s" } } }),
-    update: { description: "changed" } },
-  { name: "roles", cap: "roles",
+    update: { description: "changed" },
+  },
+  {
+    name: "roles",
+    cap: "roles",
     make: async (g) => ok(await admin().post(path("roles", g), { name: "r", capabilities: wireCaps(["groups.list"]) })).uid,
-    create: async (g) => ({ parent: g, body: { name: "r", capabilities: wireCaps(["groups.list"]) } }), grants: ["groups.list"],
-    update: { description: "changed" } },
-  { name: "roleBindings", cap: "role_bindings",
+    create: async (g) => ({ parent: g, body: { name: "r", capabilities: wireCaps(["groups.list"]) } }),
+    grants: ["groups.list"],
+    update: { description: "changed" },
+  },
+  {
+    name: "roleBindings",
+    cap: "role_bindings",
     make: async (g) => (await bind(admin(), g, (await mkIdentity(admin(), g, fresh("b"))).uid, role.viewer)).uid,
     create: async (g) => ({ parent: g, body: { identityUid: (await mkIdentity(admin(), g, fresh("b"))).uid, roleUid: role.viewer } }),
-    grants: viewerCaps, update: { roleUid: builtinRoleUid("registry.pull") }, updateGrants: BUILTIN_ROLES["registry.pull"].capabilities },
-  { name: "identityProviders", cap: "identity_providers",
-    make: async (g) => ok(await admin().post(path("identityProviders", g), { name: "idp", defaultRole: role.viewer, oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" } })).uid,
+    grants: viewerCaps,
+    update: { roleUid: builtinRoleUid("registry.pull") },
+    updateGrants: BUILTIN_ROLES["registry.pull"].capabilities,
+  },
+  {
+    name: "identityProviders",
+    cap: "identity_providers",
+    make: async (g) =>
+      ok(
+        await admin().post(path("identityProviders", g), {
+          name: "idp",
+          defaultRole: role.viewer,
+          oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" },
+        }),
+      ).uid,
     // Its default role is required, and everyone who signs in gets it: a create grants it.
-    create: async (g) => ({ parent: g, body: { name: "idp", defaultRole: role.viewer, oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" } } }),
-    grants: viewerCaps, update: { description: "changed" } },
-  { name: "accountAssociations", cap: "account_associations",
+    create: async (g) => ({
+      parent: g,
+      body: { name: "idp", defaultRole: role.viewer, oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" } },
+    }),
+    grants: viewerCaps,
+    update: { description: "changed" },
+  },
+  {
+    name: "accountAssociations",
+    cap: "account_associations",
     make: async (g) => {
       const owner = (await mkGroup(admin(), g, fresh("acct"))).uid;
       return ok(await admin().post(path("accountAssociations", owner), { name: "a", amazon: { account: "123456789012" } })).uid;
     },
     create: async (g) => ({ parent: (await mkGroup(admin(), g, fresh("acct"))).uid, body: { name: "a", amazon: { account: "123456789012" } } }),
-    update: { description: "changed" } },
-  { name: "groupInvites", cap: "group_invites",
+    update: { description: "changed" },
+  },
+  {
+    name: "groupInvites",
+    cap: "group_invites",
     make: async (g) => ok(await admin().post(path("groupInvites", g), { roleUid: role.viewer, ttl: "86400s" })).uid,
-    create: async (g) => ({ parent: g, body: { roleUid: role.viewer, ttl: "86400s" } }), grants: viewerCaps },
+    create: async (g) => ({ parent: g, body: { roleUid: role.viewer, ttl: "86400s" } }),
+    grants: viewerCaps,
+  },
 ];
 
 /** True when `caller`, bound on A, holds every one of `caps` on `target`. */
@@ -82,8 +135,7 @@ const allowed = (caller: Caller, caps: readonly string[], target: Target) =>
   (target === "own" || target === "descendant") && caps.every((c) => CALLERS[caller].includes(c));
 
 /** The group whose bindings govern an item: groups and account associations are their own. */
-const governing = (kind: Kind, uid: string) =>
-  kind.name === "groups" || kind.name === "accountAssociations" ? uid : uid.slice(0, uid.lastIndexOf("/"));
+const governing = (kind: Kind, uid: string) => (kind.name === "groups" || kind.name === "accountAssociations" ? uid : uid.slice(0, uid.lastIndexOf("/")));
 const inside = (g: string) => g === groups.own || g.startsWith(`${groups.own}/`);
 
 beforeAll(async () => {
@@ -165,7 +217,10 @@ describe("no path gives a caller more than its bindings grant", () => {
     // ...and then A's owner may no longer change how it is assumed, nor delete it with its bindings.
     const hijack = { claimMatch: { issuer: "https://evil.example", subject: "a-owner" } };
     expectError(await as.owner.patch(path("identities", inA.uid), hijack), "PERMISSION_DENIED");
-    expectError(await as.owner.patch(path("identities", inA.uid), { staticKeys: undefined, servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }), "PERMISSION_DENIED");
+    expectError(
+      await as.owner.patch(path("identities", inA.uid), { staticKeys: undefined, servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }),
+      "PERMISSION_DENIED",
+    );
     expectError(await as.owner.del(path("identities", inA.uid)), "PERMISSION_DENIED");
     expect(ok(await admin().get(path("identities", inA.uid))).claimMatch).toEqual(inA.claimMatch);
     ok(await admin().get(path("roleBindings", atRoot.uid)));
@@ -196,11 +251,18 @@ describe("no path gives a caller more than its bindings grant", () => {
     expectError(await roleWriter.api.patch(path("roles", small.uid), { capabilities: wireCaps(["roles.list", "groups.delete"]) }), "PERMISSION_DENIED");
     // Its own role, grown through itself.
     const own = ok(await admin().get(path("roleBindings"), { identity: roleWriter.uid })).roleBindings[0].role.uid;
-    expectError(await roleWriter.api.patch(path("roles", own), { capabilities: wireCaps(["roles.list", "roles.create", "roles.update", "groups.delete"]) }), "PERMISSION_DENIED");
+    expectError(
+      await roleWriter.api.patch(path("roles", own), { capabilities: wireCaps(["roles.list", "roles.create", "roles.update", "groups.delete"]) }),
+      "PERMISSION_DENIED",
+    );
     // An identity provider's sign-in, redirected to an issuer the caller controls.
-    const idp = ok(await admin().post(path("identityProviders", groups.own), {
-      name: "sso", defaultRole: role.owner, oidc: { issuer: "https://sso.example", clientId: "c", clientSecret: "s" },
-    }));
+    const idp = ok(
+      await admin().post(path("identityProviders", groups.own), {
+        name: "sso",
+        defaultRole: role.owner,
+        oidc: { issuer: "https://sso.example", clientId: "c", clientSecret: "s" },
+      }),
+    );
     const idpWriter = await callerWith("idp-writer", ["identity_providers.list", "identity_providers.update"]);
     expectError(await idpWriter.api.patch(path("identityProviders", idp.uid), { oidc: { issuer: "https://evil.example" } }), "PERMISSION_DENIED");
     ok(await idpWriter.api.patch(path("identityProviders", idp.uid), { description: "renamed is fine" }));

@@ -29,7 +29,10 @@ function authorizer(bindings: { group: string; lists: boolean }[]): Authorizer {
 
 /** The pairwise computation scopes() had: every group against every other. */
 function pairwise(bindings: { group: string; lists: boolean }[]): string[] {
-  const groups = bindings.filter((b) => b.lists).map((b) => b.group).sort();
+  const groups = bindings
+    .filter((b) => b.lists)
+    .map((b) => b.group)
+    .sort();
   return [...new Set(groups.filter((g, i) => !groups.some((o, j) => j !== i && (o === g ? j < i : isSelfOrAncestor(o, g)))))];
 }
 

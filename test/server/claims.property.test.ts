@@ -15,8 +15,12 @@ const base = { iss: ISS, sub: "s", aud: API };
 
 /** Any JSON value that is not a string. */
 const notString = fc.oneof(
-  fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
-  fc.array(fc.string(), { maxLength: 4 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 4 }),
+  fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }),
 );
 
 describe("claim rules", () => {

@@ -55,7 +55,9 @@ describe("irv-server CLI", () => {
     const bad = spawnSync(node[0], [...node.slice(1), cli, "--port", "0", "--data-dir", dir], { encoding: "utf8", timeout: 30_000 });
     expect(bad.status).toBe(2);
     expect(bad.stdout).toBe("");
-    expect(bad.stderr).toContain(`irv-server: a data directory needs node:sqlite, for the lock that keeps a second server off it, and this Node (${process.version}) has none: use Node 22.13 or newer`);
+    expect(bad.stderr).toContain(
+      `irv-server: a data directory needs node:sqlite, for the lock that keeps a second server off it, and this Node (${process.version}) has none: use Node 22.13 or newer`,
+    );
     expect(existsSync(dir)).toBe(false);
   });
 

@@ -9,9 +9,7 @@ const ctx = useServer({ fixtures: {} });
 describe("concurrency", () => {
   it("many parallel creates get unique uids and consistent counts", async () => {
     const parent = await mkGroup(ctx.api, ctx.server.organization, "parallel");
-    const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => ctx.api.post(path("groups", parent.uid), { name: `p-${i}` })),
-    );
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => ctx.api.post(path("groups", parent.uid), { name: `p-${i}` })));
     const uids = results.map((r) => ok(r).uid);
     expect(new Set(uids).size).toBe(200);
     const listed = await listAll(ctx.api, "groups", { "uidp.children_of": parent.uid });

@@ -35,8 +35,11 @@ describe("connection bounds", () => {
       ["nothing sent", []],
       ["half a request line", ["POST /auth/sts/exch"]],
       ["headers unfinished", ["POST /auth/sts/exchange HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"]],
-      ["body short of Content-Length", ["POST /auth/sts/exchange HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"a\""]],
-      ["chunked body never ended", ["POST /auth/sts/exchange HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"a\"\r\n"]],
+      ["body short of Content-Length", ['POST /auth/sts/exchange HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"a"']],
+      [
+        "chunked body never ended",
+        ['POST /auth/sts/exchange HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{"a"\r\n'],
+      ],
     ] as const;
     for (const [what, chunks] of stalls) {
       const { received } = untilClosed(port, [...chunks]);

@@ -21,7 +21,10 @@ async function used(): Promise<string> {
 
 describe("a data directory others could write", () => {
   it("is tightened, directory and files alike, saying so", async () => {
-    for (const [dirMode, fileMode] of [[0o777, 0o666], [0o750, 0o640]]) {
+    for (const [dirMode, fileMode] of [
+      [0o777, 0o666],
+      [0o750, 0o640],
+    ]) {
       const dir = await used();
       chmodSync(dir, dirMode);
       for (const f of readdirSync(dir)) chmodSync(join(dir, f), fileMode);

@@ -121,20 +121,32 @@ describe("startServer({ dataDir })", () => {
     };
     const store = new Store();
     const root = groupRecord({ uid: "0123456789abcdef0123456789abcdef01234567", name: "acme", description: "", createTime: "t", updateTime: "t" });
-    const { dataDir: dd } = await DataDir.open(dataDir, store, async () => {
-      store.groups.insert(root);
-      return { organization: root.uid, adminUid: `${root.uid}/0000000000000001`, signingKey: { kty: "EC", crv: "P-256", x: "x", y: "y", d: "d", kid: "k" }, pageSecret: "cw==" };
-      // The journal alone: the directory's lock (node:sqlite, which this Node may lack) is the process tests'.
-    }, { journalIo: io, failure: (e) => new Error(`refused: ${e.code ?? e.message}`), lock: () => ({ release: () => {} }) });
+    const { dataDir: dd } = await DataDir.open(
+      dataDir,
+      store,
+      async () => {
+        store.groups.insert(root);
+        return {
+          organization: root.uid,
+          adminUid: `${root.uid}/0000000000000001`,
+          signingKey: { kty: "EC", crv: "P-256", x: "x", y: "y", d: "d", kid: "k" },
+          pageSecret: "cw==",
+        };
+        // The journal alone: the directory's lock (node:sqlite, which this Node may lack) is the process tests'.
+      },
+      { journalIo: io, failure: (e) => new Error(`refused: ${e.code ?? e.message}`), lock: () => ({ release: () => {} }) },
+    );
     try {
       const child = { ...root, uid: `${root.uid}/00000000000000aa`, name: "child" };
       store.transaction(() => store.groups.insert(child));
       failNext = true;
       const other = { ...root, uid: `${root.uid}/00000000000000bb`, name: "other" };
-      expect(() => store.transaction(() => {
-        store.groups.replace({ ...child, description: "changed" });
-        store.groups.insert(other);
-      })).toThrow("refused: EIO");
+      expect(() =>
+        store.transaction(() => {
+          store.groups.replace({ ...child, description: "changed" });
+          store.groups.insert(other);
+        }),
+      ).toThrow("refused: EIO");
       // Undone: neither write of the failed transaction is visible.
       expect(store.groups.get(child.uid)!.description).toBe("");
       expect(store.groups.has(other.uid)).toBe(false);
@@ -158,7 +170,7 @@ describe("startServer({ dataDir })", () => {
     await stop(first);
     // What a compaction leaves when it dies before renaming its snapshot into place.
     writeFileSync(join(dataDir, "journal-1.log"), "half a journal");
-    writeFileSync(join(dataDir, "snapshot.json.tmp"), "{\"format\":\"irv-server-snapshot/1\",\"gen");
+    writeFileSync(join(dataDir, "snapshot.json.tmp"), '{"format":"irv-server-snapshot/1","gen');
     const second = await launch(dataDir);
     try {
       expect(ok(await apiFor(second.start.url, second.start.token).get(path("groups", g.uid))).name).toBe("before-compaction");
@@ -171,7 +183,7 @@ describe("startServer({ dataDir })", () => {
   it("refuses to start on a damaged data file, naming it, and leaves the directory free", async () => {
     const dataDir = freshDir();
     await stop(await launch(dataDir));
-    writeFileSync(join(dataDir, "snapshot.json"), "{\"format\":");
+    writeFileSync(join(dataDir, "snapshot.json"), '{"format":');
     await expect(launch(dataDir)).rejects.toThrow(/exited 2: irv-server: .*snapshot\.json is not a valid irv-server data file/);
     writeFileSync(join(dataDir, "state.json"), JSON.stringify({ format: "irv-server-state/1", organization: "x" }));
     await expect(launch(dataDir)).rejects.toThrow(/exited 2: irv-server: .*state\.json is not a valid irv-server data file/);
@@ -181,11 +193,13 @@ describe("startServer({ dataDir })", () => {
     const store = new Store();
     const b = { uid: "0123456789abcdef0123456789abcdef01234567/00000000000000aa", identityUid: "i1", roleUid: "r", createTime: "t" };
     store.putBinding(b);
-    expect(() => store.transaction(() => {
-      store.putBinding({ ...b, identityUid: "i2" });
-      store.removeBinding(b.uid);
-      throw new Error("validation failed half-way");
-    })).toThrow("half-way");
+    expect(() =>
+      store.transaction(() => {
+        store.putBinding({ ...b, identityUid: "i2" });
+        store.removeBinding(b.uid);
+        throw new Error("validation failed half-way");
+      }),
+    ).toThrow("half-way");
     expect(store.roleBindings.get(b.uid)).toEqual(b);
     expect(store.bindingsOf("i1")).toEqual([b]);
     expect(store.bindingsOf("i2")).toEqual([]);

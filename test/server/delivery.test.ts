@@ -263,7 +263,23 @@ describe("the irv-server command", () => {
   beforeAll(ensureBuilt, 180_000);
 
   it("takes the delivery options as flags: a receiver on this machine, its certificate, quick retries", async () => {
-    const child = spawn(process.execPath, [cli, "--quiet", "--allow-private-sinks", "--delivery-ca", `${certDir}/cert.pem`, "--delivery-backoff", "10", "--delivery-max-backoff", "50", "--delivery-attempts", "3"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [
+        cli,
+        "--quiet",
+        "--allow-private-sinks",
+        "--delivery-ca",
+        `${certDir}/cert.pem`,
+        "--delivery-backoff",
+        "10",
+        "--delivery-max-backoff",
+        "50",
+        "--delivery-attempts",
+        "3",
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     try {
       const first = await new Promise<string>((resolve, reject) => {
         createInterface({ input: child.stdout }).once("line", resolve);
@@ -285,7 +301,9 @@ describe("the irv-server command", () => {
     const bad = spawnSync(process.execPath, [cli, "--delivery-attempts", "0"], { encoding: "utf8" });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("--delivery-attempts must be a positive integer");
-    await expect(startServer({ delivery: { initialBackoffMs: 500, maxBackoffMs: 100 } })).rejects.toThrow("delivery.maxBackoffMs (100) must not be below delivery.initialBackoffMs (500)");
+    await expect(startServer({ delivery: { initialBackoffMs: 500, maxBackoffMs: 100 } })).rejects.toThrow(
+      "delivery.maxBackoffMs (100) must not be below delivery.initialBackoffMs (500)",
+    );
     await expect(startServer({ delivery: { maxQueued: 0 } })).rejects.toThrow("delivery.maxQueued must be a positive integer");
   });
 });
@@ -305,7 +323,11 @@ describe("a sink that never answers", () => {
       for (let i = 0; i < 10; i++) made.push((await mkGroup(api, org, `while-dead-${i}`)).uid);
       // Every write was answered, and the live sink got every event, while the dead one still holds.
       await r.next((l) => l.subject === made[made.length - 1], "the last group's event");
-      expect(accepted(r).filter((l) => l[0] === "dev.chainguard.api.iam.group.created.v1").map((l) => l[1])).toEqual(made);
+      expect(
+        accepted(r)
+          .filter((l) => l[0] === "dev.chainguard.api.iam.group.created.v1")
+          .map((l) => l[1]),
+      ).toEqual(made);
       expect(dead.held()).toBeGreaterThan(0);
       expect(dead.closed()).toBe(0);
     } finally {
@@ -344,7 +366,9 @@ describe("a sink that never answers", () => {
 });
 
 /** An https server on 127.0.0.1 with the receivers' certificate, answering as `handle` does. */
-async function httpsSink(handle: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<{ url: string; requests(): number; close(): Promise<void> }> {
+async function httpsSink(
+  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<{ url: string; requests(): number; close(): Promise<void> }> {
   let n = 0;
   const srv = https.createServer({ cert: ca, key: readFileSync(`${certDir}/key.pem`) }, (req, res) => {
     n++;
@@ -395,4 +419,3 @@ async function until<T>(found: () => T | undefined, ms = 60_000): Promise<T> {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
-

@@ -35,102 +35,109 @@ describe("irv-server --data-dir", () => {
     ["", []],
     // Compacting every few writes: the crash may land in the middle of one.
     [", compacting every 4 KiB", ["--compact-after", "4096"]],
-  ])("keeps every acknowledged write across a SIGKILL in the middle of a concurrent write load%s", async (_, args) => {
-    const dir = freshDir();
-    const first = await launch(dir, args);
-    const { organization, token } = first.start;
-    const api = apiFor(first.start.url, token);
-    /** Per uid, the outcomes allowed: one once a write is acknowledged, two while it was in flight at the crash. */
-    const expected = new Map<string, { collection: Collection; outcomes: Outcome[] }>();
-    const settle = (collection: Collection, uid: string, outcome: Outcome) => expected.set(uid, { collection, outcomes: [outcome] });
-    /** A write in flight when the process died may or may not have landed (but never half). */
-    const either = (uid: string, outcome: Outcome) => expected.get(uid)!.outcomes.push(outcome);
-    /** Identity deletes in flight when the process died: identity and binding go together or not at all. */
-    const inFlightDeletes: { identity: string; binding: string }[] = [];
-    let acks = 0;
-    let killing: Promise<void> | undefined;
-    const KILL_AFTER_ACKS = 400;
+  ])(
+    "keeps every acknowledged write across a SIGKILL in the middle of a concurrent write load%s",
+    async (_, args) => {
+      const dir = freshDir();
+      const first = await launch(dir, args);
+      const { organization, token } = first.start;
+      const api = apiFor(first.start.url, token);
+      /** Per uid, the outcomes allowed: one once a write is acknowledged, two while it was in flight at the crash. */
+      const expected = new Map<string, { collection: Collection; outcomes: Outcome[] }>();
+      const settle = (collection: Collection, uid: string, outcome: Outcome) => expected.set(uid, { collection, outcomes: [outcome] });
+      /** A write in flight when the process died may or may not have landed (but never half). */
+      const either = (uid: string, outcome: Outcome) => expected.get(uid)!.outcomes.push(outcome);
+      /** Identity deletes in flight when the process died: identity and binding go together or not at all. */
+      const inFlightDeletes: { identity: string; binding: string }[] = [];
+      let acks = 0;
+      let killing: Promise<void> | undefined;
+      const KILL_AFTER_ACKS = 400;
 
-    /** Sends one write; undefined once the server is gone (the write's outcome is unknown). */
-    const write = async (send: () => Promise<ApiResponse>): Promise<any> => {
-      let res: ApiResponse;
-      try {
-        res = await send();
-      } catch {
-        return undefined;
-      }
-      expect(res.status, res.text).toBe(200);
-      if (++acks === KILL_AFTER_ACKS) killing = crash(first);
-      return res.body;
-    };
-
-    const worker = async (w: number) => {
-      for (let i = 0; ; i++) {
-        const name = `w${w}-${i}`;
-        const g = await write(() => api.post(path("groups", organization), { name }));
-        if (!g) return;
-        settle("groups", g.uid, { name, description: "" });
-        const id = await write(() =>
-          api.post(path("identities", g.uid), { name: "ci-bot", claimMatch: { issuer: "https://ci.example.com", subject: name } }),
-        );
-        if (!id) return;
-        settle("identities", id.uid, { name: "ci-bot", claimMatch: { subject: name } });
-        const b = await write(() => api.post(path("roleBindings", g.uid), { identityUid: id.uid, roleUid: role.viewer }));
-        if (!b) return;
-        settle("roleBindings", b.uid, { identity: { uid: id.uid }, role: { uid: role.viewer } });
-        const r = await write(() => api.post(path("roles", g.uid), { name: "reader", capabilities: wireCaps(["groups.list"]) }));
-        if (!r) return;
-        settle("roles", r.uid, { capabilities: wireCaps(["groups.list"]) });
-        if (!(await write(() => api.patch(path("groups", g.uid), { description: `v${i}` })))) return either(g.uid, { name, description: `v${i}` });
-        settle("groups", g.uid, { name, description: `v${i}` });
-        if (i % 2 === 1) continue;
-        // Deleting the identity also deletes its binding: one transaction, one journal record.
-        if (!(await write(() => api.del(path("identities", id.uid))))) {
-          inFlightDeletes.push({ identity: id.uid, binding: b.uid });
-          either(id.uid, null);
-          return either(b.uid, null);
+      /** Sends one write; undefined once the server is gone (the write's outcome is unknown). */
+      const write = async (send: () => Promise<ApiResponse>): Promise<any> => {
+        let res: ApiResponse;
+        try {
+          res = await send();
+        } catch {
+          return undefined;
         }
-        settle("identities", id.uid, null);
-        settle("roleBindings", b.uid, null);
-        if (!(await write(() => api.del(path("roles", r.uid))))) return either(r.uid, null);
-        settle("roles", r.uid, null);
-        if (!(await write(() => api.del(path("groups", g.uid))))) return either(g.uid, null);
-        settle("groups", g.uid, null);
-      }
-    };
-    await Promise.all([0, 1, 2, 3, 4, 5].map(worker));
-    await killing;
-    expect(acks).toBeGreaterThanOrEqual(KILL_AFTER_ACKS);
-    expect(await first.exited).toBe("SIGKILL");
+        expect(res.status, res.text).toBe(200);
+        if (++acks === KILL_AFTER_ACKS) killing = crash(first);
+        return res.body;
+      };
 
-    // Same directory, same port: the old token (signed before the crash) must still verify.
-    const second = await launch(dir, ["--port", portOf(first.start.url), ...args]);
-    try {
-      expect(second.start.organization).toBe(organization);
-      const old = apiFor(second.start.url, token);
-      let present = 0;
-      let absent = 0;
-      for (const [uid, want] of expected) {
-        const res = await old.get(path(want.collection, uid));
-        const found = res.status === 404 ? null : ok(res);
-        if (found === null) absent++;
-        else present++;
-        const matches = (o: Outcome) => (o === null ? found === null : found !== null && contains(found, o));
-        expect(want.outcomes.some(matches), `${want.collection} ${uid}: ${JSON.stringify(found)} is none of ${JSON.stringify(want.outcomes)}`).toBe(true);
+      const worker = async (w: number) => {
+        for (let i = 0; ; i++) {
+          const name = `w${w}-${i}`;
+          const g = await write(() => api.post(path("groups", organization), { name }));
+          if (!g) return;
+          settle("groups", g.uid, { name, description: "" });
+          const id = await write(() =>
+            api.post(path("identities", g.uid), { name: "ci-bot", claimMatch: { issuer: "https://ci.example.com", subject: name } }),
+          );
+          if (!id) return;
+          settle("identities", id.uid, { name: "ci-bot", claimMatch: { subject: name } });
+          const b = await write(() => api.post(path("roleBindings", g.uid), { identityUid: id.uid, roleUid: role.viewer }));
+          if (!b) return;
+          settle("roleBindings", b.uid, { identity: { uid: id.uid }, role: { uid: role.viewer } });
+          const r = await write(() => api.post(path("roles", g.uid), { name: "reader", capabilities: wireCaps(["groups.list"]) }));
+          if (!r) return;
+          settle("roles", r.uid, { capabilities: wireCaps(["groups.list"]) });
+          if (!(await write(() => api.patch(path("groups", g.uid), { description: `v${i}` })))) return either(g.uid, { name, description: `v${i}` });
+          settle("groups", g.uid, { name, description: `v${i}` });
+          if (i % 2 === 1) continue;
+          // Deleting the identity also deletes its binding: one transaction, one journal record.
+          if (!(await write(() => api.del(path("identities", id.uid))))) {
+            inFlightDeletes.push({ identity: id.uid, binding: b.uid });
+            either(id.uid, null);
+            return either(b.uid, null);
+          }
+          settle("identities", id.uid, null);
+          settle("roleBindings", b.uid, null);
+          if (!(await write(() => api.del(path("roles", r.uid))))) return either(r.uid, null);
+          settle("roles", r.uid, null);
+          if (!(await write(() => api.del(path("groups", g.uid))))) return either(g.uid, null);
+          settle("groups", g.uid, null);
+        }
+      };
+      await Promise.all([0, 1, 2, 3, 4, 5].map(worker));
+      await killing;
+      expect(acks).toBeGreaterThanOrEqual(KILL_AFTER_ACKS);
+      expect(await first.exited).toBe("SIGKILL");
+
+      // Same directory, same port: the old token (signed before the crash) must still verify.
+      const second = await launch(dir, ["--port", portOf(first.start.url), ...args]);
+      try {
+        expect(second.start.organization).toBe(organization);
+        const old = apiFor(second.start.url, token);
+        let present = 0;
+        let absent = 0;
+        for (const [uid, want] of expected) {
+          const res = await old.get(path(want.collection, uid));
+          const found = res.status === 404 ? null : ok(res);
+          if (found === null) absent++;
+          else present++;
+          const matches = (o: Outcome) => (o === null ? found === null : found !== null && contains(found, o));
+          expect(want.outcomes.some(matches), `${want.collection} ${uid}: ${JSON.stringify(found)} is none of ${JSON.stringify(want.outcomes)}`).toBe(true);
+        }
+        for (const d of inFlightDeletes) {
+          const statuses = [(await old.get(path("identities", d.identity))).status, (await old.get(path("roleBindings", d.binding))).status];
+          expect([
+            [200, 200],
+            [404, 404],
+          ]).toContainEqual(statuses);
+        }
+        // Nothing appeared that no one wrote: every worker group listed is one a write created.
+        const listed = ok(await old.get(path("groups"), { "uidp.children_of": organization, page_size: 200 }));
+        for (const grp of listed.groups as { uid: string; name: string }[]) expect(grp.name).toMatch(/^w\d+-\d+$/);
+        // And it takes writes again.
+        ok(await old.post(path("groups", organization), { name: "after-crash" }));
+      } finally {
+        await stop(second);
       }
-      for (const d of inFlightDeletes) {
-        const statuses = [(await old.get(path("identities", d.identity))).status, (await old.get(path("roleBindings", d.binding))).status];
-        expect([[200, 200], [404, 404]]).toContainEqual(statuses);
-      }
-      // Nothing appeared that no one wrote: every worker group listed is one a write created.
-      const listed = ok(await old.get(path("groups"), { "uidp.children_of": organization, page_size: 200 }));
-      for (const grp of listed.groups as { uid: string; name: string }[]) expect(grp.name).toMatch(/^w\d+-\d+$/);
-      // And it takes writes again.
-      ok(await old.post(path("groups", organization), { name: "after-crash" }));
-    } finally {
-      await stop(second);
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   it("drops a journal record torn by a crash whole, and appends cleanly after it", async () => {
     const dir = freshDir();
@@ -145,7 +152,10 @@ describe("irv-server --data-dir", () => {
     ok(await api.del(path("identities", id.uid)));
     await crash(first);
 
-    const journal = join(dir, readdirSync(dir).find((f) => f.startsWith("journal-"))!);
+    const journal = join(
+      dir,
+      readdirSync(dir).find((f) => f.startsWith("journal-"))!,
+    );
     const { starts, length } = journalRecords(journal);
     const last = starts[starts.length - 1];
     // Torn: only part of the record reached the disk.
@@ -235,8 +245,12 @@ describe("irv-server --data-dir", () => {
     for (let i = 0; i < 20; i++) acked.push((await mkGroup(api, first.start.organization, `before-${i}`)).uid);
     // A new PID namespace (as a second container on the same volume has), where the first
     // server's pid does not exist: a pid in a file would let it in.
-    const elsewhere = { wrap: ["unshare", ...(process.getuid?.() === 0 ? [] : ["--user", "--map-root-user"]), "--pid", "--fork", "--mount-proc", "--kill-child=SIGTERM"] };
-    await expect(launch(dir, [], elsewhere)).rejects.toThrow(new RegExp(`exited 2: irv-server: data directory ${dir} is in use by another irv-server \\(process ${first.child.pid} on host `));
+    const elsewhere = {
+      wrap: ["unshare", ...(process.getuid?.() === 0 ? [] : ["--user", "--map-root-user"]), "--pid", "--fork", "--mount-proc", "--kill-child=SIGTERM"],
+    };
+    await expect(launch(dir, [], elsewhere)).rejects.toThrow(
+      new RegExp(`exited 2: irv-server: data directory ${dir} is in use by another irv-server \\(process ${first.child.pid} on host `),
+    );
     // Still the only one: it keeps taking writes, all of them acknowledged.
     for (let i = 0; i < 20; i++) acked.push((await mkGroup(api, first.start.organization, `after-${i}`)).uid);
     await crash(first);
@@ -271,7 +285,9 @@ describe("irv-server --data-dir", () => {
       damaged[at] ^= 0x20;
       writeFileSync(journal, damaged);
       const refused = launch(dir, ["--port", portOf(url)]);
-      await expect(refused).rejects.toThrow(new RegExp(`exited 2: irv-server: ${journal} is damaged at byte ${starts[5]}, in record 6: 7 whole records follow it`));
+      await expect(refused).rejects.toThrow(
+        new RegExp(`exited 2: irv-server: ${journal} is damaged at byte ${starts[5]}, in record 6: 7 whole records follow it`),
+      );
       await expect(refused).rejects.toThrow(/--recover-journal/);
       // Not a byte changed.
       expect(readFileSync(journal).equals(damaged)).toBe(true);

@@ -60,7 +60,14 @@ describe("unauthenticated exchange cost does not follow the organization's confi
         for (const [i, b] of bodies.entries()) {
           const body =
             "staticKeys" in b
-              ? { staticKeys: { issuer: "https://static.example", subject: "s", expirationTime: later(), issuerKeys: keySet(await Promise.all(Array.from({ length: b.staticKeys.n }, (_, j) => ecKey(`k${i}-${j}`)))) } }
+              ? {
+                  staticKeys: {
+                    issuer: "https://static.example",
+                    subject: "s",
+                    expirationTime: later(),
+                    issuerKeys: keySet(await Promise.all(Array.from({ length: b.staticKeys.n }, (_, j) => ecKey(`k${i}-${j}`)))),
+                  },
+                }
               : b;
           const res = await create(body);
           // Whatever is refused is refused by a rule naming the field, never by a 500.
@@ -81,8 +88,11 @@ describe("unauthenticated exchange cost does not follow the organization's confi
         expect(again.patternRuns).toBe(0);
         // A token for the static issuer, signed by a key nobody trusts, parses nothing either.
         const { privateKey } = await generateKeyPair("ES256");
-        const foreign = await new SignJWT({ sub: "s", aud: ctx.server.url }).setProtectedHeader({ alg: "ES256" })
-          .setIssuer("https://static.example").setExpirationTime("5m").sign(privateKey);
+        const foreign = await new SignJWT({ sub: "s", aud: ctx.server.url })
+          .setProtectedHeader({ alg: "ES256" })
+          .setIssuer("https://static.example")
+          .setExpirationTime("5m")
+          .sign(privateKey);
         const statics = await workOf(() => exchange(ctx, foreign, target));
         expect(statics.keySetBytesParsed).toBe(0);
         expect(statics.fetches).toBeLessThanOrEqual(1);

@@ -41,16 +41,25 @@ const ask = async (query: Record<string, string | string[]>, method = "GET") =>
 
 describe("where the exchange reads its fields", () => {
   it("reads a form body, repeated fields included, as the SDK's exchanger sends it", async () => {
-    const form = new URLSearchParams([["aud", ctx.server.url], ["identity", uid], ["cap", "groups.list"], ["cap", "CAP_IAM_GROUPS_CREATE"]]);
+    const form = new URLSearchParams([
+      ["aud", ctx.server.url],
+      ["identity", uid],
+      ["cap", "groups.list"],
+      ["cap", "CAP_IAM_GROUPS_CREATE"],
+    ]);
     const res = await apiFor(ctx.server.authUrl, null).request("POST", STS_EXCHANGE_PATH, {
-      token: await external(), rawBody: form.toString(), headers: { "content-type": "application/x-www-form-urlencoded" },
+      token: await external(),
+      rawBody: form.toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
     });
     expect(decodeJwt(ok(res).token)).toMatchObject({ sub: uid, cap: ["groups.list", "groups.create"] });
   });
 
   it("does not read a JSON body: its identity is not there, so the exchange signs no one in", async () => {
     const res = await apiFor(ctx.server.authUrl, null).request("POST", STS_EXCHANGE_PATH, {
-      token: await external(), query: { aud: ctx.server.url }, body: { identity: uid },
+      token: await external(),
+      query: { aud: ctx.server.url },
+      body: { identity: uid },
     });
     expect(expectError(res, "PERMISSION_DENIED").message).toContain("(identity)");
   });
@@ -60,7 +69,10 @@ describe("where the exchange reads its fields", () => {
     expectFieldViolation(await ask({ identity: [uid, `${ctx.server.organization}/0123456789abcdef`] }), "identity");
     expectFieldViolation(await ask({ identity_provider: "nope" }), "identity_provider");
     expectFieldViolation(await ask({ scopes: "nope" }), "scopes");
-    expectFieldViolation(await ask({ scopes: Array.from({ length: 65 }, (_, i) => `${ctx.server.organization}/${i.toString(16).padStart(16, "0")}`) }), "scopes");
+    expectFieldViolation(
+      await ask({ scopes: Array.from({ length: 65 }, (_, i) => `${ctx.server.organization}/${i.toString(16).padStart(16, "0")}`) }),
+      "scopes",
+    );
     const v = expectFieldViolation(await ask({ cap: "group.list" }), "cap");
     expect(v[0].description).toContain('did you mean "groups.list"');
   });
@@ -99,7 +111,12 @@ describe("cap and scopes narrow the token", () => {
   it("over gRPC too, through the same REST operation", async () => {
     const g = grpcFor(ctx.server.url, null);
     try {
-      const r = await g.call("chainguard.platform.oidc.SecurityTokenService", "Exchange", { aud: [ctx.server.url], identity: uid, cap: ["groups.list"], scopes: [group] }, { token: await external() });
+      const r = await g.call(
+        "chainguard.platform.oidc.SecurityTokenService",
+        "Exchange",
+        { aud: [ctx.server.url], identity: uid, cap: ["groups.list"], scopes: [group] },
+        { token: await external() },
+      );
       expect("ok" in r && decodeJwt(r.ok.token)).toMatchObject({ cap: ["groups.list"], scp: [group] });
     } finally {
       g.close();
@@ -119,8 +136,18 @@ describe("what an identity accepts when it names no audience", () => {
     const { publicKey, privateKey } = await generateKeyPair("ES256");
     const issuerKeys = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: "k", alg: "ES256" }] });
     const make = async (name: string, audiences?: string[]) =>
-      ok(await ctx.api.post(path("identities", ctx.server.organization), { name, staticKeys: { issuer: "https://static.example", subject: "robot", issuerKeys, ...(audiences ? { audiences } : {}) } })).uid;
-    const sign = (aud: string) => new SignJWT({ sub: "robot", aud }).setProtectedHeader({ alg: "ES256", kid: "k" }).setIssuer("https://static.example").setExpirationTime("5m").sign(privateKey);
+      ok(
+        await ctx.api.post(path("identities", ctx.server.organization), {
+          name,
+          staticKeys: { issuer: "https://static.example", subject: "robot", issuerKeys, ...(audiences ? { audiences } : {}) },
+        }),
+      ).uid;
+    const sign = (aud: string) =>
+      new SignJWT({ sub: "robot", aud })
+        .setProtectedHeader({ alg: "ES256", kid: "k" })
+        .setIssuer("https://static.example")
+        .setExpirationTime("5m")
+        .sign(privateKey);
     const plain = await make("static-plain");
     ok(await exchange(ctx, await sign(defaultAudience(ctx.server)), plain));
     ok(await exchange(ctx, await sign(ctx.server.url), plain));
@@ -128,9 +155,13 @@ describe("what an identity accepts when it names no audience", () => {
     const own = await make("static-own", ["custom"]);
     ok(await exchange(ctx, await sign("custom"), own));
     expectError(await exchange(ctx, await sign(ctx.server.url), own), "PERMISSION_DENIED");
-    const v = expectFieldViolation(await ctx.api.post(path("identities", ctx.server.organization), {
-      name: "static-two", staticKeys: { issuer: "https://static.example", subject: "robot", issuerKeys, audiences: ["a", "b"] },
-    }), "staticKeys.audiences");
+    const v = expectFieldViolation(
+      await ctx.api.post(path("identities", ctx.server.organization), {
+        name: "static-two",
+        staticKeys: { issuer: "https://static.example", subject: "robot", issuerKeys, audiences: ["a", "b"] },
+      }),
+      "staticKeys.audiences",
+    );
     expect(v[0].description).toContain("exactly one");
   });
 });

@@ -28,7 +28,10 @@ interface Recorder {
   close(): Promise<void>;
 }
 
-async function startRecorder(host: string, handle: (req: IncomingMessage, res: ServerResponse, base: string) => void = (_q, res) => res.end()): Promise<Recorder> {
+async function startRecorder(
+  host: string,
+  handle: (req: IncomingMessage, res: ServerResponse, base: string) => void = (_q, res) => res.end(),
+): Promise<Recorder> {
   const server: Server = createServer();
   const rec: Recorder = { port: 0, connections: 0, hits: new Map(), close: async () => {} };
   server.on("connection", () => rec.connections++);
@@ -149,10 +152,24 @@ describe("disallowed addresses are never fetched", () => {
     const p = target.port;
     const p6 = target6?.port ?? p;
     const literals = [
-      `https://127.0.0.1:${p}`, `https://2130706433:${p}`, `https://0177.0.0.1:${p}`, `https://0x7f.0.0.1:${p}`, `https://127.1:${p}`,
-      `https://[::1]:${p6}`, `https://[::ffff:127.0.0.1]:${p}`, `https://[::ffff:7f00:1]:${p}`, `https://0.0.0.0:${p}`,
-      "https://10.0.0.1", "https://172.16.0.1", "https://192.168.1.1", "https://169.254.169.254", "https://100.64.0.1",
-      "https://[fe80::1]", "https://[fc00::1]", "https://[::ffff:10.0.0.1]", "https://[64:ff9b::a00:1]",
+      `https://127.0.0.1:${p}`,
+      `https://2130706433:${p}`,
+      `https://0177.0.0.1:${p}`,
+      `https://0x7f.0.0.1:${p}`,
+      `https://127.1:${p}`,
+      `https://[::1]:${p6}`,
+      `https://[::ffff:127.0.0.1]:${p}`,
+      `https://[::ffff:7f00:1]:${p}`,
+      `https://0.0.0.0:${p}`,
+      "https://10.0.0.1",
+      "https://172.16.0.1",
+      "https://192.168.1.1",
+      "https://169.254.169.254",
+      "https://100.64.0.1",
+      "https://[fe80::1]",
+      "https://[fc00::1]",
+      "https://[::ffff:10.0.0.1]",
+      "https://[64:ff9b::a00:1]",
     ];
     const before = workSnapshot();
     const answers = new Set<string>();
@@ -173,8 +190,27 @@ describe("disallowed addresses are never fetched", () => {
   });
 
   it("judges every address by what it is", () => {
-    for (const a of ["127.0.0.1", "10.1.2.3", "172.31.255.255", "192.168.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "255.255.255.255",
-      "224.0.0.1", "::", "::1", "fe80::1", "fc00::1", "fd12:3456::1", "::ffff:127.0.0.1", "::ffff:a00:1", "64:ff9b::7f00:1", "ff02::1", "not-an-ip"])
+    for (const a of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.31.255.255",
+      "192.168.0.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "255.255.255.255",
+      "224.0.0.1",
+      "::",
+      "::1",
+      "fe80::1",
+      "fc00::1",
+      "fd12:3456::1",
+      "::ffff:127.0.0.1",
+      "::ffff:a00:1",
+      "64:ff9b::7f00:1",
+      "ff02::1",
+      "not-an-ip",
+    ])
       expect({ a, public: isPublicAddress(a) }).toEqual({ a, public: false });
     for (const a of ["8.8.8.8", "1.1.1.1", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
       expect({ a, public: isPublicAddress(a) }).toEqual({ a, public: true });
@@ -309,12 +345,18 @@ describe("irv-server --allow-private-issuers", () => {
   it("lets a local test issuer in only with the flag", async () => {
     const issuer = await startOidcIssuer();
     try {
-      for (const [args, status] of [[[], 401], [["--allow-private-issuers"], 200]] as const) {
+      for (const [args, status] of [
+        [[], 401],
+        [["--allow-private-issuers"], 200],
+      ] as const) {
         const p = await launch(dataDir(), [...args]);
         try {
           const admin = apiFor(p.start.url, p.start.token);
           const uid = ok(await admin.post(path("identities", p.start.organization), { name: "ci-bot", claimMatch: { issuer: issuer.url, subject: "s" } })).uid;
-          const res = await apiFor(p.start.authUrl, await issuer.sign({ sub: "s", aud: defaultAudience(p.start) })).get("/sts/exchange", { aud: p.start.url, identity: uid });
+          const res = await apiFor(p.start.authUrl, await issuer.sign({ sub: "s", aud: defaultAudience(p.start) })).get("/sts/exchange", {
+            aud: p.start.url,
+            identity: uid,
+          });
           expect({ args, status: res.status }).toEqual({ args, status });
         } finally {
           await stop(p);

@@ -20,10 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => issuer.close());
 
-
-const identity = async (claimMatch: object, name = "wl-id") =>
-  ok(await ctx.api.post(path("identities", group), { name, claimMatch })).uid as string;
-
+const identity = async (claimMatch: object, name = "wl-id") => ok(await ctx.api.post(path("identities", group), { name, claimMatch })).uid as string;
 
 describe("issuer patterns cannot stall the server", () => {
   it("matches a crafted issuer against a backtracking-prone pattern in linear time", async () => {
@@ -144,16 +141,23 @@ describe("the exchange does not tell which identities exist", () => {
     const { publicKey, privateKey } = await generateKeyPair("ES256");
     const jwk = { ...(await exportJWK(publicKey)), kid: "mine", alg: "ES256" };
     // Someone who may create identities publishes keys for the issuer another identity trusts.
-    ok(await ctx.api.post(path("identities", group), {
-      name: "static",
-      staticKeys: {
-        issuer: issuer.url, subject: "victim", issuerKeys: JSON.stringify({ keys: [jwk] }),
-        expirationTime: new Date(Date.now() + 86_400_000).toISOString(),
-      },
-    }));
+    ok(
+      await ctx.api.post(path("identities", group), {
+        name: "static",
+        staticKeys: {
+          issuer: issuer.url,
+          subject: "victim",
+          issuerKeys: JSON.stringify({ keys: [jwk] }),
+          expirationTime: new Date(Date.now() + 86_400_000).toISOString(),
+        },
+      }),
+    );
     const victim = await identity({ issuer: issuer.url, subject: "victim" }, "victim");
     const minted = await new SignJWT({ sub: "victim", aud: ctx.server.url })
-      .setProtectedHeader({ alg: "ES256", kid: "mine" }).setIssuer(issuer.url).setExpirationTime("5m").sign(privateKey);
+      .setProtectedHeader({ alg: "ES256", kid: "mine" })
+      .setIssuer(issuer.url)
+      .setExpirationTime("5m")
+      .sign(privateKey);
     expectError(await exchange(ctx, minted, victim), "PERMISSION_DENIED");
     ok(await exchange(ctx, await issuer.sign({ sub: "victim", aud: defaultAudience(ctx.server) }), victim));
   });

@@ -10,11 +10,19 @@ describe("recording", () => {
     const from = ctx.server.requests.length;
     await ctx.api.get(path("groups"), { page_size: 3 });
     await ctx.api.post(path("identityProviders", ctx.server.organization), {
-      name: "sso", defaultRole: role.viewer, oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "hunter2-secret" },
+      name: "sso",
+      defaultRole: role.viewer,
+      oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "hunter2-secret" },
     });
     await ctx.api.as(null).get(path("groups"));
     const [list, create, anon] = ctx.server.requests.slice(from);
-    expect(list).toMatchObject({ method: "GET", path: "/iam/v2beta1/groups", query: { page_size: "3" }, status: 200, caller: `${ctx.server.organization}/0000000000000001` });
+    expect(list).toMatchObject({
+      method: "GET",
+      path: "/iam/v2beta1/groups",
+      query: { page_size: "3" },
+      status: 200,
+      caller: `${ctx.server.organization}/0000000000000001`,
+    });
     expect(create).toMatchObject({ status: 200, body: { name: "sso", oidc: { clientSecret: "[REDACTED]" } } });
     expect(JSON.stringify(ctx.server.requests)).not.toContain("hunter2-secret");
     expect(anon).toMatchObject({ status: 401 });

@@ -36,14 +36,34 @@ describe("fuzz", () => {
       fc.string({ maxLength: 60 }),
     );
     const route = fc.oneof(
-      fc.tuple(fc.constantFrom(...Object.values(COLLECTIONS).map((c) => c.path)), fc.option(uid, { nil: undefined }))
+      fc
+        .tuple(fc.constantFrom(...Object.values(COLLECTIONS).map((c) => c.path)), fc.option(uid, { nil: undefined }))
         .map(([p, u]) => (u === undefined ? p : `${p}/${u}`)),
       fc.constantFrom("/auth/sts/exchange", "/auth/.well-known/openid-configuration", "/auth/.well-known/jwks.json", "/", "/iam", "/iam/v2beta1"),
       fc.string({ maxLength: 80 }).map((s) => `/${s}`),
     );
-    const queryKey = fc.constantFrom("page_size", "pageSize", "page_token", "order_by", "skip", "name", "updateMask", "update_mask",
-      "uidp.descendants_of", "uidp.children_of", "uidp.ancestors_of", "uidp.ids", "uidp.in_root", "aud", "identity", "__proto__", "constructor");
-    const query = fc.dictionary(fc.oneof(queryKey, fc.string({ maxLength: 12 })), fc.oneof(uid, fc.string({ maxLength: 40 }), fc.integer().map(String)), { maxKeys: 4 });
+    const queryKey = fc.constantFrom(
+      "page_size",
+      "pageSize",
+      "page_token",
+      "order_by",
+      "skip",
+      "name",
+      "updateMask",
+      "update_mask",
+      "uidp.descendants_of",
+      "uidp.children_of",
+      "uidp.ancestors_of",
+      "uidp.ids",
+      "uidp.in_root",
+      "aud",
+      "identity",
+      "__proto__",
+      "constructor",
+    );
+    const query = fc.dictionary(fc.oneof(queryKey, fc.string({ maxLength: 12 })), fc.oneof(uid, fc.string({ maxLength: 40 }), fc.integer().map(String)), {
+      maxKeys: 4,
+    });
     const body = fc.oneof(
       fc.jsonValue({ maxDepth: 3 }),
       fc.record({ name: fc.string({ maxLength: 300 }), description: fc.string({ maxLength: 50 }) }, { requiredKeys: [] }),
@@ -58,17 +78,27 @@ describe("fuzz", () => {
     const hostileToken = fc.oneof(
       fc.constantFrom<string | null>(null, strangerToken, "garbage", ""),
       fc.tuple(fc.constantFrom({ alg: "none" }, { alg: "ES256", kid: "x" }, { alg: "HS256" }), fc.jsonValue({ maxDepth: 2 })).map(([h, c]) => unsigned(c, h)),
-      fc.record({ iss: fc.oneof(fc.string(), fc.constant("https://a.example")), sub: fc.jsonValue({ maxDepth: 1 }), aud: fc.jsonValue({ maxDepth: 1 }), exp: fc.oneof(fc.integer(), fc.double()) }, { requiredKeys: [] })
+      fc
+        .record(
+          {
+            iss: fc.oneof(fc.string(), fc.constant("https://a.example")),
+            sub: fc.jsonValue({ maxDepth: 1 }),
+            aud: fc.jsonValue({ maxDepth: 1 }),
+            exp: fc.oneof(fc.integer(), fc.double()),
+          },
+          { requiredKeys: [] },
+        )
         .map((c) => unsigned(c, { alg: "ES256" })),
     );
-    const requestWith = (token: fc.Arbitrary<string | null>) => fc.record({
-      method: fc.constantFrom("GET", "POST", "PATCH", "DELETE", "PUT", "HEAD", "OPTIONS"),
-      route,
-      query,
-      body: fc.option(body, { nil: undefined }),
-      contentType: fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain", "application/json; charset=utf-8"),
-      token,
-    });
+    const requestWith = (token: fc.Arbitrary<string | null>) =>
+      fc.record({
+        method: fc.constantFrom("GET", "POST", "PATCH", "DELETE", "PUT", "HEAD", "OPTIONS"),
+        route,
+        query,
+        body: fc.option(body, { nil: undefined }),
+        contentType: fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain", "application/json; charset=utf-8"),
+        token,
+      });
     type Request = ReturnType<typeof requestWith> extends fc.Arbitrary<infer R> ? R : never;
 
     const failures: string[] = [];

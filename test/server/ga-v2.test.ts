@@ -39,7 +39,9 @@ describe("the GA v2 API", () => {
     expect(ok(await ctx.api.get(path("groups", made.uid))).description).toBe("changed at v2");
     ok(await ctx.api.del(ga(path("groups", made.uid))));
     expectError(await ctx.api.get(path("groups", made.uid)), "NOT_FOUND");
-    expect(ok(await ctx.api.get("/iam/v2/identities:lookupIdentity", { issuer: "https://auth.chainguard.dev/", subject: "github|1" })).uid).toMatch(/^[0-9a-f]{40}$/);
+    expect(ok(await ctx.api.get("/iam/v2/identities:lookupIdentity", { issuer: "https://auth.chainguard.dev/", subject: "github|1" })).uid).toMatch(
+      /^[0-9a-f]{40}$/,
+    );
   });
 
   it("answers the chainguard.platform.*.v2 gRPC services as their v2beta1 twins", async () => {
@@ -54,7 +56,8 @@ describe("the GA v2 API", () => {
 
   it("has the services of the SDK's v2 packages: v2beta1's but for the registry's overlays", () => {
     const services = (pkg: string) => Object.keys(GRPC_PACKAGES.find((p) => p.package === pkg)?.services ?? {}).sort();
-    for (const domain of ["iam", "events", "vulnerabilities"]) expect(services(`chainguard.platform.${domain}.v2`)).toEqual(services(`chainguard.platform.${domain}.v2beta1`));
+    for (const domain of ["iam", "events", "vulnerabilities"])
+      expect(services(`chainguard.platform.${domain}.v2`)).toEqual(services(`chainguard.platform.${domain}.v2beta1`));
     const registry = services("chainguard.platform.registry.v2");
     expect(registry).toEqual(services("chainguard.platform.registry.v2beta1").filter((s) => !s.startsWith("Overlay")));
     expect(registry).toContain("ReposService");

@@ -14,7 +14,14 @@ describe("groups", () => {
     const g = await mkGroup(ctx.api, org, "engineering", "eng");
     expect(resources.Group.parse(g)).toBeTruthy();
     expect(g.uid).toMatch(new RegExp(`^${org}/[0-9a-f]{16}$`));
-    expect(g).toMatchObject({ name: "engineering", description: "eng", resourceLimits: {}, verified: false, kind: "ORG_KIND_CUSTOMER", status: "ORG_STATUS_READY" });
+    expect(g).toMatchObject({
+      name: "engineering",
+      description: "eng",
+      resourceLimits: {},
+      verified: false,
+      kind: "ORG_KIND_CUSTOMER",
+      status: "ORG_STATUS_READY",
+    });
     expect(g.createTime).toMatch(TS);
     expect(g.updateTime).toBe(g.createTime);
 
@@ -52,8 +59,7 @@ describe("groups", () => {
     expectFieldViolation(await ctx.api.post(path("groups", org), { name: 42 }), "name");
     expectFieldViolation(await ctx.api.post(path("groups", org), ["a"]), "body");
     // Malformed JSON, wrong content type, too large: all INVALID_ARGUMENT, never a 500.
-    const raw = (rawBody: string, headers: Record<string, string>) =>
-      ctx.api.request("POST", path("groups", org), { rawBody, headers });
+    const raw = (rawBody: string, headers: Record<string, string>) => ctx.api.request("POST", path("groups", org), { rawBody, headers });
     expectFieldViolation(await raw('{"name":', { "content-type": "application/json" }), "body");
     expectFieldViolation(await raw("name=x", { "content-type": "text/plain" }), "content-type");
     const huge = JSON.stringify({ name: "huge", description: "d".repeat(2 * 1024 * 1024) });
@@ -91,10 +97,15 @@ describe("groups", () => {
   it("an update may name verified, as the platform's clients do; only the platform's staff change it", async () => {
     const g = await mkGroup(ctx.api, ctx.server.organization, "verify-me", "desc");
     // The Terraform provider's mask on every group update.
-    const r = ok(await ctx.api.patch(path("groups", g.uid), { name: "verify-me", description: "new", verified: false }, { updateMask: "name,description,verified" }));
+    const r = ok(
+      await ctx.api.patch(path("groups", g.uid), { name: "verify-me", description: "new", verified: false }, { updateMask: "name,description,verified" }),
+    );
     expect(r).toMatchObject({ name: "verify-me", description: "new", verified: false });
     // Under the mask an absent verified is false: what it is.
-    expect(ok(await ctx.api.patch(path("groups", g.uid), { description: "newer" }, { updateMask: "description,verified" }))).toMatchObject({ description: "newer", verified: false });
+    expect(ok(await ctx.api.patch(path("groups", g.uid), { description: "newer" }, { updateMask: "description,verified" }))).toMatchObject({
+      description: "newer",
+      verified: false,
+    });
     expect(ok(await ctx.api.patch(path("groups", g.uid), { verified: false }))).toMatchObject({ description: "newer", verified: false });
     expectError(await ctx.api.patch(path("groups", g.uid), { description: "no", verified: true }, { updateMask: "description,verified" }), "PERMISSION_DENIED");
     expectError(await ctx.api.patch(path("groups", g.uid), { verified: true }), "PERMISSION_DENIED");

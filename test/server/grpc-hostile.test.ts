@@ -102,7 +102,10 @@ async function othersServed(server: ServerProcess): Promise<void> {
 }
 
 /** `n` zero-window connections, each with 100 calls for the big page; resolves once every call is answered or gone. */
-async function zeroWindowCalls(server: ServerProcess, n: number): Promise<{ sessions: ClientHttp2Session[]; closed: Promise<unknown>[]; statuses: (Record<string, unknown> | undefined)[] }> {
+async function zeroWindowCalls(
+  server: ServerProcess,
+  n: number,
+): Promise<{ sessions: ClientHttp2Session[]; closed: Promise<unknown>[]; statuses: (Record<string, unknown> | undefined)[] }> {
   const sessions: ClientHttp2Session[] = [];
   const closed: Promise<unknown>[] = [];
   const pending: Promise<Record<string, unknown> | undefined>[] = [];
@@ -139,7 +142,11 @@ describe("callers that never read their answers", () => {
       const held = Math.max(1, Math.floor((8 * MiB) / answerBytes));
       const refused = statuses.filter((h) => h?.["grpc-status"] !== undefined);
       expect(refused).toHaveLength(100 - held);
-      for (const h of refused) expect([h!["grpc-status"], decodeURIComponent(String(h!["grpc-message"]))]).toEqual([String(status.RESOURCE_EXHAUSTED), expect.stringContaining("answers")]);
+      for (const h of refused)
+        expect([h!["grpc-status"], decodeURIComponent(String(h!["grpc-message"]))]).toEqual([
+          String(status.RESOURCE_EXHAUSTED),
+          expect.stringContaining("answers"),
+        ]);
       // Unbounded, the 100 answers alone are 90 MB, and the server grows by 300 MB or more.
       expect(memoryOf(server.child.pid!).peak - before).toBeLessThan(LIMIT_ONE);
       await othersServed(server);
@@ -268,7 +275,13 @@ describe("metadata past the bound on a request's headers", () => {
       expect(rest.status).toBe(431);
       const restStatus = JSON.parse(rest.body);
       // gRPC: the same bound, whichever metadata carries the bytes (a 39 KB token among them).
-      for (const md of [{ authorization: `Bearer ${"x".repeat(39_000)}` }, { authorization: `Bearer ${big}` }, { "x-padding": big }, { "x-padding-bin": Buffer.alloc(13 * 1024).toString("base64") }, Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`x-${i}`, "y".repeat(200)]))]) {
+      for (const md of [
+        { authorization: `Bearer ${"x".repeat(39_000)}` },
+        { authorization: `Bearer ${big}` },
+        { "x-padding": big },
+        { "x-padding-bin": Buffer.alloc(13 * 1024).toString("base64") },
+        Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`x-${i}`, "y".repeat(200)])),
+      ]) {
         const r = await g.call(GROUPS, "ListGroups", { pageSize: 1 }, { metadata: md });
         if (!("error" in r)) throw new Error(`accepted metadata of ${Object.keys(md).length} keys`);
         expect([status[r.error.code], r.status?.message]).toEqual(["INVALID_ARGUMENT", "Invalid argument: headers: the metadata are larger than 16 KiB"]);
@@ -279,7 +292,9 @@ describe("metadata past the bound on a request's headers", () => {
       const under = "x".repeat(15 * 1024);
       const r = await g.call(GROUPS, "ListGroups", { pageSize: 1 }, { token: under });
       expect("error" in r && status[r.error.code]).toBe("UNAUTHENTICATED");
-      expect((await rawHttp(ctx.server.url, `GET ${path("groups")} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${under}\r\nConnection: close\r\n\r\n`)).status).toBe(401);
+      expect(
+        (await rawHttp(ctx.server.url, `GET ${path("groups")} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${under}\r\nConnection: close\r\n\r\n`)).status,
+      ).toBe(401);
     } finally {
       g.close();
     }
@@ -365,18 +380,33 @@ describe("path fields", () => {
     const org = ctx.server.organization;
     const group = ok(await ctx.api.post(path("groups", org), { name: "kept-rest" }));
     const victim = ok(await ctx.api.post(path("identities", group.uid), { name: "victim", claimMatch: { issuer: "https://ci.example.com", subject: "s" } }));
-    const dots = [`%2e%2e/identities/${victim.uid}`, `%2E%2E/identities/${victim.uid}`, `.%2e/identities/${victim.uid}`, `../identities/${victim.uid}`, `${group.uid}/%2e%2e/%2e%2e/identities/${victim.uid}`, `%2e/${group.uid}`, `${group.uid}/%2e`];
+    const dots = [
+      `%2e%2e/identities/${victim.uid}`,
+      `%2E%2E/identities/${victim.uid}`,
+      `.%2e/identities/${victim.uid}`,
+      `../identities/${victim.uid}`,
+      `${group.uid}/%2e%2e/%2e%2e/identities/${victim.uid}`,
+      `%2e/${group.uid}`,
+      `${group.uid}/%2e`,
+    ];
     const routes = ctx.server.routes.filter((r) => r.url.endsWith("/*") && r.method !== "HEAD");
     expect(routes.length).toBeGreaterThan(30);
     for (const r of routes) {
       for (const d of dots) {
         const target = r.url.replace("*", d);
         const body = ["POST", "PATCH", "PUT"].includes(r.method) ? "{}" : "";
-        const res = await rawHttp(ctx.server.url, `${r.method} ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ctx.server.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+        const res = await rawHttp(
+          ctx.server.url,
+          `${r.method} ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ctx.server.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        );
         const what = `${r.method} ${target}`;
         // A uid check (400), or the method's refusal on this path (405): never another route's answer.
         expect([what, [400, 405].includes(res.status)]).toEqual([what, true]);
-        if (res.status === 400) expect([what, JSON.parse(res.body).message]).toEqual([what, expect.stringMatching(r.url.startsWith(VERSIONS_PATH) ? /package: must not have empty, "\." or "\.\." segments/ : /must be a uid/)]);
+        if (res.status === 400)
+          expect([what, JSON.parse(res.body).message]).toEqual([
+            what,
+            expect.stringMatching(r.url.startsWith(VERSIONS_PATH) ? /package: must not have empty, "\." or "\.\." segments/ : /must be a uid/),
+          ]);
       }
     }
     expect(ok(await ctx.api.get(path("identities", victim.uid))).name).toBe("victim");

@@ -78,7 +78,9 @@ describe("gRPC beside REST on one address", () => {
       // The next page follows the same token.
       if (rest.nextPageToken) {
         const next = answer(await g.call(service, method, { pageSize: 7, pageToken: viaGrpc.nextPageToken, uidp: { descendantsOf: ctx.server.organization } }));
-        const restNext = ok(await ctx.api.get(path(collection), { page_size: 7, page_token: rest.nextPageToken, "uidp.descendants_of": ctx.server.organization }));
+        const restNext = ok(
+          await ctx.api.get(path(collection), { page_size: 7, page_token: rest.nextPageToken, "uidp.descendants_of": ctx.server.organization }),
+        );
         expect(next[collection].map((i: { uid: string }) => i.uid)).toEqual(restNext[collection].map((i: { uid: string }) => i.uid));
       }
     }
@@ -102,7 +104,9 @@ describe("gRPC beside REST on one address", () => {
     expect(created.uid.startsWith(`${org}/`)).toBe(true);
     expect(ok(await ctx.api.get(path("groups", created.uid)))).toMatchObject({ name: "grpc-made", description: "from gRPC" });
     // Only the masked field changes: the name in the body is ignored.
-    const updated = answer(await g.call(GROUPS, "UpdateGroup", { group: { uid: created.uid, name: "ignored", description: "changed" }, updateMask: "description" }));
+    const updated = answer(
+      await g.call(GROUPS, "UpdateGroup", { group: { uid: created.uid, name: "ignored", description: "changed" }, updateMask: "description" }),
+    );
     expect(updated).toMatchObject({ name: "grpc-made", description: "changed" });
     expect(ok(await ctx.api.get(path("groups", created.uid)))).toMatchObject({ name: "grpc-made", description: "changed" });
     expect(answer(await g.call(GROUPS, "DeleteGroup", { uid: created.uid }))).toEqual({});
@@ -116,7 +120,10 @@ describe("gRPC beside REST on one address", () => {
     expect(f.code).toBe("INVALID_ARGUMENT");
     expect(f.details).toBe(rest.body.message);
     expect(f.status).toEqual(rest.body);
-    expect(f.status.details.map((d: { "@type": string }) => d["@type"])).toEqual(["type.googleapis.com/google.rpc.ErrorInfo", "type.googleapis.com/google.rpc.BadRequest"]);
+    expect(f.status.details.map((d: { "@type": string }) => d["@type"])).toEqual([
+      "type.googleapis.com/google.rpc.ErrorInfo",
+      "type.googleapis.com/google.rpc.BadRequest",
+    ]);
     // The ErrorInfo's domain is the platform's, not irv's own.
     expect(f.status.details[0]).toMatchObject({ reason: "INVALID_ARGUMENT", domain: "iam.chainguard.dev" });
     // A precondition: a group that still holds another cannot be deleted.
@@ -151,14 +158,22 @@ describe("gRPC beside REST on one address", () => {
     expect(f.code).toBe("UNIMPLEMENTED");
     expect(f.details).toContain(`${GROUPS}/LookupGroup (GET /iam/v2beta1/groups:lookupGroup)`);
     // Every method the facts list is registered: served ones never answer UNIMPLEMENTED from grpc-js itself.
-    const unserved = GRPC_PACKAGES.flatMap((p) => Object.entries(p.services ?? {}).flatMap(([s, svc]) => Object.entries(svc.methods).filter(([, m]) => !("request" in m)).map(([n]) => `${p.package}.${s}/${n}`)));
+    const unserved = GRPC_PACKAGES.flatMap((p) =>
+      Object.entries(p.services ?? {}).flatMap(([s, svc]) =>
+        Object.entries(svc.methods)
+          .filter(([, m]) => !("request" in m))
+          .map(([n]) => `${p.package}.${s}/${n}`),
+      ),
+    );
     expect(unserved.length).toBeGreaterThan(10);
   });
 
   it("refuses a message that is not the request, and one past the body limit, and serves on", async () => {
     const garbage = failure(await g.call(GROUPS, "GetGroup", {}, { raw: Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]) }));
     expect(garbage.code).toBe("INVALID_ARGUMENT");
-    const huge = failure(await g.call(GROUPS, "CreateGroup", { parent: ctx.server.organization, group: { name: "big", description: "x".repeat(2 * 1024 * 1024) } }));
+    const huge = failure(
+      await g.call(GROUPS, "CreateGroup", { parent: ctx.server.organization, group: { name: "big", description: "x".repeat(2 * 1024 * 1024) } }),
+    );
     expect(huge.code).toBe("RESOURCE_EXHAUSTED");
     // What travels as REST query parameters is bounded as HTTP/1.1 bounds a request line.
     const long = failure(await g.call(GROUPS, "ListGroups", { uidp: { ids: Array.from({ length: 2000 }, () => ctx.server.organization) } }));
@@ -180,15 +195,23 @@ describe("gRPC beside REST on one address", () => {
     answer(await g.call(V1, "Delete", { id: made.id }));
     expect((await ctx.api.get(path("groups", made.id))).status).toBe(404);
     const ids = answer(await g.call("chainguard.platform.iam.Identities", "List", { uidp: { descendantsOf: org } }));
-    expect(ids.items.map((i: { id: string }) => i.id)).toEqual(ok(await ctx.api.get("/iam/v1/identities", { "uidp.descendants_of": org })).items.map((i: { id: string }) => i.id));
+    expect(ids.items.map((i: { id: string }) => i.id)).toEqual(
+      ok(await ctx.api.get("/iam/v1/identities", { "uidp.descendants_of": org })).items.map((i: { id: string }) => i.id),
+    );
     // Lookup is served (test/server/people.test.ts); so are v1 role bindings, account associations
     // and invites at their v1 paths, a listed binding with its group and role as v1 messages.
     expect(failure(await g.call("chainguard.platform.iam.Identities", "Lookup", {})).code).toBe("INVALID_ARGUMENT");
     const bindings = answer(await g.call("chainguard.platform.iam.RoleBindings", "List", { uidp: { descendantsOf: org } }));
-    expect(bindings.items).toEqual(ok(await ctx.api.get("/iam/v1/rolebindings", { "uidp.descendants_of": org })).items.map((i: unknown) => asMessage("chainguard.platform.iam.RoleBindingList.Binding", i)));
+    expect(bindings.items).toEqual(
+      ok(await ctx.api.get("/iam/v1/rolebindings", { "uidp.descendants_of": org })).items.map((i: unknown) =>
+        asMessage("chainguard.platform.iam.RoleBindingList.Binding", i),
+      ),
+    );
     expect(bindings.items[0].group.id).toBe(org);
     const team = await mkGroup(ctx.api, org, "v1-grpc");
-    const assoc = answer(await g.call("chainguard.platform.iam.GroupAccountAssociations", "Create", { group: team.uid, name: "accts", amazon: { account: "123456789012" } }));
+    const assoc = answer(
+      await g.call("chainguard.platform.iam.GroupAccountAssociations", "Create", { group: team.uid, name: "accts", amazon: { account: "123456789012" } }),
+    );
     expect(assoc).toMatchObject({ group: team.uid, amazon: { account: "123456789012" } });
     const invite = answer(await g.call("chainguard.platform.iam.GroupInvites", "Create", { group: team.uid, ttl: "3600s", role: role.owner }));
     expect(invite).toMatchObject({ id: expect.any(String), code: expect.any(String), role: { name: "owner" } });
@@ -199,11 +222,21 @@ describe("gRPC beside REST on one address", () => {
     const session = h2connect(ctx.server.url);
     session.on("error", () => {});
     // A call whose request never ends: its stream stays open.
-    const stream = session.request({ [h2.HTTP2_HEADER_METHOD]: "POST", [h2.HTTP2_HEADER_PATH]: `/${GROUPS}/ListGroups`, "content-type": "application/grpc", te: "trailers" });
+    const stream = session.request({
+      [h2.HTTP2_HEADER_METHOD]: "POST",
+      [h2.HTTP2_HEADER_PATH]: `/${GROUPS}/ListGroups`,
+      "content-type": "application/grpc",
+      te: "trailers",
+    });
     stream.on("error", () => {});
     stream.write(Buffer.from([0, 0, 0, 0, 10]));
     // A whole call on the same connection, answered after the open one arrived.
-    const whole = session.request({ [h2.HTTP2_HEADER_METHOD]: "POST", [h2.HTTP2_HEADER_PATH]: `/${GROUPS}/LookupGroup`, "content-type": "application/grpc", te: "trailers" });
+    const whole = session.request({
+      [h2.HTTP2_HEADER_METHOD]: "POST",
+      [h2.HTTP2_HEADER_PATH]: `/${GROUPS}/LookupGroup`,
+      "content-type": "application/grpc",
+      te: "trailers",
+    });
     whole.end(Buffer.from([0, 0, 0, 0, 0]));
     expect((await grpcStatusOf(whole))["grpc-status"]).toBe(String(status.UNIMPLEMENTED));
     const res = await fetch(`${ctx.server.url}/auth/.well-known/jwks.json`);
@@ -232,12 +265,23 @@ describe("the token exchange over gRPC", () => {
     const g = grpcFor(srv.server.url, null);
     try {
       const external = await issuer.sign({ sub: "good", aud: defaultAudience(srv.server) });
-      const got = answer(await g.call("chainguard.platform.oidc.SecurityTokenService", "Exchange", { aud: [srv.server.url], identity: uid }, { token: external }));
+      const got = answer(
+        await g.call("chainguard.platform.oidc.SecurityTokenService", "Exchange", { aud: [srv.server.url], identity: uid }, { token: external }),
+      );
       expect(got.token).toMatch(/^ey/);
       // The exchanged token works on both doors.
       expect(answer(await g.as(got.token).call(GROUPS, "ListGroups", {}))).toBeDefined();
-      const bad = failure(await g.call("chainguard.platform.oidc.SecurityTokenService", "Exchange", { aud: [srv.server.url], identity: uid }, { token: await issuer.sign({ sub: "bad", aud: defaultAudience(srv.server) }) }));
-      const rest = await srv.api.as(await issuer.sign({ sub: "bad", aud: defaultAudience(srv.server) })).request("POST", `/auth/sts/exchange`, { query: { aud: srv.server.url, identity: uid } });
+      const bad = failure(
+        await g.call(
+          "chainguard.platform.oidc.SecurityTokenService",
+          "Exchange",
+          { aud: [srv.server.url], identity: uid },
+          { token: await issuer.sign({ sub: "bad", aud: defaultAudience(srv.server) }) },
+        ),
+      );
+      const rest = await srv.api
+        .as(await issuer.sign({ sub: "bad", aud: defaultAudience(srv.server) }))
+        .request("POST", `/auth/sts/exchange`, { query: { aud: srv.server.url, identity: uid } });
       expect([bad.code, bad.status]).toEqual(["PERMISSION_DENIED", rest.body]);
     } finally {
       g.close();
@@ -274,7 +318,6 @@ describe("gRPC connection bounds", () => {
     await new Promise((r) => session.once("close", r));
     await counted(0);
   });
-
 });
 
 describe("a call's time limit and the connection limit", () => {
@@ -284,14 +327,21 @@ describe("a call's time limit and the connection limit", () => {
     const session = h2connect(own.server.url);
     try {
       session.on("error", () => {});
-      const stream = session.request({ [h2.HTTP2_HEADER_METHOD]: "POST", [h2.HTTP2_HEADER_PATH]: `/${GROUPS}/ListGroups`, "content-type": "application/grpc", te: "trailers" });
+      const stream = session.request({
+        [h2.HTTP2_HEADER_METHOD]: "POST",
+        [h2.HTTP2_HEADER_PATH]: `/${GROUPS}/ListGroups`,
+        "content-type": "application/grpc",
+        te: "trailers",
+      });
       stream.on("error", () => {});
       const trailers = await grpcStatusOf(stream);
-      expect([trailers["grpc-status"], decodeURIComponent(String(trailers["grpc-message"]))]).toEqual([String(status.INVALID_ARGUMENT), "Invalid argument: request: was not received in time"]);
+      expect([trailers["grpc-status"], decodeURIComponent(String(trailers["grpc-message"]))]).toEqual([
+        String(status.INVALID_ARGUMENT),
+        "Invalid argument: request: was not received in time",
+      ]);
       // The client keeps its side of the answered call open, so the connection is never idle:
       // the connection's age limit still closes it.
       while ((await own.server.openConnections()) !== 0) await new Promise((r) => setImmediate(r));
-
     } finally {
       session.destroy();
       await own.close();
@@ -310,7 +360,10 @@ describe("a call's time limit and the connection limit", () => {
         const s = h2connect(own.server.url);
         s.on("error", () => {});
         // Each in the middle of a call, whose request never ends.
-        s.request({ [h2.HTTP2_HEADER_METHOD]: "POST", [h2.HTTP2_HEADER_PATH]: `/${GROUPS}/ListGroups`, "content-type": "application/grpc", te: "trailers" }).on("error", () => {});
+        s.request({ [h2.HTTP2_HEADER_METHOD]: "POST", [h2.HTTP2_HEADER_PATH]: `/${GROUPS}/ListGroups`, "content-type": "application/grpc", te: "trailers" }).on(
+          "error",
+          () => {},
+        );
         return s;
       });
       await Promise.all(sessions.map((s) => new Promise((r) => s.once("connect", r))));

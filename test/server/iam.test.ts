@@ -25,12 +25,19 @@ describe("identities", () => {
     expect(ok(await ctx.api.patch(path("identities", withCompany.uid), { company: "Acme Inc" }, { updateMask: "company" })).company).toBe("Acme Inc");
     ok(await ctx.api.del(path("identities", withCompany.uid)));
     const jwks = JWKS;
-    const sk = ok(await ctx.api.post(path("identities", g.uid), {
-      name: "static",
-      staticKeys: { issuer: "https://issuer.example", subject: "svc", issuerKeys: jwks, expirationTime: new Date(Date.now() + 30 * day).toISOString() },
-    }));
+    const sk = ok(
+      await ctx.api.post(path("identities", g.uid), {
+        name: "static",
+        staticKeys: { issuer: "https://issuer.example", subject: "svc", issuerKeys: jwks, expirationTime: new Date(Date.now() + 30 * day).toISOString() },
+      }),
+    );
     expect(sk.staticKeys.subject).toBe("svc");
-    const aws = ok(await ctx.api.post(path("identities", g.uid), { name: "aws", awsIdentity: { awsAccount: "123456789012", arnPattern: "arn:aws:iam::123456789012:role/.*" } }));
+    const aws = ok(
+      await ctx.api.post(path("identities", g.uid), {
+        name: "aws",
+        awsIdentity: { awsAccount: "123456789012", arnPattern: "arn:aws:iam::123456789012:role/.*" },
+      }),
+    );
     expect(aws.awsIdentity.awsAccount).toBe("123456789012");
     const sp = ok(await ctx.api.post(path("identities", g.uid), { name: "sp-id", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }));
     expect(sp.servicePrincipal).toBe("SERVICE_PRINCIPAL_INGESTER");
@@ -40,10 +47,26 @@ describe("identities", () => {
     expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "id", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }), "name");
 
     expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "none" }), "claimMatch");
-    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "two", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER", awsIdentity: { awsAccount: "123456789012", arn: "x" } }), "servicePrincipal");
-    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "http", claimMatch: { issuer: "http://example.com", subject: "s" } }), "claimMatch.issuer");
-    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "regex", claimMatch: { issuer: "https://x", subjectPattern: "(" } }), "claimMatch.subjectPattern");
-    expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "acct", awsIdentity: { awsAccount: "12", arn: "x" } }), "awsIdentity.awsAccount");
+    expectFieldViolation(
+      await ctx.api.post(path("identities", g.uid), {
+        name: "two",
+        servicePrincipal: "SERVICE_PRINCIPAL_INGESTER",
+        awsIdentity: { awsAccount: "123456789012", arn: "x" },
+      }),
+      "servicePrincipal",
+    );
+    expectFieldViolation(
+      await ctx.api.post(path("identities", g.uid), { name: "http", claimMatch: { issuer: "http://example.com", subject: "s" } }),
+      "claimMatch.issuer",
+    );
+    expectFieldViolation(
+      await ctx.api.post(path("identities", g.uid), { name: "regex", claimMatch: { issuer: "https://x", subjectPattern: "(" } }),
+      "claimMatch.subjectPattern",
+    );
+    expectFieldViolation(
+      await ctx.api.post(path("identities", g.uid), { name: "acct", awsIdentity: { awsAccount: "12", arn: "x" } }),
+      "awsIdentity.awsAccount",
+    );
     const past = { issuer: "https://i", subject: "s", issuerKeys: jwks, expirationTime: new Date(Date.now() - day).toISOString() };
     expectFieldViolation(await ctx.api.post(path("identities", g.uid), { name: "old", staticKeys: past }), "staticKeys.expirationTime");
     const far = { ...past, expirationTime: new Date(Date.now() + 400 * day).toISOString() };
@@ -89,7 +112,10 @@ describe("identities", () => {
     expectFieldViolation(await ctx.api.patch(path("identities", id.uid), {}, { updateMask: "name" }), "name");
     expectFieldViolation(await ctx.api.patch(path("identities", id.uid), {}, { updateMask: "nope" }), "update_mask");
     // Mask paths are proto field names: `claimMatch` is a JSON name, refused; `claim_match` switches the kind back.
-    expectFieldViolation(await ctx.api.patch(path("identities", id.uid), { claimMatch: id.claimMatch }, { updateMask: "claimMatch,service_principal" }), "update_mask");
+    expectFieldViolation(
+      await ctx.api.patch(path("identities", id.uid), { claimMatch: id.claimMatch }, { updateMask: "claimMatch,service_principal" }),
+      "update_mask",
+    );
     const r4 = ok(await ctx.api.patch(path("identities", id.uid), { claimMatch: id.claimMatch }, { updateMask: "claim_match,service_principal" }));
     expect(r4).toMatchObject({ name: "one", description: "d3", claimMatch: id.claimMatch });
     expect(r4.servicePrincipal).toBeUndefined();
@@ -111,7 +137,10 @@ describe("static keys", () => {
       now += 300 * day;
       const api = srv.api.as(await srv.server.issueToken(`${srv.server.organization}/0000000000000001`));
       const limit = new Date(Date.parse(made.createTime) + 365 * day).toISOString();
-      const v = expectFieldViolation(await api.patch(path("identities", made.uid), { staticKeys: { ...keys, expirationTime: new Date(now + 100 * day).toISOString() } }), "staticKeys.expirationTime");
+      const v = expectFieldViolation(
+        await api.patch(path("identities", made.uid), { staticKeys: { ...keys, expirationTime: new Date(now + 100 * day).toISOString() } }),
+        "staticKeys.expirationTime",
+      );
       expect(v[0].description).toBe(`must be at most 365 days after the identity's creation (${limit})`);
       ok(await api.patch(path("identities", made.uid), { staticKeys: { ...keys, expirationTime: new Date(now + 30 * day).toISOString() } }));
       // An update that leaves the expiration out gets the default again.
@@ -125,8 +154,14 @@ describe("static keys", () => {
     const g = await mkGroup(ctx.api, org(), "keys");
     const keys = { issuer: "https://issuer.example", subject: "svc", issuerKeys: JWKS };
     // The platform's own acceptance tests create one with issuerKeys = "keys".
-    expect(ok(await ctx.api.post(path("identities", g.uid), { name: "not-jwks", staticKeys: { ...keys, issuerKeys: "keys" } })).staticKeys.issuerKeys).toBe("keys");
-    for (const [name, digits] of [["seconds", 0], ["micros", 6], ["nanos", 9]] as const) {
+    expect(ok(await ctx.api.post(path("identities", g.uid), { name: "not-jwks", staticKeys: { ...keys, issuerKeys: "keys" } })).staticKeys.issuerKeys).toBe(
+      "keys",
+    );
+    for (const [name, digits] of [
+      ["seconds", 0],
+      ["micros", 6],
+      ["nanos", 9],
+    ] as const) {
       const at = new Date(Math.floor((Date.now() + 30 * day) / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, digits ? `.${"1".repeat(digits)}Z` : "Z");
       const made = ok(await ctx.api.post(path("identities", g.uid), { name, staticKeys: { ...keys, expirationTime: at } }));
       expect(Date.parse(made.staticKeys.expirationTime), name).toBe(Date.parse(at));
@@ -160,7 +195,10 @@ describe("roles", () => {
     expect(r.capabilities).toEqual(["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"]);
     expectFieldViolation(await ctx.api.post(path("roles", g.uid), { name: "bad", capabilities: ["CAP_GROUPS_FLY"] }), "capabilities.0");
     // A friendly name is no enum name: the wire refuses it, naming the entry.
-    const friendly = expectFieldViolation(await ctx.api.post(path("roles", g.uid), { name: "friendly", capabilities: ["CAP_REPO_LIST", "groups.list"] }), "capabilities.1");
+    const friendly = expectFieldViolation(
+      await ctx.api.post(path("roles", g.uid), { name: "friendly", capabilities: ["CAP_REPO_LIST", "groups.list"] }),
+      "capabilities.1",
+    );
     expect(friendly.find((v) => v.field === "capabilities.1")!.description).toContain("CAP_IAM_GROUPS_LIST");
     // registry.pull and registry.push are roles, not capabilities.
     expectFieldViolation(await ctx.api.post(path("roles", g.uid), { name: "puller", capabilities: ["CAP_REGISTRY_PULL"] }), "capabilities.0");
@@ -181,9 +219,13 @@ describe("roles", () => {
   it("refuses deleting a role an identity provider or an invite still names, which would dangle", async () => {
     const g = await mkGroup(ctx.api, org(), "roles-in-use");
     const r = ok(await ctx.api.post(path("roles", g.uid), { name: "default", capabilities: wireCaps(["groups.list"]) }));
-    const idp = ok(await ctx.api.post(path("identityProviders", g.uid), {
-      name: "sso", defaultRole: r.uid, oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "s" },
-    }));
+    const idp = ok(
+      await ctx.api.post(path("identityProviders", g.uid), {
+        name: "sso",
+        defaultRole: r.uid,
+        oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "s" },
+      }),
+    );
     const inv = ok(await ctx.api.post(path("groupInvites", g.uid), { roleUid: r.uid, ttl: "86400s" }));
     const res = expectError(await ctx.api.del(path("roles", r.uid)), "FAILED_PRECONDITION");
     expect(res.details[1].violations.map((v: { type: string; description: string }) => [v.type, v.description])).toEqual([
@@ -209,7 +251,14 @@ describe("role bindings", () => {
     const b = await bind(ctx.api, g.uid, id.uid, role.viewer);
     expect(resources.RoleBinding.parse(b)).toBeTruthy();
     expect(b).not.toHaveProperty("updateTime");
-    expect(b.identity).toEqual({ uid: id.uid, name: "dev", description: "", subject: "repo:acme/dev", issuer: "https://token.actions.githubusercontent.com", email: "" });
+    expect(b.identity).toEqual({
+      uid: id.uid,
+      name: "dev",
+      description: "",
+      subject: "repo:acme/dev",
+      issuer: "https://token.actions.githubusercontent.com",
+      email: "",
+    });
     expect(b.group).toEqual({ uid: g.uid, name: "binds", description: "binding group" });
     expect(b.role).toMatchObject({ uid: role.viewer, name: "viewer" });
 
@@ -268,25 +317,47 @@ describe("identity providers", () => {
     expect(p.defaultRole).toBe(role.viewer);
     expect(p.scim).toEqual({ enabled: false, credentialState: "CREDENTIAL_STATE_NOT_ISSUED" });
     expect(resources.IdentityProvider.parse(p)).toBeTruthy();
-    expectFieldViolation(await ctx.api.post(path("identityProviders", g.uid), { name: "idp-x", defaultRole: role.viewer, oidc: { ...oidc, clientSecret: "" } }), "oidc.clientSecret");
+    expectFieldViolation(
+      await ctx.api.post(path("identityProviders", g.uid), { name: "idp-x", defaultRole: role.viewer, oidc: { ...oidc, clientSecret: "" } }),
+      "oidc.clientSecret",
+    );
     expectFieldViolation(await ctx.api.post(path("identityProviders", g.uid), { name: "idp-x", defaultRole: "1".repeat(40), oidc }), "defaultRole");
     // The default role is required; a name is 3 to 63 characters.
-    expect(expectFieldViolation(await ctx.api.post(path("identityProviders", g.uid), { name: "idp-x", oidc }), "defaultRole")[0].description).toBe("is required");
+    expect(expectFieldViolation(await ctx.api.post(path("identityProviders", g.uid), { name: "idp-x", oidc }), "defaultRole")[0].description).toBe(
+      "is required",
+    );
     expectFieldViolation(await ctx.api.post(path("identityProviders", g.uid), { name: "x", defaultRole: role.viewer, oidc }), "name");
     // A public client (PKCE) needs no secret; its correlation rule is fixed once created.
     const { clientSecret: _, ...publicClient } = oidc;
-    const pkce = ok(await ctx.api.post(path("identityProviders", g.uid), {
-      name: "public", defaultRole: role.viewer, oidc: { ...publicClient, pkceEnabled: true, groupsClaim: "groups", correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" },
-    }));
+    const pkce = ok(
+      await ctx.api.post(path("identityProviders", g.uid), {
+        name: "public",
+        defaultRole: role.viewer,
+        oidc: { ...publicClient, pkceEnabled: true, groupsClaim: "groups", correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" },
+      }),
+    );
     expect(pkce.oidc).toMatchObject({ pkceEnabled: true, groupsClaim: "groups", correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" });
-    expectFieldViolation(await ctx.api.patch(path("identityProviders", pkce.uid), { oidc: { correlationRule: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" } }), "oidc.correlationRule");
+    expectFieldViolation(
+      await ctx.api.patch(path("identityProviders", pkce.uid), { oidc: { correlationRule: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" } }),
+      "oidc.correlationRule",
+    );
     // Left unset, or restated, it is no change, as on the platform: the Terraform provider
     // updates with mask `*` and no rule; a read-modify-write client echoes it back.
     const whole = { ...publicClient, pkceEnabled: true, groupsClaim: "groups", clientId: "public-2" };
-    const restated = ok(await ctx.api.patch(path("identityProviders", pkce.uid), { name: "public", defaultRole: role.viewer, oidc: whole }, { updateMask: "*" }));
+    const restated = ok(
+      await ctx.api.patch(path("identityProviders", pkce.uid), { name: "public", defaultRole: role.viewer, oidc: whole }, { updateMask: "*" }),
+    );
     expect(restated.oidc).toMatchObject({ clientId: "public-2", correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" });
-    ok(await ctx.api.patch(path("identityProviders", pkce.uid), { oidc: { ...whole, correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" } }, { updateMask: "oidc" }));
-    ok(await ctx.api.patch(path("identityProviders", pkce.uid), { oidc: { ...whole, correlationRule: "CORRELATION_RULE_UNSPECIFIED" } }, { updateMask: "oidc" }));
+    ok(
+      await ctx.api.patch(
+        path("identityProviders", pkce.uid),
+        { oidc: { ...whole, correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" } },
+        { updateMask: "oidc" },
+      ),
+    );
+    ok(
+      await ctx.api.patch(path("identityProviders", pkce.uid), { oidc: { ...whole, correlationRule: "CORRELATION_RULE_UNSPECIFIED" } }, { updateMask: "oidc" }),
+    );
     expectFieldViolation(await ctx.api.patch(path("identityProviders", pkce.uid), { oidc: { pkceEnabled: false } }), "oidc.clientSecret");
     ok(await ctx.api.del(path("identityProviders", pkce.uid)));
 
@@ -302,11 +373,19 @@ describe("identity providers", () => {
     expect(u2.text).not.toContain("new-secret-x");
     expect(ok(u2).oidc.clientId).toBe("cid2");
     // A JSON name where the proto name differs names nothing the API knows.
-    expectFieldViolation(await ctx.api.patch(path("identityProviders", p.uid), { oidc: { clientSecret: "x" } }, { updateMask: "oidc.clientSecret" }), "update_mask");
+    expectFieldViolation(
+      await ctx.api.patch(path("identityProviders", p.uid), { oidc: { clientSecret: "x" } }, { updateMask: "oidc.clientSecret" }),
+      "update_mask",
+    );
     expectFieldViolation(await ctx.api.patch(path("identityProviders", p.uid), { defaultRole: role.editor }, { updateMask: "defaultRole" }), "update_mask");
     // A masked field absent from the body is cleared: the required default role cannot be.
-    expectFieldViolation(await ctx.api.patch(path("identityProviders", p.uid), { description: "d" }, { updateMask: "description,default_role" }), "defaultRole");
-    const u3 = ok(await ctx.api.patch(path("identityProviders", p.uid), { description: "d", defaultRole: role.editor }, { updateMask: "description,default_role" }));
+    expectFieldViolation(
+      await ctx.api.patch(path("identityProviders", p.uid), { description: "d" }, { updateMask: "description,default_role" }),
+      "defaultRole",
+    );
+    const u3 = ok(
+      await ctx.api.patch(path("identityProviders", p.uid), { description: "d", defaultRole: role.editor }, { updateMask: "description,default_role" }),
+    );
     expect(u3).toMatchObject({ description: "d", defaultRole: role.editor });
     const got = await ctx.api.get(path("identityProviders", p.uid));
     expect(got.text).not.toMatch(/secret/i);
@@ -323,18 +402,23 @@ describe("account associations", () => {
   it("take what the platform takes, and refuse in its words what it refuses", async () => {
     const g = await mkGroup(ctx.api, org(), "aa-platform");
     // The platform checks neither a project number's digits nor UUIDs (its own tests use these).
-    const made = ok(await ctx.api.post(path("accountAssociations", g.uid), {
-      name: "clouds",
-      google: { projectId: "acme-prod", projectNumber: "acme-prod-number" },
-      azure: { tenantId: "10000000-0000-0000-0000-000000000000", clientIds: { ingester: "10000000-0000-0000-0000-000000000000", other: "app-id" } },
-    }));
+    const made = ok(
+      await ctx.api.post(path("accountAssociations", g.uid), {
+        name: "clouds",
+        google: { projectId: "acme-prod", projectNumber: "acme-prod-number" },
+        azure: { tenantId: "10000000-0000-0000-0000-000000000000", clientIds: { ingester: "10000000-0000-0000-0000-000000000000", other: "app-id" } },
+      }),
+    );
     expect(made.google.projectNumber).toBe("acme-prod-number");
     expect(made.azure.tenantId).toBe("10000000-0000-0000-0000-000000000000");
     // What it does check, it says this way (its SDK's validation.ValidateAWSAccount).
     const v = expectFieldViolation(await ctx.api.patch(path("accountAssociations", g.uid), { amazon: { account: "12" } }), "amazon.account");
     expect(v[0].description).toBe('AWS account ID must match "^[0-9]{12}$"');
     // Required members stay required: proto3 cannot tell an empty string from none.
-    expectFieldViolation(await ctx.api.patch(path("accountAssociations", g.uid), { google: { projectId: "p", projectNumber: "" } }, { updateMask: "google" }), "google.projectNumber");
+    expectFieldViolation(
+      await ctx.api.patch(path("accountAssociations", g.uid), { google: { projectId: "p", projectNumber: "" } }, { updateMask: "google" }),
+      "google.projectNumber",
+    );
     ok(await ctx.api.del(path("accountAssociations", g.uid)));
   });
 
@@ -349,7 +433,10 @@ describe("account associations", () => {
     const list = await listAll(ctx.api, "accountAssociations");
     expect(list.map((a) => a.uid)).toEqual([g1.uid, g2.uid].sort());
     const github = { appInstallations: { "123456": { installations: [{ installationId: "7" }] } } };
-    expectFieldViolation(await ctx.api.patch(path("accountAssociations", g1.uid), { github: { appInstallations: { acme: { installations: [] } } } }, { updateMask: "github" }), "github.appInstallations.acme");
+    expectFieldViolation(
+      await ctx.api.patch(path("accountAssociations", g1.uid), { github: { appInstallations: { acme: { installations: [] } } } }, { updateMask: "github" }),
+      "github.appInstallations.acme",
+    );
     const u = ok(await ctx.api.patch(path("accountAssociations", g1.uid), { github }, { updateMask: "amazon,github" }));
     expect(u.amazon).toBeUndefined();
     expect(u.github).toEqual(github);
@@ -367,7 +454,12 @@ describe("group invites", () => {
     expect(created.code.length).toBeGreaterThan(20);
     expect(resources.GroupInvite.parse(created)).toMatchObject({ roleUid: role.viewer, email: "a@b.co", singleUse: true });
     // The role it grants, hydrated, with capabilities by enum name.
-    expect(created.role).toEqual({ uid: role.viewer, name: "viewer", description: BUILTIN_ROLES.viewer.description, capabilities: wireCaps(BUILTIN_ROLES.viewer.capabilities) });
+    expect(created.role).toEqual({
+      uid: role.viewer,
+      name: "viewer",
+      description: BUILTIN_ROLES.viewer.description,
+      capabilities: wireCaps(BUILTIN_ROLES.viewer.capabilities),
+    });
     expect(Date.parse(created.expirationTime) - Date.parse(created.createTime)).toBe(3600_000);
     const got = await ctx.api.get(path("groupInvites", created.uid));
     expect(ok(got).code).toBeUndefined();
@@ -375,7 +467,9 @@ describe("group invites", () => {
     expect(JSON.stringify(ctx.server.requests)).not.toContain(created.code);
 
     // `expirationTime` is output only: one sent is discarded, the ttl decides.
-    const second = ok(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.editor, ttl: "60s", expirationTime: new Date(Date.now() + day).toISOString() }));
+    const second = ok(
+      await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.editor, ttl: "60s", expirationTime: new Date(Date.now() + day).toISOString() }),
+    );
     expect(Date.parse(second.expirationTime) - Date.parse(second.createTime)).toBe(60_000);
     const list = await listAll(ctx.api, "groupInvites", { "uidp.descendants_of": g.uid });
     // Newest first; ties (same millisecond) break by uid, descending too.
@@ -390,7 +484,10 @@ describe("group invites", () => {
     expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, ttl: "1h" }), "ttl");
     // The ttl is required: an expirationTime is no lifetime.
     expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer }), "ttl");
-    expectFieldViolation(await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, expirationTime: new Date(Date.now() + day).toISOString() }), "ttl");
+    expectFieldViolation(
+      await ctx.api.post(path("groupInvites", g.uid), { roleUid: role.viewer, expirationTime: new Date(Date.now() + day).toISOString() }),
+      "ttl",
+    );
     ok(await ctx.api.del(path("groupInvites", created.uid)));
     expectError(await ctx.api.del(path("groupInvites", created.uid)), "NOT_FOUND");
   });

@@ -112,7 +112,11 @@ describe("page tokens", () => {
     const page = ok(await ctx.api.get(path("groupInvites"), { "uidp.descendants_of": g, order_by: "email", page_size: 1 }));
     const token: string = page.nextPageToken;
     expect(token).toBeTruthy();
-    for (const decoded of [token, Buffer.from(token, "base64url").toString("latin1"), ...token.split(".").map((p) => Buffer.from(p, "base64url").toString("latin1"))])
+    for (const decoded of [
+      token,
+      Buffer.from(token, "base64url").toString("latin1"),
+      ...token.split(".").map((p) => Buffer.from(p, "base64url").toString("latin1")),
+    ])
       expect(decoded).not.toContain("secret");
     const next = ok(await ctx.api.get(path("groupInvites"), { "uidp.descendants_of": g, order_by: "email", page_size: 1, page_token: token }));
     expect(next.groupInvites[0].email).toBe("bob.secret@example.com");

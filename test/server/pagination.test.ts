@@ -43,8 +43,7 @@ describe("pagination", () => {
       expect(ok(await ctx.api.get(path("groups"), { page_size: big })).groups, big).toHaveLength(big.endsWith("7") ? 7 : 200);
     expect(ok(await ctx.api.get(path("groups"), { page_size: 0 })).groups).toHaveLength(50);
     expect(ok(await ctx.api.get(path("groups"), { pageSize: 7 })).groups).toHaveLength(7);
-    for (const bad of ["-1", "abc", "1.5", ""])
-      expectFieldViolation(await ctx.api.get(path("groups"), { page_size: bad }), "page_size");
+    for (const bad of ["-1", "abc", "1.5", ""]) expectFieldViolation(await ctx.api.get(path("groups"), { page_size: bad }), "page_size");
     expectFieldViolation(await ctx.api.get(path("groups"), { skip: "-3" }), "skip");
     expectFieldViolation(await ctx.api.get(path("groups"), { page_token: "garbage" }), "page_token");
     // A parameter the List request lacks is ignored, as the platform's gateway ignores it.
@@ -99,7 +98,7 @@ describe("pagination", () => {
     const p1 = ok(await ctx.api.get(path("groups"), { order_by: "name", page_size: 100 }));
     ok(await ctx.api.del(path("groups", made.uid)));
     const rest: { uid: string }[] = [];
-    for (let tok = p1.nextPageToken; tok; ) {
+    for (let tok = p1.nextPageToken; tok;) {
       const p = ok(await ctx.api.get(path("groups"), { order_by: "name", page_size: 100, page_token: tok }));
       rest.push(...p.groups);
       tok = p.nextPageToken;
@@ -118,10 +117,7 @@ describe("pagination", () => {
     const p = ok(await ctx.api.get(path("groups"), { order_by: "name", page_size: 10 }));
     const v = expectFieldViolation(await ctx.api.get(path("groups"), { order_by: "name desc", page_token: p.nextPageToken }), "page_token");
     expect(v[0].description).toContain("different query");
-    expectFieldViolation(
-      await ctx.api.get(path("groups"), { order_by: "name", name: "group-000001", page_token: p.nextPageToken }),
-      "page_token",
-    );
+    expectFieldViolation(await ctx.api.get(path("groups"), { order_by: "name", name: "group-000001", page_token: p.nextPageToken }), "page_token");
     // page_size and skip may change between pages.
     ok(await ctx.api.get(path("groups"), { order_by: "name", page_size: 3, page_token: p.nextPageToken }));
     // A tampered token is refused (tokens are sealed: flip one byte of the ciphertext).

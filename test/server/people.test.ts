@@ -56,7 +56,12 @@ describe("LookupIdentity and v1 Lookup", () => {
     const ada = ok(await lookup(PLATFORM, "github|1001")).uid;
     expect(ada).toMatch(/^[0-9a-f]{40}$/);
     expect(ok(await lookupV1(PLATFORM, "github|1001"))).toEqual({
-      id: ada, name: "Ada", description: "", createdAt: expect.any(String), updatedAt: expect.any(String), lastSeen,
+      id: ada,
+      name: "Ada",
+      description: "",
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      lastSeen,
     });
     // A person has no relationship type: no claimMatch, staticKeys, awsIdentity, servicePrincipal.
     const grace = ok(await lookupV1(ctx.server.authUrl, "github|1002"));
@@ -79,10 +84,14 @@ describe("LookupIdentity and v1 Lookup", () => {
 
   it("find a workload identity by its claimMatch's exact issuer and subject, only for a caller that may list it", async () => {
     const group = (await mkGroup(ctx.api, ctx.server.organization, "lookups")).uid;
-    const ci = await mkIdentity(ctx.api, group, "lookup-ci", { claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/lookup" } });
+    const ci = await mkIdentity(ctx.api, group, "lookup-ci", {
+      claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/lookup" },
+    });
     expect(ok(await lookup("https://token.actions.githubusercontent.com", "repo:acme/lookup")).uid).toBe(ci.uid);
     expect(ok(await lookupV1("https://token.actions.githubusercontent.com", "repo:acme/lookup"))).toMatchObject({
-      id: ci.uid, name: "lookup-ci", claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/lookup" },
+      id: ci.uid,
+      name: "lookup-ci",
+      claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/lookup" },
     });
     // Any authenticated caller may ask (the rpcs are unscoped), and finds people ...
     const s = await stranger();
@@ -93,7 +102,9 @@ describe("LookupIdentity and v1 Lookup", () => {
     await bind(ctx.api, group, s.uid, role.viewer);
     expect(ok(await lookupV1("https://token.actions.githubusercontent.com", "repo:acme/lookup", s.token)).id).toBe(ci.uid);
     // Two identities with the same exact issuer and subject: the lookup cannot choose.
-    const twin = await mkIdentity(ctx.api, group, "lookup-ci-2", { claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/lookup" } });
+    const twin = await mkIdentity(ctx.api, group, "lookup-ci-2", {
+      claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/lookup" },
+    });
     expect(expectError(await lookupV1("https://token.actions.githubusercontent.com", "repo:acme/lookup"), "FAILED_PRECONDITION").message).toContain(twin.uid);
   });
 
@@ -150,9 +161,13 @@ describe("people in role bindings", () => {
 describe("signing in through an organization's identity provider", () => {
   it("registers the person at the first sign-in with the provider's default role, then moves lastSeenTime", async () => {
     const group = (await mkGroup(ctx.api, ctx.server.organization, "sso-team")).uid;
-    const idp = ok(await ctx.api.post(path("identityProviders", group), {
-      name: "test-sso", defaultRole: role.viewer, oidc: { issuer: issuer.url, clientId: "irv-console", clientSecret: "s3cret" },
-    })).uid;
+    const idp = ok(
+      await ctx.api.post(path("identityProviders", group), {
+        name: "test-sso",
+        defaultRole: role.viewer,
+        oidc: { issuer: issuer.url, clientId: "irv-console", clientSecret: "s3cret" },
+      }),
+    ).uid;
     const profile = { sub: "u-123", aud: "irv-console", email: "lin@example.com", email_verified: true, name: "Lin" };
     const before = ok(await lookup(issuer.url, "u-123")).uid;
     expectError(await lookupV1(issuer.url, "u-123"), "NOT_FOUND");
@@ -186,7 +201,8 @@ describe("signing in through an organization's identity provider", () => {
     const other = await startOidcIssuer();
     try {
       const res = await apiFor(ctx.server.authUrl, null).request("GET", STS_EXCHANGE_PATH, {
-        token: await other.sign(profile), query: { aud: ctx.server.url, identity_provider: idp },
+        token: await other.sign(profile),
+        query: { aud: ctx.server.url, identity_provider: idp },
       });
       expectError(res, "PERMISSION_DENIED");
       expect(other.hits.discovery).toBe(0);
@@ -197,7 +213,9 @@ describe("signing in through an organization's identity provider", () => {
 
   it("signs in again, without a provider, a person who signed in before with the token's issuer", async () => {
     const ownIssuer = await startOidcIssuer();
-    const srv = await import("../support/server").then((m) => m.startTestServer({ allowPrivateIssuers: true, fixtures: { people: [{ issuer: ownIssuer.url, subject: "ops|1" }] } }));
+    const srv = await import("../support/server").then((m) =>
+      m.startTestServer({ allowPrivateIssuers: true, fixtures: { people: [{ issuer: ownIssuer.url, subject: "ops|1" }] } }),
+    );
     try {
       const aud = new URL(srv.server.authUrl).host;
       const ask = async (sub: string, a = aud) =>

@@ -32,7 +32,10 @@ describe("anonymous reads", () => {
   it("list only public repos, with totalCount counting only those, under any filter and order", async () => {
     const all = await listAll(ctx.api, "repos");
     expect(all.length).toBe(8);
-    const pub = all.filter((r) => r.visibility === "public").map((r) => r.uid).sort();
+    const pub = all
+      .filter((r) => r.visibility === "public")
+      .map((r) => r.uid)
+      .sort();
     expect(pub.length).toBe(4);
 
     for (const order_by of [undefined, "name", "name desc", "create_time desc", "uid desc"]) {
@@ -44,7 +47,11 @@ describe("anonymous reads", () => {
     // Filters: the private "same" in eng does not count; descendants_of eng shows only c-public.
     const same = ok(await anon().get(path("repos"), { name: "same" }));
     expect({ n: same.totalCount, names: same.repos.map((r: { name: string }) => r.name) }).toEqual({ n: "1", names: ["same"] });
-    const eng = all.find((r) => r.name === "c-public").uid.split("/").slice(0, 2).join("/");
+    const eng = all
+      .find((r) => r.name === "c-public")
+      .uid.split("/")
+      .slice(0, 2)
+      .join("/");
     const inEng = ok(await anon().get(path("repos"), { "uidp.descendants_of": eng }));
     expect({ n: inEng.totalCount, names: inEng.repos.map((r: { name: string }) => r.name) }).toEqual({ n: "1", names: ["c-public"] });
     expect(ok(await anon().get(path("repos"), { name: "b-private" }))).toMatchObject({ repos: [], totalCount: "0" });
@@ -87,7 +94,12 @@ describe("anonymous reads", () => {
     expect(privTags.length).toBe(2);
     const missing = `${pub.uid.split("/")[0]}/00000000000000ff`;
     const answers = [];
-    for (const [col, uid] of [["repos", priv.uid], ["repos", missing], ["tags", privTags[0].uid], ["tags", `${missing}/00000000000000ff`]] as const) {
+    for (const [col, uid] of [
+      ["repos", priv.uid],
+      ["repos", missing],
+      ["tags", privTags[0].uid],
+      ["tags", `${missing}/00000000000000ff`],
+    ] as const) {
       const res = await anon().get(path(col, uid));
       answers.push(expectError(res, "UNAUTHENTICATED").message.replace(uid, "<uid>"));
     }
@@ -109,9 +121,14 @@ describe("anonymous reads", () => {
     const expired = await ctx.server.issueToken(`${ctx.server.organization}/0000000000000001`, -10);
     expectError(await ctx.api.as(expired).get(path("repos", pub.uid)), "UNAUTHENTICATED");
     // An identity without grants sees nothing, not the public set: a token means "as this identity".
-    const nobody = (ok(await ctx.api.post(path("identities", ctx.server.organization), {
-      name: "nobody", claimMatch: { issuer: "https://issuer.example", subject: "x" },
-    })) as { uid: string }).uid;
+    const nobody = (
+      ok(
+        await ctx.api.post(path("identities", ctx.server.organization), {
+          name: "nobody",
+          claimMatch: { issuer: "https://issuer.example", subject: "x" },
+        }),
+      ) as { uid: string }
+    ).uid;
     expect(ok(await ctx.api.as(await ctx.server.issueToken(nobody)).get(path("repos"))).totalCount).toBe("0");
   });
 
@@ -119,9 +136,16 @@ describe("anonymous reads", () => {
     const org = ctx.server.organization;
     const pub = (await listAll(ctx.api, "repos", { name: "a-public" }))[0];
     for (const [method, p] of [
-      ["POST", path("repos", org)], ["PATCH", path("repos", pub.uid)], ["DELETE", path("repos", pub.uid)],
-      ["POST", path("groups", org)], ["GET", path("groups")], ["GET", path("groups", org)], ["GET", path("roles")],
-      ["GET", path("advisories")], ["DELETE", path("groups", org)], ["PUT", path("repos", pub.uid)],
+      ["POST", path("repos", org)],
+      ["PATCH", path("repos", pub.uid)],
+      ["DELETE", path("repos", pub.uid)],
+      ["POST", path("groups", org)],
+      ["GET", path("groups")],
+      ["GET", path("groups", org)],
+      ["GET", path("roles")],
+      ["GET", path("advisories")],
+      ["DELETE", path("groups", org)],
+      ["PUT", path("repos", pub.uid)],
     ] as const) {
       const res = await ctx.api.request(method, p, { token: null, body: method === "GET" || method === "DELETE" ? undefined : { name: "x" } });
       expectError(res, "UNAUTHENTICATED");

@@ -30,13 +30,33 @@ beforeAll(async () => {
 });
 
 /** Every uid-bearing field of every body, as [what it names, collection, body with the uid]. */
-const FIELDS: [string, "identity" | "group" | "role", "roleBindings" | "identityProviders" | "groupInvites" | "accountAssociations", (uid: string) => object][] = [
+const FIELDS: [
+  string,
+  "identity" | "group" | "role",
+  "roleBindings" | "identityProviders" | "groupInvites" | "accountAssociations",
+  (uid: string) => object,
+][] = [
   ["roleBindings.identityUid", "identity", "roleBindings", (uid) => ({ identityUid: uid, roleUid: role.viewer })],
   ["roleBindings.roleUid", "role", "roleBindings", (uid) => ({ identityUid: hidden.mine, roleUid: uid })],
-  ["identityProviders.defaultRole", "role", "identityProviders", (uid) => ({ name: "sso", defaultRole: uid, oidc: { issuer: "https://login.example", clientId: "c", clientSecret: "s" } })],
+  [
+    "identityProviders.defaultRole",
+    "role",
+    "identityProviders",
+    (uid) => ({ name: "sso", defaultRole: uid, oidc: { issuer: "https://login.example", clientId: "c", clientSecret: "s" } }),
+  ],
   ["groupInvites.roleUid", "role", "groupInvites", (uid) => ({ roleUid: uid, ttl: "86400s" })],
-  ["accountAssociations.chainguard.serviceBindings (identity)", "identity", "accountAssociations", (uid) => ({ name: "a", chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: uid } } })],
-  ["accountAssociations.chainguard.serviceBindings (group)", "group", "accountAssociations", (uid) => ({ name: "a", chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: uid } } })],
+  [
+    "accountAssociations.chainguard.serviceBindings (identity)",
+    "identity",
+    "accountAssociations",
+    (uid) => ({ name: "a", chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: uid } } }),
+  ],
+  [
+    "accountAssociations.chainguard.serviceBindings (group)",
+    "group",
+    "accountAssociations",
+    (uid) => ({ name: "a", chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: uid } } }),
+  ],
 ];
 
 describe("references in bodies", () => {
@@ -65,7 +85,11 @@ describe("references in bodies", () => {
 
   it("an update naming a hidden uid is refused too, and one that keeps a binding the caller cannot see is not", async () => {
     ok(await ctx.api.post(path("accountAssociations", A), { name: "a", chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: hidden.identity } } }));
-    const refused = await owner.patch(path("accountAssociations", A), { chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: hidden.group } } }, { updateMask: "chainguard" });
+    const refused = await owner.patch(
+      path("accountAssociations", A),
+      { chainguard: { serviceBindings: { SERVICE_PRINCIPAL_INGESTER: hidden.group } } },
+      { updateMask: "chainguard" },
+    );
     expect(refused.status, refused.text).toBe(400);
     ok(await owner.patch(path("accountAssociations", A), { description: "kept" }, { updateMask: "description" }));
   });

@@ -50,7 +50,7 @@ describe("built-in sample", () => {
     expect(byName.length).toBe(36);
     const one = byName[0];
     expect((await listAll(sample.api, "tags", { digest: one.digest })).map((t) => t.uid)).toContain(one.uid);
-    expect((await listAll(sample.api, "tags", { updatedSince: "2100-01-01T00:00:00Z" }))).toEqual([]);
+    expect(await listAll(sample.api, "tags", { updatedSince: "2100-01-01T00:00:00Z" })).toEqual([]);
     expectFieldViolation(await sample.api.get(path("tags"), { updatedSince: "yesterday" }), "updatedSince");
 
     const all = await listAll(sample.api, "advisories");
@@ -136,7 +136,12 @@ describe("the API's shapes (the platform's Repo, Tag, Advisory and AdvisoryEvent
   const scan = { scanner: "grype", subpackage: "api", component: "openssl" };
   const fx = {
     repos: [
-      { name: "api", catalogTier: "CATALOG_TIER_FIPS" as const, syncConfig: { source: "chainguard/api", google: "us-docker.pkg.dev/p/r" }, tags: [{ name: "v1", digest, updateTime: "2025-03-01T10:00:00.500Z" }] },
+      {
+        name: "api",
+        catalogTier: "CATALOG_TIER_FIPS" as const,
+        syncConfig: { source: "chainguard/api", google: "us-docker.pkg.dev/p/r" },
+        tags: [{ name: "v1", digest, updateTime: "2025-03-01T10:00:00.500Z" }],
+      },
       { name: "bare" },
     ],
     advisories: [
@@ -148,12 +153,37 @@ describe("the API's shapes (the platform's Repo, Tag, Advisory and AdvisoryEvent
         artifactName: "api",
         severities: [{ type: "TYPE_CVSS_V4" as const, score: "CVSS:4.0/AV:N" }],
         events: [
-          { createTime: "2025-01-01T00:00:00.000Z", author: "bot@example.com", reviewState: "REVIEW_STATE_APPROVED" as const, issue: "https://example.com/1", detection: { scanv1: scan } },
-          { createTime: "2025-01-02T00:00:00.000Z", author: "me@example.com", detection: { nvdapi: { cpeSearched: "openssl", cpeFound: "cpe:2.3:a:openssl" } } },
+          {
+            createTime: "2025-01-01T00:00:00.000Z",
+            author: "bot@example.com",
+            reviewState: "REVIEW_STATE_APPROVED" as const,
+            issue: "https://example.com/1",
+            detection: { scanv1: scan },
+          },
+          {
+            createTime: "2025-01-02T00:00:00.000Z",
+            author: "me@example.com",
+            detection: { nvdapi: { cpeSearched: "openssl", cpeFound: "cpe:2.3:a:openssl" } },
+          },
           { createTime: "2025-01-03T00:00:00.000Z", author: "me@example.com", detection: { manual: {} } },
-          { createTime: "2025-01-04T00:00:00.000Z", author: "me@example.com", falsePositiveDetermination: { type: "TYPE_COMPONENT_VULNERABILITY_MISMATCH", note: "n" } },
-          { createTime: "2025-01-05T00:00:00.000Z", author: "me@example.com", reviewState: "REVIEW_STATE_PENDING" as const, patched: { patchedVersions: ["1.2-r1"], note: "" } },
-          { createTime: "2025-01-06T00:00:00.000Z", author: "me@example.com", reviewer: "rev@example.com", reviewState: "REVIEW_STATE_REJECTED" as const, analysisNotPlanned: { note: "n" } },
+          {
+            createTime: "2025-01-04T00:00:00.000Z",
+            author: "me@example.com",
+            falsePositiveDetermination: { type: "TYPE_COMPONENT_VULNERABILITY_MISMATCH", note: "n" },
+          },
+          {
+            createTime: "2025-01-05T00:00:00.000Z",
+            author: "me@example.com",
+            reviewState: "REVIEW_STATE_PENDING" as const,
+            patched: { patchedVersions: ["1.2-r1"], note: "" },
+          },
+          {
+            createTime: "2025-01-06T00:00:00.000Z",
+            author: "me@example.com",
+            reviewer: "rev@example.com",
+            reviewState: "REVIEW_STATE_REJECTED" as const,
+            analysisNotPlanned: { note: "n" },
+          },
         ],
       },
     ],
@@ -164,7 +194,11 @@ describe("the API's shapes (the platform's Repo, Tag, Advisory and AdvisoryEvent
     const repos = await listAll(t.api, "repos", { order_by: "name" });
     expect(repos.map((r) => r.name)).toEqual(["api", "bare"]);
     const [api, bare] = repos;
-    expect(api).toMatchObject({ catalogTier: "CATALOG_TIER_FIPS", sync_config: { source: "chainguard/api", google: "us-docker.pkg.dev/p/r", uniqueTags: false }, customOverlay: null });
+    expect(api).toMatchObject({
+      catalogTier: "CATALOG_TIER_FIPS",
+      sync_config: { source: "chainguard/api", google: "us-docker.pkg.dev/p/r", uniqueTags: false },
+      customOverlay: null,
+    });
     expect(bare).toMatchObject({ catalogTier: "CATALOG_TIER_UNSPECIFIED", sync_config: null, customOverlay: null, activeTags: [] });
     expect(resources.Repo.parse(bare).sync_config).toBeUndefined();
     const [tag] = await listAll(t.api, "tags", { "uidp.children_of": api.uid });
@@ -176,7 +210,12 @@ describe("the API's shapes (the platform's Repo, Tag, Advisory and AdvisoryEvent
 
   it("writes advisories with severities, events of every oneof member, and null optional fields", async () => {
     const [a] = await listAll(t.api, "advisories");
-    expect(a).toMatchObject({ legacyAdvisoryId: "CGA-legacy-1", deleteTime: null, author: "bot@example.com", severities: [{ type: "TYPE_CVSS_V4", score: "CVSS:4.0/AV:N" }] });
+    expect(a).toMatchObject({
+      legacyAdvisoryId: "CGA-legacy-1",
+      deleteTime: null,
+      author: "bot@example.com",
+      severities: [{ type: "TYPE_CVSS_V4", score: "CVSS:4.0/AV:N" }],
+    });
     expect(a.updateTime).toBe("2025-01-06T00:00:00.000Z");
     expect(a.events.map((e: { uid: string }) => e.uid.startsWith(`${a.uid}/`))).toEqual(Array(6).fill(true));
     expect(a.events[0]).toMatchObject({ issue: "https://example.com/1", detection: { scanv1: scan }, reviewState: "REVIEW_STATE_APPROVED" });

@@ -16,7 +16,10 @@ const V2 = "chainguard.platform.registry.v2beta1.ReposService";
 const README = "# nginx\n\nOur nginx.";
 
 const ctx = useServer({
-  fixtures: { groups: [{ path: "catalog" }], repos: [{ name: "nginx", group: "catalog", visibility: "public", readme: README, tags: [{ name: "latest", digest: `sha256:${"a".repeat(64)}` }] }] },
+  fixtures: {
+    groups: [{ path: "catalog" }],
+    repos: [{ name: "nginx", group: "catalog", visibility: "public", readme: README, tags: [{ name: "latest", digest: `sha256:${"a".repeat(64)}` }] }],
+  },
 });
 let A: string, B: string, source: string;
 const as: Record<"viewer" | "editor" | "blind", Api> = {} as never;
@@ -29,7 +32,11 @@ beforeAll(async () => {
   B = (await mkGroup(ctx.api, org, "repos-b")).uid;
   source = (await listAll(ctx.api, "repos", { name: "nginx" }))[0].uid as string;
   const groupsOnly = await created(ctx.api, "roles", A, { name: "groups-only", capabilities: wireCaps(["groups.list"]) });
-  for (const [who, r] of [["viewer", role.viewer], ["editor", role.editor], ["blind", groupsOnly.uid]] as const) {
+  for (const [who, r] of [
+    ["viewer", role.viewer],
+    ["editor", role.editor],
+    ["blind", groupsOnly.uid],
+  ] as const) {
     const id = await mkIdentity(ctx.api, A, who);
     await bind(ctx.api, A, id.uid, r);
     tokens[who] = await ctx.server.issueToken(id.uid);
@@ -50,8 +57,24 @@ const failed = (r: GrpcResult): string => {
 
 describe("repos over REST (v2beta1)", () => {
   it("creates, gets, lists, updates under a mask and deletes", async () => {
-    const repo = ok(await ctx.api.post(path("repos", A), { name: "app", description: "ours", bundles: ["application"], activeTags: ["latest"], catalogTier: "CATALOG_TIER_APPLICATION" }));
-    expect(repo).toMatchObject({ name: "app", description: "ours", bundles: ["application"], aliases: [], activeTags: ["latest"], catalogTier: "CATALOG_TIER_APPLICATION", sync_config: null });
+    const repo = ok(
+      await ctx.api.post(path("repos", A), {
+        name: "app",
+        description: "ours",
+        bundles: ["application"],
+        activeTags: ["latest"],
+        catalogTier: "CATALOG_TIER_APPLICATION",
+      }),
+    );
+    expect(repo).toMatchObject({
+      name: "app",
+      description: "ours",
+      bundles: ["application"],
+      aliases: [],
+      activeTags: ["latest"],
+      catalogTier: "CATALOG_TIER_APPLICATION",
+      sync_config: null,
+    });
     expect(ok(await ctx.api.get(path("repos", repo.uid)))).toEqual(repo);
     expect((await listAll(ctx.api, "repos", { "uidp.children_of": A })).map((r) => r.uid)).toEqual([repo.uid]);
     const updated = ok(await ctx.api.patch(path("repos", repo.uid), { description: "changed", bundles: ["x"] }, { updateMask: "description" }));
@@ -62,8 +85,19 @@ describe("repos over REST (v2beta1)", () => {
   });
 
   it("stores a synced repo's source as the source repo's uid, whether named by uid or catalog name; the platform's members set", async () => {
-    const byName = ok(await ctx.api.post(path("repos", A), { name: "synced", sync_config: { source: "cgr.dev/catalog/nginx", amazon: "123456789012.dkr.ecr.us-east-1.amazonaws.com/nginx" } }));
-    expect(byName.sync_config).toMatchObject({ source, amazon: "123456789012.dkr.ecr.us-east-1.amazonaws.com/nginx", google: "", uniqueTags: false, gracePeriod: false });
+    const byName = ok(
+      await ctx.api.post(path("repos", A), {
+        name: "synced",
+        sync_config: { source: "cgr.dev/catalog/nginx", amazon: "123456789012.dkr.ecr.us-east-1.amazonaws.com/nginx" },
+      }),
+    );
+    expect(byName.sync_config).toMatchObject({
+      source,
+      amazon: "123456789012.dkr.ecr.us-east-1.amazonaws.com/nginx",
+      google: "",
+      uniqueTags: false,
+      gracePeriod: false,
+    });
     expect(Date.parse(byName.sync_config.expirationTime) - Date.parse(byName.createTime)).toBe(14 * 86_400_000);
     const byUid = ok(await ctx.api.post(path("repos", A), { name: "synced-2", sync_config: { source } }));
     expect(byUid.sync_config.source).toBe(source);
@@ -201,7 +235,9 @@ describe("tags as a kind (`chainguard.platform.registry.v2beta1.TagsService`)", 
       expect(answer(await g.call(T2, "GetTag", { uid: tag.uid }))).toEqual(tag);
       expect(answer(await g.call(T2, "ListTags", { uidp: { childrenOf: repo.uid } })).tags).toEqual([tag]);
       expect(failed(await g.call(T2, "CreateTag", { parent: repo.uid, tag: { name: "grpc", digest: "x" } }))).toBe("INVALID_ARGUMENT");
-      expect(failed(await g.call(T2, "CreateTag", { parent: repo.uid, tag: { name: "y", digest: DIGEST } }, { token: tokens.viewer }))).toBe("PERMISSION_DENIED");
+      expect(failed(await g.call(T2, "CreateTag", { parent: repo.uid, tag: { name: "y", digest: DIGEST } }, { token: tokens.viewer }))).toBe(
+        "PERMISSION_DENIED",
+      );
       expect(answer(await g.call(T2, "DeleteTag", { uid: tag.uid }))).toEqual({});
       expect(heard.map((c) => [c.type, c.uid, c.group])).toEqual([
         ["dev.chainguard.api.platform.registry.tag.created.v1", tag.uid, ctx.server.organization],

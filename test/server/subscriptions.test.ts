@@ -34,7 +34,11 @@ beforeAll(async () => {
   A = (await mkGroup(ctx.api, org, "subs-a")).uid;
   B = (await mkGroup(ctx.api, org, "subs-b")).uid;
   const groupsOnly = await created(ctx.api, "roles", A, { name: "groups-only", capabilities: wireCaps(["groups.list"]) });
-  for (const [who, r] of [["viewer", role.viewer], ["editor", role.editor], ["blind", groupsOnly.uid]] as const) {
+  for (const [who, r] of [
+    ["viewer", role.viewer],
+    ["editor", role.editor],
+    ["blind", groupsOnly.uid],
+  ] as const) {
     const id = await mkIdentity(ctx.api, A, who);
     await bind(ctx.api, A, id.uid, r);
     tokens[who] = await ctx.server.issueToken(id.uid);
@@ -78,7 +82,14 @@ describe("subscriptions over REST (v2beta1)", () => {
   });
 
   it("refuses a sink that is not an https URL with a host, or too long, naming the field and never repeating it", async () => {
-    for (const sink of ["http://hooks.acme.example/x?token=plain-secret", "hooks.acme.example", "https:///x?token=plain-secret", "https://a b.example", `https://h.example/${"a".repeat(SINK_MAX)}`, 42]) {
+    for (const sink of [
+      "http://hooks.acme.example/x?token=plain-secret",
+      "hooks.acme.example",
+      "https:///x?token=plain-secret",
+      "https://a b.example",
+      `https://h.example/${"a".repeat(SINK_MAX)}`,
+      42,
+    ]) {
       const res = await ctx.api.post(path("subscriptions", A), { sink });
       expectFieldViolation(res, "sink");
       expect(res.text).not.toContain("plain-secret");

@@ -9,7 +9,12 @@ import { expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role } from
 
 const digest = `sha256:${"a".repeat(64)}`;
 const ctx = useServer({
-  fixtures: { repos: [{ name: "pub", visibility: "public", tags: [{ name: "latest", digest }] }, { name: "priv", tags: [{ name: "latest", digest }] }] },
+  fixtures: {
+    repos: [
+      { name: "pub", visibility: "public", tags: [{ name: "latest", digest }] },
+      { name: "priv", tags: [{ name: "latest", digest }] },
+    ],
+  },
 });
 const v1 = (collection: Parameters<typeof path>[0], uid?: string) => `${v1PathOf(collection)}${uid ? `/${uid}` : ""}`;
 const byId = async (api: Api, collection: Parameters<typeof path>[0], id: string) => {
@@ -49,8 +54,15 @@ describe("v1 paths", () => {
     for (const p of ["page_size", "page_token", "order_by", "skip", "pageSize", "bogus"])
       expect(ok(await ctx.api.get(v1("groups"), { "uidp.children_of": parent.uid, [p]: "1" })).items.length, p).toBe(205);
     // `id` and `uidp.ids` both select by id (repeatable), but not together.
-    const two = items.slice(0, 2).map((g: { id: string }) => g.id).sort();
-    expect(ok(await ctx.api.get(v1("groups"), { id: two })).items.map((g: { id: string }) => g.id).sort()).toEqual(two);
+    const two = items
+      .slice(0, 2)
+      .map((g: { id: string }) => g.id)
+      .sort();
+    expect(
+      ok(await ctx.api.get(v1("groups"), { id: two }))
+        .items.map((g: { id: string }) => g.id)
+        .sort(),
+    ).toEqual(two);
     expect(ok(await ctx.api.get(v1("groups"), { "uidp.ids": two })).items.length).toBe(2);
     expectFieldViolation(await ctx.api.get(v1("groups"), { id: two[0], "uidp.ids": two[1] }), "id");
   });
@@ -92,7 +104,13 @@ describe("v1 paths", () => {
     const b = ok(await ctx.api.post(v1("roleBindings", g.uid), { identity: id.uid, role: role.viewer }));
     expect(b).toEqual({ id: b.id, identity: id.uid, group: g.uid, role: role.viewer, createdAt: b.createdAt });
     const v2 = ok(await ctx.api.get(path("roleBindings", b.id)));
-    expect(v2).toMatchObject({ uid: b.id, identity: { uid: id.uid, name: "bound" }, group: { uid: g.uid }, role: { uid: role.viewer }, createTime: b.createdAt });
+    expect(v2).toMatchObject({
+      uid: b.id,
+      identity: { uid: id.uid, name: "bound" },
+      group: { uid: g.uid },
+      role: { uid: role.viewer },
+      createTime: b.createdAt,
+    });
     // v1 PATCH replaces both references; the echoed group must be the binding's own.
     const moved = ok(await ctx.api.put(v1("roleBindings", b.id), { ...b, role: role.editor }));
     expect(moved.role).toBe(role.editor);
@@ -103,11 +121,17 @@ describe("v1 paths", () => {
 
   it("an identity provider's write-only client secret survives a v1 PATCH that omits it", async () => {
     const org = ctx.server.organization;
-    const idp = ok(await ctx.api.post(v1("identityProviders", org), {
-      name: "sso", defaultRole: role.viewer, oidc: { issuer: "https://sso.example", clientId: "abc", clientSecret: "s3cret" },
-    }));
+    const idp = ok(
+      await ctx.api.post(v1("identityProviders", org), {
+        name: "sso",
+        defaultRole: role.viewer,
+        oidc: { issuer: "https://sso.example", clientId: "abc", clientSecret: "s3cret" },
+      }),
+    );
     expect(JSON.stringify(idp)).not.toContain("s3cret");
-    const patched = ok(await ctx.api.put(v1("identityProviders", idp.id), { name: "sso2", defaultRole: role.viewer, oidc: { issuer: "https://sso.example", clientId: "xyz" } }));
+    const patched = ok(
+      await ctx.api.put(v1("identityProviders", idp.id), { name: "sso2", defaultRole: role.viewer, oidc: { issuer: "https://sso.example", clientId: "xyz" } }),
+    );
     expect(patched).toMatchObject({ name: "sso2", description: "", oidc: { clientId: "xyz", additionalScopes: [] } });
     expectFieldViolation(await ctx.api.put(v1("identityProviders", idp.id), { name: "sso3", defaultRole: role.viewer }), "oidc.issuer");
   });
@@ -116,7 +140,12 @@ describe("v1 paths", () => {
     const org = ctx.server.organization;
     const g = await mkGroup(ctx.api, org, "malformed");
     for (const body of [null, [], "text", 7, { name: { nested: true } }, { identity: ["a"], role: {} }]) {
-      for (const [method, p] of [["POST", v1("groups", org)], ["PUT", v1("groups", g.uid)], ["POST", v1("roleBindings", g.uid)], ["PUT", v1("identityProviders", `${g.uid}/00000000000000aa`)]] as const) {
+      for (const [method, p] of [
+        ["POST", v1("groups", org)],
+        ["PUT", v1("groups", g.uid)],
+        ["POST", v1("roleBindings", g.uid)],
+        ["PUT", v1("identityProviders", `${g.uid}/00000000000000aa`)],
+      ] as const) {
         const res = await ctx.api.request(method, p, { body });
         expect(res.status, `${method} ${p} ${JSON.stringify(body).slice(0, 40)}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
         expect(res.status).toBeLessThan(500);
@@ -170,9 +199,17 @@ describe("v1 paths", () => {
     const assoc = ok(await ctx.api.post(`/iam/v1/account_associations/${g.uid}`, { name: "accounts", amazon: { account: "123456789012" } }));
     expect(assoc).toMatchObject({ group: g.uid, name: "accounts", amazon: { account: "123456789012" } });
     expect(assoc.id).toBeUndefined();
-    expect(ok(await ctx.api.put(`/iam/v1/account_associations/${g.uid}`, { ...assoc, description: "put" }))).toMatchObject({ group: g.uid, description: "put" });
+    expect(ok(await ctx.api.put(`/iam/v1/account_associations/${g.uid}`, { ...assoc, description: "put" }))).toMatchObject({
+      group: g.uid,
+      description: "put",
+    });
     const invite = ok(await ctx.api.post(`/iam/v1/group_invites/${g.uid}`, { ttl: "3600s", role: role.viewer }));
-    expect(invite).toMatchObject({ id: expect.any(String), expiration: expect.any(String), code: expect.any(String), role: { id: role.viewer, name: "viewer" } });
+    expect(invite).toMatchObject({
+      id: expect.any(String),
+      expiration: expect.any(String),
+      code: expect.any(String),
+      role: { id: role.viewer, name: "viewer" },
+    });
     expect(invite.role.capabilities).toContain("groups.list");
     expect(invite.roleUid).toBeUndefined();
     ok(await ctx.api.del(`/iam/v1/group_invites/${invite.id}`));
@@ -180,9 +217,12 @@ describe("v1 paths", () => {
     const patch = await ctx.api.patch(`/iam/v1/groups/${g.uid}`, { name: "patched" });
     expect([patch.status, patch.body.code]).toEqual([405, 12]);
     // Shapes: an identity's static keys, service principal without its prefix; a role's readable capabilities.
-    const keys = ok(await ctx.api.post(`/iam/v1/identities/${org}`, {
-      name: "v1-static", static: { issuer: "https://issuer.example", subject: "s", issuerKeys: "keys", audiences: ["https://api.example"] },
-    }));
+    const keys = ok(
+      await ctx.api.post(`/iam/v1/identities/${org}`, {
+        name: "v1-static",
+        static: { issuer: "https://issuer.example", subject: "s", issuerKeys: "keys", audiences: ["https://api.example"] },
+      }),
+    );
     expect(keys.static).toMatchObject({ issuer: "https://issuer.example", subject: "s", expiration: expect.any(String) });
     expect(keys.staticKeys).toBeUndefined();
     expect(ok(await ctx.api.get(path("identities", keys.id))).staticKeys.expirationTime).toBe(keys.static.expiration);

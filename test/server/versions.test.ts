@@ -25,13 +25,24 @@ describe("GET /registry/v1/versions/{package}", () => {
     expect(rest.latestVersion).toBe("24.11.1");
     expect(rest.gracePeriodMonths).toBe(6);
     expect(rest.versions.map((v: { version: string }) => v.version)).toEqual(["24", "22", "20"]);
-    expect(rest.eolVersions[0]).toEqual({ version: "18", latestVersion: "18.20.8", releaseDate: "2022-04-19", eolDate: "2025-04-30", exists: true, fips: false, lts: true, eolBroken: false });
+    expect(rest.eolVersions[0]).toEqual({
+      version: "18",
+      latestVersion: "18.20.8",
+      releaseDate: "2022-04-19",
+      eolDate: "2025-04-30",
+      exists: true,
+      fips: false,
+      lts: true,
+      eolBroken: false,
+    });
     const g = grpcFor(sample.server.url, sample.server.token);
     try {
       const r = await g.call(REGISTRY, METHOD, { package: "nodejs" });
       expect("ok" in r && r.ok).toMatchObject({ latestVersion: "24.11.1", gracePeriodMonths: 6, lastUpdatedTimestamp: rest.lastUpdatedTimestamp });
       const viaGrpc = (r as { ok: any }).ok;
-      expect(viaGrpc.versions.map((v: { version: string; latestVersion: string }) => [v.version, v.latestVersion])).toEqual(rest.versions.map((v: any) => [v.version, v.latestVersion]));
+      expect(viaGrpc.versions.map((v: { version: string; latestVersion: string }) => [v.version, v.latestVersion])).toEqual(
+        rest.versions.map((v: any) => [v.version, v.latestVersion]),
+      );
       expect(viaGrpc.eolVersions[0]).toMatchObject({ version: "18", eolDate: "2025-04-30", lts: true, exists: true });
     } finally {
       g.close();
@@ -39,12 +50,31 @@ describe("GET /registry/v1/versions/{package}", () => {
   });
 
   it("answers a package the fixtures name, slashes included, with absent fields as their zero", async () => {
-    const srv = await startTestServer({ fixtures: { packageVersions: { "py3/requests": { latestVersion: "2.32.5", versions: [{ version: "2.32", versionSource: { ref: "v2.32.5", sha: "abc" } }] } } } });
+    const srv = await startTestServer({
+      fixtures: {
+        packageVersions: { "py3/requests": { latestVersion: "2.32.5", versions: [{ version: "2.32", versionSource: { ref: "v2.32.5", sha: "abc" } }] } },
+      },
+    });
     try {
       const got = ok(await srv.api.get("/registry/v1/versions/py3/requests"));
       expect(got).toEqual({
-        latestVersion: "2.32.5", lastUpdatedTimestamp: "", gracePeriodMonths: 0, eolVersions: [],
-        versions: [{ version: "2.32", latestVersion: "", releaseDate: "", eolDate: "", exists: false, fips: false, lts: false, eolBroken: false, versionSource: { ref: "v2.32.5", sha: "abc" } }],
+        latestVersion: "2.32.5",
+        lastUpdatedTimestamp: "",
+        gracePeriodMonths: 0,
+        eolVersions: [],
+        versions: [
+          {
+            version: "2.32",
+            latestVersion: "",
+            releaseDate: "",
+            eolDate: "",
+            exists: false,
+            fips: false,
+            lts: false,
+            eolBroken: false,
+            versionSource: { ref: "v2.32.5", sha: "abc" },
+          },
+        ],
       });
       expectError(await srv.api.get("/registry/v1/versions/nodejs"), "NOT_FOUND");
     } finally {

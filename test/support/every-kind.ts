@@ -8,7 +8,9 @@ import { definitionOf, tokenOf, type Kind } from "../../api/kinds";
 import { listAll, path as apiPath, type Api } from "./server";
 
 /** A public JWKS (no private members), for a static-keys identity. */
-export const JWKS = JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0" }] });
+export const JWKS = JSON.stringify({
+  keys: [{ kty: "EC", crv: "P-256", x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0" }],
+});
 
 /** The client secret the identity provider was made with (the API never returns it). */
 export const IDP_CLIENT_SECRET = "idp-secret-5c0e91";
@@ -56,8 +58,14 @@ export async function makeEveryKind(api: Api, parent: string, prefix = "imported
     claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app:ref:refs/heads/main", audience: "irv" },
   });
   const expirationTime = new Date(Date.now() + 30 * 86400_000).toISOString().replace(/\.\d+Z$/, ".000Z");
-  const keys = await make(api, "identities", team, { name: "signer", staticKeys: { issuer: "https://keys.example.com", subject: "signer", issuerKeys: JWKS, expirationTime } });
-  const aws = await make(api, "identities", subteam, { name: "runner", awsIdentity: { awsAccount: "123456789012", arnPattern: "^arn:aws:iam::123456789012:role/runner-.*$" } });
+  const keys = await make(api, "identities", team, {
+    name: "signer",
+    staticKeys: { issuer: "https://keys.example.com", subject: "signer", issuerKeys: JWKS, expirationTime },
+  });
+  const aws = await make(api, "identities", subteam, {
+    name: "runner",
+    awsIdentity: { awsAccount: "123456789012", arnPattern: "^arn:aws:iam::123456789012:role/runner-.*$" },
+  });
   const syncer = await make(api, "identities", team, { name: "syncer", servicePrincipal: "SERVICE_PRINCIPAL_CATALOG_SYNCER" });
   const deployer = await make(api, "roles", team, { name: "deployer", capabilities: ["CAP_REPO_LIST", "CAP_TAG_LIST", "CAP_REPO_BLOBS_GET"] });
   const binding = await make(api, "roleBindings", team, { identityUid: ci, roleUid: deployer });
@@ -76,7 +84,14 @@ export async function makeEveryKind(api: Api, parent: string, prefix = "imported
   });
   const invite = await make(api, "groupInvites", team, { roleUid: viewer, email: "new-hire@acme.example", ttl: "86400s" });
   const subscription = await make(api, "subscriptions", team, { sink: `https://hooks.acme.example/${prefix}?token=t0k3n` });
-  const repo = await make(api, "repos", team, { name: "app", description: "Our app's images", catalogTier: "CATALOG_TIER_APPLICATION", bundles: ["application"], aliases: ["acme-app"], activeTags: ["latest"] });
+  const repo = await make(api, "repos", team, {
+    name: "app",
+    description: "Our app's images",
+    catalogTier: "CATALOG_TIER_APPLICATION",
+    bundles: ["application"],
+    aliases: ["acme-app"],
+    activeTags: ["latest"],
+  });
   const tag = await make(api, "tags", repo, { name: "latest", digest: `sha256:${"5e".repeat(32)}`, bundles: ["application"] });
   return { team, subteam, ci, keys, aws, syncer, deployer, binding, sso, accounts, invite, subscription, repo, tag, viewer, keysExpiration: expirationTime };
 }

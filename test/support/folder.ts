@@ -58,13 +58,21 @@ export async function createFolderProject(opts: FolderProjectOptions): Promise<F
   if (!opts.dir) symlinkSync(opts.nodeModules ?? path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
   writeFileSync(
     path.join(dir, "Pulumi.yaml"),
-    ["name: irv-folder", "runtime:", "  name: nodejs", "  options:", `    typescript: ${opts.typescript ?? false}`,
-      `main: ${opts.main}`, "backend:", `  url: file://${backend}`, ""].join("\n"),
+    [
+      "name: irv-folder",
+      "runtime:",
+      "  name: nodejs",
+      "  options:",
+      `    typescript: ${opts.typescript ?? false}`,
+      `main: ${opts.main}`,
+      "backend:",
+      `  url: file://${backend}`,
+      "",
+    ].join("\n"),
   );
   const cliEnv = pulumiEnv(home);
   const env = { ...process.env, ...cliEnv, PATH: [...(opts.path ?? []), cliEnv.PATH].join(path.delimiter) };
-  const pulumi = async (...args: string[]) =>
-    (await run("pulumi", [...args, "--non-interactive", "--cwd", dir], { env, maxBuffer: 16 << 20 })).stdout;
+  const pulumi = async (...args: string[]) => (await run("pulumi", [...args, "--non-interactive", "--cwd", dir], { env, maxBuffer: 16 << 20 })).stdout;
 
   await pulumi("stack", "init", "dev");
   await pulumi("config", "set", "irv:apiUrl", opts.server.url);

@@ -103,7 +103,9 @@ export async function startFollow(command: string, args: string[], env: Record<s
  * nowhere, connections cut, while it gives undefined), that can be shut (connections refused
  * and cut) and opened again. TLS passes through it untouched.
  */
-export async function startDoor(upstream: URL | (() => URL | undefined)): Promise<{ url: string; shut(): Promise<void>; open(): Promise<void>; close(): Promise<void> }> {
+export async function startDoor(
+  upstream: URL | (() => URL | undefined),
+): Promise<{ url: string; shut(): Promise<void>; open(): Promise<void>; close(): Promise<void> }> {
   const to = typeof upstream === "function" ? upstream : () => upstream;
   let server: Server | undefined;
   const sockets = new Set<Socket>();

@@ -16,7 +16,9 @@ export function textOf(html: string): string {
     .replace(/<\/t[dh]>\s*/g, " | ")
     .replace(/<\/(p|li|tr|h\d|summary|pre|details)>|<br\s*\/?>/g, "\n")
     .replace(/<[^>]+>/g, "")
-    .replace(/&(#\d+|quot|amp|lt|gt|#39);/g, (_, e: string) => (e.startsWith("#") ? String.fromCharCode(Number(e.slice(1))) : ({ quot: '"', amp: "&", lt: "<", gt: ">" } as Record<string, string>)[e]))
+    .replace(/&(#\d+|quot|amp|lt|gt|#39);/g, (_, e: string) =>
+      e.startsWith("#") ? String.fromCharCode(Number(e.slice(1))) : ({ quot: '"', amp: "&", lt: "<", gt: ">" } as Record<string, string>)[e],
+    )
     .split("\n")
     .map((l) => l.trim())
     .filter(Boolean)

@@ -20,7 +20,12 @@ export type GrpcResult = { ok: any } | { error: ServiceError; status?: any };
 /** A client bound to one server and token. */
 export interface GrpcApi {
   /** Calls `service`/`method` with `request` (protojson-shaped); `token` overrides the client's (null: none). */
-  call(service: string, method: string, request: object, opts?: { token?: string | null; raw?: Buffer; metadata?: Record<string, string> }): Promise<GrpcResult>;
+  call(
+    service: string,
+    method: string,
+    request: object,
+    opts?: { token?: string | null; raw?: Buffer; metadata?: Record<string, string> },
+  ): Promise<GrpcResult>;
   /** The same channel with another token. */
   as(token: string | null): GrpcApi;
   close(): void;
@@ -54,10 +59,17 @@ export function grpcFor(url: string, token: string | null, client = new Client(n
       for (const [k, v] of Object.entries(opts.metadata ?? {})) md.set(k, k.endsWith("-bin") ? Buffer.from(v, "base64") : v);
       const body = opts.raw ?? Buffer.from(req.encode(fromJson(req, request)).finish());
       return new Promise((resolve) => {
-        client.makeUnaryRequest(`/${service}/${method}`, (b: Buffer) => b, (b: Buffer) => b, body, md, (err, out) => {
-          if (err) resolve({ error: err, status: statusOf(err) });
-          else resolve({ ok: toJson(res, res.decode(out!)) });
-        });
+        client.makeUnaryRequest(
+          `/${service}/${method}`,
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          body,
+          md,
+          (err, out) => {
+            if (err) resolve({ error: err, status: statusOf(err) });
+            else resolve({ ok: toJson(res, res.decode(out!)) });
+          },
+        );
       });
     },
     as: (t) => grpcFor(url, t, client),

@@ -14,7 +14,7 @@ export interface Line {
 export function inline(line: string): Line {
   let text = "";
   const spans: string[] = [];
-  for (let i = 0; i < line.length; ) {
+  for (let i = 0; i < line.length;) {
     const c = line[i];
     if (c === "\\" && i + 1 < line.length && /[!-/:-@[-`{-~]/.test(line[i + 1])) {
       text += line[i + 1];

@@ -130,8 +130,18 @@ export function tsProgram(org: string, bad: boolean) {
       claimMatch: { issuer: bad ? "http://127.0.0.1:9/issuer" : "https://issuer.acme.example", subject: "local" },
     });
     new irv.iam.RoleBinding("ci-owner", { groupUid: bad ? org : eng.uid, identityUid: ci.uid, roleUid: owner });
-    const deployer = new irv.iam.Identity("deployer", { groupUid: platform.uid, name: "deployer", description: "Deploys", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
-    const releaser = new irv.iam.Role("releaser", { groupUid: platform.uid, name: "releaser", description: "Releases", capabilities: ["tag.list", "tag.create"] });
+    const deployer = new irv.iam.Identity("deployer", {
+      groupUid: platform.uid,
+      name: "deployer",
+      description: "Deploys",
+      servicePrincipal: "SERVICE_PRINCIPAL_INGESTER",
+    });
+    const releaser = new irv.iam.Role("releaser", {
+      groupUid: platform.uid,
+      name: "releaser",
+      description: "Releases",
+      capabilities: ["tag.list", "tag.create"],
+    });
     new irv.iam.RoleBinding("deployer-releaser", { groupUid: bad ? eng.uid : platform.uid, identityUid: deployer.uid, roleUid: releaser.uid });
     new irv.iam.Role("editor", { groupUid: eng.uid, name: bad ? "editor" : "eng-editor", description: "Edits", capabilities: ["repo.list"] });
     new irv.iam.IdentityProvider("sso", {
@@ -140,12 +150,21 @@ export function tsProgram(org: string, bad: boolean) {
       defaultRoleUid: bad ? owner : viewer,
       oidc: { issuer: "https://login.acme.example", clientId: "irv", clientSecret: pulumi.secret("s3cret") },
     });
-    new irv.iam.GroupInvite("invite", { groupUid: eng.uid, roleUid: bad ? owner : viewer, ...(bad ? { ttl: "1209600s" } : { ttl: "86400s", singleUse: true }) });
+    new irv.iam.GroupInvite("invite", {
+      groupUid: eng.uid,
+      roleUid: bad ? owner : viewer,
+      ...(bad ? { ttl: "1209600s" } : { ttl: "86400s", singleUse: true }),
+    });
   };
 }
 
 /** A YAML folder project `policy-yaml` with stack `dev`, config `org` set: its folder, writer and CLI. */
-export async function yamlPolicyProject(org: string, env: Record<string, string>, config: Record<string, string> = {}, program: (bad: boolean) => string = yamlProgram) {
+export async function yamlPolicyProject(
+  org: string,
+  env: Record<string, string>,
+  config: Record<string, string> = {},
+  program: (bad: boolean) => string = yamlProgram,
+) {
   const base = mkdtempSync(path.join(tmpdir(), "irv-policy-yaml-"));
   const dir = path.join(base, "project");
   for (const d of [dir, path.join(base, "backend")]) mkdirSync(d);

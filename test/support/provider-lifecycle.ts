@@ -11,7 +11,6 @@ import { expectNoUndefined, lastMask, path } from "./provider";
 import type { TestServer } from "./server";
 import type { Rec } from "../../provider/resources/spec";
 
-
 /** What one kind's lifecycle needs. */
 export interface LifecycleCase {
   kind: Kind;

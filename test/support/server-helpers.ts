@@ -19,7 +19,10 @@ export function expectFieldViolation(res: ApiResponse, field: string) {
   const body = expectError(res, "INVALID_ARGUMENT");
   const br = body.details.find((d: { "@type": string }) => d["@type"] === `${TYPE_PREFIX}BadRequest`);
   expect(br, res.text).toBeDefined();
-  expect(br.fieldViolations.map((v: { field: string }) => v.field), res.text).toContain(field);
+  expect(
+    br.fieldViolations.map((v: { field: string }) => v.field),
+    res.text,
+  ).toContain(field);
   return br.fieldViolations as { field: string; description: string }[];
 }
 

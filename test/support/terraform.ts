@@ -41,11 +41,20 @@ export function stateOnto(live: Record<string, string>): TfState {
     if (!uid) throw new Error(`no live uid for ${r.type}.${r.name}`);
     uids.set(String(r.instances[0].attributes.id), uid);
   }
-  return { ...state, resources: state.resources.map((r) => ({ ...r, instances: r.instances.map((i) => ({ ...i, attributes: moved(i.attributes, uids) as Record<string, unknown> })) })) };
+  return {
+    ...state,
+    resources: state.resources.map((r) => ({
+      ...r,
+      instances: r.instances.map((i) => ({ ...i, attributes: moved(i.attributes, uids) as Record<string, unknown> })),
+    })),
+  };
 }
 
 /** The `pulumi import --file` document the converter makes of `state` with `mapping` (the plugin's Terraform mapping). */
-export function importFileOf(state: TfState, mapping: { resources: Record<string, { tok: string }> }): { resources: { type: string; name: string; id: string }[] } {
+export function importFileOf(
+  state: TfState,
+  mapping: { resources: Record<string, { tok: string }> },
+): { resources: { type: string; name: string; id: string }[] } {
   const resources: { type: string; name: string; id: string }[] = [];
   for (const r of state.resources) {
     if (r.mode !== "managed") continue;

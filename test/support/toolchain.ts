@@ -88,9 +88,16 @@ export function pulumiSdkVersion(): string {
 export async function buildGoProgram(dir: string, sdkModule: string, sdkDir: string, program: string): Promise<string> {
   const sdkVersion = pulumiSdkVersion();
   const goMod = [
-    "module example.com/sdkprogram", "", "go 1.25", "",
-    "require (", `\tgithub.com/pulumi/pulumi/sdk/v3 v${sdkVersion}`, ")", "",
-    `replace ${sdkModule} => ${sdkDir}`, "",
+    "module example.com/sdkprogram",
+    "",
+    "go 1.25",
+    "",
+    "require (",
+    `\tgithub.com/pulumi/pulumi/sdk/v3 v${sdkVersion}`,
+    ")",
+    "",
+    `replace ${sdkModule} => ${sdkDir}`,
+    "",
   ].join("\n");
   return buildGoModule(dir, goMod, program);
 }
@@ -182,4 +189,3 @@ export async function expectPythonCompiles(dir: string, pkg: string): Promise<vo
     rmSync(cache, { recursive: true, force: true });
   }
 }
-

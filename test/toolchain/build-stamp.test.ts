@@ -25,7 +25,8 @@ describe("prepack builds only when the build is stale", () => {
   it("is fresh after a build, stale after an edit, a new source, a deleted output, or with no stamp", async () => {
     put("package.json", "{}");
     put("api/a.ts", "export const a = 1;");
-    for (const o of ["dist/cli/index.js", "dist/dynamic/index.js", "dist/plugin/bundle.js", "dist/policy/pack.js", "packages/irv-server/dist/server/index.js"]) put(o, "built");
+    for (const o of ["dist/cli/index.js", "dist/dynamic/index.js", "dist/plugin/bundle.js", "dist/policy/pack.js", "packages/irv-server/dist/server/index.js"])
+      put(o, "built");
     expect((await stamp("fresh")).code).toBe(1);
     expect((await stamp("write")).code).toBe(0);
     const fresh = await stamp("fresh");

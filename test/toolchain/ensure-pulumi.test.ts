@@ -22,7 +22,10 @@ describe("scripts/ensure-pulumi before npm install", { timeout: ENGINE_TIMEOUT }
     const script = path.join(clone, "scripts", "ensure-pulumi");
     const env = { ...process.env, PULUMI_IRV_NO_BUILD: "1" };
 
-    const failed = await run(script, [], { env }).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    const failed = await run(script, [], { env }).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(failed?.code).toBe(1);
     const command = /Run:\n {2}(.+)\n/.exec(failed!.stderr)?.[1];
     expect(command, failed?.stderr).toBe(`cd ${clone} && npm install`);
@@ -57,7 +60,10 @@ describe("scripts/ensure-pulumi where a language host cannot be built", { timeou
     };
     const script = path.join(repoRoot, "scripts", "ensure-pulumi");
 
-    const failed = await run(script, ["--require", "nodejs,yaml,go"], { env }).then(() => undefined, (e: { code: number; stdout: string; stderr: string }) => e);
+    const failed = await run(script, ["--require", "nodejs,yaml,go"], { env }).then(
+      () => undefined,
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
     expect(failed?.code, "--require fails").toBe(1);
     expect(failed!.stdout).toBe("");
     expect(failed!.stderr).toContain(`ignoring ${path.join(fake, "pulumi")}: version '0.0.0', need ${sdk}`);

@@ -80,10 +80,21 @@ describe("scripts/gen-sdks", () => {
 
   it("writes the TypeScript, Go, Python and .NET SDKs, versioned as the schema says", () => {
     for (const f of [
-      "nodejs/package.json", "nodejs/iam/identityProvider.ts", "nodejs/iam/getRole.ts", "nodejs/provider.ts",
-      "go/go.mod", "go/irvtest/iam/identityProvider.go", "go/irvtest/iam/getRole.go", "go/irvtest/provider.go",
-      "python/setup.py", "python/irvtest/iam/identity_provider.py", "python/irvtest/iam/get_role.py",
-      "dotnet/IrvTest.Irvtest.csproj", "dotnet/Iam/IdentityProvider.cs", "dotnet/Iam/GetRole.cs", "dotnet/Provider.cs",
+      "nodejs/package.json",
+      "nodejs/iam/identityProvider.ts",
+      "nodejs/iam/getRole.ts",
+      "nodejs/provider.ts",
+      "go/go.mod",
+      "go/irvtest/iam/identityProvider.go",
+      "go/irvtest/iam/getRole.go",
+      "go/irvtest/provider.go",
+      "python/setup.py",
+      "python/irvtest/iam/identity_provider.py",
+      "python/irvtest/iam/get_role.py",
+      "dotnet/IrvTest.Irvtest.csproj",
+      "dotnet/Iam/IdentityProvider.cs",
+      "dotnet/Iam/GetRole.cs",
+      "dotnet/Provider.cs",
     ]) {
       expect(existsSync(path.join(out, f)), f).toBe(true);
     }

@@ -22,7 +22,16 @@ import { collectionAccess, uidOf, type CollectionRoutes } from "../collection";
 import { fromV1, resetMask, toV1, toV1Listed } from "./shapes";
 
 /** v2beta1 List parameters v1 filters do not have: ignored, as the gateway ignores what a request message lacks. */
-const V2_LIST_PARAMS = new Set(["page_size", "pageSize", "page_token", "pageToken", "order_by", "orderBy", "skip", ...Object.keys(HIDDEN_TAGS).flatMap((f) => [f, jsonName(f)])]);
+const V2_LIST_PARAMS = new Set([
+  "page_size",
+  "pageSize",
+  "page_token",
+  "pageToken",
+  "order_by",
+  "orderBy",
+  "skip",
+  ...Object.keys(HIDDEN_TAGS).flatMap((f) => [f, jsonName(f)]),
+]);
 
 /**
  * The most items an anonymous v1 List answers. v1 has no paging, so an anonymous listing with more
@@ -72,7 +81,10 @@ function v1ListQuery(collection: CollectionName, query: RawQuery): RawQuery {
 const EXCLUDE_FLAGS = new Map(
   Object.keys(HIDDEN_TAGS).flatMap((flag) => {
     const v1 = flag.replace(/^include_/, "exclude_");
-    return [[v1, flag], [jsonName(v1), flag]] as const;
+    return [
+      [v1, flag],
+      [jsonName(v1), flag],
+    ] as const;
   }),
 );
 
@@ -118,23 +130,33 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
   app.get(`${path}/*`, readOptions, refuse(`v1 has no Get by id: list ${path}?id=<id>, or use ${COLLECTIONS[name].path}/<uid>`));
 
   const create = def.create;
-  app.post(`${path}/*`, create ? async (req) => {
-    noQuery(req, "is not a query parameter of creates");
-    const parent = parseUid((req.params as { "*": string })["*"], "parent");
-    ctx.authz.require(callerOf(req), cap("create"), parent);
-    return toV1(name, createOne(req, parent, fromV1(name, req.body)));
-  } : refuse(def.readOnly ?? `${name} cannot be created`));
+  app.post(
+    `${path}/*`,
+    create
+      ? async (req) => {
+          noQuery(req, "is not a query parameter of creates");
+          const parent = parseUid((req.params as { "*": string })["*"], "parent");
+          ctx.authz.require(callerOf(req), cap("create"), parent);
+          return toV1(name, createOne(req, parent, fromV1(name, req.body)));
+        }
+      : refuse(def.readOnly ?? `${name} cannot be created`),
+  );
 
   const update = def.update;
   // v1 updates with PUT only (the v1 protos map Update to PUT), replacing every updatable field.
   app.patch(`${path}/*`, refuse(update ? `v1 updates with PUT ${path}/<id>` : (def.readOnly ?? `${name} cannot be updated`)));
-  app.put(`${path}/*`, update ? async (req: FastifyRequest) => {
-    noQuery(req, "is not a query parameter of v1 updates: a v1 PUT replaces every updatable field");
-    const uid = uidOf(req);
-    guard(req, "update", uid);
-    const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
-    return toV1(name, updateOne(req, uid, body, resetMask(update.maskPaths, body)));
-  } : refuse(def.readOnly ?? `${name} cannot be updated`));
+  app.put(
+    `${path}/*`,
+    update
+      ? async (req: FastifyRequest) => {
+          noQuery(req, "is not a query parameter of v1 updates: a v1 PUT replaces every updatable field");
+          const uid = uidOf(req);
+          guard(req, "update", uid);
+          const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
+          return toV1(name, updateOne(req, uid, body, resetMask(update.maskPaths, body)));
+        }
+      : refuse(def.readOnly ?? `${name} cannot be updated`),
+  );
 
   app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse(def.readOnly ?? `${name} cannot be deleted`));
 }

@@ -19,7 +19,6 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 /** v2beta1 name -> v1 name, for every collection. */
 const RENAMED: Record<string, string> = { uid: "id", createTime: "createdAt", updateTime: "updatedAt" };
 
-
 /** Per collection, v2beta1 name -> v1 name, beyond RENAMED. */
 const KIND_RENAMED: Partial<Record<CollectionName, Record<string, string>>> = {
   tags: { updateTime: "lastUpdated" },
@@ -78,7 +77,8 @@ export function toV1Listed(collection: CollectionName, item: unknown): unknown {
  */
 export function fromV1(collection: CollectionName, body: unknown, target?: { id: string; group?: string }): unknown {
   if (!isObj(body)) return body;
-  const v2Names: Record<string, string> = collection === "roleBindings" ? { ...RENAMED, ...V1_BODY_NAMES } : collection === "groupInvites" ? { ...RENAMED, roleUid: "role" } : renamesOf(collection);
+  const v2Names: Record<string, string> =
+    collection === "roleBindings" ? { ...RENAMED, ...V1_BODY_NAMES } : collection === "groupInvites" ? { ...RENAMED, roleUid: "role" } : renamesOf(collection);
   const out: Obj = {};
   for (const [k, v] of Object.entries(body)) {
     if (Object.hasOwn(v2Names, k)) throw invalidField(k, `is the v2beta1 name of this field; v1 calls it ${v2Names[k]}`);
