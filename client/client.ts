@@ -17,6 +17,7 @@ import { readCapped } from "./body";
 import { PageTokens } from "./paging";
 import { retryFunction } from "./retry";
 import type { WaitReport } from "./waits";
+import { PackageVersionMetadata } from "../api/versions";
 import { LookedUpIdentity, RepoReadme, SHAPES, envelopeOf, type Item } from "./shapes";
 import { dispatcherFor } from "./transport";
 
@@ -133,6 +134,12 @@ export class IrvClient {
   async repoReadme(uid: string, o: CallOptions = {}): Promise<string> {
     const path = `${COLLECTIONS.repos.path}/${uid}/readme`;
     return (checkShape(RepoReadme, await this.send("GET", path, { ...o }), `GET ${path}`) as RepoReadme).content;
+  }
+
+  /** The version streams of package `name` (registry v1 GetPackageVersionMetadata). */
+  async packageVersions(name: string, o: CallOptions = {}): Promise<PackageVersionMetadata> {
+    const path = `/registry/v1/versions/${name.split("/").map(encodeURIComponent).join("/")}`;
+    return checkShape(PackageVersionMetadata, await this.send("GET", path, { ...o }), `GET ${path}`) as PackageVersionMetadata;
   }
 
   /**

@@ -2,6 +2,7 @@
  * What every route and hook shares: the store, the clock, the server's urls and organization,
  * its token issuer, authorization, the page-token key, and the feed of changes.
  */
+import type { PackageVersionMetadata } from "../api/versions";
 import type { FastifyRequest } from "fastify";
 import type { Authorizer } from "./authz";
 import type { IssuerUrls, TokenIssuer } from "./auth/tokens";
@@ -25,6 +26,8 @@ export interface ServerContext {
   allowPrivateIssuers: boolean;
   /** Every create, update and delete of an item of a kind, once committed (model/changes.ts). */
   changes: ChangeFeed;
+  /** Package versions by package name (registry v1 GetPackageVersionMetadata): the platform's catalog, from the fixtures on every start. */
+  packageVersions: ReadonlyMap<string, PackageVersionMetadata>;
 }
 
 /** The current time as the API writes it: RFC 3339 UTC with milliseconds. */

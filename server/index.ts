@@ -18,7 +18,7 @@ import { Authorizer } from "./authz";
 import { bootstrap } from "./bootstrap";
 import { ChangeFeed, type ChangeListener, type ItemChange } from "./model/changes";
 import type { ServerContext } from "./context";
-import { applyFixtures, readFixtures, type Fixtures } from "./sample";
+import { applyFixtures, packageVersionsOf, readFixtures, type Fixtures, type ReadFixtures } from "./sample";
 import { retryLater } from "./errors";
 import { Faults, type Fault, type RecordedRequest } from "./plugins";
 import { Store } from "./store";
@@ -132,8 +132,7 @@ const ADMIN_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 type Identity = Omit<DurableState, "format">;
 
 /** Fills an empty store: bootstrap, fixtures, seed. */
-async function populate(store: Store, opts: ServerOptions, clock: () => number): Promise<Identity> {
-  const fixtures = readFixtures(opts.fixtures);
+async function populate(store: Store, opts: ServerOptions, fixtures: ReadFixtures, clock: () => number): Promise<Identity> {
   const organization = fixtures.organizationUid ?? newRootUid();
   const now = new Date(clock()).toISOString();
   const organizationName = opts.organizationName ?? fixtures.organizationName ?? "acme";
@@ -147,9 +146,9 @@ async function populate(store: Store, opts: ServerOptions, clock: () => number):
 }
 
 /** Opens the data directory (recovering it, or filling a new one) or fills a memory-only store. */
-async function open(store: Store, opts: ServerOptions, clock: () => number): Promise<{ id: Identity; dataDir?: DataDir }> {
-  if (opts.dataDir === undefined) return { id: await populate(store, opts, clock) };
-  const { dataDir, state } = await DataDir.open(opts.dataDir, store, () => populate(store, opts, clock), {
+async function open(store: Store, opts: ServerOptions, fixtures: ReadFixtures, clock: () => number): Promise<{ id: Identity; dataDir?: DataDir }> {
+  if (opts.dataDir === undefined) return { id: await populate(store, opts, fixtures, clock) };
+  const { dataDir, state } = await DataDir.open(opts.dataDir, store, () => populate(store, opts, fixtures, clock), {
     compactAfterBytes: opts.compactAfterBytes,
     recoverJournal: opts.recoverJournal,
     // Nothing was applied: the client may simply retry.
@@ -166,7 +165,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   // Bad delivery bounds fail the start before anything is opened.
   boundsOf(opts.delivery ?? {});
   const store = new Store();
-  const { id, dataDir } = await open(store, opts, clock);
+  const fixtures = readFixtures(opts.fixtures);
+  const { id, dataDir } = await open(store, opts, fixtures, clock);
   const { organization, adminUid } = id;
 
   const urls: IssuerUrls = { url: "", authUrl: "", registryHost: "" };
@@ -181,6 +181,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     authz: new Authorizer(store),
     pageSecret: Buffer.from(id.pageSecret, "base64"),
     changes: new ChangeFeed(),
+    packageVersions: packageVersionsOf(fixtures),
   };
   const deliveries = new Deliveries(store, tokens, () => urls.url, ctx.changes, opts.delivery);
   const requests: RecordedRequest[] = [];

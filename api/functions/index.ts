@@ -12,10 +12,11 @@ import { getRepos } from "./getRepos";
 import { getRole } from "./getRole";
 import { getRoles } from "./getRoles";
 import { getTags } from "./getTags";
+import { getVersions } from "./getVersions";
 
 export * from "./definition";
 export { OBJECTS } from "./results";
-export { getAdvisories, getAdvisory, getGroup, getIdentity, getRepo, getRepos, getRole, getRoles, getTags };
+export { getAdvisories, getAdvisory, getGroup, getIdentity, getRepo, getRepos, getRole, getRoles, getTags, getVersions };
 
 /** The functions, in the order the docs list them. */
-export const FUNCTIONS = [getGroup, getRole, getRoles, getIdentity, getRepos, getRepo, getTags, getAdvisories, getAdvisory] as const;
+export const FUNCTIONS = [getGroup, getRole, getRoles, getIdentity, getRepos, getRepo, getTags, getVersions, getAdvisories, getAdvisory] as const;

@@ -198,6 +198,55 @@ export const Advisory = advisoryObject("Advisory", "A vulnerability advisory: ho
   severities: { type: "AdvisorySeverity[]", description: "Scores of the vulnerability (from its aliases' records)." },
 });
 
+const flag = (description: string) => ({ type: "boolean", description }) satisfies ResultField;
+
+export const PackageVersionSource = {
+  name: "PackageVersionSource",
+  module: "registry",
+  description: "Where a version stream is built from.",
+  fields: { ref: text("The source's ref (a branch or tag)."), sha: text("The commit built.") },
+} satisfies ObjectDefinition;
+
+export const PackageVersion = {
+  name: "PackageVersion",
+  module: "registry",
+  description: "One version stream of a package (the API's `PackageVersion`).",
+  fields: {
+    version: text("The stream, e.g. `22` or `3.13`."),
+    latestVersion: text("The latest version of this stream."),
+    releaseDate: text("When the stream was first released."),
+    eolDate: text("When the stream reaches (or reached) its end of life."),
+    exists: flag("Whether the package of this stream exists in an APK repository."),
+    fips: flag("Whether a FIPS-enabled package of this stream exists."),
+    lts: flag("Whether upstream calls this stream long-term support."),
+    eolBroken: flag("Whether an end-of-life stream can no longer be built (its dependencies are gone)."),
+    versionSource: { type: "PackageVersionSource", description: "Where it is built from, when the platform says.", optional: true },
+  },
+} satisfies ObjectDefinition;
+
+export const PackageVersionMetadata = {
+  name: "PackageVersionMetadata",
+  module: "registry",
+  description: "A package's version streams and end-of-life data, as the API's registry v1 GetPackageVersionMetadata returns them.",
+  fields: {
+    latestVersion: text("The latest version of the software."),
+    lastUpdatedTimestamp: text("When this data was last updated."),
+    gracePeriodMonths: { type: "number", description: "The months of grace by which end of life is extended (0: none)." },
+    versions: { type: "PackageVersion[]", description: "The streams still supported, newest first." },
+    eolVersions: { type: "PackageVersion[]", description: "The streams past their end of life." },
+  },
+} satisfies ObjectDefinition;
+
+export const Versions = {
+  name: "VersionsResult",
+  module: "registry",
+  description: "A package and its version metadata.",
+  fields: {
+    package: text("The package asked for."),
+    versions: { type: "PackageVersionMetadata", description: "Its version streams and end-of-life data." },
+  },
+} satisfies ObjectDefinition;
+
 /** Every named object, for resolving field types such as `AdvisorySeverity[]`. */
 export const OBJECTS: readonly ObjectDefinition[] = [
   GroupResult,
@@ -217,4 +266,8 @@ export const OBJECTS: readonly ObjectDefinition[] = [
   AdvisoryPatched,
   AdvisoryEvent,
   Advisory,
+  PackageVersionSource,
+  PackageVersion,
+  PackageVersionMetadata,
+  Versions,
 ];

@@ -12,6 +12,7 @@ import { common, registry } from "./registry";
 import { buildRoot } from "./root";
 import { vulnerabilities } from "./vulnerabilities";
 import { iamV1 } from "./v1";
+import { registryV1 } from "./registry-v1";
 import { gaPackage } from "./ga";
 import { protobuf as wkt, rpc } from "./wellknown";
 
@@ -34,6 +35,7 @@ export const GRPC_PACKAGES: readonly ProtoPackage[] = [
   ...BETA_PACKAGES.map((p) => gaPackage(p)!),
   oidc,
   iamV1,
+  registryV1,
   eventsV1,
 ];
 

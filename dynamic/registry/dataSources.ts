@@ -5,10 +5,21 @@
  */
 import * as functions from "../../provider/functions/registry";
 import { named, outputOf, programClient } from "../client";
-import type { GetRepoArgs, GetReposArgs, GetTagsArgs } from "../../provider/functions/registry";
+import type { GetRepoArgs, GetReposArgs, GetTagsArgs, GetVersionsArgs } from "../../provider/functions/registry";
 
 // A function's repo and tag are `RepoResult` and `TagResult`: `Repo` and `Tag` are the resource classes.
-export type { Repo as RepoResult, Tag as TagResult, GetRepoArgs, GetReposArgs, GetTagsArgs } from "../../provider/functions/registry";
+export type {
+  Repo as RepoResult,
+  Tag as TagResult,
+  GetRepoArgs,
+  GetReposArgs,
+  GetTagsArgs,
+  GetVersionsArgs,
+  PackageVersion,
+  PackageVersionMetadata,
+  PackageVersionSource,
+  VersionsResult,
+} from "../../provider/functions/registry";
 
 /** Repositories matching the filters (e.g. `descendantsOf: org`), every page followed. */
 export const getRepos = named("registry.getRepos", (args: GetReposArgs = {}) => functions.getRepos(programClient, args));
@@ -24,3 +35,8 @@ export const getRepoOutput = outputOf(getRepo);
 export const getTags = named("registry.getTags", (args: GetTagsArgs = {}) => functions.getTags(programClient, args));
 /** `getTags` as an Output. */
 export const getTagsOutput = outputOf(getTags);
+
+/** A package's version streams and end-of-life data (needs `version.list` on some group). */
+export const getVersions = named("registry.getVersions", (args: GetVersionsArgs) => functions.getVersions(programClient, args));
+/** `getVersions` as an Output. */
+export const getVersionsOutput = outputOf(getVersions);

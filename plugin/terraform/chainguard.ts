@@ -47,7 +47,8 @@ export interface TfAttribute extends Landing {
  * nested attribute (`object`: one object, `object-list`: a list of them, as data sources return).
  */
 export interface TfNested extends Landing {
-  nested: "single" | "list" | "object" | "object-list";
+  /** `object-map`: a map of objects (a data source's `version_map`), which nothing of ours holds. */
+  nested: "single" | "list" | "object" | "object-list" | "object-map";
   use?: Use;
   forceNew?: true;
   deprecated?: string;
@@ -329,6 +330,14 @@ const repoItems = (use: Use): Record<string, TfMember> => ({
   aliases: a("list", use),
   active_tags: a("list", use),
 });
+/** A version stream in `chainguard_versions`: what Terraform reads of the API's `PackageVersion`. */
+const versionStream = (more: Record<string, TfMember>): Record<string, TfMember> => ({
+  ...more,
+  exists: a("bool", "computed"),
+  fips: a("bool", "computed"),
+  release_date: str("computed"),
+  version: str("computed"),
+});
 const UID_FILTER = "Give `ids: [<uid>]` instead: the function takes a list of uids.";
 
 export const TERRAFORM_DATA_SOURCES: Record<string, TfDataSource> = {
@@ -376,6 +385,48 @@ export const TERRAFORM_DATA_SOURCES: Record<string, TfDataSource> = {
       items: { nested: "object-list", use: "computed", to: "repos", attributes: repoItems("computed") },
     },
   },
+  chainguard_versions: {
+    function: "getVersions",
+    attributes: {
+      package: str("required"),
+      variant: str("optional", {
+        to: null,
+        note: "No counterpart: the API has no variants; each stream says whether a FIPS package of it exists (`fips`): keep the streams whose `fips` is true.",
+      }),
+      versions: {
+        nested: "object",
+        use: "computed",
+        attributes: {
+          eol_versions: { nested: "object-list", use: "computed", attributes: versionStream({ eol_date: str("computed") }) },
+          grace_period_months: a("int", "computed"),
+          last_updated_timestamp: str("computed"),
+          latest_version: str("computed"),
+          versions: { nested: "object-list", use: "computed", attributes: versionStream({}) },
+        },
+      },
+      ordered_keys: a("list", "computed", {
+        to: null,
+        note: "Terraform sorts the streams' names itself: take `versions.versions[].version` (newest first, as the API orders them), and `versions.eolVersions[].version` after.",
+      }),
+      version_map: {
+        nested: "object-map",
+        use: "computed",
+        attributes: {
+          eol: a("bool", "computed"),
+          eol_date: str("computed"),
+          exists: a("bool", "computed"),
+          fips: a("bool", "computed"),
+          is_latest: a("bool", "computed"),
+          lts: str("computed"),
+          main: str("computed"),
+          release_date: str("computed"),
+          version: str("computed"),
+        },
+        to: null,
+        note: "Terraform builds it from the streams: key `versions.versions` and `versions.eolVersions` by `version`; a stream is end of life when it is in `eolVersions`, and the latest when its `latestVersion` is the package's.",
+      },
+    },
+  },
 };
 
 /**
@@ -384,5 +435,5 @@ export const TERRAFORM_DATA_SOURCES: Record<string, TfDataSource> = {
  */
 export const NOT_MAPPED = {
   resources: ["chainguard_apko_build", "chainguard_image_repo_deployment"],
-  dataSources: ["chainguard_versions"],
+  dataSources: [] as string[],
 };

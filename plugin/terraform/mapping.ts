@@ -37,6 +37,10 @@ function shimOf(m: TfMember): Json {
     ...(!isNested(m) && m.sensitive ? { sensitive: true } : {}),
     ...(m.deprecated ? { deprecated: m.deprecated } : {}),
   };
+  if (isNested(m) && m.nested === "object-map") {
+    // A map of objects: a map whose element is an object (itself shimmed as a map of a resource).
+    return { type: VALUE_TYPE.map, ...flags, element: { schema: { type: VALUE_TYPE.map, element: { resource: resourceShimOf(m.attributes) } } } };
+  }
   if (isNested(m)) {
     // As the bridge shims the plugin framework: a single block or object is a map of a resource,
     // a list of blocks or objects a list of one.
@@ -163,7 +167,8 @@ export function landings(): Landing[] {
       const name = landingOf(tf, m);
       const to = toPrefix === null || name === null ? null : `${toPrefix}${name}`;
       out.push({ ...base, path: `${tfPrefix}${tf}`, to, ...(m.note ? { note: m.note } : {}) });
-      if (!isNested(m)) continue;
+      // A map of objects is one value to the converter: its members are not attributes of their own.
+      if (!isNested(m) || m.nested === "object-map") continue;
       const list = m.nested === "list" || m.nested === "object-list";
       walk(base, m.attributes, `${tfPrefix}${tf}${list ? "[]" : ""}.`, to === null ? null : `${to}${list ? "[]" : ""}.`);
     }

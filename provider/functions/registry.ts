@@ -2,8 +2,25 @@
  * The registry functions: repositories and their tags. Public repos are readable without
  * credentials; a private one asked for without them fails naming the settings to set.
  */
-import { OBJECTS, pick, type ArgsOf, type FieldsMatch, type getRepo as GetRepo, type getRepos as GetRepos, type getTags as GetTags } from "../../api/functions";
-import { Repo as RepoObject, RepoSyncConfig as RepoSyncConfigObject, Tag as TagObject } from "../../api/functions/results";
+import {
+  OBJECTS,
+  getVersions as GetVersions,
+  pick,
+  type ArgsOf,
+  type FieldsMatch,
+  type getRepo as GetRepo,
+  type getRepos as GetRepos,
+  type getTags as GetTags,
+} from "../../api/functions";
+import {
+  PackageVersion as PackageVersionObject,
+  PackageVersionMetadata as PackageVersionMetadataObject,
+  PackageVersionSource as PackageVersionSourceObject,
+  Repo as RepoObject,
+  RepoSyncConfig as RepoSyncConfigObject,
+  Tag as TagObject,
+  Versions as VersionsObject,
+} from "../../api/functions/results";
 import { NO_CREDENTIALS } from "../../client/auth";
 import { ConfigurationError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
@@ -51,13 +68,48 @@ export interface Tag {
   bundles: string[];
 }
 
+/** Where a version stream is built from. */
+export interface PackageVersionSource {
+  ref: string;
+  sha: string;
+}
+/** One version stream of a package. */
+export interface PackageVersion {
+  version: string;
+  latestVersion: string;
+  releaseDate: string;
+  eolDate: string;
+  exists: boolean;
+  fips: boolean;
+  lts: boolean;
+  eolBroken: boolean;
+  versionSource?: PackageVersionSource;
+}
+/** A package's version streams and end-of-life data. */
+export interface PackageVersionMetadata {
+  latestVersion: string;
+  lastUpdatedTimestamp: string;
+  gracePeriodMonths: number;
+  versions: PackageVersion[];
+  eolVersions: PackageVersion[];
+}
+/** What `getVersions` returns: the package asked for and its version metadata. */
+export interface VersionsResult {
+  package: string;
+  versions: PackageVersionMetadata;
+}
+
 // The interfaces above name exactly the fields of their definitions.
 true satisfies FieldsMatch<Repo, typeof RepoObject> & FieldsMatch<RepoSyncConfig, typeof RepoSyncConfigObject> & FieldsMatch<Tag, typeof TagObject>;
+true satisfies FieldsMatch<PackageVersionSource, typeof PackageVersionSourceObject> & FieldsMatch<PackageVersion, typeof PackageVersionObject>;
+true satisfies FieldsMatch<PackageVersionMetadata, typeof PackageVersionMetadataObject> & FieldsMatch<VersionsResult, typeof VersionsObject>;
 
 /** Filters of `getRepos`. */
 export type GetReposArgs = ArgsOf<typeof GetRepos>;
 /** One repository by uid, or by name (optionally under a group). */
 export type GetRepoArgs = ArgsOf<typeof GetRepo>;
+/** The package whose versions `getVersions` reads. */
+export type GetVersionsArgs = ArgsOf<typeof GetVersions>;
 /** Filters of `getTags`. */
 export type GetTagsArgs = ArgsOf<typeof GetTags>;
 
@@ -91,4 +143,17 @@ export async function getTags(clients: ClientSource, args: GetTagsArgs = {}): Pr
   // Without credentials a private repo's tags are not listed: reading the repo says what to set.
   if (tags.length === 0 && client.anonymous && args.repoUid) await client.get("repos", args.repoUid);
   return { tags };
+}
+
+/**
+ * A package's version streams (registry v1 GetPackageVersionMetadata). The arguments are checked
+ * first, so a missing or overlong `package` fails naming it before any request.
+ */
+export async function getVersions(clients: ClientSource, args: GetVersionsArgs): Promise<VersionsResult> {
+  const parsed = GetVersions.args.safeParse(args ?? {});
+  if (!parsed.success)
+    throw new ConfigurationError(`getVersions: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ")}`);
+  const name = parsed.data.package;
+  const metadata = await clients().packageVersions(name);
+  return { package: name, versions: pick<PackageVersionMetadata>(PackageVersionMetadataObject, metadata, OBJECTS) };
 }

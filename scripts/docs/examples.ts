@@ -70,6 +70,7 @@ export const FUNCTION_EXAMPLES: Record<string, FunctionExample> = {
   "irv:registry:getRepos": { args: { descendantsOf: "${organization}" }, show: "repos" },
   "irv:registry:getRepo": { args: { name: "nginx" }, show: "uid" },
   "irv:registry:getTags": { args: { repoUid: "${repo}" }, show: "tags" },
+  "irv:registry:getVersions": { args: { package: "nodejs" }, show: "versions" },
   "irv:vulnerabilities:getAdvisories": { args: { query: "openssl" }, show: "advisories" },
   "irv:vulnerabilities:getAdvisory": { args: { advisoryId: "CGA-2f6q-8x7c-3r4v" }, show: "aliases" },
 };

@@ -30,7 +30,7 @@ function namesSection(): string {
   parts.push(
     "### Not mapped",
     "",
-    `Resources: ${NOT_MAPPED.resources.map(code).join(", ")}. Data source: ${NOT_MAPPED.dataSources.map(code).join(", ")}.`,
+    `Resources: ${NOT_MAPPED.resources.map(code).join(", ")}.${NOT_MAPPED.dataSources.length ? ` Data sources: ${NOT_MAPPED.dataSources.map(code).join(", ")}.` : " Every data source maps."}`,
     "pulumi-irv does not manage these yet; the converter reports them as having no mapping.",
   );
   return parts.join("\n");

@@ -10,7 +10,9 @@ import { status as GrpcStatus, Metadata, type ServiceError } from "@grpc/grpc-js
 import type protobuf from "protobufjs";
 import type { HttpRule } from "../../api/grpc/proto";
 import { fromJson, maskPathsOf, protoNameOf, toJson } from "../../api/grpc/root";
+import { packageNameProblem } from "../../api/versions";
 import { parseUid } from "../validate";
+import { invalidField } from "../errors";
 
 type Obj = Record<string, unknown>;
 
@@ -41,14 +43,24 @@ function take(type: protobuf.Type, obj: Obj, path: string): unknown {
   return v && typeof v === "object" ? take(field.resolvedType as protobuf.Type, v as Obj, rest.join(".")) : undefined;
 }
 
+/** Path variables that name something other than an item, with what is wrong with a value: registry v1's `package`. */
+export const NAME_VARIABLES: Readonly<Record<string, (raw: string) => string | undefined>> = { package: packageNameProblem };
+
+function pathName(raw: string, field: string): string {
+  const problem = NAME_VARIABLES[field](raw);
+  if (problem) throw invalidField(field, problem);
+  return raw;
+}
+
 /**
- * A path variable's value in the URL. Every path variable of the platform's methods names an item
- * by its uid, so anything else is refused here (INVALID_ARGUMENT naming the field), before
+ * A path variable's value in the URL. Every other path variable of the platform's methods names
+ * an item by its uid, so anything else is refused here (INVALID_ARGUMENT naming the field), before
  * routing: a `..` segment would otherwise resolve into another route. Each segment is escaped;
  * a `**` variable keeps its `/`.
  */
 function pathValue(field: string, v: unknown, pattern: string | undefined): string {
-  const s = parseUid(v === undefined || v === null ? "" : String(v), field);
+  const raw = v === undefined || v === null ? "" : String(v);
+  const s = field in NAME_VARIABLES ? pathName(raw, field) : parseUid(raw, field);
   return pattern === "**" ? s.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(s);
 }
 

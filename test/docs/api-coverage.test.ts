@@ -11,7 +11,7 @@ import { Client, credentials, Metadata, status, type ServiceError } from "@grpc/
 import { GRPC_PACKAGES, ruleText, type ProtoMethod } from "../../api/grpc";
 import { SDK_SERVICES } from "../../api/grpc/catalog";
 import { KINDS, type Kind, type KindDefinition } from "../../api/kinds";
-import { COVERAGE_PAGE, isServed, restCell, restPathOf, unrecordedServices } from "../../scripts/docs/coverage";
+import { COVERAGE_PAGE, isServed, recordedRestCell, restPathOf, unrecordedServices } from "../../scripts/docs/coverage";
 import { DOCS_DIR } from "../../scripts/gen-docs";
 import { makeEveryKind, type EveryKind } from "../support/every-kind";
 import { listAll, useServer } from "../support/server";
@@ -32,7 +32,7 @@ describe("docs/api-coverage.md", () => {
     expect(METHODS.length).toBeGreaterThan(60);
     for (const { pkg, service, name, m } of METHODS) {
       expect(text).toContain(`### \`${pkg}.${service}\``);
-      const row = `| \`${name}\` | ${restCell(m)} |`;
+      const row = `| \`${name}\` | ${recordedRestCell(`${pkg}.${service}`, name, m)} |`;
       expect(text, row).toContain(row);
       const line = text.split("\n").find((l) => l.startsWith(row) && text.indexOf(`### \`${pkg}.${service}\``) < text.indexOf(l))!;
       expect(line, row).toMatch(isServed(m) ? /\| yes \| yes \|$/ : /\| no \| no: answers `UNIMPLEMENTED` \|$/);
@@ -88,6 +88,8 @@ describe("every method the page marks served, on a live irv-server over REST", (
     };
     const others: Record<string, string> = {};
     for (const c of ["advisories"] as const) others[c] = (await listAll(api, c, { "uidp.descendants_of": server.organization, page_size: 1 }))[0].uid;
+    // Package versions are named by package, not uid: one the sample has.
+    others.versions = "nodejs";
     const made = (pkg: string) => (pkg.endsWith(".v2beta1") ? v2 : pkg.endsWith(".v2") ? ga : v1);
 
     const served = METHODS.flatMap((x) => ("request" in x.m ? [{ ...x, m: x.m }] : []));
@@ -155,7 +157,8 @@ describe("docs/api-coverage.md against the SDK itself", () => {
         const sdk = SDK_SERVICES[full];
         expect(sdk, full).toBeDefined();
         expect(Object.keys(s.methods).sort(), full).toEqual(Object.keys(sdk).sort());
-        for (const [name, m] of Object.entries(s.methods)) expect(ruleText(m), `${full}/${name}`).toBe(sdk[name]);
+        // null: the SDK's descriptors do not link this package's mappings (registry v1), so only the names compare.
+        for (const [name, m] of Object.entries(s.methods)) if (sdk[name] !== null) expect(ruleText(m), `${full}/${name}`).toBe(sdk[name]);
       }
   });
 

@@ -94,7 +94,7 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect(schema.resources["irv:iam:Group"].inputProperties.parentUid.replaceOnChanges).toBe(true);
     expect(schema.config.variables.token.secret).toBe(true);
     expect(schema.meta.supportPack).toBe(true);
-    expect(Object.keys(schema.functions)).toHaveLength(9);
+    expect(Object.keys(schema.functions)).toHaveLength(10);
     expect(schema.functions["irv:registry:getTags"].outputs.properties.tags.items.$ref).toBe("#/types/irv:registry:TagResult");
   });
 
@@ -275,11 +275,14 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
         invoke("repos", "irv:registry:getRepos", "{ descendantsOf: '${organization}', orderBy: name }", "repos"),
         invoke("nginx", "irv:registry:getRepo", "{ name: nginx }"),
         invoke("latest", "irv:registry:getTags", "{ repoUid: '${nginx.uid}', name: latest }", "tags"),
+        invoke("node", "irv:registry:getVersions", "{ package: nodejs }", "versions"),
         invoke("openssl", "irv:vulnerabilities:getAdvisories", "{ componentNames: [openssl] }", "advisories"),
         invoke("advisory", "irv:vulnerabilities:getAdvisory", "{ advisoryId: '${openssl[0].advisoryId}' }"),
         invoke("elsewhereOrg", "irv:iam:getGroup", "{ uid: '${elsewhereOrganization}' }", undefined, "elsewhere"),
       ].join(""),
-      ["team", "viewer", "builtins", "ci", "repos", "nginx", "latest", "openssl", "advisory", "elsewhereOrg"].map((v) => `  ${v}: \${${v}}`).join("\n") + "\n",
+      ["team", "viewer", "builtins", "ci", "repos", "nginx", "latest", "node", "openssl", "advisory", "elsewhereOrg"]
+        .map((v) => `  ${v}: \${${v}}`)
+        .join("\n") + "\n",
     );
     await inProject("stack", "init", "functions");
     await inProject("config", "set", "organization", org);
@@ -306,6 +309,7 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     expect(out.nginx).toMatchObject({ name: "nginx", catalogTier: nginx.catalogTier, bundles: nginx.bundles, createTime: nginx.createTime });
     const latest = (await listAll(ctx.api, "tags", { "uidp.children_of": nginx.uid })).find((t) => t.name === "latest");
     expect(out.latest).toEqual([expect.objectContaining({ uid: latest.uid, digest: latest.digest })]);
+    expect(out.node).toEqual((await ctx.api.get("/registry/v1/versions/nodejs")).body);
     const openssl = await listAll(ctx.api, "advisories", { componentNames: "openssl" });
     expect(out.openssl.map((a: { uid: string }) => a.uid).sort()).toEqual(openssl.map((a) => a.uid).sort());
     expect(out.advisory).toEqual(out.openssl[0]);
@@ -325,6 +329,8 @@ describe("examples/yaml-org through the irv resource plugin", { timeout: ENGINE_
     await expect(inProject("preview")).rejects.toThrow(/irv:iam:getGroup invoke failed: .*expected string, received number \(uid\)/);
     write(invoke("typo", "irv:iam:getGroup", "{ groupUid: '${organization}' }"), "  typo: ${typo.uid}\n");
     await expect(inProject("preview")).rejects.toThrow(/not an argument of irv:iam:getGroup \(its arguments: uid, name, parentUid\) \(groupUid\)/);
+    write(invoke("nopkg", "irv:registry:getVersions", "{ package: '' }"), "  nopkg: ${nopkg.package}\n");
+    await expect(inProject("preview")).rejects.toThrow(/irv:registry:getVersions invoke failed: .*>=1 characters \(package\)/);
     await inProject("destroy", "--yes", "--skip-preview");
   });
 });

@@ -97,7 +97,8 @@ describe("the plugin's Invoke", () => {
         .reverse(),
     );
     const nginx = await invoke("irv:registry:getRepo", { name: "nginx" });
-    expect(nginx).toEqual(repos.find((r: any) => r.name === "nginx"));
+    // getRepo also reads the README (GetRepoReadme); getRepos leaves it out.
+    expect(nginx).toEqual({ ...repos.find((r: any) => r.name === "nginx"), readme: "" });
     expect((await ctx.api.get(apiPath("repos", nginx.uid))).body).toMatchObject({ name: "nginx", catalogTier: nginx.catalogTier });
 
     const { tags } = await invoke("irv:registry:getTags", { repoUid: nginx.uid });
@@ -118,6 +119,17 @@ describe("the plugin's Invoke", () => {
     expect(openssl.advisories.every((a: any) => a.componentName === "openssl")).toBe(true);
     expect(await invoke("irv:vulnerabilities:getAdvisory", { advisoryId: sample.advisoryId })).toEqual(sample);
     expect((await invoke("irv:vulnerabilities:getAdvisory", { uid: sample.uid })).advisoryId).toBe(sample.advisoryId);
+  });
+
+  it("reads a package's versions (registry v1), nested streams as the schema declares them; a missing package is a failure naming it", async () => {
+    const nodejs = await invoke("irv:registry:getVersions", { package: "nodejs" });
+    const api = (await ctx.api.get("/registry/v1/versions/nodejs")).body;
+    expect(nodejs).toEqual({ package: "nodejs", versions: api });
+    expect(nodejs.versions.eolVersions.map((v: any) => v.version)).toEqual(["18", "16"]);
+    const before = ctx.server.requests.length;
+    expect(await failures("irv:registry:getVersions", {})).toEqual([{ property: "package", reason: expect.stringMatching(/expected string/) }]);
+    expect(await failures("irv:registry:getVersions", { package: "" })).toEqual([{ property: "package", reason: expect.stringMatching(/>=1 characters/) }]);
+    expect(ctx.server.requests.length).toBe(before);
   });
 
   it("takes secret arguments unwrapped", async () => {

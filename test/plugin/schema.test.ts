@@ -257,6 +257,7 @@ describe("the plugin's package schema: functions", () => {
         "irv:registry:getRepos",
         "irv:registry:getRepo",
         "irv:registry:getTags",
+        "irv:registry:getVersions",
         "irv:vulnerabilities:getAdvisories",
         "irv:vulnerabilities:getAdvisory",
       ].sort(),
@@ -266,7 +267,7 @@ describe("the plugin's package schema: functions", () => {
   it.each(FUNCTIONS.map((f) => [f.token, f] as const))("declares %s's arguments and results from its definition", (token, f) => {
     const spec = schema.functions[token];
     expect(spec.description).toBe(f.description);
-    const args = Object.entries(f.args.shape) as [string, any][];
+    const args = Object.entries<any>(f.args.shape);
     expect(Object.keys(spec.inputs.properties)).toEqual(args.map(([n]) => n));
     for (const [name, a] of args) {
       expect(spec.inputs.properties[name].description, name).toBe(a.description);

@@ -6,12 +6,20 @@
 import { describe, expect, it } from "vitest";
 import { clientFor } from "../../client/session";
 import { getAdvisories, getAdvisory } from "../../provider/functions/vulnerabilities";
-import { getRepos, getTags } from "../../provider/functions/registry";
+import { getRepos, getTags, getVersions } from "../../provider/functions/registry";
 import { useServer } from "../support/server";
 
 const digest = `sha256:${"d".repeat(64)}`;
 const ctx = useServer({
   fixtures: {
+    packageVersions: {
+      redis: {
+        latestVersion: "8.2.3",
+        gracePeriodMonths: 2,
+        versions: [{ version: "8.2", latestVersion: "8.2.3", exists: true }],
+        eolVersions: [{ version: "7.0", eolDate: "2025-07-31", eolBroken: true }],
+      },
+    },
     repos: [
       {
         name: "synced",
@@ -68,6 +76,26 @@ describe("registry and advisory functions on the API's shapes", () => {
     expect(plain).not.toHaveProperty("syncConfig");
     expect(plain).not.toHaveProperty("customOverlay");
     expect(plain.catalogTier).toBe("CATALOG_TIER_UNSPECIFIED");
+  });
+
+  it("getVersions reads a package's streams with unset fields as their zero, and refuses a bad package naming it before any request", async () => {
+    const got = await getVersions(clients, { package: "redis" });
+    expect(got).toEqual({
+      package: "redis",
+      versions: {
+        latestVersion: "8.2.3",
+        lastUpdatedTimestamp: "",
+        gracePeriodMonths: 2,
+        versions: [{ version: "8.2", latestVersion: "8.2.3", releaseDate: "", eolDate: "", exists: true, fips: false, lts: false, eolBroken: false }],
+        eolVersions: [{ version: "7.0", latestVersion: "", releaseDate: "", eolDate: "2025-07-31", exists: false, fips: false, lts: false, eolBroken: true }],
+      },
+    });
+    const before = ctx.server.requests.length;
+    await expect(getVersions(clients, { package: "" })).rejects.toThrow(/getVersions: package: .*>=1 characters/);
+    await expect(getVersions(clients, { package: "x".repeat(257) })).rejects.toThrow(/getVersions: package: .*<=256 characters/);
+    await expect(getVersions(clients, {} as never)).rejects.toThrow(/getVersions: package: /);
+    expect(ctx.server.requests.length).toBe(before);
+    await expect(getVersions(clients, { package: "valkey" })).rejects.toThrow(/"valkey" does not exist/);
   });
 
   it("read tags with updateTime, and list the hidden forms only when asked", async () => {

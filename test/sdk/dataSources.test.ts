@@ -51,6 +51,16 @@ describe("registry data sources", () => {
     const referrers = await irv.registry.getTags({ repoUid: nginx.uid, includeReferrers: true });
     expect(referrers.tags.length).toBe(tags.length + 1);
   });
+
+  it("reads a package's versions, as a promise and as an output; a missing package names the function and the field", async () => {
+    const node = await irv.registry.getVersions({ package: "nodejs" });
+    expect(node.package).toBe("nodejs");
+    expect(node.versions.latestVersion).toBe("24.11.1");
+    expect(node.versions.eolVersions.map((v) => [v.version, v.eolDate])).toEqual([["18", "2025-04-30"], ["16", "2023-09-11"]]);
+    expect((await resolve(irv.registry.getVersionsOutput({ package: "postgres" }))).versions.gracePeriodMonths).toBe(3);
+    await expect(irv.registry.getVersions({ package: "" })).rejects.toThrow(/^registry\.getVersions\(package: ""\): getVersions: package: /);
+    await expect(irv.registry.getVersions({ package: "cobol" })).rejects.toThrow(/^registry\.getVersions\(package: "cobol"\): .*"cobol" does not exist/);
+  });
 });
 
 describe("vulnerability data sources", () => {

@@ -493,6 +493,88 @@ export namespace registry {
     }
 
     /**
+     * One version stream of a package (the API's `PackageVersion`).
+     */
+    export interface PackageVersion {
+        /**
+         * Whether an end-of-life stream can no longer be built (its dependencies are gone).
+         */
+        eolBroken: boolean;
+        /**
+         * When the stream reaches (or reached) its end of life.
+         */
+        eolDate: string;
+        /**
+         * Whether the package of this stream exists in an APK repository.
+         */
+        exists: boolean;
+        /**
+         * Whether a FIPS-enabled package of this stream exists.
+         */
+        fips: boolean;
+        /**
+         * The latest version of this stream.
+         */
+        latestVersion: string;
+        /**
+         * Whether upstream calls this stream long-term support.
+         */
+        lts: boolean;
+        /**
+         * When the stream was first released.
+         */
+        releaseDate: string;
+        /**
+         * The stream, e.g. `22` or `3.13`.
+         */
+        version: string;
+        /**
+         * Where it is built from, when the platform says.
+         */
+        versionSource?: outputs.registry.PackageVersionSource;
+    }
+
+    /**
+     * A package's version streams and end-of-life data, as the API's registry v1 GetPackageVersionMetadata returns them.
+     */
+    export interface PackageVersionMetadata {
+        /**
+         * The streams past their end of life.
+         */
+        eolVersions: outputs.registry.PackageVersion[];
+        /**
+         * The months of grace by which end of life is extended (0: none).
+         */
+        gracePeriodMonths: number;
+        /**
+         * When this data was last updated.
+         */
+        lastUpdatedTimestamp: string;
+        /**
+         * The latest version of the software.
+         */
+        latestVersion: string;
+        /**
+         * The streams still supported, newest first.
+         */
+        versions: outputs.registry.PackageVersion[];
+    }
+
+    /**
+     * Where a version stream is built from.
+     */
+    export interface PackageVersionSource {
+        /**
+         * The source's ref (a branch or tag).
+         */
+        ref: string;
+        /**
+         * The commit built.
+         */
+        sha: string;
+    }
+
+    /**
      * An image repository, as the functions read it.
      */
     export interface RepoResult {

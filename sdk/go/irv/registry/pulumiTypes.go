@@ -600,6 +600,239 @@ func (o OverlayUserArrayOutput) Index(i pulumi.IntInput) OverlayUserOutput {
 	}).(OverlayUserOutput)
 }
 
+// One version stream of a package (the API's `PackageVersion`).
+type PackageVersion struct {
+	// Whether an end-of-life stream can no longer be built (its dependencies are gone).
+	EolBroken bool `pulumi:"eolBroken"`
+	// When the stream reaches (or reached) its end of life.
+	EolDate string `pulumi:"eolDate"`
+	// Whether the package of this stream exists in an APK repository.
+	Exists bool `pulumi:"exists"`
+	// Whether a FIPS-enabled package of this stream exists.
+	Fips bool `pulumi:"fips"`
+	// The latest version of this stream.
+	LatestVersion string `pulumi:"latestVersion"`
+	// Whether upstream calls this stream long-term support.
+	Lts bool `pulumi:"lts"`
+	// When the stream was first released.
+	ReleaseDate string `pulumi:"releaseDate"`
+	// The stream, e.g. `22` or `3.13`.
+	Version string `pulumi:"version"`
+	// Where it is built from, when the platform says.
+	VersionSource *PackageVersionSource `pulumi:"versionSource"`
+}
+
+// One version stream of a package (the API's `PackageVersion`).
+type PackageVersionOutput struct{ *pulumi.OutputState }
+
+func (PackageVersionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PackageVersion)(nil)).Elem()
+}
+
+func (o PackageVersionOutput) ToPackageVersionOutput() PackageVersionOutput {
+	return o
+}
+
+func (o PackageVersionOutput) ToPackageVersionOutputWithContext(ctx context.Context) PackageVersionOutput {
+	return o
+}
+
+// Whether an end-of-life stream can no longer be built (its dependencies are gone).
+func (o PackageVersionOutput) EolBroken() pulumi.BoolOutput {
+	return o.ApplyT(func(v PackageVersion) bool { return v.EolBroken }).(pulumi.BoolOutput)
+}
+
+// When the stream reaches (or reached) its end of life.
+func (o PackageVersionOutput) EolDate() pulumi.StringOutput {
+	return o.ApplyT(func(v PackageVersion) string { return v.EolDate }).(pulumi.StringOutput)
+}
+
+// Whether the package of this stream exists in an APK repository.
+func (o PackageVersionOutput) Exists() pulumi.BoolOutput {
+	return o.ApplyT(func(v PackageVersion) bool { return v.Exists }).(pulumi.BoolOutput)
+}
+
+// Whether a FIPS-enabled package of this stream exists.
+func (o PackageVersionOutput) Fips() pulumi.BoolOutput {
+	return o.ApplyT(func(v PackageVersion) bool { return v.Fips }).(pulumi.BoolOutput)
+}
+
+// The latest version of this stream.
+func (o PackageVersionOutput) LatestVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v PackageVersion) string { return v.LatestVersion }).(pulumi.StringOutput)
+}
+
+// Whether upstream calls this stream long-term support.
+func (o PackageVersionOutput) Lts() pulumi.BoolOutput {
+	return o.ApplyT(func(v PackageVersion) bool { return v.Lts }).(pulumi.BoolOutput)
+}
+
+// When the stream was first released.
+func (o PackageVersionOutput) ReleaseDate() pulumi.StringOutput {
+	return o.ApplyT(func(v PackageVersion) string { return v.ReleaseDate }).(pulumi.StringOutput)
+}
+
+// The stream, e.g. `22` or `3.13`.
+func (o PackageVersionOutput) Version() pulumi.StringOutput {
+	return o.ApplyT(func(v PackageVersion) string { return v.Version }).(pulumi.StringOutput)
+}
+
+// Where it is built from, when the platform says.
+func (o PackageVersionOutput) VersionSource() PackageVersionSourcePtrOutput {
+	return o.ApplyT(func(v PackageVersion) *PackageVersionSource { return v.VersionSource }).(PackageVersionSourcePtrOutput)
+}
+
+type PackageVersionArrayOutput struct{ *pulumi.OutputState }
+
+func (PackageVersionArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PackageVersion)(nil)).Elem()
+}
+
+func (o PackageVersionArrayOutput) ToPackageVersionArrayOutput() PackageVersionArrayOutput {
+	return o
+}
+
+func (o PackageVersionArrayOutput) ToPackageVersionArrayOutputWithContext(ctx context.Context) PackageVersionArrayOutput {
+	return o
+}
+
+func (o PackageVersionArrayOutput) Index(i pulumi.IntInput) PackageVersionOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PackageVersion {
+		return vs[0].([]PackageVersion)[vs[1].(int)]
+	}).(PackageVersionOutput)
+}
+
+// A package's version streams and end-of-life data, as the API's registry v1 GetPackageVersionMetadata returns them.
+type PackageVersionMetadata struct {
+	// The streams past their end of life.
+	EolVersions []PackageVersion `pulumi:"eolVersions"`
+	// The months of grace by which end of life is extended (0: none).
+	GracePeriodMonths float64 `pulumi:"gracePeriodMonths"`
+	// When this data was last updated.
+	LastUpdatedTimestamp string `pulumi:"lastUpdatedTimestamp"`
+	// The latest version of the software.
+	LatestVersion string `pulumi:"latestVersion"`
+	// The streams still supported, newest first.
+	Versions []PackageVersion `pulumi:"versions"`
+}
+
+// A package's version streams and end-of-life data, as the API's registry v1 GetPackageVersionMetadata returns them.
+type PackageVersionMetadataOutput struct{ *pulumi.OutputState }
+
+func (PackageVersionMetadataOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PackageVersionMetadata)(nil)).Elem()
+}
+
+func (o PackageVersionMetadataOutput) ToPackageVersionMetadataOutput() PackageVersionMetadataOutput {
+	return o
+}
+
+func (o PackageVersionMetadataOutput) ToPackageVersionMetadataOutputWithContext(ctx context.Context) PackageVersionMetadataOutput {
+	return o
+}
+
+// The streams past their end of life.
+func (o PackageVersionMetadataOutput) EolVersions() PackageVersionArrayOutput {
+	return o.ApplyT(func(v PackageVersionMetadata) []PackageVersion { return v.EolVersions }).(PackageVersionArrayOutput)
+}
+
+// The months of grace by which end of life is extended (0: none).
+func (o PackageVersionMetadataOutput) GracePeriodMonths() pulumi.Float64Output {
+	return o.ApplyT(func(v PackageVersionMetadata) float64 { return v.GracePeriodMonths }).(pulumi.Float64Output)
+}
+
+// When this data was last updated.
+func (o PackageVersionMetadataOutput) LastUpdatedTimestamp() pulumi.StringOutput {
+	return o.ApplyT(func(v PackageVersionMetadata) string { return v.LastUpdatedTimestamp }).(pulumi.StringOutput)
+}
+
+// The latest version of the software.
+func (o PackageVersionMetadataOutput) LatestVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v PackageVersionMetadata) string { return v.LatestVersion }).(pulumi.StringOutput)
+}
+
+// The streams still supported, newest first.
+func (o PackageVersionMetadataOutput) Versions() PackageVersionArrayOutput {
+	return o.ApplyT(func(v PackageVersionMetadata) []PackageVersion { return v.Versions }).(PackageVersionArrayOutput)
+}
+
+// Where a version stream is built from.
+type PackageVersionSource struct {
+	// The source's ref (a branch or tag).
+	Ref string `pulumi:"ref"`
+	// The commit built.
+	Sha string `pulumi:"sha"`
+}
+
+// Where a version stream is built from.
+type PackageVersionSourceOutput struct{ *pulumi.OutputState }
+
+func (PackageVersionSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PackageVersionSource)(nil)).Elem()
+}
+
+func (o PackageVersionSourceOutput) ToPackageVersionSourceOutput() PackageVersionSourceOutput {
+	return o
+}
+
+func (o PackageVersionSourceOutput) ToPackageVersionSourceOutputWithContext(ctx context.Context) PackageVersionSourceOutput {
+	return o
+}
+
+// The source's ref (a branch or tag).
+func (o PackageVersionSourceOutput) Ref() pulumi.StringOutput {
+	return o.ApplyT(func(v PackageVersionSource) string { return v.Ref }).(pulumi.StringOutput)
+}
+
+// The commit built.
+func (o PackageVersionSourceOutput) Sha() pulumi.StringOutput {
+	return o.ApplyT(func(v PackageVersionSource) string { return v.Sha }).(pulumi.StringOutput)
+}
+
+type PackageVersionSourcePtrOutput struct{ *pulumi.OutputState }
+
+func (PackageVersionSourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PackageVersionSource)(nil)).Elem()
+}
+
+func (o PackageVersionSourcePtrOutput) ToPackageVersionSourcePtrOutput() PackageVersionSourcePtrOutput {
+	return o
+}
+
+func (o PackageVersionSourcePtrOutput) ToPackageVersionSourcePtrOutputWithContext(ctx context.Context) PackageVersionSourcePtrOutput {
+	return o
+}
+
+func (o PackageVersionSourcePtrOutput) Elem() PackageVersionSourceOutput {
+	return o.ApplyT(func(v *PackageVersionSource) PackageVersionSource {
+		if v != nil {
+			return *v
+		}
+		var ret PackageVersionSource
+		return ret
+	}).(PackageVersionSourceOutput)
+}
+
+// The source's ref (a branch or tag).
+func (o PackageVersionSourcePtrOutput) Ref() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PackageVersionSource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Ref
+	}).(pulumi.StringPtrOutput)
+}
+
+// The commit built.
+func (o PackageVersionSourcePtrOutput) Sha() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PackageVersionSource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Sha
+	}).(pulumi.StringPtrOutput)
+}
+
 // An image repository, as the functions read it.
 type RepoResult struct {
 	// The tags currently maintained.
@@ -1257,6 +1490,11 @@ func init() {
 	pulumi.RegisterOutputType(OverlayGroupArrayOutput{})
 	pulumi.RegisterOutputType(OverlayUserOutput{})
 	pulumi.RegisterOutputType(OverlayUserArrayOutput{})
+	pulumi.RegisterOutputType(PackageVersionOutput{})
+	pulumi.RegisterOutputType(PackageVersionArrayOutput{})
+	pulumi.RegisterOutputType(PackageVersionMetadataOutput{})
+	pulumi.RegisterOutputType(PackageVersionSourceOutput{})
+	pulumi.RegisterOutputType(PackageVersionSourcePtrOutput{})
 	pulumi.RegisterOutputType(RepoResultOutput{})
 	pulumi.RegisterOutputType(RepoResultArrayOutput{})
 	pulumi.RegisterOutputType(RepoSyncConfigOutput{})

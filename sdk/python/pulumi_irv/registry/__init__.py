@@ -10,6 +10,7 @@ from ._enums import *
 from .get_repo import *
 from .get_repos import *
 from .get_tags import *
+from .get_versions import *
 from .repo import *
 from .tag import *
 from ._inputs import *

@@ -24,6 +24,9 @@ __all__ = [
     'OverlayCertificates',
     'OverlayGroup',
     'OverlayUser',
+    'PackageVersion',
+    'PackageVersionMetadata',
+    'PackageVersionSource',
     'RepoResult',
     'RepoSyncConfig',
     'RuntimeKeyringEntry',
@@ -452,6 +455,219 @@ class OverlayUser(dict):
         The user id.
         """
         return pulumi.get(self, "uid")
+
+
+@pulumi.output_type
+class PackageVersion(dict):
+    """
+    One version stream of a package (the API's `PackageVersion`).
+    """
+    def __init__(__self__, *,
+                 eol_broken: _builtins.bool,
+                 eol_date: _builtins.str,
+                 exists: _builtins.bool,
+                 fips: _builtins.bool,
+                 latest_version: _builtins.str,
+                 lts: _builtins.bool,
+                 release_date: _builtins.str,
+                 version: _builtins.str,
+                 version_source: Optional['outputs.PackageVersionSource'] = None):
+        """
+        One version stream of a package (the API's `PackageVersion`).
+
+        :param _builtins.bool eol_broken: Whether an end-of-life stream can no longer be built (its dependencies are gone).
+        :param _builtins.str eol_date: When the stream reaches (or reached) its end of life.
+        :param _builtins.bool exists: Whether the package of this stream exists in an APK repository.
+        :param _builtins.bool fips: Whether a FIPS-enabled package of this stream exists.
+        :param _builtins.str latest_version: The latest version of this stream.
+        :param _builtins.bool lts: Whether upstream calls this stream long-term support.
+        :param _builtins.str release_date: When the stream was first released.
+        :param _builtins.str version: The stream, e.g. `22` or `3.13`.
+        :param 'PackageVersionSource' version_source: Where it is built from, when the platform says.
+        """
+        pulumi.set(__self__, "eol_broken", eol_broken)
+        pulumi.set(__self__, "eol_date", eol_date)
+        pulumi.set(__self__, "exists", exists)
+        pulumi.set(__self__, "fips", fips)
+        pulumi.set(__self__, "latest_version", latest_version)
+        pulumi.set(__self__, "lts", lts)
+        pulumi.set(__self__, "release_date", release_date)
+        pulumi.set(__self__, "version", version)
+        if version_source is not None:
+            pulumi.set(__self__, "version_source", version_source)
+
+    @_builtins.property
+    @pulumi.getter(name="eolBroken")
+    def eol_broken(self) -> _builtins.bool:
+        """
+        Whether an end-of-life stream can no longer be built (its dependencies are gone).
+        """
+        return pulumi.get(self, "eol_broken")
+
+    @_builtins.property
+    @pulumi.getter(name="eolDate")
+    def eol_date(self) -> _builtins.str:
+        """
+        When the stream reaches (or reached) its end of life.
+        """
+        return pulumi.get(self, "eol_date")
+
+    @_builtins.property
+    @pulumi.getter
+    def exists(self) -> _builtins.bool:
+        """
+        Whether the package of this stream exists in an APK repository.
+        """
+        return pulumi.get(self, "exists")
+
+    @_builtins.property
+    @pulumi.getter
+    def fips(self) -> _builtins.bool:
+        """
+        Whether a FIPS-enabled package of this stream exists.
+        """
+        return pulumi.get(self, "fips")
+
+    @_builtins.property
+    @pulumi.getter(name="latestVersion")
+    def latest_version(self) -> _builtins.str:
+        """
+        The latest version of this stream.
+        """
+        return pulumi.get(self, "latest_version")
+
+    @_builtins.property
+    @pulumi.getter
+    def lts(self) -> _builtins.bool:
+        """
+        Whether upstream calls this stream long-term support.
+        """
+        return pulumi.get(self, "lts")
+
+    @_builtins.property
+    @pulumi.getter(name="releaseDate")
+    def release_date(self) -> _builtins.str:
+        """
+        When the stream was first released.
+        """
+        return pulumi.get(self, "release_date")
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> _builtins.str:
+        """
+        The stream, e.g. `22` or `3.13`.
+        """
+        return pulumi.get(self, "version")
+
+    @_builtins.property
+    @pulumi.getter(name="versionSource")
+    def version_source(self) -> Optional['outputs.PackageVersionSource']:
+        """
+        Where it is built from, when the platform says.
+        """
+        return pulumi.get(self, "version_source")
+
+
+@pulumi.output_type
+class PackageVersionMetadata(dict):
+    """
+    A package's version streams and end-of-life data, as the API's registry v1 GetPackageVersionMetadata returns them.
+    """
+    def __init__(__self__, *,
+                 eol_versions: Sequence['outputs.PackageVersion'],
+                 grace_period_months: _builtins.float,
+                 last_updated_timestamp: _builtins.str,
+                 latest_version: _builtins.str,
+                 versions: Sequence['outputs.PackageVersion']):
+        """
+        A package's version streams and end-of-life data, as the API's registry v1 GetPackageVersionMetadata returns them.
+
+        :param Sequence['PackageVersion'] eol_versions: The streams past their end of life.
+        :param _builtins.float grace_period_months: The months of grace by which end of life is extended (0: none).
+        :param _builtins.str last_updated_timestamp: When this data was last updated.
+        :param _builtins.str latest_version: The latest version of the software.
+        :param Sequence['PackageVersion'] versions: The streams still supported, newest first.
+        """
+        pulumi.set(__self__, "eol_versions", eol_versions)
+        pulumi.set(__self__, "grace_period_months", grace_period_months)
+        pulumi.set(__self__, "last_updated_timestamp", last_updated_timestamp)
+        pulumi.set(__self__, "latest_version", latest_version)
+        pulumi.set(__self__, "versions", versions)
+
+    @_builtins.property
+    @pulumi.getter(name="eolVersions")
+    def eol_versions(self) -> Sequence['outputs.PackageVersion']:
+        """
+        The streams past their end of life.
+        """
+        return pulumi.get(self, "eol_versions")
+
+    @_builtins.property
+    @pulumi.getter(name="gracePeriodMonths")
+    def grace_period_months(self) -> _builtins.float:
+        """
+        The months of grace by which end of life is extended (0: none).
+        """
+        return pulumi.get(self, "grace_period_months")
+
+    @_builtins.property
+    @pulumi.getter(name="lastUpdatedTimestamp")
+    def last_updated_timestamp(self) -> _builtins.str:
+        """
+        When this data was last updated.
+        """
+        return pulumi.get(self, "last_updated_timestamp")
+
+    @_builtins.property
+    @pulumi.getter(name="latestVersion")
+    def latest_version(self) -> _builtins.str:
+        """
+        The latest version of the software.
+        """
+        return pulumi.get(self, "latest_version")
+
+    @_builtins.property
+    @pulumi.getter
+    def versions(self) -> Sequence['outputs.PackageVersion']:
+        """
+        The streams still supported, newest first.
+        """
+        return pulumi.get(self, "versions")
+
+
+@pulumi.output_type
+class PackageVersionSource(dict):
+    """
+    Where a version stream is built from.
+    """
+    def __init__(__self__, *,
+                 ref: _builtins.str,
+                 sha: _builtins.str):
+        """
+        Where a version stream is built from.
+
+        :param _builtins.str ref: The source's ref (a branch or tag).
+        :param _builtins.str sha: The commit built.
+        """
+        pulumi.set(__self__, "ref", ref)
+        pulumi.set(__self__, "sha", sha)
+
+    @_builtins.property
+    @pulumi.getter
+    def ref(self) -> _builtins.str:
+        """
+        The source's ref (a branch or tag).
+        """
+        return pulumi.get(self, "ref")
+
+    @_builtins.property
+    @pulumi.getter
+    def sha(self) -> _builtins.str:
+        """
+        The commit built.
+        """
+        return pulumi.get(self, "sha")
 
 
 @pulumi.output_type

@@ -1,0 +1,54 @@
+/**
+ * The registry's v1 service (`chainguard.platform.registry.Registry`) for what irv-server serves
+ * of it: `GetPackageVersionMetadata`, a package's version streams. Its other methods answer
+ * UNIMPLEMENTED; the SDK's descriptors do not link their REST mappings (catalog.ts), so they are
+ * recorded by name only.
+ */
+import { SDK_SERVICES } from "./catalog";
+import type { ProtoMethod, ProtoPackage } from "./proto";
+
+const SERVICE = "chainguard.platform.registry.Registry";
+
+const served: Record<string, ProtoMethod> = {
+  GetPackageVersionMetadata: {
+    request: "PackageVersionMetadataRequest",
+    response: "PackageVersionMetadata",
+    http: { method: "get", path: "/registry/v1/versions/{package=**}" },
+  },
+};
+
+export const registryV1: ProtoPackage = {
+  package: "chainguard.platform.registry",
+  services: {
+    Registry: {
+      methods: Object.fromEntries(Object.keys(SDK_SERVICES[SERVICE]).map((m): [string, ProtoMethod] => [m, served[m] ?? { served: false }])),
+    },
+  },
+  messages: {
+    PackageVersionMetadataRequest: { fields: { package: "1 string" } },
+    PackageVersionMetadata: {
+      fields: {
+        eolVersions: "1 repeated PackageVersion",
+        lastUpdatedTimestamp: "2 string",
+        latestVersion: "3 string",
+        versions: "4 repeated PackageVersion",
+        gracePeriodMonths: "5 int32",
+      },
+    },
+    PackageVersion: {
+      fields: {
+        eolDate: "1 string",
+        exists: "2 bool",
+        fips: "3 bool",
+        legacy_lts: "4 string",
+        lts: "9 bool",
+        releaseDate: "5 string",
+        version: "6 string",
+        eolBroken: "7 bool",
+        latestVersion: "8 string",
+        versionSource: "10 VersionSource",
+      },
+      nested: { VersionSource: { fields: { ref: "1 string", sha: "2 string" } } },
+    },
+  },
+};
