@@ -239,7 +239,8 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
     // as one queued in an irv-server that restarted is; only the periodic full drift can see the change.
     const lost = await start(SERVICE, ["--resync-every", "2"]);
     try {
-      const from = (await lost.waitFor((r) => r.follow.trigger === "start")) && lost.reports.length;
+      await lost.waitFor((r) => r.follow.trigger === "start");
+      const from = lost.reports.length;
       const eng = await uidOf("eng");
       expect((await srv.api.patch(apiPath("groups", eng), { description: "edited, its delivery lost" }, { updateMask: "description" })).status).toBe(200);
       const r = await lost.waitFor(
