@@ -27,6 +27,7 @@ import { serveGrpc } from "./grpc";
 import { UNREAD_LIMITS, UnreadAnswers } from "./unread";
 import { closeGracefully, handedOff, trackRequests } from "./shutdown";
 import { Deliveries, boundsOf, type DeliveryOptions, type DeliveryStats } from "./delivery";
+import { saveQueued, takeQueued } from "./delivery/saved";
 
 export type { ChangeListener, ConnectionLimits, DeliveryOptions, DeliveryStats, Fixtures, Fault, ItemChange, RecordedRequest };
 export { Faults, Store };
@@ -223,6 +224,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   urls.url = `http://${shown}:${port}`;
   urls.authUrl = `${urls.url}/auth`;
   urls.registryHost = registryHost ?? new URL(urls.url).host;
+  // What waited at the last graceful stop, queued again now that the server listens.
+  if (opts.dataDir) deliveries.resume(takeQueued(opts.dataDir, (m) => process.stderr.write(`irv-server: ${m}\n`)));
   return {
     url: urls.url,
     authUrl: urls.authUrl,
@@ -240,7 +243,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       try {
         await closeGracefully(app, undefined, grpc);
       } finally {
+        // Requests are done: nothing more is queued. What waits is kept for the next start.
+        const left = deliveries.queuedNow();
         await deliveries.close();
+        if (opts.dataDir) saveQueued(opts.dataDir, left);
         dataDir?.close();
       }
     },

@@ -47,6 +47,8 @@ Following (a long-running receiver of the platform's signed events; docs/drift-f
       --repeat-window S send a finding seen again within S seconds (default 3600) only in the
                         digest of repeats sent when the window closes
       --gap-every S     the least time between two full drifts after gaps (default 60)
+      --resync-every S  run a full drift when none ran for S seconds (default 900; 0: never), to
+                        catch a change whose delivery was lost (irv-server restarted, ...)
 
 irv reads the resources itself, through the same providers and in pages of each kind, when every
 resource of the stack is an irv resource on a default provider; otherwise the engine's refresh
@@ -80,6 +82,7 @@ Exit codes: 0 in sync, 2 drift found, 1 error.`,
           webhook: { type: "string" },
           "repeat-window": { type: "string" },
           "gap-every": { type: "string" },
+          "resync-every": { type: "string" },
         },
       }),
     );
@@ -89,7 +92,20 @@ Exit codes: 0 in sync, 2 drift found, 1 error.`,
     const kinds = values.watch?.split(",").map((k) => k.trim()) as Kind[] | undefined;
     for (const k of kinds ?? [])
       if (!WATCHED_KINDS.includes(k)) throw new UsageError(`--watch: ${JSON.stringify(k)} is not one of ${WATCHED_KINDS.join(", ")}`);
-    const followOnly = ["listen", "path", "group", "issuer", "tls-cert", "tls-key", "max-body", "exec", "webhook", "repeat-window", "gap-every"] as const;
+    const followOnly = [
+      "listen",
+      "path",
+      "group",
+      "issuer",
+      "tls-cert",
+      "tls-key",
+      "max-body",
+      "exec",
+      "webhook",
+      "repeat-window",
+      "gap-every",
+      "resync-every",
+    ] as const;
     if (!values.follow) for (const k of followOnly) if (values[k] !== undefined) throw new UsageError(`--${k} goes with --follow`);
     if (values.follow) {
       if (values.engine) throw new UsageError("--engine does not go with --follow");
@@ -110,6 +126,7 @@ Exit codes: 0 in sync, 2 drift found, 1 error.`,
           webhook: values.webhook,
           repeatWindow: values["repeat-window"],
           gapEvery: values["gap-every"],
+          resyncEvery: values["resync-every"],
         },
         io,
       );

@@ -16,13 +16,13 @@ import type { DriftedResource, DriftReport } from "../drift/report";
 import { affectedIds, type Change } from "./events";
 
 /** Why a report was made. */
-export type Trigger = "start" | "events" | "gap";
+export type Trigger = "start" | "events" | "gap" | "resync";
 
 /** A drift report of the follower: `irv drift`'s, with what triggered it. */
 export interface FollowReport extends DriftReport {
   follow: {
     trigger: Trigger;
-    /** The changes the events announced (for `events`), or why a full drift ran (for `gap`). */
+    /** The changes the events announced (for `events`), or why a full drift ran (for `gap` and `resync`). */
     changes?: Change[];
     why?: string;
     /** When the report was made (RFC 3339). */
@@ -46,6 +46,12 @@ export interface FollowerOptions {
   maxPending?: number;
   /** The least time between two full drifts after gaps. Default 60 s. */
   gapEveryMs?: number;
+  /**
+   * The most time between two full drifts (0: never again after the start). A backstop for what
+   * no event announced: a delivery the platform gave up on or lost (irv-server keeps its queue in
+   * memory), which nothing here can notice. Default 0.
+   */
+  resyncEveryMs?: number;
 }
 
 /** What a follower keeps of the changes waiting for the next batch. */
@@ -53,6 +59,8 @@ interface Pending {
   changes: Map<string, Change>;
   /** A full drift is owed, and why. */
   gap?: string;
+  /** The periodic full drift is due. */
+  resync?: boolean;
 }
 
 /** Follows one stack. */
@@ -61,9 +69,10 @@ export class Follower {
   private running: Promise<void> | undefined;
   private lastFull = 0;
   private gapTimer: NodeJS.Timeout | undefined;
+  private resyncTimer: NodeJS.Timeout | undefined;
   private closed = false;
   /** Counters for the health endpoint and the tests. */
-  readonly stats = { events: 0, batches: 0, fullDrifts: 0, gaps: 0, dropped: 0 };
+  readonly stats = { events: 0, batches: 0, fullDrifts: 0, gaps: 0, resyncs: 0, dropped: 0 };
 
   constructor(private readonly o: FollowerOptions) {}
 
@@ -82,7 +91,7 @@ export class Follower {
 
   /** Whether a batch or a full drift runs or waits. */
   get busy(): boolean {
-    return this.running !== undefined || this.pending.changes.size > 0 || this.pending.gap !== undefined;
+    return this.running !== undefined || this.pending.changes.size > 0 || this.pending.gap !== undefined || !!this.pending.resync;
   }
 
   /** Takes a change to re-read; returns at once. */
@@ -116,6 +125,7 @@ export class Follower {
   async close(): Promise<void> {
     this.closed = true;
     if (this.gapTimer) clearTimeout(this.gapTimer);
+    if (this.resyncTimer) clearTimeout(this.resyncTimer);
     await this.running;
   }
 
@@ -138,6 +148,12 @@ export class Follower {
         await this.full("gap", gap);
         continue;
       }
+      if (this.pending.resync) {
+        // It reads everything: the changes waiting are read with it.
+        this.pending = { changes: new Map() };
+        await this.full("resync", `no full drift for ${Math.round((this.o.resyncEveryMs ?? 0) / 1000)} s`);
+        continue;
+      }
       if (!changes.size) return;
       this.pending = { changes: new Map() };
       try {
@@ -152,6 +168,7 @@ export class Follower {
   private async full(trigger: Trigger, why?: string): Promise<void> {
     this.lastFull = Date.now();
     this.stats.fullDrifts++;
+    this.scheduleResync();
     try {
       const contents = await this.o.load();
       const report = await runDrift({ stack: this.o.open, contents, access: this.o.access });
@@ -166,6 +183,21 @@ export class Follower {
         this.kick();
       }, wait);
     }
+  }
+
+  /** Owes the next periodic full drift `resyncEveryMs` after this one (any full drift resets the clock). */
+  private scheduleResync(): void {
+    const every = this.o.resyncEveryMs ?? 0;
+    if (this.resyncTimer) clearTimeout(this.resyncTimer);
+    this.resyncTimer = undefined;
+    if (every <= 0 || this.closed) return;
+    this.resyncTimer = setTimeout(() => {
+      this.resyncTimer = undefined;
+      this.stats.resyncs++;
+      this.pending.resync = true;
+      this.kick();
+    }, every);
+    this.resyncTimer.unref();
   }
 
   /** Re-reads what `changes` may have changed, and reports it. */

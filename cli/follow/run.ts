@@ -33,6 +33,7 @@ export interface FollowCommandOptions {
   webhook?: string;
   repeatWindow?: string;
   gapEvery?: string;
+  resyncEvery?: string;
 }
 
 /** A positive number of an option, or its default. */
@@ -42,6 +43,17 @@ function positive(option: string, v: string | undefined, fallback: number): numb
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${option} must be a positive number, not ${JSON.stringify(v)}`);
   return n;
 }
+
+/** A number of seconds, 0 for never, or its default. */
+function seconds(option: string, v: string | undefined, fallback: number): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isFinite(n) || n < 0) throw new UsageError(`--${option} must be a number of seconds (0 for never), not ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** The default of `--resync-every`: a lost delivery is caught within 15 minutes. */
+export const DEFAULT_RESYNC_EVERY_S = 900;
 
 /** `host:port` (`[::]:8080`, `:8080` for every address). */
 export function listenAddress(v: string | undefined): { host: string; port: number } {
@@ -88,6 +100,7 @@ export async function runFollow(o: FollowCommandOptions, io: Io, stopped?: Promi
   const maxBody = positive("max-body", o.maxBody, DEFAULT_MAX_BODY);
   const repeatWindowMs = positive("repeat-window", o.repeatWindow, 3600) * 1000;
   const gapEveryMs = positive("gap-every", o.gapEvery, 60) * 1000;
+  const resyncEveryMs = seconds("resync-every", o.resyncEvery, DEFAULT_RESYNC_EVERY_S) * 1000;
   if (!!o.tlsCert !== !!o.tlsKey) throw new UsageError("--tls-cert and --tls-key go together");
   if (o.webhook && !/^https?:\/\/[^/]/.test(o.webhook)) throw new UsageError("--webhook must be an http(s) URL");
   if (o.path !== undefined && !o.path.startsWith("/")) throw new UsageError("--path must start with /");
@@ -108,6 +121,7 @@ export async function runFollow(o: FollowCommandOptions, io: Io, stopped?: Promi
     open: () => openStack(o.selection),
     access: o.access,
     gapEveryMs,
+    resyncEveryMs,
     warn,
     report: (r) => {
       print(io, r, o.format);
@@ -165,6 +179,8 @@ function print(io: Io, r: FollowReport, format: DriftFormat): void {
       ? "at start"
       : r.follow.trigger === "gap"
         ? `after a gap (${r.follow.why})`
-        : `after ${r.follow.changes?.length ?? 0} change(s)`;
+        : r.follow.trigger === "resync"
+          ? `periodic resync (${r.follow.why})`
+          : `after ${r.follow.changes?.length ?? 0} change(s)`;
   io.out(format === "markdown" ? `<!-- ${r.follow.at} ${why} -->\n${formatDrift(r, format)}\n` : `[${r.follow.at}] ${why}\n${formatDrift(r, format)}\n`);
 }

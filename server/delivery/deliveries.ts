@@ -10,8 +10,8 @@
  * exponential backoff and jitter up to `maxAttempts`, any other answer (a redirect, which is never
  * followed, 400, 401, 403, ...) gives the event up at once. Everything is bounded: each queue and
  * all queues together, requests in flight, each request's time, and the answer, which is read
- * only up to ANSWER_READ_BYTES and never logged. Queues live in memory only: what is queued when
- * the server stops is not delivered. A sink is reached over https (http only on loopback hosts
+ * only up to ANSWER_READ_BYTES and never logged. Queues live in memory; with a data directory,
+ * what is queued at a graceful stop is kept there and queued again at the next start (saved.ts). A sink is reached over https (http only on loopback hosts
  * with `allowPrivateSinks`), and by default only at public addresses: a member who may create a
  * subscription must not make this server POST into its own network.
  */
@@ -24,6 +24,7 @@ import type { TokenIssuer } from "../auth/tokens";
 import type { ChangeFeed, ItemChange } from "../model/changes";
 import type { Store } from "../store";
 import { EXTENSION, eventOf, type DeliveredEvent } from "./event";
+import type { QueuedDelivery } from "./saved";
 
 /** How deliveries are made, retried and bounded (server option `delivery`; CLI `--delivery-*`). */
 export interface DeliveryOptions {
@@ -273,6 +274,21 @@ export class Deliveries {
     if (s >= 200 && s < 300) return { ok: true };
     const retry = RETRIED.has(s) || s >= 500;
     return { ok: false, retry, after: retry ? retryAfter(res.headers["retry-after"], this.opts.maxBackoffMs) : undefined, why: `the sink answered ${s}` };
+  }
+
+  /** What waits now, in each subscription's order (to keep across a restart; see saved.ts). */
+  queuedNow(): QueuedDelivery[] {
+    return [...this.queues.values()].flatMap((q) => q.events.map((e) => ({ subscription: q.uid, sink: q.sink, event: e.event, attempts: e.attempts })));
+  }
+
+  /** Queues again what `queuedNow` returned before a restart, for the subscriptions that still exist. */
+  resume(queued: QueuedDelivery[]): void {
+    for (const q of queued) {
+      if (!this.store.subscriptions.has(q.subscription)) continue;
+      this.enqueue(q.subscription, q.sink, q.event);
+      const last = this.queues.get(q.subscription)?.events.at(-1);
+      if (last?.event === q.event) last.attempts = Math.max(0, Math.min(q.attempts, this.opts.maxAttempts - 1));
+    }
   }
 
   /** Stops hearing changes and drops what is queued; requests in flight are aborted. */

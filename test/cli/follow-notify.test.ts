@@ -123,6 +123,8 @@ describe("irv drift --follow refuses bad options before reading a stack", () => 
     [["--follow", "--webhook", "ftp://x"], /--webhook must be an http\(s\) URL/],
     [["--follow", "--engine"], /--engine does not go with --follow/],
     [["--listen", "127.0.0.1:1"], /--listen goes with --follow/],
+    [["--follow", "--resync-every=-1"], /--resync-every must be a number of seconds \(0 for never\), not "-1"/],
+    [["--resync-every", "60"], /--resync-every goes with --follow/],
   ])("irv drift %j", async (args, message) => {
     const run = await runIrv(["drift", ...args]);
     expect(run.code).toBe(1);

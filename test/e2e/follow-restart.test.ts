@@ -2,8 +2,10 @@
  * `irv drift --follow` across a restart of irv-server: irv-server runs as a process on a data
  * directory (a Node with node:sqlite, test/support/server-process.ts) on a fixed port; stopped and
  * started again on the same directory and port, it delivers the next change, signed by the same
- * issuer, and the receiver, which kept running, reports it.
+ * issuer, and the receiver, which kept running, reports it; and a change whose delivery was still
+ * queued when it stopped (the sink unreachable) is kept in the data directory and delivered after.
  */
+import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -95,5 +97,26 @@ describe("irv drift --follow across a restart of irv-server", { timeout: ENGINE_
     );
     expect(r.resources[0].fields).toEqual([{ path: "description", recorded: "Everyone who builds", live: "Changed after the restart" }]);
     expect(follow.stderr()).not.toContain("refused a delivery");
+  });
+
+  it("delivers after a restart what was still queued when irv-server stopped", async () => {
+    // The sink unreachable: the change's delivery waits in irv-server's queue, retried.
+    await sink.shut();
+    const eng = ((await t.stack.exportStack()).deployment.resources as any[]).find((r) => String(r.urn).endsWith("::eng")).outputs.uid;
+    const from = follow!.reports.length;
+    const api = apiFor(server.start.url, server.start.token);
+    expect((await api.patch(apiPath("groups", eng), { description: "Queued when the server stopped" }, { updateMask: "description" })).status).toBe(200);
+    await stop(server);
+    // A graceful stop keeps it in the data directory; the next start sends it.
+    expect(existsSync(path.join(dir, "deliveries.json"))).toBe(true);
+    server = await launch(dir, args);
+    await sink.open();
+    const r = await follow!.waitFor(
+      (x) => x.follow.trigger === "events" && !!x.resources.find((y) => y.name === "eng")?.fields.some((f) => f.live === "Queued when the server stopped"),
+      undefined,
+      from,
+    );
+    expect(r.follow.changes).toEqual([expect.objectContaining({ kind: "groups", action: "updated", uid: eng })]);
+    expect(existsSync(path.join(dir, "deliveries.json"))).toBe(false);
   });
 });

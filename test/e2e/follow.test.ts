@@ -233,4 +233,27 @@ describe("irv drift --follow", { timeout: ENGINE_TIMEOUT }, () => {
       await new Promise<void>((r) => hook.close(() => r()));
     }
   });
+
+  it("reports a change whose delivery was lost at the next periodic resync (--resync-every)", async () => {
+    // This receiver gets no deliveries (they go to the other one): every event is lost to it,
+    // as one queued in an irv-server that restarted is; only the periodic full drift can see the change.
+    const lost = await start(SERVICE, ["--resync-every", "2"]);
+    try {
+      await lost.waitFor((r) => r.follow.trigger === "start");
+      const from = lost.reports.length;
+      const eng = await uidOf("eng");
+      expect((await srv.api.patch(apiPath("groups", eng), { description: "edited, its delivery lost" }, { updateMask: "description" })).status).toBe(200);
+      const r = await lost.waitFor(
+        (x) => x.follow.trigger === "resync" && !!x.resources.find((y) => y.name === "eng")?.fields.some((f) => f.live === "edited, its delivery lost"),
+        undefined,
+        from,
+      );
+      expect(r.follow.why).toBe("no full drift for 2 s");
+      const health = await lost.health();
+      expect(health).toMatchObject({ events: 0, batches: 0 });
+      expect(health.resyncs).toBeGreaterThanOrEqual(1);
+    } finally {
+      expect(await lost.stop()).toBe(0);
+    }
+  });
 });
