@@ -182,11 +182,7 @@ export function boundUnreadAnswers(app: FastifyInstance, unread: UnreadAnswers):
     turns.get(req)?.();
     const socket = req.raw.socket;
     if (!(socket instanceof Socket)) return payload;
-    // Held as a Buffer, outside the JavaScript heap, as gRPC's answers are: a string answer waiting
-    // for a slow reader stays in the heap (Node even copies it to prepend the headers), where a
-    // few dozen connections' worth ran a server with a 256 MiB heap out of it.
-    const body = typeof payload === "string" ? Buffer.from(payload) : payload;
-    const bytes = Buffer.isBuffer(body) ? body.length : 0;
+    const bytes = typeof payload === "string" ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
     if (bytes === 0) return payload;
     unread.attach(socket);
     const peer = peerOf(socket);
@@ -202,6 +198,10 @@ export function boundUnreadAnswers(app: FastifyInstance, unread: UnreadAnswers):
     };
     reply.raw.once("finish", release);
     reply.raw.once("close", release);
-    return body;
+    // Held as a Buffer, outside the JavaScript heap, as gRPC's answers are: a string answer waiting
+    // for a slow reader stays in the heap (Node even copies it to prepend the headers), where a
+    // few dozen connections' worth ran a server with a 256 MiB heap out of it. Only an admitted
+    // answer is copied: copies of refused ones were garbage enough to grow the process by 500 MB.
+    return typeof payload === "string" ? Buffer.from(payload) : payload;
   });
 }
