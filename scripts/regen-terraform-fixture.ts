@@ -9,7 +9,7 @@
  *
  * Not part of `npm test`: the first run of scripts/ensure-terraform builds tofu and the provider.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -30,9 +30,15 @@ async function main(): Promise<void> {
     const cache = path.join(dir, "cache");
     fillTokenCache(cache, server.url, server.token);
     const env = { ...process.env, TF_CLI_CONFIG_FILE: path.join(bin, "tofu.rc"), XDG_CACHE_HOME: cache, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
-    const tofu = (args: string[]) => execFileSync(path.join(bin, "tofu"), args, { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] });
-    tofu(["init", "-input=false", "-no-color"]);
-    tofu([
+    // Asynchronous: the server answering the provider runs in this process's event loop.
+    const tofu = (args: string[]) =>
+      new Promise<void>((resolve, reject) => {
+        const child = spawn(path.join(bin, "tofu"), args, { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] });
+        child.on("error", reject);
+        child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`tofu ${args[0]} exited ${code}`))));
+      });
+    await tofu(["init", "-input=false", "-no-color"]);
+    await tofu([
       "apply",
       "-auto-approve",
       "-input=false",
