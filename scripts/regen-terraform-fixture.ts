@@ -27,6 +27,16 @@ async function main(): Promise<void> {
   try {
     copyFileSync(path.join(fixtures, "main.tf"), path.join(dir, "main.tf"));
     writeFileSync(path.join(dir, "providers.tf"), `provider "chainguard" {\n  console_api = "${server.url}"\n  login_options {\n    disabled = true\n  }\n}\n`);
+    // What main.tf reads and does not make: the deployer a `chainguard_identity` data source looks up.
+    const res = await fetch(`${server.url}/iam/v2beta1/identities/${server.organization}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "deployer",
+        claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/deploy:ref:refs/heads/main" },
+      }),
+    });
+    if (!res.ok) throw new Error(`creating the deployer identity: ${res.status} ${await res.text()}`);
     const cache = path.join(dir, "cache");
     fillTokenCache(cache, server.url, server.token);
     const env = { ...process.env, TF_CLI_CONFIG_FILE: path.join(bin, "tofu.rc"), XDG_CACHE_HOME: cache, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
