@@ -8,6 +8,8 @@
  *   npm run build && node dist/scripts/regen-terraform-fixture.js
  *
  * Not part of `npm test`: the first run of scripts/ensure-terraform builds tofu and the provider.
+ * It fails, writing nothing, while irv-server lacks registry v1's gRPC `Registry/ListRepos` (the
+ * image repo data sources read through it); see CONTRIBUTING.md.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
