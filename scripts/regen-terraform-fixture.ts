@@ -1,0 +1,72 @@
+/**
+ * Regenerates test/plugin/fixtures/terraform/terraform.tfstate: OpenTofu applies the fixture's
+ * main.tf with the platform's Terraform provider (both built by scripts/ensure-terraform) against
+ * a fresh in-process irv-server, and the state it writes is kept as written. The provider is
+ * pointed at the server by a providers.tf added beside a copy of main.tf (console_api, no login
+ * flow: the admin token sits in the provider's token cache, as bench/terraform.ts does).
+ *
+ *   npm run build && node dist/scripts/regen-terraform-fixture.js
+ *
+ * Not part of `npm test`: the first run of scripts/ensure-terraform builds tofu and the provider.
+ * It fails, writing nothing, while irv-server lacks registry v1's gRPC `Registry/ListRepos` (the
+ * image repo data sources read through it); see CONTRIBUTING.md.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { startServer } from "../server";
+import { fillTokenCache } from "../bench/bridged";
+
+/** The package root: dist/scripts/ is two levels below it. */
+const root = path.resolve(__dirname, "..", "..");
+const fixtures = path.join(root, "test", "plugin", "fixtures", "terraform");
+
+async function main(): Promise<void> {
+  const bin = execFileSync(path.join(root, "scripts", "ensure-terraform"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+  const server = await startServer();
+  const dir = mkdtempSync(path.join(tmpdir(), "irv-tffixture-"));
+  try {
+    copyFileSync(path.join(fixtures, "main.tf"), path.join(dir, "main.tf"));
+    writeFileSync(path.join(dir, "providers.tf"), `provider "chainguard" {\n  console_api = "${server.url}"\n  login_options {\n    disabled = true\n  }\n}\n`);
+    // What main.tf reads and does not make: the deployer a `chainguard_identity` data source looks up.
+    const res = await fetch(`${server.url}/iam/v2beta1/identities/${server.organization}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "deployer",
+        claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/deploy:ref:refs/heads/main" },
+      }),
+    });
+    if (!res.ok) throw new Error(`creating the deployer identity: ${res.status} ${await res.text()}`);
+    const cache = path.join(dir, "cache");
+    fillTokenCache(cache, server.url, server.token);
+    const env = { ...process.env, TF_CLI_CONFIG_FILE: path.join(bin, "tofu.rc"), XDG_CACHE_HOME: cache, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
+    // Asynchronous: the server answering the provider runs in this process's event loop.
+    const tofu = (args: string[]) =>
+      new Promise<void>((resolve, reject) => {
+        const child = spawn(path.join(bin, "tofu"), args, { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] });
+        child.on("error", reject);
+        child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`tofu ${args[0]} exited ${code}`))));
+      });
+    await tofu(["init", "-input=false", "-no-color"]);
+    await tofu([
+      "apply",
+      "-auto-approve",
+      "-input=false",
+      "-no-color",
+      `-var=organization=${server.organization}`,
+      "-var=sso_client_secret=example-sso-client-secret",
+    ]);
+    writeFileSync(path.join(fixtures, "terraform.tfstate"), readFileSync(path.join(dir, "terraform.tfstate")));
+    console.log(`wrote ${path.relative(root, path.join(fixtures, "terraform.tfstate"))}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await server.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exitCode = 1;
+});
