@@ -23,6 +23,7 @@
  */
 import { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
+import { AUTH_PREFIX } from "./auth/routes";
 import { retryLater, type ApiError } from "./errors";
 
 /** The bounds of unread answers. */
@@ -47,6 +48,13 @@ export const peerOf = (s: { remoteAddress?: string; remotePort?: number }): stri
 
 /** Answers written and not yet sent: at most 8 MiB per connection and 64 MiB in all; at most 8 answers computed at once. */
 export const UNREAD_LIMITS: UnreadLimits = { perConnection: 8 * 1024 * 1024, total: 64 * 1024 * 1024, computing: 8 };
+
+/**
+ * True for the token exchange's routes, which take no turn: an exchange waits on another issuer's
+ * keys (up to the fetch timeout) and answers little, so a stranger's slow issuers holding every
+ * turn would stall every other answer.
+ */
+export const takesNoTurn = (path: string): boolean => path.startsWith(`${AUTH_PREFIX}/`);
 
 /** The unsent answers of every connection, and the turns to compute new gRPC ones. */
 export class UnreadAnswers {
@@ -165,7 +173,7 @@ export function boundUnreadAnswers(app: FastifyInstance, unread: UnreadAnswers):
   // gRPC's calls reach the routes in process, on no socket: they are counted, and take their turn
   // to be computed, as gRPC answers (taking a second turn here could wait on the caller's own).
   app.addHook("preHandler", async (req, reply) => {
-    if (!(req.raw.socket instanceof Socket)) return;
+    if (!(req.raw.socket instanceof Socket) || takesNoTurn(req.url)) return;
     // A caller gone (a connection closed for holding the most, with its pipelined requests) gets
     // no answer computed: computing them, outside any turn, is what outgrew the bounds.
     if (req.raw.socket.destroyed) return reply.code(499).send();

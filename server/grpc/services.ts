@@ -21,7 +21,7 @@ import type { HttpRule, ProtoMethod, ProtoPackage } from "../../api/grpc/proto";
 import { maxHeaderSize } from "node:http";
 import { ApiError, invalidField } from "../errors";
 import { errorOf, fromRestJson, toRest } from "./transcode";
-import type { UnreadAnswers } from "../unread";
+import { takesNoTurn, type UnreadAnswers } from "../unread";
 
 const raw = (b: Buffer) => b;
 
@@ -65,18 +65,17 @@ export function addServices(server: Server, answering: Answering, root: protobuf
         const response = ns.lookupType(m.response);
         const bound: Bound = { rule: m.http, prefix: service.restPrefix ?? "", request, response };
         impl[name] = (call: ServerUnaryCall<Buffer, Buffer>, done: sendUnaryData<Buffer>) => {
-          void unread
-            .inTurn(async (): Promise<Answer> => {
-              // A connection full of unread answers gets no new one computed; one gone needs none.
-              if (call.cancelled) return { error: { code: GrpcStatus.CANCELLED, details: "the call was cancelled" } };
-              if (unread.full(call.getPeer())) return { error: refusal };
-              const r = await answer(app, statusType, bound, call);
-              return "ok" in r && !unread.admit(call.getPeer(), r.ok.length) ? { error: refusal } : r;
-            })
-            .then(
-              (r) => ("ok" in r ? done(null, r.ok) : done(r.error)),
-              (e: Error) => done({ code: GrpcStatus.INTERNAL, details: `the call could not be answered: ${e.message}` }),
-            );
+          const compute = async (): Promise<Answer> => {
+            // A connection full of unread answers gets no new one computed; one gone needs none.
+            if (call.cancelled) return { error: { code: GrpcStatus.CANCELLED, details: "the call was cancelled" } };
+            if (unread.full(call.getPeer())) return { error: refusal };
+            const r = await answer(app, statusType, bound, call);
+            return "ok" in r && !unread.admit(call.getPeer(), r.ok.length) ? { error: refusal } : r;
+          };
+          void (takesNoTurn(`${bound.prefix}/`) ? compute() : unread.inTurn(compute)).then(
+            (r) => ("ok" in r ? done(null, r.ok) : done(r.error)),
+            (e: Error) => done({ code: GrpcStatus.INTERNAL, details: `the call could not be answered: ${e.message}` }),
+          );
         };
       }
       server.addService(definition, impl);

@@ -369,3 +369,41 @@ describe("irv-server --allow-private-issuers", () => {
     }
   });
 });
+
+describe("strangers' exchanges waiting on slow issuers", () => {
+  it("hold up no other answer: the exchange takes none of the turns answers are computed in", async () => {
+    // Issuers that take every discovery request and answer none until the test ends; each
+    // request the server gives up on (its fetch timeout, 5 s) is counted as dropped.
+    const held: ServerResponse[] = [];
+    let dropped = 0;
+    let released = false;
+    const slow = await startRecorder("127.0.0.1", (req, res) => {
+      if (released) return res.writeHead(503).end();
+      held.push(res);
+      req.on("close", () => !res.writableEnded && dropped++);
+    });
+    const srv = await startTestServer({ fixtures: {}, allowPrivateIssuers: true });
+    try {
+      const group = (await mkGroup(srv.api, srv.server.organization, "slow")).uid;
+      // Twelve issuers (more than the 8 turns), one identity each, so no fetch is shared.
+      const exchanges: Promise<ApiResponse>[] = [];
+      for (let i = 0; i < 12; i++) {
+        const iss = `http://127.0.0.1:${slow.port}/i${i}`;
+        const uid = ok(await srv.api.post(path("identities", group), { name: `slow-${i}`, claimMatch: { issuer: iss, subject: "s" } })).uid;
+        exchanges.push(exchange(srv, await token(iss, srv.server.url), uid));
+      }
+      // Until eight exchanges wait on their issuers (the outbound fetcher's connections to one host).
+      while (held.length < 8) await new Promise((r) => setTimeout(r, 20));
+      // Another caller is answered while they still wait: none was given up on first, as one would
+      // have been had the exchanges held the turns until their fetches timed out.
+      expect(ok(await srv.api.get(path("groups"), { page_size: 1 })).groups).toHaveLength(1);
+      expect({ held: held.length >= 8, dropped }).toEqual({ held: true, dropped: 0 });
+      released = true;
+      for (const res of held) res.writeHead(503).end();
+      for (const r of await Promise.all(exchanges)) expectError(r, "UNAUTHENTICATED");
+    } finally {
+      await srv.close();
+      await slow.close();
+    }
+  });
+});
