@@ -8,6 +8,8 @@ import { common, defineKind, numbered, outputOnly, REGISTRY_PACKAGE, type ProtoF
 export const SYNC_DAYS = 14;
 /** The most bundles, aliases or active tags a repo takes: irv-server's bound (the platform states none). */
 export const REPO_LIST_MAX = 100;
+/** The longest README (Markdown) a repo keeps: irv-server's bound (the platform states none). */
+export const README_MAX = 1_000_000;
 
 const label = z.string().min(1, "must not be empty").max(f.NAME_MAX, `must be at most ${f.NAME_MAX} characters`);
 const labels = (what: string) => z.array(label).max(REPO_LIST_MAX, `must hold at most ${REPO_LIST_MAX} ${what}`);

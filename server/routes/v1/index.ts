@@ -19,7 +19,8 @@ import { paginatePublic, PUBLIC_WORK_MAX } from "../../list/public";
 import type { Keyed } from "../../store";
 import { eachV1Collection } from "../all";
 import { collectionAccess, uidOf, type CollectionRoutes } from "../collection";
-import { fromV1, resetMask, toV1, toV1Listed } from "./shapes";
+import { resetMask } from "../../masks";
+import { fromV1, toV1, toV1Listed } from "./shapes";
 
 /** v2beta1 List parameters v1 filters do not have: ignored, as the gateway ignores what a request message lacks. */
 const V2_LIST_PARAMS = new Set([
@@ -88,11 +89,30 @@ const EXCLUDE_FLAGS = new Map(
   }),
 );
 
+/**
+ * The query parameters of a v1 create that carry members of its request outside the body
+ * (`prevent_existing`, or its JSON name), as booleans by proto name; any other is refused.
+ */
+function createFlags(query: RawQuery, names: readonly string[]): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  for (const [k, v] of Object.entries(query)) {
+    const name = names.find((n) => n === k || jsonName(n) === k);
+    if (name === undefined) throw invalidField(k, "is not a query parameter of creates");
+    const b = typeof v === "string" ? parseBool(v) : undefined;
+    if (b === undefined) throw invalidField(k, 'must be "true" or "false", given once');
+    out[name] = b;
+  }
+  return out;
+}
+
 function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, def: CollectionRoutes<T>): void {
   const name = def.list.name;
   const path = v1PathOf(name);
-  const { cap, guard, readOptions, pageEnv, createOne, updateOne, removeOne } = collectionAccess(ctx, def);
-  const render = (req: FastifyRequest, item: T) => toV1Listed(name, def.render(ctx, item, callerOf(req)));
+  const { cap, guard, readOptions, pageEnv, createOne, updateOne, writeOne, removeOne } = collectionAccess(ctx, def);
+  const v1 = def.v1 ?? {};
+  // The item in the v2beta1 shape, with what v1 carries besides.
+  const shape = (req: FastifyRequest, item: T) => (v1.render ? v1.render(item) : def.render(ctx, item, callerOf(req)));
+  const render = (req: FastifyRequest, item: T) => toV1Listed(name, shape(req, item));
   const noQuery = (req: FastifyRequest, why: string) => {
     for (const k of Object.keys(req.query as object)) throw invalidField(k, why);
   };
@@ -130,32 +150,60 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
   app.get(`${path}/*`, readOptions, refuse(`v1 has no Get by id: list ${path}?id=<id>, or use ${COLLECTIONS[name].path}/<uid>`));
 
   const create = def.create;
+  const createV1 = v1.create;
   app.post(
     `${path}/*`,
-    create
+    createV1
       ? async (req) => {
-          noQuery(req, "is not a query parameter of creates");
+          const flags = createFlags(req.query as RawQuery, createV1.query);
           const parent = parseUid((req.params as { "*": string })["*"], "parent");
           ctx.authz.require(callerOf(req), cap("create"), parent);
-          return toV1(name, createOne(req, parent, fromV1(name, req.body)));
+          const body = fromV1(name, req.body);
+          const item = writeOne(req, () => {
+            const r = createV1.run(ctx, parent, body, flags);
+            return { item: r.item, action: r.created ? "created" : "updated" };
+          });
+          return toV1(name, shape(req, item));
         }
-      : refuse(def.readOnly ?? `${name} cannot be created`),
+      : create
+        ? async (req) => {
+            noQuery(req, "is not a query parameter of creates");
+            const parent = parseUid((req.params as { "*": string })["*"], "parent");
+            ctx.authz.require(callerOf(req), cap("create"), parent);
+            return toV1(name, createOne(req, parent, fromV1(name, req.body)));
+          }
+        : refuse(def.readOnly ?? `${name} cannot be created`),
   );
 
   const update = def.update;
+  const updateV1 = v1.update;
   // v1 updates with PUT only (the v1 protos map Update to PUT), replacing every updatable field.
-  app.patch(`${path}/*`, refuse(update ? `v1 updates with PUT ${path}/<id>` : (def.readOnly ?? `${name} cannot be updated`)));
+  app.patch(`${path}/*`, refuse(update || updateV1 ? `v1 updates with PUT ${path}/<id>` : (def.readOnly ?? `${name} cannot be updated`)));
   app.put(
     `${path}/*`,
-    update
+    updateV1
       ? async (req: FastifyRequest) => {
           noQuery(req, "is not a query parameter of v1 updates: a v1 PUT replaces every updatable field");
           const uid = uidOf(req);
           guard(req, "update", uid);
           const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
-          return toV1(name, updateOne(req, uid, body, resetMask(update.maskPaths, body)));
+          return toV1(
+            name,
+            shape(
+              req,
+              writeOne(req, () => ({ item: updateV1(ctx, uid, body), action: "updated" })),
+            ),
+          );
         }
-      : refuse(def.readOnly ?? `${name} cannot be updated`),
+      : update
+        ? async (req: FastifyRequest) => {
+            noQuery(req, "is not a query parameter of v1 updates: a v1 PUT replaces every updatable field");
+            const uid = uidOf(req);
+            guard(req, "update", uid);
+            const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
+            return toV1(name, updateOne(req, uid, body, resetMask(update.maskPaths, body)));
+          }
+        : refuse(def.readOnly ?? `${name} cannot be updated`),
   );
 
   app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse(def.readOnly ?? `${name} cannot be deleted`));
