@@ -57,14 +57,17 @@ describe("every method the page marks served, on a live irv-server over REST", (
 
   /**
    * A request to `m`'s mapping: its path variables filled with live uids (a parent with a group's,
-   * an item's uid with one of the collection's), an empty body where it takes one.
+   * or for a tag a repo's, which v1 calls `repo_id`; an item's uid with one of the collection's),
+   * an empty body where it takes one.
    */
   function requestOf(
     m: Extract<ProtoMethod, { request: string }>,
     prefix: string,
     uidOf: (collection: string) => string,
   ): { method: string; url: string; body?: object } {
-    const url = restPathOf(m, prefix).replace(/\{(\w+)[^}]*\}/g, (_, v: string) => uidOf(v.startsWith("parent") ? "parent" : m.http.path.split("/")[3]));
+    const url = restPathOf(m, prefix).replace(/\{(\w+)[^}]*\}/g, (_, v: string) =>
+      uidOf(v.startsWith("parent") || v === "repo_id" ? "parent" : m.http.path.split("/")[3]),
+    );
     return { method: m.http.method.toUpperCase(), url, ...(m.http.body === undefined ? {} : { body: {} }) };
   }
 
