@@ -1,8 +1,8 @@
 /**
  * The registry's v1 service (`chainguard.platform.registry.Registry`) for what irv-server serves
  * of it: a package's version streams (`GetPackageVersionMetadata`), and the repos and tags
- * (Create, Update, List, Delete of each) from the same store as v2beta1's kinds, in v1's messages
- * (routes/v1). Its other methods answer UNIMPLEMENTED; the SDK's descriptors do not link their
+ * (Create, Update, List, Delete of each; a source's sync count, a repo's tags summary) from the
+ * same store as v2beta1's kinds, in v1's messages (routes/v1). Its other methods answer UNIMPLEMENTED; the SDK's descriptors do not link their
  * REST mappings (catalog.ts), so they are recorded by name only.
  */
 import { SDK_SERVICES } from "./catalog";
@@ -27,6 +27,16 @@ const served: Record<string, ProtoMethod> = {
   UpdateTag: { request: "Tag", response: "Tag", http: { method: "put", path: "/registry/v1/tags/{id=**}", body: "*" } },
   ListTags: { request: "TagFilter", response: "TagList", http: { method: "get", path: "/registry/v1/tags" } },
   DeleteTag: { request: "DeleteTagRequest", response: "google.protobuf.Empty", http: { method: "delete", path: "/registry/v1/tags/{id=**}" } },
+  GetRepoCountBySource: {
+    request: "GetRepoCountBySourceRequest",
+    response: "RepoCount",
+    http: { method: "get", path: "/registry/v1/repocountbysource/{id=**}" },
+  },
+  GetRepoTagsSummary: {
+    request: "GetRepoTagsSummaryRequest",
+    response: "RepoTagsSummary",
+    http: { method: "get", path: "/registry/v1/repotagssummary/{repo_id=**}" },
+  },
 };
 
 const entry = { fields: { name: "1 string", content: "2 string" } } as const;
@@ -131,6 +141,10 @@ export const registryV1: ProtoPackage = {
     CreateTagRequest: { fields: { repo_id: "1 string", tag: "2 Tag" } },
     DeleteTagRequest: { fields: { id: "1 string" } },
     TagList: { fields: { items: "1 repeated Tag" } },
+    GetRepoCountBySourceRequest: { fields: { id: "1 string" } },
+    RepoCount: { fields: { count: "1 int64" } },
+    GetRepoTagsSummaryRequest: { fields: { repo_id: "1 string", exclude_referrers: "2 bool", exclude_dates: "3 bool", exclude_epochs: "4 bool" } },
+    RepoTagsSummary: { fields: { id: "1 string", tag_count: "2 int64", last_updated: `3 ${time}`, latest_tag: "4 Tag", latest_version: "5 string" } },
     TagFilter: {
       fields: {
         uidp: `1 ${uidp}`,

@@ -57,7 +57,7 @@ describe("every method the page marks served, on a live irv-server over REST", (
 
   /**
    * A request to `m`'s mapping: its path variables filled with live uids (a parent with a group's,
-   * or for a tag a repo's, which v1 calls `repo_id`; an item's uid with one of the collection's),
+   * or for a tag a repo's; v1's `repo_id` with a repo's; an item's uid with one of the collection's),
    * an empty body where it takes one.
    */
   function requestOf(
@@ -66,7 +66,7 @@ describe("every method the page marks served, on a live irv-server over REST", (
     uidOf: (collection: string) => string,
   ): { method: string; url: string; body?: object } {
     const url = restPathOf(m, prefix).replace(/\{(\w+)[^}]*\}/g, (_, v: string) =>
-      uidOf(v.startsWith("parent") || v === "repo_id" ? "parent" : m.http.path.split("/")[3]),
+      uidOf(v.startsWith("parent") ? "parent" : v === "repo_id" ? "repos" : m.http.path.split("/")[3]),
     );
     return { method: m.http.method.toUpperCase(), url, ...(m.http.body === undefined ? {} : { body: {} }) };
   }
@@ -93,6 +93,8 @@ describe("every method the page marks served, on a live irv-server over REST", (
     for (const c of ["advisories"] as const) others[c] = (await listAll(api, c, { "uidp.descendants_of": server.organization, page_size: 1 }))[0].uid;
     // Package versions are named by package, not uid: one the sample has.
     others.versions = "nodejs";
+    // Registry v1's count of the repos synced from a repo is named by that repo.
+    others.repocountbysource = v1.repo;
     const made = (pkg: string) => (pkg.endsWith(".v2beta1") ? v2 : pkg.endsWith(".v2") ? ga : v1);
 
     const served = METHODS.flatMap((x) => ("request" in x.m ? [{ ...x, m: x.m }] : []));

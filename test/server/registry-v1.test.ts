@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { answerOf, failureOf, grpcFor, type GrpcApi } from "../support/grpc";
 import { path, useServer } from "../support/server";
-import { bind, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
+import { bind, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
 
 const REGISTRY = "chainguard.platform.registry.Registry";
 const digest = (c: string) => `sha256:${c.repeat(64)}`;
@@ -178,6 +178,65 @@ describe("registry v1 tags over gRPC", () => {
       expect(badDigest.code).toBe("INVALID_ARGUMENT");
       expect(JSON.stringify(badDigest.status)).toContain('"digest"');
       expect(failureOf(await call(g, "CreateTag", { repoId: `${ctx.server.organization}/0123456789abcdef`, tag: { name: "ok" } })).code).toBe("NOT_FOUND");
+    });
+  });
+});
+
+describe("registry v1 repos over REST", () => {
+  it("speaks v1's names: a short tier, the README in the repo, create_time; a v2beta1 name is refused naming the field", async () => {
+    const group = await mkGroup(ctx.api, ctx.server.organization, "v1-rest");
+    const made = ok(await ctx.api.post(`/registry/v1/repos/${group.uid}`, { name: "restful", catalogTier: "FIPS", readme: "hi" }));
+    expect(made).toMatchObject({ id: expect.any(String), name: "restful", catalogTier: "FIPS", readme: "hi", createTime: expect.any(String) });
+    for (const v2 of ["uid", "updateTime", "createdAt"]) expect(made).not.toHaveProperty(v2);
+    expect(ok(await ctx.api.get("/registry/v1/repos", { id: made.id })).items).toEqual([made]);
+    expectFieldViolation(await ctx.api.post(`/registry/v1/repos/${group.uid}`, { name: "x", catalogTier: "CATALOG_TIER_FIPS" }), "catalogTier");
+    expectFieldViolation(await ctx.api.post(`/registry/v1/repos/${group.uid}`, { name: "x", catalogTier: "GOLD" }), "catalogTier");
+    const create = (query: Record<string, string>) => ctx.api.request("POST", `/registry/v1/repos/${group.uid}`, { query, body: { name: "x" } });
+    expectFieldViolation(await create({ dry_run: "true" }), "dry_run");
+    expectFieldViolation(await create({ prevent_existing: "maybe" }), "prevent_existing");
+  });
+});
+
+describe("registry v1 summaries over gRPC", () => {
+  it("summarizes a repo's tags: count, last update, the latest tag and the longest other name of its digest, exclude_* applied", async () => {
+    const group = await mkGroup(ctx.api, ctx.server.organization, "v1-summary");
+    await withGrpc(ctx.server.token, async (g) => {
+      const repo = answerOf(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "summed" } }));
+      expect(answerOf(await call(g, "GetRepoTagsSummary", { repoId: repo.id }))).toEqual({ id: repo.id, tagCount: "0" });
+      for (const name of ["1", "1.2", "1.2.3", "latest", "latest-dev", "sha256-abc.sig", "1.2.3-r1"]) {
+        const d = name === "sha256-abc.sig" ? digest("f") : digest("e");
+        answerOf(await call(g, "CreateTag", { repoId: repo.id, tag: { name, digest: name === "latest-dev" || name === "1.2.3-r1" ? digest("e") : d } }));
+      }
+      const all = answerOf(await call(g, "GetRepoTagsSummary", { repoId: repo.id }));
+      expect(all).toMatchObject({ id: repo.id, tagCount: "7", latestTag: { name: "latest", digest: digest("e") }, latestVersion: "1.2.3-r1" });
+      expect(Date.parse(all.lastUpdated)).not.toBeNaN();
+      const some = answerOf(await call(g, "GetRepoTagsSummary", { repoId: repo.id, excludeReferrers: true, excludeEpochs: true }));
+      expect(some).toMatchObject({ tagCount: "5", latestVersion: "1.2.3" });
+      expect(failureOf(await call(g, "GetRepoTagsSummary", { repoId: `${ctx.server.organization}/0123456789abcdef` })).code).toBe("NOT_FOUND");
+      expect(failureOf(await call(g, "GetRepoTagsSummary", { repoId: "" })).code).toBe("INVALID_ARGUMENT");
+    });
+  });
+
+  it("counts the repos synced from a repo, of those the caller may list", async () => {
+    const org = ctx.server.organization;
+    const a = await mkGroup(ctx.api, org, "v1-count-a");
+    const b = await mkGroup(ctx.api, org, "v1-count-b");
+    const source = ok(await ctx.api.post(path("repos", a.uid), { name: "upstream" }));
+    for (const [group, name] of [
+      [a, "mirror-a"],
+      [b, "mirror-b"],
+    ] as const)
+      ok(await ctx.api.post(path("repos", group.uid), { name, sync_config: { source: source.uid } }));
+    await withGrpc(ctx.server.token, async (g) => expect(answerOf(await call(g, "GetRepoCountBySource", { id: source.uid }))).toEqual({ count: "2" }));
+    // A viewer of group a alone counts only group a's mirror; a stranger is refused.
+    const id = await mkIdentity(ctx.api, org, "v1-counter");
+    const token = await ctx.server.issueToken(id.uid);
+    await withGrpc(token, async (g) => {
+      const denied = failureOf(await call(g, "GetRepoCountBySource", { id: source.uid }));
+      expect(denied.code).toBe("PERMISSION_DENIED");
+      expect(denied.details).toContain("repo.list");
+      await bind(ctx.api, a.uid, id.uid, role.viewer);
+      expect(answerOf(await call(g, "GetRepoCountBySource", { id: source.uid }))).toEqual({ count: "1" });
     });
   });
 });

@@ -20,6 +20,8 @@ import type { Keyed } from "../../store";
 import { eachV1Collection } from "../all";
 import { collectionAccess, uidOf, type CollectionRoutes } from "../collection";
 import { resetMask } from "../../masks";
+import { booleanParams } from "./params";
+import { registerV1RegistryRoutes } from "./registry";
 import { fromV1, toV1, toV1Listed } from "./shapes";
 
 /** v2beta1 List parameters v1 filters do not have: ignored, as the gateway ignores what a request message lacks. */
@@ -89,22 +91,6 @@ const EXCLUDE_FLAGS = new Map(
   }),
 );
 
-/**
- * The query parameters of a v1 create that carry members of its request outside the body
- * (`prevent_existing`, or its JSON name), as booleans by proto name; any other is refused.
- */
-function createFlags(query: RawQuery, names: readonly string[]): Record<string, boolean> {
-  const out: Record<string, boolean> = {};
-  for (const [k, v] of Object.entries(query)) {
-    const name = names.find((n) => n === k || jsonName(n) === k);
-    if (name === undefined) throw invalidField(k, "is not a query parameter of creates");
-    const b = typeof v === "string" ? parseBool(v) : undefined;
-    if (b === undefined) throw invalidField(k, 'must be "true" or "false", given once');
-    out[name] = b;
-  }
-  return out;
-}
-
 function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, def: CollectionRoutes<T>): void {
   const name = def.list.name;
   const path = v1PathOf(name);
@@ -155,7 +141,7 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
     `${path}/*`,
     createV1
       ? async (req) => {
-          const flags = createFlags(req.query as RawQuery, createV1.query);
+          const flags = booleanParams(req.query as RawQuery, createV1.query, "is not a query parameter of creates");
           const parent = parseUid((req.params as { "*": string })["*"], "parent");
           ctx.authz.require(callerOf(req), cap("create"), parent);
           const body = fromV1(name, req.body);
@@ -209,7 +195,8 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
   app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse(def.readOnly ?? `${name} cannot be deleted`));
 }
 
-/** Registers the v1 paths of every IAM and registry collection. */
+/** Registers the v1 paths of every IAM and registry collection, and registry v1's other repo and tag reads. */
 export function registerV1Routes(app: FastifyInstance, ctx: ServerContext): void {
   eachV1Collection((routes) => registerV1(app, ctx, routes));
+  registerV1RegistryRoutes(app, ctx);
 }
