@@ -6,7 +6,7 @@
  * REST mappings (catalog.ts), so they are recorded by name only.
  */
 import { SDK_SERVICES } from "./catalog";
-import type { ProtoMethod, ProtoPackage } from "./proto";
+import { httpRuleOf, type ProtoMethod, type ProtoPackage } from "./proto";
 
 const SERVICE = "chainguard.platform.registry.Registry";
 const time = "google.protobuf.Timestamp";
@@ -45,7 +45,12 @@ export const registryV1: ProtoPackage = {
   package: "chainguard.platform.registry",
   services: {
     Registry: {
-      methods: Object.fromEntries(Object.keys(SDK_SERVICES[SERVICE]).map((m): [string, ProtoMethod] => [m, served[m] ?? { served: false }])),
+      methods: Object.fromEntries(
+        Object.entries(SDK_SERVICES[SERVICE]).map(([m, rule]): [string, ProtoMethod] => {
+          const http = httpRuleOf(rule);
+          return [m, served[m] ?? { served: false, ...(http ? { http } : {}) }];
+        }),
+      ),
     },
   },
   messages: {
