@@ -7,6 +7,7 @@
  * authorization, NOT_FOUND and bad input in the API's error model.
  */
 import { describe, expect, it } from "vitest";
+import type { ItemChange } from "../../server";
 import { answerOf, failureOf, grpcFor, type GrpcApi } from "../support/grpc";
 import { path, useServer } from "../support/server";
 import { bind, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
@@ -91,12 +92,19 @@ describe("registry v1 repos over gRPC", () => {
     });
   });
 
-  it("updates the repo of that name on a second CreateRepo, unless prevent_existing", async () => {
+  it("updates the repo of that name on a second CreateRepo, announced as an update, unless prevent_existing", async () => {
     const group = await mkGroup(ctx.api, ctx.server.organization, "v1-collide");
     await withGrpc(ctx.server.token, async (g) => {
+      const heard: ItemChange[] = [];
+      const stop = ctx.server.changes.subscribe((c) => heard.push(c));
       const first = answerOf(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "web", description: "first" } }));
       const again = answerOf(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "web", description: "second" } }));
+      stop();
       expect(again).toMatchObject({ id: first.id, description: "second" });
+      expect(heard.map((c) => [c.type, c.uid])).toEqual([
+        ["dev.chainguard.api.platform.registry.repo.created.v1", first.id],
+        ["dev.chainguard.api.platform.registry.repo.updated.v1", first.id],
+      ]);
       const refused = failureOf(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "web" }, preventExisting: true }));
       expect(refused.code).toBe("ALREADY_EXISTS");
       expect(refused.details).toContain("web");
@@ -139,8 +147,12 @@ describe("registry v1 tags over gRPC", () => {
       expect(moved).toMatchObject({ id: bare.id, digest: digest("c") });
       expect(ok(await ctx.api.get(path("tags", bare.id)))).toMatchObject({ uid: bare.id, digest: digest("c") });
 
-      // UpdateTag renames and deprecates; with no digest the tag stays where it points.
+      // UpdateTag renames and deprecates, announced as the platform's tag.updated; with no digest the tag stays where it points.
+      const heard: ItemChange[] = [];
+      const stop = ctx.server.changes.subscribe((c) => heard.push(c));
       const updated = answerOf(await call(g, "UpdateTag", { id: bare.id, name: "stable", deprecated: true, bundles: ["base"] }));
+      stop();
+      expect(heard.map((c) => [c.type, c.uid, c.group])).toEqual([["dev.chainguard.api.platform.registry.tag.updated.v1", bare.id, ctx.server.organization]]);
       expect(updated).toMatchObject({ id: bare.id, name: "stable", deprecated: true, bundles: ["base"], digest: digest("c") });
       expect(answerOf(await call(g, "ListTags", { id: bare.id })).items).toEqual([updated]);
 
