@@ -131,11 +131,11 @@ export function renderRepo(r: RepoRecord): unknown {
 /** A repo's README as a v1 request gives it (v1's Repo carries it; v2beta1 keeps it apart). */
 const Readme = z.string().max(README_MAX, `must be at most ${README_MAX} characters`);
 
-/** `r` with README `readme`, stored when it differs (an update time later). */
-function withReadme(ctx: ServerContext, r: RepoRecord, readme: unknown): RepoRecord {
+/** `r` with README `readme`, stored when it differs (a change an update time later; a new repo's, as it was made). */
+function withReadme(ctx: ServerContext, r: RepoRecord, readme: unknown, isNew = false): RepoRecord {
   const text = parseBody(Readme, readme ?? "", "readme");
   if ((r.readme ?? "") === text) return r;
-  const next = { ...r, readme: text, updateTime: timestamp(ctx) };
+  const next = { ...r, readme: text, updateTime: isNew ? r.updateTime : timestamp(ctx) };
   ctx.store.repos.replace(next);
   return next;
 }
@@ -157,7 +157,7 @@ export function createRepoV1(ctx: ServerContext, parent: string, body: unknown, 
   const name = typeof rest === "object" && rest !== null ? (rest as { name?: unknown }).name : undefined;
   const existing = preventExisting ? undefined : ctx.store.repos.childrenOf(parent).find((r) => r.name === name);
   if (existing) return { repo: updateRepoV1(ctx, existing.uid, body), created: false };
-  return { repo: withReadme(ctx, createRepo(ctx, parent, rest), readme), created: true };
+  return { repo: withReadme(ctx, createRepo(ctx, parent, rest), readme, true), created: true };
 }
 
 /** v1's UpdateRepo (a PUT): every writable field replaced, an omitted one reset, README included. */

@@ -124,6 +124,8 @@ describe("registry v1 repos over gRPC", () => {
       const longReadme = failureOf(await call(g, "CreateRepo", { parentId: org, repo: { name: "big", readme: "x".repeat(1_000_001) } }));
       expect(longReadme.code).toBe("INVALID_ARGUMENT");
       expect(JSON.stringify(longReadme.status)).toContain('"readme"');
+      // Refused whole: the repo it would have made is not there.
+      expect(answerOf(await call(g, "ListRepos", { uidp: { childrenOf: org }, name: "big" })).items ?? []).toEqual([]);
       expect(failureOf(await call(g, "CreateRepo", { parentId: org, repo: { name: "big", id: `${org}/0123456789abcdef` } })).code).toBe("INVALID_ARGUMENT");
       const badId = failureOf(await call(g, "ListRepos", { id: "not a uid" }));
       expect(badId.code).toBe("INVALID_ARGUMENT");
