@@ -51,17 +51,6 @@ function v1Sync(v: unknown): unknown {
   return { ...rest, ...(expirationTime === undefined ? {} : { expiration: expirationTime }) };
 }
 
-/** A custom overlay as v1 writes it: its accounts are apko's (`userName`, `groupName`), v2beta1's `username`, `groupname`. */
-function v1Overlay(v: unknown): unknown {
-  if (!isObj(v) || !isObj(v.accounts)) return v;
-  const rename = (items: unknown, from: string, to: string) =>
-    Array.isArray(items)
-      ? items.map((i) => (isObj(i) && from in i ? Object.fromEntries(Object.entries(i).map(([k, x]) => [k === from ? to : k, x])) : i))
-      : items;
-  const { users, groups, ...rest } = v.accounts;
-  return { ...v, accounts: { ...rest, users: rename(users, "username", "userName"), groups: rename(groups, "groupname", "groupName") } };
-}
-
 /** Capabilities by their human-readable names, as v1 carries them (`CAP_IAM_GROUPS_LIST` -> `groups.list`). */
 const readable = (caps: unknown): unknown => (Array.isArray(caps) ? caps.map((c) => (typeof c === "string" ? (capabilityNamed(c) ?? c) : c)) : caps);
 
@@ -83,7 +72,6 @@ export function toV1(collection: CollectionName, item: unknown): unknown {
     else if (collection === "roles" && k === "capabilities") out[k] = readable(v);
     else if (collection === "repos" && k === "catalogTier") out[k] = v1Tier(v);
     else if (collection === "repos" && k === "sync_config") out[k] = v1Sync(v);
-    else if (collection === "repos" && k === "customOverlay") out[k] = v1Overlay(v);
     else if (collection === "repos" && k === "updateTime") continue;
     else if (collection === "groupInvites" && k === "role" && isObj(v)) out.role = v1Role(v);
     else if (collection === "groupInvites" && k === "roleUid") continue;
