@@ -4,6 +4,7 @@
  * and its sync stops SYNC_DAYS after creation unless the platform says otherwise.
  */
 import { RepoCreate, RepoUpdate } from "../../api/bodies";
+import { RepoReadmeBody } from "../../api/registry";
 import { SYNC_DAYS, type SyncConfigInput } from "../../api/kinds/repos";
 import { UID } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
@@ -110,6 +111,22 @@ export function updateRepo(ctx: ServerContext, uid: string, body: unknown, mask:
   };
   if (!changed({ ...old, updateTime: "" }, { ...r, updateTime: "" })) return old;
   const updated = { ...r, updateTime: timestamp(ctx) };
+  ctx.store.repos.replace(updated);
+  return updated;
+}
+
+/**
+ * UpdateRepoReadme: sets the README of repo `uid`. Without a mask the fields the body carries
+ * change (an empty `content` is no content, so clearing needs the `content` mask). The repo's
+ * other fields and its updateTime stay: the README is kept apart from it.
+ */
+export function updateRepoReadme(ctx: ServerContext, uid: string, body: unknown, mask: string[] | undefined): RepoRecord {
+  const old = requireItem(ctx.store.repos, uid, "repo");
+  const { content } = parseBody(RepoReadmeBody, body);
+  const next = mask?.includes("content") ? (content ?? "") : content || old.readme;
+  if (next === old.readme || (next === "" && old.readme === undefined)) return old;
+  const { readme: _old, ...rest } = old;
+  const updated: RepoRecord = next ? { ...rest, readme: next } : rest;
   ctx.store.repos.replace(updated);
   return updated;
 }

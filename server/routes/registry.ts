@@ -6,9 +6,12 @@ import { repos, tags } from "../../api/kinds";
 import { HIDDEN_TAGS } from "../../api/registry";
 import { parentOf } from "../../api/uid";
 import { exact } from "../list";
-import { createRepo, createTag, deleteRepo, deleteTag, renderRepo, repoMaskPaths, scalarFields, updateRepo } from "../model";
+import { createRepo, createTag, deleteRepo, deleteTag, renderRepo, repoMaskPaths, scalarFields, updateRepo, updateRepoReadme } from "../model";
 import type { RepoRecord, TagRecord } from "../store";
 import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
+
+/** UpdateRepoReadme's mask paths: the README's one writable field. */
+const README_MASK_PATHS = new Set(["content"]);
 
 export const repoRoutes: CollectionRoutes<RepoRecord> = {
   ...kindFacts("repos"),
@@ -25,8 +28,13 @@ export const repoRoutes: CollectionRoutes<RepoRecord> = {
   create: (ctx, parent, body) => renderRepo(createRepo(ctx, parent, body)),
   update: { maskPaths: repoMaskPaths, run: (ctx, uid, body, mask) => updateRepo(ctx, uid, body, mask) },
   remove: deleteRepo,
-  // GetRepoReadme: `GET <uid>/readme`, read as the repo is.
-  suffixes: { readme: (_ctx, r) => ({ uid: r.uid, content: r.readme ?? "" }) },
+  // GetRepoReadme and UpdateRepoReadme at `<uid>/readme`: read as the repo is, written as it is updated.
+  suffixes: {
+    readme: {
+      read: (_ctx, r) => ({ uid: r.uid, content: r.readme ?? "" }),
+      update: { maskPaths: README_MASK_PATHS, run: updateRepoReadme },
+    },
+  },
   isPublic: (_ctx, r) => r.visibility === "public",
 };
 
