@@ -25,7 +25,7 @@ import { invoke } from "./functions";
 import { mappingFor, mappingsFor } from "./terraform/mapping";
 import { currentClient } from "../client/session";
 import { statusOf, useEngine } from "./status";
-import { secretPathsOf, unwrapSecrets, wrapSecrets, type Path } from "./secrets";
+import { wrappedSecretPaths, unwrapSecrets, wrapSecrets, type Path } from "./secrets";
 import { Calls, type CallContext } from "./calls";
 import { BadRequestError } from "./errors";
 import { providerService, valuesOf, type DiffCall, type ReadAnswer, type ReadCall, type StructBytes } from "./wire";
@@ -64,7 +64,7 @@ const valuesIn = (s: structproto.Struct | StructBytes): Rec => (s instanceof str
 /** A Struct, or its bytes as they arrived. */
 function decode(s: structproto.Struct | StructBytes): Decoded {
   const sent = valuesIn(s);
-  return { bytes: s instanceof structproto.Struct ? undefined : s, sent, plain: unwrapSecrets(sent) as Rec, secrets: secretPathsOf(sent) };
+  return { bytes: s instanceof structproto.Struct ? undefined : s, sent, plain: unwrapSecrets(sent) as Rec, secrets: wrappedSecretPaths(sent) };
 }
 /** A Struct, or its bytes, as plain values, secrets unwrapped (where they were is not kept: see decode). */
 const plain = (s: structproto.Struct | StructBytes): Rec => unwrapSecrets(valuesIn(s)) as Rec;
