@@ -30,6 +30,11 @@ export interface FieldDefinition {
    * parent, which is the uid's, a write-only input, a binding's uids, which it hydrates).
    */
   read?: z.ZodType;
+  /**
+   * Where an item carries it, when not as a member of its own (wire) name: a role binding's
+   * `identityUid` is its hydrated identity's uid, `["identity", "uid"]`.
+   */
+  readAt?: readonly string[];
   /** Changing it replaces the resource. */
   replace?: boolean;
   /** Kept secret in state, as a whole. */

@@ -74,6 +74,7 @@ export const roleBindings = defineKind({
       input: true,
       refersTo: "identities",
       proto: { number: 6, type: "string" },
+      readAt: ["identity", "uid"],
       schema: f.uid,
     },
     roleUid: {
@@ -82,6 +83,7 @@ export const roleBindings = defineKind({
       input: true,
       refersTo: "roles",
       proto: { number: 7, type: "string" },
+      readAt: ["role", "uid"],
       schema: f.uid,
     },
     identity: {

@@ -12,16 +12,6 @@ export type RoleBindingOutputs = CommonInputs & OutputsOf<typeof definition>;
 
 const spec: KindSpec<"roleBindings"> = {
   ...factsOf("roleBindings"),
-  outputs: (b) => ({
-    uid: b.uid,
-    groupUid: parentOf(b.uid) ?? null,
-    identityUid: b.identity.uid,
-    roleUid: b.role.uid,
-    identity: b.identity,
-    group: b.group,
-    role: b.role,
-    createTime: b.createTime,
-  }),
   recover: (client, i, since, deadline) =>
     findCreated(
       client,
