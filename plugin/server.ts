@@ -19,7 +19,7 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { KINDS, definitionOfTypeToken, outputNames } from "../api/kinds";
 import { configure } from "../provider";
-import { providerOf, UNKNOWN, type MethodOptions } from "../provider/resources";
+import { providerOf, UNKNOWN, type Call } from "../provider/resources";
 import { packageSchema, VERSION } from "./schema";
 import { invoke } from "./functions";
 import { mappingFor, mappingsFor } from "./terraform/mapping";
@@ -89,7 +89,7 @@ function answerWith(a: ReadAnswer, f: "properties" | "inputs", v: Rec, was: Deco
  * A call's options for resource `urn`: its requests' retry waits shown as the resource's status,
  * the engine's Cancel, and the engine's timeout (seconds, 0 when none) as its deadline.
  */
-const optionsFor = (urn: string, c: CallContext, timeout = 0): MethodOptions => ({
+const optionsFor = (urn: string, c: CallContext, timeout = 0): Partial<Call> => ({
   report: statusOf(urn),
   signal: c.signal,
   deadline: timeout > 0 ? Date.now() + timeout * 1000 : undefined,

@@ -12,14 +12,14 @@ export type RoleBindingOutputs = CommonInputs & OutputsOf<typeof definition>;
 
 const spec: KindSpec<"roleBindings"> = {
   ...factsOf("roleBindings"),
-  recover: (client, i, since, deadline) =>
+  recover: (client, i, since, call) =>
     findCreated(
       client,
       "roleBindings",
       { group: i.groupUid as string, identity: i.identityUid as string, role: i.roleUid as string },
       (b) => parentOf(b.uid) === i.groupUid && b.identity.uid === i.identityUid && b.role.uid === i.roleUid,
       since,
-      deadline,
+      call,
     ),
 };
 
