@@ -17,9 +17,15 @@ import { roles } from "./roles";
 import { repos } from "./repos";
 import { subscriptions } from "./subscriptions";
 import { tags } from "./tags";
-import { displayNameOf, dynamicTokenOf, fieldEntries, protoNameOf, snakeOf, tokenOf, wireNameOf, type KindDefinition } from "./definition";
+import type { KindDefinition } from "./definition";
+import { fieldEntries } from "./fieldSets";
+import { displayNameOf, dynamicTokenOf, protoNameOf, snakeOf, tokenOf, wireNameOf } from "./naming";
 
 export * from "./definition";
+export * from "./naming";
+export * from "./fieldSets";
+export * from "./events";
+export * from "./common";
 export * from "./derive";
 export * from "./order";
 export { groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, tags, subscriptions };

@@ -2,7 +2,8 @@ import { z } from "zod";
 import * as f from "../fields";
 import { CATALOG_TIERS } from "../registry";
 import { withSuggestion } from "../suggest";
-import { common, defineKind, numbered, outputOnly, REGISTRY_PACKAGE, type ProtoField } from "./definition";
+import { common, numbered } from "./common";
+import { defineKind, outputOnly, REGISTRY_PACKAGE, type ProtoField } from "./definition";
 
 /** How long a synced repo keeps syncing when nobody says otherwise: the protos' "14 days from creation". */
 export const SYNC_DAYS = 14;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, defineKind, numbered, IAM_PACKAGE, outputOnly } from "./definition";
+import { common, numbered } from "./common";
+import { defineKind, IAM_PACKAGE, outputOnly } from "./definition";
 import type { Known } from "./derive";
 
 /** The identity a binding names, hydrated. `issuer`/`subject` are empty unless it has a claimMatch. */
