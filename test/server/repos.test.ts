@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinRoleUid } from "../../api/builtinRoles";
 import type { ItemChange } from "../../server";
-import { grpcFor, type GrpcApi, type GrpcResult } from "../support/grpc";
-import { listAll, path, useServer, type Api } from "../support/server";
-import { bind, created, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role, wireCaps } from "../support/server-helpers";
+import { answer, failed, grpcFor, type GrpcApi } from "../support/grpc";
+import { listAll, path, useServer } from "../support/server";
+import { bind, callersOn, created, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, type Callers } from "../support/server-helpers";
 
 const V2 = "chainguard.platform.registry.v2beta1.ReposService";
 const README = "# nginx\n\nOur nginx.";
@@ -22,8 +22,8 @@ const ctx = useServer({
   },
 });
 let A: string, B: string, source: string;
-const as: Record<"viewer" | "editor" | "blind", Api> = {} as never;
-const tokens: Record<string, string> = {};
+let as: Callers;
+let tokens: Record<keyof Callers, string>;
 let g: GrpcApi;
 
 beforeAll(async () => {
@@ -31,29 +31,10 @@ beforeAll(async () => {
   A = (await mkGroup(ctx.api, org, "repos-a")).uid;
   B = (await mkGroup(ctx.api, org, "repos-b")).uid;
   source = (await listAll(ctx.api, "repos", { name: "nginx" }))[0].uid as string;
-  const groupsOnly = await created(ctx.api, "roles", A, { name: "groups-only", capabilities: wireCaps(["groups.list"]) });
-  for (const [who, r] of [
-    ["viewer", role.viewer],
-    ["editor", role.editor],
-    ["blind", groupsOnly.uid],
-  ] as const) {
-    const id = await mkIdentity(ctx.api, A, who);
-    await bind(ctx.api, A, id.uid, r);
-    tokens[who] = await ctx.server.issueToken(id.uid);
-    as[who] = ctx.api.as(tokens[who]);
-  }
+  ({ as, tokens } = await callersOn(ctx, A));
   g = grpcFor(ctx.server.url, ctx.server.token);
 });
 afterAll(() => g?.close());
-
-const answer = (r: GrpcResult): any => {
-  if ("error" in r) throw new Error(`gRPC ${r.error.code}: ${r.error.details}`);
-  return r.ok;
-};
-const failed = (r: GrpcResult): string => {
-  if (!("error" in r)) throw new Error(`expected an error, got ${JSON.stringify(r.ok)}`);
-  return (r.status?.details ?? []).find((d: { reason?: string }) => d.reason)?.reason ?? String(r.error.code);
-};
 
 describe("repos over REST (v2beta1)", () => {
   it("creates, gets, lists, updates under a mask and deletes", async () => {
