@@ -5,6 +5,18 @@
 import { z } from "zod";
 import { bool, enumName, str, strings, unset } from "./wire";
 
+/** The longest README (Markdown) a repo keeps, in characters. */
+export const README_MAX = 1_000_000;
+
+/**
+ * UpdateRepoReadme's body (`repo_readme`, a `RepoReadme`): its `uid` is output only (the path
+ * names the repo), and `content` is the Markdown.
+ */
+export const RepoReadmeBody = z.strictObject({
+  uid: z.string().optional(),
+  content: z.string().max(README_MAX, `must be at most ${README_MAX} characters`).optional(),
+});
+
 /** `CatalogTier`: a repo's catalog tier, by its enum name. */
 export const CATALOG_TIERS = [
   "CATALOG_TIER_UNSPECIFIED",

@@ -15,4 +15,4 @@ export * as registry from "./registry";
 export * as events from "./events";
 export * as vulnerabilities from "./vulnerabilities";
 export type { DeepInput, CommonArgs } from "./resource";
-export type { ListArgs } from "./client";
+export type { ListArgs } from "./functions";

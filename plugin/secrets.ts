@@ -52,11 +52,11 @@ export type Path = readonly string[];
  * The paths at which `v` holds a wrapped secret. A secret anywhere in a list marks the whole list:
  * a list's order on the way out need not be the order that came in.
  */
-export function secretPathsOf(v: unknown, at: Path = [], found: Path[] = []): Path[] {
+export function wrappedSecretPaths(v: unknown, at: Path = [], found: Path[] = []): Path[] {
   if (isSecret(v)) found.push(at);
   else if (Array.isArray(v)) {
-    if (at.length && v.some((x) => secretPathsOf(x).length)) found.push(at);
-  } else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) if (x && typeof x === "object") secretPathsOf(x, [...at, k], found);
+    if (at.length && v.some((x) => wrappedSecretPaths(x).length)) found.push(at);
+  } else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) if (x && typeof x === "object") wrappedSecretPaths(x, [...at, k], found);
   return found;
 }
 

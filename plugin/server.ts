@@ -8,28 +8,27 @@
  * the engine's Structs as bytes (./wire), which a read that finds no drift sends back as they came.
  * Invoke runs the functions the TypeScript SDK's data sources run (plugin/functions.ts), with the
  * configured client. GetMappings and GetMapping answer the Terraform converter (plugin/terraform).
- * Every call goes through the server's calls (./calls): failures reach the engine with their gRPC
+ * Values are decoded and encoded in ./values, diffs made in ./diff. Every call goes through the
+ * server's calls (./calls): failures reach the engine with their gRPC
  * code, and the engine's Cancel stops what is in flight.
  */
-import { isDeepStrictEqual } from "node:util";
 import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
-import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { KINDS, definitionOfTypeToken, outputNames } from "../api/kinds";
+import { KINDS, definitionOfTypeToken } from "../api/kinds";
 import { configure } from "../provider";
-import { providerOf, UNKNOWN, type MethodOptions } from "../provider/resources";
+import { providerOf, type Call } from "../provider/resources";
 import { packageSchema, VERSION } from "./schema";
 import { invoke } from "./functions";
 import { mappingFor, mappingsFor } from "./terraform/mapping";
 import { currentClient } from "../client/session";
 import { statusOf, useEngine } from "./status";
-import { secretPathsOf, unwrapSecrets, wrapSecrets, type Path } from "./secrets";
 import { Calls, type CallContext } from "./calls";
 import { BadRequestError } from "./errors";
-import { providerService, valuesOf, type DiffCall, type ReadAnswer, type ReadCall, type StructBytes } from "./wire";
-import { secretPaths } from "../api/kinds";
+import { providerService, type DiffCall, type ReadAnswer, type ReadCall } from "./wire";
+import { answerWith, decode, outward, outwardValues, plain } from "./values";
+import { detailedDiff, previewOutputs } from "./diff";
 import type { Rec } from "../provider/resources/spec";
 
 /** Kinds by type token, as URNs name them (a refresh asks thousands of times). */
@@ -50,46 +49,11 @@ function kindOfUrn(urn: string): (typeof KINDS)[number] {
   return k;
 }
 
-/** A Struct the engine sent, decoded once: as sent (secrets wrapped), plain, and where its secrets were. */
-interface Decoded {
-  /** Its bytes, when it came as bytes (Read and Diff: see ./wire). */
-  bytes?: Buffer;
-  sent: Rec;
-  plain: Rec;
-  /** The paths that arrived secret, at any depth: kept secret on the way out. */
-  secrets: Path[];
-}
-/** The values of a Struct, or of its bytes as they arrived (see ./wire), secrets still wrapped. */
-const valuesIn = (s: structproto.Struct | StructBytes): Rec => (s instanceof structproto.Struct ? s.toJavaScript() : valuesOf(s));
-/** A Struct, or its bytes as they arrived. */
-function decode(s: structproto.Struct | StructBytes): Decoded {
-  const sent = valuesIn(s);
-  return { bytes: s instanceof structproto.Struct ? undefined : s, sent, plain: unwrapSecrets(sent) as Rec, secrets: secretPathsOf(sent) };
-}
-/** A Struct, or its bytes, as plain values, secrets unwrapped (where they were is not kept: see decode). */
-const plain = (s: structproto.Struct | StructBytes): Rec => unwrapSecrets(valuesIn(s)) as Rec;
-/** A Struct of `v`, with `undefined` members dropped (Struct refuses them). */
-const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
-/** Values with what arrived secret (`alsoSecret`) and the kind's secret values (`code`, `oidc.clientSecret`) wrapped at their paths. */
-function outwardValues(k: (typeof KINDS)[number], v: Rec, alsoSecret: Path[] = []): Rec {
-  return wrapSecrets(v, [...alsoSecret, ...secretPaths(k)]);
-}
-const outward = (k: (typeof KINDS)[number], v: Rec, alsoSecret: Path[] = []): structproto.Struct => struct(outwardValues(k, v, alsoSecret));
-/**
- * Answers `v` as field `f` of a read: the bytes `was` arrived as, when `v` equals it member for
- * member (a refresh that finds no drift hands the engine back what it sent, as it sent it), else
- * a new Struct.
- */
-function answerWith(a: ReadAnswer, f: "properties" | "inputs", v: Rec, was: Decoded): void {
-  if (was.bytes && isDeepStrictEqual(v, was.sent)) a.structs[f] = was.bytes;
-  else if (f === "properties") a.message.setProperties(struct(v));
-  else a.message.setInputs(struct(v));
-}
 /**
  * A call's options for resource `urn`: its requests' retry waits shown as the resource's status,
  * the engine's Cancel, and the engine's timeout (seconds, 0 when none) as its deadline.
  */
-const optionsFor = (urn: string, c: CallContext, timeout = 0): MethodOptions => ({
+const optionsFor = (urn: string, c: CallContext, timeout = 0): Partial<Call> => ({
   report: statusOf(urn),
   signal: c.signal,
   deadline: timeout > 0 ? Date.now() + timeout * 1000 : undefined,
@@ -104,49 +68,6 @@ function settingsOf(req: provproto.ConfigureRequest): (key: string) => string | 
     const v = args[name] ?? variables.get(`irv:config:${name}`);
     return typeof v === "string" && v !== "" ? v : undefined;
   };
-}
-
-/** Detailed diff entries: replaced fields as replacements, others as adds, deletes or updates. */
-function detailedDiff(olds: Rec, news: Rec, changed: string[], replaces: string[]) {
-  const out = new Map<string, provproto.PropertyDiff>();
-  for (const name of changed) {
-    const replace = replaces.includes(name);
-    const K = provproto.PropertyDiff.Kind;
-    const kind =
-      olds[name] === undefined
-        ? replace
-          ? K.ADD_REPLACE
-          : K.ADD
-        : news[name] === undefined
-          ? replace
-            ? K.DELETE_REPLACE
-            : K.DELETE
-          : replace
-            ? K.UPDATE_REPLACE
-            : K.UPDATE;
-    out.set(name, new provproto.PropertyDiff().setKind(kind).setInputdiff(true));
-  }
-  for (const name of replaces)
-    if (!out.has(name)) out.set(name, new provproto.PropertyDiff().setKind(provproto.PropertyDiff.Kind.UPDATE_REPLACE).setInputdiff(true));
-  return out;
-}
-
-/**
- * The outputs a preview shows: the kind's old outputs (none of another provider's members: a
- * stack moved from the dynamic classes holds theirs), the inputs, every output the API computes unknown.
- */
-function previewOutputs(k: (typeof KINDS)[number], olds: Rec, news: Rec, keepUid: boolean): Rec {
-  const out: Rec = {
-    ...Object.fromEntries(
-      outputNames(k.kind)
-        .filter((n) => n in olds)
-        .map((n) => [n, olds[n]]),
-    ),
-    ...news,
-  };
-  for (const [name, f] of Object.entries(k.fields)) if (!f.input && !f.writeOnly) out[name] = UNKNOWN;
-  out.uid = keepUid && olds.uid ? olds.uid : UNKNOWN;
-  return out;
 }
 
 /**

@@ -7,7 +7,8 @@
  */
 import { COLLECTIONS } from "../collections";
 import { KINDS, pluralOf, type Kind, type KindDefinition } from "../kinds";
-import { protoNameOf, snakeOf, type ProtoField } from "../kinds/definition";
+import type { ProtoField } from "../kinds/definition";
+import { protoNameOf, snakeOf } from "../kinds/naming";
 import type { HttpRule, ProtoEnum, ProtoFieldText, ProtoMessage, ProtoMethod, ProtoPackage, ProtoService } from "./proto";
 
 /** A field's proto text, as `parseField` reads it. */

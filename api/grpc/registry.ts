@@ -10,19 +10,22 @@ export const common: ProtoPackage = {
   },
 };
 
-const readOnly = { served: false } as const;
-
-/** The registry's package: its repos and tags derived from their kinds (kinds.ts), with the README methods the pattern lacks. */
+/** The registry's package: its repos and tags derived from their kinds (kinds.ts), with the README methods the pattern lacks (a repo's README is kept apart from it). */
 const repoKinds = kindsPackage(REGISTRY_PACKAGE, {
   methods: {
     ReposService: {
       GetRepoReadme: { request: "GetRepoReadmeRequest", response: "RepoReadme", http: { method: "get", path: "/registry/v2beta1/repos/{uid=**}/readme" } },
-      UpdateRepoReadme: { ...readOnly, http: { method: "patch", path: "/registry/v2beta1/repos/{repo_readme.uid=**}/readme", body: "repo_readme" } },
+      UpdateRepoReadme: {
+        request: "UpdateRepoReadmeRequest",
+        response: "RepoReadme",
+        http: { method: "patch", path: "/registry/v2beta1/repos/{repo_readme.uid=**}/readme", body: "repo_readme" },
+      },
     },
   },
   messages: {
     RepoReadme: { fields: { uid: "1 string", content: "2 string" } },
     GetRepoReadmeRequest: { fields: { uid: "1 string" } },
+    UpdateRepoReadmeRequest: { fields: { repo_readme: "1 RepoReadme", update_mask: "2 google.protobuf.FieldMask" } },
   },
 });
 

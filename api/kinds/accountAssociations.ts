@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, defineKind, numbered, IAM_PACKAGE, text, type ProtoField } from "./definition";
+import { common, numbered, text } from "./common";
+import { defineKind, IAM_PACKAGE, type ProtoField } from "./definition";
 
 /** Each cloud's block as requests carry it. */
 export const AccountBlocks = {

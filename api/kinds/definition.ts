@@ -1,7 +1,10 @@
-import { z } from "zod";
-import * as rule from "../fields";
+/**
+ * What a kind's definition is made of: its fields, where it lives in the platform's protos, the
+ * events its methods emit, its reference page's example. Names derived from it are in naming.ts,
+ * selections of its fields in fieldSets.ts, fields many kinds share in common.ts.
+ */
+import type { z } from "zod";
 import type { Module } from "../modules";
-import { parentOf } from "../uid";
 
 /** One field of a resource kind: its rules, its shape on the wire, and how the provider treats it. */
 export interface FieldDefinition {
@@ -30,6 +33,11 @@ export interface FieldDefinition {
    * parent, which is the uid's, a write-only input, a binding's uids, which it hydrates).
    */
   read?: z.ZodType;
+  /**
+   * Where an item carries it, when not as a member of its own (wire) name: a role binding's
+   * `identityUid` is its hydrated identity's uid, `["identity", "uid"]`.
+   */
+  readAt?: readonly string[];
   /** Changing it replaces the resource. */
   replace?: boolean;
   /** Kept secret in state, as a whole. */
@@ -240,163 +248,3 @@ export interface KindExample {
 export function defineKind<const D extends KindDefinition>(d: D): D {
   return d;
 }
-
-/** `default_role` -> `defaultRole`: protojson's name of a proto field. */
-export function camelOf(protoName: string): string {
-  return protoName.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
-
-/** `defaultRole` -> `default_role`: the proto name protoc would give a lowerCamelCase name. */
-export function snakeOf(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
-
-/** A kind's (or a function's) fields, each with its name: what `Object.entries` cannot type on its own. */
-export function fieldEntries(fields: Readonly<Record<string, FieldDefinition>>): [string, FieldDefinition][] {
-  return Object.entries(fields);
-}
-
-/** The proto name of field `name` of a kind. */
-export function protoNameOf(name: string, f: FieldDefinition): string {
-  return f.proto?.name ?? snakeOf(name);
-}
-
-/** The name of field `name` on the wire (JSON): its proto name in lowerCamelCase. */
-export function wireNameOf(name: string, f: FieldDefinition): string {
-  return f.proto?.json ?? (f.proto?.name ? camelOf(f.proto.name) : name);
-}
-
-/** The names of `d`'s declared inputs. */
-export function inputNames(d: KindDefinition): string[] {
-  return Object.keys(d.fields).filter((k) => d.fields[k].input);
-}
-
-/**
- * The names of the fields of `d` a dynamic resource marks secret in state: the secret fields, and
- * the blocks that have secret members (a dynamic provider cannot mark one member of an object).
- */
-export function secretNames(d: KindDefinition): string[] {
-  return Object.keys(d.fields).filter((k) => d.fields[k].secret || d.fields[k].secretMembers?.length);
-}
-
-/** The paths of the values of `d` kept secret in state, member by member: `["code"]`, `["oidc", "clientSecret"]`. */
-export function secretPaths(d: KindDefinition): string[][] {
-  return Object.entries(d.fields).flatMap(([k, f]) => (f.secret ? [[k]] : (f.secretMembers ?? []).map((m) => [k, m])));
-}
-
-/** The dotted paths of `d`'s write-only block members: `oidc.clientSecret`. */
-export function writeOnlyMemberPaths(d: KindDefinition): string[] {
-  return Object.entries(d.fields).flatMap(([k, f]) => (f.writeOnlyMembers ?? []).map((m) => `${k}.${m}`));
-}
-
-/** The fields of `d` that force replacement when they change. */
-export function replaceNames(d: KindDefinition): string[] {
-  return Object.keys(d.fields).filter((k) => d.fields[k].replace);
-}
-
-/** The type token of a kind's resources in the resource plugin: `irv:iam:Group`, `irv:events:Subscription`. */
-export function tokenOf(d: Pick<KindDefinition, "module" | "className">): string {
-  return `irv:${d.module}:${d.className}`;
-}
-
-/**
- * The type token the dynamic classes give a kind's resources (`pulumi-nodejs:dynamic/irv:Group`):
- * module "irv", the class name. Each plugin resource lists it as an alias, so a stack moves
- * between the dynamic classes and the plugin without recreating anything. It carries no module:
- * the IAM kinds' tokens predate modules and must not change (a changed type is a replacement),
- * and one scheme for every module is simpler than two, so class names are unique across modules
- * (test/api/kinds.test.ts).
- */
-export function dynamicTokenOf(d: Pick<KindDefinition, "className">): string {
-  return `${DYNAMIC_TYPE_PREFIX}${d.className}`;
-}
-
-/** What every dynamic irv class's type token starts with. */
-export const DYNAMIC_TYPE_PREFIX = "pulumi-nodejs:dynamic/irv:";
-
-/** A label in the plural, as messages and comments count items: "identity" -> "identities". */
-export function pluralOf(label: string): string {
-  return label.replace(/y$/, "ie") + "s";
-}
-
-/** The display name of a kind, as `irv` reports and the SDK namespace show it: `iam.Group`, `events.Subscription`. */
-export function displayNameOf(d: Pick<KindDefinition, "module" | "className">): string {
-  return `${d.module}.${d.className}`;
-}
-
-/** The type of the event `action` on an item of `d` emits, or undefined when the kind has no such method. */
-export function eventTypeOf(d: Pick<KindDefinition, "events">, action: ChangeAction): string | undefined {
-  return d.events[action];
-}
-
-/** The group an event about item `uid` of `d` names, for `action` (see `EventGroup`). */
-export function eventGroupOf(d: Pick<KindDefinition, "events">, action: ChangeAction, uid: string): string {
-  const rule = d.events.group;
-  const which = (typeof rule === "object" ? rule[action] : rule) ?? "parent";
-  if (which === "root") return uid.split("/")[0];
-  return (which === "parent" && parentOf(uid)) || uid;
-}
-
-/** One problem with an input, by its path in the inputs: what the server refuses and check reports. */
-export interface InputIssue {
-  path: string[];
-  message: string;
-}
-
-/** Why the timestamp `value` is not after `now` and at most `maxDays` days ahead, or undefined. */
-export function expiryProblem(value: string, now: number, maxDays: number): string | undefined {
-  const t = Date.parse(value);
-  if (t <= now) return "must be in the future";
-  if (t > now + maxDays * 86_400_000) return `must be at most ${maxDays} days ahead`;
-  return undefined;
-}
-
-/** Adds an issue unless exactly one (or, with `optional`, at most one) of `keys` is set. */
-export function oneOf(v: Record<string, unknown>, ctx: z.RefinementCtx, keys: readonly string[], optional = false): void {
-  const set = keys.filter((k) => v[k] !== undefined && v[k] !== null);
-  if (set.length > 1) {
-    for (const k of set.slice(1)) ctx.addIssue({ code: "custom", path: [k], message: `only one of ${keys.join(", ")} may be set` });
-  } else if (set.length === 0 && !optional) {
-    ctx.addIssue({ code: "custom", path: [keys[0]], message: `one of ${keys.join(", ")} is required` });
-  }
-}
-
-/** Text as the API returns it, when it may be absent. */
-export const text = z.string().optional();
-/** A string map as the API returns it, when it may be absent. */
-export const textMap = z.record(z.string(), z.string()).optional();
-
-const TIMESTAMP = "google.protobuf.Timestamp";
-
-/** Fields most kinds share. */
-export const common = {
-  description: {
-    type: "string",
-    description: "Free text.",
-    input: true,
-    default: "",
-    schema: rule.description.optional(),
-    read: z.string().default(""),
-  },
-  createTime: { type: "string", description: "When it was created (RFC 3339).", read: z.string() },
-  updateTime: { type: "string", description: "When it last changed (RFC 3339).", read: z.string() },
-  /** The owning group's uid (the parent, in the path); changing it replaces the resource. */
-  groupUid: (description: string) => ({ type: "string", description, input: true, replace: true, refersTo: "groups" }) as const,
-  /** A name, by the API's rule for names (`schema`: a tighter one), as field `number` of the kind's message. */
-  name: <S extends z.ZodType<string> = typeof rule.name>(description: string, number: number, schema?: S) =>
-    ({
-      type: "string",
-      description,
-      input: true,
-      proto: { number, type: "string", behavior: ["REQUIRED"] },
-      schema: schema ?? rule.name,
-      read: z.string(),
-    }) as const,
-} satisfies Record<string, FieldDefinition | ((...a: never[]) => FieldDefinition)>;
-
-/** The common fields as fields of a kind's message, by their numbers there. */
-export const numbered = {
-  description: (number: number) => ({ ...common.description, proto: { number, type: "string" } }) as const,
-  createTime: (number: number) => ({ ...common.createTime, proto: { number, type: TIMESTAMP, behavior: ["OUTPUT_ONLY"] } }) as const,
-  updateTime: (number: number) => ({ ...common.updateTime, proto: { number, type: TIMESTAMP, behavior: ["OUTPUT_ONLY"] } }) as const,
-};

@@ -4,7 +4,10 @@
  * inputs and outputs. Nothing here names a kind or a field.
  */
 import { z } from "zod";
-import { fieldEntries, oneOf, wireNameOf, type KindDefinition } from "./definition";
+import { oneOf } from "./common";
+import { type KindDefinition } from "./definition";
+import { fieldEntries } from "./fieldSets";
+import { wireNameOf } from "./naming";
 
 type Fields<D extends KindDefinition> = D["fields"];
 /** protojson's lowerCamelCase of a proto name, as a type: `default_role` -> `defaultRole`. */

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import * as f from "../fields";
 import type { Known } from "./derive";
-import { common, defineKind, numbered, IAM_PACKAGE, outputOnly, type InputIssue } from "./definition";
+import { common, numbered, type InputIssue } from "./common";
+import { defineKind, IAM_PACKAGE, outputOnly } from "./definition";
 
 /** A protobuf Duration as JSON: seconds with an `s`, e.g. `86400s`. */
 export const DURATION = /^\d+(\.\d{1,9})?s$/;

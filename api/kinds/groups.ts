@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, defineKind, numbered, IAM_PACKAGE } from "./definition";
+import { common, numbered } from "./common";
+import { defineKind, IAM_PACKAGE } from "./definition";
 
 /** The platform's organization kinds (`OrgKind`): a subgroup has its root's. */
 export const ORG_KINDS = {

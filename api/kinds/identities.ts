@@ -2,7 +2,8 @@ import { z } from "zod";
 import * as f from "../fields";
 import { withSuggestion } from "../suggest";
 import { ISSUER_KEYS_MAX, ISSUER_KEYS_MAX_CHARS } from "../jwk";
-import { common, defineKind, numbered, IAM_PACKAGE, oneOf, text, textMap, type InputIssue, type ProtoField } from "./definition";
+import { common, numbered, oneOf, text, textMap, type InputIssue } from "./common";
+import { defineKind, IAM_PACKAGE, type ProtoField } from "./definition";
 
 const nonEmpty = () => z.string().min(1, "must not be empty");
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, defineKind, numbered, IAM_PACKAGE } from "./definition";
+import { common, numbered } from "./common";
+import { defineKind, IAM_PACKAGE } from "./definition";
 import type { Known } from "./derive";
 
 /** How an OIDC login is matched to the user SCIM provisioned (`OIDC.CorrelationRule`); fixed once created. */

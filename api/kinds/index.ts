@@ -17,9 +17,15 @@ import { roles } from "./roles";
 import { repos } from "./repos";
 import { subscriptions } from "./subscriptions";
 import { tags } from "./tags";
-import { displayNameOf, dynamicTokenOf, fieldEntries, protoNameOf, snakeOf, tokenOf, wireNameOf, type KindDefinition } from "./definition";
+import type { KindDefinition } from "./definition";
+import { fieldEntries } from "./fieldSets";
+import { displayNameOf, dynamicTokenOf, protoNameOf, snakeOf, tokenOf, wireNameOf } from "./naming";
 
 export * from "./definition";
+export * from "./naming";
+export * from "./fieldSets";
+export * from "./events";
+export * from "./common";
 export * from "./derive";
 export * from "./order";
 export { groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, tags, subscriptions };
@@ -61,8 +67,9 @@ export function outputNames(kind: Kind): string[] {
 }
 
 /**
- * The fields of `kind` an API item carries, read from `item` by their wire names: every field
- * but the parent (which the caller derives from the uid) and the write-only ones.
+ * The fields of `kind` an API item carries, read from `item` by their wire names (or where
+ * `readAt` says): every field but the parent (which the caller derives from the uid) and the
+ * write-only ones.
  */
 export function readBack(kind: Kind, item: object): Record<string, unknown> {
   const d = definitionOf(kind) as KindDefinition;
@@ -70,7 +77,7 @@ export function readBack(kind: Kind, item: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, f] of fieldEntries(d.fields))
     if (name !== d.parentField && !f.writeOnly) {
-      const v = x[wireNameOf(name, f)];
+      const v = f.readAt ? f.readAt.reduce<unknown>((at, k) => (at as Record<string, unknown> | undefined)?.[k], x) : x[wireNameOf(name, f)];
       out[name] = f.codec && v !== undefined ? f.codec.fromWire(v) : v;
     }
   return out;

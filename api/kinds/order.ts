@@ -6,7 +6,8 @@
  * canonical form `canonicalOf` gives, so a program's order ("tag.list, repo.list") never reads as
  * a change, whichever of them compares.
  */
-import { fieldEntries, type KindDefinition, type ProtoField } from "./definition";
+import { type KindDefinition, type ProtoField } from "./definition";
+import { fieldEntries } from "./fieldSets";
 
 /** How a value is ordered: a set (a repeated field), and how its members, map values and items are. */
 export interface Order {

@@ -2,14 +2,13 @@ import { z } from "zod";
 import * as f from "../fields";
 import { CATALOG_TIERS } from "../registry";
 import { withSuggestion } from "../suggest";
-import { common, defineKind, numbered, outputOnly, REGISTRY_PACKAGE, type ProtoField } from "./definition";
+import { common, numbered } from "./common";
+import { defineKind, outputOnly, REGISTRY_PACKAGE, type ProtoField } from "./definition";
 
 /** How long a synced repo keeps syncing when nobody says otherwise: the protos' "14 days from creation". */
 export const SYNC_DAYS = 14;
 /** The most bundles, aliases or active tags a repo takes: irv-server's bound (the platform states none). */
 export const REPO_LIST_MAX = 100;
-/** The longest README (Markdown) a repo keeps: irv-server's bound (the platform states none). */
-export const README_MAX = 1_000_000;
 
 const label = z.string().min(1, "must not be empty").max(f.NAME_MAX, `must be at most ${f.NAME_MAX} characters`);
 const labels = (what: string) => z.array(label).max(REPO_LIST_MAX, `must hold at most ${REPO_LIST_MAX} ${what}`);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, defineKind, numbered, IAM_PACKAGE, outputOnly } from "./definition";
+import { common, numbered } from "./common";
+import { defineKind, IAM_PACKAGE, outputOnly } from "./definition";
 import type { Known } from "./derive";
 
 /** The identity a binding names, hydrated. `issuer`/`subject` are empty unless it has a claimMatch. */
@@ -74,6 +75,7 @@ export const roleBindings = defineKind({
       input: true,
       refersTo: "identities",
       proto: { number: 6, type: "string" },
+      readAt: ["identity", "uid"],
       schema: f.uid,
     },
     roleUid: {
@@ -82,6 +84,7 @@ export const roleBindings = defineKind({
       input: true,
       refersTo: "roles",
       proto: { number: 7, type: "string" },
+      readAt: ["role", "uid"],
       schema: f.uid,
     },
     identity: {

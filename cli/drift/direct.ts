@@ -20,7 +20,7 @@ import { beginOperation, endOperation, providerOf } from "../../provider/resourc
 import { ownValues } from "../../provider/resources/host";
 import type { Rec } from "../../provider/resources/spec";
 import { specialSecretSig, specialSigKey } from "../../provider/sentinels";
-import { secretPathsOf, wrapSecrets, type Path } from "../../plugin/secrets";
+import { wrappedSecretPaths, wrapSecrets, type Path } from "../../plugin/secrets";
 import { openedSecrets } from "../engine/values";
 import { displayNameOfType, nameOf, type Step, type StepState } from "../engine/steps";
 import { isDefault } from "../engine/settings";
@@ -92,7 +92,7 @@ async function stepOf(r: StateResource): Promise<Step> {
   const base = { urn: r.urn, name, type: r.type, kind: displayNameOfType(r.type), id, old, replaceKeys: [] };
   if (!read) return { ...base, op: "delete" };
   // What arrived secret stays secret, and the kind's secrets are secret: as the plugin answers a read.
-  const keep = (was: Rec | undefined): Path[] => [...secretPathsOf(was ?? {}), ...secretPaths(d)];
+  const keep = (was: Rec | undefined): Path[] => [...wrappedSecretPaths(was ?? {}), ...secretPaths(d)];
   const next: StepState = { inputs: masked(wrapSecrets(read.inputs, keep(r.inputs))), outputs: masked(wrapSecrets(read.props, keep(r.outputs))) };
   // The engine's refresh asks the provider's diff whether the resource changed, the live outputs
   // as the old state and the recorded inputs as the new ones, and reports `same` when it did not:

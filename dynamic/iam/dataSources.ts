@@ -1,7 +1,7 @@
 /** IAM data sources: the functions of provider/functions, with the program's client. */
 import * as functions from "../../provider/functions/iam";
 import type * as pulumi from "@pulumi/pulumi";
-import { named, outputOf, programClient, type OutputArgs } from "../client";
+import { named, outputOf, programClient, type OutputArgs } from "../functions";
 import type { GetGroupArgs, GetIdentityArgs, GetRoleArgs, GetRolesArgs, IdentityResult, MissingIdentity } from "../../provider/functions/iam";
 
 export type {

@@ -4,7 +4,7 @@
  * without them fails naming the settings to set.
  */
 import * as functions from "../../provider/functions/registry";
-import { named, outputOf, programClient } from "../client";
+import { named, outputOf, programClient } from "../functions";
 import type { GetRepoArgs, GetReposArgs, GetTagsArgs, GetVersionsArgs } from "../../provider/functions/registry";
 
 // A function's repo and tag are `RepoResult` and `TagResult`: `Repo` and `Tag` are the resource classes.

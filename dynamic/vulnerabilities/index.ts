@@ -1,6 +1,6 @@
 /** Vulnerability advisory data sources: the functions of provider/functions with the program's client. */
 import * as functions from "../../provider/functions/vulnerabilities";
-import { named, outputOf, programClient } from "../client";
+import { named, outputOf, programClient } from "../functions";
 import type { GetAdvisoriesArgs, GetAdvisoryArgs } from "../../provider/functions/vulnerabilities";
 
 export type { Advisory, GetAdvisoriesArgs, GetAdvisoryArgs } from "../../provider/functions/vulnerabilities";

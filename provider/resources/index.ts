@@ -33,7 +33,8 @@ export { UNKNOWN } from "./values";
 export { validate } from "./check";
 export { beginOperation, endOperation, readItem } from "./reads";
 export { type KindSpec, type CommonInputs } from "./spec";
-export type { CheckResult, KindProvider, MethodOptions, ReadResult } from "./provider";
+export type { CheckResult, KindProvider, ReadResult } from "./provider";
+export type { Call } from "./spec";
 export type { HostMembers, HostProvider } from "./host";
 
 /** The spec of each kind (its behaviour over its definition in api/kinds). */

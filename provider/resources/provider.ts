@@ -19,13 +19,6 @@ import { inputsOf, outputsFor } from "./outputs";
 import { readItem } from "./reads";
 import type { Call, KindSpec, Rec } from "./spec";
 
-/**
- * The options of one call: when it must be done by (ms since the epoch; default five minutes from
- * now), who hears its requests' retry waits (the resource's status line), and what cancels it
- * (the engine's Cancel).
- */
-export type MethodOptions = Partial<Call>;
-
 /** A check's verdict: the inputs to use, and what is wrong with them, by top-level input. */
 export interface CheckResult<I> {
   inputs: I;
@@ -50,14 +43,14 @@ export interface KindProvider<I extends object, O extends object> {
   /** Exact diff over the declared inputs: no change means `changes: false`. */
   diff(id: string, olds: O, news: I): Promise<Verdict>;
   /** Creates (or adopts) the resource; the id is its uid and the outputs are complete. */
-  create(inputs: I, o?: MethodOptions): Promise<{ id: string; outs: O }>;
+  create(inputs: I, o?: Partial<Call>): Promise<{ id: string; outs: O }>;
   /**
    * Reads the live resource: undefined when gone; live outputs and inputs otherwise. Within an
    * operation the read may be answered from a listing of the kind (see ./reads.ts).
    */
-  read(id: string, props?: Partial<O>, o?: MethodOptions): Promise<ReadResult<I, O> | undefined>;
+  read(id: string, props?: Partial<O>, o?: Partial<Call>): Promise<ReadResult<I, O> | undefined>;
   /** PATCHes exactly the changed fields and returns the complete outputs. */
-  update(id: string, olds: O, news: I, o?: MethodOptions): Promise<{ outs: O }>;
+  update(id: string, olds: O, news: I, o?: Partial<Call>): Promise<{ outs: O }>;
   /**
    * Deletes the resource; NOT_FOUND means it is already gone. A refusal because of what it still
    * holds is tried again while that keeps shrinking: the same run may be deleting its contents
@@ -65,7 +58,7 @@ export interface KindProvider<I extends object, O extends object> {
    * `pulumi import` writes, may name a group by its literal uid). A refusal that does not count
    * what is held (no detail) is tried again a bounded number of times.
    */
-  delete(id: string, props: O, o?: MethodOptions): Promise<void>;
+  delete(id: string, props: O, o?: Partial<Call>): Promise<void>;
 }
 
 /** The pause before deleting again a resource refused for what it still holds. */
@@ -76,8 +69,11 @@ const CONTENTS_WAIT_MS = 1_000;
  */
 const UNCOUNTED_TRIES = 5;
 
-/** `o` with its deadline: the given one, or the default budget from now. */
-const callOf = (o: MethodOptions = {}): Call => ({ ...o, deadline: o.deadline ?? Date.now() + DEFAULT_OPERATION_MS });
+/**
+ * `o` as a Call: its deadline the given one, or the default budget (five minutes) from now; who
+ * hears its requests' retry waits (the resource's status line); what cancels it (the engine's Cancel).
+ */
+const callOf = (o: Partial<Call> = {}): Call => ({ ...o, deadline: o.deadline ?? Date.now() + DEFAULT_OPERATION_MS });
 
 /**
  * The provider of a kind, over its spec (read answers NOT_FOUND with undefined; delete treats

@@ -12,24 +12,14 @@ export type RoleBindingOutputs = CommonInputs & OutputsOf<typeof definition>;
 
 const spec: KindSpec<"roleBindings"> = {
   ...factsOf("roleBindings"),
-  outputs: (b) => ({
-    uid: b.uid,
-    groupUid: parentOf(b.uid) ?? null,
-    identityUid: b.identity.uid,
-    roleUid: b.role.uid,
-    identity: b.identity,
-    group: b.group,
-    role: b.role,
-    createTime: b.createTime,
-  }),
-  recover: (client, i, since, deadline) =>
+  recover: (client, i, since, call) =>
     findCreated(
       client,
       "roleBindings",
       { group: i.groupUid as string, identity: i.identityUid as string, role: i.roleUid as string },
       (b) => parentOf(b.uid) === i.groupUid && b.identity.uid === i.identityUid && b.role.uid === i.roleUid,
       since,
-      deadline,
+      call,
     ),
 };
 

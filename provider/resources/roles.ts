@@ -12,8 +12,8 @@ export type RoleOutputs = CommonInputs & OutputsOf<typeof definition>;
 
 const spec: KindSpec<"roles"> = {
   ...factsOf("roles"),
-  recover: (client, i, since, deadline) =>
-    findCreated(client, "roles", { name: i.name as string }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since, deadline),
+  recover: (client, i, since, call) =>
+    findCreated(client, "roles", { name: i.name as string }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since, call),
 };
 
 /** The provider of `iam.Role`. */

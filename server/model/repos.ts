@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { RepoCreate, RepoUpdate } from "../../api/bodies";
-import { README_MAX, SYNC_DAYS, type SyncConfigInput } from "../../api/kinds/repos";
+import { README_MAX, RepoReadmeBody } from "../../api/registry";
+import { SYNC_DAYS, type SyncConfigInput } from "../../api/kinds/repos";
 import { UID } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
 import { alreadyExists, invalidField } from "../errors";
@@ -115,6 +116,22 @@ export function updateRepo(ctx: ServerContext, uid: string, body: unknown, mask:
   return updated;
 }
 
+/**
+ * UpdateRepoReadme: sets the README of repo `uid`. Without a mask the fields the body carries
+ * change (an empty `content` is no content, so clearing needs the `content` mask). The repo's
+ * other fields and its updateTime stay: the README is kept apart from it.
+ */
+export function updateRepoReadme(ctx: ServerContext, uid: string, body: unknown, mask: string[] | undefined): RepoRecord {
+  const old = requireItem(ctx.store.repos, uid, "repo");
+  const { content } = parseBody(RepoReadmeBody, body);
+  const next = mask?.includes("content") ? (content ?? "") : content || old.readme;
+  if (next === old.readme || (next === "" && old.readme === undefined)) return old;
+  const { readme: _old, ...rest } = old;
+  const updated: RepoRecord = next ? { ...rest, readme: next } : rest;
+  ctx.store.repos.replace(updated);
+  return updated;
+}
+
 /** Deletes a repo and its tags. */
 export function deleteRepo(ctx: ServerContext, uid: string): void {
   requireItem(ctx.store.repos, uid, "repo");
@@ -131,13 +148,13 @@ export function renderRepo(r: RepoRecord): unknown {
 /** A repo's README as a v1 request gives it (v1's Repo carries it; v2beta1 keeps it apart). */
 const Readme = z.string().max(README_MAX, `must be at most ${README_MAX} characters`);
 
-/** `r` with README `readme`, stored when it differs (a change an update time later; a new repo's, as it was made). */
-function withReadme(ctx: ServerContext, r: RepoRecord, readme: unknown, isNew = false): RepoRecord {
-  const text = parseBody(Readme, readme ?? "", "readme");
-  if ((r.readme ?? "") === text) return r;
-  const next = { ...r, readme: text, updateTime: isNew ? r.updateTime : timestamp(ctx) };
-  ctx.store.repos.replace(next);
-  return next;
+/**
+ * `r` with README `readme` (v1's Repo carries it; v2beta1 keeps it apart, and so does the store:
+ * writing it leaves the repo's update time, as UpdateRepoReadme does).
+ */
+function withReadme(ctx: ServerContext, r: RepoRecord, readme: unknown): RepoRecord {
+  const content = parseBody(Readme, readme ?? "", "readme");
+  return updateRepoReadme(ctx, r.uid, { content }, ["content"]);
 }
 
 /** A v1 body split into its README and the rest, which the v2beta1 model takes. */
@@ -157,7 +174,7 @@ export function createRepoV1(ctx: ServerContext, parent: string, body: unknown, 
   const name = typeof rest === "object" && rest !== null ? (rest as { name?: unknown }).name : undefined;
   const existing = preventExisting ? undefined : ctx.store.repos.childrenOf(parent).find((r) => r.name === name);
   if (existing) return { repo: updateRepoV1(ctx, existing.uid, body), created: false };
-  return { repo: withReadme(ctx, createRepo(ctx, parent, rest), readme, true), created: true };
+  return { repo: withReadme(ctx, createRepo(ctx, parent, rest), readme), created: true };
 }
 
 /** v1's UpdateRepo (a PUT): every writable field replaced, an omitted one reset, README included. */

@@ -44,10 +44,11 @@ export interface CollectionRoutes<T extends Keyed> {
   /** Human name of one item (`group`, `role binding`) for NOT_FOUND messages. */
   label: string;
   /**
-   * Read-only parts of an item at `<uid>/<suffix>` (a repo's `readme`): each answers a GET with
-   * what `item` holds, authorized as a Get of the item.
+   * Parts of an item at `<uid>/<suffix>` (a repo's `readme`): `read` answers a GET with what the
+   * item holds, authorized as a Get of the item; `update`, when given, answers a PATCH, authorized,
+   * committed and announced as an Update of the item.
    */
-  suffixes?: Record<string, (ctx: ServerContext, item: T) => unknown>;
+  suffixes?: Record<string, ItemPart<T>>;
   /** Collections anonymous callers may read (List/Get): which items they see. */
   isPublic?(ctx: ServerContext, item: T): boolean;
   /** What v1 (routes/v1) does otherwise than v2beta1 with this collection; absent, the same in v1 shapes. */
@@ -62,6 +63,12 @@ export interface V1Methods<T extends Keyed> {
   create?: { query: readonly string[]; run(ctx: ServerContext, parent: string, body: unknown, query: Record<string, boolean>): { item: T; created: boolean } };
   /** v1's Update (a PUT of the whole item), where v2beta1 has none or another rule. */
   update?(ctx: ServerContext, uid: string, body: unknown): T;
+}
+
+/** A part of an item kept apart from it (see `suffixes`). */
+export interface ItemPart<T extends Keyed> {
+  read(ctx: ServerContext, item: T): unknown;
+  update?: { maskPaths: Set<string>; run(ctx: ServerContext, uid: string, body: unknown, mask: string[] | undefined): T };
 }
 
 /**
@@ -144,6 +151,12 @@ export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: Colle
       announce(req, "updated", uid, item);
       return item;
     },
+    /** Update of part `part` of `uid` (authorized), committed and announced as an update of the item: the part as it now is. */
+    updatePart(req: FastifyRequest, part: ItemPart<T>, uid: string, body: unknown, mask: string[] | undefined): unknown {
+      const item = commit(req, () => part.update!.run(ctx, uid, body, mask));
+      announce(req, "updated", uid, def.render(ctx, item, callerOf(req)));
+      return part.read(ctx, item);
+    },
     /** DELETE of the uid in the path (the collection has `remove`), committed and announced. */
     removeOne(req: FastifyRequest): Record<string, never> {
       const uid = uidOf(req);
@@ -176,7 +189,7 @@ export function registerCollection<T extends Keyed>(
 ): void {
   const path = at(COLLECTIONS[def.list.name].path);
   const authz = ctx.authz;
-  const { cap, guard, readOptions, pageEnv, getOne, createOne, updateOne, removeOne } = collectionAccess(ctx, def);
+  const { cap, guard, readOptions, pageEnv, getOne, createOne, updateOne, updatePart, removeOne } = collectionAccess(ctx, def);
   const refuse = (verb: string) => (req: FastifyRequest) => {
     throw methodNotAllowed(req.method, req.url.split("?")[0], def.readOnly ?? `${def.list.name} cannot be ${verb}`);
   };
@@ -192,10 +205,15 @@ export function registerCollection<T extends Keyed>(
   });
 
   const suffixes = def.suffixes ?? {};
-  app.get(`${path}/*`, readOptions, async (req) => {
+  /** The part a path names after an item's uid, with that uid, if any. */
+  const partOf = (req: FastifyRequest): { part: ItemPart<T>; uid: string } | undefined => {
     const raw = (req.params as { "*": string })["*"];
     const suffix = Object.keys(suffixes).find((s) => raw.endsWith(`/${s}`));
-    if (suffix) return suffixes[suffix](ctx, getOne(req, parseUid(raw.slice(0, -suffix.length - 1))));
+    return suffix === undefined ? undefined : { part: suffixes[suffix], uid: parseUid(raw.slice(0, -suffix.length - 1)) };
+  };
+  app.get(`${path}/*`, readOptions, async (req) => {
+    const p = partOf(req);
+    if (p) return p.part.read(ctx, getOne(req, p.uid));
     return def.render(ctx, getOne(req, uidOf(req)), callerOf(req));
   });
 
@@ -212,17 +230,21 @@ export function registerCollection<T extends Keyed>(
   );
 
   const update = def.update;
-  app.patch(
-    `${path}/*`,
-    update
-      ? async (req) => {
-          const uid = uidOf(req);
-          guard(req, "update", uid);
-          const mask = parseMask(req.query as RawQuery, update.maskPaths);
-          return updateOne(req, uid, maskedBody(req.body, mask), mask);
-        }
-      : refuse("updated"),
-  );
+  const refuseUpdate = refuse("updated");
+  app.patch(`${path}/*`, async (req) => {
+    const p = partOf(req);
+    const partUpdate = p?.part.update;
+    if (p && partUpdate) {
+      guard(req, "update", p.uid);
+      const mask = parseMask(req.query as RawQuery, partUpdate.maskPaths);
+      return updatePart(req, p.part, p.uid, maskedBody(req.body, mask), mask);
+    }
+    if (!update || p) return refuseUpdate(req);
+    const uid = uidOf(req);
+    guard(req, "update", uid);
+    const mask = parseMask(req.query as RawQuery, update.maskPaths);
+    return updateOne(req, uid, maskedBody(req.body, mask), mask);
+  });
 
   app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse("deleted"));
 

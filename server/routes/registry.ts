@@ -19,11 +19,15 @@ import {
   repoMaskPaths,
   scalarFields,
   updateRepo,
+  updateRepoReadme,
   updateRepoV1,
   updateTagV1,
 } from "../model";
 import type { RepoRecord, TagRecord } from "../store";
 import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
+
+/** UpdateRepoReadme's mask paths: the README's one writable field. */
+const README_MASK_PATHS = new Set(["content"]);
 
 export const repoRoutes: CollectionRoutes<RepoRecord> = {
   ...kindFacts("repos"),
@@ -40,8 +44,13 @@ export const repoRoutes: CollectionRoutes<RepoRecord> = {
   create: (ctx, parent, body) => renderRepo(createRepo(ctx, parent, body)),
   update: { maskPaths: repoMaskPaths, run: (ctx, uid, body, mask) => updateRepo(ctx, uid, body, mask) },
   remove: deleteRepo,
-  // GetRepoReadme: `GET <uid>/readme`, read as the repo is.
-  suffixes: { readme: (_ctx, r) => ({ uid: r.uid, content: r.readme ?? "" }) },
+  // GetRepoReadme and UpdateRepoReadme at `<uid>/readme`: read as the repo is, written as it is updated.
+  suffixes: {
+    readme: {
+      read: (_ctx, r) => ({ uid: r.uid, content: r.readme ?? "" }),
+      update: { maskPaths: README_MASK_PATHS, run: updateRepoReadme },
+    },
+  },
   isPublic: (_ctx, r) => r.visibility === "public",
   // Registry v1's Repo carries its README; its CreateRepo updates a repo of that name unless `prevent_existing`.
   v1: {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/engine";
 import { runIrv, runNode, type IrvRun } from "../support/cli";
 import { writeLogin } from "../../client/auth";
+import { closedPort } from "../support/ports";
 
 /** An unsigned JWT with `claims`: only its shape and expiry matter before an exchange. */
 const unsignedJwt = (claims: object) => `${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`;
@@ -14,15 +15,6 @@ const unsignedJwt = (claims: object) => `${Buffer.from('{"alg":"none"}').toStrin
 // A wrong API URL must fail loudly, never end quietly: no `irv` command and no library call may
 // end (least of all with success) while one of its requests still waits for a retry. Before the
 // fix a retry's backoff timer was unref'd, so Node exited 0 mid-retry with nothing printed.
-
-/** A port that was free a moment ago: nothing listens there. */
-async function closedPort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 /** Some other web server: answers every request with an HTML page carrying a marker. */
 const MARKER = "INTERNAL-PAGE-MARKER";

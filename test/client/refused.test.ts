@@ -4,23 +4,13 @@
  * setting, for every method (the request never left, so a create is safe to repeat and is not
  * "recovered" for minutes). Counted by the retry waits the client reports, never timed.
  */
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { IrvClient, TransportError } from "../../client";
 import { StaticTokenSource } from "../../client/auth";
 import { REFUSED_RETRIES } from "../../client/retry";
 import { providerOf } from "../../provider/resources";
 import { configure } from "../../client/session";
-
-/** A port that was free a moment ago: nothing listens there. */
-async function closedPort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+import { closedPort } from "../support/ports";
 
 const GROUP = "0123456789abcdef0123456789abcdef01234567";
 let url: string;

@@ -8,20 +8,10 @@
  * Bounded by a hang guard only: the assertions are on the messages, not on time.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import * as http from "node:http";
 import * as path from "node:path";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { yamlProject, type YamlProject } from "../support/yaml-project";
-
-/** A port that was free a moment ago: nothing listens there. */
-async function closedPort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+import { closedPort } from "../support/ports";
 
 const ORG = "0123456789abcdef0123456789abcdef01234567";
 

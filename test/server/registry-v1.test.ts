@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ItemChange } from "../../server";
-import { answerOf, failureOf, grpcFor, type GrpcApi } from "../support/grpc";
+import { answer, failureOf, grpcFor, type GrpcApi } from "../support/grpc";
 import { path, useServer } from "../support/server";
 import { bind, expectFieldViolation, mkGroup, mkIdentity, ok, role } from "../support/server-helpers";
 
@@ -42,7 +42,7 @@ describe("registry v1 repos over gRPC", () => {
   it("creates, lists, updates and deletes a repo, README included, as v2beta1 sees it", async () => {
     const group = await mkGroup(ctx.api, ctx.server.organization, "v1-repos");
     await withGrpc(ctx.server.token, async (g) => {
-      const made = answerOf(
+      const made = answer(
         await call(g, "CreateRepo", {
           parentId: group.uid,
           repo: {
@@ -75,19 +75,19 @@ describe("registry v1 repos over gRPC", () => {
       });
       expect(ok(await ctx.api.get(`${path("repos", made.id)}/readme`)).content).toBe("# App");
 
-      expect(answerOf(await call(g, "ListRepos", { id: made.id })).items).toEqual([made]);
-      expect(answerOf(await call(g, "ListRepos", { uidp: { childrenOf: group.uid }, name: "app" })).items).toEqual([made]);
-      expect(answerOf(await call(g, "ListRepos", { uidp: { childrenOf: group.uid }, name: "other" })).items ?? []).toEqual([]);
+      expect(answer(await call(g, "ListRepos", { id: made.id })).items).toEqual([made]);
+      expect(answer(await call(g, "ListRepos", { uidp: { childrenOf: group.uid }, name: "app" })).items).toEqual([made]);
+      expect(answer(await call(g, "ListRepos", { uidp: { childrenOf: group.uid }, name: "other" })).items ?? []).toEqual([]);
 
       // A PUT: every field replaced, an omitted one reset (the description, the aliases).
-      const updated = answerOf(await call(g, "UpdateRepo", { id: made.id, name: "app", catalogTier: "BASE", readme: "# App v2", bundles: ["base"] }));
+      const updated = answer(await call(g, "UpdateRepo", { id: made.id, name: "app", catalogTier: "BASE", readme: "# App v2", bundles: ["base"] }));
       expect(updated).toMatchObject({ id: made.id, name: "app", catalogTier: "BASE", readme: "# App v2", bundles: ["base"], createTime: made.createTime });
       expect(updated.description ?? "").toBe("");
       expect(updated.aliases ?? []).toEqual([]);
       expect(ok(await ctx.api.get(`${path("repos", made.id)}/readme`)).content).toBe("# App v2");
 
-      answerOf(await call(g, "DeleteRepo", { id: made.id }));
-      expect(answerOf(await call(g, "ListRepos", { id: made.id })).items ?? []).toEqual([]);
+      answer(await call(g, "DeleteRepo", { id: made.id }));
+      expect(answer(await call(g, "ListRepos", { id: made.id })).items ?? []).toEqual([]);
       expect((await ctx.api.get(path("repos", made.id))).status).toBe(404);
     });
   });
@@ -97,8 +97,8 @@ describe("registry v1 repos over gRPC", () => {
     await withGrpc(ctx.server.token, async (g) => {
       const heard: ItemChange[] = [];
       const stop = ctx.server.changes.subscribe((c) => heard.push(c));
-      const first = answerOf(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "web", description: "first" } }));
-      const again = answerOf(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "web", description: "second" } }));
+      const first = answer(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "web", description: "first" } }));
+      const again = answer(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "web", description: "second" } }));
       stop();
       expect(again).toMatchObject({ id: first.id, description: "second" });
       expect(heard.map((c) => [c.type, c.uid])).toEqual([
@@ -108,7 +108,7 @@ describe("registry v1 repos over gRPC", () => {
       const refused = failureOf(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "web" }, preventExisting: true }));
       expect(refused.code).toBe("ALREADY_EXISTS");
       expect(refused.details).toContain("web");
-      expect(answerOf(await call(g, "ListRepos", { uidp: { childrenOf: group.uid } })).items).toHaveLength(1);
+      expect(answer(await call(g, "ListRepos", { uidp: { childrenOf: group.uid } })).items).toHaveLength(1);
     });
   });
 
@@ -125,7 +125,7 @@ describe("registry v1 repos over gRPC", () => {
       expect(longReadme.code).toBe("INVALID_ARGUMENT");
       expect(JSON.stringify(longReadme.status)).toContain('"readme"');
       // Refused whole: the repo it would have made is not there.
-      expect(answerOf(await call(g, "ListRepos", { uidp: { childrenOf: org }, name: "big" })).items ?? []).toEqual([]);
+      expect(answer(await call(g, "ListRepos", { uidp: { childrenOf: org }, name: "big" })).items ?? []).toEqual([]);
       expect(failureOf(await call(g, "CreateRepo", { parentId: org, repo: { name: "big", id: `${org}/0123456789abcdef` } })).code).toBe("INVALID_ARGUMENT");
       const badId = failureOf(await call(g, "ListRepos", { id: "not a uid" }));
       expect(badId.code).toBe("INVALID_ARGUMENT");
@@ -140,30 +140,30 @@ describe("registry v1 tags over gRPC", () => {
   it("creates a tag without a digest, moves it with one, updates and deletes it; v2beta1 sees the same tag", async () => {
     const group = await mkGroup(ctx.api, ctx.server.organization, "v1-tags");
     await withGrpc(ctx.server.token, async (g) => {
-      const repo = answerOf(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "svc" } }));
-      const bare = answerOf(await call(g, "CreateTag", { repoId: repo.id, tag: { name: "latest", bundles: ["application"] } }));
+      const repo = answer(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "svc" } }));
+      const bare = answer(await call(g, "CreateTag", { repoId: repo.id, tag: { name: "latest", bundles: ["application"] } }));
       expect(bare).toMatchObject({ name: "latest", bundles: ["application"] });
       expect(bare.digest ?? "").toBe("");
       expect(Date.parse(bare.lastUpdated)).not.toBeNaN();
-      const moved = answerOf(await call(g, "CreateTag", { repoId: repo.id, tag: { name: "latest", digest: digest("c") } }));
+      const moved = answer(await call(g, "CreateTag", { repoId: repo.id, tag: { name: "latest", digest: digest("c") } }));
       expect(moved).toMatchObject({ id: bare.id, digest: digest("c") });
       expect(ok(await ctx.api.get(path("tags", bare.id)))).toMatchObject({ uid: bare.id, digest: digest("c") });
 
       // UpdateTag renames and deprecates, announced as the platform's tag.updated; with no digest the tag stays where it points.
       const heard: ItemChange[] = [];
       const stop = ctx.server.changes.subscribe((c) => heard.push(c));
-      const updated = answerOf(await call(g, "UpdateTag", { id: bare.id, name: "stable", deprecated: true, bundles: ["base"] }));
+      const updated = answer(await call(g, "UpdateTag", { id: bare.id, name: "stable", deprecated: true, bundles: ["base"] }));
       stop();
       expect(heard.map((c) => [c.type, c.uid, c.group])).toEqual([["dev.chainguard.api.platform.registry.tag.updated.v1", bare.id, ctx.server.organization]]);
       expect(updated).toMatchObject({ id: bare.id, name: "stable", deprecated: true, bundles: ["base"], digest: digest("c") });
-      expect(answerOf(await call(g, "ListTags", { id: bare.id })).items).toEqual([updated]);
+      expect(answer(await call(g, "ListTags", { id: bare.id })).items).toEqual([updated]);
 
-      answerOf(await call(g, "CreateTag", { repoId: repo.id, tag: { name: "dev", digest: digest("d") } }));
+      answer(await call(g, "CreateTag", { repoId: repo.id, tag: { name: "dev", digest: digest("d") } }));
       const clash = failureOf(await call(g, "UpdateTag", { id: bare.id, name: "dev" }));
       expect(clash.code).toBe("ALREADY_EXISTS");
 
-      answerOf(await call(g, "DeleteTag", { id: bare.id }));
-      expect(answerOf(await call(g, "ListTags", { id: bare.id })).items ?? []).toEqual([]);
+      answer(await call(g, "DeleteTag", { id: bare.id }));
+      expect(answer(await call(g, "ListTags", { id: bare.id })).items ?? []).toEqual([]);
       expect(failureOf(await call(g, "DeleteTag", { id: bare.id })).code).toBe("NOT_FOUND");
     });
   });
@@ -172,7 +172,7 @@ describe("registry v1 tags over gRPC", () => {
     const base = ok(await ctx.api.get(path("repos"), { name: "base" })).repos[0];
     await withGrpc(ctx.server.token, async (g) => {
       const names = async (filter: object) =>
-        (answerOf(await call(g, "ListTags", { uidp: { childrenOf: base.uid }, ...filter })).items ?? []).map((t: { name: string }) => t.name).sort();
+        (answer(await call(g, "ListTags", { uidp: { childrenOf: base.uid }, ...filter })).items ?? []).map((t: { name: string }) => t.name).sort();
       // v1 lists every tag unless an exclude_* flag leaves some out.
       expect(await names({})).toEqual(["latest", "sha256-abc.sig"]);
       expect(await names({ excludeReferrers: true })).toEqual(["latest"]);
@@ -215,16 +215,16 @@ describe("registry v1 summaries over gRPC", () => {
   it("summarizes a repo's tags: count, last update, the latest tag and the longest other name of its digest, exclude_* applied", async () => {
     const group = await mkGroup(ctx.api, ctx.server.organization, "v1-summary");
     await withGrpc(ctx.server.token, async (g) => {
-      const repo = answerOf(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "summed" } }));
-      expect(answerOf(await call(g, "GetRepoTagsSummary", { repoId: repo.id }))).toEqual({ id: repo.id, tagCount: "0" });
+      const repo = answer(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "summed" } }));
+      expect(answer(await call(g, "GetRepoTagsSummary", { repoId: repo.id }))).toEqual({ id: repo.id, tagCount: "0" });
       for (const name of ["1", "1.2", "1.2.3", "latest", "latest-dev", "sha256-abc.sig", "1.2.3-r1"]) {
         const d = name === "sha256-abc.sig" ? digest("f") : digest("e");
-        answerOf(await call(g, "CreateTag", { repoId: repo.id, tag: { name, digest: name === "latest-dev" || name === "1.2.3-r1" ? digest("e") : d } }));
+        answer(await call(g, "CreateTag", { repoId: repo.id, tag: { name, digest: name === "latest-dev" || name === "1.2.3-r1" ? digest("e") : d } }));
       }
-      const all = answerOf(await call(g, "GetRepoTagsSummary", { repoId: repo.id }));
+      const all = answer(await call(g, "GetRepoTagsSummary", { repoId: repo.id }));
       expect(all).toMatchObject({ id: repo.id, tagCount: "7", latestTag: { name: "latest", digest: digest("e") }, latestVersion: "1.2.3-r1" });
       expect(Date.parse(all.lastUpdated)).not.toBeNaN();
-      const some = answerOf(await call(g, "GetRepoTagsSummary", { repoId: repo.id, excludeReferrers: true, excludeEpochs: true }));
+      const some = answer(await call(g, "GetRepoTagsSummary", { repoId: repo.id, excludeReferrers: true, excludeEpochs: true }));
       expect(some).toMatchObject({ tagCount: "5", latestVersion: "1.2.3" });
       expect(failureOf(await call(g, "GetRepoTagsSummary", { repoId: `${ctx.server.organization}/0123456789abcdef` })).code).toBe("NOT_FOUND");
       expect(failureOf(await call(g, "GetRepoTagsSummary", { repoId: "" })).code).toBe("INVALID_ARGUMENT");
@@ -241,7 +241,7 @@ describe("registry v1 summaries over gRPC", () => {
       [b, "mirror-b"],
     ] as const)
       ok(await ctx.api.post(path("repos", group.uid), { name, sync_config: { source: source.uid } }));
-    await withGrpc(ctx.server.token, async (g) => expect(answerOf(await call(g, "GetRepoCountBySource", { id: source.uid }))).toEqual({ count: "2" }));
+    await withGrpc(ctx.server.token, async (g) => expect(answer(await call(g, "GetRepoCountBySource", { id: source.uid }))).toEqual({ count: "2" }));
     // A viewer of group a alone counts only group a's mirror; a stranger is refused.
     const id = await mkIdentity(ctx.api, org, "v1-counter");
     const token = await ctx.server.issueToken(id.uid);
@@ -250,7 +250,7 @@ describe("registry v1 summaries over gRPC", () => {
       expect(denied.code).toBe("PERMISSION_DENIED");
       expect(denied.details).toContain("repo.list");
       await bind(ctx.api, a.uid, id.uid, role.viewer);
-      expect(answerOf(await call(g, "GetRepoCountBySource", { id: source.uid }))).toEqual({ count: "1" });
+      expect(answer(await call(g, "GetRepoCountBySource", { id: source.uid }))).toEqual({ count: "1" });
     });
   });
 });
@@ -265,16 +265,16 @@ describe("registry v1 authorization", () => {
     const token = await ctx.server.issueToken(id.uid);
     await withGrpc(token, async (g) => {
       // No binding: nothing listed, every write PERMISSION_DENIED naming its capability.
-      expect(answerOf(await call(g, "ListRepos", { id: repo.uid })).items ?? []).toEqual([]);
-      expect(answerOf(await call(g, "ListTags", { id: tag.uid })).items ?? []).toEqual([]);
+      expect(answer(await call(g, "ListRepos", { id: repo.uid })).items ?? []).toEqual([]);
+      expect(answer(await call(g, "ListTags", { id: tag.uid })).items ?? []).toEqual([]);
       const denied = failureOf(await call(g, "CreateRepo", { parentId: group.uid, repo: { name: "nope" } }));
       expect(denied.code).toBe("PERMISSION_DENIED");
       expect(denied.details).toContain("repo.create");
 
       // A viewer lists, and still may not write.
       await bind(ctx.api, group.uid, id.uid, role.viewer);
-      expect(answerOf(await call(g, "ListRepos", { id: repo.uid })).items.map((r: { id: string }) => r.id)).toEqual([repo.uid]);
-      expect(answerOf(await call(g, "ListTags", { id: tag.uid })).items.map((t: { id: string }) => t.id)).toEqual([tag.uid]);
+      expect(answer(await call(g, "ListRepos", { id: repo.uid })).items.map((r: { id: string }) => r.id)).toEqual([repo.uid]);
+      expect(answer(await call(g, "ListTags", { id: tag.uid })).items.map((t: { id: string }) => t.id)).toEqual([tag.uid]);
       for (const [method, request, cap] of [
         ["UpdateRepo", { id: repo.uid, name: "guarded" }, "repo.update"],
         ["DeleteRepo", { id: repo.uid }, "repo.delete"],

@@ -2,15 +2,15 @@
  * Image repos on irv-server as a kind (`/registry/v2beta1/repos`,
  * `chainguard.platform.registry.v2beta1.ReposService`), REST and gRPC over one store: create,
  * get, list, update under a mask, delete with its tags; a synced repo's source stored as a uid;
- * the README read apart (GetRepoReadme); bad input refused naming the field; authorization by
+ * the README read and written apart (GetRepoReadme, UpdateRepoReadme); bad input refused naming the field; authorization by
  * the repo capabilities; the events each write announces.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinRoleUid } from "../../api/builtinRoles";
 import type { ItemChange } from "../../server";
-import { grpcFor, type GrpcApi, type GrpcResult } from "../support/grpc";
-import { listAll, path, useServer, type Api } from "../support/server";
-import { bind, created, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role, wireCaps } from "../support/server-helpers";
+import { answer, failed, grpcFor, type GrpcApi } from "../support/grpc";
+import { listAll, path, useServer } from "../support/server";
+import { bind, callersOn, created, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, type Callers } from "../support/server-helpers";
 
 const V2 = "chainguard.platform.registry.v2beta1.ReposService";
 const README = "# nginx\n\nOur nginx.";
@@ -22,8 +22,8 @@ const ctx = useServer({
   },
 });
 let A: string, B: string, source: string;
-const as: Record<"viewer" | "editor" | "blind", Api> = {} as never;
-const tokens: Record<string, string> = {};
+let as: Callers;
+let tokens: Record<keyof Callers, string>;
 let g: GrpcApi;
 
 beforeAll(async () => {
@@ -31,29 +31,10 @@ beforeAll(async () => {
   A = (await mkGroup(ctx.api, org, "repos-a")).uid;
   B = (await mkGroup(ctx.api, org, "repos-b")).uid;
   source = (await listAll(ctx.api, "repos", { name: "nginx" }))[0].uid as string;
-  const groupsOnly = await created(ctx.api, "roles", A, { name: "groups-only", capabilities: wireCaps(["groups.list"]) });
-  for (const [who, r] of [
-    ["viewer", role.viewer],
-    ["editor", role.editor],
-    ["blind", groupsOnly.uid],
-  ] as const) {
-    const id = await mkIdentity(ctx.api, A, who);
-    await bind(ctx.api, A, id.uid, r);
-    tokens[who] = await ctx.server.issueToken(id.uid);
-    as[who] = ctx.api.as(tokens[who]);
-  }
+  ({ as, tokens } = await callersOn(ctx, A));
   g = grpcFor(ctx.server.url, ctx.server.token);
 });
 afterAll(() => g?.close());
-
-const answer = (r: GrpcResult): any => {
-  if ("error" in r) throw new Error(`gRPC ${r.error.code}: ${r.error.details}`);
-  return r.ok;
-};
-const failed = (r: GrpcResult): string => {
-  if (!("error" in r)) throw new Error(`expected an error, got ${JSON.stringify(r.ok)}`);
-  return (r.status?.details ?? []).find((d: { reason?: string }) => d.reason)?.reason ?? String(r.error.code);
-};
 
 describe("repos over REST (v2beta1)", () => {
   it("creates, gets, lists, updates under a mask and deletes", async () => {
@@ -111,6 +92,29 @@ describe("repos over REST (v2beta1)", () => {
     expect(ok(await ctx.api.as(null).get(`${path("repos", source)}/readme`)).content).toBe(README);
   });
 
+  it("writes a repo's README apart from the repo, as UpdateRepoReadme does: content set, kept without a mask, cleared under one", async () => {
+    const repo = await created(ctx.api, "repos", A, { name: "documented" });
+    const readme = `${path("repos", repo.uid)}/readme`;
+    expect(ok(await ctx.api.get(readme))).toEqual({ uid: repo.uid, content: "" });
+    expect(ok(await ctx.api.patch(readme, { content: "# Ours" }))).toEqual({ uid: repo.uid, content: "# Ours" });
+    expect(ok(await ctx.api.get(readme)).content).toBe("# Ours");
+    // The repo itself is not changed: its updateTime stays and it carries no README.
+    const live = ok(await ctx.api.get(path("repos", repo.uid)));
+    expect(live.updateTime).toBe(repo.updateTime);
+    expect(live.readme).toBeUndefined();
+    // Without a mask an empty content is no content; under the `content` mask it clears.
+    expect(ok(await ctx.api.patch(readme, {})).content).toBe("# Ours");
+    expect(ok(await ctx.api.patch(readme, {}, { updateMask: "content" })).content).toBe("");
+    expectFieldViolation(await ctx.api.patch(readme, { content: "x" }, { updateMask: "uid" }), "update_mask");
+    expectFieldViolation(await ctx.api.patch(readme, { content: "x".repeat(1_000_001) }), "content");
+    expectError(await ctx.api.patch(`${path("repos", `${A}/0123456789abcdef`)}/readme`, { content: "x" }), "NOT_FOUND");
+    // A viewer reads it and may not write it; nobody outside the repo's group reads it.
+    expect(ok(await as.viewer.get(readme)).content).toBe("");
+    expectError(await as.viewer.patch(readme, { content: "x" }), "PERMISSION_DENIED");
+    ok(await as.editor.patch(readme, { content: "# Edited" }));
+    expectError(await as.blind.patch(readme, { content: "x" }), "PERMISSION_DENIED");
+  });
+
   it("refuses bad input naming the field", async () => {
     expectFieldViolation(await ctx.api.post(path("repos", A), {}), "name");
     expectFieldViolation(await ctx.api.post(path("repos", A), { name: "x", catalogTier: "GOLD" }), "catalogTier");
@@ -156,6 +160,12 @@ describe("repos over gRPC", () => {
     const up = answer(await g.call(V2, "UpdateRepo", { repo: { uid: repo.uid, description: "via grpc" }, updateMask: { paths: ["description"] } }));
     expect(up).toMatchObject({ description: "via grpc", catalogTier: "CATALOG_TIER_BASE" });
     expect(answer(await g.call(V2, "GetRepoReadme", { uid: source }))).toEqual({ uid: source, content: README });
+    const written = answer(await g.call(V2, "UpdateRepoReadme", { repoReadme: { uid: repo.uid, content: "# gRPC" } }));
+    expect(written).toEqual({ uid: repo.uid, content: "# gRPC" });
+    expect(answer(await g.call(V2, "GetRepoReadme", { uid: repo.uid })).content).toBe("# gRPC");
+    const cleared = answer(await g.call(V2, "UpdateRepoReadme", { repoReadme: { uid: repo.uid }, updateMask: { paths: ["content"] } }));
+    expect(cleared).toEqual({ uid: repo.uid, content: "" });
+    expect(failed(await g.call(V2, "UpdateRepoReadme", { repoReadme: { uid: repo.uid, content: "x" } }, { token: tokens.viewer }))).toBe("PERMISSION_DENIED");
     expect(failed(await g.call(V2, "CreateRepo", { parent: A, repo: {} }))).toBe("INVALID_ARGUMENT");
     expect(failed(await g.call(V2, "CreateRepo", { parent: A, repo: { name: "x" } }, { token: tokens.viewer }))).toBe("PERMISSION_DENIED");
     expect(answer(await g.call(V2, "DeleteRepo", { uid: repo.uid }))).toEqual({});
@@ -170,9 +180,11 @@ describe("the events a repo's writes announce", () => {
     try {
       const repo = await created(ctx.api, "repos", A, { name: "announced" });
       ok(await ctx.api.patch(path("repos", repo.uid), { description: "x" }, { updateMask: "description" }));
+      ok(await ctx.api.patch(`${path("repos", repo.uid)}/readme`, { content: "# x" }));
       ok(await ctx.api.del(path("repos", repo.uid)));
       expect(heard.map((c) => [c.kind, c.type, c.uid, c.group])).toEqual([
         ["repos", "dev.chainguard.api.platform.registry.repo.created.v1", repo.uid, A],
+        ["repos", "dev.chainguard.api.platform.registry.repo.updated.v1", repo.uid, A],
         ["repos", "dev.chainguard.api.platform.registry.repo.updated.v1", repo.uid, A],
         ["repos", "dev.chainguard.api.platform.registry.repo.deleted.v1", repo.uid, A],
       ]);

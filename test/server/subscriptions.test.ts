@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SINK_MAX } from "../../api/fields";
 import type { ItemChange } from "../../server";
-import { grpcFor, type GrpcApi, type GrpcResult } from "../support/grpc";
-import { listAll, path, useServer, type Api } from "../support/server";
-import { bind, created, expectError, expectFieldViolation, mkGroup, mkIdentity, ok, role, wireCaps } from "../support/server-helpers";
+import { answer, failed, grpcFor, type GrpcApi } from "../support/grpc";
+import { listAll, path, useServer } from "../support/server";
+import { callersOn, created, expectError, expectFieldViolation, mkGroup, ok, type Callers } from "../support/server-helpers";
 
 const V2 = "chainguard.platform.events.v2beta1.SubscriptionsService";
 const V1 = "chainguard.platform.events.Subscriptions";
@@ -25,39 +25,18 @@ const v1Path = (uid?: string) => `/events/v1/subscriptions${uid ? `/${uid}` : ""
 const ctx = useServer({ fixtures: {} });
 let A: string, B: string;
 /** Callers bound on A: a viewer (subscriptions.list), an editor (create, delete), one whose role lists groups only. */
-const as: Record<"viewer" | "editor" | "blind", Api> = {} as never;
-const tokens: Record<string, string> = {};
+let as: Callers;
+let tokens: Record<keyof Callers, string>;
 let g: GrpcApi;
 
 beforeAll(async () => {
   const org = ctx.server.organization;
   A = (await mkGroup(ctx.api, org, "subs-a")).uid;
   B = (await mkGroup(ctx.api, org, "subs-b")).uid;
-  const groupsOnly = await created(ctx.api, "roles", A, { name: "groups-only", capabilities: wireCaps(["groups.list"]) });
-  for (const [who, r] of [
-    ["viewer", role.viewer],
-    ["editor", role.editor],
-    ["blind", groupsOnly.uid],
-  ] as const) {
-    const id = await mkIdentity(ctx.api, A, who);
-    await bind(ctx.api, A, id.uid, r);
-    tokens[who] = await ctx.server.issueToken(id.uid);
-    as[who] = ctx.api.as(tokens[who]);
-  }
+  ({ as, tokens } = await callersOn(ctx, A));
   g = grpcFor(ctx.server.url, ctx.server.token);
 });
 afterAll(() => g?.close());
-
-/** The answer of a gRPC call that must succeed. */
-const answer = (r: GrpcResult): any => {
-  if ("error" in r) throw new Error(`gRPC ${r.error.code}: ${r.error.details}`);
-  return r.ok;
-};
-/** The gRPC code name of a call that must fail. */
-const failed = (r: GrpcResult): string => {
-  if (!("error" in r)) throw new Error(`expected an error, got ${JSON.stringify(r.ok)}`);
-  return (r.status?.details ?? []).find((d: { reason?: string }) => d.reason)?.reason ?? String(r.error.code);
-};
 
 describe("subscriptions over REST (v2beta1)", () => {
   it("creates, reads, lists and deletes; the sink is stored as given", async () => {

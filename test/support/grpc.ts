@@ -17,6 +17,18 @@ import { fromJson, grpcRoot, toJson } from "../../api/grpc";
 /** One call's outcome: the answer, or the error with its decoded google.rpc.Status. */
 export type GrpcResult = { ok: any } | { error: ServiceError; status?: any };
 
+/** The answer of a call that must succeed. */
+export function answer(r: GrpcResult): any {
+  if ("error" in r) throw new Error(`gRPC ${r.error.code}: ${r.error.details}`);
+  return r.ok;
+}
+
+/** The code name (its ErrorInfo reason, else its number) of a call that must fail. */
+export function failed(r: GrpcResult): string {
+  if (!("error" in r)) throw new Error(`expected an error, got ${JSON.stringify(r.ok)}`);
+  return (r.status?.details ?? []).find((d: { reason?: string }) => d.reason)?.reason ?? String(r.error.code);
+}
+
 /** A client bound to one server and token. */
 export interface GrpcApi {
   /** Calls `service`/`method` with `request` (protojson-shaped); `token` overrides the client's (null: none). */
@@ -77,13 +89,7 @@ export function grpcFor(url: string, token: string | null, client = new Client(n
   };
 }
 
-/** The answer of a call that must succeed. */
-export function answerOf(r: GrpcResult): any {
-  if ("error" in r) throw new Error(`gRPC ${status[r.error.code]}: ${r.error.details}`);
-  return r.ok;
-}
-
-/** The error of a call that must fail: its code's name, details and decoded Status. */
+/** The error of a call that must fail: its code's name, details and decoded Status (`failed` gives the name alone). */
 export function failureOf(r: GrpcResult): { code: string; details: string; status: any } {
   if (!("error" in r)) throw new Error(`expected an error, got ${JSON.stringify(r.ok)}`);
   return { code: status[r.error.code], details: r.error.details, status: r.status };

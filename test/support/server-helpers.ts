@@ -2,7 +2,7 @@
 import { expect } from "vitest";
 import { capabilityEnum, codes, TYPE_PREFIX, type CodeName, type CollectionName } from "../../api";
 import { builtinRoleUid } from "../../server";
-import { path, type Api, type ApiResponse } from "./server";
+import { path, type Api, type ApiResponse, type TestServer } from "./server";
 
 /** Asserts an error response: HTTP status and code from the table, ErrorInfo reason; returns the body. */
 export function expectError(res: ApiResponse, name: CodeName) {
@@ -64,4 +64,25 @@ export async function mkIdentity(api: Api, group: string, name = "ci-bot", extra
 
 export async function bind(api: Api, group: string, identityUid: string, roleUid: string) {
   return ok(await api.post(path("roleBindings", group), { identityUid, roleUid }));
+}
+
+/** The callers of `group` the authorization tests use: a viewer, an editor, and one whose role lists groups only. */
+export type Callers = Record<"viewer" | "editor" | "blind", Api>;
+
+/** Binds a viewer, an editor and a groups-only identity on `group`: their clients, and their tokens (for gRPC). */
+export async function callersOn(ctx: TestServer, group: string): Promise<{ as: Callers; tokens: Record<keyof Callers, string> }> {
+  const groupsOnly = await created(ctx.api, "roles", group, { name: "groups-only", capabilities: wireCaps(["groups.list"]) });
+  const as = {} as Callers;
+  const tokens = {} as Record<keyof Callers, string>;
+  for (const [who, r] of [
+    ["viewer", role.viewer],
+    ["editor", role.editor],
+    ["blind", groupsOnly.uid],
+  ] as const) {
+    const id = await mkIdentity(ctx.api, group, who);
+    await bind(ctx.api, group, id.uid, r);
+    tokens[who] = await ctx.server.issueToken(id.uid);
+    as[who] = ctx.api.as(tokens[who]);
+  }
+  return { as, tokens };
 }

@@ -1,3 +1,4 @@
+/** What the dynamic classes' functions (data sources) run on: the program's client, and each function as a plain call and as an Output. */
 import * as pulumi from "@pulumi/pulumi";
 import type { IrvClient } from "../client/client";
 import { readSettings } from "../client/config";
