@@ -2,7 +2,8 @@
  * Regenerates test/plugin/fixtures/terraform/terraform.tfstate: OpenTofu applies the fixture's
  * main.tf with the platform's Terraform provider (both built by scripts/ensure-terraform) against
  * a fresh in-process irv-server, plans again to show that what irv-server reads back is what the
- * provider wrote (no change planned), and the state it wrote is kept as written. The provider is
+ * provider wrote (no change planned), and the state it wrote is kept as written; then it updates
+ * the image repo and tag (UPDATES) and plans again, which writes nothing. The provider is
  * pointed at the server by a providers.tf added beside a copy of main.tf (console_api, no login
  * flow: the admin token sits in the provider's token cache, as bench/terraform.ts does).
  *
@@ -17,6 +18,27 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { startServer } from "../server";
 import { fillTokenCache } from "../bench/bridged";
+
+/**
+ * After the state is written, main.tf's image repo and tag are changed in the copy and applied
+ * again, so the provider's UpdateRepo and UpdateTag (registry v1) run against irv-server too and
+ * read back as written. Each replacement must match main.tf once.
+ */
+const UPDATES: [string, string][] = [
+  [`description = "Our app's images"`, `description = "Our app's images, renamed tag"\n  readme      = "# App"`],
+  [`tier        = "APPLICATION"`, `tier        = "BASE"`],
+  [`name       = "latest"\n  bundles    = ["application"]\n  deprecated = false`, `name       = "stable"\n  bundles    = ["base"]\n  deprecated = true`],
+];
+
+/** `tf` with each of UPDATES made; throws naming a replacement that does not match once. */
+function updated(tf: string): string {
+  for (const [from, to] of UPDATES) {
+    if (tf.split(from).length !== 2)
+      throw new Error(`main.tf no longer holds ${JSON.stringify(from)} once: update UPDATES in scripts/regen-terraform-fixture.ts`);
+    tf = tf.replace(from, to);
+  }
+  return tf;
+}
 
 /** The package root: dist/scripts/ is two levels below it. */
 const root = path.resolve(__dirname, "..", "..");
@@ -56,6 +78,10 @@ async function main(): Promise<void> {
     await tofu(["plan", "-detailed-exitcode", "-input=false", "-no-color", ...vars]);
     writeFileSync(path.join(fixtures, "terraform.tfstate"), readFileSync(path.join(dir, "terraform.tfstate")));
     console.log(`wrote ${path.relative(root, path.join(fixtures, "terraform.tfstate"))}`);
+    writeFileSync(path.join(dir, "main.tf"), updated(readFileSync(path.join(dir, "main.tf"), "utf8")));
+    await tofu(["apply", "-auto-approve", "-input=false", "-no-color", ...vars]);
+    await tofu(["plan", "-detailed-exitcode", "-input=false", "-no-color", ...vars]);
+    console.log("updated the image repo and tag, and read them back unchanged");
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await server.close();
