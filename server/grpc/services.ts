@@ -19,7 +19,7 @@ import type { FastifyInstance } from "fastify";
 import type protobuf from "protobufjs";
 import type { HttpRule, ProtoMethod, ProtoPackage } from "../../api/grpc/proto";
 import { maxHeaderSize } from "node:http";
-import { StatusError, invalidField } from "../errors";
+import { ApiError, invalidField } from "../errors";
 import { errorOf, fromRestJson, toRest } from "./transcode";
 import { takesNoTurn, type UnreadAnswers } from "../unread";
 
@@ -98,7 +98,7 @@ async function answer(app: FastifyInstance, statusType: protobuf.Type, b: Bound,
   try {
     rest = toRest(b.rule, b.prefix, b.request, b.request.decode(call.request));
   } catch (e) {
-    if (e instanceof StatusError) return { error: errorOf(statusType, e.http, e.status) };
+    if (e instanceof ApiError) return { error: errorOf(statusType, e.http, e.status) };
     return {
       error: {
         code: GrpcStatus.INVALID_ARGUMENT,
