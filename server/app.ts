@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { AUTH_PREFIX, authenticate, registerAuthRoutes } from "./auth";
 import type { ServerContext } from "./context";
 import { invalidField } from "./errors";
-import { clientErrorHandler, Faults, installErrors, installFaults, installJsonBody, installRecording, type RecordedRequest } from "./plugins";
+import { clientErrorHandler, Faults, installErrors, installFaults, installJsonBody, installRecording, type RecordedRequest } from "./hooks";
 import { registerApiRoutes } from "./routes";
 import { registerRegistryHost } from "./routes/registry-host";
 import { boundUnreadAnswers, type UnreadAnswers } from "./unread";

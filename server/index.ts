@@ -20,7 +20,7 @@ import { ChangeFeed, type ChangeListener, type ItemChange } from "./model/change
 import type { ServerContext } from "./context";
 import { applyFixtures, packageVersionsOf, readFixtures, type Fixtures, type ReadFixtures } from "./sample";
 import { retryLater } from "./errors";
-import { Faults, type Fault, type RecordedRequest } from "./plugins";
+import { Faults, type Fault, type RecordedRequest } from "./hooks";
 import { Store } from "./store";
 import { DataDir, SigningKey, type DurableState } from "./store/data-dir";
 import { serveGrpc } from "./grpc";

@@ -17,7 +17,7 @@ import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { GRPC_PACKAGES, grpcRoot } from "../../api/grpc";
 import { invalidField } from "../errors";
-import { headersTooLarge } from "../plugins/client-errors";
+import { headersTooLarge } from "../hooks/client-errors";
 import { addServices } from "./services";
 import { errorOf } from "./transcode";
 import { serveHttp2Beside } from "./transport";
