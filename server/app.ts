@@ -85,7 +85,7 @@ export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance 
     // Errors raised before routing (a malformed %-escape in the path) use the error model too.
     frameworkErrors: (_err, _req, reply) => {
       const e = invalidField("path", "is not a valid URL path");
-      void (reply as FastifyReply).code(e.http).send(e.status);
+      void (reply as FastifyReply).code(e.http).send(e.body);
     },
   });
   // Connections past the limit are closed by Node as they arrive.
