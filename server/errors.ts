@@ -10,15 +10,19 @@ import { codes, ERROR_DOMAIN, TYPE_PREFIX, type CodeName, type ErrorDetail, type
  *  (grpc-gateway sends code 12 UNIMPLEMENTED with HTTP 405 Method Not Allowed). */
 const METHOD_NOT_ALLOWED = { code: 12, http: 405, label: "Method not allowed", reason: "UNIMPLEMENTED" } as const;
 
-/** An error with its wire status: throw it from anywhere under a route. */
+/**
+ * An error as the API answers it: throw it from anywhere under a route. `http` is the HTTP status,
+ * `body` the google.rpc.Status sent (its `code` the rpc code). The client's ApiError has the
+ * answer's HTTP status as `.status`.
+ */
 export class ApiError extends Error {
   constructor(
     readonly http: number,
-    readonly status: Status,
+    readonly body: Status,
     /** Extra response headers (Retry-After). */
     readonly headers: Record<string, string> = {},
   ) {
-    super(status.message);
+    super(body.message);
   }
 }
 

@@ -197,7 +197,7 @@ export function boundUnreadAnswers(app: FastifyInstance, unread: UnreadAnswers):
     if (!unread.admit(peer, bytes)) {
       const e = unread.refusal();
       void reply.code(e.http).headers(e.headers);
-      return JSON.stringify(e.status);
+      return JSON.stringify(e.body);
     }
     let held = true;
     const release = () => {

@@ -10,11 +10,11 @@ import { notFound, toApiError } from "../errors";
 export function installErrors(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const e = toApiError(err);
-    if (e.http >= 500 && e.status.code === 13) req.log.error({ err }, "internal error");
-    void reply.code(e.http).headers(e.headers).send(e.status);
+    if (e.http >= 500 && e.body.code === 13) req.log.error({ err }, "internal error");
+    void reply.code(e.http).headers(e.headers).send(e.body);
   });
   app.setNotFoundHandler((req, reply) => {
     const e = notFound(`route ${req.method} ${req.url.split("?")[0]}`);
-    void reply.code(e.http).send(e.status);
+    void reply.code(e.http).send(e.body);
   });
 }
