@@ -1,15 +1,15 @@
 /**
  * Regenerates test/plugin/fixtures/terraform/terraform.tfstate: OpenTofu applies the fixture's
  * main.tf with the platform's Terraform provider (both built by scripts/ensure-terraform) against
- * a fresh in-process irv-server, and the state it writes is kept as written. The provider is
+ * a fresh in-process irv-server, plans again to show that what irv-server reads back is what the
+ * provider wrote (no change planned), and the state it wrote is kept as written. The provider is
  * pointed at the server by a providers.tf added beside a copy of main.tf (console_api, no login
  * flow: the admin token sits in the provider's token cache, as bench/terraform.ts does).
  *
  *   npm run build && node dist/scripts/regen-terraform-fixture.js
  *
  * Not part of `npm test`: the first run of scripts/ensure-terraform builds tofu and the provider.
- * It fails, writing nothing, while irv-server lacks registry v1's gRPC `Registry/ListRepos` (the
- * image repo data sources read through it); see CONTRIBUTING.md.
+ * The uids, times and the invite's code in the state are those of that throwaway server.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -47,17 +47,13 @@ async function main(): Promise<void> {
       new Promise<void>((resolve, reject) => {
         const child = spawn(path.join(bin, "tofu"), args, { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] });
         child.on("error", reject);
-        child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`tofu ${args[0]} exited ${code}`))));
+        child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`tofu ${args[0]} exited ${code}${code === 2 ? " (changes planned)" : ""}`))));
       });
     await tofu(["init", "-input=false", "-no-color"]);
-    await tofu([
-      "apply",
-      "-auto-approve",
-      "-input=false",
-      "-no-color",
-      `-var=organization=${server.organization}`,
-      "-var=sso_client_secret=example-sso-client-secret",
-    ]);
+    const vars = [`-var=organization=${server.organization}`, "-var=sso_client_secret=example-sso-client-secret"];
+    await tofu(["apply", "-auto-approve", "-input=false", "-no-color", ...vars]);
+    // Each resource read back through irv-server as the provider wrote it: nothing left to change.
+    await tofu(["plan", "-detailed-exitcode", "-input=false", "-no-color", ...vars]);
     writeFileSync(path.join(fixtures, "terraform.tfstate"), readFileSync(path.join(dir, "terraform.tfstate")));
     console.log(`wrote ${path.relative(root, path.join(fixtures, "terraform.tfstate"))}`);
   } finally {

@@ -103,3 +103,21 @@ export function applyPatch(current: Obj, body: Obj, mask: string[] | undefined, 
   }
   return next;
 }
+
+/** Fields a v1 PATCH leaves alone when omitted: write-only secrets, which a client cannot echo back. */
+const KEPT_WHEN_OMITTED = new Set(["oidc.clientSecret"]);
+
+/**
+ * The update mask that gives v1's PATCH rule (every updatable field is replaced, so an omitted
+ * field is reset): each top-level path, or for objects the mask lists member by member, each
+ * member, except write-only members the body omits.
+ */
+export function resetMask(paths: Set<string>, body: unknown): string[] {
+  const nested = new Set([...paths].filter((p) => p.includes(".")).map((p) => p.split(".")[0]));
+  const given = (p: string) => {
+    const [head, sub] = p.split(".");
+    const v = isObj(body) ? body[head] : undefined;
+    return isObj(v) && v[sub] !== undefined;
+  };
+  return [...paths].filter((p) => (p.includes(".") ? !KEPT_WHEN_OMITTED.has(p) || given(p) : !nested.has(p)));
+}

@@ -43,6 +43,13 @@ export type ProtoMethod = { request: string; response: string; http: HttpRule; s
 /** The REST mapping of a method as the catalog (catalog.ts) writes it: `post /x body=*`, "" for none. */
 export const ruleText = (m: ProtoMethod): string => (m.http ? `${m.http.method} ${m.http.path}${m.http.body ? ` body=${m.http.body}` : ""}` : "");
 
+/** The REST mapping a catalog text (`post /x body=*`, see ruleText) writes; undefined for "" (none). */
+export function httpRuleOf(text: string): HttpRule | undefined {
+  if (text === "") return undefined;
+  const [method, path, body] = text.split(" ");
+  return { method: method as HttpRule["method"], path, ...(body ? { body: body.slice("body=".length) } : {}) };
+}
+
 /** A service: its methods by name. */
 export interface ProtoService {
   methods: Record<string, ProtoMethod>;

@@ -43,7 +43,13 @@ export const tags = defineKind({
     noUpdate: true,
   },
   capability: "tag",
-  events: { created: "dev.chainguard.api.platform.registry.tag.created.v1", deleted: "dev.chainguard.api.platform.registry.tag.deleted.v1", group: "root" },
+  // `updated`: registry v1's UpdateTag (v2beta1 has no update).
+  events: {
+    created: "dev.chainguard.api.platform.registry.tag.created.v1",
+    updated: "dev.chainguard.api.platform.registry.tag.updated.v1",
+    deleted: "dev.chainguard.api.platform.registry.tag.deleted.v1",
+    group: "root",
+  },
   deleteBeforeReplace: true,
   exported: false,
   example: {

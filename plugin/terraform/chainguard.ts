@@ -397,7 +397,7 @@ export const TERRAFORM_DATA_SOURCES: Record<string, TfDataSource> = {
         nested: "object",
         use: "computed",
         attributes: {
-          eol_versions: { nested: "object-list", use: "computed", attributes: versionStream({ eol_date: str("computed") }) },
+          eol_versions: { nested: "object-list", use: "computed", attributes: versionStream({ eol_date: str("computed"), eol_broken: a("bool", "computed") }) },
           grace_period_months: a("int", "computed"),
           last_updated_timestamp: str("computed"),
           latest_version: str("computed"),

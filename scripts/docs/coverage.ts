@@ -28,14 +28,6 @@ export const restPathOf = (m: ProtoMethod, prefix = ""): string => `${prefix}${m
 /** The REST cell of a method's row: its verb and path, or "none" (a method without a mapping). */
 export const restCell = (m: ProtoMethod): string => (m.http ? code(`${m.http.method.toUpperCase()} ${m.http.path}`) : "none");
 
-/**
- * The REST cell of a method irv-server records: its mapping, or, where the SDK's descriptors
- * link none for its package (catalog.ts: null), that the names are all there is, not "none".
- */
-export function recordedRestCell(service: string, method: string, m: ProtoMethod): string {
-  return !m.http && SDK_SERVICES[service]?.[method] === null ? mappingCells(null)[0] : restCell(m);
-}
-
 /** The table of one package's services and methods. */
 function servicesSection(p: ProtoPackage): string[] {
   const out: string[] = [];
@@ -46,9 +38,7 @@ function servicesSection(p: ProtoPackage): string[] {
     for (const [method, m] of Object.entries(service.methods)) {
       const served = isServed(m);
       const body = m.http?.body === undefined ? "" : m.http.body === "*" ? "the whole request" : code(m.http.body);
-      out.push(
-        `| ${code(method)} | ${recordedRestCell(`${p.package}.${name}`, method, m)} | ${body} | ${served ? "yes" : "no"} | ${served ? "yes" : "no: answers `UNIMPLEMENTED`"} |`,
-      );
+      out.push(`| ${code(method)} | ${restCell(m)} | ${body} | ${served ? "yes" : "no"} | ${served ? "yes" : "no: answers `UNIMPLEMENTED`"} |`);
     }
     out.push("");
   }
@@ -56,14 +46,13 @@ function servicesSection(p: ProtoPackage): string[] {
 }
 
 /** The SDK's services irv-server has no record of (api/grpc/catalog.ts): every method answers UNIMPLEMENTED. */
-export function unrecordedServices(): [string, Readonly<Record<string, string | null>>][] {
+export function unrecordedServices(): [string, Readonly<Record<string, string>>][] {
   const known = new Set(servicePackages().flatMap((p) => Object.keys(p.services ?? {}).map((s) => `${p.package}.${s}`)));
   return Object.entries(SDK_SERVICES).filter(([name]) => !known.has(name));
 }
 
 /** A catalog mapping (`post /x body=*`) as the page writes it: the REST cell and the body cell. */
-function mappingCells(rule: string | null): [string, string] {
-  if (rule === null) return ["(names only: see the SDK's proto)", ""];
+function mappingCells(rule: string): [string, string] {
   if (rule === "") return ["none", ""];
   const [verb, path, body] = rule.split(" ");
   const b = body?.slice("body=".length);

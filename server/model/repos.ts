@@ -3,13 +3,14 @@
  * tags. A synced repo's source is resolved to the source repo's uid, as the platform stores it,
  * and its sync stops SYNC_DAYS after creation unless the platform says otherwise.
  */
+import { z } from "zod";
 import { RepoCreate, RepoUpdate } from "../../api/bodies";
-import { RepoReadmeBody } from "../../api/registry";
+import { README_MAX, RepoReadmeBody } from "../../api/registry";
 import { SYNC_DAYS, type SyncConfigInput } from "../../api/kinds/repos";
 import { UID } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
 import { alreadyExists, invalidField } from "../errors";
-import { applyPatch, maskPaths } from "../masks";
+import { applyPatch, maskPaths, resetMask } from "../masks";
 import type { RepoRecord } from "../store";
 import { parseBody } from "../validate";
 import { changed, freshUid, pick, requireGroup, requireItem } from "./common";
@@ -142,4 +143,50 @@ export function deleteRepo(ctx: ServerContext, uid: string): void {
 export function renderRepo(r: RepoRecord): unknown {
   const { readme: _readme, ...rest } = r;
   return { ...rest, sync_config: r.sync_config ?? null, customOverlay: r.customOverlay ?? null };
+}
+
+/** A repo's README as a v1 request gives it (v1's Repo carries it; v2beta1 keeps it apart). */
+const Readme = z.string().max(README_MAX, `must be at most ${README_MAX} characters`);
+
+/**
+ * `r` with README `readme` (v1's Repo carries it; v2beta1 keeps it apart, and so does the store:
+ * writing it leaves the repo's update time, as UpdateRepoReadme does).
+ */
+function withReadme(ctx: ServerContext, r: RepoRecord, readme: unknown): RepoRecord {
+  const content = parseBody(Readme, readme ?? "", "readme");
+  return updateRepoReadme(ctx, r.uid, { content }, ["content"]);
+}
+
+/** A v1 body split into its README and the rest, which the v2beta1 model takes. */
+function splitReadme(body: unknown): { readme: unknown; rest: unknown } {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return { readme: undefined, rest: body };
+  const { readme, ...rest } = body as Record<string, unknown>;
+  return { readme, rest };
+}
+
+/**
+ * v1's CreateRepo: creates the repo, README included; a repo of that name already in the group is
+ * updated instead (every writable field replaced, as v1's UpdateRepo does), unless
+ * `preventExisting` (the request's `prevent_existing`), which makes the name collision ALREADY_EXISTS.
+ */
+export function createRepoV1(ctx: ServerContext, parent: string, body: unknown, preventExisting: boolean): { repo: RepoRecord; created: boolean } {
+  const { readme, rest } = splitReadme(body);
+  const name = typeof rest === "object" && rest !== null ? (rest as { name?: unknown }).name : undefined;
+  const existing = preventExisting ? undefined : ctx.store.repos.childrenOf(parent).find((r) => r.name === name);
+  if (existing) return { repo: updateRepoV1(ctx, existing.uid, body), created: false };
+  return { repo: withReadme(ctx, createRepo(ctx, parent, rest), readme), created: true };
+}
+
+/** v1's UpdateRepo (a PUT): every writable field replaced, an omitted one reset, README included. */
+export function updateRepoV1(ctx: ServerContext, uid: string, body: unknown): RepoRecord {
+  const { readme, rest } = splitReadme(body);
+  // A body without a sync_config unsets it (its members' paths would leave an empty one).
+  const synced = typeof rest === "object" && rest !== null && (rest as { sync_config?: unknown }).sync_config != null;
+  const mask = resetMask(repoMaskPaths, rest).filter((p) => synced || !p.startsWith("sync_config."));
+  return withReadme(ctx, updateRepo(ctx, uid, rest, synced ? mask : [...mask, "sync_config"]), readme);
+}
+
+/** A repo as registry v1 writes it: as v2beta1 does, with its README. */
+export function renderRepoV1(r: RepoRecord): unknown {
+  return { ...(renderRepo(r) as object), readme: r.readme ?? "" };
 }

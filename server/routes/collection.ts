@@ -51,6 +51,18 @@ export interface CollectionRoutes<T extends Keyed> {
   suffixes?: Record<string, ItemPart<T>>;
   /** Collections anonymous callers may read (List/Get): which items they see. */
   isPublic?(ctx: ServerContext, item: T): boolean;
+  /** What v1 (routes/v1) does otherwise than v2beta1 with this collection; absent, the same in v1 shapes. */
+  v1?: V1Methods<T>;
+}
+
+/** A collection's v1 methods where they differ from v2beta1's (registry v1's Repo and Tag). */
+export interface V1Methods<T extends Keyed> {
+  /** The item before its v1 renames, where v1 carries more than v2beta1 (a v1 Repo has its README). */
+  render?(item: T): unknown;
+  /** v1's Create: `query` holds the request's members outside its body (CreateRepoRequest's `prevent_existing`), by proto name. */
+  create?: { query: readonly string[]; run(ctx: ServerContext, parent: string, body: unknown, query: Record<string, boolean>): { item: T; created: boolean } };
+  /** v1's Update (a PUT of the whole item), where v2beta1 has none or another rule. */
+  update?(ctx: ServerContext, uid: string, body: unknown): T;
 }
 
 /** A part of an item kept apart from it (see `suffixes`). */
@@ -122,6 +134,12 @@ export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: Colle
       const answer = commit(req, (caller) => def.create!(ctx, parent, body, caller));
       announce(req, "created", (answer as { uid: string }).uid, answer);
       return answer;
+    },
+    /** A write (authorized) committed, then announced as the change it says it made: the item it answers. */
+    writeOne(req: FastifyRequest, write: () => { item: T; action: ChangeAction }): T {
+      const { item, action } = commit(req, write);
+      announce(req, action, item.uid, def.render(ctx, item, callerOf(req)));
+      return item;
     },
     /** Update of `uid` (authorized; the collection has `update`), committed and announced: the item as the caller sees it, in the v2beta1 shape. */
     updateOne(req: FastifyRequest, uid: string, body: unknown, mask: string[] | undefined): unknown {

@@ -1,12 +1,28 @@
 /**
  * /registry/v2beta1/repos (the repos kind: create, get, list, update, delete, and a repo's README
- * at `<uid>/readme`) and /registry/v2beta1/tags (the tags kind: create, get, list, delete).
+ * at `<uid>/readme`) and /registry/v2beta1/tags (the tags kind: create, get, list, delete); and
+ * what registry v1 (`/registry/v1/repos`, `/registry/v1/tags`, routes/v1) does otherwise.
  */
 import { repos, tags } from "../../api/kinds";
 import { HIDDEN_TAGS } from "../../api/registry";
 import { parentOf } from "../../api/uid";
 import { exact } from "../list";
-import { createRepo, createTag, deleteRepo, deleteTag, renderRepo, repoMaskPaths, scalarFields, updateRepo, updateRepoReadme } from "../model";
+import {
+  createRepo,
+  createRepoV1,
+  createTag,
+  createTagV1,
+  deleteRepo,
+  deleteTag,
+  renderRepo,
+  renderRepoV1,
+  repoMaskPaths,
+  scalarFields,
+  updateRepo,
+  updateRepoReadme,
+  updateRepoV1,
+  updateTagV1,
+} from "../model";
 import type { RepoRecord, TagRecord } from "../store";
 import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
 
@@ -36,6 +52,18 @@ export const repoRoutes: CollectionRoutes<RepoRecord> = {
     },
   },
   isPublic: (_ctx, r) => r.visibility === "public",
+  // Registry v1's Repo carries its README; its CreateRepo updates a repo of that name unless `prevent_existing`.
+  v1: {
+    render: renderRepoV1,
+    create: {
+      query: ["prevent_existing"],
+      run: (ctx, parent, body, q) => {
+        const { repo, created } = createRepoV1(ctx, parent, body, q.prevent_existing ?? false);
+        return { item: repo, created };
+      },
+    },
+    update: updateRepoV1,
+  },
 };
 
 /** A tag's group is its repo's group: tags live under their repo's uid. */
@@ -70,4 +98,9 @@ export const tagRoutes: CollectionRoutes<TagRecord> = {
   readOnly: "tags cannot be changed: create the tag again (Create moves a tag of that name) or delete it",
   // A tag is as public as its repo.
   isPublic: (ctx, t) => ctx.store.repos.get(parentOf(t.uid)!)?.visibility === "public",
+  // Registry v1 creates a tag without a digest, and updates one (UpdateTag): v2beta1 does neither.
+  v1: {
+    create: { query: [], run: (ctx, repo, body) => ({ item: createTagV1(ctx, repo, body), created: true }) },
+    update: updateTagV1,
+  },
 };

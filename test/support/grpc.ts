@@ -10,7 +10,7 @@
  * Requests and answers are protojson-shaped objects (lowerCamelCase, int64 as strings, enums by
  * name, Timestamps as RFC 3339), converted with the same descriptors the server uses.
  */
-import { credentials, Client, Metadata, type ServiceError } from "@grpc/grpc-js";
+import { credentials, Client, Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import type protobuf from "protobufjs";
 import { fromJson, grpcRoot, toJson } from "../../api/grpc";
 
@@ -87,4 +87,10 @@ export function grpcFor(url: string, token: string | null, client = new Client(n
     as: (t) => grpcFor(url, t, client),
     close: () => client.close(),
   };
+}
+
+/** The error of a call that must fail: its code's name, details and decoded Status (`failed` gives the name alone). */
+export function failureOf(r: GrpcResult): { code: string; details: string; status: any } {
+  if (!("error" in r)) throw new Error(`expected an error, got ${JSON.stringify(r.ok)}`);
+  return { code: status[r.error.code], details: r.error.details, status: r.status };
 }

@@ -19,7 +19,10 @@ import { paginatePublic, PUBLIC_WORK_MAX } from "../../list/public";
 import type { Keyed } from "../../store";
 import { eachV1Collection } from "../all";
 import { collectionAccess, uidOf, type CollectionRoutes } from "../collection";
-import { fromV1, resetMask, toV1, toV1Listed } from "./shapes";
+import { resetMask } from "../../masks";
+import { booleanParams } from "./params";
+import { registerV1RegistryRoutes } from "./registry";
+import { fromV1, toV1, toV1Listed } from "./shapes";
 
 /** v2beta1 List parameters v1 filters do not have: ignored, as the gateway ignores what a request message lacks. */
 const V2_LIST_PARAMS = new Set([
@@ -91,8 +94,11 @@ const EXCLUDE_FLAGS = new Map(
 function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, def: CollectionRoutes<T>): void {
   const name = def.list.name;
   const path = v1PathOf(name);
-  const { cap, guard, readOptions, pageEnv, createOne, updateOne, removeOne } = collectionAccess(ctx, def);
-  const render = (req: FastifyRequest, item: T) => toV1Listed(name, def.render(ctx, item, callerOf(req)));
+  const { cap, guard, readOptions, pageEnv, createOne, updateOne, writeOne, removeOne } = collectionAccess(ctx, def);
+  const v1 = def.v1 ?? {};
+  // The item in the v2beta1 shape, with what v1 carries besides.
+  const shape = (req: FastifyRequest, item: T) => (v1.render ? v1.render(item) : def.render(ctx, item, callerOf(req)));
+  const render = (req: FastifyRequest, item: T) => toV1Listed(name, shape(req, item));
   const noQuery = (req: FastifyRequest, why: string) => {
     for (const k of Object.keys(req.query as object)) throw invalidField(k, why);
   };
@@ -130,38 +136,67 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
   app.get(`${path}/*`, readOptions, refuse(`v1 has no Get by id: list ${path}?id=<id>, or use ${COLLECTIONS[name].path}/<uid>`));
 
   const create = def.create;
+  const createV1 = v1.create;
   app.post(
     `${path}/*`,
-    create
+    createV1
       ? async (req) => {
-          noQuery(req, "is not a query parameter of creates");
+          const flags = booleanParams(req.query as RawQuery, createV1.query, "is not a query parameter of creates");
           const parent = parseUid((req.params as { "*": string })["*"], "parent");
           ctx.authz.require(callerOf(req), cap("create"), parent);
-          return toV1(name, createOne(req, parent, fromV1(name, req.body)));
+          const body = fromV1(name, req.body);
+          const item = writeOne(req, () => {
+            const r = createV1.run(ctx, parent, body, flags);
+            return { item: r.item, action: r.created ? "created" : "updated" };
+          });
+          return toV1(name, shape(req, item));
         }
-      : refuse(def.readOnly ?? `${name} cannot be created`),
+      : create
+        ? async (req) => {
+            noQuery(req, "is not a query parameter of creates");
+            const parent = parseUid((req.params as { "*": string })["*"], "parent");
+            ctx.authz.require(callerOf(req), cap("create"), parent);
+            return toV1(name, createOne(req, parent, fromV1(name, req.body)));
+          }
+        : refuse(def.readOnly ?? `${name} cannot be created`),
   );
 
   const update = def.update;
+  const updateV1 = v1.update;
   // v1 updates with PUT only (the v1 protos map Update to PUT), replacing every updatable field.
-  app.patch(`${path}/*`, refuse(update ? `v1 updates with PUT ${path}/<id>` : (def.readOnly ?? `${name} cannot be updated`)));
+  app.patch(`${path}/*`, refuse(update || updateV1 ? `v1 updates with PUT ${path}/<id>` : (def.readOnly ?? `${name} cannot be updated`)));
   app.put(
     `${path}/*`,
-    update
+    updateV1
       ? async (req: FastifyRequest) => {
           noQuery(req, "is not a query parameter of v1 updates: a v1 PUT replaces every updatable field");
           const uid = uidOf(req);
           guard(req, "update", uid);
           const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
-          return toV1(name, updateOne(req, uid, body, resetMask(update.maskPaths, body)));
+          return toV1(
+            name,
+            shape(
+              req,
+              writeOne(req, () => ({ item: updateV1(ctx, uid, body), action: "updated" })),
+            ),
+          );
         }
-      : refuse(def.readOnly ?? `${name} cannot be updated`),
+      : update
+        ? async (req: FastifyRequest) => {
+            noQuery(req, "is not a query parameter of v1 updates: a v1 PUT replaces every updatable field");
+            const uid = uidOf(req);
+            guard(req, "update", uid);
+            const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
+            return toV1(name, updateOne(req, uid, body, resetMask(update.maskPaths, body)));
+          }
+        : refuse(def.readOnly ?? `${name} cannot be updated`),
   );
 
   app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse(def.readOnly ?? `${name} cannot be deleted`));
 }
 
-/** Registers the v1 paths of every IAM and registry collection. */
+/** Registers the v1 paths of every IAM and registry collection, and registry v1's other repo and tag reads. */
 export function registerV1Routes(app: FastifyInstance, ctx: ServerContext): void {
   eachV1Collection((routes) => registerV1(app, ctx, routes));
+  registerV1RegistryRoutes(app, ctx);
 }

@@ -22,6 +22,8 @@ const RENAMED: Record<string, string> = { uid: "id", createTime: "createdAt", up
 /** Per collection, v2beta1 name -> v1 name, beyond RENAMED. */
 const KIND_RENAMED: Partial<Record<CollectionName, Record<string, string>>> = {
   tags: { updateTime: "lastUpdated" },
+  // A v1 Repo has `create_time` as v2beta1 does, and no update time.
+  repos: { createTime: "createTime", updateTime: "updateTime" },
   identities: { staticKeys: "static", lastSeenTime: "lastSeen" },
   accountAssociations: { uid: "group" },
   groupInvites: { expirationTime: "expiration" },
@@ -31,6 +33,23 @@ const renamesOf = (c: CollectionName): Record<string, string> => ({ ...RENAMED, 
 /** Fields of a v1 Identity (platform/iam/v1): v2beta1's people fields (email, company, ...) are not in it. */
 const V1_IDENTITY = new Set(["id", "name", "description", "createdAt", "updatedAt", "lastSeen", "claimMatch", "static", "servicePrincipal", "awsIdentity"]);
 const SP_PREFIX = "SERVICE_PRINCIPAL_";
+
+/**
+ * A repo's catalog tier by its v1 name (`APPLICATION`; unset is `UNKNOWN`), and back: v2beta1
+ * prefixes the same values with `CATALOG_TIER_`.
+ */
+const TIER_PREFIX = "CATALOG_TIER_";
+const V1_UNSET_TIER = "UNKNOWN";
+const v1Tier = (t: unknown): unknown => (t === `${TIER_PREFIX}UNSPECIFIED` ? V1_UNSET_TIER : typeof t === "string" ? t.replace(TIER_PREFIX, "") : t);
+const v2Tier = (t: unknown): unknown =>
+  t === V1_UNSET_TIER ? `${TIER_PREFIX}UNSPECIFIED` : typeof t === "string" && !t.startsWith(TIER_PREFIX) ? `${TIER_PREFIX}${t}` : t;
+
+/** A repo's sync_config as v1 writes it: `expiration` for v2beta1's `expirationTime`. */
+function v1Sync(v: unknown): unknown {
+  if (!isObj(v)) return v;
+  const { expirationTime, ...rest } = v;
+  return { ...rest, ...(expirationTime === undefined ? {} : { expiration: expirationTime }) };
+}
 
 /** Capabilities by their human-readable names, as v1 carries them (`CAP_IAM_GROUPS_LIST` -> `groups.list`). */
 const readable = (caps: unknown): unknown => (Array.isArray(caps) ? caps.map((c) => (typeof c === "string" ? (capabilityNamed(c) ?? c) : c)) : caps);
@@ -51,6 +70,9 @@ export function toV1(collection: CollectionName, item: unknown): unknown {
       out.static = { ...keys, ...(expirationTime === undefined ? {} : { expiration: expirationTime }) };
     } else if (collection === "identities" && k === "servicePrincipal" && typeof v === "string") out[k] = v.replace(SP_PREFIX, "");
     else if (collection === "roles" && k === "capabilities") out[k] = readable(v);
+    else if (collection === "repos" && k === "catalogTier") out[k] = v1Tier(v);
+    else if (collection === "repos" && k === "sync_config") out[k] = v1Sync(v);
+    else if (collection === "repos" && k === "updateTime") continue;
     else if (collection === "groupInvites" && k === "role" && isObj(v)) out.role = v1Role(v);
     else if (collection === "groupInvites" && k === "roleUid") continue;
     else out[renamed[k] ?? k] = v;
@@ -81,7 +103,7 @@ export function fromV1(collection: CollectionName, body: unknown, target?: { id:
     collection === "roleBindings" ? { ...RENAMED, ...V1_BODY_NAMES } : collection === "groupInvites" ? { ...RENAMED, roleUid: "role" } : renamesOf(collection);
   const out: Obj = {};
   for (const [k, v] of Object.entries(body)) {
-    if (Object.hasOwn(v2Names, k)) throw invalidField(k, `is the v2beta1 name of this field; v1 calls it ${v2Names[k]}`);
+    if (Object.hasOwn(v2Names, k) && v2Names[k] !== k) throw invalidField(k, `is the v2beta1 name of this field; v1 calls it ${v2Names[k]}`);
     if (collection === "accountAssociations" && k === "group") {
       // The association's id: the group in the path (a v1 client echoes it back).
       if (target === undefined ? false : v !== target.id) throw invalidField("group", `must be the group in the path, ${target?.id}`);
@@ -101,6 +123,14 @@ export function fromV1(collection: CollectionName, body: unknown, target?: { id:
       out[k] = v.map((c) => (typeof c === "string" ? capabilityEnum(c) : c));
       continue;
     }
+    if (collection === "repos" && k === "catalogTier") {
+      if (typeof v === "string" && v.startsWith(TIER_PREFIX))
+        throw invalidField(k, `${v} is the v2beta1 name of this tier; v1 calls it ${v1Tier(v) as string}`);
+      out[k] = v2Tier(v);
+      continue;
+    }
+    // Output times a client echoes back are ignored, as v1 did.
+    if ((collection === "repos" && k === "createTime") || (collection === "tags" && k === "lastUpdated")) continue;
     if (collection === "groupInvites" && k === "role") {
       out.roleUid = v;
       continue;
@@ -121,22 +151,4 @@ export function fromV1(collection: CollectionName, body: unknown, target?: { id:
     else out[k] = v;
   }
   return out;
-}
-
-/** Fields a v1 PATCH leaves alone when omitted: write-only secrets, which a client cannot echo back. */
-const KEPT_WHEN_OMITTED = new Set(["oidc.clientSecret"]);
-
-/**
- * The update mask that gives v1's PATCH rule (every updatable field is replaced, so an omitted
- * field is reset): each top-level path, or for objects the mask lists member by member, each
- * member, except write-only members the body omits.
- */
-export function resetMask(paths: Set<string>, body: unknown): string[] {
-  const nested = new Set([...paths].filter((p) => p.includes(".")).map((p) => p.split(".")[0]));
-  const given = (p: string) => {
-    const [head, sub] = p.split(".");
-    const v = isObj(body) ? body[head] : undefined;
-    return isObj(v) && v[sub] !== undefined;
-  };
-  return [...paths].filter((p) => (p.includes(".") ? !KEPT_WHEN_OMITTED.has(p) || given(p) : !nested.has(p)));
 }

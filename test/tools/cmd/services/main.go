@@ -7,7 +7,7 @@
 //
 // Three of the SDK's packages are not linked (registry v1, guardener and skills v1alpha1: they
 // import apko and Google's longrunning, which this module does not carry); -protos names the SDK's
-// folder, whose .proto files give their services and methods (names only, "linked": false).
+// folder, whose .proto files give their services, methods and REST mappings ("linked": false).
 package main
 
 import (
@@ -81,10 +81,14 @@ var (
 	packageLine = regexp.MustCompile(`^package\s+([\w.]+)\s*;`)
 	serviceLine = regexp.MustCompile(`^service\s+(\w+)\s*\{`)
 	rpcLine     = regexp.MustCompile(`^\s+rpc\s+(\w+)\s*\(`)
+	verbField   = regexp.MustCompile(`\b(get|post|put|patch|delete)\s*:\s*"([^"]*)"`)
+	bodyField   = regexp.MustCompile(`\bbody\s*:\s*"([^"]*)"`)
+	quoted      = regexp.MustCompile(`"[^"]*"`)
 )
 
 // fromProtos reads the services and methods of the .proto files under dir that no linked
-// descriptor has.
+// descriptor has, each with the first binding of its google.api.http option as the text writes
+// it (`get: "..."`, `body: "..."`, on one line or several; additional_bindings are left out).
 func fromProtos(dir string, linked map[string]bool) ([]line, error) {
 	var out []line
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -97,6 +101,9 @@ func fromProtos(dir string, linked map[string]bool) ([]line, error) {
 		}
 		defer f.Close()
 		pkg, service := "", ""
+		// The method whose google.api.http option is read, and whether its lines are being read.
+		var method *line
+		inHTTP := false
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
 			t := sc.Text()
@@ -106,8 +113,21 @@ func fromProtos(dir string, linked map[string]bool) ([]line, error) {
 				service = pkg + "." + m[1]
 			} else if m := rpcLine.FindStringSubmatch(t); m != nil && strings.HasPrefix(service, "chainguard.") && !linked[service] {
 				out = append(out, line{Service: service, Method: m[1]})
+				method, inHTTP = &out[len(out)-1], false
 			} else if strings.HasPrefix(t, "}") {
-				service = ""
+				service, method = "", nil
+			} else if method != nil && (inHTTP || strings.Contains(t, "option (google.api.http)")) {
+				inHTTP = !strings.Contains(t, "additional_bindings")
+				if m := verbField.FindStringSubmatch(t); m != nil && inHTTP && method.HTTP == nil {
+					method.HTTP = &rule{Method: m[1], Path: m[2]}
+				}
+				if m := bodyField.FindStringSubmatch(t); m != nil && inHTTP && method.HTTP != nil && method.HTTP.Body == "" {
+					method.HTTP.Body = m[1]
+				}
+				// The option's first binding ends with its first closing brace outside a path template.
+				if !inHTTP || strings.Contains(quoted.ReplaceAllString(t, ""), "}") {
+					method, inHTTP = nil, false
+				}
 			}
 		}
 		return sc.Err()
