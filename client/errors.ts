@@ -177,8 +177,10 @@ export class NotTheApiError extends Error {
 /** The operation's time budget ran out before the API answered (see customTimeouts). */
 export class DeadlineExceededError extends Error {
   constructor(request: string, budgetMs: number) {
+    // A budget spent before the request could start (a loaded machine) is 0 s, not a negative time.
+    const ms = Math.max(0, budgetMs);
     super(
-      `${request}: gave up after ${(budgetMs / 1000).toFixed(budgetMs < 10_000 ? 1 : 0)}s, the time budget for this operation (raise it with the resource's customTimeouts)`,
+      `${request}: gave up after ${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s, the time budget for this operation (raise it with the resource's customTimeouts)`,
     );
     this.name = "DeadlineExceededError";
   }

@@ -19,7 +19,8 @@
  *
  * `hold()` is not a fault: it keeps matching requests at the proxy, before anything is forwarded,
  * until the test lets them through one at a time, so a test can act between a client's attempts
- * however slowly it runs (no racing a client's backoff on a loaded machine).
+ * however slowly it runs (no racing a client's backoff on a loaded machine). A held request whose
+ * client gives up meanwhile is dropped, never forwarded.
  *
  * `rewrite()` is not a fault either: it edits the answers to matching requests, so a test can
  * play a server that sends less than irv-server does (an error without a detail).
@@ -57,6 +58,8 @@ export interface ChaosProxyOptions {
 export interface Hold {
   /** How many matching requests have reached the proxy so far. */
   readonly arrived: number;
+  /** How many are held now: a held request whose client goes away is dropped, never forwarded. */
+  readonly held: number;
   /** Resolves once `n` matching requests have reached the proxy. */
   until(n: number): Promise<void>;
   /** Lets the oldest held request through (or the next one to arrive). */
@@ -102,16 +105,35 @@ export async function startChaosProxy(upstreamUrl: string, o: ChaosProxyOptions 
   let random: { settings: ChaosSettings; next: () => number } | undefined;
   let seen = 0;
   let rewrites: { match: Match; edit: (status: number, body: Buffer) => Buffer }[] = [];
-  const holds: { match: Match; arrived: number; released: number; stopped: boolean; waiting: (() => void)[]; watchers: { n: number; done: () => void }[] }[] =
-    [];
-  /** Waits while a hold keeps this request. */
-  async function held(method: string, path: string): Promise<void> {
+  const holds: {
+    match: Match;
+    arrived: number;
+    released: number;
+    gone: number;
+    stopped: boolean;
+    waiting: (() => void)[];
+    watchers: { n: number; done: () => void }[];
+  }[] = [];
+  /**
+   * Waits while a hold keeps this request; false when its client went away meanwhile (a client
+   * that gave up): such a request is never forwarded, as it would change the server unasked.
+   */
+  async function held(method: string, path: string, socket: Socket): Promise<boolean> {
     for (const h of holds) {
       if (h.stopped || !matches(h.match, method, path)) continue;
       const mine = ++h.arrived;
       for (const w of h.watchers.filter((w) => h.arrived >= w.n)) (h.watchers.splice(h.watchers.indexOf(w), 1), w.done());
-      if (mine > h.released) await new Promise<void>((resolve) => h.waiting.push(resolve));
+      // Requests that left unreleased do not count against the releases of those after them.
+      if (mine - h.gone <= h.released) continue;
+      const stayed = await new Promise<boolean>((resolve) => {
+        const go = () => (socket.off("close", leave), resolve(true));
+        const leave = () => (h.waiting.splice(h.waiting.indexOf(go), 1), h.gone++, resolve(false));
+        h.waiting.push(go);
+        socket.once("close", leave);
+      });
+      if (!stayed) return false;
     }
+    return true;
   }
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -171,7 +193,7 @@ export async function startChaosProxy(upstreamUrl: string, o: ChaosProxyOptions 
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
       const path = (req.url ?? "/").split("?")[0];
-      await held(req.method ?? "GET", path);
+      if (!(await held(req.method ?? "GET", path, req.socket))) return;
       const kind = pick(req.method ?? "GET", path);
       if (kind) counts[kind]++;
       if (kind === "reset") return req.socket.destroy();
@@ -227,11 +249,14 @@ export async function startChaosProxy(upstreamUrl: string, o: ChaosProxyOptions 
       }
     },
     hold(match) {
-      const h = { match, arrived: 0, released: 0, stopped: false, waiting: [] as (() => void)[], watchers: [] as { n: number; done: () => void }[] };
+      const h = { match, arrived: 0, released: 0, gone: 0, stopped: false, waiting: [] as (() => void)[], watchers: [] as { n: number; done: () => void }[] };
       holds.push(h);
       return {
         get arrived() {
           return h.arrived;
+        },
+        get held() {
+          return h.waiting.length;
         },
         until: (n) => (h.arrived >= n ? Promise.resolve() : new Promise<void>((done) => h.watchers.push({ n, done }))),
         release() {

@@ -11,7 +11,7 @@ import type { PolicyResource, ReportViolation, ResourceValidationPolicy, StackVa
 import { effective, type PolicyConfig } from "./config";
 import { evaluate } from "./evaluate";
 import { RULES } from "./rules";
-import { UNKNOWN, kindOfType, type Rule, type Subject, type World } from "./world";
+import { UNKNOWN, isKnown, kindOfType, type Rule, type Subject, type World } from "./world";
 import { lookUpRemote, type LookupCache } from "./lookup";
 import { ACCESS_GATES, type AccessGate } from "./access/gates";
 import { recordWorld } from "./access/world-file";
@@ -52,7 +52,8 @@ function subjectOf(type: string, urn: string, name: string, props: unknown): Sub
   const kind = kindOfType(type);
   if (!kind) return undefined;
   const inputs = copied(props) as Record<string, unknown>;
-  const uid = typeof inputs.uid === "string" && inputs.uid ? inputs.uid : undefined;
+  // A uid not known yet names no resource: every such one would otherwise be the same.
+  const uid = typeof inputs.uid === "string" && inputs.uid && isKnown(inputs.uid) ? inputs.uid : undefined;
   return { urn, name, kind, inputs, uid };
 }
 

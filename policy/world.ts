@@ -8,18 +8,21 @@
 import { KINDS, definitionOfTypeToken, displayNameOf, type Kind, type KindDefinition } from "../api/kinds";
 import { parentOf } from "../api/uid";
 import { builtinRoleOf } from "../api/builtinRoles";
+import { unknownValue } from "../provider/sentinels";
 
 /** How a rule's finding is enforced: Pulumi's enforcement levels. */
 export type EnforcementLevel = "advisory" | "mandatory" | "disabled";
 export const ENFORCEMENT_LEVELS: readonly EnforcementLevel[] = ["advisory", "mandatory", "disabled"];
 
-/** A value the engine does not know yet (preview): the engine's sentinel, or `UNKNOWN`. */
-export const UNKNOWN: unique symbol = Symbol("unknown");
-const UNKNOWN_SENTINEL = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/**
+ * A value the engine does not know yet (preview): the engine's sentinel, the same `UNKNOWN` as the
+ * provider's and `irv`'s. The pack reads an unknown input as this too (see policies.ts).
+ */
+export const UNKNOWN: string = unknownValue;
 
 /** True when `v` is known (not an unknown-at-preview value). */
 export function isKnown(v: unknown): boolean {
-  return v !== UNKNOWN && v !== UNKNOWN_SENTINEL;
+  return v !== UNKNOWN;
 }
 
 /** One irv resource of the program, as the rules see it. */
@@ -29,7 +32,7 @@ export interface Subject {
   /** Its logical name. */
   name: string;
   kind: Kind;
-  /** Its inputs; unknown values are `UNKNOWN` or the engine's sentinel. */
+  /** Its inputs; a value not known yet is `UNKNOWN`. */
   inputs: Record<string, unknown>;
   /** Its uid, once it exists. */
   uid?: string;

@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { AUTH_PREFIX, authenticate, registerAuthRoutes } from "./auth";
 import type { ServerContext } from "./context";
 import { invalidField } from "./errors";
-import { clientErrorHandler, Faults, installErrors, installFaults, installJsonBody, installRecording, type RecordedRequest } from "./http";
+import { clientErrorHandler, Faults, installErrors, installFaults, installJsonBody, installRecording, type RecordedRequest } from "./hooks";
 import { registerApiRoutes } from "./routes";
 import { registerRegistryHost } from "./routes/registry-host";
 import { boundUnreadAnswers, type UnreadAnswers } from "./unread";
@@ -85,7 +85,7 @@ export function buildApp(ctx: ServerContext, opts: AppOptions): FastifyInstance 
     // Errors raised before routing (a malformed %-escape in the path) use the error model too.
     frameworkErrors: (_err, _req, reply) => {
       const e = invalidField("path", "is not a valid URL path");
-      void (reply as FastifyReply).code(e.http).send(e.status);
+      void (reply as FastifyReply).code(e.http).send(e.body);
     },
   });
   // Connections past the limit are closed by Node as they arrive.

@@ -7,15 +7,6 @@ import { isSelfOrAncestor, parentOf } from "../api/uid";
 import { permissionDenied } from "./errors";
 import type { Store } from "./store";
 
-/**
- * Work done by authorization, counted, so tests can show that what a request costs follows the
- * caller's bindings linearly (a count of steps, not a time).
- */
-export const authzWork = {
-  /** Bindings read, groups considered and ancestors looked up. */
-  steps: 0,
-};
-
 /** One thing a binding grants: its capabilities on a group's subtree. */
 export interface Grant {
   group: string;
@@ -90,7 +81,7 @@ export class Authorizer {
     const m = this.memo;
     if (m && m.caller === caller && m.bindings === bindingsVersion && m.roles === rolesVersion) return m;
     const bindings = this.store.bindingsOf(identityOf(caller));
-    authzWork.steps += bindings.length;
+    this.store.work.authzSteps += bindings.length;
     const grants = narrowed(
       bindings.map((b) => ({ group: parentOf(b.uid)!, capabilities: this.capabilitiesOf(b.roleUid) })),
       narrowingOf(caller),
@@ -114,7 +105,7 @@ export class Authorizer {
   can(caller: string, capability: string, group: string): boolean {
     const { byGroup } = this.compiled(caller);
     for (let g: string | undefined = group; g !== undefined; g = parentOf(g)) {
-      authzWork.steps++;
+      this.store.work.authzSteps++;
       if (byGroup.get(g)?.some((caps) => caps.has(capability))) return true;
     }
     return false;
@@ -156,9 +147,9 @@ export class Authorizer {
         .map((g) => g.group),
     );
     const covered = (g: string) => {
-      authzWork.steps++;
+      this.store.work.authzSteps++;
       for (let p = parentOf(g); p !== undefined; p = parentOf(p)) {
-        authzWork.steps++;
+        this.store.work.authzSteps++;
         if (groups.has(p)) return true;
       }
       return false;

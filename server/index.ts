@@ -20,7 +20,7 @@ import { ChangeFeed, type ChangeListener, type ItemChange } from "./model/change
 import type { ServerContext } from "./context";
 import { applyFixtures, packageVersionsOf, readFixtures, type Fixtures, type ReadFixtures } from "./sample";
 import { retryLater } from "./errors";
-import { Faults, type Fault, type RecordedRequest } from "./http";
+import { Faults, type Fault, type RecordedRequest } from "./hooks";
 import { Store } from "./store";
 import { DataDir, SigningKey, type DurableState } from "./store/data-dir";
 import { serveGrpc } from "./grpc";
@@ -28,8 +28,9 @@ import { UNREAD_LIMITS, UnreadAnswers } from "./unread";
 import { closeGracefully, handedOff, trackRequests } from "./shutdown";
 import { Deliveries, boundsOf, type DeliveryOptions, type DeliveryStats } from "./delivery";
 import { saveQueued, takeQueued } from "./delivery/saved";
+import type { WorkCounts } from "./work";
 
-export type { ChangeListener, ConnectionLimits, DeliveryOptions, DeliveryStats, Fixtures, Fault, ItemChange, RecordedRequest };
+export type { ChangeListener, ConnectionLimits, DeliveryOptions, DeliveryStats, Fixtures, Fault, ItemChange, RecordedRequest, WorkCounts };
 export { Faults, Store };
 export { seedGroups, seedRegistry, sampleFixtures } from "./sample";
 export { builtinRoleUid } from "./model/roles";
@@ -119,6 +120,8 @@ export interface RunningServer {
   changes: Pick<ChangeFeed, "subscribe">;
   /** What the deliveries of events to subscriptions did so far. */
   deliveryStats(): DeliveryStats;
+  /** The work done for callers so far, counted (listings, exchanges, authorization; see server/work.ts). */
+  work(): WorkCounts;
   /** The connections open now, as the server counts them against `connections.maxConnections`. */
   openConnections(): Promise<number>;
   /** A token for any identity, valid `ttlSeconds` (default 3600), for `audience` (default: the API's url). */
@@ -237,6 +240,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     routes,
     changes: ctx.changes,
     deliveryStats: () => deliveries.stats(),
+    work: () => store.work.snapshot(),
     openConnections: () => new Promise((resolve, reject) => app.server.getConnections((e, n) => (e ? reject(e) : resolve(n)))),
     issueToken: (uid, ttl = 3600, audience) => tokens.issue(uid, ttl, audience),
     close: async () => {

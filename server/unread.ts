@@ -24,7 +24,7 @@
 import { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { AUTH_PREFIX } from "./auth/routes";
-import { retryLater, type StatusError } from "./errors";
+import { retryLater, type ApiError } from "./errors";
 
 /** The bounds of unread answers. */
 export interface UnreadLimits {
@@ -70,7 +70,7 @@ export class UnreadAnswers {
   ) {}
 
   /** The error of a request whose answer does not fit. */
-  refusal(): StatusError {
+  refusal(): ApiError {
     const mib = (n: number) => `${n / 1048576} MiB`;
     return retryLater(
       "RESOURCE_EXHAUSTED",
@@ -197,7 +197,7 @@ export function boundUnreadAnswers(app: FastifyInstance, unread: UnreadAnswers):
     if (!unread.admit(peer, bytes)) {
       const e = unread.refusal();
       void reply.code(e.http).headers(e.headers);
-      return JSON.stringify(e.status);
+      return JSON.stringify(e.body);
     }
     let held = true;
     const release = () => {

@@ -11,7 +11,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { Agent, request } from "undici";
 import { isLoopbackHost } from "../../api/fields";
-import { exchangeWork } from "./work";
+import { ServerWork } from "../work";
 
 /** The longest a discovery document or key set may be. */
 export const FETCH_MAX_BYTES = 64 * 1024;
@@ -135,7 +135,11 @@ export function discard(body: NodeJS.ReadableStream & { destroy(): void }): void
 export class OutboundFetcher {
   private agent: Agent;
 
-  constructor(readonly policy: OutboundPolicy) {
+  constructor(
+    readonly policy: OutboundPolicy,
+    /** Where the fetches started are counted (the server's; a fetcher of its own counts alone). */
+    private readonly work: ServerWork = new ServerWork(),
+  ) {
     this.agent = new Agent({
       connect: { lookup: checkedLookup(policy), timeout: FETCH_TIMEOUT_MS },
       headersTimeout: FETCH_TIMEOUT_MS,
@@ -164,7 +168,7 @@ export class OutboundFetcher {
   async json(url: string): Promise<Record<string, unknown>> {
     const refused = this.refusal(url);
     if (refused) throw new OutboundError(refused);
-    exchangeWork.fetches++;
+    this.work.exchangeFetches++;
     const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
     let text: string;
     try {

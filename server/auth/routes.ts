@@ -29,7 +29,7 @@ function paramsOf(req: FastifyRequest): ExchangeParams {
 
 /** Registers discovery, JWKS and exchange routes (call inside a scope prefixed by AUTH_PREFIX). */
 export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const fetcher = new OutboundFetcher(outboundPolicy(ctx.allowPrivateIssuers));
+  const fetcher = new OutboundFetcher(outboundPolicy(ctx.allowPrivateIssuers), ctx.store.work);
   const keys = new IssuerKeys(fetcher, ctx.clock);
   app.addHook("onClose", () => fetcher.close());
   // The exchange's fields may also come as a form body, as the SDK's exchanger sends them over

@@ -6,7 +6,7 @@
  */
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { publicJwkProblem } from "../../api/jwk";
-import { exchangeWork } from "./work";
+import type { ServerWork } from "../work";
 
 /** One public key of a staticKeys identity. */
 export interface StaticKey {
@@ -20,8 +20,8 @@ export interface StaticKey {
 
 const parsed = new WeakMap<object, StaticKey[]>();
 
-function parse(issuerKeys: string): StaticKey[] {
-  exchangeWork.keySetBytesParsed += issuerKeys.length;
+function parse(issuerKeys: string, work: ServerWork): StaticKey[] {
+  work.exchangeKeySetBytesParsed += issuerKeys.length;
   let keys: unknown;
   try {
     keys = (JSON.parse(issuerKeys) as { keys?: unknown }).keys;
@@ -49,10 +49,10 @@ function parse(issuerKeys: string): StaticKey[] {
  * The parsed keys of a staticKeys identity (record), parsed on first use. Kept by its staticKeys
  * block, which a record rewritten only for its lastSeenTime shares with the one before.
  */
-export function staticKeysOf(record: { staticKeys?: { issuerKeys: string } }): StaticKey[] {
+export function staticKeysOf(record: { staticKeys?: { issuerKeys: string } }, work: ServerWork): StaticKey[] {
   const sk = record.staticKeys;
   if (!sk) return [];
   let keys = parsed.get(sk);
-  if (!keys) parsed.set(sk, (keys = parse(sk.issuerKeys)));
+  if (!keys) parsed.set(sk, (keys = parse(sk.issuerKeys, work)));
   return keys;
 }

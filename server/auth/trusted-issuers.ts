@@ -16,7 +16,6 @@ import { invalidField } from "../errors";
 import type { Collection, IdentityRecord, Store } from "../store";
 import { program } from "./claim-match";
 import { staticKeysOf, type StaticKey } from "./static-keys";
-import { exchangeWork } from "./work";
 
 /** The most instructions the organization's distinct issuer patterns may compile to, together. */
 export const ISSUER_PATTERNS_MAX_INSTRUCTIONS = 500;
@@ -58,7 +57,7 @@ export class TrustedIssuers {
 
   private identities: Collection<IdentityRecord>;
 
-  constructor(private store: Pick<Store, "identities" | "identityRulesVersion">) {
+  constructor(private store: Pick<Store, "identities" | "identityRulesVersion" | "work">) {
     this.identities = store.identities;
   }
 
@@ -78,7 +77,7 @@ export class TrustedIssuers {
       if (i.staticKeys) {
         let s = statics.get(i.staticKeys.issuer);
         if (!s) statics.set(i.staticKeys.issuer, (s = { keys: [], holders: new Map() }));
-        for (const key of staticKeysOf(i)) {
+        for (const key of staticKeysOf(i, this.store.work)) {
           const holders = s.holders.get(key.id);
           if (holders) holders.push(i.uid);
           else (s.keys.push(key), s.holders.set(key.id, [i.uid]));
@@ -98,8 +97,8 @@ export class TrustedIssuers {
     let verdict = verdicts.get(iss);
     if (verdict === undefined) {
       verdict = patterns.some((p) => {
-        exchangeWork.patternRuns++;
-        exchangeWork.patternSteps += p.instructions * iss.length;
+        this.store.work.exchangePatternRuns++;
+        this.store.work.exchangePatternSteps += p.instructions * iss.length;
         return p.program.matcher(iss).matches();
       });
       if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
@@ -140,10 +139,10 @@ export class TrustedIssuers {
       }
     }
     const sk = next.staticKeys;
-    const mine = staticKeysOf(next); // parsed here, at write, once for this record
+    const mine = staticKeysOf(next, this.store.work); // parsed here, at write, once for this record
     if (sk && !(sk.issuer === old?.staticKeys?.issuer && sk.issuerKeys === old.staticKeys.issuerKeys)) {
       const ids = new Set<string>();
-      for (const i of others) if (i.staticKeys?.issuer === sk.issuer) for (const k of staticKeysOf(i)) ids.add(k.id);
+      for (const i of others) if (i.staticKeys?.issuer === sk.issuer) for (const k of staticKeysOf(i, this.store.work)) ids.add(k.id);
       for (const k of mine) ids.add(k.id);
       if (ids.size > STATIC_KEYS_PER_ISSUER)
         throw invalidField(
@@ -157,7 +156,7 @@ export class TrustedIssuers {
 const byStore = new WeakMap<object, TrustedIssuers>();
 
 /** The one TrustedIssuers of a store's identities. */
-export function trustedIssuers(store: Pick<Store, "identities" | "identityRulesVersion">): TrustedIssuers {
+export function trustedIssuers(store: Pick<Store, "identities" | "identityRulesVersion" | "work">): TrustedIssuers {
   let t = byStore.get(store);
   if (!t) byStore.set(store, (t = new TrustedIssuers(store)));
   return t;

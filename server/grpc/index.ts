@@ -17,7 +17,7 @@ import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { GRPC_PACKAGES, grpcRoot } from "../../api/grpc";
 import { invalidField } from "../errors";
-import { headersTooLarge } from "../http/client-errors";
+import { headersTooLarge } from "../hooks/client-errors";
 import { addServices } from "./services";
 import { errorOf } from "./transcode";
 import { serveHttp2Beside } from "./transport";
@@ -98,10 +98,10 @@ function headersBound(max: number, tooLarge: Partial<ServiceError>): ServerInter
 export function serveGrpc(app: FastifyInstance, limits: GrpcLimits, onHttp2: (s: Socket) => void): GrpcDoor {
   const root = grpcRoot();
   const statusType = root.lookupType(".google.rpc.Status");
-  const late = invalidField("request", "was not received in time").status;
+  const late = invalidField("request", "was not received in time").body;
   const { unread } = limits;
   const tooMuch = unread.refusal();
-  const refusal = errorOf(statusType, tooMuch.http, tooMuch.status);
+  const refusal = errorOf(statusType, tooMuch.http, tooMuch.body);
   const server = new Server({
     "grpc.max_receive_message_length": limits.maxMessageBytes,
     "grpc.max_concurrent_streams": MAX_CONCURRENT_STREAMS,
@@ -115,7 +115,7 @@ export function serveGrpc(app: FastifyInstance, limits: GrpcLimits, onHttp2: (s:
     interceptors: [
       requestDeadline(limits.requestTimeoutMs, errorOf(statusType, 400, late)),
       releaseWhenSent(unread),
-      headersBound(maxHeaderSize, errorOf(statusType, 431, invalidField("headers", headersTooLarge("metadata")).status)),
+      headersBound(maxHeaderSize, errorOf(statusType, 431, invalidField("headers", headersTooLarge("metadata")).body)),
     ],
   });
   addServices(server, { app, unread, refusal }, root, GRPC_PACKAGES);

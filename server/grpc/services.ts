@@ -19,7 +19,7 @@ import type { FastifyInstance } from "fastify";
 import type protobuf from "protobufjs";
 import type { HttpRule, ProtoMethod, ProtoPackage } from "../../api/grpc/proto";
 import { maxHeaderSize } from "node:http";
-import { StatusError, invalidField } from "../errors";
+import { ApiError, invalidField } from "../errors";
 import { errorOf, fromRestJson, toRest } from "./transcode";
 import { takesNoTurn, type UnreadAnswers } from "../unread";
 
@@ -98,7 +98,7 @@ async function answer(app: FastifyInstance, statusType: protobuf.Type, b: Bound,
   try {
     rest = toRest(b.rule, b.prefix, b.request, b.request.decode(call.request));
   } catch (e) {
-    if (e instanceof StatusError) return { error: errorOf(statusType, e.http, e.status) };
+    if (e instanceof ApiError) return { error: errorOf(statusType, e.http, e.body) };
     return {
       error: {
         code: GrpcStatus.INVALID_ARGUMENT,
@@ -110,7 +110,7 @@ async function answer(app: FastifyInstance, statusType: protobuf.Type, b: Bound,
   // HTTP/1.1 refuses a request line past Node's header limit; a transcoded one has the same bound.
   if (rest.url.length > maxHeaderSize) {
     const e = invalidField("request", `its fields other than the body make a REST query longer than ${maxHeaderSize / 1024} KiB`);
-    return { error: errorOf(statusType, e.http, e.status) };
+    return { error: errorOf(statusType, e.http, e.body) };
   }
   const authorization = call.metadata.get("authorization")[0];
   const headers: Record<string, string> = {};

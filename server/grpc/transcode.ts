@@ -87,7 +87,7 @@ function query(type: protobuf.Type, obj: Obj, prefix: string, out: URLSearchPara
 
 /**
  * The REST request of a decoded request message under `rule`, with the service's REST prefix.
- * Throws a StatusError for a path field that is not a uid.
+ * Throws an ApiError for a path field that is not a uid.
  */
 export function toRest(rule: HttpRule, prefix: string, type: protobuf.Type, message: protobuf.Message): RestRequest {
   const obj = toJson(type, message);

@@ -17,7 +17,6 @@ import { paginatePublic } from "./public";
 import { filterKey, parseListQuery, type ListQuery, type RawQuery } from "./query";
 import type { Listing } from "./listing";
 import { RangesView, SortedView, type View } from "./views";
-import { listWork } from "./work";
 
 /** One page of results. */
 export interface Page<T> {
@@ -87,7 +86,7 @@ function buildView<T extends Keyed>(coll: Collection<T>, spec: Listing<T>, q: Li
       const all = coll.all();
       for (const [lo, hi] of ranges) for (let i = lo; i < hi; i++) items.push(all[i]);
     }
-    listWork.examined += items.length;
+    coll.work.listExamined += items.length;
     return new SortedIndex(test ? items.filter(test) : items, valueOf);
   });
   return new SortedView(index, q.order.desc);
@@ -112,7 +111,7 @@ export function paginate<T extends Keyed>(coll: Collection<T>, spec: Listing<T>,
   const end = Math.min(start + q.pageSize, view.length);
   const items: T[] = [];
   for (let i = start; i < end; i++) items.push(view.at(i));
-  listWork.examined += items.length;
+  coll.work.listExamined += items.length;
   const skipped = (cursor?.s ?? 0) + (start - first);
   const page: Page<T> = { items, totalCount: String(view.length), skipped };
   if (end < view.length && items.length > 0)

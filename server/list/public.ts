@@ -19,16 +19,16 @@
  *    bound (exact when that source satisfies every filter).
  *
  * Every request thus looks at O(PUBLIC_WORK_MAX + page size + ids given) items, plus binary
- * searches; `listWork` counts them.
+ * searches; the store's `work` counts them.
  */
 import { isSelfOrAncestor } from "../../api/uid";
+import type { ServerWork } from "../work";
 import { SortedIndex, type Collection, type Keyed, type SortKey, type SortValue } from "../store";
 import { decodeToken, encodeToken, queryHash, type Cursor } from "./page-token";
 import type { Page, PageEnv } from "./paginate";
 import { predicate } from "./predicate";
 import { filterKey, parseListQuery, type RawQuery } from "./query";
 import type { Listing } from "./listing";
-import { listWork } from "./work";
 
 /** The most items one anonymous request looks at to filter (or to sort a small source). */
 export const PUBLIC_WORK_MAX = 4_000;
@@ -64,8 +64,8 @@ function publicView<T extends Keyed>(coll: Collection<T>, field: string, valueOf
   const items: T[] = [];
   for (const e of coll.sortedBy(field, valueOf).entries) if (only.test(e.item)) items.push(e.item);
   const index = new SortedIndex(items, valueOf); // already in order: the sort is one pass
-  listWork.examined += coll.size;
-  listWork.viewBuilds++;
+  coll.work.listExamined += coll.size;
+  coll.work.listViewBuilds++;
   byField.set(key, { stamp, index });
   return index;
 }
@@ -134,7 +134,7 @@ function sources<T extends Keyed>(coll: Collection<T>, spec: Listing<T>, order: 
   const ids = filters["uidp.ids"];
   if (ids) {
     const unique = [...new Set(ids)];
-    listWork.examined += unique.length;
+    coll.work.listExamined += unique.length;
     const items = unique.map((id) => coll.get(id)).filter((i): i is T => i !== undefined && only.test(i));
     const ix = new SortedIndex(items, spec.sortable[order]);
     out.push({ index: ix, lo: 0, hi: ix.entries.length, consumed: new Set(["uidp.ids"]), ordered: true, toKey: same });
@@ -150,6 +150,7 @@ function walk<T extends Keyed>(
   cursor: Cursor | undefined,
   skip: number,
   pageSize: number,
+  work: ServerWork,
 ): { items: T[]; skipped: number; last?: T; more: boolean; budgetSpent: boolean } {
   const { index, lo, hi } = src;
   const step = desc ? -1 : 1;
@@ -167,7 +168,7 @@ function walk<T extends Keyed>(
     pos += step * skipped;
     const n = Math.min(pageSize, remaining - skipped);
     for (let i = 0; i < n; i++, pos += step) items.push(index.entries[pos].item);
-    listWork.examined += n;
+    work.listExamined += n;
     return { items, skipped, last: items[n - 1], more: n > 0 && inside(pos), budgetSpent: false };
   }
   let looked = 0;
@@ -182,7 +183,7 @@ function walk<T extends Keyed>(
     if (skipped < skip) skipped++;
     else items.push(item);
   }
-  listWork.examined += looked;
+  work.listExamined += looked;
   const more = last !== undefined && inside(pos);
   return { items, skipped, last, more, budgetSpent: more && items.length < pageSize };
 }
@@ -218,7 +219,7 @@ export function paginatePublic<T extends Keyed>(coll: Collection<T>, spec: Listi
       const item = least.index.entries[i].item;
       if (!keep || keep(item)) items.push(item);
     }
-    listWork.examined += sizeOf(least);
+    coll.work.listExamined += sizeOf(least);
     const ix = new SortedIndex(items, valueOf);
     src = { index: ix, lo: 0, hi: ix.entries.length, consumed: new Set(Object.keys(q.filters)), ordered: true, toKey: (k) => k };
     test = undefined;
@@ -228,7 +229,7 @@ export function paginatePublic<T extends Keyed>(coll: Collection<T>, spec: Listi
     exactCount = residual(spec, q.filters, least.consumed) === undefined;
   }
 
-  const r = walk(src, test, q.order.desc, cursor, q.skip, pageSize ?? q.pageSize);
+  const r = walk(src, test, q.order.desc, cursor, q.skip, pageSize ?? q.pageSize, coll.work);
   const skipped = (cursor?.s ?? 0) + r.skipped;
   const page: PublicPage<T> = { items: r.items, totalCount: String(total), skipped, exactCount, budgetSpent: r.budgetSpent };
   if (r.more && r.last) page.nextPageToken = encodeToken({ q: hash, k: [valueOf(r.last), r.last.uid], s: skipped, t: env.now }, env.secret);

@@ -5,6 +5,7 @@
  * other fields are built on first use and kept current by every write.
  */
 import { SortedIndex, type Keyed, type SortValue } from "./sorted-index";
+import { ServerWork } from "../work";
 
 export type { Keyed };
 
@@ -38,6 +39,8 @@ export class Collection<T extends Keyed> {
   version = 0;
   /** The store's hook: indexes and the journal see every write through it. */
   observer?: WriteObserver<T>;
+  /** Where listings of it count what they look at: the store's (a collection of its own counts alone). */
+  work = new ServerWork();
 
   get size(): number {
     return this.items.length;

@@ -8,6 +8,7 @@
  * directory's journal) in one piece; if the function or the committer throws, they are undone,
  * so memory never holds a write that was not made durable.
  */
+import { ServerWork } from "../work";
 import { Collection, type Keyed } from "./collection";
 import type { RecordOf, RoleBindingRecord } from "./records";
 import { COLLECTION_NAMES, type CollectionName } from "../../api/collections";
@@ -52,6 +53,9 @@ export class Store {
   /** Every collection by its name, as the store's generic paths see it. */
   private readonly byName = new Map<CollectionName, Collection<Keyed>>();
 
+  /** The work done reading it for callers (listings, exchanges, authorization), counted. */
+  readonly work = new ServerWork();
+
   constructor() {
     for (const kind of COLLECTION_NAMES) {
       const coll = new Collection<Keyed>();
@@ -59,6 +63,7 @@ export class Store {
       // The typed member StoreCollections declares (`store.groups`, ...).
       Object.defineProperty(this, kind, { value: coll, enumerable: true });
       coll.observer = (uid, before, after) => this.observe(kind, uid, before, after);
+      coll.work = this.work;
     }
   }
 

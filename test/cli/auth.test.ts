@@ -10,6 +10,7 @@ import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientFor } from "../../client";
 import { loginFile, readLogin, writeLogin } from "../../client/auth";
+import { startChaosProxy } from "../support/chaos-proxy";
 import { startOidcIssuer, type OidcIssuer } from "../support/oidc-issuer";
 import { defaultAudience } from "../support/sts";
 import { apiFor, path, useServer } from "../support/server";
@@ -171,5 +172,35 @@ describe("irv auth", () => {
     expect(token.code).toBe(1);
     expect(token.stderr).toContain("not logged in: run irv auth login");
     expect(() => clientFor({ apiUrl: ctx.server.url }, { env: loginEnv() })).toThrow(/no credentials/);
+  });
+
+  it("exchanges at the issuer --auth-url names, over IRV_AUTH_URL, and there again when the token runs short", async () => {
+    // The issuer reached through a proxy of its own: whatever the proxy sees came by --auth-url.
+    const proxy = await startChaosProxy(ctx.server.authUrl);
+    try {
+      const login = await runIrv(["auth", "login", "--identity", identity, "--identity-token", tokenFile, "--auth-url", proxy.url], {
+        ...env,
+        IRV_AUTH_URL: ctx.server.authUrl,
+      });
+      expect(login.code, login.stderr).toBe(0);
+      expect(proxy.seen).toBe(1);
+      expect(readLogin(loginEnv())).toMatchObject({ apiUrl: ctx.server.url, authUrl: proxy.url, identity });
+      // The login keeps that issuer: the exchange made when the stored token runs short goes there too.
+      writeLogin({ ...readLogin(loginEnv())!, tokens: { [ctx.server.url]: await ctx.server.issueToken(identity, 50) } }, loginEnv());
+      const fresh = await runIrv(["auth", "token"], { ...env, IRV_AUTH_URL: ctx.server.authUrl });
+      expect(fresh.code, fresh.stderr).toBe(0);
+      expect(proxy.seen).toBe(2);
+      // Without --auth-url, IRV_AUTH_URL names the issuer.
+      const byEnv = await runIrv(["auth", "login", "--identity", identity, "--identity-token", tokenFile], { ...env, IRV_AUTH_URL: proxy.url });
+      expect(byEnv.code, byEnv.stderr).toBe(0);
+      expect(proxy.seen).toBe(3);
+      expect(readLogin(loginEnv())!.authUrl).toBe(proxy.url);
+      const bad = await runIrv(["auth", "login", "--identity", identity, "--identity-token", tokenFile, "--auth-url", "http://issuer.example"], env);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain("--auth-url must be an https URL (plain http only to a loopback host such as 127.0.0.1)");
+    } finally {
+      await irv("auth", "logout");
+      await proxy.close();
+    }
   });
 });

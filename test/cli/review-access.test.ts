@@ -186,7 +186,7 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       expect(bad.stderr).toContain('--gate: "frobnicate" is not a capability the platform knows');
     });
 
-    it("reports access made by hand in the managed groups as drift (exit 2), with the access it grants, until declared expected; --no-access does not look", async () => {
+    it("reports access made by hand in the managed groups as drift (exit 2), with the access it grants, until declared expected; --no-access does not look, --watch narrows the kinds", async () => {
       p.write(false);
       const state = JSON.parse(await p.cli("stack", "export")).deployment.resources as { urn: string; id?: string }[];
       const uid = (name: string) => state.find((r) => r.urn.endsWith(`::${name}`))!.id!;
@@ -219,6 +219,21 @@ describe("the access change in irv review, its gates, and drift of access", { ti
       const without = JSON.parse(noAccess.stdout) as DriftReport;
       expect(without).toMatchObject({ inSync: true, resources: [] });
       expect(without.access).toBeUndefined();
+      // --watch narrows the kinds looked at: without roleBindings the binding is not looked for.
+      const narrowed = await run("drift", "--watch", "identities, roles", "--format", "json");
+      expect(narrowed.stderr).toBe("");
+      expect(narrowed.code).toBe(0);
+      expect((JSON.parse(narrowed.stdout) as DriftReport).access).toEqual({
+        unmanaged: [],
+        watched: { groups: ["engineering"], kinds: ["identities", "roles"] },
+        expected: 0,
+      });
+      const watched = await run("drift", "--watch", "roleBindings", "--format", "json");
+      expect(watched.code).toBe(2);
+      expect((JSON.parse(watched.stdout) as DriftReport).access!.unmanaged.map((u) => u.uid)).toEqual([made.body.uid]);
+      const unknown = await run("drift", "--watch", "roleBindings,iam.Role");
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain('--watch: "iam.Role" is not one of roleBindings, identities, roles, groupInvites, identityProviders');
       const md = await run("drift", "--format", "markdown");
       const row = md.stdout.split("\n").find((l) => l.startsWith("| iam.RoleBinding |"))!;
       expect(row.split(made.body.uid).length - 1, row).toBe(1);

@@ -11,7 +11,9 @@ import { runIrv } from "../support/cli";
 // A dynamic provider's settings are the ones recorded at the last `pulumi up` (the default
 // pulumi-nodejs provider's inputs), and a refresh that does not run the program uses those. After
 // `pulumi config set irv:apiUrl <another API>`, `irv drift` and `irv review --refresh` must ask
-// the API the config names now, not the old one. A folder project, as a user runs them.
+// the API the config names now, not the old one; a plain `pulumi refresh` and `pulumi destroy`
+// still use the old one, and `pulumi refresh --run-program` the new. A folder project, as a user
+// runs them.
 
 const PROGRAM = `const pulumi = require("@pulumi/pulumi");
 const irv = require("pulumi-irv");
@@ -76,5 +78,29 @@ describe("irv drift and review after the irv:* settings change", { timeout: ENGI
     expect(reads(first)).toBe(firstBefore);
     // Gone from the API the stack now points at: the program's group is created there.
     expect(review.changes).toMatchObject([{ action: "create", name: "team" }]);
+  });
+
+  // docs/behaviour.md, "What the state holds of your settings"; README, Settings.
+  it("pulumi refresh and destroy use the settings of the last up, refresh --run-program the current ones", async () => {
+    const group = `/iam/v2beta1/groups/${uid}`;
+    const at = (s: TestServer) => s.server.requests.length;
+    const since = (s: TestServer, from: number) => s.server.requests.slice(from).filter((r) => r.path.includes(uid.split("/").pop()!));
+    const [first0, second0] = [at(first), at(second)];
+    await p.pulumi("refresh", "--yes", "--skip-preview");
+    // Read where the last up recorded it (the group is there: no change), not where the config points now.
+    expect(since(first, first0).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`GET ${group} 200`]);
+    expect(since(second, second0)).toEqual([]);
+    const [first1, second1] = [at(first), at(second)];
+    const ran = await p.pulumi("refresh", "--run-program", "--preview-only", "--json");
+    // The program ran with the current config: the group was read on the second server, where it is gone.
+    expect(since(second, second1).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`GET ${group} 404`]);
+    expect(since(first, first1)).toEqual([]);
+    const steps = (JSON.parse(ran).steps as { op: string; urn: string }[]).map((s) => `${s.op} ${s.urn.split("::").pop()}`);
+    expect(steps).toEqual(["same irv-folder-dev", "delete team"]);
+    const [first2, second2] = [at(first), at(second)];
+    await p.pulumi("destroy", "--yes", "--skip-preview");
+    expect(since(first, first2).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`DELETE ${group} 200`]);
+    expect(since(second, second2)).toEqual([]);
+    expect((await first.api.get(group)).status).toBe(404);
   });
 });

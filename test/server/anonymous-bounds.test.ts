@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZE_MAX } from "../../api/collections";
 import { seedRegistry, startServer, type RunningServer } from "../../server";
 import { PUBLIC_WORK_MAX } from "../../server/list/public";
-import { listWork } from "../../server/list/work";
 import { V1_ANONYMOUS_MAX } from "../../server/routes/v1";
 import { apiFor, path, type ApiResponse, type Query } from "../support/server";
 import { workDuring } from "../support/work";
@@ -98,9 +97,9 @@ function freshQueries(c: Catalog, collection: "repos" | "tags"): { label: string
 }
 
 /** The items looked at, and public views built, while `run` ran. */
-async function workOf(run: () => Promise<ApiResponse>): Promise<{ examined: number; builds: number; res: ApiResponse }> {
-  const { work, result: res } = await workDuring(listWork, run);
-  return { examined: work.examined, builds: work.viewBuilds, res };
+async function workOf(c: Catalog, run: () => Promise<ApiResponse>): Promise<{ examined: number; builds: number; res: ApiResponse }> {
+  const { work, result: res } = await workDuring(c.server, run);
+  return { examined: work.listExamined, builds: work.listViewBuilds, res };
 }
 
 const v1 = (p: string) => p.replace("/v2beta1/", "/v1/");
@@ -176,7 +175,7 @@ describe("what an anonymous listing looks at does not grow with the catalog (cou
               if (version === "v1") {
                 if (v1Query.order_by !== undefined || v1Query.skip !== undefined) continue; // v1 has neither
               }
-              const { examined, builds, res } = await workOf(() => anon(c).get(p, v1Query));
+              const { examined, builds, res } = await workOf(c, () => anon(c).get(p, v1Query));
               const where = `${size} ${version} ${collection} ${label}: HTTP ${res.status} ${res.text.slice(0, 200)}`;
               expect([200, 400], where).toContain(res.status);
               if (round === "warm-up") continue;
@@ -185,7 +184,7 @@ describe("what an anonymous listing looks at does not grow with the catalog (cou
               if (saturates) (rounds[`${version} ${collection} ${label}`] ??= {} as never)[size] = examined;
               // A page token of a fresh listing continues at the same bounded cost.
               if (res.body?.nextPageToken) {
-                const next = await workOf(() => anon(c).get(p, { ...v1Query, page_token: res.body.nextPageToken }));
+                const next = await workOf(c, () => anon(c).get(p, { ...v1Query, page_token: res.body.nextPageToken }));
                 expect(next.res.status, where).toBe(200);
                 expect(next.builds, where).toBe(0);
                 expect(next.examined, where).toBeLessThanOrEqual(WORK_MAX);
@@ -206,7 +205,7 @@ describe("what an anonymous listing looks at does not grow with the catalog (cou
     let token: string | undefined;
     let pages = 0;
     do {
-      const { examined, res } = await workOf(() => anon(c).get(path("tags"), { ...query, page_token: token }));
+      const { examined, res } = await workOf(c, () => anon(c).get(path("tags"), { ...query, page_token: token }));
       const page: { tags: { uid: string; digest: string; name: string }[]; totalCount: string; nextPageToken?: string } = ok(res);
       expect(examined).toBeLessThanOrEqual(WORK_MAX);
       // The name's 5,000 public tags are too many to sort per request: filtered while walking, counted exactly.

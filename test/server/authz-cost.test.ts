@@ -5,8 +5,6 @@
  * the bindings cost at most four times the work, for every kind of list request.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authzWork } from "../../server/authz";
-import { listWork } from "../../server/list/work";
 import { bindingRecord } from "../../server/model/roleBindings";
 import { builtinRoleUid, seedGroups, startServer, type RunningServer, type Store } from "../../server";
 import { apiFor, path, type Query } from "../support/server";
@@ -44,8 +42,8 @@ function bindOn(n: number): void {
 
 async function workOf(query: Query, collection: "groups" | "roleBindings" = "groups"): Promise<number> {
   const api = apiFor(server.url, await server.issueToken(identity));
-  const { work: authorized, result: listed } = await workDuring(authzWork, () => workDuring(listWork, async () => ok(await api.get(path(collection), query))));
-  return authorized.steps + listed.work.examined;
+  const { work } = await workDuring(server, async () => ok(await api.get(path(collection), query)));
+  return work.authzSteps + work.listExamined;
 }
 
 describe("a caller's list requests cost work linear in its bindings", () => {

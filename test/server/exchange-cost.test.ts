@@ -12,7 +12,6 @@ import { PATTERN_MAX_INSTRUCTIONS } from "../../api/fields";
 import { ISSUER_KEYS_MAX, ISSUER_KEYS_MAX_CHARS } from "../../api/jwk";
 import { ISSUER_MAX } from "../../server/auth/external-token";
 import { ISSUER_PATTERNS_MAX_INSTRUCTIONS, STATIC_KEYS_PER_ISSUER } from "../../server/auth/trusted-issuers";
-import { exchangeWork } from "../../server/auth/work";
 import { path, useServer, type ApiResponse } from "../support/server";
 import { exchange, soon, unsigned } from "../support/sts";
 import { workDuring } from "../support/work";
@@ -30,7 +29,7 @@ const ecKey = async (kid: string): Promise<JWK> => ({ ...(await exportJWK((await
 const keySet = (keys: JWK[]) => JSON.stringify({ keys });
 
 /** The work one exchange did. */
-const workOf = async (run: () => Promise<unknown>) => (await workDuring(exchangeWork, run)).work;
+const workOf = async (run: () => Promise<unknown>) => (await workDuring(ctx.server, run)).work;
 
 /** Removes every identity of the test group. */
 async function clear(): Promise<void> {
@@ -79,13 +78,13 @@ describe("unauthenticated exchange cost does not follow the organization's confi
         const iss = `https://${salt.replace(/[^a-z]/g, "")}${"a".repeat(ISSUER_MAX - 20)}`.slice(0, ISSUER_MAX);
         const token = unsigned({ iss, sub: "s", aud: ctx.server.url, exp: soon() });
         const first = await workOf(async () => expect((await exchange(ctx, token, target)).status).not.toBe(200));
-        expect(first.patternSteps).toBeLessThanOrEqual(bound);
-        expect(first.keySetBytesParsed).toBe(0);
+        expect(first.exchangePatternSteps).toBeLessThanOrEqual(bound);
+        expect(first.exchangeKeySetBytesParsed).toBe(0);
         // At most one discovery, when an owner trusts every issuer (a pattern such as `.*`).
-        expect(first.fetches).toBeLessThanOrEqual(1);
+        expect(first.exchangeFetches).toBeLessThanOrEqual(1);
         // The same issuer again is not matched again.
         const again = await workOf(() => exchange(ctx, token, target));
-        expect(again.patternRuns).toBe(0);
+        expect(again.exchangePatternRuns).toBe(0);
         // A token for the static issuer, signed by a key nobody trusts, parses nothing either.
         const { privateKey } = await generateKeyPair("ES256");
         const foreign = await new SignJWT({ sub: "s", aud: ctx.server.url })
@@ -94,8 +93,8 @@ describe("unauthenticated exchange cost does not follow the organization's confi
           .setExpirationTime("5m")
           .sign(privateKey);
         const statics = await workOf(() => exchange(ctx, foreign, target));
-        expect(statics.keySetBytesParsed).toBe(0);
-        expect(statics.fetches).toBeLessThanOrEqual(1);
+        expect(statics.exchangeKeySetBytesParsed).toBe(0);
+        expect(statics.exchangeFetches).toBeLessThanOrEqual(1);
       }),
       { numRuns: 12, seed: 19 },
     );
@@ -110,7 +109,7 @@ describe("unauthenticated exchange cost does not follow the organization's confi
       return workOf(() => exchange(ctx, unsigned({ iss, sub: "s", aud: ctx.server.url, exp: soon() }), heavy));
     };
     const alone = await probe();
-    expect(alone.patternRuns).toBe(1);
+    expect(alone.exchangePatternRuns).toBe(1);
     const keys = keySet([await ecKey("shared")]);
     for (let i = 0; i < 100; i++) {
       ok(await create({ claimMatch: { issuer: `https://issuer-${i}.example.com`, subject: "s" } }));

@@ -11,7 +11,6 @@ import { SignJWT, exportJWK, generateKeyPair, type KeyLike } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { FAILURE_TTL_MS, ISSUERS_CACHED, IssuerKeys, KEYS_REFRESH_MS } from "../../server/auth/discovery";
 import { OutboundError, OutboundFetcher, checkedLookup, isPublicAddress, outboundPolicy } from "../../server/auth/outbound";
-import { workSnapshot } from "../../server/auth/work";
 import { startOidcIssuer } from "../support/oidc-issuer";
 import { ensureBuilt, launch, stop, useDataDirs } from "../support/server-process";
 import { apiFor, path, startTestServer, type ApiResponse, type TestServer } from "../support/server";
@@ -171,7 +170,7 @@ describe("disallowed addresses are never fetched", () => {
       "https://[::ffff:10.0.0.1]",
       "https://[64:ff9b::a00:1]",
     ];
-    const before = workSnapshot();
+    const before = srv.server.work();
     const answers = new Set<string>();
     for (const issuer of literals) {
       const res = await exchangeAs(srv, group, issuer);
@@ -179,7 +178,7 @@ describe("disallowed addresses are never fetched", () => {
       answers.add(res.text);
     }
     // IP literals are refused before any connection is tried.
-    expect(workSnapshot().fetches - before.fetches).toBe(0);
+    expect(srv.server.work().exchangeFetches - before.exchangeFetches).toBe(0);
     // A name that resolves to loopback, and plain http on loopback, are refused too.
     answers.add((await exchangeAs(srv, group, `https://localhost:${p}`)).text);
     const http = await exchangeAs(srv, group, `http://127.0.0.1:${p}`);

@@ -1,10 +1,11 @@
-/** The server's work counters (`exchangeWork`, `listWork`, `authzWork`) read around one request. */
+/** A server's work counts (`RunningServer.work()`, server/work.ts) read around one request. */
+import type { WorkCounts } from "../../server";
 
-/** How much each of `counters` grew while `run` ran, and what `run` returned. */
-export async function workDuring<W extends Record<string, number>, R>(counters: W, run: () => Promise<R>): Promise<{ work: W; result: R }> {
-  const before = { ...counters };
+/** How much each of `server`'s work counts grew while `run` ran, and what `run` returned. */
+export async function workDuring<R>(server: { work(): WorkCounts }, run: () => Promise<R>): Promise<{ work: WorkCounts; result: R }> {
+  const before = server.work();
   const result = await run();
-  const work = { ...counters };
-  for (const k of Object.keys(work) as (keyof W)[]) work[k] = (counters[k] - before[k]) as W[keyof W];
+  const after = server.work();
+  const work = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k as keyof WorkCounts]])) as WorkCounts;
   return { work, result };
 }

@@ -28,7 +28,7 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
   if (err.code === "ECONNRESET" || socket.destroyed) return;
   const { http, field, description } = answer(err);
   if (socket.writable) {
-    const body = JSON.stringify(invalidField(field, description).status);
+    const body = JSON.stringify(invalidField(field, description).body);
     socket.write(
       `HTTP/1.1 ${http} ${STATUS_CODES[http]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );

@@ -1,4 +1,4 @@
-/** App-wide HTTP hooks (Fastify plugins, named apart from the resource plugin): the error model, request recording, fault injection. */
+/** What every request goes through (Fastify hooks, not the resource plugin): the error model, request recording, fault injection. */
 export { installErrors } from "./errors";
 export { clientErrorHandler } from "./client-errors";
 export { installJsonBody } from "./json-body";
