@@ -1,7 +1,7 @@
 import type { Dispatcher } from "undici";
-import type { z } from "zod";
+import { z } from "zod";
 import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../api/collections";
-import { maskPathOf, withoutNulls } from "../api/kinds";
+import { maskPathOf, snakeOf, withoutNulls } from "../api/kinds";
 import type { TokenSource } from "./token-source";
 import {
   ApiError,
@@ -18,7 +18,7 @@ import { PageTokens } from "./paging";
 import { retryFunction } from "./retry";
 import type { WaitReport } from "./waits";
 import { PackageVersionMetadata } from "../api/versions";
-import { LookedUpIdentity, RepoReadme, SHAPES, envelopeOf, type Item } from "./shapes";
+import { LookedUpIdentity, SHAPES, envelopeOf, textPart, type Item } from "./shapes";
 import { dispatcherFor } from "./transport";
 
 /** How long one call may take, retries included, unless the caller gives a deadline. */
@@ -132,8 +132,23 @@ export class IrvClient {
 
   /** The README of repo `uid` (GetRepoReadme): its Markdown, `""` when it has none. */
   async repoReadme(uid: string, o: CallOptions = {}): Promise<string> {
-    const path = `${COLLECTIONS.repos.path}/${uid}/readme`;
-    return (checkShape(RepoReadme, await this.send("GET", path, { ...o }), `GET ${path}`) as RepoReadme).content;
+    return this.partText("repos", uid, "readme", "content", o);
+  }
+
+  /**
+   * The text of part `suffix` of item `uid`, kept apart from the item (a repo's `readme`): its
+   * member `member`, `""` when unset.
+   */
+  async partText(c: CollectionName, uid: string, suffix: string, member: string, o: CallOptions = {}): Promise<string> {
+    const path = `${COLLECTIONS[c].path}/${uid}/${suffix}`;
+    return (checkShape(textPart(member), await this.send("GET", path, { ...o }), `GET ${path}`) as Record<string, string>)[member];
+  }
+
+  /** Sets part `suffix` of item `uid` to `text`, its member `member` named by the mask (so `""` clears it): the text it now holds. */
+  async setPartText(c: CollectionName, uid: string, suffix: string, member: string, text: string, o: CallOptions = {}): Promise<string> {
+    const path = `${COLLECTIONS[c].path}/${uid}/${suffix}`;
+    const answer = await this.send("PATCH", path, { ...o, body: { [member]: text }, query: { updateMask: snakeOf(member) } });
+    return (checkShape(textPart(member), answer, `PATCH ${path}`) as Record<string, string>)[member];
   }
 
   /** The version streams of package `name` (registry v1 GetPackageVersionMetadata). */

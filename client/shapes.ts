@@ -38,6 +38,8 @@ export const LookedUpIdentity = z.looseObject({
 });
 export type LookedUpIdentity = z.infer<typeof LookedUpIdentity>;
 
-/** A repo's README as GetRepoReadme answers (`RepoReadme`): an empty one may leave `content` out. */
-export const RepoReadme = z.looseObject({ uid: z.string().default(""), content: z.string().default("") });
-export type RepoReadme = z.infer<typeof RepoReadme>;
+/**
+ * A part of an item kept apart from it, holding text in member `member` (a repo's README as
+ * GetRepoReadme answers, `RepoReadme`): an empty one may leave the member out.
+ */
+export const textPart = (member: string) => z.looseObject({ uid: z.string().default(""), [member]: z.string().default("") });

@@ -38,6 +38,12 @@ export interface FieldDefinition {
    * `identityUid` is its hydrated identity's uid, `["identity", "uid"]`.
    */
   readAt?: readonly string[];
+  /**
+   * Kept apart from the item on the API (a repo's README): read with a GET of `<item>/<suffix>` and
+   * written with a PATCH of it, as member `member` of that body; never in the kind's create or
+   * update bodies, nor in its message.
+   */
+  part?: { suffix: string; member: string };
   /** Changing it replaces the resource. */
   replace?: boolean;
   /** Kept secret in state, as a whole. */

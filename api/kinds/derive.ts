@@ -17,7 +17,13 @@ type SchemaOf<F, P extends "schema" | "read" | "update"> = F extends { [K in P]:
 
 /** The members of `d`'s create body, by wire name. */
 export type BodyShape<D extends KindDefinition> = {
-  [N in keyof Fields<D> & string as Fields<D>[N] extends { schema: z.ZodType } ? WireOf<Fields<D>[N], N> : never]: SchemaOf<Fields<D>[N], "schema">;
+  [
+    N in keyof Fields<D> & string as Fields<D>[N] extends { part: object }
+      ? never
+      : Fields<D>[N] extends { schema: z.ZodType }
+        ? WireOf<Fields<D>[N], N>
+        : never
+  ]: SchemaOf<Fields<D>[N], "schema">;
 };
 
 /** The members of an item of `d` as the API returns it, by wire name (the uid besides). */
@@ -60,13 +66,13 @@ export type Known<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
  * cross-field rules.
  */
 export function createBodyOf<D extends KindDefinition>(d: D): z.ZodObject<BodyShape<D>, z.core.$strict> {
-  const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.schema ? [[wireNameOf(n, f), f.schema]] : [])));
+  const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.schema && !f.part ? [[wireNameOf(n, f), f.schema]] : [])));
   return withRules(z.strictObject(shape), d, false) as never;
 }
 
 /** The update body of `d`: each member optional (its `update` rule where it has one), with the update's cross-field rules. */
 export function updateBodyOf<D extends KindDefinition>(d: D): z.ZodObject<{ [K in keyof BodyShape<D>]: z.ZodOptional<BodyShape<D>[K]> }, z.core.$strict> {
-  const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.schema ? [[wireNameOf(n, f), f.update ?? f.schema]] : [])));
+  const shape = Object.fromEntries(entries(d).flatMap(([n, f]) => (f.schema && !f.part ? [[wireNameOf(n, f), f.update ?? f.schema]] : [])));
   return withRules(z.strictObject(shape).partial(), d, true) as never;
 }
 

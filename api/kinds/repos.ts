@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { CATALOG_TIERS } from "../registry";
+import { CATALOG_TIERS, README_MAX } from "../registry";
 import { withSuggestion } from "../suggest";
 import { common, numbered } from "./common";
 import { defineKind, outputOnly, REGISTRY_PACKAGE, type ProtoField } from "./definition";
@@ -177,8 +177,8 @@ const PROTO_MESSAGES = [
 /**
  * An image repository of the registry (the platform's `chainguard.platform.registry.v2beta1.Repo`,
  * and `chainguard_image_repo` in its Terraform provider): a name under a group that images are
- * pushed or synced to. README: the platform keeps it apart from the repo (`GetRepoReadme`); it is
- * read with `registry.getRepo`, not managed here.
+ * pushed or synced to. README: the platform keeps it apart from the repo (`GetRepoReadme`,
+ * `UpdateRepoReadme`), so `readme` is a part of it (see `FieldDefinition.part`).
  */
 export const repos = defineKind({
   kind: "repos",
@@ -214,6 +214,15 @@ export const repos = defineKind({
     parentUid: common.groupUid("The group the repo lives in."),
     name: common.name("The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).", 2),
     description: numbered.description(3),
+    readme: {
+      type: "string",
+      description:
+        "Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone.",
+      input: true,
+      computedWhenOmitted: true,
+      part: { suffix: "readme", member: "content" },
+      schema: z.string().max(README_MAX, `must be at most ${README_MAX} characters`).optional(),
+    },
     catalogTier: {
       type: "string",
       description: "Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.",

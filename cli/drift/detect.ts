@@ -19,7 +19,7 @@ import {
   type FieldChange,
 } from "../engine/values";
 import { canonicalOf, definitionOfTypeToken, type FieldDefinition, type KindDefinition } from "../../api/kinds";
-import { same } from "../../provider/resources/values";
+import { containsUnknown, isRecord, same } from "../../provider/resources/values";
 import type { DriftedResource, DriftReport, FieldDrift } from "./report";
 
 /** Options for `runDrift`. */
@@ -147,10 +147,20 @@ export function fieldChanges(d: KindDefinition, before: object | undefined, afte
   const changes: FieldChange[] = [];
   for (const key of [...keys].sort()) {
     if (IGNORED_FIELDS.has(key)) continue;
+    const f = d.fields[key] as FieldDefinition | undefined;
     // An omitted input means its default, as in the provider's diff (`singleUse` false).
-    const value = (m: object | undefined) => (m as Record<string, unknown> | undefined)?.[key] ?? (d.fields[key] as FieldDefinition | undefined)?.default;
-    const a = leaves(canonicalOf(d, key, value(before)), key);
-    const b = leaves(canonicalOf(d, key, value(after)), key);
+    const value = (m: object | undefined) => (m as Record<string, unknown> | undefined)?.[key] ?? f?.default;
+    // What the API computes when omitted is no opinion: a field (a repo's README), or a block's
+    // member (a sync's expiration), recorded without it takes the live one.
+    if (f?.computedWhenOmitted && value(before) === undefined) continue;
+    let recorded = value(before);
+    const live = value(after);
+    if (f?.computedMembers && isRecord(recorded) && isRecord(live))
+      recorded = { ...Object.fromEntries(f.computedMembers.filter((m) => live[m] !== undefined).map((m) => [m, live[m]])), ...recorded };
+    // A value the program spells as the wire does not (`APPLICATION`) compares in the wire's spelling.
+    const canon = (v: unknown) => canonicalOf(d, key, f?.codec && v !== undefined && !containsUnknown(v) ? f.codec.fromWire(f.codec.toWire(v)) : v);
+    const a = leaves(canon(recorded), key);
+    const b = leaves(canon(live), key);
     for (const path of [...new Set([...a.keys(), ...b.keys()])].sort()) {
       const x = a.get(path);
       const y = b.get(path);

@@ -12,6 +12,8 @@ export interface RepoArgs extends CommonArgs {
   name: pulumi.Input<string>;
   /** Free text. */
   description?: pulumi.Input<string>;
+  /** Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone. */
+  readme?: pulumi.Input<string>;
   /** Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's. */
   catalogTier?: pulumi.Input<string>;
   /** Sales grouping labels. */
@@ -32,6 +34,8 @@ export class Repo extends IrvResource {
   declare public readonly name: pulumi.Output<string>;
   /** Free text. */
   declare public readonly description: pulumi.Output<string>;
+  /** Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone. */
+  declare public readonly readme: pulumi.Output<string>;
   /** Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's. */
   declare public readonly catalogTier: pulumi.Output<string>;
   /** Sales grouping labels. */

@@ -243,8 +243,7 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
       parent_id: str("required", { forceNew: true, to: "parentUid" }),
       bundles: a("list", "optional"),
       readme: str("optional", {
-        to: null,
-        note: "The platform keeps a README apart from the repo (v2beta1 `GetRepoReadme`/`UpdateRepoReadme`); pulumi-irv reads it with `registry.getRepo` and does not set it: leave it out, or keep setting it elsewhere.",
+        note: "Written after the repo with `UpdateRepoReadme` (the platform keeps it apart from the repo) and read back on refresh; left out, the live README is left alone, as Terraform leaves an unset optional attribute.",
       }),
       description: str("optional"),
       tier: str("optional", {

@@ -5,6 +5,7 @@ import { NotFoundError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
 import { changesOf, updateBody } from "./diff";
 import { outputsFor } from "./outputs";
+import { partsGiven, splitMask, writeParts } from "./parts";
 import type { Call, KindSpec, Rec } from "./spec";
 
 /** Takes over `inputs.adoptUid`: checks it exists and matches, then PATCHes it to the inputs. */
@@ -29,6 +30,9 @@ export async function adopt<C extends CollectionName>(client: IrvClient, spec: K
   if (c.replaces.length)
     throw new Error(`adoptUid ${uid}: ${c.replaces.join(", ")} of the existing ${spec.label} differ from the inputs and cannot change in place`);
   const mask = [...new Set([...c.mask, ...(spec.adoptAlwaysMask?.(ins) ?? [])])];
-  const final = mask.length ? await client.update(spec.collection, uid, updateBody(spec, ins, mask), mask, call) : item;
+  // Parts the inputs give are written whatever the live ones hold: adoption does not read them.
+  const { item: itemMask } = splitMask(spec, mask);
+  const updated = itemMask.length ? await client.update(spec.collection, uid, updateBody(spec, ins, itemMask), itemMask, call) : item;
+  const final = await writeParts(client, spec, updated, ins, partsGiven(spec, ins), call);
   return { id: final.uid, outs: outputsFor(spec, final, ins) };
 }

@@ -37,6 +37,11 @@ export function validate<C extends CollectionName>(spec: KindSpec<C>, inputs: Re
       const [head, ...rest] = i.path;
       issues.push({ path: head === undefined ? [] : [toInput[head as string] ?? head, ...rest], message: i.message });
     }
+  // Parts are not in the create body (they are written apart): their own rules.
+  for (const [k, fs] of Object.entries(spec.fields)) {
+    const r = fs.part && inputs[k] !== undefined ? fs.part.schema.safeParse(inputs[k]) : undefined;
+    if (r && !r.success) for (const i of fieldIssues(r.error)) issues.push({ path: [k, ...i.path], message: i.message });
+  }
   for (const k of Object.keys(inputs)) if (!(k in spec.fields) && k !== "adoptUid") issues.push({ path: [k], message: "is not a known field" });
   // An adoptUid outside the declared parent would only fail in create, during `up`: say so now.
   const adoptUid = inputs.adoptUid;

@@ -26,6 +26,7 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
         computedMembers: f.computedMembers,
         wire: wireNameOf(name, f),
         codec: f.codec,
+        ...(f.part && f.schema && { part: { ...f.part, schema: f.schema } }),
       };
   return {
     collection: kind,
@@ -35,11 +36,11 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
     createSchema: createBodyOf(d),
     writeOnlyInputs: writeOnlyMemberPaths(d),
     parentOf: (item: Rec): string => parentOfItem(item) ?? "",
-    /** The create body: every input but the parent (which is in the path), by its wire name, as the wire has it. */
+    /** The create body: every input but the parent (which is in the path) and the parts (written apart), by its wire name, as the wire has it. */
     createBody: (inputs: Rec): Rec =>
       Object.fromEntries(
         Object.entries(fields)
-          .filter(([name]) => name !== d.parentField)
+          .filter(([name, f]) => name !== d.parentField && !f.part)
           .map(([name, f]) => [f.wire, f.codec && inputs[name] !== undefined ? f.codec.toWire(inputs[name]) : inputs[name]]),
       ),
     /**
@@ -66,6 +67,8 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Rec) => st
       for (const [name, f] of fieldEntries(d.fields)) {
         if (name === d.parentField) continue;
         if (f.writeOnly) out[name] = item[wireNameOf(name, f)] ?? prior[name] ?? (f.type.includes("null") ? null : undefined);
+        // A part the provider read is on the item (./parts.ts); one it did not read is the prior value.
+        else if (f.part) out[name] = wireNameOf(name, f) in item ? item[wireNameOf(name, f)] : prior[name];
         else if (f.writeOnlyMembers && read[name])
           out[name] = { ...(read[name] as Rec), ...Object.fromEntries(f.writeOnlyMembers.map((m) => [m, (prior[name] as Rec | undefined)?.[m]])) };
         else out[name] = read[name];

@@ -16,6 +16,7 @@ import { failuresOf, validate } from "./check";
 import { createRecovering } from "./create";
 import { changesOf, updateBody, verdictOf, type Verdict } from "./diff";
 import { inputsOf, outputsFor } from "./outputs";
+import { partsGiven, readParts, splitMask, writeParts } from "./parts";
 import { readItem } from "./reads";
 import type { Call, KindSpec, Rec } from "./spec";
 
@@ -104,15 +105,16 @@ export function providerFor<C extends CollectionName, I extends object, O extend
         const adopted = await adopt(client, spec, ins, call);
         return { id: adopted.id, outs: adopted.outs as O };
       }
-      const item = await createRecovering(client, spec, ins, call);
-      spec.created?.(item);
+      const made = await createRecovering(client, spec, ins, call);
+      spec.created?.(made);
+      const item = await writeParts(client, spec, made, ins, partsGiven(spec, ins), call);
       return { id: item.uid, outs: outputsFor(spec, item, ins) as O };
     },
 
     async read(id, props, o) {
       let item: Item<C>;
       try {
-        item = await readItem(currentClient(), spec.collection, id, o);
+        item = await readParts(currentClient(), spec, await readItem(currentClient(), spec.collection, id, o), props, o);
       } catch (e) {
         if (e instanceof NotFoundError) return undefined;
         throw e;
@@ -127,13 +129,15 @@ export function providerFor<C extends CollectionName, I extends object, O extend
       if (c.replaces.length) throw new Error(`${spec.label} ${id}: ${c.replaces.join(", ")} cannot change in place`);
       const client = currentClient();
       const call = callOf(o);
-      if (c.mask.length) {
-        const item = await client.update(spec.collection, id, updateBody(spec, ins, c.mask), c.mask, call);
-        return { outs: outputsFor(spec, item, ins) as O };
+      const mask = splitMask(spec, c.mask);
+      if (mask.item.length) {
+        const item = await client.update(spec.collection, id, updateBody(spec, ins, mask.item), mask.item, call);
+        return { outs: outputsFor(spec, await writeParts(client, spec, item, ins, mask.parts, call), ins) as O };
       }
-      // Nothing to change on the API (a stack moving between the plugin and the dynamic classes):
-      // read, keeping what only the old outputs know (an invite's code, which only create returns).
-      const item = await client.get(spec.collection, id, call);
+      // Nothing to change on the item itself (only its parts, or a stack moving between the plugin
+      // and the dynamic classes): read, keeping what only the old outputs know (an invite's code,
+      // which only create returns).
+      const item = await writeParts(client, spec, await client.get(spec.collection, id, call), ins, mask.parts, call);
       return { outs: outputsFor(spec, item, { ...olds, ...ins }) as O };
     },
 

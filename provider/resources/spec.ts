@@ -15,7 +15,11 @@ export type CommonInputs = {
 export type Call = Pick<CallOptions, "report" | "signal"> & { deadline: number };
 
 /** How one declared input behaves in diff and update: the facts of its definition that say so, and its name on the wire. */
-export type FieldSpec = Pick<FieldDefinition, "replace" | "default" | "block" | "computedWhenOmitted" | "computedMembers" | "codec"> & { wire: string };
+export type FieldSpec = Pick<FieldDefinition, "replace" | "default" | "block" | "computedWhenOmitted" | "computedMembers" | "codec"> & {
+  wire: string;
+  /** For a part kept apart from the item (a repo's README): where it is, and its request rule, which the create body lacks. */
+  part?: NonNullable<FieldDefinition["part"]> & { schema: z.ZodType };
+};
 
 /** A zod-style issue on input names. */
 export interface Issue {

@@ -93,7 +93,7 @@ const updates = (d: KindDefinition): boolean => `Update${d.proto.message}` in me
 
 /** The update mask paths pulumi-irv sends for field `name` of `d` (none when a change replaces). */
 function maskPaths(d: KindDefinition, name: string, f: FieldDefinition): string[] {
-  if (!f.schema || f.replace || !updates(d)) return [];
+  if (!f.schema || f.part || f.replace || !updates(d)) return [];
   const wire = wireNameOf(name, f);
   // A block's changed members are named one by one (provider/resources/diff.ts).
   const members = f.block
@@ -110,7 +110,7 @@ function kindSection(d: KindDefinition): string[] {
   const create = methods[`Create${d.proto.message}`];
   const update = methods[`Update${d.proto.message}`];
   const fields = fieldEntries(d.fields);
-  const body = fields.filter(([, f]) => f.schema).map(([n, f]) => code(wireNameOf(n, f)));
+  const body = fields.filter(([, f]) => f.schema && !f.part).map(([n, f]) => code(wireNameOf(n, f)));
   const masks = fields.flatMap(([n, f]) => maskPaths(d, n, f));
   const out = [`### ${code(d.proto.message)} (${code(displayNameOf(d))})`, ""];
   out.push(`- Create: ${restCell(create)} with the ${code(d.parentField)} as ${code("parent")}; the body's members: ${body.join(", ")}.`);

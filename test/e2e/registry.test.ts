@@ -33,6 +33,7 @@ describe("registry.Repo and registry.Tag through the engine", { timeout: 3 * ENG
           parentUid: team.uid,
           name: "app",
           description: state.description,
+          readme: "# App",
           catalogTier: "APPLICATION",
           bundles: ["application"],
           aliases: ["acme-app"],
@@ -59,6 +60,8 @@ describe("registry.Repo and registry.Tag through the engine", { timeout: 3 * ENG
       sync_config: { source },
     });
     expect((await ctx.api.get(apiPath("tags", tag))).body).toMatchObject({ name: "stable", digest: DIGEST });
+    // The README is written apart from the repo (UpdateRepoReadme).
+    expect((await ctx.api.get(`${apiPath("repos", app)}/readme`)).body.content).toBe("# App");
 
     // Read back: no drift, refresh changes nothing, and a preview has no changes.
     const env = pulumiEnv(path.join(path.dirname(t.workDir), "home"));
@@ -86,12 +89,18 @@ describe("registry.Repo and registry.Tag through the engine", { timeout: 3 * ENG
     const tags = (await ctx.api.get(apiPath("tags"), { "uidp.children_of": app })).body.tags as { name: string; digest: string }[];
     expect(tags.map((x) => [x.name, x.digest])).toEqual([["stable", MOVED]]);
 
-    // Changed by hand: irv drift reports the repo's description by its display name.
+    // Changed by hand: irv drift reports the repo's description and README by its display name.
     expect((await ctx.api.patch(apiPath("repos", app), { description: "by hand" }, { updateMask: "description" })).status).toBe(200);
+    expect((await ctx.api.patch(`${apiPath("repos", app)}/readme`, { content: "# by hand" })).status).toBe(200);
     const drift = await runIrv(["drift", "--stack", "registry", "--cwd", t.workDir, "--format", "json"], env);
     expect(drift.code, drift.stderr).toBe(2);
     const report = JSON.parse(drift.stdout) as DriftReport;
-    expect(report.resources.find((r) => r.name === "app")).toMatchObject({ kind: "registry.Repo", status: "changed", uid: app });
+    const drifted = report.resources.find((r) => r.name === "app");
+    expect(drifted).toMatchObject({ kind: "registry.Repo", status: "changed", uid: app });
+    expect(drifted?.fields.map((f) => [f.path, f.recorded, f.live])).toEqual([
+      ["description", "Our app, rebuilt nightly", "by hand"],
+      ["readme", "# App", "# by hand"],
+    ]);
 
     await t.stack.destroy();
     expect((await ctx.api.get(apiPath("repos", app))).status).toBe(404);

@@ -71,6 +71,12 @@ namespace PulumiIrv.Irv.Registry
         public Output<string> ParentUid { get; private set; } = null!;
 
         /// <summary>
+        /// Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone.
+        /// </summary>
+        [Output("readme")]
+        public Output<string> Readme { get; private set; } = null!;
+
+        /// <summary>
         /// Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
         /// </summary>
         [Output("syncConfig")]
@@ -202,6 +208,12 @@ namespace PulumiIrv.Irv.Registry
         /// </summary>
         [Input("parentUid", required: true)]
         public Input<string> ParentUid { get; set; } = null!;
+
+        /// <summary>
+        /// Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone.
+        /// </summary>
+        [Input("readme")]
+        public Input<string>? Readme { get; set; }
 
         /// <summary>
         /// Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.

@@ -74,6 +74,10 @@ export class Repo extends pulumi.CustomResource {
      */
     declare public readonly parentUid: pulumi.Output<string>;
     /**
+     * Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone.
+     */
+    declare public readonly readme: pulumi.Output<string>;
+    /**
      * Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
      */
     declare public readonly syncConfig: pulumi.Output<outputs.registry.SyncConfig | undefined>;
@@ -111,6 +115,7 @@ export class Repo extends pulumi.CustomResource {
             resourceInputs["description"] = (args?.description) ?? "";
             resourceInputs["name"] = args?.name;
             resourceInputs["parentUid"] = args?.parentUid;
+            resourceInputs["readme"] = args?.readme;
             resourceInputs["syncConfig"] = args?.syncConfig;
             resourceInputs["createTime"] = undefined /*out*/;
             resourceInputs["customOverlay"] = undefined /*out*/;
@@ -126,6 +131,7 @@ export class Repo extends pulumi.CustomResource {
             resourceInputs["description"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["parentUid"] = undefined /*out*/;
+            resourceInputs["readme"] = undefined /*out*/;
             resourceInputs["syncConfig"] = undefined /*out*/;
             resourceInputs["uid"] = undefined /*out*/;
             resourceInputs["updateTime"] = undefined /*out*/;
@@ -173,6 +179,10 @@ export interface RepoArgs {
      * The group the repo lives in.
      */
     parentUid: pulumi.Input<string>;
+    /**
+     * Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone.
+     */
+    readme?: pulumi.Input<string | undefined>;
     /**
      * Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
      */

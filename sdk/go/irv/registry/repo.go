@@ -34,6 +34,8 @@ type Repo struct {
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The group the repo lives in.
 	ParentUid pulumi.StringOutput `pulumi:"parentUid"`
+	// Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone.
+	Readme pulumi.StringOutput `pulumi:"readme"`
 	// Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
 	SyncConfig SyncConfigPtrOutput `pulumi:"syncConfig"`
 	// The resource's uid (also its id).
@@ -116,6 +118,8 @@ type repoArgs struct {
 	Name string `pulumi:"name"`
 	// The group the repo lives in.
 	ParentUid string `pulumi:"parentUid"`
+	// Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone.
+	Readme *string `pulumi:"readme"`
 	// Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
 	SyncConfig *SyncConfig `pulumi:"syncConfig"`
 }
@@ -138,6 +142,8 @@ type RepoArgs struct {
 	Name pulumi.StringInput
 	// The group the repo lives in.
 	ParentUid pulumi.StringInput
+	// Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone.
+	Readme pulumi.StringPtrInput
 	// Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
 	SyncConfig SyncConfigPtrInput
 }
@@ -222,6 +228,11 @@ func (o RepoOutput) Name() pulumi.StringOutput {
 // The group the repo lives in.
 func (o RepoOutput) ParentUid() pulumi.StringOutput {
 	return o.ApplyT(func(v *Repo) pulumi.StringOutput { return v.ParentUid }).(pulumi.StringOutput)
+}
+
+// Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone.
+func (o RepoOutput) Readme() pulumi.StringOutput {
+	return o.ApplyT(func(v *Repo) pulumi.StringOutput { return v.Readme }).(pulumi.StringOutput)
 }
 
 // Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.

@@ -30,6 +30,7 @@ class RepoArgs:
                  bundles: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  catalog_tier: pulumi.Input[Optional[Union[_builtins.str, 'CatalogTier']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
+                 readme: pulumi.Input[Optional[_builtins.str]] = None,
                  sync_config: pulumi.Input[Optional['SyncConfigArgs']] = None):
         """
         The set of arguments for constructing a Repo resource.
@@ -42,6 +43,7 @@ class RepoArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] bundles: Sales grouping labels.
         :param pulumi.Input[Union[_builtins.str, 'CatalogTier']] catalog_tier: Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.
         :param pulumi.Input[_builtins.str] description: Free text.
+        :param pulumi.Input[_builtins.str] readme: Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone.
         :param pulumi.Input['SyncConfigArgs'] sync_config: Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
         """
         pulumi.set(__self__, "name", name)
@@ -62,6 +64,8 @@ class RepoArgs:
             description = ''
         if description is not None:
             pulumi.set(__self__, "description", description)
+        if readme is not None:
+            pulumi.set(__self__, "readme", readme)
         if sync_config is not None:
             pulumi.set(__self__, "sync_config", sync_config)
 
@@ -162,6 +166,18 @@ class RepoArgs:
         pulumi.set(self, "description", value)
 
     @_builtins.property
+    @pulumi.getter
+    def readme(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone.
+        """
+        return pulumi.get(self, "readme")
+
+    @readme.setter
+    def readme(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "readme", value)
+
+    @_builtins.property
     @pulumi.getter(name="syncConfig")
     def sync_config(self) -> pulumi.Input[Optional['SyncConfigArgs']]:
         """
@@ -188,6 +204,7 @@ class Repo(pulumi.CustomResource):
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_uid: pulumi.Input[Optional[_builtins.str]] = None,
+                 readme: pulumi.Input[Optional[_builtins.str]] = None,
                  sync_config: pulumi.Input[Optional[Union['SyncConfigArgs', 'SyncConfigArgsDict']]] = None,
                  __props__=None):
         """
@@ -203,6 +220,7 @@ class Repo(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] description: Free text.
         :param pulumi.Input[_builtins.str] name: The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).
         :param pulumi.Input[_builtins.str] parent_uid: The group the repo lives in.
+        :param pulumi.Input[_builtins.str] readme: Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone.
         :param pulumi.Input[Union['SyncConfigArgs', 'SyncConfigArgsDict']] sync_config: Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
         """
         ...
@@ -237,6 +255,7 @@ class Repo(pulumi.CustomResource):
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_uid: pulumi.Input[Optional[_builtins.str]] = None,
+                 readme: pulumi.Input[Optional[_builtins.str]] = None,
                  sync_config: pulumi.Input[Optional[Union['SyncConfigArgs', 'SyncConfigArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -263,6 +282,7 @@ class Repo(pulumi.CustomResource):
             if parent_uid is None and not opts.urn:
                 raise TypeError("Missing required property 'parent_uid'")
             __props__.__dict__["parent_uid"] = parent_uid
+            __props__.__dict__["readme"] = readme
             __props__.__dict__["sync_config"] = sync_config
             __props__.__dict__["create_time"] = None
             __props__.__dict__["custom_overlay"] = None
@@ -301,6 +321,7 @@ class Repo(pulumi.CustomResource):
         __props__.__dict__["description"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["parent_uid"] = None
+        __props__.__dict__["readme"] = None
         __props__.__dict__["sync_config"] = None
         __props__.__dict__["uid"] = None
         __props__.__dict__["update_time"] = None
@@ -377,6 +398,14 @@ class Repo(pulumi.CustomResource):
         The group the repo lives in.
         """
         return pulumi.get(self, "parent_uid")
+
+    @_builtins.property
+    @pulumi.getter
+    def readme(self) -> pulumi.Output[_builtins.str]:
+        """
+        Its README (Markdown). The platform keeps it apart from the repo (`UpdateRepoReadme`): given, it is written after the repo and read back on refresh; left out, the live README is left alone.
+        """
+        return pulumi.get(self, "readme")
 
     @_builtins.property
     @pulumi.getter(name="syncConfig")
