@@ -5,7 +5,16 @@
  * Automation API stack or an API client and are usable from code and tests.
  */
 
-export { main, describeError, COMMANDS, USAGE } from "./main";
+import { accessCommand } from "./commands/access";
+import { authCommand } from "./commands/auth";
+import { exportCommand } from "./commands/export";
+import { drift } from "./commands/drift";
+import { review } from "./commands/review";
+import type { Command } from "./command";
+
+export { main, describeError, USAGE } from "./main";
+/** Every `irv` command, in the order `irv --help` lists them (the program loads only the one it runs: cli/commands/list.ts). */
+export const COMMANDS: readonly Command[] = [drift, review, accessCommand, exportCommand, authCommand];
 export { EXIT, UsageError, type Command, type Io } from "./command";
 export { openStack, type StackSelection } from "./stack";
 export * from "./drift";
