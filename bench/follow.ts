@@ -28,7 +28,7 @@ const GROUPS = 30;
 const ROUNDS = 10;
 /** The hand edits per hour the comparison assumes: a busy org. */
 const EDITS_PER_HOUR = 60;
-const IRV = path.join(repoRoot, "dist", "cli", "index.js");
+const IRV = path.join(repoRoot, "dist", "cli", "bin.js");
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

@@ -73,7 +73,7 @@ interface Measured {
 export function irvDrift(t: TestStack, stackName: string): Promise<number | null> {
   const env = { ...process.env, ...pulumiEnv(path.join(path.dirname(t.workDir), "home")) };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist", "cli", "index.js"), "drift", "--stack", stackName, "--cwd", t.workDir], {
+    const child = spawn(process.execPath, [path.join(repoRoot, "dist", "cli", "bin.js"), "drift", "--stack", stackName, "--cwd", t.workDir], {
       env,
       stdio: "ignore",
     });

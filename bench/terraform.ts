@@ -34,7 +34,10 @@
  * the state once, at the end, instead of as each step starts and ends), to measure what those
  * writes cost; a crash mid-operation then loses what it did, so no one should pick it for speed.
  *
- *   npm run bench -- terraform [--sizes 300,1500] [--latency 0,40] [--runs 3] [--tools tofu,pulumi,bridged] [--unmeasured-setup] [--skip-checkpoints]
+ * `--settings speed` measures only the speed settings (both by default): at 1,500 resources the
+ * defaults' creates and destroys take most of an hour on a loaded machine.
+ *
+ *   npm run bench -- terraform [--sizes 300,1500] [--latency 0,40] [--runs 3] [--tools tofu,pulumi,bridged] [--settings defaults,speed] [--unmeasured-setup] [--skip-checkpoints]
  */
 import { execFileSync, spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -60,7 +63,8 @@ const FAST = 50;
 
 const TOOLS = ["tofu", "pulumi", "bridged"] as const;
 type Tool = (typeof TOOLS)[number];
-type Setting = "defaults" | "speed";
+const SETTINGS = ["defaults", "speed"] as const;
+type Setting = (typeof SETTINGS)[number];
 
 /** One side: a tool at a setting, with its own org under its own group. */
 interface Side {
@@ -417,6 +421,8 @@ interface MeasureOptions {
   skipCheckpoints: boolean;
   /** The tools measured. */
   tools: readonly Tool[];
+  /** The settings measured. */
+  settings: readonly Setting[];
 }
 
 /** One size at one latency. */
@@ -429,7 +435,7 @@ async function measure(bin: string, bridge: Bridge | undefined, n: number, laten
   const sides: Side[] = [];
   const samples: Measured["samples"] = {};
   try {
-    for (const setting of ["defaults", "speed"] as const)
+    for (const setting of o.settings)
       for (const tool of o.tools) {
         const { uid } = await api(server, "POST", `/iam/v2beta1/groups/${server.organization}`, { name: `${tool}-${setting}` });
         sides.push(
@@ -513,9 +519,7 @@ function report(m: Measured): string {
     `${m.n / 5} teams of group, subgroup, custom role, identity and role binding per side; wall clock (median of ${runs} runs for plan and refresh, one run otherwise); API requests counted at the server; sides: ${Object.keys(m.samples).join("; ")}.`,
     "Exit codes: plan 0 = no changes; drift 2 = drift found (`tofu plan -refresh-only -detailed-exitcode`, `irv drift`, and for the bridged provider `pulumi refresh --preview-only --expect-no-changes`). —: not measured, or the side cannot (tofu and the dynamic classes import nothing here).",
     "",
-    ...table("defaults"),
-    "",
-    ...table("speed"),
+    ...m.o.settings.flatMap((setting, i) => [...(i ? [""] : []), ...table(setting)]),
     ...(m.o.unmeasuredSetup ? ["", "Create and destroy ran unmeasured (`--unmeasured-setup`)."] : []),
     ...(m.o.skipCheckpoints
       ? ["", "The Pulumi sides ran with PULUMI_SKIP_CHECKPOINTS=true (`--skip-checkpoints`): the state written once per operation."]
@@ -540,14 +544,14 @@ function numbersOf(argv: string[], name: string): number[] | undefined {
   return xs;
 }
 
-/** `--tools a,b` of a command line (every tool if not given). */
-function toolsOf(argv: string[]): Tool[] {
-  const i = argv.indexOf("--tools");
-  if (i < 0) return [...TOOLS];
+/** `--name a,b` of a command line: some of `all` (all of them if not given). */
+function someOf<T extends string>(argv: string[], name: string, all: readonly T[]): T[] {
+  const i = argv.indexOf(name);
+  if (i < 0) return [...all];
   const xs = (argv[i + 1] ?? "").split(",");
   for (const x of xs)
-    if (!(TOOLS as readonly string[]).includes(x)) throw new Error(`--tools: expected some of ${TOOLS.join(", ")}, got ${argv[i + 1] ?? "nothing"}`);
-  return xs as Tool[];
+    if (!(all as readonly string[]).includes(x)) throw new Error(`${name}: expected some of ${all.join(", ")}, got ${argv[i + 1] ?? "nothing"}`);
+  return xs as T[];
 }
 
 /** Runs every size at every latency; returns the section of BENCHMARKS.md (without its heading). */
@@ -555,7 +559,8 @@ export async function runTerraformBench(argv: string[]): Promise<string> {
   const sizes = sizesOf(argv) ?? [300, 1500];
   const latencies = numbersOf(argv, "--latency") ?? [0, 40];
   const runs = numbersOf(argv, "--runs")?.[0] ?? 3;
-  const tools = toolsOf(argv);
+  const tools = someOf(argv, "--tools", TOOLS);
+  const settings = someOf(argv, "--settings", SETTINGS);
   // tofu is built only if it is measured (its first build takes many minutes).
   const bin = tools.includes("tofu") ? terraformDir() : "";
   const bridge = tools.includes("bridged") ? ensureBridge() : undefined;
@@ -566,6 +571,7 @@ export async function runTerraformBench(argv: string[]): Promise<string> {
         await measure(bin, bridge, n, latency, {
           runs,
           tools,
+          settings,
           unmeasuredSetup: argv.includes("--unmeasured-setup"),
           skipCheckpoints: argv.includes("--skip-checkpoints"),
         }),

@@ -1,12 +1,20 @@
 #!/usr/bin/env node
 /**
- * The `irv` command (bin in package.json): `irv drift`, `irv review`, `irv export`. A thin layer
+ * The `irv` command's library (its program is cli/bin.ts): `irv drift`, `irv review`, `irv export`. A thin layer
  * over the functions it re-exports (`runDrift`, `runReview`, `runExport`), which take an
  * Automation API stack or an API client and are usable from code and tests.
  */
-import { main } from "./main";
 
-export { main, describeError, COMMANDS, USAGE } from "./main";
+import { accessCommand } from "./commands/access";
+import { authCommand } from "./commands/auth";
+import { exportCommand } from "./commands/export";
+import { drift } from "./commands/drift";
+import { review } from "./commands/review";
+import type { Command } from "./command";
+
+export { main, describeError, USAGE } from "./main";
+/** Every `irv` command, in the order `irv --help` lists them (the program loads only the one it runs: cli/commands/list.ts). */
+export const COMMANDS: readonly Command[] = [drift, review, accessCommand, exportCommand, authCommand];
 export { EXIT, UsageError, type Command, type Io } from "./command";
 export { openStack, type StackSelection } from "./stack";
 export * from "./drift";
@@ -14,12 +22,5 @@ export * from "./review";
 export { runExport, type ExportOptions, type ExportResult } from "./export";
 export * as exporting from "./export";
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => (process.exitCode = code),
-    (e) => {
-      process.stderr.write(`irv: ${(e as Error)?.message ?? String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+// Run as a program (as `node dist/cli/index.js`), it is the `irv` command.
+if (require.main === module) require("./bin");

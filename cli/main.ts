@@ -1,15 +1,8 @@
-import { accessCommand } from "./commands/access";
-import { authCommand } from "./commands/auth";
-import { exportCommand } from "./commands/export";
-import { drift } from "./commands/drift";
-import { review } from "./commands/review";
 import { EXIT, UsageError, processIo, type Command, type Io } from "./command";
+import { COMMAND_LIST } from "./commands/list";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { terminalText } from "./format/terminal";
-
-/** Every `irv` command, in the order `irv --help` lists them. */
-export const COMMANDS: readonly Command[] = [drift, review, accessCommand, exportCommand, authCommand];
 
 /** `irv --help`. */
 export const USAGE = `Usage: irv <command> [options]
@@ -19,7 +12,7 @@ the Pulumi Automation API (the \`pulumi\` CLI must be on PATH for drift and revi
 command-line login as an identity (\`irv auth\`).
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`).join("\n")}
+${COMMAND_LIST.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`).join("\n")}
 
 Run \`irv <command> --help\` for a command's options; \`irv --version\` prints the version.
 
@@ -41,12 +34,13 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     io.out(USAGE);
     return name === undefined ? EXIT.error : EXIT.ok;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMAND_LIST.find((c) => c.name === name);
+  if (!entry) {
     io.err(`irv: unknown command "${name}"\n\n${USAGE}`);
     return EXIT.error;
   }
   try {
+    const command: Command = await entry.load();
     return await command.run(rest, io);
   } catch (e) {
     io.err(terminalText(`irv ${name}: ${describeError(e)}`));

@@ -1,11 +1,15 @@
 /**
- * Writes V8's code cache for the plugin's bundle (dist/plugin/bundle.cache; see plugin/boot.ts),
- * as the last step of `npm run build`. The cache holds what V8 compiled, so the bundle runs first:
- * its modules load and the plugin begins to start, as under the engine; the cache is written before
- * the server binds (nothing is printed, no port is taken) and the process exits.
+ * Writes V8's code cache for the plugin's bundle (dist/plugin/bundle.cache; see plugin/boot.ts)
+ * and the bundle's hash (dist/plugin/bundle.id, which names a user's own cache), as the last step
+ * of `npm run build`. The cache holds what V8 compiled, so the bundle runs first: its modules load
+ * and the plugin begins to start, as under the engine; the cache is written before the server
+ * binds (nothing is printed, no port is taken) and the process exits.
  */
-import { writeFileSync } from "node:fs";
-import { CACHE, runBundle } from "../plugin/boot";
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { BUNDLE, BUNDLE_ID, CACHE, runBundle } from "../plugin/boot";
 
-writeFileSync(CACHE, runBundle().createCachedData());
+writeFileSync(BUNDLE_ID, `${createHash("sha256").update(readFileSync(BUNDLE)).digest("hex").slice(0, 32)}\n`);
+// Without a cache: an old one (a previous build's) must not be what this one is made from.
+writeFileSync(CACHE, runBundle({ cache: false }).createCachedData());
 process.exit(0);

@@ -1,15 +1,14 @@
 import { parseArgs } from "node:util";
-import { readSettings } from "../../client";
 import { ACCESS_FORMATS, formatAnswer } from "../access/format";
-import { askApi, askState } from "../access/load";
 import type { AccessAnswer } from "../access/ask";
 import { EXIT, HELP_OPTION, UsageError, oneOf, parsing, type Command } from "../command";
+import { summaryOf } from "./list";
 import { openStack, selectedStackConfig } from "../stack";
 
 /** `irv access`: who can do what, where, on the live organization or in a stack's state. */
 export const accessCommand: Command = {
   name: "access",
-  summary: "ask who can do what, where: can-i, who-can, what (live through the API, or a stack's state)",
+  summary: summaryOf("access"),
   help: `Usage: irv access can-i IDENTITY CAPABILITY GROUP [options]
        irv access who-can CAPABILITY GROUP [options]
        irv access what IDENTITY [options]
@@ -67,6 +66,8 @@ Exit codes: 0 success (can-i: yes), 4 can-i: no, 5 can-i: cannot tell, 1 error.`
         `irv access ${question} takes ${arity[question]} argument${arity[question] === 1 ? "" : "s"}, not ${args.length}\nRun \`irv access --help\` for usage.`,
       );
     const selection = { stack: values.stack, cwd: values.cwd };
+    // Loaded here, not with every command (cli/bin.ts): the API client and the access model.
+    const [{ readSettings }, { askApi, askState }] = await Promise.all([import("../../client"), import("../access/load")]);
     let asker;
     if ((values.stack || values.cwd) && !values.live) asker = await askState(await openStack(selection));
     else {

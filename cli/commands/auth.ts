@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { isLoopbackHost } from "../../api/fields";
 import { ExchangeTokenSource, expiryOf, loginFile, loginToken, readLogin, removeLogin, writeLogin } from "../../client/auth";
 import { EXIT, HELP_OPTION, parsing, UsageError, type Command, type Io } from "../command";
+import { summaryOf } from "./list";
 
 const HELP = `Usage: irv auth login --identity UID --identity-token FILE [--api-url URL] [--auth-url URL]
        irv auth token [--audience AUD]
@@ -43,7 +44,7 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 /** `irv auth`: log in as an identity, print tokens, log out. */
 export const authCommand: Command = {
   name: "auth",
-  summary: "log in as an identity, print API or registry tokens, log out",
+  summary: summaryOf("auth"),
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parsing("auth", () =>

@@ -1,14 +1,15 @@
 import { parseArgs } from "node:util";
 import type { Kind } from "../../api/kinds";
 import { EXIT, STACK_OPTIONS, UsageError, oneOf, parsing, type Command } from "../command";
-import { WATCHED_KINDS } from "../drift/access";
-import { DRIFT_FORMATS, formatDrift, runDrift } from "../drift";
+import { summaryOf } from "./list";
+import { WATCHED_KINDS } from "../drift/watched";
+import { DRIFT_FORMATS } from "../drift/format";
 import { openStack, readStack } from "../stack";
 
 /** `irv drift`: compare a stack with the live API; exit 2 on drift. */
 export const drift: Command = {
   name: "drift",
-  summary: "report what differs between a stack and the live API (exit 2 on drift)",
+  summary: summaryOf("drift"),
   help: `Usage: irv drift [--stack S] [--cwd DIR] [--format text|markdown|json] [--expect UID|NAME]...
                  [--watch KINDS] [--no-access] [--engine]
        irv drift --follow [--listen HOST:PORT] [--group UID] [--issuer URL] [options above]
@@ -131,8 +132,9 @@ Exit codes: 0 in sync, 2 drift found, 1 error.`,
         io,
       );
     }
-    // The stack's files are read without the Automation API; it is opened only if the engine must refresh.
-    const contents = await readStack(selection);
+    // The stack's files are read without the Automation API (it is opened only if the engine must
+    // refresh), by pulumi CLI runs that go on while the modules comparing them with the API load.
+    const [contents, { runDrift, formatDrift }] = await Promise.all([readStack(selection), import("../drift")]);
     const report = await runDrift({
       stack: () => openStack(selection),
       contents,

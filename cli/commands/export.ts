@@ -3,13 +3,14 @@ import { readSettings } from "../../client/config";
 import { clientFor } from "../../client/session";
 import { parseArgs } from "node:util";
 import { EXIT, HELP_OPTION, parsing, UsageError, type Command } from "../command";
+import { summaryOf } from "./list";
 import { importCommand, packageSpec, runExport, setSecretCommand } from "../export";
 import { openStack } from "../stack";
 
 /** `irv export`: turn a live group subtree into a Pulumi program that adopts it. */
 export const exportCommand: Command = {
   name: "export",
-  summary: "write a Pulumi program that adopts a live group subtree",
+  summary: summaryOf("export"),
   help: `Usage: irv export --group UID [--out DIR] [--import-file FILE] [--api-url URL] [--name NAME] [--stack S --cwd DIR]
 
 Reads the group's subtree through the API (groups, identities, custom roles, role bindings,

@@ -4,13 +4,14 @@ import { parseArgs } from "node:util";
 import { capabilityNamed } from "../../api/capabilities";
 import { parsePolicyConfig } from "../../policy/config";
 import { EXIT, STACK_OPTIONS, UsageError, oneOf, parsing, type Command } from "../command";
+import { summaryOf } from "./list";
 import { REVIEW_FORMATS, formatReview, runReview } from "../review";
 import { openStack } from "../stack";
 
 /** `irv review`: a preview grouped for a pull request reviewer. */
 export const review: Command = {
   name: "review",
-  summary: "preview a change grouped by create / update / replace / delete, with field diffs and IAM guardrail findings",
+  summary: summaryOf("review"),
   help: `Usage: irv review [--stack S] [--cwd DIR] [--format markdown|json|text] [--refresh] [--detailed-exitcode]
                   [--no-policy | --policy-config FILE] [--gate CAPS@GROUP]... [--allow NAME]...
 

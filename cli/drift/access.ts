@@ -10,9 +10,9 @@ import { isSelfOrAncestor } from "../../api/uid";
 import { AccessModel, hydratedNames, itemsOfApi, itemsOfState, orgOfItems, type ResourceItem, type StateResource } from "../../policy/access";
 import { clientOfContents } from "../access/load";
 import { UsageError } from "../command";
+import { WATCHED_KINDS } from "./watched";
 
-/** The kinds whose items made by hand are drift of access. */
-export const WATCHED_KINDS: readonly Kind[] = ["roleBindings", "identities", "roles", "groupInvites", "identityProviders"];
+export { WATCHED_KINDS } from "./watched";
 
 /** The stack config key listing expected items (uids or names), a JSON array or comma-separated. */
 export const EXPECTED_KEY = "irv-drift:expectedAccess";

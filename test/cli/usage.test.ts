@@ -1,7 +1,10 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runIrv } from "../support/cli";
+import { COMMANDS } from "../../cli";
+import { COMMAND_LIST } from "../../cli/commands/list";
+import { IRV_BIN, runIrv } from "../support/cli";
 import { repoRoot } from "../support/engine";
 
 // The compiled bin's argument handling and exit codes; no engine and no server needed.
@@ -18,6 +21,24 @@ describe("irv command line", () => {
       expect(r.stdout).toContain(`Usage: irv ${c}`);
       expect(r.stdout).toMatch(/Exit codes: 0 /);
     }
+  });
+
+  it("loads only the command it runs: its help needs no API client, no access model, no Automation API", () => {
+    // A fresh node process running the bin as the shell does, reporting what it had loaded when it exited.
+    const script = `process.argv.splice(1, 1, ${JSON.stringify(IRV_BIN)}, "drift", "--help");
+      process.on("exit", () => require("fs").writeSync(2, JSON.stringify(Object.keys(require.cache))));
+      require(${JSON.stringify(IRV_BIN)});`;
+    const run = spawnSync(process.execPath, ["-e", script, "--"], { encoding: "utf8" });
+    expect(run.stdout).toContain("Usage: irv drift");
+    const loaded: string[] = JSON.parse(run.stderr);
+    expect(loaded.some((m) => m.endsWith(path.join("cli", "commands", "drift.js")))).toBe(true);
+    expect(loaded.filter((m) => m.includes(`${path.sep}node_modules${path.sep}`))).toEqual([]);
+    for (const other of ["review", "access", "export", "auth"])
+      expect(loaded.filter((m) => m.endsWith(path.join("cli", "commands", `${other}.js`)))).toEqual([]);
+  });
+
+  it("lists the same commands, in the same order, to the program and to code using cli", () => {
+    expect(COMMANDS.map((c) => [c.name, c.summary])).toEqual(COMMAND_LIST.map((c) => [c.name, c.summary]));
   });
 
   it("prints its version, the package's, exit 0 (issue 39)", async () => {

@@ -1,5 +1,5 @@
 /**
- * Helpers for the `irv` CLI tests: run the compiled command (dist/cli/index.js, built by
+ * Helpers for the `irv` CLI tests: run the compiled command (dist/cli/bin.js, built by
  * `npm test`) as a child process and capture its exit code and output.
  */
 import { spawn } from "node:child_process";
@@ -16,9 +16,9 @@ export interface IrvRun {
 }
 
 /** The compiled `irv` bin. */
-export const IRV_BIN = path.join(repoRoot, "dist", "cli", "index.js");
+export const IRV_BIN = path.join(repoRoot, "dist", "cli", "bin.js");
 
-/** Runs `node dist/cli/index.js ...args` with `env` added to this process's environment. */
+/** Runs `node dist/cli/bin.js ...args` with `env` added to this process's environment. */
 export function runIrv(args: string[], env: Record<string, string> = {}, cwd = repoRoot): Promise<IrvRun> {
   return runNode([IRV_BIN, ...args], env, cwd);
 }
