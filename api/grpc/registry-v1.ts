@@ -1,6 +1,7 @@
 /**
  * The registry's v1 service (`chainguard.platform.registry.Registry`) for what irv-server serves
- * of it: `GetPackageVersionMetadata`, a package's version streams. Its other methods answer
+ * of it: `GetPackageVersionMetadata`, a package's version streams, and a repo's deployment
+ * (`CreateDeployment`, `UpdateDeployment`, `GetDeployment`: api/kinds/repoDeployments.ts). Its other methods answer
  * UNIMPLEMENTED; the SDK's descriptors do not link their REST mappings (catalog.ts), so they are
  * recorded by name only.
  */
@@ -15,6 +16,18 @@ const served: Record<string, ProtoMethod> = {
     response: "PackageVersionMetadata",
     http: { method: "get", path: "/registry/v1/versions/{package=**}" },
   },
+  // A repo's deployment (server/routes/v1/deployments.ts).
+  CreateDeployment: {
+    request: "CreateDeploymentRequest",
+    response: "Deployment",
+    http: { method: "post", path: "/registry/v1/repos/{parent_id=**}/deployment", body: "*" },
+  },
+  UpdateDeployment: {
+    request: "UpdateDeploymentRequest",
+    response: "Deployment",
+    http: { method: "put", path: "/registry/v1/repos/{repo_id=**}/deployment", body: "*" },
+  },
+  GetDeployment: { request: "GetDeploymentRequest", response: "Deployment", http: { method: "get", path: "/registry/v1/repos/{repo_id=**}/deployment" } },
 };
 
 export const registryV1: ProtoPackage = {
@@ -25,6 +38,12 @@ export const registryV1: ProtoPackage = {
     },
   },
   messages: {
+    // A repo's deployment.
+    Deployment: { fields: { id: "1 string", charts: "2 repeated HelmChart" } },
+    HelmChart: { fields: { source: "1 optional string", repo: "2 string", chart: "3 optional string" } },
+    CreateDeploymentRequest: { fields: { parent_id: "1 string", charts: "2 repeated HelmChart" } },
+    UpdateDeploymentRequest: { fields: { repo_id: "1 string", charts: "2 repeated HelmChart" } },
+    GetDeploymentRequest: { fields: { repo_id: "1 string" } },
     PackageVersionMetadataRequest: { fields: { package: "1 string" } },
     PackageVersionMetadata: {
       fields: {

@@ -121,8 +121,8 @@ export function deleteRepo(ctx: ServerContext, uid: string): void {
   ctx.store.repos.remove(uid);
 }
 
-/** A repo as the API writes it: unset messages as null (as the platform's gateway writes them), no README (GetRepoReadme reads it). */
+/** A repo as the API writes it: unset messages as null (as the platform's gateway writes them), no README (GetRepoReadme reads it) nor deployment (GetDeployment). */
 export function renderRepo(r: RepoRecord): unknown {
-  const { readme: _readme, ...rest } = r;
+  const { readme: _readme, deployment: _deployment, ...rest } = r;
   return { ...rest, sync_config: r.sync_config ?? null, customOverlay: r.customOverlay ?? null };
 }

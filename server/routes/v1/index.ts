@@ -19,6 +19,7 @@ import { paginatePublic, PUBLIC_WORK_MAX } from "../../list/public";
 import type { Keyed } from "../../store";
 import { eachV1Collection } from "../all";
 import { collectionAccess, uidOf, type CollectionRoutes } from "../collection";
+import { DEPLOYMENT_SUFFIX, serveDeployment } from "./deployments";
 import { fromV1, resetMask, toV1, toV1Listed } from "./shapes";
 
 /** v2beta1 List parameters v1 filters do not have: ignored, as the gateway ignores what a request message lacks. */
@@ -127,19 +128,29 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
     return { items };
   });
 
-  app.get(`${path}/*`, readOptions, refuse(`v1 has no Get by id: list ${path}?id=<id>, or use ${COLLECTIONS[name].path}/<uid>`));
+  // A repo's deployment (`<repo>/deployment`, registry v1 only: ./deployments.ts) shares the repos' wildcard.
+  const orDeployment =
+    (handler: (req: FastifyRequest) => Promise<unknown>) =>
+    async (req: FastifyRequest): Promise<unknown> => {
+      const wildcard = (req.params as { "*": string })["*"];
+      return name === "repos" && wildcard.endsWith(DEPLOYMENT_SUFFIX) ? serveDeployment(ctx, req, wildcard) : handler(req);
+    };
+
+  app.get(`${path}/*`, readOptions, orDeployment(refuse(`v1 has no Get by id: list ${path}?id=<id>, or use ${COLLECTIONS[name].path}/<uid>`)));
 
   const create = def.create;
   app.post(
     `${path}/*`,
-    create
-      ? async (req) => {
-          noQuery(req, "is not a query parameter of creates");
-          const parent = parseUid((req.params as { "*": string })["*"], "parent");
-          ctx.authz.require(callerOf(req), cap("create"), parent);
-          return toV1(name, createOne(req, parent, fromV1(name, req.body)));
-        }
-      : refuse(def.readOnly ?? `${name} cannot be created`),
+    orDeployment(
+      create
+        ? async (req) => {
+            noQuery(req, "is not a query parameter of creates");
+            const parent = parseUid((req.params as { "*": string })["*"], "parent");
+            ctx.authz.require(callerOf(req), cap("create"), parent);
+            return toV1(name, createOne(req, parent, fromV1(name, req.body)));
+          }
+        : refuse(def.readOnly ?? `${name} cannot be created`),
+    ),
   );
 
   const update = def.update;
@@ -147,15 +158,17 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
   app.patch(`${path}/*`, refuse(update ? `v1 updates with PUT ${path}/<id>` : (def.readOnly ?? `${name} cannot be updated`)));
   app.put(
     `${path}/*`,
-    update
-      ? async (req: FastifyRequest) => {
-          noQuery(req, "is not a query parameter of v1 updates: a v1 PUT replaces every updatable field");
-          const uid = uidOf(req);
-          guard(req, "update", uid);
-          const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
-          return toV1(name, updateOne(req, uid, body, resetMask(update.maskPaths, body)));
-        }
-      : refuse(def.readOnly ?? `${name} cannot be updated`),
+    orDeployment(
+      update
+        ? async (req: FastifyRequest) => {
+            noQuery(req, "is not a query parameter of v1 updates: a v1 PUT replaces every updatable field");
+            const uid = uidOf(req);
+            guard(req, "update", uid);
+            const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
+            return toV1(name, updateOne(req, uid, body, resetMask(update.maskPaths, body)));
+          }
+        : refuse(def.readOnly ?? `${name} cannot be updated`),
+    ),
   );
 
   app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse(def.readOnly ?? `${name} cannot be deleted`));
