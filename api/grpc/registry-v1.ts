@@ -5,7 +5,9 @@
  * UNIMPLEMENTED; the SDK's descriptors do not link their REST mappings (catalog.ts), so they are
  * recorded by name only.
  */
+import { repoDeployments } from "../kinds";
 import { SDK_SERVICES } from "./catalog";
+import { kindFacts } from "./kinds";
 import type { ProtoMethod, ProtoPackage } from "./proto";
 
 const SERVICE = "chainguard.platform.registry.Registry";
@@ -38,9 +40,8 @@ export const registryV1: ProtoPackage = {
     },
   },
   messages: {
-    // A repo's deployment.
-    Deployment: { fields: { id: "1 string", charts: "2 repeated HelmChart" } },
-    HelmChart: { fields: { source: "1 optional string", repo: "2 string", chart: "3 optional string" } },
+    // A repo's deployment: `Deployment` and `HelmChart` from its kind's definition.
+    ...kindFacts([repoDeployments]).messages,
     CreateDeploymentRequest: { fields: { parent_id: "1 string", charts: "2 repeated HelmChart" } },
     UpdateDeploymentRequest: { fields: { repo_id: "1 string", charts: "2 repeated HelmChart" } },
     GetDeploymentRequest: { fields: { repo_id: "1 string" } },

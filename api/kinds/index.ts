@@ -15,6 +15,7 @@ import { identityProviders } from "./identityProviders";
 import { roleBindings } from "./roleBindings";
 import { roles } from "./roles";
 import { repos } from "./repos";
+import { repoDeployments } from "./repoDeployments";
 import { subscriptions } from "./subscriptions";
 import { tags } from "./tags";
 import { displayNameOf, dynamicTokenOf, fieldEntries, protoNameOf, snakeOf, tokenOf, wireNameOf, type KindDefinition } from "./definition";
@@ -22,10 +23,22 @@ import { displayNameOf, dynamicTokenOf, fieldEntries, protoNameOf, snakeOf, toke
 export * from "./definition";
 export * from "./derive";
 export * from "./order";
-export { groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, tags, subscriptions };
+export { groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, tags, repoDeployments, subscriptions };
 
 /** The kinds, in the order the docs and `irv export` list them. */
-export const KINDS = [groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, tags, subscriptions] as const;
+export const KINDS = [
+  groups,
+  identities,
+  roles,
+  roleBindings,
+  identityProviders,
+  accountAssociations,
+  groupInvites,
+  repos,
+  tags,
+  repoDeployments,
+  subscriptions,
+] as const;
 
 /** The kinds `irv export` declares: all but those whose definition says `exported: false`. */
 export type ExportedKind = Exclude<(typeof KINDS)[number], { exported: false }>["kind"];

@@ -108,7 +108,9 @@ export function providerFor<C extends CollectionName, I extends object, O extend
         const adopted = await adopt(client, spec, ins, call);
         return { id: adopted.id, outs: adopted.outs as O };
       }
-      const item = await createRecovering(client, spec, ins, call);
+      const item = await createRecovering(client, spec, ins, call).catch((e: unknown) => {
+        throw spec.createError?.(e, ins) ?? e;
+      });
       spec.created?.(item);
       return { id: item.uid, outs: outputsFor(spec, item, ins) as O };
     },
@@ -121,6 +123,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
         if (e instanceof NotFoundError) return undefined;
         throw e;
       }
+      if (spec.gone?.(item)) return undefined;
       const outs = outputsFor(spec, item, props ?? {});
       return { id: item.uid, props: outs as O, inputs: inputsOf(spec, outs) as I };
     },
@@ -132,7 +135,9 @@ export function providerFor<C extends CollectionName, I extends object, O extend
       const client = currentClient();
       const call = callOf(o);
       if (c.mask.length) {
-        const item = await client.update(spec.collection, id, updateBody(spec, ins, c.mask), c.mask, call);
+        const item = await client.update(spec.collection, id, updateBody(spec, ins, c.mask), c.mask, call).catch((e: unknown) => {
+          throw spec.updateError?.(e, id) ?? e;
+        });
         return { outs: outputsFor(spec, item, ins) as O };
       }
       // Nothing to change on the API (a stack moving between the plugin and the dynamic classes):

@@ -114,15 +114,16 @@ export function updateRepo(ctx: ServerContext, uid: string, body: unknown, mask:
   return updated;
 }
 
-/** Deletes a repo and its tags. */
+/** Deletes a repo, its tags and its deployment. */
 export function deleteRepo(ctx: ServerContext, uid: string): void {
   requireItem(ctx.store.repos, uid, "repo");
   for (const t of ctx.store.tags.childrenOf(uid)) ctx.store.tags.remove(t.uid);
+  if (ctx.store.repoDeployments.get(uid)) ctx.store.repoDeployments.remove(uid);
   ctx.store.repos.remove(uid);
 }
 
-/** A repo as the API writes it: unset messages as null (as the platform's gateway writes them), no README (GetRepoReadme reads it) nor deployment (GetDeployment). */
+/** A repo as the API writes it: unset messages as null (as the platform's gateway writes them), no README (GetRepoReadme reads it). */
 export function renderRepo(r: RepoRecord): unknown {
-  const { readme: _readme, deployment: _deployment, ...rest } = r;
+  const { readme: _readme, ...rest } = r;
   return { ...rest, sync_config: r.sync_config ?? null, customOverlay: r.customOverlay ?? null };
 }

@@ -5,7 +5,6 @@
  * hashes and the model renders the wire shape.
  */
 import type { resources } from "../../api";
-import type { HelmChart } from "../../api/kinds/repoDeployments";
 import type { CollectionName } from "../../api/collections";
 import type {
   accountAssociations,
@@ -67,11 +66,8 @@ export type SubscriptionRecord = ItemOf<typeof subscriptions>;
 
 /** Who may read a repo (and its tags) without a token. */
 export type Visibility = "public" | "private";
-/**
- * A repo, with who may read it without a token, its README (which GetRepoReadme reads) and its
- * deployment's charts (registry v1 GetDeployment; absent when it has none), neither in its item.
- */
-export type RepoRecord = resources.Repo & { visibility: Visibility; readme?: string; deployment?: HelmChart[] };
+/** A repo, with who may read it without a token and its README (which GetRepoReadme reads, apart from the repo). */
+export type RepoRecord = resources.Repo & { visibility: Visibility; readme?: string };
 export type TagRecord = resources.Tag;
 export type AdvisoryRecord = resources.Advisory;
 

@@ -87,6 +87,8 @@ describe("every method the page marks served, on a live irv-server over REST", (
       subscriptions: "subscription",
       repos: "repo",
       tags: "tag",
+      // A deployment's path names its repo (and a deployment is made first: see below).
+      repoDeployments: "repo",
     };
     const others: Record<string, string> = {};
     for (const c of ["advisories"] as const) others[c] = (await listAll(api, c, { "uidp.descendants_of": server.organization, page_size: 1 }))[0].uid;

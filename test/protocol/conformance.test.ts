@@ -107,7 +107,7 @@ describe("the kinds' events", () => {
     for (const d of KINDS as readonly KindDefinition[])
       for (const [action, verb] of Object.entries(METHOD) as [ChangeAction, string][]) {
         const platform = named.get(`${d.proto.package}.${d.proto.service}/${verb}${d.proto.message}`);
-        expect(d.events[action], `${d.kind} ${action}`).toBe(platform?.type);
+        expect(d.events?.[action], `${d.kind} ${action}`).toBe(platform?.type);
         if (platform) expect(rule(eventGroupOf(d, action, uid)), `${d.kind} ${action}: group`).toBe(platform.group);
       }
   });

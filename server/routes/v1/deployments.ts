@@ -2,8 +2,8 @@
  * A repo's deployment on registry v1: `POST` (CreateDeployment), `PUT` (UpdateDeployment) and
  * `GET` (GetDeployment) at `/registry/v1/repos/{id}/deployment`, with the charts' rules of its kind
  * (api/kinds/repoDeployments.ts). There is no List and no Delete: an Update with no charts clears
- * it (how the platform's Terraform provider destroys one), and it is gone with its repo. It is kept
- * on the repo's record (so in the data directory with it), apart from the repo's v2beta1 item.
+ * it (how the platform's Terraform provider destroys one), and it is gone with its repo. The store
+ * keeps it as an item of its kind (`repoDeployments`, keyed by its repo's uid).
  *
  * Each method takes the platform's capability on the repo (its `iam_scope`): Get
  * `registry.deployments.list` (viewers hold it), Create `registry.deployments.create` (no built-in
@@ -19,7 +19,6 @@ import { identityOf } from "../../authz";
 import { callerOf, type ServerContext } from "../../context";
 import { alreadyExists, notFound, permissionDenied, unauthenticated } from "../../errors";
 import { requireItem } from "../../model/common";
-import type { RepoRecord } from "../../store";
 import { parseBody, parseUid } from "../../validate";
 
 /** The path suffix after a repo's id. */
@@ -47,18 +46,23 @@ export function serveDeployment(ctx: ServerContext, req: FastifyRequest, wildcar
   // Repos' GETs admit callers without a token (public repos); a deployment is never public.
   if (isAnonymous(req)) throw unauthenticated("a repo's deployment is read with a token");
   authorize(ctx, callerOf(req), CAPABILITY[verb], uid);
-  const repo = requireItem(ctx.store.repos, uid, "repo");
+  requireItem(ctx.store.repos, uid, "repo");
+  const deployments = ctx.store.repoDeployments;
+  const live = deployments.get(uid);
   if (verb === "GET") {
-    if (!repo.deployment) throw notFound(`deployment of repo ${uid}`);
-    return render(uid, repo.deployment);
+    if (!live) throw notFound(`deployment of repo ${uid}`);
+    return render(uid, live.charts);
   }
   const charts = parseBody(DeploymentBody, req.body).charts ?? [];
-  if (verb === "POST" && repo.deployment) throw alreadyExists(`repo ${uid} already has a deployment: UpdateDeployment changes it`);
-  if (verb === "PUT" && !repo.deployment) throw notFound(`deployment of repo ${uid}`);
+  if (verb === "POST" && live) throw alreadyExists(`repo ${uid} already has a deployment: UpdateDeployment changes it`);
+  if (verb === "PUT" && !live) throw notFound(`deployment of repo ${uid}`);
   // No charts clears it: Get answers NOT_FOUND and Create may make it again. The repo itself does
   // not change (its updateTime stays), so its deployment makes no drift on it.
-  const { deployment: _old, ...rest } = repo;
-  const next: RepoRecord = charts.length ? { ...rest, deployment: charts } : rest;
-  ctx.store.transaction(() => ctx.store.repos.replace(next));
+  ctx.store.transaction(() => {
+    if (!charts.length) {
+      if (live) deployments.remove(uid);
+    } else if (live) deployments.replace({ uid, charts });
+    else deployments.insert({ uid, charts });
+  });
   return render(uid, charts);
 }
