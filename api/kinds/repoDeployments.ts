@@ -57,6 +57,9 @@ export const repoDeployments = defineKind({
   },
   capability: "registry.deployments",
   singleton: { path: "/registry/v1/repos", suffix: "deployment", cleared: { charts: [] } },
+  // `irv export` declares none: the API has no List of them (one Get per repo), and a declared one
+  // could be created by no built-in role nor changed by anyone but the platform's staff; import one
+  // by its repo's uid instead.
   exported: false,
   example: {
     name: "podinfo",
