@@ -9,10 +9,15 @@ interface CollectionInfo {
 
 /**
  * The kinds' collections: each under its proto package's REST prefix (`/iam/v2beta1/groups`,
- * `/events/v2beta1/subscriptions`), in its definition's default order.
+ * `/events/v2beta1/subscriptions`), in its definition's default order; a singleton kind's, its
+ * owners' (the client adds the owner's id and the suffix).
  */
 const kindCollections = Object.fromEntries(
-  (KINDS as readonly KindDefinition[]).map((k) => [k.kind, { path: `${restPrefixOf(k.proto.package)}/${k.kind}`, defaultOrder: k.defaultOrder ?? "uid" }]),
+  (KINDS as readonly KindDefinition[]).map((k) => [
+    k.kind,
+    // A singleton (a repo's deployment) lives below its owners' collection: api/kinds/definition.ts.
+    { path: k.singleton?.path ?? `${restPrefixOf(k.proto.package)}/${k.kind}`, defaultOrder: k.defaultOrder ?? "uid" },
+  ]),
 ) as {
   [K in (typeof KINDS)[number]["kind"]]: CollectionInfo;
 };

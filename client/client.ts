@@ -1,7 +1,7 @@
 import type { Dispatcher } from "undici";
 import { z } from "zod";
 import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../api/collections";
-import { maskPathOf, snakeOf, withoutNulls } from "../api/kinds";
+import { KINDS, maskPathOf, singletonPath, snakeOf, withoutNulls, type KindDefinition } from "../api/kinds";
 import type { TokenSource } from "./token-source";
 import {
   ApiError,
@@ -101,33 +101,36 @@ export class IrvClient {
 
   /** GET one resource by uid; an answer about another uid is a WrongAnswerError. */
   async get<C extends CollectionName>(c: C, uid: string, o: CallOptions = {}): Promise<Item<C>> {
-    const request = `GET ${COLLECTIONS[c].path}/${uid}`;
-    return sameUid(request, uid, this.#parse(c, await this.send("GET", `${COLLECTIONS[c].path}/${uid}`, { ...o })));
+    const path = itemPath(c, uid);
+    return sameUid(`GET ${path}`, uid, this.#parse(c, await this.send("GET", path, { ...o })));
   }
 
   /**
-   * POST a new resource under `parentUid`. Not retried on a lost response: see
-   * `createRecovering` in the provider, which looks the resource up first.
+   * POST a new resource under `parentUid` (a singleton's: at its owner's path). Not retried on a
+   * lost response: see `createRecovering` in the provider, which looks the resource up first.
    */
   async create<C extends CollectionName>(c: C, parentUid: string, body: object, o: CallOptions = {}): Promise<Item<C>> {
-    return this.#parse(c, await this.send("POST", `${COLLECTIONS[c].path}/${parentUid}`, { ...o, body }));
+    return this.#parse(c, await this.send("POST", itemPath(c, parentUid), { ...o, body }));
   }
 
   /**
    * PATCH `uid` with an explicit `updateMask`: exactly `mask`, given as wire (JSON) paths and sent
    * as the proto field names the API reads (`claimMatch` goes as `claim_match`); idempotent, so
-   * retried.
+   * retried. A singleton (a repo's deployment) is PUT whole instead: `body` is all of it.
    */
   async update<C extends CollectionName>(c: C, uid: string, body: object, mask: string[], o: CallOptions = {}): Promise<Item<C>> {
     if (mask.length === 0) throw new Error("update called with an empty mask");
+    const path = itemPath(c, uid);
+    if (singletonOf(c)) return sameUid(`PUT ${path}`, uid, this.#parse(c, await this.send("PUT", path, { ...o, body })));
     const updateMask = mask.map((p) => maskPathOf(c, p)).join(",");
-    const answer = this.#parse(c, await this.send("PATCH", `${COLLECTIONS[c].path}/${uid}`, { ...o, body, query: { updateMask } }));
-    return sameUid(`PATCH ${COLLECTIONS[c].path}/${uid}`, uid, answer);
+    const answer = this.#parse(c, await this.send("PATCH", path, { ...o, body, query: { updateMask } }));
+    return sameUid(`PATCH ${path}`, uid, answer);
   }
 
-  /** DELETE `uid`. */
+  /** DELETE `uid`; a singleton, which the API cannot delete, is cleared (PUT with its `cleared` body). */
   async delete(c: CollectionName, uid: string, o: CallOptions = {}): Promise<void> {
-    await this.send("DELETE", `${COLLECTIONS[c].path}/${uid}`, { ...o });
+    const s = singletonOf(c);
+    await this.send(s ? "PUT" : "DELETE", itemPath(c, uid), { ...o, ...(s && { body: { ...s.cleared } }) });
   }
 
   /** The README of repo `uid` (GetRepoReadme): its Markdown, `""` when it has none. */
@@ -171,6 +174,7 @@ export class IrvClient {
 
   /** One page of a List. */
   async page<C extends CollectionName>(c: C, q: ListQuery = {}, pageToken?: string, o: CallOptions = {}): Promise<Page<C>> {
+    if (singletonOf(c)) throw new Error(`${c} cannot be listed: the API has no List of them, only a Get of each`);
     const { orderBy, pageSize, skip, ...filters } = q;
     const query: Record<string, unknown> = { ...filters, page_size: pageSize ?? PAGE_SIZE_MAX };
     if (orderBy) query.order_by = orderBy;
@@ -308,8 +312,23 @@ export class IrvClient {
   }
 
   #parse<C extends CollectionName>(c: C, raw: unknown): Item<C> {
-    return checkShape(SHAPES[c] as z.ZodType, raw, `${c} response`) as Item<C>;
+    // A kind whose uid field is named otherwise (a deployment's `id`) reads as every item: by `uid`.
+    const uidName = definitionOf(c)?.proto.uidName;
+    const item = uidName && raw && typeof raw === "object" ? { ...raw, uid: (raw as Record<string, unknown>)[uidName] } : raw;
+    return checkShape(SHAPES[c] as z.ZodType, item, `${c} response`) as Item<C>;
   }
+}
+
+/** The definition of collection `c`'s kind, if it is a kind's. */
+const definitionOf = (c: CollectionName): KindDefinition | undefined => (KINDS as readonly KindDefinition[]).find((d) => d.kind === c);
+
+/** The singleton facet of collection `c`'s kind (a repo's deployment: api/kinds/definition.ts), if any. */
+const singletonOf = (c: CollectionName) => definitionOf(c)?.singleton;
+
+/** The path of item `uid` of `c` (for a create, of its parent): `<collection>/<uid>`, or a singleton's `<owner path>/<uid>/<suffix>`. */
+function itemPath(c: CollectionName, uid: string): string {
+  const s = singletonOf(c);
+  return s ? singletonPath(s, uid) : `${COLLECTIONS[c].path}/${uid}`;
 }
 
 /** `p`, or the error of `late()` once `deadline` passes first. */

@@ -44,10 +44,15 @@ const HELP = `Usage: irv-server [options]
   --request-timeout <ms>     a request's headers and body must arrive within this (default
                              30000; then 408 and the connection closes)
   --max-connections <n>      connections past this are closed at once (default 1024)
+  --staff                    declare the platform's own staff: an identity outside the
+                             organization holding the capabilities only the platform's staff
+                             hold (changing or clearing a repo's deployment); the start line
+                             then carries its token as "staffToken"
   --quiet                    no request logs on stderr
   --help                     this text
 
-Prints one JSON line on stdout when listening: {"url","authUrl","organization","token"}.
+Prints one JSON line on stdout when listening: {"url","authUrl","organization","token"}
+(and "staffToken" with --staff).
 `;
 
 async function main(): Promise<void> {
@@ -72,6 +77,7 @@ async function main(): Promise<void> {
       "delivery-queue-total": { type: "string" },
       "request-timeout": { type: "string" },
       "max-connections": { type: "string" },
+      staff: { type: "boolean", default: false },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -105,6 +111,7 @@ async function main(): Promise<void> {
     recoverJournal: values["recover-journal"],
     registryHost: values["registry-host"],
     allowPrivateIssuers: values["allow-private-issuers"],
+    staff: values.staff,
     delivery: {
       allowPrivateSinks: values["allow-private-sinks"],
       ca: values["delivery-ca"] === undefined ? undefined : readFileSync(values["delivery-ca"], "utf8"),
@@ -118,8 +125,8 @@ async function main(): Promise<void> {
     logger: !values.quiet,
     record: false,
   });
-  const { url, authUrl, organization, token } = server;
-  process.stdout.write(`${JSON.stringify({ url, authUrl, organization, token })}\n`);
+  const { url, authUrl, organization, token, staffToken } = server;
+  process.stdout.write(`${JSON.stringify({ url, authUrl, organization, token, staffToken })}\n`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;

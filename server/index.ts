@@ -15,6 +15,7 @@ import { BODY_LIMIT, buildApp, connectionLimits, type ConnectionLimits } from ".
 import { TokenIssuer, type IssuerUrls } from "./auth";
 import { checkRegistryHost } from "./auth/audience";
 import { Authorizer } from "./authz";
+import { STAFF_UID } from "./staff";
 import { bootstrap } from "./bootstrap";
 import { ChangeFeed, type ChangeListener, type ItemChange } from "./model/changes";
 import type { ServerContext } from "./context";
@@ -85,6 +86,12 @@ export interface ServerOptions {
    */
   allowPrivateIssuers?: boolean;
   /**
+   * Declares the platform's own staff (server/staff.ts): an identity outside the organization
+   * whose callers hold the internal-only capabilities (changing or clearing a repo's deployment),
+   * its token in `staffToken`. Off by default: an organization's callers can never hold them.
+   */
+  staff?: boolean;
+  /**
    * Bounds on connections: a request (headers and body) must arrive within `requestTimeoutMs`
    * (default 30 s; then 408 and the connection closes), an idle keep-alive connection closes
    * after `keepAliveTimeoutMs` (default 5 s), and connections past `maxConnections` (default
@@ -110,6 +117,8 @@ export interface RunningServer {
   organization: string;
   /** Admin token: the organization's owner (valid 30 days). */
   token: string;
+  /** With `staff`: a token of the platform's staff identity (server/staff.ts), valid 30 days. */
+  staffToken?: string;
   /** Every request answered, in order (bodies redacted). In memory only; never logged. */
   requests: RecordedRequest[];
   /** Test-only fault injection. */
@@ -182,7 +191,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     organization,
     tokens,
     allowPrivateIssuers: opts.allowPrivateIssuers ?? false,
-    authz: new Authorizer(store),
+    authz: new Authorizer(store, opts.staff ?? false),
     pageSecret: Buffer.from(id.pageSecret, "base64"),
     changes: new ChangeFeed(),
     packageVersions: packageVersionsOf(fixtures),
@@ -235,6 +244,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     registryHost: urls.registryHost,
     organization,
     token: await tokens.issue(adminUid, ADMIN_TOKEN_TTL_SECONDS),
+    ...(opts.staff && { staffToken: await tokens.issue(STAFF_UID, ADMIN_TOKEN_TTL_SECONDS) }),
     requests,
     faults,
     routes,

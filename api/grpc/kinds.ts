@@ -14,7 +14,7 @@ import type { HttpRule, ProtoEnum, ProtoFieldText, ProtoMessage, ProtoMethod, Pr
 /** A field's proto text, as `parseField` reads it. */
 function fieldText(f: ProtoField): ProtoFieldText {
   const type = f.keyType ? `map<${f.keyType},${f.type}>` : f.type;
-  return `${f.number} ${f.repeated ? "repeated " : ""}${type}${f.oneof ? ` oneof=${f.oneof}` : ""}${f.json ? ` json=${f.json}` : ""}`;
+  return `${f.number} ${f.repeated ? "repeated " : f.optional ? "optional " : ""}${type}${f.oneof ? ` oneof=${f.oneof}` : ""}${f.json ? ` json=${f.json}` : ""}`;
 }
 
 const snake = (s: string) => s.replace(/(?<!^)[A-Z]/g, (c) => `_${c}`).toLowerCase();
@@ -32,8 +32,10 @@ function crud(d: KindDefinition): { service: ProtoService; messages: Record<stri
     [`Update${M}`]: { request: `Update${M}Request`, response: M, http: { method: "patch", path: `${path}/{${field}.uid=**}`, body: field } },
     [`Delete${M}`]: { request: `Delete${M}Request`, response: "google.protobuf.Empty", http: { method: "delete", path: `${path}/{uid=**}` } },
   };
-  const [size, token, order, skip] = d.proto.list.paging;
-  const filters = Object.fromEntries(Object.entries(d.proto.list.filters).map(([k, f]) => [k, fieldText(f)]));
+  const list = d.proto.list;
+  if (!list) throw new Error(`${d.proto.message}: a kind the pattern serves has a List`);
+  const [size, token, order, skip] = list.paging;
+  const filters = Object.fromEntries(Object.entries(list.filters).map(([k, f]) => [k, fieldText(f)]));
   const messages: Record<string, ProtoMessage> = {
     [`Get${M}Request`]: { fields: { uid: "1 string" } },
     [`Delete${M}Request`]: { fields: { uid: "1 string" } },
@@ -61,7 +63,7 @@ function crud(d: KindDefinition): { service: ProtoService; messages: Record<stri
 }
 
 /** The messages and enums of `kinds` (of one package). */
-function kindFacts(kinds: readonly KindDefinition[]): { messages: Record<string, ProtoMessage>; enums: Record<string, ProtoEnum> } {
+export function kindFacts(kinds: readonly KindDefinition[]): { messages: Record<string, ProtoMessage>; enums: Record<string, ProtoEnum> } {
   const messages: Record<string, ProtoMessage> = {};
   const enums: Record<string, ProtoEnum> = {};
   /** Puts `facts` at its dotted name: `Identity.ClaimMatch` inside `Identity`. */
@@ -79,7 +81,7 @@ function kindFacts(kinds: readonly KindDefinition[]): { messages: Record<string,
     (outer.nested ??= {})[last] = facts;
   };
   for (const d of kinds) {
-    const fields: Record<string, ProtoFieldText> = { uid: `${d.proto.uid} string` };
+    const fields: Record<string, ProtoFieldText> = { [d.proto.uidName ?? "uid"]: `${d.proto.uid} string` };
     for (const [name, f] of Object.entries(d.fields)) if (f.proto) fields[protoNameOf(name, f)] = fieldText(f.proto);
     place(d.proto.message, { fields });
   }

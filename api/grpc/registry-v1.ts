@@ -1,11 +1,14 @@
 /**
  * The registry's v1 service (`chainguard.platform.registry.Registry`) for what irv-server serves
- * of it: a package's version streams (`GetPackageVersionMetadata`), and the repos and tags
+ * of it: a package's version streams (`GetPackageVersionMetadata`), the repos and tags
  * (Create, Update, List, Delete of each; a source's sync count, a repo's tags summary) from the
- * same store as v2beta1's kinds, in v1's messages (routes/v1). Its other methods answer UNIMPLEMENTED; the SDK's descriptors do not link their
- * REST mappings (catalog.ts), so they are recorded by name only.
+ * same store as v2beta1's kinds, in v1's messages (routes/v1), and a repo's deployment
+ * (`CreateDeployment`, `UpdateDeployment`, `GetDeployment`: api/kinds/repoDeployments.ts). Its
+ * other methods answer UNIMPLEMENTED, with the REST mapping the SDK's .proto files give.
  */
+import { repoDeployments } from "../kinds";
 import { SDK_SERVICES } from "./catalog";
+import { kindFacts } from "./kinds";
 import { httpRuleOf, type ProtoMethod, type ProtoPackage } from "./proto";
 
 const SERVICE = "chainguard.platform.registry.Registry";
@@ -37,6 +40,18 @@ const served: Record<string, ProtoMethod> = {
     response: "RepoTagsSummary",
     http: { method: "get", path: "/registry/v1/repotagssummary/{repo_id=**}" },
   },
+  // A repo's deployment (server/routes/v1/deployments.ts).
+  CreateDeployment: {
+    request: "CreateDeploymentRequest",
+    response: "Deployment",
+    http: { method: "post", path: "/registry/v1/repos/{parent_id=**}/deployment", body: "*" },
+  },
+  UpdateDeployment: {
+    request: "UpdateDeploymentRequest",
+    response: "Deployment",
+    http: { method: "put", path: "/registry/v1/repos/{repo_id=**}/deployment", body: "*" },
+  },
+  GetDeployment: { request: "GetDeploymentRequest", response: "Deployment", http: { method: "get", path: "/registry/v1/repos/{repo_id=**}/deployment" } },
 };
 
 const entry = { fields: { name: "1 string", content: "2 string" } } as const;
@@ -54,6 +69,11 @@ export const registryV1: ProtoPackage = {
     },
   },
   messages: {
+    // A repo's deployment: `Deployment` and `HelmChart` from its kind's definition.
+    ...kindFacts([repoDeployments]).messages,
+    CreateDeploymentRequest: { fields: { parent_id: "1 string", charts: "2 repeated HelmChart" } },
+    UpdateDeploymentRequest: { fields: { repo_id: "1 string", charts: "2 repeated HelmChart" } },
+    GetDeploymentRequest: { fields: { repo_id: "1 string" } },
     PackageVersionMetadataRequest: { fields: { package: "1 string" } },
     PackageVersionMetadata: {
       fields: {

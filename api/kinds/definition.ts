@@ -103,6 +103,8 @@ export interface ProtoField {
    */
   type: string;
   repeated?: true;
+  /** Declared `optional` in the proto (explicit presence: unset is not the empty value). */
+  optional?: true;
   /** A map field: the key's type (the value's is `type`). */
   keyType?: "string" | "int64";
   /** Its JSON name, when the proto sets one (`json_name = "sync_config"`): the wire name, not the lowerCamelCase. */
@@ -137,8 +139,13 @@ export interface KindProto {
   message: string;
   /** The number of its `uid` field (not among `fields`). */
   uid: number;
-  /** Its List request: the filters beyond `uidp` (by proto name), and the numbers of `page_size`, `page_token`, `order_by`, `skip`. */
-  list: { filters: Record<string, ProtoField>; paging: readonly [number, number, number, number] };
+  /** The proto name of its uid field, when it is not `uid` (a repo deployment's `id`): its wire name too. */
+  uidName?: string;
+  /**
+   * Its List request: the filters beyond `uidp` (by proto name), and the numbers of `page_size`,
+   * `page_token`, `order_by`, `skip`. Absent for a kind the API cannot list (a `singleton`).
+   */
+  list?: { filters: Record<string, ProtoField>; paging: readonly [number, number, number, number] };
   /** The service has no Update method (an invite, a subscription): every input replaces. */
   noUpdate?: true;
   /** The messages and enums its fields name. */
@@ -155,6 +162,8 @@ export function outputOnly(number: number, type = "string"): ProtoField {
 export const IAM_PACKAGE = "chainguard.platform.iam.v2beta1";
 /** The package of the registry kinds. */
 export const REGISTRY_PACKAGE = "chainguard.platform.registry.v2beta1";
+/** The package of registry v1, where only it has a kind (a repo's deployment). */
+export const REGISTRY_V1_PACKAGE = "chainguard.platform.registry";
 /** The package of the events kinds. */
 export const EVENTS_PACKAGE = "chainguard.platform.events.v2beta1";
 
@@ -217,8 +226,15 @@ export interface KindDefinition<K extends string = string> {
   proto: KindProto;
   /** Capability prefix on the API: `groups.list`, `identity.create`, ... */
   capability: string;
-  /** The events its methods emit. */
-  events: KindEvents;
+  /** The events its methods emit; absent when the platform announces none (a repo's deployment). */
+  events?: KindEvents;
+  /**
+   * For a kind with at most one item per item of another kind, whose id is that item's, read and
+   * written at a path below it (a repo's deployment, registry v1 only): Create is a POST, Update a
+   * PUT of the whole item, Get a GET, all at `<path>/<id>/<suffix>`; there is no List (reads are
+   * one Get each, drift included) and no Delete: clearing it is an Update with `cleared`.
+   */
+  singleton?: Singleton;
   /** Inputs of which a create must give exactly one (an update at most one): an identity's relationship types. */
   exactlyOne?: readonly string[];
   /** A replacement must delete the old resource before creating the new one (an account association: one per group). */
@@ -232,6 +248,21 @@ export interface KindDefinition<K extends string = string> {
   example: KindExample;
   /** Every field but `uid` (and `adoptUid`, which every kind takes), in the order docs show them. */
   fields: Record<string, FieldDefinition>;
+}
+
+/** Where and how a singleton kind is served (see `KindDefinition.singleton`). */
+export interface Singleton {
+  /** The collection path of the items it belongs to: `/registry/v1/repos`. */
+  path: string;
+  /** What follows the owner's id: `deployment`. */
+  suffix: string;
+  /** The update body that clears it: what a delete sends. */
+  cleared: Readonly<Record<string, unknown>>;
+}
+
+/** The path of the singleton item `uid` of `d`: `/registry/v1/repos/<uid>/deployment`. */
+export function singletonPath(s: Singleton, uid: string): string {
+  return `${s.path}/${uid}/${s.suffix}`;
 }
 
 /**

@@ -15,6 +15,7 @@ import { identityProviders } from "./identityProviders";
 import { roleBindings } from "./roleBindings";
 import { roles } from "./roles";
 import { repos } from "./repos";
+import { repoDeployments } from "./repoDeployments";
 import { subscriptions } from "./subscriptions";
 import { tags } from "./tags";
 import type { KindDefinition } from "./definition";
@@ -28,10 +29,22 @@ export * from "./events";
 export * from "./common";
 export * from "./derive";
 export * from "./order";
-export { groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, tags, subscriptions };
+export { groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, tags, repoDeployments, subscriptions };
 
 /** The kinds, in the order the docs and `irv export` list them. */
-export const KINDS = [groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, tags, subscriptions] as const;
+export const KINDS = [
+  groups,
+  identities,
+  roles,
+  roleBindings,
+  identityProviders,
+  accountAssociations,
+  groupInvites,
+  repos,
+  tags,
+  repoDeployments,
+  subscriptions,
+] as const;
 
 /** The kinds `irv export` declares: all but those whose definition says `exported: false`. */
 export type ExportedKind = Exclude<(typeof KINDS)[number], { exported: false }>["kind"];

@@ -3,3 +3,4 @@
  * `npm run gen:sdk-classes`), from the kinds' definitions in api/kinds.
  */
 export type { CustomOverlay, SyncConfigValue as SyncConfig } from "../../api/kinds/repos";
+export type { HelmChart } from "../../api/kinds/repoDeployments";

@@ -289,6 +289,26 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
       last_updated: str("computed", { to: "updateTime" }),
     },
   },
+  chainguard_image_repo_deployment: {
+    kind: "repoDeployments",
+    attributes: {
+      // The deployment's id is its repo's: the one input naming the repo.
+      id: str("required", { forceNew: true, to: "repoUid" }),
+      charts: {
+        nested: "object-list",
+        use: "required",
+        attributes: {
+          repo: str("required"),
+          source: str("optional"),
+        },
+        note: "The same charts; a chart here may also name the chart used from its repository (`chart`), which the API's HelmChart has and the Terraform provider leaves out.",
+      },
+      ignore_errors: a("bool", "optional", {
+        to: null,
+        note: "pulumi-irv never hides a failed write: give the resource `retainOnDelete: true` (or `ignoreChanges`) where a refusal must not stop a run.",
+      }),
+    },
+  },
   chainguard_subscription: {
     kind: "subscriptions",
     attributes: {
@@ -433,6 +453,6 @@ export const TERRAFORM_DATA_SOURCES: Record<string, TfDataSource> = {
  * converter reports them as having no mapping (docs/from-terraform.md lists them).
  */
 export const NOT_MAPPED = {
-  resources: ["chainguard_apko_build", "chainguard_image_repo_deployment"],
+  resources: ["chainguard_apko_build"],
   dataSources: [] as string[],
 };

@@ -16,6 +16,7 @@ import { identityProviders, identityProviderSpec } from "./identityProviders";
 import { roleBindings, roleBindingSpec } from "./roleBindings";
 import { roles, roleSpec } from "./roles";
 import { repos, repoSpec } from "./repos";
+import { repoDeployments, repoDeploymentSpec } from "./repoDeployments";
 import { subscriptions, subscriptionSpec } from "./subscriptions";
 import { tags, tagSpec } from "./tags";
 
@@ -27,6 +28,7 @@ export * from "./identityProviders";
 export * from "./accountAssociations";
 export * from "./groupInvites";
 export * from "./repos";
+export * from "./repoDeployments";
 export * from "./subscriptions";
 export * from "./tags";
 export { UNKNOWN } from "./values";
@@ -48,6 +50,7 @@ export const specs = {
   groupInvites: groupInviteSpec,
   repos: repoSpec,
   tags: tagSpec,
+  repoDeployments: repoDeploymentSpec,
   subscriptions: subscriptionSpec,
 } satisfies Record<Kind, KindSpec<CollectionName>>;
 
@@ -62,6 +65,7 @@ export const providers = {
   groupInvites,
   repos,
   tags,
+  repoDeployments,
   subscriptions,
 } satisfies Record<Kind, KindProvider<Rec, Rec>>;
 

@@ -105,7 +105,9 @@ export function providerFor<C extends CollectionName, I extends object, O extend
         const adopted = await adopt(client, spec, ins, call);
         return { id: adopted.id, outs: adopted.outs as O };
       }
-      const made = await createRecovering(client, spec, ins, call);
+      const made = await createRecovering(client, spec, ins, call).catch((e: unknown) => {
+        throw spec.createError?.(e, ins) ?? e;
+      });
       spec.created?.(made);
       const item = await writeParts(client, spec, made, ins, partsGiven(spec, ins), call);
       return { id: item.uid, outs: outputsFor(spec, item, ins) as O };
@@ -119,6 +121,7 @@ export function providerFor<C extends CollectionName, I extends object, O extend
         if (e instanceof NotFoundError) return undefined;
         throw e;
       }
+      if (spec.gone?.(item)) return undefined;
       const outs = outputsFor(spec, item, props ?? {});
       return { id: item.uid, props: outs as O, inputs: inputsOf(spec, outs) as I };
     },
@@ -131,7 +134,9 @@ export function providerFor<C extends CollectionName, I extends object, O extend
       const call = callOf(o);
       const mask = splitMask(spec, c.mask);
       if (mask.item.length) {
-        const item = await client.update(spec.collection, id, updateBody(spec, ins, mask.item), mask.item, call);
+        const item = await client.update(spec.collection, id, updateBody(spec, ins, mask.item), mask.item, call).catch((e: unknown) => {
+          throw spec.updateError?.(e, id) ?? e;
+        });
         return { outs: outputsFor(spec, await writeParts(client, spec, item, ins, mask.parts, call), ins) as O };
       }
       // Nothing to change on the item itself (only its parts, or a stack moving between the plugin

@@ -27,10 +27,14 @@
  * leaves its kind to GETs for the rest of the operation.
  */
 import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../../api/collections";
+import { KINDS, type KindDefinition } from "../../api/kinds";
 import { PageTokens } from "../../client/paging";
 import { isSelfOrAncestor, parentOf } from "../../api/uid";
 import type { CallOptions, IrvClient } from "../../client/client";
 import type { Item } from "../../client/shapes";
+
+/** Whether the API lists `kind`: every collection but a singleton kind's (api/kinds/definition.ts). */
+const listable = (kind: CollectionName): boolean => !(KINDS as readonly KindDefinition[]).find((d) => d.kind === kind)?.singleton;
 
 /** How long a listing answers reads after its first page was asked for, by default. */
 export const FRESH_MS = 30_000;
@@ -126,7 +130,8 @@ async function nextPage(client: IrvClient, kind: CollectionName, l: Listing, o: 
  */
 export async function readItem<C extends CollectionName>(client: IrvClient, kind: C, uid: string, o: CallOptions = {}): Promise<Item<C>> {
   const group = parentOf(uid);
-  if (operationBegan === undefined || group === undefined) return client.get(kind, uid, o);
+  // A kind the API cannot list (a repo's deployment) is read one Get each.
+  if (operationBegan === undefined || group === undefined || !listable(kind)) return client.get(kind, uid, o);
   let kinds = batchers.get(client);
   if (!kinds) batchers.set(client, (kinds = new Map()));
   let k = kinds.get(kind);

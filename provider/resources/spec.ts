@@ -88,6 +88,12 @@ export interface KindSpec<C extends CollectionName> {
   heldBy?(err: unknown): { what: string; counted: boolean } | undefined;
   /** A plain-words error for a failed delete, or undefined to keep the API's. */
   deleteError?(err: unknown, props: Rec): Error | undefined;
+  /** A plain-words error for a failed create (a repo's deployment that exists: import it), or undefined to keep the API's. */
+  createError?(err: unknown, inputs: Rec): Error | undefined;
+  /** A plain-words error for a failed update, or undefined to keep the API's. */
+  updateError?(err: unknown, id: string): Error | undefined;
+  /** Whether a live item counts as gone (a repo's deployment with no charts, as the Terraform provider reads it). */
+  gone?(item: Item<C>): boolean;
   /** Called after a successful create (groups record themselves for propagation waits). */
   created?(item: Item<C>): void;
 }

@@ -113,12 +113,19 @@ function kindSection(d: KindDefinition): string[] {
   const body = fields.filter(([, f]) => f.schema && !f.part).map(([n, f]) => code(wireNameOf(n, f)));
   const masks = fields.flatMap(([n, f]) => maskPaths(d, n, f));
   const out = [`### ${code(d.proto.message)} (${code(displayNameOf(d))})`, ""];
-  out.push(`- Create: ${restCell(create)} with the ${code(d.parentField)} as ${code("parent")}; the body's members: ${body.join(", ")}.`);
-  if (!update) out.push(`- Update: none (the API has no ${code(`Update${d.proto.message}`)}): any change replaces it.`);
+  // A singleton (a repo's deployment): its owner's id in the path, and an Update that replaces it whole.
+  const parentVar = /\{(\w+)/.exec(create.http?.path ?? "")?.[1] ?? "parent";
+  out.push(`- Create: ${restCell(create)} with the ${code(d.parentField)} as ${code(parentVar)}; the body's members: ${body.join(", ")}.`);
+  if (d.singleton && update)
+    out.push(
+      `- Update: ${restCell(update)} with every member (no mask: it replaces the charts). Delete: none; pulumi-irv deletes by an Update with ${code(JSON.stringify(d.singleton.cleared))}, as the platform's Terraform provider does.`,
+    );
+  else if (!update) out.push(`- Update: none (the API has no ${code(`Update${d.proto.message}`)}): any change replaces it.`);
   else if (masks.length === 0) out.push(`- Update: ${restCell(update)}, never sent: every input change replaces it.`);
   else out.push(`- Update: ${restCell(update)} with ${code("updateMask")} naming what changed, of: ${masks.map(code).join(", ")}.`);
   out.push("", "| field (wire) | proto name | number | type | behaviour | sent on create | update mask path |", "|---|---|---|---|---|---|---|");
-  out.push(`| ${code("uid")} | ${code("uid")} | ${d.proto.uid} | ${code("string")} | | | |`);
+  const uidName = d.proto.uidName ?? "uid";
+  out.push(`| ${code(uidName)} | ${code(uidName)} | ${d.proto.uid} | ${code("string")} | | | |`);
   for (const [name, f] of fields) {
     if (!f.proto) continue;
     const wire = wireNameOf(name, f);

@@ -78,7 +78,7 @@ export function changeOf(kind: Kind, action: ChangeAction, uid: string, answer: 
   const change: ItemChange = { kind, action, type, uid, group: eventGroupOf(d, action, uid), subject, time };
   if (action !== "deleted" && answer && typeof answer === "object") {
     const item = withoutSecrets(d, answer as Record<string, unknown>);
-    const keep = d.events.keep;
+    const keep = d.events?.keep;
     change.item = keep ? Object.fromEntries(Object.entries(item).filter(([k]) => keep.includes(k))) : item;
   }
   return change;

@@ -132,10 +132,11 @@ export function updateRepoReadme(ctx: ServerContext, uid: string, body: unknown,
   return updated;
 }
 
-/** Deletes a repo and its tags. */
+/** Deletes a repo, its tags and its deployment. */
 export function deleteRepo(ctx: ServerContext, uid: string): void {
   requireItem(ctx.store.repos, uid, "repo");
   for (const t of ctx.store.tags.childrenOf(uid)) ctx.store.tags.remove(t.uid);
+  if (ctx.store.repoDeployments.get(uid)) ctx.store.repoDeployments.remove(uid);
   ctx.store.repos.remove(uid);
 }
 

@@ -31,6 +31,8 @@ const KIND_ROUTES: Record<Kind, (visit: RoutesVisitor) => void> = {
   groupInvites: (visit) => visit(groupInviteRoutes),
   repos: (visit) => visit(repoRoutes),
   tags: (visit) => visit(tagRoutes),
+  // No collection of its own: registry v1 serves it below each repo (./v1/deployments.ts).
+  repoDeployments: () => {},
   subscriptions: (visit) => visit(subscriptionRoutes),
 };
 

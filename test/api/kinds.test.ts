@@ -72,7 +72,9 @@ describe("the kind definitions (api/kinds)", () => {
       expect(MODULES, d.kind).toContain(d.module);
       // chainguard.platform.<module>.<version>: the module is the platform's area of the package.
       expect(d.proto.package.split(".").slice(0, 3), d.kind).toEqual(["chainguard", "platform", d.module]);
-      expect(COLLECTIONS[d.kind].path, d.kind).toBe(`/${d.module}/${d.proto.package.split(".")[3]}/${d.kind}`);
+      // A singleton (a repo's deployment, registry v1 only) lives below its owners' v1 collection.
+      const expected = "singleton" in d ? `/${d.module}/v1/repos` : `/${d.module}/${d.proto.package.split(".")[3]}/${d.kind}`;
+      expect(COLLECTIONS[d.kind].path, d.kind).toBe(expected);
     }
   });
 

@@ -22,6 +22,7 @@ describe("order-free values, from the kinds' definitions", () => {
       groupInvites: ["role.capabilities"],
       repos: ["activeTags", "aliases", "bundles"],
       tags: ["bundles"],
+      repoDeployments: ["charts"],
       subscriptions: [],
     });
   });

@@ -16,6 +16,7 @@ import { DOCS_DIR } from "../../scripts/gen-docs";
 import { makeEveryKind, type EveryKind } from "../support/every-kind";
 import { listAll, useServer } from "../support/server";
 import { goTool } from "../support/tools";
+import { seedDeployer } from "../support/deployments";
 
 const page = () => readFileSync(path.join(DOCS_DIR, COVERAGE_PAGE), "utf8");
 
@@ -53,7 +54,8 @@ describe("docs/api-coverage.md", () => {
 });
 
 describe("every method the page marks served, on a live irv-server over REST", () => {
-  const ctx = useServer();
+  // The admin also holds a custom role with registry.deployments.create: no built-in role has it.
+  const ctx = useServer({ seed: seedDeployer() });
 
   /**
    * A request to `m`'s mapping: its path variables filled with live uids (a parent with a group's,
@@ -88,6 +90,8 @@ describe("every method the page marks served, on a live irv-server over REST", (
       subscriptions: "subscription",
       repos: "repo",
       tags: "tag",
+      // A deployment's path names its repo (and a deployment is made first: see below).
+      repoDeployments: "repo",
     };
     const others: Record<string, string> = {};
     for (const c of ["advisories"] as const) others[c] = (await listAll(api, c, { "uidp.descendants_of": server.organization, page_size: 1 }))[0].uid;
@@ -98,16 +102,23 @@ describe("every method the page marks served, on a live irv-server over REST", (
     const made = (pkg: string) => (pkg.endsWith(".v2beta1") ? v2 : pkg.endsWith(".v2") ? ga : v1);
 
     const served = METHODS.flatMap((x) => ("request" in x.m ? [{ ...x, m: x.m }] : []));
-    // Deletes last, in the reverse of the kinds' order (bindings before roles and identities, groups last).
-    const order = (x: (typeof served)[number]) => (x.m.http.method === "delete" ? 1000 - KINDS.findIndex((k) => x.m.http.path.split("/")[3] === k.kind) : 0);
+    // A repo's deployment made first (Get answers NOT_FOUND for a repo without one); deletes last,
+    // in the reverse of the kinds' order (bindings before roles and identities, groups last).
+    const deployment = (m: (typeof served)[number]["m"]) => m.http.path.endsWith("/deployment");
+    const order = (x: (typeof served)[number]) => {
+      if (x.m.http.method === "delete") return 1000 - KINDS.findIndex((k) => x.m.http.path.split("/")[3] === k.kind);
+      return deployment(x.m) && x.m.http.method === "post" ? -1 : 0;
+    };
     served.sort((a, b) => order(a) - order(b));
     expect(served.length).toBeGreaterThan(40);
 
     for (const { pkg, service, name, m, prefix } of served) {
-      // A tag's parent is a repo; every other kind's, a group.
-      const parent = m.http.path.split("/")[3] === "tags" ? made(pkg).repo : made(pkg).team;
+      // A tag's parent (and a deployment's) is a repo; every other kind's, a group.
+      const parent = m.http.path.split("/")[3] === "tags" || deployment(m) ? made(pkg).repo : made(pkg).team;
       const r = requestOf(m, prefix, (c) => (c === "parent" ? parent : c in ITEM ? made(pkg)[ITEM[c as Kind]] : others[c]));
-      const res = await api.request(r.method, r.url, r.body ? { body: r.body } : {});
+      // A deployment with no charts is none: the one made first holds one.
+      const body = deployment(m) && r.body ? { charts: [{ repo: "oci://example.test/charts/coverage" }] } : r.body;
+      const res = await api.request(r.method, r.url, body ? { body } : {});
       const code = typeof res.body === "object" ? res.body?.code : undefined;
       expect([404, 405, 501], `${pkg}.${service}/${name} ${r.method} ${r.url}: ${res.status} ${res.text}`).not.toContain(res.status);
       expect(code, `${pkg}.${service}/${name}: ${res.text}`).not.toBe(12);

@@ -4,6 +4,7 @@ import type { CollectionName } from "../../api";
 import { KINDS, definitionOf, type Kind } from "../../api/kinds";
 import { ENGINE_TIMEOUT, createStack, loadSdk, recordSteps, type TestStack } from "../support/engine";
 import { path as apiPath, startTestServer, type TestServer } from "../support/server";
+import { seedDeployer } from "../support/deployments";
 
 // An absent optional input and the API's empty default for it ("", [], {}, false) are the same
 // thing. For every kind, each declared with none of its optional fields: a hand edit of one
@@ -100,6 +101,8 @@ const CASES: Case[] = [
   },
   // A tag has no update: nothing to edit by hand.
   { name: "tag", collection: "tags", declare: () => ({ repoUid: "REPO", name: "latest", digest: `sha256:${"0d".repeat(32)}` }) },
+  // Only the platform's staff change a deployment: nothing to edit by hand as the organization.
+  { name: "deployment", collection: "repoDeployments", declare: () => ({ repoUid: "REPO", charts: [{ repo: "oci://example.test/charts/app" }] }) },
 ];
 
 /** The SDK class of `collection`'s kind, by its definition's module and class name. */
@@ -131,7 +134,8 @@ describe("absent optional inputs and the API's empty defaults compare equal", { 
   const declared = new Map<string, Record<string, unknown>>();
 
   beforeAll(async () => {
-    srv = await startTestServer();
+    // The admin may create a repo's deployment (a custom role: no built-in one may).
+    srv = await startTestServer({ seed: seedDeployer() });
     const org = srv.server.organization;
     t = await createStack({
       stackName: "defaults",

@@ -6,7 +6,8 @@ import { terraformMapping } from "../../plugin/terraform/mapping";
 import { ENGINE_TIMEOUT, pulumiEnv, repoRoot } from "../support/engine";
 import { make, makeEveryKind } from "../support/every-kind";
 import { startTestServer, type TestServer } from "../support/server";
-import { importFileOf, stateOnto } from "../support/terraform";
+import { fixtureState, importFileOf, stateOnto } from "../support/terraform";
+import { deploymentPath, seedDeployer } from "../support/deployments";
 import { run } from "../support/toolchain";
 import { yamlProject, type YamlProject } from "../support/yaml-project";
 
@@ -40,8 +41,11 @@ describe("importing an org from the Terraform provider's state", { timeout: ENGI
   let p: YamlProject;
   let live: Record<string, string>;
   beforeAll(async () => {
-    srv = await startTestServer();
+    // The admin may create a repo's deployment (a custom role: no built-in one may).
+    srv = await startTestServer({ seed: seedDeployer() });
     const made = await makeEveryKind(srv.api, srv.server.organization, "engineering");
+    const charts = fixtureState().resources.find((r) => r.type === "chainguard_image_repo_deployment")!.instances[0].attributes.charts;
+    expect((await srv.api.post(deploymentPath(made.repo), { charts })).status).toBe(200);
     const viewerBinding = await make(srv.api, "roleBindings", made.team, { identityUid: made.aws, roleUid: made.viewer });
     // The fixture's resources, by address, onto live items of their kinds.
     live = {
@@ -59,6 +63,8 @@ describe("importing an org from the Terraform provider's state", { timeout: ENGI
       "chainguard_subscription.deploy_hook": made.subscription,
       "chainguard_image_repo.app": made.repo,
       "chainguard_image_tag.app_latest": made.tag,
+      // A deployment's id is its repo's.
+      "chainguard_image_repo_deployment.app": made.repo,
     };
     p = await yamlProject("from-terraform", srv.server);
   }, ENGINE_TIMEOUT);
@@ -72,7 +78,7 @@ describe("importing an org from the Terraform provider's state", { timeout: ENGI
     // The association's id is its group's uid, as the Terraform provider writes it.
     expect(live["chainguard_account_associations.accounts"]).toBe(live["chainguard_group.engineering"]);
     const doc = importFileOf(state, JSON.parse(terraformMapping().toString()));
-    expect(doc.resources).toHaveLength(14);
+    expect(doc.resources).toHaveLength(15);
     const file = path.join(p.base, "import.json");
     writeFileSync(file, JSON.stringify(doc));
     const out = path.join(p.base, "code.yaml");

@@ -5,6 +5,7 @@ import { secret, struct, urn, usePlugin } from "../support/plugin";
 import { KINDS, definitionOf, tokenOf, type Kind } from "../../api/kinds";
 import { makeEveryKind, type EveryKind, type MadeByHand } from "../support/every-kind";
 import { useServer } from "../support/server";
+import { deploymentPath, seedDeployer } from "../support/deployments";
 
 // Import through the plugin's gRPC server, one resource of every kind made by hand, called as the
 // engine calls it: Read with no properties, then Check of what it read (old and new alike, as
@@ -35,12 +36,14 @@ const EVERY: [keyof EveryKind, Kind][] = [
   ["subscription", "subscriptions"],
   ["repo", "repos"],
   ["tag", "tags"],
+  // The repo's deployment (made below: makeEveryKind's admin holds no registry.deployments.create), its id the repo's.
+  ["repo", "repoDeployments"],
 ];
 /** The URN of a resource `r` of `kind`, by its plugin type token. */
 const urnOf = (kind: Kind) => urn(tokenOf(definitionOf(kind)), "r");
 
 describe("import of every kind through the plugin's provider server", () => {
-  const ctx = useServer();
+  const ctx = useServer({ seed: seedDeployer() });
   let made: MadeByHand;
   const plugin = usePlugin();
   const call = plugin.call;
@@ -59,6 +62,8 @@ describe("import of every kind through the plugin's provider server", () => {
   beforeAll(async () => {
     await plugin.configure({ apiUrl: ctx.server.url, token: secret(ctx.server.token) });
     made = await makeEveryKind(ctx.api, ctx.server.organization);
+    const charts = [{ repo: "oci://ghcr.io/stefanprodan/charts/podinfo", source: "https://github.com/stefanprodan/podinfo" }];
+    expect((await ctx.api.post(deploymentPath(made.repo), { charts })).status).toBe(200);
   });
 
   it("reads inputs that check accepts and that diff as no change, for every kind (each identity type too)", async () => {

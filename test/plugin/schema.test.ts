@@ -116,6 +116,7 @@ describe("the plugin schema's object and enum types", () => {
             "CatalogTier",
             "CertificateEntry",
             "CustomOverlay",
+            "HelmChart",
             "ImageContents",
             "OverlayAccounts",
             "OverlayCertificates",

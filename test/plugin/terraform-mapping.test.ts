@@ -86,10 +86,10 @@ describe("the Terraform mapping", () => {
       expect(report.provider).toBe("chainguard");
     });
 
-    it("maps the 10 resources and 6 data sources to the plugin's types and functions, and leaves out the rest of the provider", () => {
+    it("maps the 11 resources and 6 data sources to the plugin's types and functions, and leaves out the rest of the provider", () => {
       expect(Object.keys(report.resources).sort()).toEqual(Object.keys(TERRAFORM_RESOURCES).sort());
       expect(Object.keys(report.dataSources).sort()).toEqual(Object.keys(TERRAFORM_DATA_SOURCES).sort());
-      expect(Object.keys(report.resources)).toHaveLength(10);
+      expect(Object.keys(report.resources)).toHaveLength(11);
       expect(Object.keys(report.dataSources)).toHaveLength(6);
       expect(report.dataSources.chainguard_versions.token).toBe("irv:registry:getVersions");
       expect(report.resources.chainguard_rolebinding.token).toBe("irv:iam:RoleBinding");
@@ -97,6 +97,7 @@ describe("the Terraform mapping", () => {
       expect(report.resources.chainguard_subscription.token).toBe("irv:events:Subscription");
       expect(report.resources.chainguard_image_repo.token).toBe("irv:registry:Repo");
       expect(report.resources.chainguard_image_tag.token).toBe("irv:registry:Tag");
+      expect(report.resources.chainguard_image_repo_deployment.token).toBe("irv:registry:RepoDeployment");
       for (const r of NOT_MAPPED.resources) expect(report.resources[r]).toBeUndefined();
       for (const d of NOT_MAPPED.dataSources) expect(report.dataSources[d]).toBeUndefined();
     });
@@ -145,7 +146,7 @@ describe("the Terraform mapping", () => {
     });
   });
 
-  it("the fixtures hold the 8 resources and 6 data sources, with the ids as the Terraform provider writes them (the association's is its group's uid)", () => {
+  it("the fixtures hold every mapped resource and data source, with the ids as the Terraform provider writes them (the association's is its group's uid)", () => {
     const state = JSON.parse(readFileSync(path.join(FIXTURES, "terraform.tfstate"), "utf8")) as {
       resources: { mode: string; type: string; name: string; instances: { attributes: Record<string, unknown> }[] }[];
     };

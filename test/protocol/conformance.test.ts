@@ -129,10 +129,10 @@ describe("the kinds' events", () => {
         const v1 = V1_ONLY_EVENTS[`${d.kind} ${action}`];
         if (v1) {
           expect(platform, `${d.kind} ${action}: v2beta1 has it`).toBeUndefined();
-          expect(d.events[action], `${d.kind} ${action}`).toBe(v1EventType(v1, `${verb}${d.proto.message}`));
+          expect(d.events?.[action], `${d.kind} ${action}`).toBe(v1EventType(v1, `${verb}${d.proto.message}`));
           continue;
         }
-        expect(d.events[action], `${d.kind} ${action}`).toBe(platform?.type);
+        expect(d.events?.[action], `${d.kind} ${action}`).toBe(platform?.type);
         if (platform) expect(rule(eventGroupOf(d, action, uid)), `${d.kind} ${action}: group`).toBe(platform.group);
       }
   });

@@ -30,6 +30,11 @@ export type Repo = import("./repo").Repo;
 export const Repo: typeof import("./repo").Repo = null as any;
 utilities.lazyLoad(exports, ["Repo"], () => require("./repo"));
 
+export { RepoDeploymentArgs } from "./repoDeployment";
+export type RepoDeployment = import("./repoDeployment").RepoDeployment;
+export const RepoDeployment: typeof import("./repoDeployment").RepoDeployment = null as any;
+utilities.lazyLoad(exports, ["RepoDeployment"], () => require("./repoDeployment"));
+
 export { TagArgs } from "./tag";
 export type Tag = import("./tag").Tag;
 export const Tag: typeof import("./tag").Tag = null as any;
@@ -45,6 +50,8 @@ const _module = {
         switch (type) {
             case "irv:registry:Repo":
                 return new Repo(name, <any>undefined, { urn })
+            case "irv:registry:RepoDeployment":
+                return new RepoDeployment(name, <any>undefined, { urn })
             case "irv:registry:Tag":
                 return new Tag(name, <any>undefined, { urn })
             default:

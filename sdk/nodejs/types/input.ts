@@ -216,6 +216,24 @@ export namespace iam {
 
 export namespace registry {
     /**
+     * A Helm chart that deploys a repo's image: its repository, and optionally its source and the chart in it.
+     */
+    export interface HelmChartArgs {
+        /**
+         * The chart used from the repository, when it holds several: `kyverno`.
+         */
+        chart?: pulumi.Input<string | undefined>;
+        /**
+         * The Helm chart repository: `oci://ghcr.io/stefanprodan/charts/podinfo`, `https://kyverno.github.io/kyverno/`.
+         */
+        repo: pulumi.Input<string>;
+        /**
+         * A link to the chart's source code: `https://github.com/kyverno/kyverno`.
+         */
+        source?: pulumi.Input<string | undefined>;
+    }
+
+    /**
      * Where a repo's images are synced from, and which cloud registries they are synced to besides.
      */
     export interface SyncConfigArgs {

@@ -395,6 +395,24 @@ export namespace registry {
     }
 
     /**
+     * A Helm chart that deploys a repo's image: its repository, and optionally its source and the chart in it.
+     */
+    export interface HelmChart {
+        /**
+         * The chart used from the repository, when it holds several: `kyverno`.
+         */
+        chart?: string;
+        /**
+         * The Helm chart repository: `oci://ghcr.io/stefanprodan/charts/podinfo`, `https://kyverno.github.io/kyverno/`.
+         */
+        repo: string;
+        /**
+         * A link to the chart's source code: `https://github.com/kyverno/kyverno`.
+         */
+        source?: string;
+    }
+
+    /**
      * Packages added to the image, and the APK repositories and keys it uses.
      */
     export interface ImageContents {

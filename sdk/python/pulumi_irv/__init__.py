@@ -58,6 +58,7 @@ _utilities.register(
   "fqn": "pulumi_irv.registry",
   "classes": {
    "irv:registry:Repo": "Repo",
+   "irv:registry:RepoDeployment": "RepoDeployment",
    "irv:registry:Tag": "Tag"
   }
  }

@@ -23,6 +23,7 @@ import { resetMask } from "../../masks";
 import { booleanParams } from "./params";
 import { registerV1RegistryRoutes } from "./registry";
 import { fromV1, toV1, toV1Listed } from "./shapes";
+import { DEPLOYMENT_SUFFIX, serveDeployment } from "./deployments";
 
 /** v2beta1 List parameters v1 filters do not have: ignored, as the gateway ignores what a request message lacks. */
 const V2_LIST_PARAMS = new Set([
@@ -133,32 +134,42 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
     return { items };
   });
 
-  app.get(`${path}/*`, readOptions, refuse(`v1 has no Get by id: list ${path}?id=<id>, or use ${COLLECTIONS[name].path}/<uid>`));
+  // A repo's deployment (`<repo>/deployment`, registry v1 only: ./deployments.ts) shares the repos' wildcard.
+  const orDeployment =
+    (handler: (req: FastifyRequest) => Promise<unknown>) =>
+    async (req: FastifyRequest): Promise<unknown> => {
+      const wildcard = (req.params as { "*": string })["*"];
+      return name === "repos" && wildcard.endsWith(DEPLOYMENT_SUFFIX) ? serveDeployment(ctx, req, wildcard) : handler(req);
+    };
+
+  app.get(`${path}/*`, readOptions, orDeployment(refuse(`v1 has no Get by id: list ${path}?id=<id>, or use ${COLLECTIONS[name].path}/<uid>`)));
 
   const create = def.create;
   const createV1 = v1.create;
   app.post(
     `${path}/*`,
-    createV1
-      ? async (req) => {
-          const flags = booleanParams(req.query as RawQuery, createV1.query, "is not a query parameter of creates");
-          const parent = parseUid((req.params as { "*": string })["*"], "parent");
-          ctx.authz.require(callerOf(req), cap("create"), parent);
-          const body = fromV1(name, req.body);
-          const item = writeOne(req, () => {
-            const r = createV1.run(ctx, parent, body, flags);
-            return { item: r.item, action: r.created ? "created" : "updated" };
-          });
-          return toV1(name, shape(req, item));
-        }
-      : create
+    orDeployment(
+      createV1
         ? async (req) => {
-            noQuery(req, "is not a query parameter of creates");
+            const flags = booleanParams(req.query as RawQuery, createV1.query, "is not a query parameter of creates");
             const parent = parseUid((req.params as { "*": string })["*"], "parent");
             ctx.authz.require(callerOf(req), cap("create"), parent);
-            return toV1(name, createOne(req, parent, fromV1(name, req.body)));
+            const body = fromV1(name, req.body);
+            const item = writeOne(req, () => {
+              const r = createV1.run(ctx, parent, body, flags);
+              return { item: r.item, action: r.created ? "created" : "updated" };
+            });
+            return toV1(name, shape(req, item));
           }
-        : refuse(def.readOnly ?? `${name} cannot be created`),
+        : create
+          ? async (req) => {
+              noQuery(req, "is not a query parameter of creates");
+              const parent = parseUid((req.params as { "*": string })["*"], "parent");
+              ctx.authz.require(callerOf(req), cap("create"), parent);
+              return toV1(name, createOne(req, parent, fromV1(name, req.body)));
+            }
+          : refuse(def.readOnly ?? `${name} cannot be created`),
+    ),
   );
 
   const update = def.update;
@@ -167,29 +178,31 @@ function registerV1<T extends Keyed>(app: FastifyInstance, ctx: ServerContext, d
   app.patch(`${path}/*`, refuse(update || updateV1 ? `v1 updates with PUT ${path}/<id>` : (def.readOnly ?? `${name} cannot be updated`)));
   app.put(
     `${path}/*`,
-    updateV1
-      ? async (req: FastifyRequest) => {
-          noQuery(req, "is not a query parameter of v1 updates: a v1 PUT replaces every updatable field");
-          const uid = uidOf(req);
-          guard(req, "update", uid);
-          const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
-          return toV1(
-            name,
-            shape(
-              req,
-              writeOne(req, () => ({ item: updateV1(ctx, uid, body), action: "updated" })),
-            ),
-          );
-        }
-      : update
+    orDeployment(
+      updateV1
         ? async (req: FastifyRequest) => {
             noQuery(req, "is not a query parameter of v1 updates: a v1 PUT replaces every updatable field");
             const uid = uidOf(req);
             guard(req, "update", uid);
             const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
-            return toV1(name, updateOne(req, uid, body, resetMask(update.maskPaths, body)));
+            return toV1(
+              name,
+              shape(
+                req,
+                writeOne(req, () => ({ item: updateV1(ctx, uid, body), action: "updated" })),
+              ),
+            );
           }
-        : refuse(def.readOnly ?? `${name} cannot be updated`),
+        : update
+          ? async (req: FastifyRequest) => {
+              noQuery(req, "is not a query parameter of v1 updates: a v1 PUT replaces every updatable field");
+              const uid = uidOf(req);
+              guard(req, "update", uid);
+              const body = fromV1(name, req.body, { id: uid, group: def.groupOf(uid) });
+              return toV1(name, updateOne(req, uid, body, resetMask(update.maskPaths, body)));
+            }
+          : refuse(def.readOnly ?? `${name} cannot be updated`),
+    ),
   );
 
   app.delete(`${path}/*`, def.remove ? async (req) => removeOne(req) : refuse(def.readOnly ?? `${name} cannot be deleted`));

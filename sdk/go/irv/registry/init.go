@@ -23,6 +23,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "irv:registry:Repo":
 		r = &Repo{}
+	case "irv:registry:RepoDeployment":
+		r = &RepoDeployment{}
 	case "irv:registry:Tag":
 		r = &Tag{}
 	default:

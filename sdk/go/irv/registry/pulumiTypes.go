@@ -194,6 +194,124 @@ func (o CustomOverlayPtrOutput) Environment() pulumi.StringMapOutput {
 	}).(pulumi.StringMapOutput)
 }
 
+// A Helm chart that deploys a repo's image: its repository, and optionally its source and the chart in it.
+type HelmChart struct {
+	// The chart used from the repository, when it holds several: `kyverno`.
+	Chart *string `pulumi:"chart"`
+	// The Helm chart repository: `oci://ghcr.io/stefanprodan/charts/podinfo`, `https://kyverno.github.io/kyverno/`.
+	Repo string `pulumi:"repo"`
+	// A link to the chart's source code: `https://github.com/kyverno/kyverno`.
+	Source *string `pulumi:"source"`
+}
+
+// HelmChartInput is an input type that accepts HelmChartArgs and HelmChartOutput values.
+// You can construct a concrete instance of `HelmChartInput` via:
+//
+//	HelmChartArgs{...}
+type HelmChartInput interface {
+	pulumi.Input
+
+	ToHelmChartOutput() HelmChartOutput
+	ToHelmChartOutputWithContext(context.Context) HelmChartOutput
+}
+
+// A Helm chart that deploys a repo's image: its repository, and optionally its source and the chart in it.
+type HelmChartArgs struct {
+	// The chart used from the repository, when it holds several: `kyverno`.
+	Chart pulumi.StringPtrInput `pulumi:"chart"`
+	// The Helm chart repository: `oci://ghcr.io/stefanprodan/charts/podinfo`, `https://kyverno.github.io/kyverno/`.
+	Repo pulumi.StringInput `pulumi:"repo"`
+	// A link to the chart's source code: `https://github.com/kyverno/kyverno`.
+	Source pulumi.StringPtrInput `pulumi:"source"`
+}
+
+func (HelmChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*HelmChart)(nil)).Elem()
+}
+
+func (i HelmChartArgs) ToHelmChartOutput() HelmChartOutput {
+	return i.ToHelmChartOutputWithContext(context.Background())
+}
+
+func (i HelmChartArgs) ToHelmChartOutputWithContext(ctx context.Context) HelmChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HelmChartOutput)
+}
+
+// HelmChartArrayInput is an input type that accepts HelmChartArray and HelmChartArrayOutput values.
+// You can construct a concrete instance of `HelmChartArrayInput` via:
+//
+//	HelmChartArray{ HelmChartArgs{...} }
+type HelmChartArrayInput interface {
+	pulumi.Input
+
+	ToHelmChartArrayOutput() HelmChartArrayOutput
+	ToHelmChartArrayOutputWithContext(context.Context) HelmChartArrayOutput
+}
+
+type HelmChartArray []HelmChartInput
+
+func (HelmChartArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]HelmChart)(nil)).Elem()
+}
+
+func (i HelmChartArray) ToHelmChartArrayOutput() HelmChartArrayOutput {
+	return i.ToHelmChartArrayOutputWithContext(context.Background())
+}
+
+func (i HelmChartArray) ToHelmChartArrayOutputWithContext(ctx context.Context) HelmChartArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HelmChartArrayOutput)
+}
+
+// A Helm chart that deploys a repo's image: its repository, and optionally its source and the chart in it.
+type HelmChartOutput struct{ *pulumi.OutputState }
+
+func (HelmChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HelmChart)(nil)).Elem()
+}
+
+func (o HelmChartOutput) ToHelmChartOutput() HelmChartOutput {
+	return o
+}
+
+func (o HelmChartOutput) ToHelmChartOutputWithContext(ctx context.Context) HelmChartOutput {
+	return o
+}
+
+// The chart used from the repository, when it holds several: `kyverno`.
+func (o HelmChartOutput) Chart() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HelmChart) *string { return v.Chart }).(pulumi.StringPtrOutput)
+}
+
+// The Helm chart repository: `oci://ghcr.io/stefanprodan/charts/podinfo`, `https://kyverno.github.io/kyverno/`.
+func (o HelmChartOutput) Repo() pulumi.StringOutput {
+	return o.ApplyT(func(v HelmChart) string { return v.Repo }).(pulumi.StringOutput)
+}
+
+// A link to the chart's source code: `https://github.com/kyverno/kyverno`.
+func (o HelmChartOutput) Source() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HelmChart) *string { return v.Source }).(pulumi.StringPtrOutput)
+}
+
+type HelmChartArrayOutput struct{ *pulumi.OutputState }
+
+func (HelmChartArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]HelmChart)(nil)).Elem()
+}
+
+func (o HelmChartArrayOutput) ToHelmChartArrayOutput() HelmChartArrayOutput {
+	return o
+}
+
+func (o HelmChartArrayOutput) ToHelmChartArrayOutputWithContext(ctx context.Context) HelmChartArrayOutput {
+	return o
+}
+
+func (o HelmChartArrayOutput) Index(i pulumi.IntInput) HelmChartOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) HelmChart {
+		return vs[0].([]HelmChart)[vs[1].(int)]
+	}).(HelmChartOutput)
+}
+
 // Packages added to the image, and the APK repositories and keys it uses.
 type ImageContents struct {
 	// Packages appended to the image.
@@ -1474,12 +1592,16 @@ func (o TagResultArrayOutput) Index(i pulumi.IntInput) TagResultOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*HelmChartInput)(nil)).Elem(), HelmChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HelmChartArrayInput)(nil)).Elem(), HelmChartArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SyncConfigInput)(nil)).Elem(), SyncConfigArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SyncConfigPtrInput)(nil)).Elem(), SyncConfigArgs{})
 	pulumi.RegisterOutputType(CertificateEntryOutput{})
 	pulumi.RegisterOutputType(CertificateEntryArrayOutput{})
 	pulumi.RegisterOutputType(CustomOverlayOutput{})
 	pulumi.RegisterOutputType(CustomOverlayPtrOutput{})
+	pulumi.RegisterOutputType(HelmChartOutput{})
+	pulumi.RegisterOutputType(HelmChartArrayOutput{})
 	pulumi.RegisterOutputType(ImageContentsOutput{})
 	pulumi.RegisterOutputType(ImageContentsPtrOutput{})
 	pulumi.RegisterOutputType(OverlayAccountsOutput{})

@@ -12,6 +12,7 @@ from .get_repos import *
 from .get_tags import *
 from .get_versions import *
 from .repo import *
+from .repo_deployment import *
 from .tag import *
 from ._inputs import *
 from . import outputs

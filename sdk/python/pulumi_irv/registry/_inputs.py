@@ -16,9 +16,84 @@ from .. import _utilities
 from ._enums import *
 
 __all__ = [
+    'HelmChartArgs',
+    'HelmChartArgsDict',
     'SyncConfigArgs',
     'SyncConfigArgsDict',
 ]
+
+class HelmChartArgsDict(TypedDict):
+    """
+    A Helm chart that deploys a repo's image: its repository, and optionally its source and the chart in it.
+    """
+    repo: pulumi.Input[_builtins.str]
+    """
+    The Helm chart repository: `oci://ghcr.io/stefanprodan/charts/podinfo`, `https://kyverno.github.io/kyverno/`.
+    """
+    chart: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The chart used from the repository, when it holds several: `kyverno`.
+    """
+    source: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A link to the chart's source code: `https://github.com/kyverno/kyverno`.
+    """
+
+@pulumi.input_type
+class HelmChartArgs:
+    def __init__(__self__, *,
+                 repo: pulumi.Input[_builtins.str],
+                 chart: pulumi.Input[Optional[_builtins.str]] = None,
+                 source: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A Helm chart that deploys a repo's image: its repository, and optionally its source and the chart in it.
+
+        :param pulumi.Input[_builtins.str] repo: The Helm chart repository: `oci://ghcr.io/stefanprodan/charts/podinfo`, `https://kyverno.github.io/kyverno/`.
+        :param pulumi.Input[_builtins.str] chart: The chart used from the repository, when it holds several: `kyverno`.
+        :param pulumi.Input[_builtins.str] source: A link to the chart's source code: `https://github.com/kyverno/kyverno`.
+        """
+        pulumi.set(__self__, "repo", repo)
+        if chart is not None:
+            pulumi.set(__self__, "chart", chart)
+        if source is not None:
+            pulumi.set(__self__, "source", source)
+
+    @_builtins.property
+    @pulumi.getter
+    def repo(self) -> pulumi.Input[_builtins.str]:
+        """
+        The Helm chart repository: `oci://ghcr.io/stefanprodan/charts/podinfo`, `https://kyverno.github.io/kyverno/`.
+        """
+        return pulumi.get(self, "repo")
+
+    @repo.setter
+    def repo(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "repo", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def chart(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The chart used from the repository, when it holds several: `kyverno`.
+        """
+        return pulumi.get(self, "chart")
+
+    @chart.setter
+    def chart(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "chart", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A link to the chart's source code: `https://github.com/kyverno/kyverno`.
+        """
+        return pulumi.get(self, "source")
+
+    @source.setter
+    def source(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "source", value)
+
 
 class SyncConfigArgsDict(TypedDict):
     """

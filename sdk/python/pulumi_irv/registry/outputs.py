@@ -19,6 +19,7 @@ from ._enums import *
 __all__ = [
     'CertificateEntry',
     'CustomOverlay',
+    'HelmChart',
     'ImageContents',
     'OverlayAccounts',
     'OverlayCertificates',
@@ -138,6 +139,53 @@ class CustomOverlay(dict):
         Environment variables set in the image.
         """
         return pulumi.get(self, "environment")
+
+
+@pulumi.output_type
+class HelmChart(dict):
+    """
+    A Helm chart that deploys a repo's image: its repository, and optionally its source and the chart in it.
+    """
+    def __init__(__self__, *,
+                 repo: _builtins.str,
+                 chart: Optional[_builtins.str] = None,
+                 source: Optional[_builtins.str] = None):
+        """
+        A Helm chart that deploys a repo's image: its repository, and optionally its source and the chart in it.
+
+        :param _builtins.str repo: The Helm chart repository: `oci://ghcr.io/stefanprodan/charts/podinfo`, `https://kyverno.github.io/kyverno/`.
+        :param _builtins.str chart: The chart used from the repository, when it holds several: `kyverno`.
+        :param _builtins.str source: A link to the chart's source code: `https://github.com/kyverno/kyverno`.
+        """
+        pulumi.set(__self__, "repo", repo)
+        if chart is not None:
+            pulumi.set(__self__, "chart", chart)
+        if source is not None:
+            pulumi.set(__self__, "source", source)
+
+    @_builtins.property
+    @pulumi.getter
+    def repo(self) -> _builtins.str:
+        """
+        The Helm chart repository: `oci://ghcr.io/stefanprodan/charts/podinfo`, `https://kyverno.github.io/kyverno/`.
+        """
+        return pulumi.get(self, "repo")
+
+    @_builtins.property
+    @pulumi.getter
+    def chart(self) -> Optional[_builtins.str]:
+        """
+        The chart used from the repository, when it holds several: `kyverno`.
+        """
+        return pulumi.get(self, "chart")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> Optional[_builtins.str]:
+        """
+        A link to the chart's source code: `https://github.com/kyverno/kyverno`.
+        """
+        return pulumi.get(self, "source")
 
 
 @pulumi.output_type
