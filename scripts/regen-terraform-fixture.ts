@@ -17,6 +17,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { startServer } from "../server";
+import { seedDeployer } from "../server/sample/deployer";
 import { fillTokenCache } from "../bench/bridged";
 
 /**
@@ -46,7 +47,8 @@ const fixtures = path.join(root, "test", "plugin", "fixtures", "terraform");
 
 async function main(): Promise<void> {
   const bin = execFileSync(path.join(root, "scripts", "ensure-terraform"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
-  const server = await startServer();
+  // The admin creates the repo's deployment: a custom role grants it what no built-in role does.
+  const server = await startServer({ seed: seedDeployer() });
   const dir = mkdtempSync(path.join(tmpdir(), "irv-tffixture-"));
   try {
     copyFileSync(path.join(fixtures, "main.tf"), path.join(dir, "main.tf"));

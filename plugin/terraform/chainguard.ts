@@ -300,8 +300,9 @@ export const TERRAFORM_RESOURCES: Record<string, TfResource> = {
         attributes: {
           repo: str("required"),
           source: str("optional"),
+          chart: str("optional"),
         },
-        note: "The same charts; a chart here may also name the chart used from its repository (`chart`), which the API's HelmChart has and the Terraform provider leaves out.",
+        note: "The same charts, member for member.",
       },
       ignore_errors: a("bool", "optional", {
         to: null,

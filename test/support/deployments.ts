@@ -1,34 +1,5 @@
-/**
- * A repo deployment's test setup. No built-in role holds `registry.deployments.create`, and an
- * organization's owner cannot define a role with a capability it lacks, so a custom role that
- * grants it (as the platform may grant one) is written into the store by `startServer`'s seed.
- */
-import type { Store } from "../../server/store";
-import { bindingRecord } from "../../server/model/roleBindings";
+/** A repo deployment's test setup: its path, and the seed that lets the admin create one (server/sample/deployer.ts). */
+export { deployerRole, seedDeployer } from "../../server/sample/deployer";
 
 /** The path of repo `uid`'s deployment on registry v1. */
 export const deploymentPath = (uid: string): string => `/registry/v1/repos/${uid}/deployment`;
-
-/** The custom role's uid under `org`, and its binding's. */
-export const deployerRole = (org: string): string => `${org}/de9107e700000001`;
-
-/**
- * A seed that defines, at the root, the custom role `deployer` (create and read deployments) and
- * binds `identity` (default: the start-line admin, `<org>/0000000000000001`) to it.
- */
-export function seedDeployer(identity?: (org: string) => string) {
-  return (store: Store, org: string): void => {
-    const now = new Date().toISOString();
-    const uid = deployerRole(org);
-    store.roles.insert({
-      uid,
-      name: "deployer",
-      description: "Creates and reads repos' deployments.",
-      capabilities: ["registry.deployments.create", "registry.deployments.list"],
-      createTime: now,
-      updateTime: now,
-      builtin: false,
-    });
-    store.putBinding(bindingRecord(`${org}/de9107e700000002`, identity?.(org) ?? `${org}/0000000000000001`, uid, now));
-  };
-}
