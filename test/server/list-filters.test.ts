@@ -4,7 +4,7 @@
  * or by hidden-item flag, and no other.
  */
 import { describe, expect, it } from "vitest";
-import { definitionOf, KINDS, type Kind } from "../../api/kinds";
+import { definitionOf, KINDS, type Kind, type KindDefinition } from "../../api/kinds";
 import { eachV1Collection } from "../../server/routes/all";
 
 describe("List filters", () => {
@@ -14,7 +14,7 @@ describe("List filters", () => {
       const kind = routes.list.name as Kind;
       seen.push(kind);
       const served = [...Object.keys(routes.list.filters), ...Object.keys(routes.list.hidden ?? {})].sort();
-      expect({ kind, served }).toEqual({ kind, served: Object.keys(definitionOf(kind).proto.list.filters).sort() });
+      expect({ kind, served }).toEqual({ kind, served: Object.keys((definitionOf(kind) as KindDefinition).proto.list?.filters ?? {}).sort() });
     });
     // A singleton (a repo's deployment) has no List, so no collection routes.
     expect(seen).toEqual(KINDS.filter((d) => !("singleton" in d)).map((d) => d.kind));
