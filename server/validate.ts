@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import type { FieldViolation } from "../api/codes";
 import { fieldIssues } from "../api/issues";
+import { withoutNulls } from "../api/kinds";
 import { UID } from "../api/uid";
 import { invalidArgument, invalidField } from "./errors";
 
@@ -22,13 +23,16 @@ function without(v: unknown, path: readonly PropertyKey[], keys: readonly string
 }
 
 /**
- * Parses `body` with `schema`, or throws INVALID_ARGUMENT listing every failed field. Members the
+ * Parses `body` with `schema`, or throws INVALID_ARGUMENT listing every failed field. Null
+ * members are unset ones (protojson's reading); a null inside a list is still refused. Members the
  * schema does not know are discarded at any depth, as the platform's gateway discards them
  * (protojson's DiscardUnknown): the schemas stay strict for the provider's check, which names a
  * misspelt input at preview.
  */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, prefix = ""): z.infer<S> {
-  let input: unknown = body ?? {};
+  // A null member is an unset one, as protojson (and so the gateway) reads it: `"chart": null`
+  // in a Terraform state's charts, `"description": null`.
+  let input: unknown = withoutNulls(body ?? {});
   let r = schema.safeParse(input);
   // Each round removes every unknown member zod reported (a member inside one it removed shows
   // up on a later round only if its parent stays); bounded, as a body's nesting is.

@@ -94,9 +94,12 @@ export function readDefaults(d: KindDefinition): Record<string, unknown> {
 export function withoutNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutNulls);
   if (typeof v !== "object" || v === null) return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = withoutNulls(x);
-  return out;
+  // fromEntries makes every key an own member: an assignment to `__proto__` would set the prototype instead.
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([, x]) => x !== null)
+      .map(([k, x]) => [k, withoutNulls(x)]),
+  );
 }
 
 /** An item of `d` as the API returns it (after `withoutNulls`): loose, so a field a newer server adds passes through. */

@@ -10,7 +10,6 @@ import { fixtureState, importFileOf, stateOnto } from "../support/terraform";
 import { deploymentPath, seedDeployer } from "../support/deployments";
 import { run } from "../support/toolchain";
 import { yamlProject, type YamlProject } from "../support/yaml-project";
-import { withoutNulls } from "../../api/kinds";
 
 // Coming from the Terraform provider through the real CLI: `pulumi package get-mapping` of the
 // plugin, as docs/from-terraform.md runs it, and the import of an org from a state that provider
@@ -45,8 +44,8 @@ describe("importing an org from the Terraform provider's state", { timeout: ENGI
     // The admin may create a repo's deployment (a custom role: no built-in one may).
     srv = await startTestServer({ seed: seedDeployer() });
     const made = await makeEveryKind(srv.api, srv.server.organization, "engineering");
-    // Terraform's null is an unset member.
-    const charts = withoutNulls(fixtureState().resources.find((r) => r.type === "chainguard_image_repo_deployment")!.instances[0].attributes.charts);
+    // As the provider wrote them: Terraform's null is an unset member, as protojson reads it.
+    const charts = fixtureState().resources.find((r) => r.type === "chainguard_image_repo_deployment")!.instances[0].attributes.charts;
     expect((await srv.api.post(deploymentPath(made.repo), { charts })).status).toBe(200);
     const viewerBinding = await make(srv.api, "roleBindings", made.team, { identityUid: made.aws, roleUid: made.viewer });
     // The fixture's resources, by address, onto live items of their kinds.

@@ -56,6 +56,13 @@ describe("groups", () => {
     expect(colourless).not.toHaveProperty("colour");
     expect(ok(await ctx.api.get(path("groups", colourless.uid)))).toEqual(colourless);
     ok(await ctx.api.del(path("groups", colourless.uid)));
+    // A null member is an unset one (protojson's reading, and so the gateway's); a required one is still missing.
+    const nulled = ok(await ctx.api.post(path("groups", org), { name: "nulled", description: null }));
+    expect(nulled.description).toBe("");
+    expect(ok(await ctx.api.patch(path("groups", nulled.uid), { description: "set" }, { updateMask: "description" })).description).toBe("set");
+    expect(ok(await ctx.api.patch(path("groups", nulled.uid), { description: null }, { updateMask: "description" })).description).toBe("");
+    ok(await ctx.api.del(path("groups", nulled.uid)));
+    expectFieldViolation(await ctx.api.post(path("groups", org), { name: null }), "name");
     expectFieldViolation(await ctx.api.post(path("groups", org), { name: 42 }), "name");
     expectFieldViolation(await ctx.api.post(path("groups", org), ["a"]), "body");
     // Malformed JSON, wrong content type, too large: all INVALID_ARGUMENT, never a 500.
