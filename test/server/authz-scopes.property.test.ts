@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { isSelfOrAncestor } from "../../api/uid";
 import { Authorizer } from "../../server/authz";
 import type { Store } from "../../server/store";
+import { ServerWork } from "../../server/work";
 
 const ROOT = "0123456789abcdef0123456789abcdef01234567";
 const seg = (n: number) => n.toString(16).padStart(16, "0");
@@ -18,6 +19,7 @@ function authorizer(bindings: { group: string; lists: boolean }[]): Authorizer {
   const store = {
     bindingsOf: () => bindings.map((b, i) => ({ uid: `${b.group}/${seg(100_000 + i)}`, roleUid: b.lists ? "lister" : "other" })),
     roleBindings: { version: 0 },
+    work: new ServerWork(),
     roles: {
       version: 0,
       get: (uid: string) => ({ capabilities: uid === "lister" ? ["groups.list"] : ["repo.list"] }),
