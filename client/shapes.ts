@@ -42,4 +42,10 @@ export type LookedUpIdentity = z.infer<typeof LookedUpIdentity>;
  * A part of an item kept apart from it, holding text in member `member` (a repo's README as
  * GetRepoReadme answers, `RepoReadme`): an empty one may leave the member out.
  */
-export const textPart = (member: string) => z.looseObject({ uid: z.string().default(""), [member]: z.string().default("") });
+const textParts = new Map<string, z.ZodType>();
+/** Built once per member: zod compiles an object schema on its first parse, which a refresh would pay per repo. */
+export function textPart(member: string): z.ZodType {
+  let shape = textParts.get(member);
+  if (!shape) textParts.set(member, (shape = z.looseObject({ uid: z.string().default(""), [member]: z.string().default("") })));
+  return shape;
+}
