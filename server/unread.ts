@@ -8,7 +8,7 @@
  *
  * - a connection that already holds answers may hold at most `perConnection` bytes: an answer that
  *   would go past it is not sent, the request failing with RESOURCE_EXHAUSTED instead (on gRPC as
- *   trailers only, which flow control does not hold back), and a gRPC call made while its
+ *   trailers only, which flow control does not hold back), and a request made while its
  *   connection has no room for another answer as large as its largest is failed before its answer
  *   is computed;
  * - all connections together hold at most `total`: past it, the connection holding the most is
@@ -181,6 +181,14 @@ export function boundUnreadAnswers(app: FastifyInstance, unread: UnreadAnswers):
     if (req.raw.socket.destroyed) {
       done();
       return reply.code(499).send();
+    }
+    // As on gRPC: a connection with no room left for another answer as large as its largest gets
+    // the refusal before its answer is computed (pipelined requests had large answers computed
+    // only to be refused, garbage that outgrew the bounds on a loaded machine).
+    if (unread.full(peerOf(req.raw.socket))) {
+      done();
+      const e = unread.refusal();
+      return reply.code(e.http).headers(e.headers).send(e.body);
     }
     turns.set(req, done);
     reply.raw.once("close", done);
