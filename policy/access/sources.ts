@@ -4,7 +4,7 @@
  * same settings as the provider. Nothing here reads one resource per request, but for the probes
  * that tell which lists the caller may not make.
  */
-import { KINDS, definitionOf, definitionOfTypeToken, type Kind } from "../../api/kinds";
+import { definitionOf, definitionOfTypeToken, pluralOf, type Kind } from "../../api/kinds";
 import { PAGE_SIZE_MAX } from "../../api/collections";
 import { isSelfOrAncestor, parentOf } from "../../api/uid";
 import { NotFoundError, PermissionDeniedError, type IrvClient } from "../../client";
@@ -124,7 +124,7 @@ export async function unlistable(
       try {
         await client.get(kind, probeUid(g.uid));
       } catch (e) {
-        if (e instanceof PermissionDeniedError) denied.push(KINDS.find((d) => d.kind === kind)!.label.replace(/y$/, "ie") + "s");
+        if (e instanceof PermissionDeniedError) denied.push(pluralOf(definitionOf(kind).label));
         else if (!(e instanceof NotFoundError)) throw e;
       }
     }

@@ -13,7 +13,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS } from "../../api/collections";
-import { definitionOf, KINDS, type ChangeAction, type Kind, type KindDefinition } from "../../api/kinds";
+import { definitionOf, definitionOfCollection, type ChangeAction, type Kind } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { callerOf, timestamp, type ServerContext } from "../context";
 import { changeOf } from "../model/changes";
@@ -110,7 +110,7 @@ export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: Colle
     return ctx.store.transaction(() => write(caller));
   };
   // A kind's methods are announced once committed (model/changes.ts); other collections have none.
-  const kind = (KINDS as readonly KindDefinition[]).some((d) => d.kind === def.list.name) ? (def.list.name as Kind) : undefined;
+  const kind = definitionOfCollection(def.list.name)?.kind as Kind | undefined;
   const announce = (req: FastifyRequest, action: ChangeAction, uid: string, answer?: unknown) => {
     const change = kind && ctx.changes.heard && changeOf(kind, action, uid, answer, callerOf(req), timestamp(ctx));
     if (change) ctx.changes.emit(change);
