@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, numbered } from "./common";
+import { common, numbered, scalar } from "./common";
 import { defineKind, IAM_PACKAGE, outputOnly } from "./definition";
 import type { Known } from "./derive";
 
@@ -69,24 +69,26 @@ export const roleBindings = defineKind({
   },
   fields: {
     groupUid: common.groupUid("The group the grant applies to (and everything below it)."),
-    identityUid: {
-      type: "string",
-      description: "The identity granted the role; changes in place.",
-      input: true,
-      refersTo: "identities",
-      proto: { number: 6, type: "string" },
-      readAt: ["identity", "uid"],
-      schema: f.uid,
-    },
-    roleUid: {
-      type: "string",
-      description: "The role granted; changes in place.",
-      input: true,
-      refersTo: "roles",
-      proto: { number: 7, type: "string" },
-      readAt: ["role", "uid"],
-      schema: f.uid,
-    },
+    identityUid: scalar(
+      { number: 6, type: "string" },
+      {
+        description: "The identity granted the role; changes in place.",
+        input: true,
+        refersTo: "identities",
+        readAt: ["identity", "uid"],
+        schema: f.uid,
+      },
+    ),
+    roleUid: scalar(
+      { number: 7, type: "string" },
+      {
+        description: "The role granted; changes in place.",
+        input: true,
+        refersTo: "roles",
+        readAt: ["role", "uid"],
+        schema: f.uid,
+      },
+    ),
     identity: {
       type: "BoundIdentity",
       description: "The bound identity as the API hydrates it.",
