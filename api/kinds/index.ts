@@ -98,10 +98,15 @@ export function readBack(kind: Kind, item: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, f] of fieldEntries(d.fields))
     if (name !== d.parentField && !f.writeOnly) {
-      const v = f.readAt ? f.readAt.reduce<unknown>((at, k) => (at as Record<string, unknown> | undefined)?.[k], x) : x[wireNameOf(name, f)];
+      const v = f.readAt ? valueAt(x, f.readAt) : x[wireNameOf(name, f)];
       out[name] = f.codec && v !== undefined ? f.codec.fromWire(v) : v;
     }
   return out;
+}
+
+/** The value at `path` in `item` (a field's `readAt`: `["identity", "uid"]`), or undefined. */
+export function valueAt(item: object, path: readonly string[]): unknown {
+  return path.reduce<unknown>((at, k) => (at as Record<string, unknown> | undefined)?.[k], item);
 }
 
 /**

@@ -174,7 +174,7 @@ function byKey<T>(items: T[], key: (x: T) => string): T[] {
  */
 function about(def: KindDefinition, field: string, f: FieldDefinition, x: Item): string {
   const label = definitionOf(f.refersTo as Kind).label;
-  if (field === def.parentField) return def.kind === "groups" ? "parent group" : label;
+  if (field === def.parentField) return f.refersTo === def.kind ? `parent ${label}` : label;
   const hydrated = x[field.replace(/Uid$/, "")] as { name?: string } | undefined;
   return hydrated?.name !== undefined ? `${label} ${tsCommentText(hydrated.name)}` : label;
 }
