@@ -78,10 +78,16 @@ export interface ItemPart<T extends Keyed> {
  */
 export const parentGroup = (uid: string): string => parentOf(uid) ?? uid;
 
-/** A resource kind's facts the routes use, from its definition (api/kinds): label and capability prefix. */
-export function kindFacts(kind: Kind): { label: string; capability: string } {
+/**
+ * The routes of kind `kind`: `routes` with what its definition (api/kinds) states, its label,
+ * capability prefix and collection name, so a routes file names its kind once.
+ */
+export function kindRoutes<T extends Keyed>(
+  kind: Kind,
+  routes: Omit<CollectionRoutes<T>, "label" | "capability" | "list"> & { list: Omit<Listing<T>, "name"> },
+): CollectionRoutes<T> {
   const { label, capability } = definitionOf(kind);
-  return { label, capability };
+  return { ...routes, label, capability, list: { name: kind, ...routes.list } };
 }
 
 export const uidOf = (req: FastifyRequest) => parseUid((req.params as { "*": string })["*"]);
