@@ -88,6 +88,30 @@ export function scalar<const P extends ScalarProto, const F extends Omit<FieldDe
   return { type, ...f, proto, ...(read ? { read } : {}) } as never;
 }
 
+/** The name a rule gives itself (`.meta({ id })`), through optional, default and nullable wrappers; a list's, with `[]`. */
+function nameOfRule(s: z.ZodType): string | undefined {
+  const id = s.meta()?.id;
+  if (id) return id;
+  if (s instanceof z.ZodOptional || s instanceof z.ZodDefault || s instanceof z.ZodNullable) return nameOfRule(s.def.innerType as z.ZodType);
+  if (s instanceof z.ZodArray) {
+    const element = nameOfRule(s.element as z.ZodType);
+    return element && `${element}[]`;
+  }
+  return undefined;
+}
+
+/**
+ * A field whose value is a named block or enum: its SDK type is the name its request rule (else
+ * its read shape) gives itself (`ClaimMatch`, `Capability[]`), which the plugin's schema names it
+ * by too.
+ */
+export function named<const F extends Omit<FieldDefinition, "type">>(f: F): Flat<{ type: string } & F> {
+  const rule = f.schema ?? f.read;
+  const type = rule && nameOfRule(rule);
+  if (!type) throw new Error(`a named field's rule must name itself (.meta({ id })): ${f.description}`);
+  return { type, ...f };
+}
+
 /** Fields most kinds share. */
 export const common = {
   description: {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import * as f from "../fields";
 import type { Known } from "./derive";
-import { common, numbered, scalar, type InputIssue } from "./common";
+import { common, numbered, scalar, named, type InputIssue } from "./common";
 import { defineKind, IAM_PACKAGE, outputOnly } from "./definition";
 
 /** A protobuf Duration as JSON: seconds with an `s`, e.g. `86400s`. */
@@ -148,12 +148,11 @@ export const groupInvites = defineKind({
         schema: z.boolean().optional(),
       },
     ),
-    role: {
-      type: "InviteRole",
+    role: named({
       description: "The role the invitee gets, as the API hydrates it (absent once the role is gone).",
       proto: { number: 10, type: "GroupInviteRole", behavior: ["OUTPUT_ONLY"] },
       read: InviteRole.optional(),
-    },
+    }),
     keyId: { type: "string", description: "The invite's key id.", proto: { number: 8, type: "string", behavior: ["OUTPUT_ONLY"] }, read: z.string() },
     /** Present in the create response only. */
     code: {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import * as f from "../fields";
 import { withSuggestion } from "../suggest";
 import { ISSUER_KEYS_MAX, ISSUER_KEYS_MAX_CHARS } from "../jwk";
-import { common, numbered, scalar, oneOf, text, textMap, type InputIssue } from "./common";
+import { common, numbered, scalar, oneOf, text, textMap, named, type InputIssue } from "./common";
 import { defineKind, IAM_PACKAGE, type ProtoField } from "./definition";
 
 const nonEmpty = () => z.string().min(1, "must not be empty");
@@ -294,40 +294,36 @@ export const identities = defineKind({
     description: numbered.description(3),
     // Masked as whole blocks: their members constrain each other (issuer or issuerPattern, ...),
     // and the API updates an identity's type block as a unit.
-    claimMatch: {
-      type: "ClaimMatch",
+    claimMatch: named({
       description: "Who may assume it: an external OIDC token's issuer and subject (exact or pattern).",
       input: true,
       proto: { number: 20, type: "Identity.ClaimMatch", oneof: "relationship" },
       schema: ClaimMatch.optional(),
       read: read.claimMatch.optional(),
-    },
-    staticKeys: {
-      type: "StaticKeys",
+    }),
+    staticKeys: named({
       description: "Tokens signed by the given keys.",
       input: true,
       proto: { number: 21, type: "Identity.StaticKeys", oneof: "relationship" },
       computedMembers: ["expirationTime"],
       schema: StaticKeys.optional(),
       read: read.staticKeys.optional(),
-    },
-    awsIdentity: {
-      type: "AwsIdentity",
+    }),
+    awsIdentity: named({
       description: "An AWS principal.",
       input: true,
       proto: { number: 22, type: "Identity.AWSIdentity", oneof: "relationship" },
       schema: AwsIdentity.optional(),
       read: read.awsIdentity.optional(),
-    },
-    servicePrincipal: {
-      type: "ServicePrincipal",
+    }),
+    servicePrincipal: named({
       description: "A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).",
       input: true,
       proto: { number: 23, type: "ServicePrincipal", oneof: "relationship" },
       codec: servicePrincipalCodec,
       schema: ServicePrincipal.optional(),
       read: z.string().optional(),
-    },
+    }),
     company: scalar(
       { number: 6, type: "string", behavior: ["OPTIONAL"] },
       {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, numbered, scalar } from "./common";
+import { common, numbered, scalar, named } from "./common";
 import { defineKind, IAM_PACKAGE } from "./definition";
 import type { Known } from "./derive";
 
@@ -148,8 +148,7 @@ export const identityProviders = defineKind({
     ),
     // `clientSecret` (write-only on the API) is secret; the plugin keeps issuer, clientId and
     // additionalScopes readable, the dynamic classes keep the whole block secret.
-    oidc: {
-      type: "Oidc",
+    oidc: named({
       argType: "pulumi.Input<OidcArgs>",
       description: "The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.",
       input: true,
@@ -174,7 +173,7 @@ export const identityProviders = defineKind({
         correlationRule: z.string().optional(),
         pkceEnabled: z.boolean().optional(),
       }),
-    },
+    }),
     scim: {
       type: "Scim",
       description: "SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.",

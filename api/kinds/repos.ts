@@ -2,7 +2,7 @@ import { z } from "zod";
 import * as f from "../fields";
 import { CATALOG_TIERS, README_MAX } from "../registry";
 import { withSuggestion } from "../suggest";
-import { common, numbered, scalar } from "./common";
+import { common, numbered, scalar, named } from "./common";
 import { defineKind, outputOnly, REGISTRY_PACKAGE, type ProtoField } from "./definition";
 
 /** How long a synced repo keeps syncing when nobody says otherwise: the protos' "14 days from creation". */
@@ -260,8 +260,7 @@ export const repos = defineKind({
         schema: labels("tags").optional(),
       },
     ),
-    syncConfig: {
-      type: "SyncConfig",
+    syncConfig: named({
       description: `Where its images are synced from (and to); the platform stops syncing ${SYNC_DAYS} days after creation unless it says otherwise.`,
       input: true,
       block: true,
@@ -269,13 +268,12 @@ export const repos = defineKind({
       proto: { number: 9, type: "SyncConfig", name: "sync_config", json: "sync_config", behavior: ["OPTIONAL"] },
       schema: SyncConfig.optional(),
       read: readSync.optional(),
-    },
-    customOverlay: {
-      type: "CustomOverlay",
+    }),
+    customOverlay: named({
       description: "The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).",
       proto: { number: 10, type: "CustomOverlay", behavior: ["OPTIONAL"] },
       read: CustomOverlay.optional(),
-    },
+    }),
     createTime: numbered.createTime(11),
     updateTime: numbered.updateTime(12),
   },

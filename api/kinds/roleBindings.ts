@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, numbered, scalar } from "./common";
+import { common, numbered, scalar, named } from "./common";
 import { defineKind, IAM_PACKAGE, outputOnly } from "./definition";
 import type { Known } from "./derive";
 
@@ -89,24 +89,21 @@ export const roleBindings = defineKind({
         schema: f.uid,
       },
     ),
-    identity: {
-      type: "BoundIdentity",
+    identity: named({
       description: "The bound identity as the API hydrates it.",
       proto: { number: 2, type: "RoleBindingIdentity", behavior: ["OUTPUT_ONLY"] },
       read: BoundIdentity,
-    },
-    group: {
-      type: "BoundRef",
+    }),
+    group: named({
       description: "The group as the API hydrates it.",
       proto: { number: 3, type: "RoleBindingGroup", behavior: ["OUTPUT_ONLY"] },
       read: BoundRef,
-    },
-    role: {
-      type: "BoundRef",
+    }),
+    role: named({
       description: "The role as the API hydrates it.",
       proto: { number: 4, type: "RoleBindingRole", behavior: ["OUTPUT_ONLY"] },
       read: BoundRef,
-    },
+    }),
     createTime: numbered.createTime(5),
   },
 });
