@@ -1,7 +1,7 @@
 import type { Dispatcher } from "undici";
 import { z } from "zod";
 import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../api/collections";
-import { KINDS, maskPathOf, singletonPath, snakeOf, withoutNulls, type KindDefinition } from "../api/kinds";
+import { definitionOfCollection, maskPathOf, repos, singletonPath, snakeOf, withoutNulls } from "../api/kinds";
 import type { TokenSource } from "./token-source";
 import {
   ApiError,
@@ -135,21 +135,22 @@ export class IrvClient {
 
   /** The README of repo `uid` (GetRepoReadme): its Markdown, `""` when it has none. */
   async repoReadme(uid: string, o: CallOptions = {}): Promise<string> {
-    return this.partText("repos", uid, "readme", "content", o);
+    const { suffix, member } = repos.fields.readme.part;
+    return this.partText("repos", uid, suffix, member, o);
   }
 
   /**
-   * The text of part `suffix` of item `uid`, kept apart from the item (a repo's `readme`): its
-   * member `member`, `""` when unset.
+   * The text of part `suffix` of item `uid`, kept apart from the item (a repo's `readme`, as its
+   * field's `part` says): its member `member`, `""` when unset.
    */
   async partText(c: CollectionName, uid: string, suffix: string, member: string, o: CallOptions = {}): Promise<string> {
-    const path = `${COLLECTIONS[c].path}/${uid}/${suffix}`;
+    const path = partPath(c, uid, suffix);
     return (checkShape(textPart(member), await this.send("GET", path, { ...o }), `GET ${path}`) as Record<string, string>)[member];
   }
 
   /** Sets part `suffix` of item `uid` to `text`, its member `member` named by the mask (so `""` clears it): the text it now holds. */
   async setPartText(c: CollectionName, uid: string, suffix: string, member: string, text: string, o: CallOptions = {}): Promise<string> {
-    const path = `${COLLECTIONS[c].path}/${uid}/${suffix}`;
+    const path = partPath(c, uid, suffix);
     const answer = await this.send("PATCH", path, { ...o, body: { [member]: text }, query: { updateMask: snakeOf(member) } });
     return (checkShape(textPart(member), answer, `PATCH ${path}`) as Record<string, string>)[member];
   }
@@ -313,23 +314,23 @@ export class IrvClient {
 
   #parse<C extends CollectionName>(c: C, raw: unknown): Item<C> {
     // A kind whose uid field is named otherwise (a deployment's `id`) reads as every item: by `uid`.
-    const uidName = definitionOf(c)?.proto.uidName;
+    const uidName = definitionOfCollection(c)?.proto.uidName;
     const item = uidName && raw && typeof raw === "object" ? { ...raw, uid: (raw as Record<string, unknown>)[uidName] } : raw;
     return checkShape(SHAPES[c] as z.ZodType, item, `${c} response`) as Item<C>;
   }
 }
 
-/** The definition of collection `c`'s kind, if it is a kind's. */
-const definitionOf = (c: CollectionName): KindDefinition | undefined => (KINDS as readonly KindDefinition[]).find((d) => d.kind === c);
-
 /** The singleton facet of collection `c`'s kind (a repo's deployment: api/kinds/definition.ts), if any. */
-const singletonOf = (c: CollectionName) => definitionOf(c)?.singleton;
+const singletonOf = (c: CollectionName) => definitionOfCollection(c)?.singleton;
 
 /** The path of item `uid` of `c` (for a create, of its parent): `<collection>/<uid>`, or a singleton's `<owner path>/<uid>/<suffix>`. */
 function itemPath(c: CollectionName, uid: string): string {
   const s = singletonOf(c);
   return s ? singletonPath(s, uid) : `${COLLECTIONS[c].path}/${uid}`;
 }
+
+/** The path of part `suffix` of item `uid` of `c` (a repo's README: `<item path>/readme`). */
+const partPath = (c: CollectionName, uid: string, suffix: string): string => `${itemPath(c, uid)}/${suffix}`;
 
 /** `p`, or the error of `late()` once `deadline` passes first. */
 async function beforeDeadline<T>(p: Promise<T>, deadline: number, late: () => Error): Promise<T> {

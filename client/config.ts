@@ -20,14 +20,26 @@ export interface Settings {
   identityToken?: string;
 }
 
-/** Each setting with its config key and environment variable. */
+/** One setting: its config key, its environment variable, and whether its value is a secret (a credential). */
+export interface SettingFacts {
+  key: string;
+  env: string;
+  secret?: true;
+}
+
+/** Each setting with its config key and environment variable, and which are secret (the plugin's schema and `irv`'s masking read it). */
 export const SETTINGS = {
   apiUrl: { key: "irv:apiUrl", env: "IRV_API_URL" },
   authUrl: { key: "irv:authUrl", env: "IRV_AUTH_URL" },
-  token: { key: "irv:token", env: "IRV_TOKEN" },
+  token: { key: "irv:token", env: "IRV_TOKEN", secret: true },
   identity: { key: "irv:identity", env: "IRV_IDENTITY" },
-  identityToken: { key: "irv:identityToken", env: "IRV_IDENTITY_TOKEN" },
-} as const;
+  identityToken: { key: "irv:identityToken", env: "IRV_IDENTITY_TOKEN", secret: true },
+} as const satisfies Record<keyof Settings, SettingFacts>;
+
+/** The names of the settings whose values are secret: `token`, `identityToken`. */
+export const SECRET_SETTINGS: readonly (keyof Settings)[] = Object.entries(SETTINGS).flatMap(([name, s]: [string, SettingFacts]) =>
+  s.secret ? [name as keyof Settings] : [],
+);
 
 /** Reads a config value by full key (`irv:apiUrl`); Pulumi's `req.config.get` has this shape. */
 export type ConfigGetter = (key: string) => string | undefined;

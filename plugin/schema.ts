@@ -7,19 +7,19 @@
  * kind's module, from the zod schemas the server checks (types.ts).
  */
 import { KINDS, dynamicTokenOf, tokenOf, type FieldDefinition, type KindDefinition } from "../api/kinds";
-import { SETTINGS } from "../client/config";
+import { SETTINGS, type SettingFacts } from "../client/config";
 import { kindTypes, tsTypeSpec, type PropertySpec } from "./types";
 import { functionSpecs, functionTypes } from "./functions";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 
-/** The settings the provider takes, with what they mean and which are secret. */
-const SETTING_DOCS: Record<keyof typeof SETTINGS, { description: string; secret?: boolean }> = {
+/** The settings the provider takes, with what they mean (which are secret: SETTINGS). */
+const SETTING_DOCS: Record<keyof typeof SETTINGS, { description: string }> = {
   apiUrl: { description: "The API base URL." },
   authUrl: { description: "The token issuer's URL; default `<apiUrl>/auth`." },
-  token: { description: "A static API token.", secret: true },
+  token: { description: "A static API token." },
   identity: { description: "The identity uid to assume by token exchange." },
-  identityToken: { description: "An OIDC token, or the path of a file holding one, exchanged for `identity`.", secret: true },
+  identityToken: { description: "An OIDC token, or the path of a file holding one, exchanged for `identity`." },
 };
 
 function propertyOf(d: KindDefinition, name: string, f: FieldDefinition, asInput: boolean): PropertySpec {
@@ -69,9 +69,8 @@ function resourceOf(d: KindDefinition): PropertySpec {
 /** The provider's configuration variables and its resource's inputs, from client/config. */
 function settingsSpecs(): Record<string, PropertySpec> {
   const out: Record<string, PropertySpec> = {};
-  for (const [name, { env }] of Object.entries(SETTINGS)) {
-    const doc = SETTING_DOCS[name as keyof typeof SETTINGS];
-    out[name] = { type: "string", description: `${doc.description} Falls back to \`${env}\`.`, ...(doc.secret ? { secret: true } : {}) };
+  for (const [name, { env, secret }] of Object.entries(SETTINGS) as [keyof typeof SETTINGS, SettingFacts][]) {
+    out[name] = { type: "string", description: `${SETTING_DOCS[name].description} Falls back to \`${env}\`.`, ...(secret ? { secret: true } : {}) };
   }
   return out;
 }

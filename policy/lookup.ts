@@ -17,7 +17,7 @@ export type LookupCache = Map<string, Promise<RemoteItem | null>>;
  */
 export async function lookUpRemote(
   world: World,
-  o: { get?: ConfigGetter; client?: IrvClient; cache?: LookupCache; onSkipped?: (wanted: { kind: string; uid: string }[]) => void } = {},
+  o: { get?: ConfigGetter; client?: IrvClient; cache?: LookupCache; onSkipped?: (wanted: ReturnType<typeof uidsToLookUp>) => void } = {},
 ): Promise<Map<string, RemoteItem>> {
   const out = new Map<string, RemoteItem>();
   const wanted = uidsToLookUp(world);

@@ -8,6 +8,7 @@
  * API (`IRV_API_URL` and `IRV_TOKEN` in the engine's environment).
  */
 import type { PolicyResource, ReportViolation, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import { definitionOf, type Kind } from "../api/kinds";
 import { effective, type PolicyConfig } from "./config";
 import { evaluate } from "./evaluate";
 import { RULES } from "./rules";
@@ -124,8 +125,8 @@ export const NO_API =
  * What a rule judged without: the engine prints a policy pack's stderr, so the user learns that a
  * rule could not follow the program's references by uid, and why.
  */
-export function skippedLookups(rule: Rule, wanted: readonly { kind: string; uid: string }[]): string {
-  const kinds = [...new Set(wanted.map((w) => (w.kind === "roles" ? "role" : "identity")))].join(" or ");
+export function skippedLookups(rule: Rule, wanted: readonly { kind: Kind; uid: string }[]): string {
+  const kinds = [...new Set(wanted.map((w) => definitionOf(w.kind).label))].join(" or ");
   return (
     `${PACK_NAME}: ${rule.id} did not look up ${wanted.length} ${kinds} uid${wanted.length === 1 ? "" : "s"} the program names ` +
     `(${wanted.map((w) => w.uid).join(", ")}): IRV_API_URL is not set in the engine's environment, and a policy pack does not see the stack's config. ` +

@@ -5,7 +5,7 @@
  * how references resolve over a world. Which fields are references and which kind each refers to
  * come from the kinds' definitions (api/kinds).
  */
-import { KINDS, definitionOfTypeToken, displayNameOf, type Kind, type KindDefinition } from "../api/kinds";
+import { definitionOf, definitionOfTypeToken, displayNameOf, fieldEntries, type Kind } from "../api/kinds";
 import { parentOf } from "../api/uid";
 import { builtinRoleOf } from "../api/builtinRoles";
 import { unknownValue } from "../provider/sentinels";
@@ -106,24 +106,21 @@ export interface Rule {
 // ---------------------------------------------------------------------------------------------
 // Facts derived from the kinds' definitions.
 
-const byKind = new Map<string, KindDefinition>((KINDS as readonly KindDefinition[]).map((d) => [d.kind, d]));
-
 /** The display name of a kind: `iam.Role`. */
 export function kindLabel(kind: Kind): string {
-  return displayNameOf(byKind.get(kind)!);
+  return displayNameOf(definitionOf(kind));
 }
 
 /** The fields of `kind` that name a resource of `target` by uid (`refersTo`), parent included. */
 export function refFields(kind: Kind, target: string): string[] {
-  const d = byKind.get(kind)!;
-  return Object.entries(d.fields)
+  return fieldEntries(definitionOf(kind).fields)
     .filter(([, f]) => f.refersTo === target)
     .map(([k]) => k);
 }
 
 /** The parent field of `kind`. */
 export function parentField(kind: Kind): string {
-  return byKind.get(kind)!.parentField;
+  return definitionOf(kind).parentField;
 }
 
 /** The subject of a URN's type token, or undefined when it is not an irv resource. */

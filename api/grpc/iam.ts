@@ -3,6 +3,7 @@
  * messages and enums its fields name come from its definition (kinds.ts); written out here are
  * the methods beyond that pattern, which irv-server does not serve.
  */
+import { COLLECTIONS } from "../collections";
 import { IAM_PACKAGE } from "../kinds";
 import type { ProtoMethod, ProtoPackage } from "./proto";
 import { kindsPackage, notServed } from "./kinds";
@@ -10,27 +11,27 @@ import { kindsPackage, notServed } from "./kinds";
 /** The methods of each service beyond the pattern. */
 const more: Record<string, Record<string, ProtoMethod>> = {
   GroupsService: {
-    LookupGroup: notServed("get", "/iam/v2beta1/groups:lookupGroup"),
-    RequestGroupAccess: notServed("post", "/iam/v2beta1/groups/{group_uid=**}:requestGroupAccess", "*"),
-    CheckEligibility: notServed("get", "/iam/v2beta1/groups:checkEligibility"),
+    LookupGroup: notServed("get", `${COLLECTIONS.groups.path}:lookupGroup`),
+    RequestGroupAccess: notServed("post", `${COLLECTIONS.groups.path}/{group_uid=**}:requestGroupAccess`, "*"),
+    CheckEligibility: notServed("get", `${COLLECTIONS.groups.path}:checkEligibility`),
   },
   IdentitiesService: {
     LookupIdentity: {
       request: "LookupIdentityRequest",
       response: "LookupIdentityResponse",
-      http: { method: "get", path: "/iam/v2beta1/identities:lookupIdentity" },
+      http: { method: "get", path: `${COLLECTIONS.identities.path}:lookupIdentity` },
     },
-    UpdateIdentityMetadata: notServed("patch", "/iam/v2beta1/identities:updateIdentityMetadata", "*"),
+    UpdateIdentityMetadata: notServed("patch", `${COLLECTIONS.identities.path}:updateIdentityMetadata`, "*"),
   },
   RolesService: {},
-  RoleBindingsService: { BatchCreateRoleBindings: notServed("post", "/iam/v2beta1/roleBindings:batchCreate", "*") },
+  RoleBindingsService: { BatchCreateRoleBindings: notServed("post", `${COLLECTIONS.roleBindings.path}:batchCreate`, "*") },
   IdentityProvidersService: Object.fromEntries(
     ["generateScimToken", "regenerateScimToken", "revokeScimToken", "setScimEnabled"].map((v) => [
       v[0].toUpperCase() + v.slice(1),
-      notServed("post", `/iam/v2beta1/identityProviders/{identity_provider_uid=**}:${v}`, "*"),
+      notServed("post", `${COLLECTIONS.identityProviders.path}/{identity_provider_uid=**}:${v}`, "*"),
     ]),
   ),
-  AccountAssociationsService: { CheckAccountAssociation: notServed("post", "/iam/v2beta1/accountAssociations/{uid=**}:checkAccountAssociation", "*") },
+  AccountAssociationsService: { CheckAccountAssociation: notServed("post", `${COLLECTIONS.accountAssociations.path}/{uid=**}:checkAccountAssociation`, "*") },
   GroupInvitesService: {},
 };
 

@@ -1,7 +1,7 @@
 /** What many kinds' definitions share: the common fields, and the rules several kinds' checks use. */
 import { z } from "zod";
 import * as rule from "../fields";
-import type { FieldDefinition } from "./definition";
+import type { FieldDefinition, ProtoField } from "./definition";
 
 /** One problem with an input, by its path in the inputs: what the server refuses and check reports. */
 export interface InputIssue {
@@ -34,6 +34,84 @@ export const textMap = z.record(z.string(), z.string()).optional();
 
 const TIMESTAMP = "google.protobuf.Timestamp";
 
+/** A proto field whose SDK type follows from its proto type: text (a string, a timestamp, a duration) or a `bool`, maybe repeated. */
+type ScalarProto = ProtoField & { type: "string" | "bool" | typeof TIMESTAMP | "google.protobuf.Duration" };
+type SdkBase<P> = P extends { type: "bool" } ? "boolean" : "string";
+/** The SDK type of a scalar proto field: `string`, `boolean`, `string[]`. */
+type SdkTypeOf<P> = P extends { repeated: true } ? `${SdkBase<P>}[]` : SdkBase<P>;
+type ZodBase<P> = P extends { type: "bool" } ? z.ZodBoolean : z.ZodString;
+type ZodOf<P> = P extends { repeated: true } ? z.ZodArray<ZodBase<P>> : ZodBase<P>;
+/** The read shape `scalar` derives, when the field gives none (see there). */
+type DerivedRead<P, F> = F extends { read: z.ZodType }
+  ? unknown
+  : F extends { writeOnly: true }
+    ? unknown
+    : F extends { default: unknown }
+      ? { read: z.ZodDefault<ZodOf<P>> }
+      : P extends { behavior: readonly (infer B)[] }
+        ? "REQUIRED" extends B
+          ? "INPUT_ONLY" extends B
+            ? unknown
+            : { read: ZodOf<P> }
+          : unknown
+        : unknown;
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/** The zod type of a scalar proto field's values as the API returns them. */
+function zodOf(p: ScalarProto): z.ZodType {
+  const one = p.type === "bool" ? z.boolean() : z.string();
+  return p.repeated ? z.array(one) : one;
+}
+
+/**
+ * A field of the kind's message of a scalar proto type (`proto`): its SDK type (`type`) follows
+ * from the proto's, and so does its read shape, unless `f` gives one: with a default, what an
+ * unset value reads as (an input's default is what the API answers for it); without one, a
+ * REQUIRED field the API returns is always there. Otherwise the read shape is the field's to give.
+ */
+export function scalar<const P extends ScalarProto, const F extends Omit<FieldDefinition, "type" | "proto">>(
+  proto: P,
+  f: F,
+): Flat<{ type: SdkTypeOf<P> } & F & { proto: P } & DerivedRead<P, F>> {
+  const base = proto.type === "bool" ? "boolean" : "string";
+  const type = proto.repeated ? `${base}[]` : base;
+  const behavior = proto.behavior ?? [];
+  const read =
+    f.read ??
+    (f.writeOnly
+      ? undefined
+      : f.default !== undefined
+        ? zodOf(proto).default(f.default as never)
+        : behavior.includes("REQUIRED") && !behavior.includes("INPUT_ONLY")
+          ? zodOf(proto)
+          : undefined);
+  return { type, ...f, proto, ...(read ? { read } : {}) } as never;
+}
+
+/** The name a rule gives itself (`.meta({ id })`), through optional, default and nullable wrappers; a list's, with `[]`. */
+function nameOfRule(s: z.ZodType): string | undefined {
+  const id = s.meta()?.id;
+  if (id) return id;
+  if (s instanceof z.ZodOptional || s instanceof z.ZodDefault || s instanceof z.ZodNullable) return nameOfRule(s.def.innerType as z.ZodType);
+  if (s instanceof z.ZodArray) {
+    const element = nameOfRule(s.element as z.ZodType);
+    return element && `${element}[]`;
+  }
+  return undefined;
+}
+
+/**
+ * A field whose value is a named block or enum: its SDK type is the name its request rule (else
+ * its read shape) gives itself (`ClaimMatch`, `Capability[]`), which the plugin's schema names it
+ * by too.
+ */
+export function named<const F extends Omit<FieldDefinition, "type">>(f: F): Flat<{ type: string } & F> {
+  const rule = f.schema ?? f.read;
+  const type = rule && nameOfRule(rule);
+  if (!type) throw new Error(`a named field's rule must name itself (.meta({ id })): ${f.description}`);
+  return { type, ...f };
+}
+
 /** Fields most kinds share. */
 export const common = {
   description: {
@@ -50,14 +128,7 @@ export const common = {
   groupUid: (description: string) => ({ type: "string", description, input: true, replace: true, refersTo: "groups" }) as const,
   /** A name, by the API's rule for names (`schema`: a tighter one), as field `number` of the kind's message. */
   name: <S extends z.ZodType<string> = typeof rule.name>(description: string, number: number, schema?: S) =>
-    ({
-      type: "string",
-      description,
-      input: true,
-      proto: { number, type: "string", behavior: ["REQUIRED"] },
-      schema: schema ?? rule.name,
-      read: z.string(),
-    }) as const,
+    scalar({ number, type: "string", behavior: ["REQUIRED"] }, { description, input: true, schema: schema ?? rule.name }),
 } satisfies Record<string, FieldDefinition | ((...a: never[]) => FieldDefinition)>;
 
 /** The common fields as fields of a kind's message, by their numbers there. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import * as f from "../fields";
 import type { Known } from "./derive";
-import { common, numbered, type InputIssue } from "./common";
+import { common, numbered, scalar, named, type InputIssue } from "./common";
 import { defineKind, IAM_PACKAGE, outputOnly } from "./definition";
 
 /** A protobuf Duration as JSON: seconds with an `s`, e.g. `86400s`. */
@@ -101,57 +101,58 @@ export const groupInvites = defineKind({
   },
   fields: {
     groupUid: common.groupUid("The group the invitee joins."),
-    roleUid: {
-      type: "string",
-      description: "The role the invitee gets.",
-      input: true,
-      replace: true,
-      refersTo: "roles",
-      proto: { number: 2, type: "string", behavior: ["REQUIRED"] },
-      schema: f.uid,
-      read: z.string(),
-    },
-    ttl: {
-      type: "string",
-      description: 'How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.',
-      input: true,
-      replace: true,
-      writeOnly: true,
-      proto: { number: 4, type: "google.protobuf.Duration", behavior: ["REQUIRED", "INPUT_ONLY"] },
-      schema: z.string().regex(DURATION, 'must be a duration in seconds such as "86400s"'),
-    },
-    expirationTime: {
-      type: "string",
-      description: "When the invite expires (RFC 3339): its creation plus `ttl`.",
-      proto: { number: 5, type: "google.protobuf.Timestamp", behavior: ["OUTPUT_ONLY"] },
-      read: z.string(),
-    },
-    email: {
-      type: "string",
-      description: "The invitee's email, if the invite is for one person.",
-      input: true,
-      replace: true,
-      default: "",
-      proto: { number: 3, type: "string" },
-      schema: z.email({ message: "must be an email address" }).optional(),
-      read: z.string().default(""),
-    },
-    singleUse: {
-      type: "boolean",
-      description: "Whether the invite works once only.",
-      input: true,
-      replace: true,
-      default: false,
-      proto: { number: 6, type: "bool" },
-      schema: z.boolean().optional(),
-      read: z.boolean().default(false),
-    },
-    role: {
-      type: "InviteRole",
+    roleUid: scalar(
+      { number: 2, type: "string", behavior: ["REQUIRED"] },
+      {
+        description: "The role the invitee gets.",
+        input: true,
+        replace: true,
+        refersTo: "roles",
+        schema: f.uid,
+      },
+    ),
+    ttl: scalar(
+      { number: 4, type: "google.protobuf.Duration", behavior: ["REQUIRED", "INPUT_ONLY"] },
+      {
+        description: 'How long the invite lives, in seconds ("86400s"); input only: the API answers `expirationTime`.',
+        input: true,
+        replace: true,
+        writeOnly: true,
+        schema: z.string().regex(DURATION, 'must be a duration in seconds such as "86400s"'),
+      },
+    ),
+    expirationTime: scalar(
+      { number: 5, type: "google.protobuf.Timestamp", behavior: ["OUTPUT_ONLY"] },
+      {
+        description: "When the invite expires (RFC 3339): its creation plus `ttl`.",
+        read: z.string(),
+      },
+    ),
+    email: scalar(
+      { number: 3, type: "string" },
+      {
+        description: "The invitee's email, if the invite is for one person.",
+        input: true,
+        replace: true,
+        default: "",
+        schema: z.email({ message: "must be an email address" }).optional(),
+      },
+    ),
+    singleUse: scalar(
+      { number: 6, type: "bool" },
+      {
+        description: "Whether the invite works once only.",
+        input: true,
+        replace: true,
+        default: false,
+        schema: z.boolean().optional(),
+      },
+    ),
+    role: named({
       description: "The role the invitee gets, as the API hydrates it (absent once the role is gone).",
       proto: { number: 10, type: "GroupInviteRole", behavior: ["OUTPUT_ONLY"] },
       read: InviteRole.optional(),
-    },
+    }),
     keyId: { type: "string", description: "The invite's key id.", proto: { number: 8, type: "string", behavior: ["OUTPUT_ONLY"] }, read: z.string() },
     /** Present in the create response only. */
     code: {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, numbered } from "./common";
+import { common, numbered, scalar } from "./common";
 import { defineKind, IAM_PACKAGE } from "./definition";
 
 /** The platform's organization kinds (`OrgKind`): a subgroup has its root's. */
@@ -55,12 +55,13 @@ export const groups = defineKind({
     },
     name: { ...common.name("The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.", 2), schema: f.groupName },
     description: numbered.description(3),
-    verified: {
-      type: "boolean",
-      description: "Whether the platform has verified the group.",
-      proto: { number: 5, type: "bool" },
-      read: z.boolean().default(false),
-    },
+    verified: scalar(
+      { number: 5, type: "bool" },
+      {
+        description: "Whether the platform has verified the group.",
+        read: z.boolean().default(false),
+      },
+    ),
     resourceLimits: {
       type: "Record<string, number>",
       description: "Resource limits as the API reports them.",

@@ -2,7 +2,7 @@ import { z } from "zod";
 import * as f from "../fields";
 import { withSuggestion } from "../suggest";
 import { ISSUER_KEYS_MAX, ISSUER_KEYS_MAX_CHARS } from "../jwk";
-import { common, numbered, oneOf, text, textMap, type InputIssue } from "./common";
+import { common, numbered, scalar, oneOf, text, textMap, named, type InputIssue } from "./common";
 import { defineKind, IAM_PACKAGE, type ProtoField } from "./definition";
 
 const nonEmpty = () => z.string().min(1, "must not be empty");
@@ -294,67 +294,66 @@ export const identities = defineKind({
     description: numbered.description(3),
     // Masked as whole blocks: their members constrain each other (issuer or issuerPattern, ...),
     // and the API updates an identity's type block as a unit.
-    claimMatch: {
-      type: "ClaimMatch",
+    claimMatch: named({
       description: "Who may assume it: an external OIDC token's issuer and subject (exact or pattern).",
       input: true,
       proto: { number: 20, type: "Identity.ClaimMatch", oneof: "relationship" },
       schema: ClaimMatch.optional(),
       read: read.claimMatch.optional(),
-    },
-    staticKeys: {
-      type: "StaticKeys",
+    }),
+    staticKeys: named({
       description: "Tokens signed by the given keys.",
       input: true,
       proto: { number: 21, type: "Identity.StaticKeys", oneof: "relationship" },
       computedMembers: ["expirationTime"],
       schema: StaticKeys.optional(),
       read: read.staticKeys.optional(),
-    },
-    awsIdentity: {
-      type: "AwsIdentity",
+    }),
+    awsIdentity: named({
       description: "An AWS principal.",
       input: true,
       proto: { number: 22, type: "Identity.AWSIdentity", oneof: "relationship" },
       schema: AwsIdentity.optional(),
       read: read.awsIdentity.optional(),
-    },
-    servicePrincipal: {
-      type: "ServicePrincipal",
+    }),
+    servicePrincipal: named({
       description: "A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).",
       input: true,
       proto: { number: 23, type: "ServicePrincipal", oneof: "relationship" },
       codec: servicePrincipalCodec,
       schema: ServicePrincipal.optional(),
       read: z.string().optional(),
-    },
-    company: {
-      type: "string",
-      description: "The company it belongs to, free text (the platform sets a person's from their sign-up).",
-      input: true,
-      default: "",
-      proto: { number: 6, type: "string", behavior: ["OPTIONAL"] },
-      schema: f.description.optional(),
-      read: z.string().default(""),
-    },
-    email: {
-      type: "string",
-      description: "Its verified email, if any: a person's, from their sign-in.",
-      proto: { number: 4, type: "string", behavior: ["OUTPUT_ONLY"] },
-      read: z.string().default(""),
-    },
-    emailUnverified: {
-      type: "string",
-      description: "An email its sign-in reported without verifying it, if any: a person's.",
-      proto: { number: 5, type: "string", behavior: ["OUTPUT_ONLY"] },
-      read: z.string().default(""),
-    },
-    lastSeenTime: {
-      type: "string",
-      description: "When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.",
-      proto: { number: 8, type: "google.protobuf.Timestamp", behavior: ["OUTPUT_ONLY"] },
-      read: z.string().optional(),
-    },
+    }),
+    company: scalar(
+      { number: 6, type: "string", behavior: ["OPTIONAL"] },
+      {
+        description: "The company it belongs to, free text (the platform sets a person's from their sign-up).",
+        input: true,
+        default: "",
+        schema: f.description.optional(),
+      },
+    ),
+    email: scalar(
+      { number: 4, type: "string", behavior: ["OUTPUT_ONLY"] },
+      {
+        description: "Its verified email, if any: a person's, from their sign-in.",
+        read: z.string().default(""),
+      },
+    ),
+    emailUnverified: scalar(
+      { number: 5, type: "string", behavior: ["OUTPUT_ONLY"] },
+      {
+        description: "An email its sign-in reported without verifying it, if any: a person's.",
+        read: z.string().default(""),
+      },
+    ),
+    lastSeenTime: scalar(
+      { number: 8, type: "google.protobuf.Timestamp", behavior: ["OUTPUT_ONLY"] },
+      {
+        description: "When it last federated (RFC 3339): its last token exchange or sign-in; its creation time until then.",
+        read: z.string().optional(),
+      },
+    ),
     createTime: numbered.createTime(9),
     updateTime: numbered.updateTime(10),
   },

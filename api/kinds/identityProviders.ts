@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, numbered } from "./common";
+import { common, numbered, scalar, named } from "./common";
 import { defineKind, IAM_PACKAGE } from "./definition";
 import type { Known } from "./derive";
 
@@ -136,19 +136,19 @@ export const identityProviders = defineKind({
     groupUid: common.groupUid("The group it lives in."),
     name: common.name("The identity provider's name: 3 to 63 characters.", 2, f.shortName),
     description: numbered.description(3),
-    defaultRoleUid: {
-      type: "string",
-      description: "The role users get on their first sign-in (uid).",
-      input: true,
-      proto: { number: 6, name: "default_role", type: "string", behavior: ["REQUIRED"] },
-      refersTo: "roles",
-      schema: f.uid,
-      read: z.string().default(""),
-    },
+    defaultRoleUid: scalar(
+      { number: 6, name: "default_role", type: "string", behavior: ["REQUIRED"] },
+      {
+        description: "The role users get on their first sign-in (uid).",
+        input: true,
+        refersTo: "roles",
+        schema: f.uid,
+        read: z.string().default(""),
+      },
+    ),
     // `clientSecret` (write-only on the API) is secret; the plugin keeps issuer, clientId and
     // additionalScopes readable, the dynamic classes keep the whole block secret.
-    oidc: {
-      type: "Oidc",
+    oidc: named({
       argType: "pulumi.Input<OidcArgs>",
       description: "The OIDC connection: issuer, clientId, clientSecret (write-only), additionalScopes.",
       input: true,
@@ -173,7 +173,7 @@ export const identityProviders = defineKind({
         correlationRule: z.string().optional(),
         pkceEnabled: z.boolean().optional(),
       }),
-    },
+    }),
     scim: {
       type: "Scim",
       description: "SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.",

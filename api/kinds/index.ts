@@ -56,9 +56,17 @@ export type Kind = (typeof KINDS)[number]["kind"];
 /** The definition of kind `K`. */
 export type DefinitionOf<K extends Kind> = Extract<(typeof KINDS)[number], { kind: K }>;
 
+/** Each kind's definition by its name, built once: lookups run per request and per response. */
+const BY_KIND: ReadonlyMap<string, KindDefinition> = new Map(KINDS.map((d) => [d.kind, d]));
+
 /** The definition of `kind`. */
 export function definitionOf<K extends Kind>(kind: K): DefinitionOf<K> {
-  return KINDS.find((k) => k.kind === kind) as DefinitionOf<K>;
+  return BY_KIND.get(kind) as DefinitionOf<K>;
+}
+
+/** The definition of the kind collection `name` names, or undefined for a collection that is no kind's (`advisories`). */
+export function definitionOfCollection(name: string): KindDefinition | undefined {
+  return BY_KIND.get(name);
 }
 
 /**
@@ -90,10 +98,15 @@ export function readBack(kind: Kind, item: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, f] of fieldEntries(d.fields))
     if (name !== d.parentField && !f.writeOnly) {
-      const v = f.readAt ? f.readAt.reduce<unknown>((at, k) => (at as Record<string, unknown> | undefined)?.[k], x) : x[wireNameOf(name, f)];
+      const v = f.readAt ? valueAt(x, f.readAt) : x[wireNameOf(name, f)];
       out[name] = f.codec && v !== undefined ? f.codec.fromWire(v) : v;
     }
   return out;
+}
+
+/** The value at `path` in `item` (a field's `readAt`: `["identity", "uid"]`), or undefined. */
+export function valueAt(item: object, path: readonly string[]): unknown {
+  return path.reduce<unknown>((at, k) => (at as Record<string, unknown> | undefined)?.[k], item);
 }
 
 /**
@@ -104,7 +117,7 @@ export function readBack(kind: Kind, item: object): Record<string, unknown> {
  */
 export function maskPathOf(collection: string, path: string): string {
   const [head, ...rest] = path.split(".");
-  const d = KINDS.find((k) => k.kind === collection) as KindDefinition | undefined;
+  const d = definitionOfCollection(collection);
   const entry = fieldEntries(d?.fields ?? {}).find(([n, f]) => wireNameOf(n, f) === head);
   return [entry ? protoNameOf(...entry) : snakeOf(head), ...rest.map(snakeOf)].join(".");
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { named } from "./common";
 import { defineKind, REGISTRY_V1_PACKAGE } from "./definition";
 
 /** The longest chart URL (a chart's `repo`, `source` or `chart`) irv-server accepts: its bound (the platform states none). */
@@ -86,13 +87,12 @@ export const repoDeployments = defineKind({
       replace: true,
       refersTo: "repos",
     },
-    charts: {
-      type: "HelmChart[]",
+    charts: named({
       description: "The Helm charts that deploy the image (at least one: a deployment with none is none); their order is no change.",
       input: true,
       proto: { number: 2, type: "HelmChart", repeated: true },
       schema: Charts.min(1, "must hold at least one chart: a deployment with none is cleared, which only the platform's staff can do"),
       read: z.array(readChart).default([]),
-    },
+    }),
   },
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import * as f from "../fields";
 import { CATALOG_TIERS, README_MAX } from "../registry";
 import { withSuggestion } from "../suggest";
-import { common, numbered } from "./common";
+import { common, numbered, scalar, named } from "./common";
 import { defineKind, outputOnly, REGISTRY_PACKAGE, type ProtoField } from "./definition";
 
 /** How long a synced repo keeps syncing when nobody says otherwise: the protos' "14 days from creation". */
@@ -233,35 +233,34 @@ export const repos = defineKind({
       schema: CatalogTier.optional(),
       read: z.string().default("CATALOG_TIER_UNSPECIFIED"),
     },
-    bundles: {
-      type: "string[]",
-      description: "Sales grouping labels.",
-      input: true,
-      default: [],
-      proto: { ...strs(5), behavior: ["OPTIONAL"] },
-      schema: labels("bundles").optional(),
-      read: z.array(z.string()).default([]),
-    },
-    aliases: {
-      type: "string[]",
-      description: "Other names of the same image.",
-      input: true,
-      default: [],
-      proto: { ...strs(7), behavior: ["OPTIONAL"] },
-      schema: labels("aliases").optional(),
-      read: z.array(z.string()).default([]),
-    },
-    activeTags: {
-      type: "string[]",
-      description: "The tags actively maintained.",
-      input: true,
-      default: [],
-      proto: { ...strs(8), behavior: ["OPTIONAL"] },
-      schema: labels("tags").optional(),
-      read: z.array(z.string()).default([]),
-    },
-    syncConfig: {
-      type: "SyncConfig",
+    bundles: scalar(
+      { number: 5, type: "string", repeated: true, behavior: ["OPTIONAL"] },
+      {
+        description: "Sales grouping labels.",
+        input: true,
+        default: [],
+        schema: labels("bundles").optional(),
+      },
+    ),
+    aliases: scalar(
+      { number: 7, type: "string", repeated: true, behavior: ["OPTIONAL"] },
+      {
+        description: "Other names of the same image.",
+        input: true,
+        default: [],
+        schema: labels("aliases").optional(),
+      },
+    ),
+    activeTags: scalar(
+      { number: 8, type: "string", repeated: true, behavior: ["OPTIONAL"] },
+      {
+        description: "The tags actively maintained.",
+        input: true,
+        default: [],
+        schema: labels("tags").optional(),
+      },
+    ),
+    syncConfig: named({
       description: `Where its images are synced from (and to); the platform stops syncing ${SYNC_DAYS} days after creation unless it says otherwise.`,
       input: true,
       block: true,
@@ -269,13 +268,12 @@ export const repos = defineKind({
       proto: { number: 9, type: "SyncConfig", name: "sync_config", json: "sync_config", behavior: ["OPTIONAL"] },
       schema: SyncConfig.optional(),
       read: readSync.optional(),
-    },
-    customOverlay: {
-      type: "CustomOverlay",
+    }),
+    customOverlay: named({
       description: "The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).",
       proto: { number: 10, type: "CustomOverlay", behavior: ["OPTIONAL"] },
       read: CustomOverlay.optional(),
-    },
+    }),
     createTime: numbered.createTime(11),
     updateTime: numbered.updateTime(12),
   },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, numbered } from "./common";
+import { common, numbered, scalar, named } from "./common";
 import { defineKind, IAM_PACKAGE, outputOnly } from "./definition";
 import type { Known } from "./derive";
 
@@ -69,42 +69,41 @@ export const roleBindings = defineKind({
   },
   fields: {
     groupUid: common.groupUid("The group the grant applies to (and everything below it)."),
-    identityUid: {
-      type: "string",
-      description: "The identity granted the role; changes in place.",
-      input: true,
-      refersTo: "identities",
-      proto: { number: 6, type: "string" },
-      readAt: ["identity", "uid"],
-      schema: f.uid,
-    },
-    roleUid: {
-      type: "string",
-      description: "The role granted; changes in place.",
-      input: true,
-      refersTo: "roles",
-      proto: { number: 7, type: "string" },
-      readAt: ["role", "uid"],
-      schema: f.uid,
-    },
-    identity: {
-      type: "BoundIdentity",
+    identityUid: scalar(
+      { number: 6, type: "string" },
+      {
+        description: "The identity granted the role; changes in place.",
+        input: true,
+        refersTo: "identities",
+        readAt: ["identity", "uid"],
+        schema: f.uid,
+      },
+    ),
+    roleUid: scalar(
+      { number: 7, type: "string" },
+      {
+        description: "The role granted; changes in place.",
+        input: true,
+        refersTo: "roles",
+        readAt: ["role", "uid"],
+        schema: f.uid,
+      },
+    ),
+    identity: named({
       description: "The bound identity as the API hydrates it.",
       proto: { number: 2, type: "RoleBindingIdentity", behavior: ["OUTPUT_ONLY"] },
       read: BoundIdentity,
-    },
-    group: {
-      type: "BoundRef",
+    }),
+    group: named({
       description: "The group as the API hydrates it.",
       proto: { number: 3, type: "RoleBindingGroup", behavior: ["OUTPUT_ONLY"] },
       read: BoundRef,
-    },
-    role: {
-      type: "BoundRef",
+    }),
+    role: named({
       description: "The role as the API hydrates it.",
       proto: { number: 4, type: "RoleBindingRole", behavior: ["OUTPUT_ONLY"] },
       read: BoundRef,
-    },
+    }),
     createTime: numbered.createTime(5),
   },
 });

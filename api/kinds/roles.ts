@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, numbered } from "./common";
+import { common, numbered, named } from "./common";
 import { defineKind, IAM_PACKAGE } from "./definition";
 
 export type { Capability } from "../capabilities";
@@ -42,8 +42,7 @@ export const roles = defineKind({
     groupUid: common.groupUid("The group the role lives in."),
     name: common.name("The role's name.", 2),
     description: numbered.description(3),
-    capabilities: {
-      type: "Capability[]",
+    capabilities: named({
       description:
         "Capability names (`groups.list`, `identity.create`, ...), compared as a set; the API's enum names (`CAP_IAM_GROUPS_LIST`) are accepted too.",
       input: true,
@@ -52,7 +51,7 @@ export const roles = defineKind({
       codec: f.capabilitiesCodec,
       schema: z.array(f.capability).min(1, "must name at least one capability"),
       read: z.array(z.string()).default([]),
-    },
+    }),
     createTime: numbered.createTime(5),
     updateTime: numbered.updateTime(6),
   },

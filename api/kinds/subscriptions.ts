@@ -1,5 +1,5 @@
-import { z } from "zod";
 import * as f from "../fields";
+import { scalar } from "./common";
 import { defineKind, EVENTS_PACKAGE } from "./definition";
 
 /**
@@ -49,14 +49,14 @@ export const subscriptions = defineKind({
       replace: true,
       refersTo: "groups",
     },
-    sink: {
-      type: "string",
-      description: `The https URL the events are delivered to (at most ${f.SINK_MAX} characters).`,
-      input: true,
-      replace: true,
-      proto: { number: 2, type: "string", behavior: ["REQUIRED"] },
-      schema: f.sinkUrl,
-      read: z.string(),
-    },
+    sink: scalar(
+      { number: 2, type: "string", behavior: ["REQUIRED"] },
+      {
+        description: `The https URL the events are delivered to (at most ${f.SINK_MAX} characters).`,
+        input: true,
+        replace: true,
+        schema: f.sinkUrl,
+      },
+    ),
   },
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { scalar } from "./common";
 import { defineKind, REGISTRY_PACKAGE } from "./definition";
 import { REPO_LIST_MAX } from "./repos";
 
@@ -59,49 +60,50 @@ export const tags = defineKind({
   },
   fields: {
     repoUid: { type: "string", description: "The repo the tag is in.", input: true, replace: true, refersTo: "repos" },
-    name: {
-      type: "string",
-      description: "The tag, e.g. `stable`.",
-      input: true,
-      replace: true,
-      proto: { number: 2, type: "string", behavior: ["REQUIRED"] },
-      schema: tagName,
-      read: z.string(),
-    },
-    digest: {
-      type: "string",
-      description: "The digest of the manifest it points at (`sha256:<64 hex>`).",
-      input: true,
-      replace: true,
-      proto: { number: 3, type: "string", behavior: ["REQUIRED"] },
-      schema: digest,
-      read: z.string(),
-    },
-    deprecated: {
-      type: "boolean",
-      description: "Whether it is deprecated.",
-      input: true,
-      replace: true,
-      default: false,
-      proto: { number: 5, type: "bool", behavior: ["OPTIONAL"] },
-      schema: z.boolean().optional(),
-      read: z.boolean().default(false),
-    },
-    bundles: {
-      type: "string[]",
-      description: "Sales grouping labels.",
-      input: true,
-      replace: true,
-      default: [],
-      proto: { number: 6, type: "string", repeated: true, behavior: ["OPTIONAL"] },
-      schema: z.array(z.string().min(1, "must not be empty")).max(REPO_LIST_MAX, `must hold at most ${REPO_LIST_MAX} bundles`).optional(),
-      read: z.array(z.string()).default([]),
-    },
-    updateTime: {
-      type: "string",
-      description: "When it last moved (RFC 3339).",
-      proto: { number: 4, type: "google.protobuf.Timestamp", behavior: ["OUTPUT_ONLY"] },
-      read: z.string().optional(),
-    },
+    name: scalar(
+      { number: 2, type: "string", behavior: ["REQUIRED"] },
+      {
+        description: "The tag, e.g. `stable`.",
+        input: true,
+        replace: true,
+        schema: tagName,
+      },
+    ),
+    digest: scalar(
+      { number: 3, type: "string", behavior: ["REQUIRED"] },
+      {
+        description: "The digest of the manifest it points at (`sha256:<64 hex>`).",
+        input: true,
+        replace: true,
+        schema: digest,
+      },
+    ),
+    deprecated: scalar(
+      { number: 5, type: "bool", behavior: ["OPTIONAL"] },
+      {
+        description: "Whether it is deprecated.",
+        input: true,
+        replace: true,
+        default: false,
+        schema: z.boolean().optional(),
+      },
+    ),
+    bundles: scalar(
+      { number: 6, type: "string", repeated: true, behavior: ["OPTIONAL"] },
+      {
+        description: "Sales grouping labels.",
+        input: true,
+        replace: true,
+        default: [],
+        schema: z.array(z.string().min(1, "must not be empty")).max(REPO_LIST_MAX, `must hold at most ${REPO_LIST_MAX} bundles`).optional(),
+      },
+    ),
+    updateTime: scalar(
+      { number: 4, type: "google.protobuf.Timestamp", behavior: ["OUTPUT_ONLY"] },
+      {
+        description: "When it last moved (RFC 3339).",
+        read: z.string().optional(),
+      },
+    ),
   },
 });

@@ -3,6 +3,8 @@
  * unknowns named, nested objects flattened into dotted field paths so a table row names exactly
  * the field that differs.
  */
+import { KINDS, secretPaths as declaredSecretPaths } from "../../api/kinds";
+import { SECRET_SETTINGS } from "../../client/config";
 import { specialSecretSig, specialSigKey, unknownValue } from "../../provider/sentinels";
 
 /** What every secret value is shown as. */
@@ -14,11 +16,19 @@ export const KNOWN_AFTER_APPLY = "(known after apply)";
 /** The engine's marker for a value not known during preview. */
 export const UNKNOWN: string = unknownValue;
 
+/** Names a value is secret by in any tool's properties, beyond what the definitions and settings say. */
+const GENERIC_SECRET_NAMES = ["secret", "password"];
+
 /**
- * Field names whose values are secret whatever the state says: tokens, client secrets, invite
- * codes. Matched against the last segment of a field path.
+ * Field names whose values are secret whatever the state says: the kinds' secret fields and
+ * members (an invite's `code`, an identity provider's `clientSecret`), the secret settings
+ * (`token`, `identityToken`), and generic names. Matched against the last segment of a field path.
  */
-export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set(["token", "identityToken", "clientSecret", "code", "secret", "password"]);
+export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set([
+  ...KINDS.flatMap((d) => declaredSecretPaths(d).map((p) => p[p.length - 1])),
+  ...SECRET_SETTINGS,
+  ...GENERIC_SECRET_NAMES,
+]);
 
 /**
  * Fields `irv` never reports: the serialized provider, the SDK's hidden timeouts, the adoption

@@ -6,7 +6,18 @@
  */
 import type { z } from "zod";
 import { parentOf, type CollectionName } from "../../api";
-import { definitionOf, EXPORTED_KINDS, fieldEntries, pluralOf, type ExportedKind, type FieldDefinition, type Kind, type KindDefinition } from "../../api/kinds";
+import {
+  definitionOf,
+  EXPORTED_KINDS,
+  fieldEntries,
+  pluralOf,
+  secretPaths,
+  snakeOf,
+  type ExportedKind,
+  type FieldDefinition,
+  type Kind,
+  type KindDefinition,
+} from "../../api/kinds";
 import { specs, type KindSpec } from "../../provider/resources";
 import { tsCommentText, tsString } from "../format/typescript";
 import { code, compact, type Code } from "./literal";
@@ -89,7 +100,12 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
         const value = field === def.parentField ? owner(x) : live[field];
         args[field] = f.refersTo ? ref(value ? wellFormed(value as string, rule.kind) : undefined, about(def, field, f, x)) : value;
       }
-      rule.secrets?.(x, name, args, secrets);
+      for (const [field, member] of secretInputs(def)) {
+        const key = camel(`${name.logical}-${snakeOf(member ?? field).replace(/_/g, "-")}`);
+        const value = code(`config.requireSecret(${tsString(key)})`);
+        args[field] = member ? inSchemaOrder(rule.kind, field, { ...(args[field] as object), [member]: value }) : value;
+        secrets.push({ key, about: rule.secretAbout?.(x, [field, member]) ?? `${member ?? field} of ${def.label} ${JSON.stringify(nameOf(x))}` });
+      }
       refs.set(x.uid, `${name.variable}.uid`);
       declarations.push({ module: def.module, className: def.className, name, uid: x.uid, args: compact(args) });
     }
@@ -158,7 +174,7 @@ function byKey<T>(items: T[], key: (x: T) => string): T[] {
  */
 function about(def: KindDefinition, field: string, f: FieldDefinition, x: Item): string {
   const label = definitionOf(f.refersTo as Kind).label;
-  if (field === def.parentField) return def.kind === "groups" ? "parent group" : label;
+  if (field === def.parentField) return f.refersTo === def.kind ? `parent ${label}` : label;
   const hydrated = x[field.replace(/Uid$/, "")] as { name?: string } | undefined;
   return hydrated?.name !== undefined ? `${label} ${tsCommentText(hydrated.name)}` : label;
 }
@@ -199,8 +215,20 @@ interface ExportRule<T extends Item = Item> {
   names?(x: T): string[];
   /** The sort key (default: the owner's path, then the name). */
   order?(x: T): string;
-  /** Fills in values the API never returns from secret config, recording each one. */
-  secrets?(x: T, name: Name, args: Record<string, unknown>, out: RequiredSecret[]): void;
+  /** What a secret input the API never returns is, for the README (see `secretInputs`). */
+  secretAbout?(x: T, at: [field: string, member: string | undefined]): string;
+}
+
+/**
+ * The secret inputs of `d` the API never returns, which a program reads from secret config: each
+ * as its field and, for a block's member (an identity provider's `oidc.clientSecret`), the member.
+ */
+function secretInputs(d: KindDefinition): [field: string, member: string | undefined][] {
+  return secretPaths(d).flatMap(([field, member]) => {
+    const f = d.fields[field];
+    const writeOnly = member === undefined ? f.writeOnly : f.writeOnlyMembers?.includes(member);
+    return f.input && writeOnly ? [[field, member] as [string, string | undefined]] : [];
+  });
 }
 
 /** A kind's rule from its label alone: "role binding" is declared under "Role bindings.", named `…-binding` when it repeats. */
@@ -234,11 +262,7 @@ function exportRules(
     identityProviders: {
       comment: "Identity providers. The API never returns client secrets: they come from secret config.",
       suffix: "idp",
-      secrets(p, name, args, out) {
-        const key = camel(`${name.logical}-client-secret`);
-        out.push({ key, about: `OIDC client secret of identity provider ${JSON.stringify(p.name)} (client id ${JSON.stringify(p.oidc.clientId)})` });
-        args.oidc = inSchemaOrder("identityProviders", "oidc", { ...(args.oidc as object), clientSecret: code(`config.requireSecret(${tsString(key)})`) });
-      },
+      secretAbout: (p) => `OIDC client secret of identity provider ${JSON.stringify(p.name)} (client id ${JSON.stringify(p.oidc.clientId)})`,
     },
     // A subscription has no name: the host of its sink names it.
     subscriptions: { comment: "Events subscriptions.", nameOf: (s) => hostOf(s.sink) || "subscription" },

@@ -6,10 +6,10 @@
  */
 import { BUILTIN_ROLES } from "../../api/capabilities";
 import { builtinRoleOf } from "../../api/builtinRoles";
-import { KINDS, type Kind } from "../../api/kinds";
+import type { Kind } from "../../api/kinds";
 import { relationshipTypeOf } from "../../api/kinds/identities";
 import { ROOT_UID } from "../../api/uid";
-import { isKnown } from "../world";
+import { isKnown, parentField, refFields } from "../world";
 import type { AccessBinding, AccessSubject, Org } from "./org";
 
 /** One resource: its kind, key (uid, or URN before it exists), logical name and fields. */
@@ -30,7 +30,6 @@ export interface Known {
   roles?: Map<string, { name?: string; capabilities?: readonly string[] }>;
 }
 
-const parentFieldOf = new Map<string, string>(KINDS.map((d) => [d.kind, d.parentField]));
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" && isKnown(v) ? v : undefined);
 
 /** A name as it may be printed: control characters (a terminal's escape sequences, line breaks) replaced. */
@@ -72,9 +71,10 @@ export function orgOfItems(items: readonly ResourceItem[], known: Known = {}): O
   const org: Org = { groups: [], roles: [], subjects: [], bindings: [], unseen: [] };
   const roleKeys = new Set<string>();
   const subjectKeys = new Set<string>();
-  const grant = (it: ResourceItem, source: AccessBinding["source"], subject: string | undefined, roleField: string) => {
-    const group = ref(it, parentFieldOf.get(it.kind)!);
-    const role = ref(it, roleField);
+  /** A grant of the role item `it` names (by its field that refers to roles) to `subject`, on its parent group. */
+  const grant = (it: ResourceItem, source: AccessBinding["source"], subject: string | undefined) => {
+    const group = ref(it, parentField(it.kind));
+    const role = ref(it, refFields(it.kind, "roles")[0]);
     if (group && subject && role) org.bindings.push({ key: it.key, name: printable(it.label), uid: it.uid, source, group, subject, role });
   };
   for (const it of items) {
@@ -82,7 +82,7 @@ export function orgOfItems(items: readonly ResourceItem[], known: Known = {}): O
     const name = printable(str(f.name) ?? it.label);
     switch (it.kind) {
       case "groups":
-        org.groups.push({ key: it.key, name, uid: it.uid, parent: ref(it, "parentUid") });
+        org.groups.push({ key: it.key, name, uid: it.uid, parent: ref(it, parentField("groups")) });
         break;
       case "roles":
         roleKeys.add(it.key);
@@ -98,17 +98,17 @@ export function orgOfItems(items: readonly ResourceItem[], known: Known = {}): O
         org.subjects.push({ key: it.key, name, uid: it.uid, ...identityType(f) });
         break;
       case "roleBindings":
-        grant(it, "roleBindings", ref(it, "identityUid"), "roleUid");
+        grant(it, "roleBindings", ref(it, refFields("roleBindings", "identities")[0]));
         break;
       case "groupInvites":
         org.subjects.push({ key: it.key, name, uid: it.uid, type: "invite", maybe: "whoever redeems the invite's code" });
         subjectKeys.add(it.key);
-        grant(it, "groupInvites", it.key, "roleUid");
+        grant(it, "groupInvites", it.key);
         break;
       case "identityProviders":
         org.subjects.push({ key: it.key, name, uid: it.uid, type: "identityProvider", maybe: "every user who signs in through the identity provider" });
         subjectKeys.add(it.key);
-        grant(it, "identityProviders", it.key, "defaultRoleUid");
+        grant(it, "identityProviders", it.key);
         break;
       default:
         break;

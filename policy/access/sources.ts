@@ -4,7 +4,7 @@
  * same settings as the provider. Nothing here reads one resource per request, but for the probes
  * that tell which lists the caller may not make.
  */
-import { KINDS, definitionOf, definitionOfTypeToken, type Kind } from "../../api/kinds";
+import { definitionOf, definitionOfTypeToken, fieldEntries, pluralOf, valueAt, type Kind } from "../../api/kinds";
 import { PAGE_SIZE_MAX } from "../../api/collections";
 import { isSelfOrAncestor, parentOf } from "../../api/uid";
 import { NotFoundError, PermissionDeniedError, type IrvClient } from "../../client";
@@ -99,8 +99,8 @@ function itemOfApi(kind: Kind, item: { uid: string }): ResourceItem {
   const f: Record<string, unknown> = { ...item };
   const uid = item.uid;
   const fields: Record<string, unknown> = { [parentField(kind)]: parentOf(uid), ...f };
-  const hydrated = (k: string) => (f[k] as { uid?: unknown } | undefined)?.uid;
-  if (kind === "roleBindings") Object.assign(fields, { identityUid: f.identityUid ?? hydrated("identity"), roleUid: f.roleUid ?? hydrated("role") });
+  // A field the item carries elsewhere (a binding's identityUid, in its hydrated identity): where its definition says.
+  for (const [name, d] of fieldEntries(definitionOf(kind).fields)) if (d.readAt) fields[name] = f[name] ?? valueAt(f, d.readAt);
   return { kind, key: uid, uid, label: typeof f.name === "string" && f.name ? f.name : uid, fields };
 }
 
@@ -124,7 +124,7 @@ export async function unlistable(
       try {
         await client.get(kind, probeUid(g.uid));
       } catch (e) {
-        if (e instanceof PermissionDeniedError) denied.push(KINDS.find((d) => d.kind === kind)!.label.replace(/y$/, "ie") + "s");
+        if (e instanceof PermissionDeniedError) denied.push(pluralOf(definitionOf(kind).label));
         else if (!(e instanceof NotFoundError)) throw e;
       }
     }

@@ -5,7 +5,7 @@
  * access model reads, never a secret or key.
  */
 import { writeFileSync } from "node:fs";
-import { KINDS, type Kind } from "../../api/kinds";
+import { definitionOf, fieldEntries, type Kind } from "../../api/kinds";
 import { RELATIONSHIP_TYPES } from "../../api/kinds/identities";
 import type { World } from "../world";
 import type { ResourceItem } from "./items";
@@ -19,9 +19,9 @@ const WHO = ["issuer", "issuerPattern", "subject", "subjectPattern", "awsAccount
 
 /** The fields of `kind` the access model reads: its name, references (parent included), capabilities, relationship type. */
 function accessFields(kind: Kind, inputs: Record<string, unknown>): Record<string, unknown> {
-  const d = KINDS.find((k) => k.kind === kind)!;
+  const d = definitionOf(kind);
   const out: Record<string, unknown> = {};
-  for (const [k, f] of Object.entries(d.fields as Record<string, { refersTo?: string }>)) if (f.refersTo && k in inputs) out[k] = inputs[k];
+  for (const [k, f] of fieldEntries(d.fields)) if (f.refersTo && k in inputs) out[k] = inputs[k];
   for (const k of ["name", "capabilities", "servicePrincipal"]) if (k in inputs) out[k] = inputs[k];
   for (const t of RELATIONSHIP_TYPES) {
     const block = inputs[t];

@@ -1,6 +1,6 @@
 /** Groups: the hierarchy every other resource hangs from. */
 import { GroupCreate, GroupUpdate } from "../../api/bodies";
-import { groups, KINDS, pluralOf, readDefaults } from "../../api/kinds";
+import { groups, KINDS, pluralOf, readDefaults, type FieldDefinition } from "../../api/kinds";
 import { timestamp, type ServerContext } from "../context";
 import { failedPrecondition, notFound, permissionDenied } from "../errors";
 import { applyPatch, maskPaths } from "../masks";
@@ -84,17 +84,18 @@ export function updateGroup(ctx: ServerContext, uid: string, body: unknown, mask
 }
 
 /**
- * What can hold a group up: every kind's items under it, its repos and advisories, with words for
- * the RESOURCE_NOT_EMPTY description and the capability that lists them.
+ * What can hold a group up: every kind's items under it (repos included: a kind like any other)
+ * and its advisories, with words for the RESOURCE_NOT_EMPTY description and the capability that
+ * lists them.
  */
 function childKinds(ctx: ServerContext): [{ childrenOf(uid: string): unknown[] }, string, string, string][] {
   const s = ctx.store;
   return [
     ...KINDS.map((d) => {
-      const one = d.kind === "groups" ? "child group" : d.label;
+      // A kind whose parent is of its own kind (a group's): "child group".
+      const one = (d.fields as Record<string, FieldDefinition>)[d.parentField]?.refersTo === d.kind ? `child ${d.label}` : d.label;
       return [s.collection(d.kind), one, pluralOf(one), `${d.capability}.list`] as [Collection<Keyed>, string, string, string];
     }),
-    [s.repos, "repo", "repos", "repo.list"],
     [s.advisories, "advisory", "advisories", "advisories.list"],
   ];
 }

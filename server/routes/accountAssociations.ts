@@ -3,14 +3,12 @@ import { accountAssociations } from "../../api/kinds";
 import { exact } from "../list";
 import { accountAssociationMaskPaths, createAccountAssociation, deleteAccountAssociation, scalarFields, updateAccountAssociation } from "../model";
 import type { AccountAssociationRecord } from "../store";
-import { kindFacts, type CollectionRoutes } from "./collection";
+import { kindRoutes } from "./collection";
 
-export const accountAssociationRoutes: CollectionRoutes<AccountAssociationRecord> = {
-  ...kindFacts("accountAssociations"),
+export const accountAssociationRoutes = kindRoutes<AccountAssociationRecord>("accountAssociations", {
   items: (ctx) => ctx.store.accountAssociations,
   groupOf: (uid) => uid,
   list: {
-    name: "accountAssociations",
     sortable: scalarFields<AccountAssociationRecord>(accountAssociations),
     // The default order is `group`: the association's uid is its group's.
     aliases: { group: "uid", groupUid: "uid" },
@@ -21,4 +19,4 @@ export const accountAssociationRoutes: CollectionRoutes<AccountAssociationRecord
   create: createAccountAssociation,
   update: { maskPaths: accountAssociationMaskPaths, run: updateAccountAssociation },
   remove: deleteAccountAssociation,
-};
+});

@@ -13,7 +13,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { COLLECTIONS } from "../../api/collections";
-import { definitionOf, KINDS, type ChangeAction, type Kind, type KindDefinition } from "../../api/kinds";
+import { definitionOf, definitionOfCollection, type ChangeAction, type Kind } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { callerOf, timestamp, type ServerContext } from "../context";
 import { changeOf } from "../model/changes";
@@ -78,10 +78,16 @@ export interface ItemPart<T extends Keyed> {
  */
 export const parentGroup = (uid: string): string => parentOf(uid) ?? uid;
 
-/** A resource kind's facts the routes use, from its definition (api/kinds): label and capability prefix. */
-export function kindFacts(kind: Kind): { label: string; capability: string } {
+/**
+ * The routes of kind `kind`: `routes` with what its definition (api/kinds) states, its label,
+ * capability prefix and collection name, so a routes file names its kind once.
+ */
+export function kindRoutes<T extends Keyed>(
+  kind: Kind,
+  routes: Omit<CollectionRoutes<T>, "label" | "capability" | "list"> & { list: Omit<Listing<T>, "name"> },
+): CollectionRoutes<T> {
   const { label, capability } = definitionOf(kind);
-  return { label, capability };
+  return { ...routes, label, capability, list: { name: kind, ...routes.list } };
 }
 
 export const uidOf = (req: FastifyRequest) => parseUid((req.params as { "*": string })["*"]);
@@ -110,7 +116,7 @@ export function collectionAccess<T extends Keyed>(ctx: ServerContext, def: Colle
     return ctx.store.transaction(() => write(caller));
   };
   // A kind's methods are announced once committed (model/changes.ts); other collections have none.
-  const kind = (KINDS as readonly KindDefinition[]).some((d) => d.kind === def.list.name) ? (def.list.name as Kind) : undefined;
+  const kind = definitionOfCollection(def.list.name)?.kind as Kind | undefined;
   const announce = (req: FastifyRequest, action: ChangeAction, uid: string, answer?: unknown) => {
     const change = kind && ctx.changes.heard && changeOf(kind, action, uid, answer, callerOf(req), timestamp(ctx));
     if (change) ctx.changes.emit(change);

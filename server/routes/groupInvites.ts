@@ -4,14 +4,12 @@ import { exact } from "../list";
 import { groupInvites } from "../../api/kinds";
 import { createGroupInvite, deleteGroupInvite, renderGroupInvite, scalarFields } from "../model";
 import type { GroupInviteRecord } from "../store";
-import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
+import { kindRoutes, parentGroup } from "./collection";
 
-export const groupInviteRoutes: CollectionRoutes<GroupInviteRecord> = {
-  ...kindFacts("groupInvites"),
+export const groupInviteRoutes = kindRoutes<GroupInviteRecord>("groupInvites", {
   items: (ctx) => ctx.store.groupInvites,
   groupOf: parentGroup,
   list: {
-    name: "groupInvites",
     sortable: scalarFields<GroupInviteRecord>(groupInvites),
     filters: { key_id: exact((i) => i.keyId) },
     groupOf: (i) => parentOf(i.uid),
@@ -24,4 +22,4 @@ export const groupInviteRoutes: CollectionRoutes<GroupInviteRecord> = {
   },
   remove: deleteGroupInvite,
   readOnly: "group invites cannot be changed; delete the invite and create a new one",
-};
+});

@@ -3,15 +3,13 @@ import { groups } from "../../api/kinds";
 import { exact } from "../list";
 import { createGroup, deleteGroup, groupMaskPaths, scalarFields, updateGroup } from "../model";
 import type { GroupRecord } from "../store";
-import { kindFacts, type CollectionRoutes } from "./collection";
+import { kindRoutes } from "./collection";
 
-export const groupRoutes: CollectionRoutes<GroupRecord> = {
-  ...kindFacts("groups"),
+export const groupRoutes = kindRoutes<GroupRecord>("groups", {
   items: (ctx) => ctx.store.groups,
   // A group is governed by bindings on itself and its ancestors.
   groupOf: (uid) => uid,
   list: {
-    name: "groups",
     sortable: scalarFields<GroupRecord>(groups),
     filters: { name: exact((g) => g.name) },
     groupOf: (g) => g.uid,
@@ -20,4 +18,4 @@ export const groupRoutes: CollectionRoutes<GroupRecord> = {
   create: createGroup,
   update: { maskPaths: groupMaskPaths, run: updateGroup },
   remove: deleteGroup,
-};
+});

@@ -6,7 +6,7 @@ import { exact } from "../list";
 import { enumValue, jsonName } from "../list/query";
 import { createIdentity, deleteIdentity, identityMaskPaths, renderIdentity, scalarFields, updateIdentity } from "../model";
 import type { IdentityRecord } from "../store";
-import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
+import { kindRoutes, parentGroup } from "./collection";
 
 /**
  * `relationship_type` is the enum RelationshipType: its names (`RELATIONSHIP_TYPE_CLAIM_MATCH`) or
@@ -30,12 +30,10 @@ function relationshipTypeNamed(v: string): RelationshipType | "" | undefined {
   return (RELATIONSHIP_TYPES as readonly string[]).includes(field) ? (field as RelationshipType) : undefined;
 }
 
-export const identityRoutes: CollectionRoutes<IdentityRecord> = {
-  ...kindFacts("identities"),
+export const identityRoutes = kindRoutes<IdentityRecord>("identities", {
   items: (ctx) => ctx.store.identities,
   groupOf: parentGroup,
   list: {
-    name: "identities",
     sortable: scalarFields<IdentityRecord>(identities),
     filters: {
       name: exact((i) => i.name),
@@ -52,4 +50,4 @@ export const identityRoutes: CollectionRoutes<IdentityRecord> = {
   create: (ctx, parent, body) => renderIdentity(createIdentity(ctx, parent, body)),
   update: { maskPaths: identityMaskPaths, run: updateIdentity },
   remove: deleteIdentity,
-};
+});

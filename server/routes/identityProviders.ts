@@ -11,14 +11,12 @@ import {
   updateIdentityProvider,
 } from "../model";
 import type { IdentityProviderRecord } from "../store";
-import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
+import { kindRoutes, parentGroup } from "./collection";
 
-export const identityProviderRoutes: CollectionRoutes<IdentityProviderRecord> = {
-  ...kindFacts("identityProviders"),
+export const identityProviderRoutes = kindRoutes<IdentityProviderRecord>("identityProviders", {
   items: (ctx) => ctx.store.identityProviders,
   groupOf: parentGroup,
   list: {
-    name: "identityProviders",
     sortable: scalarFields<IdentityProviderRecord>(identityProviders),
     filters: { name: exact((p) => p.name) },
     groupOf: (p) => parentOf(p.uid),
@@ -27,4 +25,4 @@ export const identityProviderRoutes: CollectionRoutes<IdentityProviderRecord> = 
   create: (ctx, parent, body, caller) => renderIdentityProvider(createIdentityProvider(ctx, parent, body, caller)),
   update: { maskPaths: identityProviderMaskPaths, run: updateIdentityProvider },
   remove: deleteIdentityProvider,
-};
+});

@@ -24,17 +24,15 @@ import {
   updateTagV1,
 } from "../model";
 import type { RepoRecord, TagRecord } from "../store";
-import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
+import { kindRoutes, parentGroup } from "./collection";
 
 /** UpdateRepoReadme's mask paths: the README's one writable field. */
 const README_MASK_PATHS = new Set(["content"]);
 
-export const repoRoutes: CollectionRoutes<RepoRecord> = {
-  ...kindFacts("repos"),
+export const repoRoutes = kindRoutes<RepoRecord>("repos", {
   items: (ctx) => ctx.store.repos,
   groupOf: parentGroup,
   list: {
-    name: "repos",
     sortable: scalarFields<RepoRecord>(repos),
     // ListReposRequest: `uidp` and `name`.
     filters: { name: exact((r) => r.name, true) },
@@ -64,7 +62,7 @@ export const repoRoutes: CollectionRoutes<RepoRecord> = {
     },
     update: updateRepoV1,
   },
-};
+});
 
 /** A tag's group is its repo's group: tags live under their repo's uid. */
 const tagGroup = (uid: string) => {
@@ -72,13 +70,11 @@ const tagGroup = (uid: string) => {
   return repo === undefined ? undefined : parentOf(repo);
 };
 
-export const tagRoutes: CollectionRoutes<TagRecord> = {
-  ...kindFacts("tags"),
+export const tagRoutes = kindRoutes<TagRecord>("tags", {
   items: (ctx) => ctx.store.tags,
   // A uid too short to be a tag has no group; its lookup then answers NOT_FOUND.
   groupOf: tagGroup,
   list: {
-    name: "tags",
     sortable: scalarFields<TagRecord>(tags),
     // ListTagsRequest: `uidp`, `name`, `updated_since`, `digest`, and the include_* flags below.
     filters: {
@@ -103,4 +99,4 @@ export const tagRoutes: CollectionRoutes<TagRecord> = {
     create: { query: [], run: (ctx, repo, body) => ({ item: createTagV1(ctx, repo, body), created: true }) },
     update: updateTagV1,
   },
-};
+});

@@ -4,7 +4,7 @@ import { roleBindings } from "../../api/kinds";
 import { createRoleBinding, deleteRoleBinding, renderRoleBinding, roleBindingMaskPaths, scalarFields, updateRoleBinding } from "../model";
 import type { ListFilter } from "../list";
 import type { RoleBindingRecord } from "../store";
-import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
+import { kindRoutes, parentGroup } from "./collection";
 
 const byUid = (get: (b: RoleBindingRecord) => string): ListFilter<RoleBindingRecord> => ({
   check: (v) => (UID.test(v) ? undefined : "must be a uid"),
@@ -14,12 +14,10 @@ const byUid = (get: (b: RoleBindingRecord) => string): ListFilter<RoleBindingRec
 /** Role bindings' body fields: v2beta1 name -> v1 name (v1 says `identity` and `role`). */
 export const V1_BODY_NAMES: Record<string, string> = { identityUid: "identity", roleUid: "role" };
 
-export const roleBindingRoutes: CollectionRoutes<RoleBindingRecord> = {
-  ...kindFacts("roleBindings"),
+export const roleBindingRoutes = kindRoutes<RoleBindingRecord>("roleBindings", {
   items: (ctx) => ctx.store.roleBindings,
   groupOf: parentGroup,
   list: {
-    name: "roleBindings",
     sortable: {
       ...scalarFields<RoleBindingRecord>(roleBindings),
       identityUid: (b) => b.identityUid,
@@ -38,4 +36,4 @@ export const roleBindingRoutes: CollectionRoutes<RoleBindingRecord> = {
   create: (ctx, parent, body, caller) => renderRoleBinding(ctx, createRoleBinding(ctx, parent, body, caller), caller),
   update: { maskPaths: roleBindingMaskPaths, run: updateRoleBinding },
   remove: deleteRoleBinding,
-};
+});

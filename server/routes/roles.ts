@@ -4,16 +4,14 @@ import { parentOf } from "../../api/uid";
 import { exact } from "../list";
 import { createRole, deleteRole, renderRole, roleMaskPaths, scalarFields, updateRole } from "../model";
 import type { RoleRecord } from "../store";
-import { kindFacts, type CollectionRoutes } from "./collection";
+import { kindRoutes } from "./collection";
 
-export const roleRoutes: CollectionRoutes<RoleRecord> = {
-  ...kindFacts("roles"),
+export const roleRoutes = kindRoutes<RoleRecord>("roles", {
   items: (ctx) => ctx.store.roles,
   // Built-in roles have root uids: no group governs them, any authenticated caller reads them,
   // and the model refuses to change them.
   groupOf: parentOf,
   list: {
-    name: "roles",
     sortable: scalarFields<RoleRecord>(roles),
     filters: { name: exact((r) => r.name) },
     groupOf: (r) => (r.builtin ? undefined : parentOf(r.uid)),
@@ -23,4 +21,4 @@ export const roleRoutes: CollectionRoutes<RoleRecord> = {
   create: (ctx, parent, body, caller) => renderRole(createRole(ctx, parent, body, caller)),
   update: { maskPaths: roleMaskPaths, run: updateRole },
   remove: deleteRole,
-};
+});

@@ -3,14 +3,12 @@ import { subscriptions } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { createSubscription, deleteSubscription, scalarFields } from "../model";
 import type { SubscriptionRecord } from "../store";
-import { kindFacts, parentGroup, type CollectionRoutes } from "./collection";
+import { kindRoutes, parentGroup } from "./collection";
 
-export const subscriptionRoutes: CollectionRoutes<SubscriptionRecord> = {
-  ...kindFacts("subscriptions"),
+export const subscriptionRoutes = kindRoutes<SubscriptionRecord>("subscriptions", {
   items: (ctx) => ctx.store.subscriptions,
   groupOf: parentGroup,
   list: {
-    name: "subscriptions",
     sortable: scalarFields<SubscriptionRecord>(subscriptions),
     filters: {},
     groupOf: (s) => parentOf(s.uid),
@@ -19,4 +17,4 @@ export const subscriptionRoutes: CollectionRoutes<SubscriptionRecord> = {
   create: (ctx, parent, body) => createSubscription(ctx, parent, body),
   remove: deleteSubscription,
   readOnly: "subscriptions cannot be changed; delete the subscription and create a new one",
-};
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SECRET, KNOWN_AFTER_APPLY, UNKNOWN, diffFields, flatten } from "../../cli/engine/values";
+import { SECRET, KNOWN_AFTER_APPLY, SECRET_FIELD_NAMES, UNKNOWN, diffFields, flatten } from "../../cli/engine/values";
 import { displayNameOfType } from "../../cli/engine/steps";
 
 // How engine values are shown: secrets as the engine serializes them in events, secret field
@@ -26,6 +26,11 @@ describe("engine values", () => {
       "claimMatch.claims.repo": "acme/infra",
       capabilities: ["repo.list", "tag.create"],
     });
+  });
+
+  it("masks by name the kinds' secret fields and members, the secret settings and generic names", () => {
+    // Derived from the definitions (api/kinds) and the settings (client/config): nothing here is written twice.
+    expect([...SECRET_FIELD_NAMES].sort()).toEqual(["clientSecret", "code", "identityToken", "password", "secret", "token"]);
   });
 
   it("diffs field by field, skipping internal fields and treating absent like empty", () => {
