@@ -37,7 +37,13 @@
  * `--settings speed` measures only the speed settings (both by default): at 1,500 resources the
  * defaults' creates and destroys take most of an hour on a loaded machine.
  *
- *   npm run bench -- terraform [--sizes 300,1500] [--latency 0,40] [--runs 3] [--tools tofu,pulumi,bridged] [--settings defaults,speed] [--unmeasured-setup] [--skip-checkpoints]
+ * `--rounds 4`: the whole measurement of each size and latency four times (a fresh irv-server and
+ * fresh stacks each time), the tables showing medians over all rounds. Each round starts the
+ * sides' rotation one place later: an operation run once per round (create, drift, update,
+ * import, destroy) otherwise has the same side go first in every round, and on a loaded machine
+ * the second one pays for what the first leaves behind (plugins exiting, the engine's last writes).
+ *
+ *   npm run bench -- terraform [--sizes 300,1500] [--latency 0,40] [--runs 3] [--rounds 1] [--tools tofu,pulumi,bridged] [--settings defaults,speed] [--unmeasured-setup] [--skip-checkpoints]
  */
 import { execFileSync, spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -423,6 +429,8 @@ interface MeasureOptions {
   tools: readonly Tool[];
   /** The settings measured. */
   settings: readonly Setting[];
+  /** Where the sides' rotation starts: each round of `--rounds` starts one place later. */
+  turn: number;
 }
 
 /** One size at one latency. */
@@ -448,7 +456,7 @@ async function measure(bin: string, bridge: Bridge | undefined, n: number, laten
         samples[label({ tool, setting })] = {};
       }
     if (latencyMs > 0) server.faults.add({ action: "delay", delayMs: latencyMs, times: Infinity });
-    let turn = 0;
+    let turn = o.turn;
     for (const op of OPS) {
       if (op === "drift") for (const s of sides) await handEdit(server, s.parent);
       const times = op === "plan" || op === "refresh" ? runs : 1;
@@ -513,10 +521,11 @@ function report(m: Measured): string {
     }),
   );
   const runs = Math.max(...Object.values(m.samples).map((s) => s.plan?.length ?? 0));
+  const once = Math.max(...Object.values(m.samples).map((s) => s.create?.length ?? s.drift?.length ?? 0));
   return [
     `### ${m.n.toLocaleString("en")} resources, irv-server answering ${m.latencyMs ? `after ${m.latencyMs} ms` : "at once"}`,
     "",
-    `${m.n / 5} teams of group, subgroup, custom role, identity and role binding per side; wall clock (median of ${runs} runs for plan and refresh, one run otherwise); API requests counted at the server; sides: ${Object.keys(m.samples).join("; ")}.`,
+    `${m.n / 5} teams of group, subgroup, custom role, identity and role binding per side; wall clock (median of ${runs} runs for plan and refresh, ${once > 1 ? `of ${once} runs` : "one run"} otherwise); API requests counted at the server; sides: ${Object.keys(m.samples).join("; ")}.`,
     "Exit codes: plan 0 = no changes; drift 2 = drift found (`tofu plan -refresh-only -detailed-exitcode`, `irv drift`, and for the bridged provider `pulumi refresh --preview-only --expect-no-changes`). —: not measured, or the side cannot (tofu and the dynamic classes import nothing here).",
     "",
     ...m.o.settings.flatMap((setting, i) => [...(i ? [""] : []), ...table(setting)]),
@@ -533,6 +542,16 @@ function report(m: Measured): string {
     "",
     `Machine: ${cpus().length} cores; 1-minute load average ${m.load.map((l) => l.toFixed(1)).join(" before, ")} after; ${Math.round(m.wall)} s in all.`,
   ].join("\n");
+}
+
+/** Rounds of one size and latency as one measurement: every sample of each side and operation. */
+function merged(rounds: Measured[]): Measured {
+  const samples: Measured["samples"] = {};
+  for (const r of rounds)
+    for (const [side, ops] of Object.entries(r.samples))
+      for (const [op, xs] of Object.entries(ops) as [Op, Sample[]][]) ((samples[side] ??= {})[op] ??= []).push(...xs);
+  const load = [rounds[0].load[0], rounds[rounds.length - 1].load[1]];
+  return { ...rounds[0], samples, load, wall: rounds.reduce((sum, r) => sum + r.wall, 0) };
 }
 
 /** `--name a,b` of a command line as numbers, if given. */
@@ -559,6 +578,7 @@ export async function runTerraformBench(argv: string[]): Promise<string> {
   const sizes = sizesOf(argv) ?? [300, 1500];
   const latencies = numbersOf(argv, "--latency") ?? [0, 40];
   const runs = numbersOf(argv, "--runs")?.[0] ?? 3;
+  const rounds = Math.max(1, numbersOf(argv, "--rounds")?.[0] ?? 1);
   const tools = someOf(argv, "--tools", TOOLS);
   const settings = someOf(argv, "--settings", SETTINGS);
   // tofu is built only if it is measured (its first build takes many minutes).
@@ -567,15 +587,19 @@ export async function runTerraformBench(argv: string[]): Promise<string> {
   const out: string[] = [];
   for (const n of sizes)
     for (const latency of latencies) {
-      const text = report(
-        await measure(bin, bridge, n, latency, {
-          runs,
-          tools,
-          settings,
-          unmeasuredSetup: argv.includes("--unmeasured-setup"),
-          skipCheckpoints: argv.includes("--skip-checkpoints"),
-        }),
-      );
+      const measured: Measured[] = [];
+      for (let turn = 0; turn < rounds; turn++)
+        measured.push(
+          await measure(bin, bridge, n, latency, {
+            runs,
+            tools,
+            settings,
+            unmeasuredSetup: argv.includes("--unmeasured-setup"),
+            skipCheckpoints: argv.includes("--skip-checkpoints"),
+            turn,
+          }),
+        );
+      const text = report(merged(measured));
       process.stderr.write(`${text}\n\n`);
       out.push(text);
     }
