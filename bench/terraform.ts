@@ -512,12 +512,13 @@ function report(m: Measured): string {
     Object.keys(m.samples).flatMap((side) => {
       const s = cell(side, op);
       if (!s) return [];
-      const programs = Object.entries(s.cpu.byProgram)
+      const cpu = medianCpu(m.samples[side][op]!);
+      const programs = Object.entries(cpu.byProgram)
         .filter(([, v]) => v >= 0.01)
         .sort((a, b) => b[1] - a[1])
         .map(([k, v]) => `${k} ${v.toFixed(2)}`)
         .join(", ");
-      return [`| ${op} | ${side} | ${secs(s.seconds)} | ${s.cpu.children.toFixed(2)} s | ${programs} | ${s.cpu.self.toFixed(2)} s |`];
+      return [`| ${op} | ${side} | ${secs(s.seconds)} | ${cpu.children.toFixed(2)} s | ${programs} | ${cpu.self.toFixed(2)} s |`];
     }),
   );
   const runs = Math.max(...Object.values(m.samples).map((s) => s.plan?.length ?? 0));
@@ -534,7 +535,7 @@ function report(m: Measured): string {
       ? ["", "The Pulumi sides ran with PULUMI_SKIP_CHECKPOINTS=true (`--skip-checkpoints`): the state written once per operation."]
       : []),
     "",
-    "CPU by process (seconds): all processes each tool started, exact; split by program, sampled every 200 ms; and the benchmark's own process (irv-server, and for the Pulumi sides the inline program).",
+    "CPU by process (seconds, the median of each over the runs; wall: the median run's): all processes each tool started, exact; split by program, sampled every 200 ms; and the benchmark's own process (irv-server, and for the Pulumi sides the inline program).",
     "",
     "| operation | side | wall | CPU, the tool's processes | by program (sampled) | CPU, benchmark process |",
     "|---|---|---|---|---|---|",
@@ -542,6 +543,16 @@ function report(m: Measured): string {
     "",
     `Machine: ${cpus().length} cores; 1-minute load average ${m.load.map((l) => l.toFixed(1)).join(" before, ")} after; ${Math.round(m.wall)} s in all.`,
   ].join("\n");
+}
+
+/** Each CPU figure's median over `xs` (a program a run did not show counts 0 there). */
+function medianCpu(xs: Sample[]): CpuReading {
+  const programs = new Set(xs.flatMap((x) => Object.keys(x.cpu.byProgram)));
+  return {
+    children: median(xs.map((x) => x.cpu.children)),
+    self: median(xs.map((x) => x.cpu.self)),
+    byProgram: Object.fromEntries([...programs].map((p) => [p, median(xs.map((x) => x.cpu.byProgram[p] ?? 0))])),
+  };
 }
 
 /** Rounds of one size and latency as one measurement: every sample of each side and operation. */
