@@ -37,7 +37,13 @@
  * `--settings speed` measures only the speed settings (both by default): at 1,500 resources the
  * defaults' creates and destroys take most of an hour on a loaded machine.
  *
- *   npm run bench -- terraform [--sizes 300,1500] [--latency 0,40] [--runs 3] [--tools tofu,pulumi,bridged] [--settings defaults,speed] [--unmeasured-setup] [--skip-checkpoints]
+ * `--rounds 4`: the whole measurement of each size and latency four times (a fresh irv-server and
+ * fresh stacks each time), the tables showing medians over all rounds. Each round starts the
+ * sides' rotation one place later: an operation run once per round (create, drift, update,
+ * import, destroy) otherwise has the same side go first in every round, and on a loaded machine
+ * the second one pays for what the first leaves behind (plugins exiting, the engine's last writes).
+ *
+ *   npm run bench -- terraform [--sizes 300,1500] [--latency 0,40] [--runs 3] [--rounds 1] [--tools tofu,pulumi,bridged] [--settings defaults,speed] [--unmeasured-setup] [--skip-checkpoints]
  */
 import { execFileSync, spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -423,6 +429,8 @@ interface MeasureOptions {
   tools: readonly Tool[];
   /** The settings measured. */
   settings: readonly Setting[];
+  /** Where the sides' rotation starts: each round of `--rounds` starts one place later. */
+  turn: number;
 }
 
 /** One size at one latency. */
@@ -448,7 +456,7 @@ async function measure(bin: string, bridge: Bridge | undefined, n: number, laten
         samples[label({ tool, setting })] = {};
       }
     if (latencyMs > 0) server.faults.add({ action: "delay", delayMs: latencyMs, times: Infinity });
-    let turn = 0;
+    let turn = o.turn;
     for (const op of OPS) {
       if (op === "drift") for (const s of sides) await handEdit(server, s.parent);
       const times = op === "plan" || op === "refresh" ? runs : 1;
@@ -504,19 +512,21 @@ function report(m: Measured): string {
     Object.keys(m.samples).flatMap((side) => {
       const s = cell(side, op);
       if (!s) return [];
-      const programs = Object.entries(s.cpu.byProgram)
+      const cpu = medianCpu(m.samples[side][op]!);
+      const programs = Object.entries(cpu.byProgram)
         .filter(([, v]) => v >= 0.01)
         .sort((a, b) => b[1] - a[1])
         .map(([k, v]) => `${k} ${v.toFixed(2)}`)
         .join(", ");
-      return [`| ${op} | ${side} | ${secs(s.seconds)} | ${s.cpu.children.toFixed(2)} s | ${programs} | ${s.cpu.self.toFixed(2)} s |`];
+      return [`| ${op} | ${side} | ${secs(s.seconds)} | ${cpu.children.toFixed(2)} s | ${programs} | ${cpu.self.toFixed(2)} s |`];
     }),
   );
   const runs = Math.max(...Object.values(m.samples).map((s) => s.plan?.length ?? 0));
+  const once = Math.max(...Object.values(m.samples).map((s) => s.create?.length ?? s.drift?.length ?? 0));
   return [
     `### ${m.n.toLocaleString("en")} resources, irv-server answering ${m.latencyMs ? `after ${m.latencyMs} ms` : "at once"}`,
     "",
-    `${m.n / 5} teams of group, subgroup, custom role, identity and role binding per side; wall clock (median of ${runs} runs for plan and refresh, one run otherwise); API requests counted at the server; sides: ${Object.keys(m.samples).join("; ")}.`,
+    `${m.n / 5} teams of group, subgroup, custom role, identity and role binding per side; wall clock (median of ${runs} runs for plan and refresh, ${once > 1 ? `of ${once} runs` : "one run"} otherwise); API requests counted at the server; sides: ${Object.keys(m.samples).join("; ")}.`,
     "Exit codes: plan 0 = no changes; drift 2 = drift found (`tofu plan -refresh-only -detailed-exitcode`, `irv drift`, and for the bridged provider `pulumi refresh --preview-only --expect-no-changes`). —: not measured, or the side cannot (tofu and the dynamic classes import nothing here).",
     "",
     ...m.o.settings.flatMap((setting, i) => [...(i ? [""] : []), ...table(setting)]),
@@ -525,7 +535,7 @@ function report(m: Measured): string {
       ? ["", "The Pulumi sides ran with PULUMI_SKIP_CHECKPOINTS=true (`--skip-checkpoints`): the state written once per operation."]
       : []),
     "",
-    "CPU by process (seconds): all processes each tool started, exact; split by program, sampled every 200 ms; and the benchmark's own process (irv-server, and for the Pulumi sides the inline program).",
+    "CPU by process (seconds, the median of each over the runs; wall: the median run's): all processes each tool started, exact; split by program, sampled every 200 ms; and the benchmark's own process (irv-server, and for the Pulumi sides the inline program).",
     "",
     "| operation | side | wall | CPU, the tool's processes | by program (sampled) | CPU, benchmark process |",
     "|---|---|---|---|---|---|",
@@ -533,6 +543,26 @@ function report(m: Measured): string {
     "",
     `Machine: ${cpus().length} cores; 1-minute load average ${m.load.map((l) => l.toFixed(1)).join(" before, ")} after; ${Math.round(m.wall)} s in all.`,
   ].join("\n");
+}
+
+/** Each CPU figure's median over `xs` (a program a run did not show counts 0 there). */
+function medianCpu(xs: Sample[]): CpuReading {
+  const programs = new Set(xs.flatMap((x) => Object.keys(x.cpu.byProgram)));
+  return {
+    children: median(xs.map((x) => x.cpu.children)),
+    self: median(xs.map((x) => x.cpu.self)),
+    byProgram: Object.fromEntries([...programs].map((p) => [p, median(xs.map((x) => x.cpu.byProgram[p] ?? 0))])),
+  };
+}
+
+/** Rounds of one size and latency as one measurement: every sample of each side and operation. */
+function merged(rounds: Measured[]): Measured {
+  const samples: Measured["samples"] = {};
+  for (const r of rounds)
+    for (const [side, ops] of Object.entries(r.samples))
+      for (const [op, xs] of Object.entries(ops) as [Op, Sample[]][]) ((samples[side] ??= {})[op] ??= []).push(...xs);
+  const load = [rounds[0].load[0], rounds[rounds.length - 1].load[1]];
+  return { ...rounds[0], samples, load, wall: rounds.reduce((sum, r) => sum + r.wall, 0) };
 }
 
 /** `--name a,b` of a command line as numbers, if given. */
@@ -559,6 +589,7 @@ export async function runTerraformBench(argv: string[]): Promise<string> {
   const sizes = sizesOf(argv) ?? [300, 1500];
   const latencies = numbersOf(argv, "--latency") ?? [0, 40];
   const runs = numbersOf(argv, "--runs")?.[0] ?? 3;
+  const rounds = Math.max(1, numbersOf(argv, "--rounds")?.[0] ?? 1);
   const tools = someOf(argv, "--tools", TOOLS);
   const settings = someOf(argv, "--settings", SETTINGS);
   // tofu is built only if it is measured (its first build takes many minutes).
@@ -567,15 +598,19 @@ export async function runTerraformBench(argv: string[]): Promise<string> {
   const out: string[] = [];
   for (const n of sizes)
     for (const latency of latencies) {
-      const text = report(
-        await measure(bin, bridge, n, latency, {
-          runs,
-          tools,
-          settings,
-          unmeasuredSetup: argv.includes("--unmeasured-setup"),
-          skipCheckpoints: argv.includes("--skip-checkpoints"),
-        }),
-      );
+      const measured: Measured[] = [];
+      for (let turn = 0; turn < rounds; turn++)
+        measured.push(
+          await measure(bin, bridge, n, latency, {
+            runs,
+            tools,
+            settings,
+            unmeasuredSetup: argv.includes("--unmeasured-setup"),
+            skipCheckpoints: argv.includes("--skip-checkpoints"),
+            turn,
+          }),
+        );
+      const text = report(merged(measured));
       process.stderr.write(`${text}\n\n`);
       out.push(text);
     }

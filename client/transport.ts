@@ -21,8 +21,11 @@ export function dispatcherFor(origin: string): Dispatcher {
   let d = dispatchers.get(origin);
   if (!d) {
     // undici is loaded here, on the first request, not at start-up: the resource plugin starts
-    // afresh for every operation, and a preview makes no request.
-    const { Pool, interceptors } = require("undici") as typeof import("undici");
+    // afresh for every operation, and a preview makes no request. Only the parts a pool with
+    // retries needs: undici's index also loads fetch, WebSocket, cookies, caches and mocks, which
+    // took two thirds of the first request's start-up in the plugin. The index gives every
+    // dispatcher its request methods (`Object.assign(Dispatcher.prototype, api)`); so does this.
+    const { Pool, retry } = undiciPool();
     const timeout = attemptTimeoutMs();
     const pool = new Pool(origin, {
       connections: 16,
@@ -34,10 +37,20 @@ export function dispatcherFor(origin: string): Dispatcher {
     // throwOnError: false hands the final error response (with its body) to the caller, so the
     // client can read the server's Status after the last retry. The retry decision itself comes
     // per request through `retryOptions.retry` (see retry.ts).
-    d = pool.compose(interceptors.retry({ throwOnError: false }));
+    d = pool.compose(retry({ throwOnError: false }));
     dispatchers.set(origin, d);
   }
   return d;
+}
+
+/** undici's Pool and retry interceptor, loaded without the rest of undici (see dispatcherFor). */
+function undiciPool(): { Pool: typeof import("undici").Pool; retry: typeof import("undici").interceptors.retry } {
+  const Dispatcher = require("undici/lib/dispatcher/dispatcher") as typeof import("undici").Dispatcher;
+  Object.assign(Dispatcher.prototype, require("undici/lib/api") as object);
+  return {
+    Pool: require("undici/lib/dispatcher/pool") as typeof import("undici").Pool,
+    retry: require("undici/lib/interceptor/retry") as typeof import("undici").interceptors.retry,
+  };
 }
 
 /** Closes every pool (tests and short-lived processes; the provider host just exits). */
