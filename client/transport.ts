@@ -43,14 +43,23 @@ export function dispatcherFor(origin: string): Dispatcher {
   return d;
 }
 
-/** undici's Pool and retry interceptor, loaded without the rest of undici (see dispatcherFor). */
+/**
+ * undici's Pool and retry interceptor, loaded without the rest of undici (see dispatcherFor). These
+ * are undici's own files, not its published entry point: an undici whose files moved is loaded
+ * whole, as before, slower to start but the same.
+ */
 function undiciPool(): { Pool: typeof import("undici").Pool; retry: typeof import("undici").interceptors.retry } {
-  const Dispatcher = require("undici/lib/dispatcher/dispatcher") as typeof import("undici").Dispatcher;
-  Object.assign(Dispatcher.prototype, require("undici/lib/api") as object);
-  return {
-    Pool: require("undici/lib/dispatcher/pool") as typeof import("undici").Pool,
-    retry: require("undici/lib/interceptor/retry") as typeof import("undici").interceptors.retry,
-  };
+  try {
+    const Dispatcher = require("undici/lib/dispatcher/dispatcher") as typeof import("undici").Dispatcher;
+    const api = require("undici/lib/api") as object;
+    const Pool = require("undici/lib/dispatcher/pool") as typeof import("undici").Pool;
+    const retry = require("undici/lib/interceptor/retry") as typeof import("undici").interceptors.retry;
+    Object.assign(Dispatcher.prototype, api);
+    return { Pool, retry };
+  } catch {
+    const { Pool, interceptors } = require("undici") as typeof import("undici");
+    return { Pool, retry: interceptors.retry };
+  }
 }
 
 /** Closes every pool (tests and short-lived processes; the provider host just exits). */
