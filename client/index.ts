@@ -12,5 +12,5 @@ export type { TokenSource } from "./token-source";
 export { SHAPES, type Item } from "./shapes";
 export { dispatcherFor, closeAll } from "./transport";
 export * from "./config";
-export { cachedClient, clientFor, currentClient } from "./session";
+export { cachedClient, clientFor, Session } from "./session";
 export * as auth from "./auth";
