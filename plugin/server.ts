@@ -193,7 +193,7 @@ const methodsOf = (state: PluginState) => {
       return new emptyproto.Empty();
     },
 
-    invoke: (req: provproto.InvokeRequest, c: CallContext) => invoke(req, contextOf(state.session, { signal: c.signal }, state.reads).client),
+    invoke: (req: provproto.InvokeRequest, c: CallContext) => invoke(req, contextOf(state.session, { signal: c.signal }, state.reads)),
 
     // `pulumi convert --from terraform` and `pulumi import --from terraform` ask every plugin which
     // Terraform providers it maps, then for the mapping (plugin/terraform).
