@@ -75,7 +75,7 @@ async function stepOf(r: StateResource, ctx: Context): Promise<Step> {
   const d = definitionOfTypeToken(r.type)!;
   const id = r.id!;
   // What the dynamic classes' host keeps beside the kind's values is not handed to the kind.
-  const own = ownValues(openedSecrets(r.outputs ?? {}) as Rec);
+  const own = ownValues(openedSecrets(r.outputs ?? {}));
   const name = nameOf(r.urn);
   let read;
   try {
@@ -92,7 +92,7 @@ async function stepOf(r: StateResource, ctx: Context): Promise<Step> {
   // The engine's refresh asks the provider's diff whether the resource changed, the live outputs
   // as the old state and the recorded inputs as the new ones, and reports `same` when it did not:
   // so does this.
-  const verdict = await providerOf(d.kind).diff(id, read.props, ownValues(openedSecrets(r.inputs ?? {}) as Rec), ctx);
+  const verdict = await providerOf(d.kind).diff(id, read.props, ownValues(openedSecrets(r.inputs ?? {})), ctx);
   return { ...base, op: verdict.changes ? "update" : "same", new: next };
 }
 

@@ -15,6 +15,7 @@ import { readSettings, type ConfigGetter } from "../../client/config";
 import { cachedClient, Session } from "../../client/session";
 import { deadlineFor, parseDuration, type Timeouts } from "../timeouts";
 import { failuresOf } from "./check";
+import { isRecord } from "./values";
 import type { Context } from "./context";
 import type { ValuesProvider } from "./provider";
 import { ReadBatch } from "./reads";
@@ -69,8 +70,8 @@ function split(v: Rec | undefined): { own: Rec; hidden: HostMembers } {
 }
 
 /** `v` without the hidden members: the kind's own values (also what `irv drift`'s own reads hand a kind: cli/drift/direct.ts). */
-export function ownValues(v: Rec | undefined): Rec {
-  return split(v).own;
+export function ownValues(v: unknown): Rec {
+  return split(isRecord(v) ? v : undefined).own;
 }
 
 /** `v` with `__timeouts`, when the resource has one: the next update or delete reads it from state. */
