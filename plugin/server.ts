@@ -58,12 +58,18 @@ const optionsFor = (urn: string, c: CallContext, timeout = 0): Partial<Call> => 
   deadline: timeout > 0 ? Date.now() + timeout * 1000 : undefined,
 });
 
-/** What a plugin's calls share: the settings of its Configure call, and its operation's read batch. */
+/** What one plugin server's calls share: the settings of its Configure call, and its operation's read batch. */
 interface PluginState {
   /** From Configure; before it, the environment's settings alone. */
   session: Session;
   reads?: ReadBatch;
 }
+
+/** A call to one plugin server: the call's own (its Cancel), and its server's state. */
+type PluginCall = CallContext & { plugin: PluginState };
+
+/** The provider method's context for a call about resource `urn` (see `optionsFor`): nothing comes from the process. */
+const contextFor = (urn: string, c: PluginCall, timeout?: number): Context => contextOf(c.plugin.session, optionsFor(urn, c, timeout), c.plugin.reads);
 
 /** The settings getter of a Configure request: its args first, then its variables (`irv:config:<key>`). */
 function settingsOf(req: provproto.ConfigureRequest): (key: string) => string | undefined {
@@ -90,120 +96,116 @@ function refuseUnowned(k: (typeof KINDS)[number], uid: string, props: Rec): void
 const SCHEMA_VERSION = 0;
 
 /**
- * The service's methods over the plugin's state, each answering with what it returns or failing
- * with the error's code (see ./calls); `serve` answers them through its server's calls, and
- * Cancel itself. Each resource method hands its kind's provider the call's context.
+ * The service's methods, each answering with what it returns or failing with the error's code
+ * (see ./calls); `serve` answers them through its server's calls, and Cancel itself. Each
+ * resource method hands its kind's provider the call's context.
  */
-const methodsOf = (state: PluginState) => {
-  /** The context of a call about resource `urn` (see `optionsFor`). */
-  const contextFor = (urn: string, c: CallContext, timeout?: number): Context => contextOf(state.session, optionsFor(urn, c, timeout), state.reads);
-  return {
-    getPluginInfo: () => new plugproto.PluginInfo().setVersion(VERSION),
+const methods = {
+  getPluginInfo: () => new plugproto.PluginInfo().setVersion(VERSION),
 
-    // A plugin started by hand (`PULUMI_DEBUG_PROVIDERS=irv:<port>`) learns the engine's address here.
-    attach: (req: plugproto.PluginAttach) => {
-      useEngine(req.getAddress());
-      return new emptyproto.Empty();
-    },
+  // A plugin started by hand (`PULUMI_DEBUG_PROVIDERS=irv:<port>`) learns the engine's address here.
+  attach: (req: plugproto.PluginAttach) => {
+    useEngine(req.getAddress());
+    return new emptyproto.Empty();
+  },
 
-    getSchema: (req: provproto.GetSchemaRequest) => {
-      // An engine asking for a schema version this plugin does not know must not get another one.
-      if (req.getVersion() !== SCHEMA_VERSION)
-        throw new BadRequestError(`irv: unsupported schema version ${req.getVersion()}; pulumi-resource-irv ${VERSION} writes version ${SCHEMA_VERSION}`);
-      return new provproto.GetSchemaResponse().setSchema(JSON.stringify(packageSchema()));
-    },
+  getSchema: (req: provproto.GetSchemaRequest) => {
+    // An engine asking for a schema version this plugin does not know must not get another one.
+    if (req.getVersion() !== SCHEMA_VERSION)
+      throw new BadRequestError(`irv: unsupported schema version ${req.getVersion()}; pulumi-resource-irv ${VERSION} writes version ${SCHEMA_VERSION}`);
+    return new provproto.GetSchemaResponse().setSchema(JSON.stringify(packageSchema()));
+  },
 
-    checkConfig: (req: provproto.CheckRequest) => new provproto.CheckResponse().setInputs(req.getNews()),
+  checkConfig: (req: provproto.CheckRequest) => new provproto.CheckResponse().setInputs(req.getNews()),
 
-    diffConfig: (req: provproto.DiffRequest) => {
-      // Credentials and endpoints never replace what the provider manages.
-      const olds = plain(req.getOldInputs() ?? req.getOlds());
-      const news = plain(req.getNews());
-      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
-      const resp = new provproto.DiffResponse().setDiffsList(changed).setHasdetaileddiff(true);
-      for (const [name, d] of detailedDiff(olds, news, changed, [])) resp.getDetaileddiffMap().set(name, d);
-      return resp.setChanges(changed.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
-    },
+  diffConfig: (req: provproto.DiffRequest) => {
+    // Credentials and endpoints never replace what the provider manages.
+    const olds = plain(req.getOldInputs() ?? req.getOlds());
+    const news = plain(req.getNews());
+    const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+    const resp = new provproto.DiffResponse().setDiffsList(changed).setHasdetaileddiff(true);
+    for (const [name, d] of detailedDiff(olds, news, changed, [])) resp.getDetaileddiffMap().set(name, d);
+    return resp.setChanges(changed.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+  },
 
-    configure: (req: provproto.ConfigureRequest) => {
-      state.session = new Session(settingsOf(req), { once: true });
-      return new provproto.ConfigureResponse().setSupportspreview(true).setAcceptsecrets(true).setAcceptresources(false);
-    },
+  configure: (req: provproto.ConfigureRequest, c: PluginCall) => {
+    c.plugin.session = new Session(settingsOf(req), { once: true });
+    return new provproto.ConfigureResponse().setSupportspreview(true).setAcceptsecrets(true).setAcceptresources(false);
+  },
 
-    check: async (req: provproto.CheckRequest, c: CallContext) => {
-      const k = kindOfUrn(req.getUrn());
-      const news = decode(req.getNews());
-      const r = await providerOf(k.kind).check(plain(req.getOlds()), news.plain, contextFor(req.getUrn(), c));
-      const resp = new provproto.CheckResponse().setInputs(outward(k, r.inputs, news.secrets));
-      for (const f of r.failures) resp.addFailures(new provproto.CheckFailure().setProperty(String(f.property)).setReason(f.reason));
-      return resp;
-    },
+  check: async (req: provproto.CheckRequest, c: PluginCall) => {
+    const k = kindOfUrn(req.getUrn());
+    const news = decode(req.getNews());
+    const r = await providerOf(k.kind).check(plain(req.getOlds()), news.plain, contextFor(req.getUrn(), c));
+    const resp = new provproto.CheckResponse().setInputs(outward(k, r.inputs, news.secrets));
+    for (const f of r.failures) resp.addFailures(new provproto.CheckFailure().setProperty(String(f.property)).setReason(f.reason));
+    return resp;
+  },
 
-    diff: async ({ message: req, structs }: DiffCall, c: CallContext) => {
-      const k = kindOfUrn(req.getUrn());
-      const olds = plain(structs.olds);
-      const news = plain(structs.news);
-      const v = await providerOf(k.kind).diff(req.getId(), olds, news, contextFor(req.getUrn(), c));
-      const resp = new provproto.DiffResponse()
-        .setChanges(v.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE)
-        .setReplacesList(v.replaces)
-        .setDiffsList([...new Set([...v.changed, ...v.replaces])])
-        .setDeletebeforereplace(v.deleteBeforeReplace)
-        .setHasdetaileddiff(true);
-      for (const [name, d] of detailedDiff(olds, news, v.changed, v.replaces)) resp.getDetaileddiffMap().set(name, d);
-      return resp;
-    },
+  diff: async ({ message: req, structs }: DiffCall, c: PluginCall) => {
+    const k = kindOfUrn(req.getUrn());
+    const olds = plain(structs.olds);
+    const news = plain(structs.news);
+    const v = await providerOf(k.kind).diff(req.getId(), olds, news, contextFor(req.getUrn(), c));
+    const resp = new provproto.DiffResponse()
+      .setChanges(v.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE)
+      .setReplacesList(v.replaces)
+      .setDiffsList([...new Set([...v.changed, ...v.replaces])])
+      .setDeletebeforereplace(v.deleteBeforeReplace)
+      .setHasdetaileddiff(true);
+    for (const [name, d] of detailedDiff(olds, news, v.changed, v.replaces)) resp.getDetaileddiffMap().set(name, d);
+    return resp;
+  },
 
-    create: async (req: provproto.CreateRequest, c: CallContext) => {
-      const k = kindOfUrn(req.getUrn());
-      const { plain: news, secrets: keep } = decode(req.getProperties());
-      if (req.getPreview()) return new provproto.CreateResponse().setProperties(outward(k, previewOutputs(k, {}, news, false), keep));
-      const r = await providerOf(k.kind).create(news, contextFor(req.getUrn(), c, req.getTimeout()));
-      return new provproto.CreateResponse().setId(r.id).setProperties(outward(k, r.outs, keep));
-    },
+  create: async (req: provproto.CreateRequest, c: PluginCall) => {
+    const k = kindOfUrn(req.getUrn());
+    const { plain: news, secrets: keep } = decode(req.getProperties());
+    if (req.getPreview()) return new provproto.CreateResponse().setProperties(outward(k, previewOutputs(k, {}, news, false), keep));
+    const r = await providerOf(k.kind).create(news, contextFor(req.getUrn(), c, req.getTimeout()));
+    return new provproto.CreateResponse().setId(r.id).setProperties(outward(k, r.outs, keep));
+  },
 
-    read: async ({ message: req, structs }: ReadCall, c: CallContext): Promise<ReadAnswer> => {
-      const k = kindOfUrn(req.getUrn());
-      // An import's request carries no properties: the kind reads everything from the API.
-      const props = decode(structs.properties);
-      const r = await providerOf(k.kind).read(req.getId(), props.plain, contextFor(req.getUrn(), c));
-      const answer: ReadAnswer = { message: new provproto.ReadResponse(), structs: {} };
-      if (!r) return answer; // gone: a blank id tells the engine so
-      if (Object.keys(props.sent).length === 0) refuseUnowned(k, r.id, r.props);
-      const inputs = decode(structs.inputs);
-      answer.message.setId(r.id);
-      answerWith(answer, "properties", outwardValues(k, r.props, props.secrets), props);
-      answerWith(answer, "inputs", outwardValues(k, r.inputs, inputs.secrets), inputs);
-      return answer;
-    },
+  read: async ({ message: req, structs }: ReadCall, c: PluginCall): Promise<ReadAnswer> => {
+    const k = kindOfUrn(req.getUrn());
+    // An import's request carries no properties: the kind reads everything from the API.
+    const props = decode(structs.properties);
+    const r = await providerOf(k.kind).read(req.getId(), props.plain, contextFor(req.getUrn(), c));
+    const answer: ReadAnswer = { message: new provproto.ReadResponse(), structs: {} };
+    if (!r) return answer; // gone: a blank id tells the engine so
+    if (Object.keys(props.sent).length === 0) refuseUnowned(k, r.id, r.props);
+    const inputs = decode(structs.inputs);
+    answer.message.setId(r.id);
+    answerWith(answer, "properties", outwardValues(k, r.props, props.secrets), props);
+    answerWith(answer, "inputs", outwardValues(k, r.inputs, inputs.secrets), inputs);
+    return answer;
+  },
 
-    update: async (req: provproto.UpdateRequest, c: CallContext) => {
-      const k = kindOfUrn(req.getUrn());
-      const { plain: olds, secrets: oldSecrets } = decode(req.getOlds());
-      const { plain: news, secrets: newSecrets } = decode(req.getNews());
-      const keep = [...oldSecrets, ...newSecrets];
-      if (req.getPreview()) return new provproto.UpdateResponse().setProperties(outward(k, previewOutputs(k, olds, news, true), keep));
-      const r = await providerOf(k.kind).update(req.getId(), olds, news, contextFor(req.getUrn(), c, req.getTimeout()));
-      return new provproto.UpdateResponse().setProperties(outward(k, r.outs, keep));
-    },
+  update: async (req: provproto.UpdateRequest, c: PluginCall) => {
+    const k = kindOfUrn(req.getUrn());
+    const { plain: olds, secrets: oldSecrets } = decode(req.getOlds());
+    const { plain: news, secrets: newSecrets } = decode(req.getNews());
+    const keep = [...oldSecrets, ...newSecrets];
+    if (req.getPreview()) return new provproto.UpdateResponse().setProperties(outward(k, previewOutputs(k, olds, news, true), keep));
+    const r = await providerOf(k.kind).update(req.getId(), olds, news, contextFor(req.getUrn(), c, req.getTimeout()));
+    return new provproto.UpdateResponse().setProperties(outward(k, r.outs, keep));
+  },
 
-    delete: async (req: provproto.DeleteRequest, c: CallContext) => {
-      const k = kindOfUrn(req.getUrn());
-      await providerOf(k.kind).delete(req.getId(), plain(req.getProperties()), contextFor(req.getUrn(), c, req.getTimeout()));
-      return new emptyproto.Empty();
-    },
+  delete: async (req: provproto.DeleteRequest, c: PluginCall) => {
+    const k = kindOfUrn(req.getUrn());
+    await providerOf(k.kind).delete(req.getId(), plain(req.getProperties()), contextFor(req.getUrn(), c, req.getTimeout()));
+    return new emptyproto.Empty();
+  },
 
-    invoke: (req: provproto.InvokeRequest, c: CallContext) => invoke(req, contextOf(state.session, { signal: c.signal }, state.reads)),
+  invoke: (req: provproto.InvokeRequest, c: PluginCall) => invoke(req, contextOf(c.plugin.session, { signal: c.signal }, c.plugin.reads)),
 
-    // `pulumi convert --from terraform` and `pulumi import --from terraform` ask every plugin which
-    // Terraform providers it maps, then for the mapping (plugin/terraform).
-    getMappings: (req: provproto.GetMappingsRequest) => new provproto.GetMappingsResponse().setProvidersList(mappingsFor(req.getKey())),
+  // `pulumi convert --from terraform` and `pulumi import --from terraform` ask every plugin which
+  // Terraform providers it maps, then for the mapping (plugin/terraform).
+  getMappings: (req: provproto.GetMappingsRequest) => new provproto.GetMappingsResponse().setProvidersList(mappingsFor(req.getKey())),
 
-    getMapping: (req: provproto.GetMappingRequest) => {
-      const m = mappingFor(req.getKey(), req.getProvider());
-      return m ? new provproto.GetMappingResponse().setProvider(m.provider).setData(m.data) : new provproto.GetMappingResponse();
-    },
-  };
+  getMapping: (req: provproto.GetMappingRequest) => {
+    const m = mappingFor(req.getKey(), req.getProvider());
+    return m ? new provproto.GetMappingResponse().setProvider(m.provider).setData(m.data) : new provproto.GetMappingResponse();
+  },
 };
 
 /**
@@ -213,11 +215,14 @@ const methodsOf = (state: PluginState) => {
  */
 export async function serve(engineAddress?: string, o: { reads?: ReadBatch } = {}): Promise<{ port: number; server: grpc.Server; calls: Calls }> {
   useEngine(engineAddress);
-  const methods = methodsOf({ session: new Session(() => undefined), reads: o.reads });
+  const plugin: PluginState = { session: new Session(() => undefined), reads: o.reads };
   const calls = new Calls();
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   const service: grpc.UntypedServiceImplementation = { cancel: calls.cancelling() };
-  for (const [name, f] of Object.entries(methods)) service[name] = calls.unary(f as (req: unknown, c: CallContext) => unknown);
+  for (const [name, f] of Object.entries(methods)) {
+    const method = f as (req: unknown, c: PluginCall) => unknown;
+    service[name] = calls.unary((req, c) => method(req, { ...c, plugin }));
+  }
   server.addService(providerService, service);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
