@@ -1,7 +1,7 @@
 /**
  * The platform's API client, which the provider, the SDK's data sources and the `irv` command all
  * use: requests, pagination, retries and typed errors; where tokens come from (`auth`); settings
- * (`irv:*` config or environment) and the process's client cache.
+ * (`irv:*` config or environment), a provider's session over them (`Session`) and the process's client cache.
  */
 export * from "./errors";
 export * from "./client";
