@@ -1,7 +1,7 @@
 /**
  * The platform's API client, which the provider, the SDK's data sources and the `irv` command all
  * use: requests, pagination, retries and typed errors; where tokens come from (`auth`); settings
- * (`irv:*` config or environment) and the process's client cache.
+ * (`irv:*` config or environment), a provider's session over them (`Session`) and the process's client cache.
  */
 export * from "./errors";
 export * from "./client";
@@ -12,5 +12,5 @@ export type { TokenSource } from "./token-source";
 export { SHAPES, type Item } from "./shapes";
 export { dispatcherFor, closeAll } from "./transport";
 export * from "./config";
-export { cachedClient, clientFor, currentClient } from "./session";
+export { cachedClient, clientFor, Session } from "./session";
 export * as auth from "./auth";

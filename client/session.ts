@@ -24,30 +24,36 @@ export function cachedClient(s: Settings, o: Pick<SourceOptions, "anonymous"> = 
   return client;
 }
 
-let getter: ConfigGetter = () => undefined;
-/** The settings read once, when they cannot change (see configure). */
-let fixed: Settings | undefined;
-/** The client for those, with credentials (a plugin's every call asks for it). */
-let fixedClient: IrvClient | undefined;
-
 /**
- * Records where the provider's settings come from (the engine's config, then the environment).
- * `once`: they cannot change until the next configure (the resource plugin's config arrives in
- * one Configure call and its environment is its own), so they are read now, not on every call.
+ * Where one provider's settings come from (the engine's config, then the environment), and its
+ * client for them. The resource plugin keeps one from its Configure call, the dynamic provider
+ * host one for its process (provider/resources/host.ts), `irv drift` one for its own reads; each
+ * hands it to the provider's methods in their context (provider/resources/context.ts).
  */
-export function configure(get: ConfigGetter, o: { once?: boolean } = {}): void {
-  getter = get;
-  fixed = o.once ? readSettings(get) : undefined;
-  // A token must not go in the clear: an http URL to another host fails here, at configure.
-  checkUrls(fixed ?? readSettings(get));
-  fixedClient = undefined;
-}
+export class Session {
+  readonly #get: ConfigGetter;
+  /** The settings read once, when they cannot change (see the constructor). */
+  readonly #fixed: Settings | undefined;
+  /** The client for those, with credentials (a plugin's every call asks for it). */
+  #fixedClient: IrvClient | undefined;
 
-/** The provider's client for the configured settings (`anonymous`: see cachedClient). */
-export function currentClient(o: Pick<SourceOptions, "anonymous"> = {}): IrvClient {
-  if (!fixed) return cachedClient(readSettings(getter), o);
-  if (o.anonymous) return cachedClient(fixed, o);
-  return (fixedClient ??= cachedClient(fixed));
+  /**
+   * `once`: the settings cannot change while the session lives (the resource plugin's config
+   * arrives in one Configure call and its environment is its own), so they are read now, not on
+   * every call. A token must not go in the clear: an http URL to another host fails here.
+   */
+  constructor(get: ConfigGetter, o: { once?: boolean } = {}) {
+    this.#get = get;
+    this.#fixed = o.once ? readSettings(get) : undefined;
+    checkUrls(this.#fixed ?? readSettings(get));
+  }
+
+  /** The client for the session's settings (`anonymous`: see cachedClient), created on first use. */
+  client(o: Pick<SourceOptions, "anonymous"> = {}): IrvClient {
+    if (!this.#fixed) return cachedClient(readSettings(this.#get), o);
+    if (o.anonymous) return cachedClient(this.#fixed, o);
+    return (this.#fixedClient ??= cachedClient(this.#fixed));
+  }
 }
 
 /**

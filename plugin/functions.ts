@@ -19,6 +19,7 @@ import { converter, kindTypes, tsTypeSpec, type Json, type PropertySpec } from "
 import { isSecret, secret, unwrapSecrets } from "./secrets";
 import { BadRequestError } from "./errors";
 import type { Rec } from "../provider/resources/spec";
+import type { Context } from "../provider/resources/context";
 
 /** The schema token of a named result object: `irv:registry:Repo`. */
 export const objectToken = (o: ObjectDefinition): string => `irv:${o.module}:${o.name}`;
@@ -139,9 +140,9 @@ function argsText(raw: Rec): string {
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
 
-/** The gRPC Invoke: the function's result, or its refused arguments as failures naming each. */
-export async function invoke(req: provproto.InvokeRequest, clients: ClientSource): Promise<provproto.InvokeResponse> {
-  const r = await invokeFunction(req.getTok(), req.getArgs()?.toJavaScript() ?? {}, clients);
+/** The gRPC Invoke, in its call's context (its client): the function's result, or its refused arguments as failures naming each. */
+export async function invoke(req: provproto.InvokeRequest, ctx: Context): Promise<provproto.InvokeResponse> {
+  const r = await invokeFunction(req.getTok(), req.getArgs()?.toJavaScript() ?? {}, (o) => ctx.client(o));
   const resp = new provproto.InvokeResponse();
   for (const f of r.failures ?? []) resp.addFailures(new provproto.CheckFailure().setProperty(f.property).setReason(f.reason));
   // JSON drops the `undefined` members Struct refuses (a built-in role's groupUid).

@@ -4,17 +4,17 @@
  */
 import { engineAddressOf } from "./status";
 import { serve } from "./server";
-import { beginOperation } from "../provider/resources/reads";
+import { ReadBatch } from "../provider/resources/reads";
 
-// The engine starts the plugin afresh for every operation: its reads may be batched.
-beginOperation();
+// The engine starts the plugin afresh for every operation: its reads may be batched, from now on.
+const reads = new ReadBatch();
 
 // The engine stops the plugin when it is done with it, but a command can exit without doing so
 // (`pulumi package get-mapping`): a plugin whose parent is gone exits rather than live on.
 const parent = process.ppid;
 setInterval(() => process.ppid !== parent && process.exit(0), 1000).unref();
 
-serve(engineAddressOf(process.argv.slice(2))).then(
+serve(engineAddressOf(process.argv.slice(2)), { reads }).then(
   ({ port, server, calls }) => {
     // A crash answers every call in flight (the engine would wait on them) and exits non-zero,
     // once those answers are out (or after a few seconds, whatever holds them).

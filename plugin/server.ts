@@ -17,12 +17,11 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { KINDS, definitionOfTypeToken } from "../api/kinds";
-import { configure } from "../provider";
-import { providerOf, type Call } from "../provider/resources";
+import { contextOf, providerOf, type Call, type Context, type ReadBatch } from "../provider/resources";
 import { packageSchema, VERSION } from "./schema";
 import { invoke } from "./functions";
 import { mappingFor, mappingsFor } from "./terraform/mapping";
-import { currentClient } from "../client/session";
+import { Session } from "../client/session";
 import { statusOf, useEngine } from "./status";
 import { Calls, type CallContext } from "./calls";
 import { BadRequestError } from "./errors";
@@ -59,6 +58,19 @@ const optionsFor = (urn: string, c: CallContext, timeout = 0): Partial<Call> => 
   deadline: timeout > 0 ? Date.now() + timeout * 1000 : undefined,
 });
 
+/** What one plugin server's calls share: the settings of its Configure call, and its operation's read batch. */
+interface PluginState {
+  /** From Configure; before it, the environment's settings alone. */
+  session: Session;
+  reads?: ReadBatch;
+}
+
+/** A call to one plugin server: the call's own (its Cancel), and its server's state. */
+type PluginCall = CallContext & { plugin: PluginState };
+
+/** The provider method's context for a call about resource `urn` (see `optionsFor`): nothing comes from the process. */
+const contextFor = (urn: string, c: PluginCall, timeout?: number): Context => contextOf(c.plugin.session, optionsFor(urn, c, timeout), c.plugin.reads);
+
 /** The settings getter of a Configure request: its args first, then its variables (`irv:config:<key>`). */
 function settingsOf(req: provproto.ConfigureRequest): (key: string) => string | undefined {
   const args = plain(req.getArgs());
@@ -85,7 +97,8 @@ const SCHEMA_VERSION = 0;
 
 /**
  * The service's methods, each answering with what it returns or failing with the error's code
- * (see ./calls); `serve` answers them through its server's calls, and Cancel itself.
+ * (see ./calls); `serve` answers them through its server's calls, and Cancel itself. Each
+ * resource method hands its kind's provider the call's context.
  */
 const methods = {
   getPluginInfo: () => new plugproto.PluginInfo().setVersion(VERSION),
@@ -115,25 +128,25 @@ const methods = {
     return resp.setChanges(changed.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
   },
 
-  configure: (req: provproto.ConfigureRequest) => {
-    configure(settingsOf(req), { once: true });
+  configure: (req: provproto.ConfigureRequest, c: PluginCall) => {
+    c.plugin.session = new Session(settingsOf(req), { once: true });
     return new provproto.ConfigureResponse().setSupportspreview(true).setAcceptsecrets(true).setAcceptresources(false);
   },
 
-  check: async (req: provproto.CheckRequest) => {
+  check: async (req: provproto.CheckRequest, c: PluginCall) => {
     const k = kindOfUrn(req.getUrn());
     const news = decode(req.getNews());
-    const r = await providerOf(k.kind).check(plain(req.getOlds()), news.plain);
+    const r = await providerOf(k.kind).check(plain(req.getOlds()), news.plain, contextFor(req.getUrn(), c));
     const resp = new provproto.CheckResponse().setInputs(outward(k, r.inputs, news.secrets));
     for (const f of r.failures) resp.addFailures(new provproto.CheckFailure().setProperty(String(f.property)).setReason(f.reason));
     return resp;
   },
 
-  diff: async ({ message: req, structs }: DiffCall) => {
+  diff: async ({ message: req, structs }: DiffCall, c: PluginCall) => {
     const k = kindOfUrn(req.getUrn());
     const olds = plain(structs.olds);
     const news = plain(structs.news);
-    const v = await providerOf(k.kind).diff(req.getId(), olds, news);
+    const v = await providerOf(k.kind).diff(req.getId(), olds, news, contextFor(req.getUrn(), c));
     const resp = new provproto.DiffResponse()
       .setChanges(v.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE)
       .setReplacesList(v.replaces)
@@ -144,19 +157,19 @@ const methods = {
     return resp;
   },
 
-  create: async (req: provproto.CreateRequest, c: CallContext) => {
+  create: async (req: provproto.CreateRequest, c: PluginCall) => {
     const k = kindOfUrn(req.getUrn());
     const { plain: news, secrets: keep } = decode(req.getProperties());
     if (req.getPreview()) return new provproto.CreateResponse().setProperties(outward(k, previewOutputs(k, {}, news, false), keep));
-    const r = await providerOf(k.kind).create(news, optionsFor(req.getUrn(), c, req.getTimeout()));
+    const r = await providerOf(k.kind).create(news, contextFor(req.getUrn(), c, req.getTimeout()));
     return new provproto.CreateResponse().setId(r.id).setProperties(outward(k, r.outs, keep));
   },
 
-  read: async ({ message: req, structs }: ReadCall, c: CallContext): Promise<ReadAnswer> => {
+  read: async ({ message: req, structs }: ReadCall, c: PluginCall): Promise<ReadAnswer> => {
     const k = kindOfUrn(req.getUrn());
     // An import's request carries no properties: the kind reads everything from the API.
     const props = decode(structs.properties);
-    const r = await providerOf(k.kind).read(req.getId(), props.plain, optionsFor(req.getUrn(), c));
+    const r = await providerOf(k.kind).read(req.getId(), props.plain, contextFor(req.getUrn(), c));
     const answer: ReadAnswer = { message: new provproto.ReadResponse(), structs: {} };
     if (!r) return answer; // gone: a blank id tells the engine so
     if (Object.keys(props.sent).length === 0) refuseUnowned(k, r.id, r.props);
@@ -167,23 +180,23 @@ const methods = {
     return answer;
   },
 
-  update: async (req: provproto.UpdateRequest, c: CallContext) => {
+  update: async (req: provproto.UpdateRequest, c: PluginCall) => {
     const k = kindOfUrn(req.getUrn());
     const { plain: olds, secrets: oldSecrets } = decode(req.getOlds());
     const { plain: news, secrets: newSecrets } = decode(req.getNews());
     const keep = [...oldSecrets, ...newSecrets];
     if (req.getPreview()) return new provproto.UpdateResponse().setProperties(outward(k, previewOutputs(k, olds, news, true), keep));
-    const r = await providerOf(k.kind).update(req.getId(), olds, news, optionsFor(req.getUrn(), c, req.getTimeout()));
+    const r = await providerOf(k.kind).update(req.getId(), olds, news, contextFor(req.getUrn(), c, req.getTimeout()));
     return new provproto.UpdateResponse().setProperties(outward(k, r.outs, keep));
   },
 
-  delete: async (req: provproto.DeleteRequest, c: CallContext) => {
+  delete: async (req: provproto.DeleteRequest, c: PluginCall) => {
     const k = kindOfUrn(req.getUrn());
-    await providerOf(k.kind).delete(req.getId(), plain(req.getProperties()), optionsFor(req.getUrn(), c, req.getTimeout()));
+    await providerOf(k.kind).delete(req.getId(), plain(req.getProperties()), contextFor(req.getUrn(), c, req.getTimeout()));
     return new emptyproto.Empty();
   },
 
-  invoke: (req: provproto.InvokeRequest) => invoke(req, currentClient),
+  invoke: (req: provproto.InvokeRequest, c: PluginCall) => invoke(req, contextOf(c.plugin.session, { signal: c.signal }, c.plugin.reads)),
 
   // `pulumi convert --from terraform` and `pulumi import --from terraform` ask every plugin which
   // Terraform providers it maps, then for the mapping (plugin/terraform).
@@ -197,14 +210,19 @@ const methods = {
 
 /**
  * Starts the server on 127.0.0.1 at a free port; resolves to the port (which the engine reads
- * from stdout). `engineAddress`, the plugin's first argument, is where status lines go.
+ * from stdout). `engineAddress`, the plugin's first argument, is where status lines go; `reads`,
+ * the operation's read batch, when the plugin's process is one operation (./main.ts).
  */
-export async function serve(engineAddress?: string): Promise<{ port: number; server: grpc.Server; calls: Calls }> {
+export async function serve(engineAddress?: string, o: { reads?: ReadBatch } = {}): Promise<{ port: number; server: grpc.Server; calls: Calls }> {
   useEngine(engineAddress);
+  const plugin: PluginState = { session: new Session(() => undefined), reads: o.reads };
   const calls = new Calls();
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   const service: grpc.UntypedServiceImplementation = { cancel: calls.cancelling() };
-  for (const [name, f] of Object.entries(methods)) service[name] = calls.unary(f as (req: unknown, c: CallContext) => unknown);
+  for (const [name, f] of Object.entries(methods)) {
+    const method = f as (req: unknown, c: PluginCall) => unknown;
+    service[name] = calls.unary((req, c) => method(req, { ...c, plugin }));
+  }
   server.addService(providerService, service);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),

@@ -4,8 +4,8 @@
  * The client is created lazily, on the first call that needs the API.
  */
 import type { dynamic } from "@pulumi/pulumi";
-import { configure as configureSession } from "../client/session";
-import { beginOperation, dynamicProviders } from "./resources";
+import { dynamicProviders } from "./resources";
+import { beginHostOperation, configureHost } from "./resources/host";
 import { definitionOf, type Kind } from "../api/kinds";
 
 export { providers, dynamicProviders } from "./resources";
@@ -15,10 +15,10 @@ export { KINDS, definitionOf, type Kind } from "../api/kinds";
 export const kindInfo = definitionOf;
 export * from "./timeouts";
 
-/** Records the engine's config (`irv:*` keys) as the settings source, env vars as fallback (`once`: see client/session). */
+/** Records the engine's config (`irv:*` keys) as the dynamic host's settings source, env vars as fallback (`once`: see client/session). */
 export function configure(config: Pick<dynamic.Config, "get"> | ((key: string) => string | undefined), o: { once?: boolean } = {}): void {
   const get = typeof config === "function" ? config : (key: string) => config.get(key);
-  configureSession(get, o);
+  configureHost(get, o);
 }
 
 /**
@@ -27,7 +27,7 @@ export function configure(config: Pick<dynamic.Config, "get"> | ((key: string) =
  * one operation: its reads may be batched (provider/resources/reads.ts).
  */
 export function connect(kind: Kind, config?: Pick<dynamic.Config, "get">) {
-  beginOperation();
+  beginHostOperation();
   if (config) configure(config);
   const p = dynamicProviders[kind];
   if (!p) throw new Error(`pulumi-irv: unknown resource kind ${kind}; is the installed pulumi-irv older than the program's?`);

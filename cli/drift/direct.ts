@@ -15,8 +15,8 @@
 import type { Deployment } from "@pulumi/pulumi/automation";
 import { definitionOfTypeToken, secretPaths } from "../../api/kinds";
 import type { ConfigGetter } from "../../client";
-import { configure } from "../../client/session";
-import { beginOperation, endOperation, providerOf } from "../../provider/resources";
+import { Session } from "../../client/session";
+import { contextOf, providerOf, ReadBatch, type Context } from "../../provider/resources";
 import { ownValues } from "../../provider/resources/host";
 import type { Rec } from "../../provider/resources/spec";
 import { specialSecretSig, specialSigKey } from "../../provider/sentinels";
@@ -59,32 +59,27 @@ export function needsEngine(state: Deployment): string | undefined {
  */
 export async function readSteps(state: Deployment, get: ConfigGetter): Promise<Step[]> {
   const resources = resourcesOf(state).filter((r) => r.custom && r.id && definitionOfTypeToken(r.type));
-  configure(get, { once: true });
   // One operation: reads of a kind after its first are answered from listings of it.
-  beginOperation();
-  try {
-    const steps: Step[] = new Array(resources.length);
-    let next = 0;
-    const worker = async () => {
-      for (let i = next++; i < resources.length; i = next++) steps[i] = await stepOf(resources[i]);
-    };
-    await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, resources.length) }, worker));
-    return steps;
-  } finally {
-    endOperation();
-  }
+  const ctx = contextOf(new Session(get, { once: true }), {}, new ReadBatch());
+  const steps: Step[] = new Array(resources.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < resources.length; i = next++) steps[i] = await stepOf(resources[i], ctx);
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, resources.length) }, worker));
+  return steps;
 }
 
 /** The step the engine's refresh reports for `r`: `delete` when it is gone, else `update` or `same` (as the provider's diff says) with both states. */
-async function stepOf(r: StateResource): Promise<Step> {
+async function stepOf(r: StateResource, ctx: Context): Promise<Step> {
   const d = definitionOfTypeToken(r.type)!;
   const id = r.id!;
   // What the dynamic classes' host keeps beside the kind's values is not handed to the kind.
-  const own = ownValues(openedSecrets(r.outputs ?? {}) as Rec);
+  const own = ownValues(openedSecrets(r.outputs ?? {}));
   const name = nameOf(r.urn);
   let read;
   try {
-    read = await providerOf(d.kind).read(id, own);
+    read = await providerOf(d.kind).read(id, own, ctx);
   } catch (e) {
     throw new Error(`reading ${displayNameOfType(r.type)} ${name} (${id}): ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -97,7 +92,7 @@ async function stepOf(r: StateResource): Promise<Step> {
   // The engine's refresh asks the provider's diff whether the resource changed, the live outputs
   // as the old state and the recorded inputs as the new ones, and reports `same` when it did not:
   // so does this.
-  const verdict = await providerOf(d.kind).diff(id, read.props, ownValues(openedSecrets(r.inputs ?? {}) as Rec));
+  const verdict = await providerOf(d.kind).diff(id, read.props, ownValues(openedSecrets(r.inputs ?? {})), ctx);
   return { ...base, op: verdict.changes ? "update" : "same", new: next };
 }
 

@@ -5,7 +5,7 @@
  * plan into files; the fields of each declaration come from the kind's definition.
  */
 import type { z } from "zod";
-import { parentOf, type CollectionName } from "../../api";
+import { parentOf } from "../../api";
 import {
   definitionOf,
   EXPORTED_KINDS,
@@ -18,7 +18,7 @@ import {
   type Kind,
   type KindDefinition,
 } from "../../api/kinds";
-import { specs, type KindSpec } from "../../provider/resources";
+import { specs } from "../../provider/resources";
 import { tsCommentText, tsString } from "../format/typescript";
 import { code, compact, type Code } from "./literal";
 import { Namer, camel, slug, type Name } from "./names";
@@ -84,8 +84,8 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
     const items = rule.items;
     if (!items.length) continue;
     const def = definitionOf(rule.kind);
-    const spec: KindSpec<CollectionName> = specs[rule.kind];
-    const owner = (x: Item) => rule.owner?.(x) ?? spec.parentOf(x as never);
+    const spec = specs[rule.kind];
+    const owner = (x: Item) => rule.owner?.(x) ?? spec.parentOf(x);
     const nameOf = rule.nameOf ?? ((x: Item) => String(x.name));
     const repeats = repeated(items, nameOf);
     const order = rule.order ?? ((x: Item) => `${treeKey(owner(x))}\u0000${nameOf(x)}`);
@@ -93,7 +93,7 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
     for (const x of byKey(items, order)) {
       const name = namer.take(rule.names?.(x) ?? candidates(`${nameOf(x)}${rule.nameSuffix ?? ""}`, owner(x), rule.suffix, repeats(x)), rule.fallback);
       // The live inputs, as the provider reads them back, with references for uids.
-      const live = spec.outputs(x as never, {});
+      const live: Record<string, unknown> = spec.outputs(x as never, {});
       const args: Record<string, unknown> = {};
       for (const [field, f] of fieldEntries(def.fields)) {
         if (!f.input) continue;

@@ -1,17 +1,23 @@
 /** Adoption: `create` with `adoptUid` takes over an existing resource instead of making one. */
-import type { CollectionName } from "../../api/collections";
+import type { Kind } from "../../api/kinds";
 import type { IrvClient } from "../../client/client";
 import { NotFoundError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
 import { changesOf, updateBody } from "./diff";
 import { outputsFor } from "./outputs";
 import { partsGiven, splitMask, writeParts } from "./parts";
-import type { Call, KindSpec, Rec } from "./spec";
+import type { Call, Inputs, KindSpec, Outputs, Rec } from "./spec";
 
-/** Takes over `inputs.adoptUid`: checks it exists and matches, then PATCHes it to the inputs. */
-export async function adopt<C extends CollectionName>(client: IrvClient, spec: KindSpec<C>, ins: Rec, call: Call) {
-  const uid = ins.adoptUid as string;
-  let item: Item<C>;
+/** Takes over `uid`, the inputs' `adoptUid`: checks it exists and matches, then PATCHes it to the inputs. */
+export async function adopt<K extends Kind>(
+  client: IrvClient,
+  spec: KindSpec<K>,
+  ins: Inputs<K>,
+  uid: string,
+  call: Call,
+): Promise<{ id: string; outs: Outputs<K> }> {
+  const byName: Rec = ins;
+  let item: Item<K>;
   try {
     item = await client.get(spec.collection, uid, call);
   } catch (e) {
@@ -19,8 +25,8 @@ export async function adopt<C extends CollectionName>(client: IrvClient, spec: K
     throw e;
   }
   const parent = spec.parentOf(item);
-  if (parent !== ins[spec.parentField])
-    throw new Error(`adoptUid ${uid}: this ${spec.label} belongs to ${parent}, but ${spec.parentField} is ${ins[spec.parentField]}`);
+  if (parent !== byName[spec.parentField])
+    throw new Error(`adoptUid ${uid}: this ${spec.label} belongs to ${parent}, but ${spec.parentField} is ${String(byName[spec.parentField])}`);
   const mismatch = spec.adoptMismatch?.(item, ins);
   if (mismatch) throw new Error(`adoptUid ${uid}: ${mismatch}`);
   // Write-only values (a secret, an invite's ttl) cannot be read: take them from the inputs, and

@@ -3,11 +3,10 @@ import type { dynamic } from "@pulumi/pulumi";
 import { z } from "zod";
 import * as f from "../../api/fields";
 import { fieldIssues } from "../../api/issues";
-import type { CollectionName } from "../../api/collections";
-import type { Item } from "../../client/shapes";
-import type { Issue, KindSpec, Rec } from "./spec";
+import type { Kind } from "../../api/kinds";
+import type { Inputs, Issue, KindSpec, Outputs, Rec, Unchecked } from "./spec";
 import { changesOf } from "./diff";
-import { containsUnknown, unknownAlong } from "./values";
+import { containsUnknown, isRecord, unknownAlong } from "./values";
 
 const commonSchema = z.object({ adoptUid: f.uid.optional() });
 
@@ -23,7 +22,9 @@ function parentSchema(field: string): z.ZodType {
 }
 
 /** Runs the kind's rules over inputs; issues on unknown values are dropped. */
-export function validate<C extends CollectionName>(spec: KindSpec<C>, inputs: Rec, olds: Rec): Issue[] {
+export function validate<K extends Kind>(spec: KindSpec<K>, news: Unchecked<Inputs<K>>, prior: Unchecked<Outputs<K>>): Issue[] {
+  const inputs: Rec = news;
+  const olds: Rec = prior;
   const creating = Object.keys(olds).length === 0;
   const issues: Issue[] = [];
   const parent = parentSchema(spec.parentField).safeParse(inputs);
@@ -35,7 +36,7 @@ export function validate<C extends CollectionName>(spec: KindSpec<C>, inputs: Re
   if (!body.success)
     for (const i of fieldIssues(body.error)) {
       const [head, ...rest] = i.path;
-      issues.push({ path: head === undefined ? [] : [toInput[head as string] ?? head, ...rest], message: i.message });
+      issues.push({ path: head === undefined ? [] : [toInput[String(head)] ?? head, ...rest], message: i.message });
     }
   // Parts are not in the create body (they are written apart): their own rules.
   for (const [k, fs] of Object.entries(spec.fields)) {
@@ -47,11 +48,11 @@ export function validate<C extends CollectionName>(spec: KindSpec<C>, inputs: Re
   const adoptUid = inputs.adoptUid;
   const parentUid = inputs[spec.parentField];
   if (creating && common.success && parent.success && typeof adoptUid === "string" && !containsUnknown(parentUid)) {
-    const owner = spec.parentOf({ uid: adoptUid } as Item<C>);
+    const owner = spec.parentOf({ uid: adoptUid });
     if (owner !== parentUid) issues.push({ path: ["adoptUid"], message: `belongs to ${owner || "no group"}, but ${spec.parentField} is ${parentUid}` });
   }
-  issues.push(...(spec.validate?.(inputs, creating, olds) ?? []));
-  return issues.filter((i) => !unknownAlong(inputs, i.path) && !(!creating && unreadYet(spec, inputs, olds, i.path)));
+  issues.push(...(spec.validate?.(news, creating, prior) ?? []));
+  return issues.filter((i) => !unknownAlong(inputs, i.path) && !(!creating && unreadYet(spec, news, prior, i.path)));
 }
 
 /**
@@ -60,8 +61,8 @@ export function validate<C extends CollectionName>(spec: KindSpec<C>, inputs: Re
  * live value alone. Only a create needs it (also the create of a replacement); a resource that
  * had one cannot drop it.
  */
-function unreadYet<C extends CollectionName>(spec: KindSpec<C>, inputs: Rec, olds: Rec, path: PropertyKey[]): boolean {
-  const at = (r: Rec, p: PropertyKey[]) => p.reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Rec)[k as string] : undefined), r);
+function unreadYet<K extends Kind>(spec: KindSpec<K>, inputs: Unchecked<Inputs<K>>, olds: Unchecked<Outputs<K>>, path: PropertyKey[]): boolean {
+  const at = (r: Rec, p: PropertyKey[]) => p.reduce<unknown>((v, k) => (isRecord(v) ? v[String(k)] : undefined), r);
   if (!(spec.writeOnlyInputs ?? []).includes(path.join(".")) || at(inputs, path) !== undefined || at(olds, path) !== undefined) return false;
   return changesOf(spec, olds, inputs).replaces.length === 0;
 }

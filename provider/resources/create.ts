@@ -1,13 +1,14 @@
 /** `create` with recovery: a lost answer is looked up before the create is sent again. */
 import { setTimeout as sleep } from "node:timers/promises";
 import { COLLECTIONS, type CollectionName } from "../../api/collections";
+import type { Kind } from "../../api/kinds";
 import { isUid } from "../../api/uid";
 import type { IrvClient } from "../../client/client";
 import { DeadlineExceededError, TransportError, WrongAnswerError } from "../../client/errors";
 import { backoff } from "../../client/retry";
 import type { Item } from "../../client/shapes";
 import { propagating } from "./newGroups";
-import type { Call, KindSpec, Rec } from "./spec";
+import type { Call, Inputs, KindSpec, Rec } from "./spec";
 
 /** First and largest pause between a lost create and its next attempt, ms. */
 const RECREATE_MIN_MS = 250;
@@ -24,10 +25,16 @@ const LATE_LOOKUP_MS = 15_000;
  * its time budget is looked up once more before failing, so one that landed is kept rather than
  * orphaned.
  */
-export async function createRecovering<C extends CollectionName>(client: IrvClient, spec: KindSpec<C>, inputs: Rec, call: Call): Promise<Item<C>> {
+export async function createRecovering<K extends Kind>(client: IrvClient, spec: KindSpec<K>, inputs: Inputs<K>, call: Call): Promise<Item<K>> {
   const body = spec.createBody(inputs);
-  return created(spec, inputs[spec.parentField] as string, body, await createOrFind(client, spec, inputs, body, call));
+  const parent = parentIn(spec, inputs);
+  return created(spec, parent, body, await createOrFind(client, spec, inputs, parent, body, call));
 }
+
+/** The parent uid the inputs name (their parent field, a uid once checked). */
+const parentIn = <K extends Kind>(spec: KindSpec<K>, inputs: Inputs<K>): string => String(byName(inputs)[spec.parentField]);
+/** Values read by name. */
+const byName = (v: Rec): Rec => v;
 
 /** The text fields a create's answer must echo as they were sent (the API stores them as given). */
 const ECHOED = ["name", "description"] as const;
@@ -37,22 +44,21 @@ const ECHOED = ["name", "description"] as const;
  * carrying the name and description sent. Anything else (another group's record, say) is a
  * WrongAnswerError and is never recorded: a later delete would remove someone else's resource.
  */
-function created<C extends CollectionName>(spec: KindSpec<C>, parent: string, body: Rec, item: Item<C>): Item<C> {
+function created<K extends Kind>(spec: KindSpec<K>, parent: string, body: Rec, item: Item<K>): Item<K> {
   const request = `POST ${COLLECTIONS[spec.collection].path}/${parent}`;
   if (!isUid(item.uid) || spec.parentOf(item) !== parent)
     throw new WrongAnswerError(request, `the API answered with ${JSON.stringify(item.uid)}, which is not a ${spec.label} in ${parent}`);
   for (const f of ECHOED) {
     const sent = body[f];
-    const got = (item as Rec)[f];
+    const got = byName(item)[f];
     if (typeof sent === "string" && sent !== "" && got !== sent)
       throw new WrongAnswerError(request, `the API answered with a ${spec.label} whose ${f} is not the one sent`);
   }
   return item;
 }
 
-async function createOrFind<C extends CollectionName>(client: IrvClient, spec: KindSpec<C>, inputs: Rec, body: Rec, call: Call): Promise<Item<C>> {
+async function createOrFind<K extends Kind>(client: IrvClient, spec: KindSpec<K>, inputs: Inputs<K>, parent: string, body: Rec, call: Call): Promise<Item<K>> {
   const { deadline } = call;
-  const parent = inputs[spec.parentField] as string;
   const retryStatuses = propagating(parent) ? [403] : undefined;
   const existing = await spec.existing?.(client, inputs, call);
   const started = Date.now();
@@ -112,7 +118,8 @@ export async function findCreated<C extends CollectionName>(
   call: Partial<Call> = {},
 ): Promise<Item<C> | undefined> {
   for await (const item of client.list(c, query, call)) {
-    const created = Date.parse((item as { createTime?: string }).createTime ?? "");
+    const time = byName(item).createTime;
+    const created = Date.parse(typeof time === "string" ? time : "");
     if (pred(item) && !(created < since)) return item;
   }
   return undefined;

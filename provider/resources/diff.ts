@@ -1,7 +1,6 @@
 /** What changed between old outputs and new inputs, and the update that makes the change. */
-import type { CollectionName } from "../../api/collections";
 import { canonicalOf, definitionOf, type Kind, type KindDefinition } from "../../api/kinds";
-import type { FieldSpec, KindSpec, Rec } from "./spec";
+import type { FieldSpec, Inputs, KindSpec, Outputs, Rec, Unchecked } from "./spec";
 import { clean, containsUnknown, isEmpty, isRecord, same } from "./values";
 
 /** What changed between old outputs and new inputs. */
@@ -23,8 +22,10 @@ function withComputed(fs: FieldSpec, olds: unknown, news: unknown): unknown {
 }
 
 /** Compares old outputs with new inputs, field by field, over the declared inputs only. */
-export function changesOf<C extends CollectionName>(spec: KindSpec<C>, olds: Rec, news: Rec): Changes {
-  const d: KindDefinition = definitionOf(spec.collection as Kind);
+export function changesOf<K extends Kind>(spec: KindSpec<K>, prior: Unchecked<Outputs<K>>, next: Unchecked<Inputs<K>>): Changes {
+  const d: KindDefinition = definitionOf<Kind>(spec.collection);
+  const olds: Rec = prior;
+  const news: Rec = next;
   const changed: string[] = [];
   const mask: string[] = [];
   for (const [name, fs] of Object.entries(spec.fields)) {
@@ -35,7 +36,7 @@ export function changesOf<C extends CollectionName>(spec: KindSpec<C>, olds: Rec
     const n = canon(withComputed(fs, olds[name], news[name] ?? fs.default));
     if (fs.computedWhenOmitted && news[name] === undefined) continue;
     if (!containsUnknown(n) && same(o, n)) continue;
-    if (olds[name] === undefined && !containsUnknown(n) && spec.liveConfirms?.(name, olds, news)) continue;
+    if (olds[name] === undefined && !containsUnknown(n) && spec.liveConfirms?.(name, prior, next)) continue;
     changed.push(name);
     const wire = fs.wire;
     if (fs.block && !containsUnknown(n) && !isEmpty(o) && !isEmpty(n) && isRecord(o) && isRecord(n)) {
@@ -43,7 +44,7 @@ export function changesOf<C extends CollectionName>(spec: KindSpec<C>, olds: Rec
     } else mask.push(wire);
   }
   const replaces = changed.filter((name) => spec.fields[name].replace);
-  for (const r of spec.extraReplaces?.(olds, news) ?? []) if (!replaces.includes(r)) replaces.push(r);
+  for (const r of spec.extraReplaces?.(prior, next) ?? []) if (!replaces.includes(r)) replaces.push(r);
   return { changed, replaces, mask };
 }
 
@@ -59,15 +60,15 @@ export interface Verdict extends Changes {
 }
 
 /** The diff of old outputs and new inputs, as both the dynamic classes and the plugin report it. */
-export function verdictOf<C extends CollectionName>(spec: KindSpec<C>, olds: Rec, news: Rec): Verdict {
+export function verdictOf<K extends Kind>(spec: KindSpec<K>, olds: Unchecked<Outputs<K>>, news: Unchecked<Inputs<K>>): Verdict {
   const c = changesOf(spec, olds, news);
   const replacing = c.replaces.length > 0;
-  const d: KindDefinition = definitionOf(spec.collection as Kind);
+  const d: KindDefinition = definitionOf<Kind>(spec.collection);
   return { ...c, changes: c.changed.length > 0 || replacing, deleteBeforeReplace: replacing && !!d.deleteBeforeReplace };
 }
 
 /** The update body: the new values of the top-level fields the mask touches, on the wire. */
-export function updateBody<C extends CollectionName>(spec: KindSpec<C>, inputs: Rec, mask: string[]): Rec {
+export function updateBody<K extends Kind>(spec: KindSpec<K>, inputs: Inputs<K>, mask: string[]): Rec {
   if (spec.updateBody) return clean(spec.updateBody(inputs, mask));
   const body = spec.createBody(inputs);
   const tops = new Set(mask.map((m) => m.split(".")[0]));

@@ -1,25 +1,27 @@
-import type { groupInvites as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import { lifetimeIssues, livesFor, ttlOf } from "../../api/kinds/groupInvites";
 import { parentOf } from "../../api/uid";
 import { changesOf } from "./diff";
 import { findCreated } from "./create";
-import { providerFor } from "./provider";
-import { type Call, type CommonInputs, type KindSpec } from "./spec";
+import { type Call, type Inputs, type Outputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 import { UNKNOWN } from "./values";
 import type { IrvClient } from "../../client/client";
 import { NotFoundError, TransportError } from "../../client/errors";
 
 /** Inputs of a GroupInvite, as its definition (api/kinds) types them. */
-export type GroupInviteInputs = CommonInputs & InputsOf<typeof definition>;
+export type GroupInviteInputs = Inputs<"groupInvites">;
 /** Outputs of a GroupInvite: the inputs as they are live, and the API's fields. */
-export type GroupInviteOutputs = CommonInputs & OutputsOf<typeof definition>;
+export type GroupInviteOutputs = Outputs<"groupInvites">;
 
 const facts = factsOf("groupInvites");
 const spec: KindSpec<"groupInvites"> = {
   ...facts,
   /** The ttl is input only: a read with no prior state (an import) declares the one the invite was made with. */
-  outputs: (item, prior) => ({ ...facts.outputs(item, prior), ttl: prior.ttl ?? ttlOf(item) }),
+  outputs: (item, prior) => {
+    const out = facts.outputs(item, prior);
+    // `out.ttl` is the prior's too, or nothing: the API never returns one.
+    return { ...out, ttl: prior.ttl ?? ttlOf(item) ?? out.ttl };
+  },
   validate(i, creating, olds) {
     // Only an invite about to be created must expire in the future: one that has since expired
     // must not break every later preview. Any change to an invite's inputs replaces it, so
@@ -40,7 +42,7 @@ const spec: KindSpec<"groupInvites"> = {
     const mine = (v: { uid: string; roleUid: string; email: string; singleUse: boolean }) =>
       parentOf(v.uid) === i.groupUid && v.roleUid === i.roleUid && v.email === (i.email ?? "") && v.singleUse === (i.singleUse ?? false);
     for (;;) {
-      const orphan = await findCreated(client, "groupInvites", { "uidp.children_of": i.groupUid as string }, mine, since, call);
+      const orphan = await findCreated(client, "groupInvites", { "uidp.children_of": i.groupUid }, mine, since, call);
       if (!orphan) return undefined;
       await deleteOrphan(client, orphan.uid, call);
     }
@@ -61,7 +63,5 @@ async function deleteOrphan(client: IrvClient, uid: string, call: Call): Promise
   }
 }
 
-/** The provider of `iam.GroupInvite`. */
-export const groupInvites = providerFor<"groupInvites", GroupInviteInputs, GroupInviteOutputs>(spec);
 /** The kind's spec. */
 export const groupInviteSpec = spec;

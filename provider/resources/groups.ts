@@ -1,8 +1,6 @@
-import type { groups as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import { FailedPreconditionError } from "../../client/errors";
 import { noteGroupCreated } from "./newGroups";
-import { providerFor } from "./provider";
-import { type CommonInputs, type KindSpec } from "./spec";
+import { type Inputs, type Outputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 
 /**
@@ -18,9 +16,9 @@ function heldBy(err: unknown): { held: string[]; counted: boolean } | undefined 
 }
 
 /** Inputs of a Group, as its definition (api/kinds) types them. */
-export type GroupInputs = CommonInputs & InputsOf<typeof definition>;
+export type GroupInputs = Inputs<"groups">;
 /** Outputs of a Group: the inputs as they are live, and the API's fields. */
-export type GroupOutputs = CommonInputs & OutputsOf<typeof definition>;
+export type GroupOutputs = Outputs<"groups">;
 
 const spec: KindSpec<"groups"> = {
   ...factsOf("groups"),
@@ -38,7 +36,5 @@ const spec: KindSpec<"groups"> = {
   },
 };
 
-/** The provider of `iam.Group`. */
-export const groups = providerFor<"groups", GroupInputs, GroupOutputs>(spec);
 /** The kind's spec (fields, mapping), for tests and adoption tooling. */
 export const groupSpec = spec;

@@ -5,13 +5,53 @@
  * customTimeouts into the hidden input `__timeouts` (see ../timeouts.ts). Here, and only here,
  * both are taken off before a kind's provider sees the values, `__timeouts` becomes the call's
  * deadline, and it stays in the outputs and read inputs, where a later update or delete finds it.
+ * The host hands a method no context either: the host's process is one operation, so its
+ * settings (`configureHost`) and its read batch (`beginHostOperation`) are the process's, and
+ * each call's context (./context.ts) is made here from them.
  */
 import type { dynamic } from "@pulumi/pulumi";
 import { z } from "zod";
+import { readSettings, type ConfigGetter } from "../../client/config";
+import { cachedClient, Session } from "../../client/session";
 import { deadlineFor, parseDuration, type Timeouts } from "../timeouts";
 import { failuresOf } from "./check";
-import type { KindProvider } from "./provider";
-import type { Rec } from "./spec";
+import { isRecord } from "./values";
+import type { Context } from "./context";
+import type { ValuesProvider } from "./provider";
+import { ReadBatch } from "./reads";
+import type { Call, Rec } from "./spec";
+
+/** The host process's settings, once configured (the SDK's shim configures them). */
+let hostSession: Session | undefined;
+/** The host process's read batch, once its operation began. */
+let hostReads: ReadBatch | undefined;
+
+/** Records where the host's settings come from (see `Session`). */
+export function configureHost(get: ConfigGetter, o: { once?: boolean } = {}): void {
+  hostSession = new Session(get, o);
+}
+
+/**
+ * Marks the host's process as one engine operation (the engine starts a host per operation): from
+ * now on its reads may be answered from listings. Idempotent: the first call counts.
+ */
+export function beginHostOperation(now = Date.now()): void {
+  hostReads ??= new ReadBatch(now);
+}
+
+/** A host call's context: the host's client (from the environment alone until configured), `call`, the host's read batch. */
+export function hostContext(call: Partial<Call> = {}): Context {
+  return {
+    client: (o) =>
+      hostSession?.client(o) ??
+      cachedClient(
+        readSettings(() => undefined),
+        o,
+      ),
+    call,
+    reads: hostReads,
+  };
+}
 
 /** The members the host (`__provider`) and the SDK (`__timeouts`) add to a resource's values. */
 export interface HostMembers {
@@ -30,8 +70,8 @@ function split(v: Rec | undefined): { own: Rec; hidden: HostMembers } {
 }
 
 /** `v` without the hidden members: the kind's own values (also what `irv drift`'s own reads hand a kind: cli/drift/direct.ts). */
-export function ownValues(v: Rec | undefined): Rec {
-  return split(v).own;
+export function ownValues(v: unknown): Rec {
+  return split(isRecord(v) ? v : undefined).own;
 }
 
 /** `v` with `__timeouts`, when the resource has one: the next update or delete reads it from state. */
@@ -41,11 +81,11 @@ const keepingTimeouts = (v: Rec, t: Timeouts | undefined): Rec => (t === undefin
 export type HostProvider = Required<Omit<dynamic.ResourceProvider, "configure">>;
 
 /** A kind's provider as the dynamic provider host calls it (from the SDK's shim: see provider/index.ts). */
-export function forDynamicHost(p: KindProvider<Rec, Rec>): HostProvider {
+export function forDynamicHost(p: ValuesProvider<Rec, Rec>): HostProvider {
   return {
     async check(olds: Rec, news: Rec) {
       const { own, hidden } = split(news);
-      const r = await p.check(split(olds).own, own);
+      const r = await p.check(split(olds).own, own, hostContext());
       const parsed = timeoutsSchema.safeParse(hidden.__timeouts);
       const failures = parsed.success ? [] : failuresOf(parsed.error.issues.map((i) => ({ path: ["__timeouts", ...i.path], message: i.message })));
       const kept = Object.fromEntries(Object.entries(hidden).filter(([, v]) => v !== undefined));
@@ -53,19 +93,19 @@ export function forDynamicHost(p: KindProvider<Rec, Rec>): HostProvider {
     },
 
     async diff(id: string, olds: Rec, news: Rec) {
-      const v = await p.diff(id, split(olds).own, split(news).own);
+      const v = await p.diff(id, split(olds).own, split(news).own, hostContext());
       return { changes: v.changes, replaces: v.replaces, deleteBeforeReplace: v.deleteBeforeReplace };
     },
 
     async create(inputs: Rec) {
       const { own, hidden } = split(inputs);
-      const r = await p.create(own, { deadline: deadlineFor(hidden.__timeouts, "create") });
+      const r = await p.create(own, hostContext({ deadline: deadlineFor(hidden.__timeouts, "create") }));
       return { id: r.id, outs: keepingTimeouts(r.outs, hidden.__timeouts) };
     },
 
     async read(id: string, props?: Rec) {
       const { own, hidden } = split(props);
-      const r = await p.read(id, own);
+      const r = await p.read(id, own, hostContext());
       // A blank id tells the host the resource is gone.
       if (!r) return { id: "", props: {} };
       return { id: r.id, props: keepingTimeouts(r.props, hidden.__timeouts), inputs: keepingTimeouts(r.inputs, hidden.__timeouts) };
@@ -73,13 +113,13 @@ export function forDynamicHost(p: KindProvider<Rec, Rec>): HostProvider {
 
     async update(id: string, olds: Rec, news: Rec) {
       const { own, hidden } = split(news);
-      const r = await p.update(id, split(olds).own, own, { deadline: deadlineFor(hidden.__timeouts, "update") });
+      const r = await p.update(id, split(olds).own, own, hostContext({ deadline: deadlineFor(hidden.__timeouts, "update") }));
       return { outs: keepingTimeouts(r.outs, hidden.__timeouts) };
     },
 
     async delete(id: string, props: Rec) {
       const { own, hidden } = split(props);
-      await p.delete(id, own, { deadline: deadlineFor(hidden.__timeouts, "delete") });
+      await p.delete(id, own, hostContext({ deadline: deadlineFor(hidden.__timeouts, "delete") }));
     },
   };
 }

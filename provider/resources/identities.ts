@@ -1,16 +1,15 @@
-import { definitionOf, type identities as definition, type InputsOf, type OutputsOf } from "../../api/kinds";
+import { definitionOf } from "../../api/kinds";
 import { relationshipTypeOf } from "../../api/bodies";
 import { staticKeysIssues } from "../../api/kinds/identities";
-import { providerFor } from "./provider";
-import { type CommonInputs, type KindSpec } from "./spec";
+import { type Inputs, type Outputs, type KindSpec, type Rec } from "./spec";
 import { factsOf } from "./facts";
 import { UNKNOWN, containsUnknown } from "./values";
 import { sameIn } from "./diff";
 
 /** Inputs of an Identity, as its definition (api/kinds) types them. */
-export type IdentityInputs = CommonInputs & InputsOf<typeof definition>;
+export type IdentityInputs = Inputs<"identities">;
 /** Outputs of an Identity: the inputs as they are live, and the API's fields. */
-export type IdentityOutputs = CommonInputs & OutputsOf<typeof definition>;
+export type IdentityOutputs = Outputs<"identities">;
 
 const spec: KindSpec<"identities"> = {
   ...factsOf("identities"),
@@ -25,7 +24,8 @@ const spec: KindSpec<"identities"> = {
       containsUnknown(i.staticKeys);
     // Check sees old inputs, not the identity's createTime: preview bounds the expiration by now,
     // and the API bounds it by the creation at `up` (tighter for an identity created long ago).
-    return checked ? staticKeysIssues(i, Date.now(), (v) => v !== UNKNOWN) : [];
+    const byName: Rec = i;
+    return checked ? staticKeysIssues(byName, Date.now(), (v) => v !== UNKNOWN) : [];
   },
   extraReplaces(olds, news) {
     const o = relationshipTypeOf(olds);
@@ -39,7 +39,5 @@ const spec: KindSpec<"identities"> = {
   },
 };
 
-/** The provider of `iam.Identity`. */
-export const identities = providerFor<"identities", IdentityInputs, IdentityOutputs>(spec);
 /** The kind's spec. */
 export const identitySpec = spec;

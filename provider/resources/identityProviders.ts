@@ -1,14 +1,12 @@
-import type { identityProviders as definition, InputsOf, OutputsOf } from "../../api/kinds";
-import { providerFor } from "./provider";
-import { type CommonInputs, type KindSpec, type Rec } from "./spec";
+import { type Inputs, type Outputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
-import { containsUnknown } from "./values";
+import { containsUnknown, isRecord } from "./values";
 import { correlationRuleOf } from "../../api/kinds/identityProviders";
 
 /** Inputs of an IdentityProvider, as its definition (api/kinds) types them. */
-export type IdentityProviderInputs = CommonInputs & InputsOf<typeof definition>;
+export type IdentityProviderInputs = Inputs<"identityProviders">;
 /** Outputs of an IdentityProvider: the inputs as they are live, and the API's fields. */
-export type IdentityProviderOutputs = CommonInputs & OutputsOf<typeof definition>;
+export type IdentityProviderOutputs = Outputs<"identityProviders">;
 
 const facts = factsOf("identityProviders");
 const spec: KindSpec<"identityProviders"> = {
@@ -18,23 +16,21 @@ const spec: KindSpec<"identityProviders"> = {
     const tops = new Set(mask.map((m) => m.split(".")[0]));
     const body = Object.fromEntries(Object.entries(facts.createBody(i)).filter(([k]) => tops.has(k)));
     if (tops.has("description")) body.description = i.description ?? "";
-    if (body.oidc) {
-      const { clientSecret, ...rest } = body.oidc as Rec;
+    if (isRecord(body.oidc)) {
+      const { clientSecret, ...rest } = body.oidc;
       // The secret travels only when the mask names it: an update never re-sends it needlessly.
       body.oidc = mask.includes("oidc") || mask.includes("oidc.clientSecret") ? { ...rest, clientSecret } : rest;
     }
     return body;
   },
-  adoptAlwaysMask: (i) => ((i.oidc as Rec | undefined)?.clientSecret ? ["oidc.clientSecret"] : []),
+  adoptAlwaysMask: (i) => (i.oidc?.clientSecret ? ["oidc.clientSecret"] : []),
   /** The rule that matches a login to a provisioned user is fixed once created (the API refuses a change): another replaces it. */
   extraReplaces: (olds, news) => {
-    const rule = (o: unknown) => correlationRuleOf((o as Rec | undefined)?.correlationRule);
-    const n = (news.oidc as Rec | undefined)?.correlationRule;
+    const rule = (o: unknown) => correlationRuleOf(isRecord(o) ? o.correlationRule : undefined);
+    const n = isRecord(news.oidc) ? news.oidc.correlationRule : undefined;
     return !containsUnknown(n) && rule(olds.oidc) !== rule(news.oidc) ? ["oidc"] : [];
   },
 };
 
-/** The provider of `iam.IdentityProvider`. */
-export const identityProviders = providerFor<"identityProviders", IdentityProviderInputs, IdentityProviderOutputs>(spec);
 /** The kind's spec. */
 export const identityProviderSpec = spec;

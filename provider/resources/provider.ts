@@ -1,28 +1,28 @@
 /**
- * A kind's provider: check, diff, create, read, update and delete over the kind's inputs `I` and
- * outputs `O`, with each call's options given explicitly. The resource plugin calls it directly;
+ * A kind's provider: check, diff, create, read, update and delete over the kind's inputs and
+ * outputs (its definition's types), each method given its context (./context.ts): the client,
+ * the call's options, the operation's read batch. The resource plugin calls it directly;
  * the dynamic classes reach it through ./host.ts, which alone handles what Pulumi's Node dynamic
  * provider host hides in inputs.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { CollectionName } from "../../api/collections";
 import { NotFoundError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
-import { currentClient } from "../../client/session";
 import { definitionOf, secretNames, type Kind } from "../../api/kinds";
-import { DEFAULT_OPERATION_MS } from "../timeouts";
 import { adopt } from "./adopt";
+import { callOf, type Context } from "./context";
 import { failuresOf, validate } from "./check";
 import { createRecovering } from "./create";
 import { changesOf, updateBody, verdictOf, type Verdict } from "./diff";
 import { inputsOf, outputsFor } from "./outputs";
 import { partsGiven, readParts, splitMask, writeParts } from "./parts";
 import { readItem } from "./reads";
-import type { Call, KindSpec, Rec } from "./spec";
+import type { Inputs, KindSpec, Outputs, Unchecked } from "./spec";
 
 /** A check's verdict: the inputs to use, and what is wrong with them, by top-level input. */
 export interface CheckResult<I> {
-  inputs: I;
+  /** The inputs, without `adoptUid` once the resource is in state. */
+  inputs: I | Omit<I, "adoptUid">;
   failures: { property: string; reason: string }[];
 }
 
@@ -33,25 +33,29 @@ export interface ReadResult<I, O> {
   inputs: I;
 }
 
-/** One kind's provider. */
-export interface KindProvider<I extends object, O extends object> {
+/**
+ * A provider over inputs `I` and outputs `O`: `KindProvider<K>` is kind `K`'s, over its
+ * definition's types; the plugin, the dynamic host and `irv drift`, which hold the engine's
+ * values as records, call it as `ValuesProvider<Rec, Rec>`.
+ */
+export interface ValuesProvider<I extends object, O extends object> {
   /**
    * Validates what the API would reject, naming the field; unknown values pass. `adoptUid` only
    * steers the first create: once the resource is in state (olds), it is dropped, so that a
    * replacement creates a new resource instead of adopting the one it replaces.
    */
-  check(olds: Partial<I> | undefined, news: I): Promise<CheckResult<I>>;
-  /** Exact diff over the declared inputs: no change means `changes: false`. */
-  diff(id: string, olds: O, news: I): Promise<Verdict>;
+  check(olds: Unchecked<O> | undefined, news: Unchecked<I>, ctx: Context): Promise<CheckResult<Unchecked<I>>>;
+  /** Exact diff over the declared inputs: no change means `changes: false`. At preview a value may be unknown. */
+  diff(id: string, olds: Unchecked<O>, news: Unchecked<I>, ctx: Context): Promise<Verdict>;
   /** Creates (or adopts) the resource; the id is its uid and the outputs are complete. */
-  create(inputs: I, o?: Partial<Call>): Promise<{ id: string; outs: O }>;
+  create(inputs: I, ctx: Context): Promise<{ id: string; outs: O }>;
   /**
    * Reads the live resource: undefined when gone; live outputs and inputs otherwise. Within an
    * operation the read may be answered from a listing of the kind (see ./reads.ts).
    */
-  read(id: string, props?: Partial<O>, o?: Partial<Call>): Promise<ReadResult<I, O> | undefined>;
+  read(id: string, props: Partial<O> | undefined, ctx: Context): Promise<ReadResult<I, O> | undefined>;
   /** PATCHes exactly the changed fields and returns the complete outputs. */
-  update(id: string, olds: O, news: I, o?: Partial<Call>): Promise<{ outs: O }>;
+  update(id: string, olds: O, news: I, ctx: Context): Promise<{ outs: O }>;
   /**
    * Deletes the resource; NOT_FOUND means it is already gone. A refusal because of what it still
    * holds is tried again while that keeps shrinking: the same run may be deleting its contents
@@ -59,8 +63,11 @@ export interface KindProvider<I extends object, O extends object> {
    * `pulumi import` writes, may name a group by its literal uid). A refusal that does not count
    * what is held (no detail) is tried again a bounded number of times.
    */
-  delete(id: string, props: O, o?: Partial<Call>): Promise<void>;
+  delete(id: string, props: Partial<O>, ctx: Context): Promise<void>;
 }
+
+/** Kind `K`'s provider, over its definition's inputs and outputs. */
+export type KindProvider<K extends Kind> = ValuesProvider<Inputs<K>, Outputs<K>>;
 
 /** The pause before deleting again a resource refused for what it still holds. */
 const CONTENTS_WAIT_MS = 1_000;
@@ -71,89 +78,77 @@ const CONTENTS_WAIT_MS = 1_000;
 const UNCOUNTED_TRIES = 5;
 
 /**
- * `o` as a Call: its deadline the given one, or the default budget (five minutes) from now; who
- * hears its requests' retry waits (the resource's status line); what cancels it (the engine's Cancel).
- */
-const callOf = (o: Partial<Call> = {}): Call => ({ ...o, deadline: o.deadline ?? Date.now() + DEFAULT_OPERATION_MS });
-
-/**
  * The provider of a kind, over its spec (read answers NOT_FOUND with undefined; delete treats
  * NOT_FOUND as done).
  */
-export function providerFor<C extends CollectionName, I extends object, O extends object>(spec: KindSpec<C>): KindProvider<I, O> {
-  // I and O are the kind's declared types; the rules below read any value by name.
-  const rec = (v: object): Rec => v as Rec;
+export function providerFor<K extends Kind>(spec: KindSpec<K>): KindProvider<K> {
+  const secrets = secretNames(definitionOf<Kind>(spec.collection));
   return {
     async check(olds, news) {
-      const inputs = rec(news);
-      const prior = rec(olds ?? {});
-      const failures = failuresOf(validate(spec, inputs, prior), secretNames(definitionOf(spec.collection as Kind)));
-      if (Object.keys(prior).length === 0 || !("adoptUid" in inputs)) return { inputs: news, failures };
-      const { adoptUid: _, ...rest } = inputs;
-      return { inputs: rest as I, failures };
+      const prior = olds ?? {};
+      const failures = failuresOf(validate(spec, news, prior), secrets);
+      if (Object.keys(prior).length === 0 || !("adoptUid" in news)) return { inputs: news, failures };
+      const { adoptUid: _, ...rest } = news;
+      return { inputs: rest, failures };
     },
 
     async diff(_id, olds, news) {
-      return verdictOf(spec, rec(olds), rec(news));
+      return verdictOf(spec, olds, news);
     },
 
-    async create(inputs, o) {
-      const ins = rec(inputs);
-      const call = callOf(o);
-      const client = currentClient();
-      if (ins.adoptUid) {
-        const adopted = await adopt(client, spec, ins, call);
-        return { id: adopted.id, outs: adopted.outs as O };
-      }
-      const made = await createRecovering(client, spec, ins, call).catch((e: unknown) => {
-        throw spec.createError?.(e, ins) ?? e;
+    async create(inputs, ctx) {
+      const call = callOf(ctx);
+      const client = ctx.client();
+      if (inputs.adoptUid) return adopt(client, spec, inputs, inputs.adoptUid, call);
+      const made = await createRecovering(client, spec, inputs, call).catch((e: unknown) => {
+        throw spec.createError?.(e, inputs) ?? e;
       });
       spec.created?.(made);
-      const item = await writeParts(client, spec, made, ins, partsGiven(spec, ins), call);
-      return { id: item.uid, outs: outputsFor(spec, item, ins) as O };
+      const item = await writeParts(client, spec, made, inputs, partsGiven(spec, inputs), call);
+      return { id: item.uid, outs: outputsFor(spec, item, inputs) };
     },
 
-    async read(id, props, o) {
-      let item: Item<C>;
+    async read(id, props, ctx) {
+      const client = ctx.client();
+      let item: Item<K>;
       try {
-        item = await readParts(currentClient(), spec, await readItem(currentClient(), spec.collection, id, o), props, o);
+        item = await readParts(client, spec, await readItem(ctx.reads, client, spec.collection, id, ctx.call), props, ctx.call);
       } catch (e) {
         if (e instanceof NotFoundError) return undefined;
         throw e;
       }
       if (spec.gone?.(item)) return undefined;
       const outs = outputsFor(spec, item, props ?? {});
-      return { id: item.uid, props: outs as O, inputs: inputsOf(spec, outs) as I };
+      return { id: item.uid, props: outs, inputs: inputsOf(spec, outs) };
     },
 
-    async update(id, olds, news, o) {
-      const ins = rec(news);
-      const c = changesOf(spec, rec(olds), ins);
+    async update(id, olds, news, ctx) {
+      const c = changesOf(spec, olds, news);
       if (c.replaces.length) throw new Error(`${spec.label} ${id}: ${c.replaces.join(", ")} cannot change in place`);
-      const client = currentClient();
-      const call = callOf(o);
+      const client = ctx.client();
+      const call = callOf(ctx);
       const mask = splitMask(spec, c.mask);
       if (mask.item.length) {
-        const item = await client.update(spec.collection, id, updateBody(spec, ins, mask.item), mask.item, call).catch((e: unknown) => {
+        const item = await client.update(spec.collection, id, updateBody(spec, news, mask.item), mask.item, call).catch((e: unknown) => {
           throw spec.updateError?.(e, id) ?? e;
         });
-        return { outs: outputsFor(spec, await writeParts(client, spec, item, ins, mask.parts, call), ins) as O };
+        return { outs: outputsFor(spec, await writeParts(client, spec, item, news, mask.parts, call), news) };
       }
       // Nothing to change on the item itself (only its parts, or a stack moving between the plugin
       // and the dynamic classes): read, keeping what only the old outputs know (an invite's code,
       // which only create returns).
-      const item = await writeParts(client, spec, await client.get(spec.collection, id, call), ins, mask.parts, call);
-      return { outs: outputsFor(spec, item, { ...olds, ...ins }) as O };
+      const item = await writeParts(client, spec, await client.get(spec.collection, id, call), news, mask.parts, call);
+      return { outs: outputsFor(spec, item, { ...olds, ...news }) };
     },
 
-    async delete(id, props, o) {
-      const prior = rec(props ?? {});
-      const call = callOf(o);
+    async delete(id, props, ctx) {
+      const prior = props ?? {};
+      const call = callOf(ctx);
       let held: string | undefined;
       let same = 0;
       for (;;) {
         try {
-          await currentClient().delete(spec.collection, id, call);
+          await ctx.client().delete(spec.collection, id, call);
           return;
         } catch (e) {
           if (e instanceof NotFoundError) return;

@@ -4,7 +4,8 @@
  * resource plugin's process, or the dynamic classes' provider host: the engine starts one per
  * operation), the read of a resource may instead be answered from a List of its kind over a
  * subtree (`uidp.descendants_of`, `page_size` 200, uid order) that the operation fetched moments
- * before. How it decides, from what the provider knows:
+ * before, in the operation's read batch (`ReadBatch`, which a provider method finds in its
+ * context). How it decides, from what the provider knows:
  *
  * - Reads are counted per kind. The first read of a kind is one GET, so a refresh of one resource
  *   costs one request however large the organization.
@@ -22,8 +23,9 @@
  * the caller's List, is read with a GET, so a deletion drops the resource with the API's own
  * NOT_FOUND and a resource the caller may not list is read directly. A listing whose server sends
  * a page token twice (pages that would never end) fails. A listing is kept for at
- * most freshMs() (30 s unless `IRV_LIST_FRESH_MS` says otherwise), only in the process that fetched it, only after the operation began, and only
- * while this process has made no write since its first page was asked for. A listing that fails
+ * most freshMs() (30 s unless `IRV_LIST_FRESH_MS` says otherwise), only in the operation's read
+ * batch (`ReadBatch`) that fetched it, only after the operation began, and only while its client
+ * has made no write since its first page was asked for. A listing that fails
  * leaves its kind to GETs for the rest of the operation.
  */
 import { COLLECTIONS, PAGE_SIZE_MAX, type CollectionName } from "../../api/collections";
@@ -46,23 +48,6 @@ export function freshMs(env: NodeJS.ProcessEnv = process.env): number {
 }
 /** Reads of a kind before its reads are listed (the first is a GET). */
 export const READS_BEFORE_LISTING = 2;
-
-/** When the current operation began (reads are batched only within one); undefined: not in an operation. */
-let operationBegan: number | undefined;
-
-/**
- * Marks this process as one engine operation (the resource plugin, the dynamic provider host):
- * from now on its reads may be answered from listings. Idempotent: the first call counts.
- */
-export function beginOperation(now = Date.now()): void {
-  operationBegan ??= now;
-}
-
-/** Ends the operation: reads go one GET each again, and what was listed is dropped (tests, tools). */
-export function endOperation(): void {
-  operationBegan = undefined;
-  batchers = new WeakMap();
-}
 
 /** A listing of one kind over one subtree, page by page. */
 interface Listing {
@@ -95,8 +80,6 @@ interface KindReads {
   unlisted?: boolean;
 }
 
-let batchers = new WeakMap<IrvClient, Map<CollectionName, KindReads>>();
-
 /** The deepest uid that is `a` or an ancestor of it and `b` or an ancestor of it, if any. */
 export function commonAncestor(a: string, b: string): string | undefined {
   let x: string | undefined = a;
@@ -104,9 +87,9 @@ export function commonAncestor(a: string, b: string): string | undefined {
   return x;
 }
 
-/** Whether `l` may still answer reads of `client`'s operation. */
-function fresh(client: IrvClient, l: Listing): boolean {
-  return operationBegan !== undefined && l.began >= operationBegan && Date.now() <= l.freshUntil && client.writes.started === l.writes;
+/** Whether `l` may still answer reads of `client`'s operation, which began at `began`. */
+function fresh(client: IrvClient, l: Listing, began: number): boolean {
+  return l.began >= began && Date.now() <= l.freshUntil && client.writes.started === l.writes;
 }
 
 /** Pages a listing still has to fetch. */
@@ -125,15 +108,58 @@ async function nextPage(client: IrvClient, kind: CollectionName, l: Listing, o: 
 }
 
 /**
- * The item `uid` of `kind` as the API has it now, within this operation: from a listing when one
- * answers it (see above), else by GET (whose errors, NOT_FOUND included, reach the caller).
+ * The read batch of one operation (the resource plugin's process, the dynamic provider host's, one
+ * `irv drift`): its reads may be answered from listings from the moment it is made. A provider
+ * method finds it in its context (./context.ts); without one, every read is one GET.
  */
-export async function readItem<C extends CollectionName>(client: IrvClient, kind: C, uid: string, o: CallOptions = {}): Promise<Item<C>> {
+export class ReadBatch {
+  /** When the operation began: nothing listed before is served. */
+  readonly began: number;
+  /** Each client's reads by kind (a batch serves the callers its client speaks for). */
+  readonly #byClient = new WeakMap<IrvClient, Map<CollectionName, KindReads>>();
+
+  constructor(now = Date.now()) {
+    this.began = now;
+  }
+
+  /**
+   * The item `uid` of `kind` as the API has it now, within this operation: from a listing when
+   * one answers it (see above), else by GET (whose errors, NOT_FOUND included, reach the caller).
+   */
+  read<C extends CollectionName>(client: IrvClient, kind: C, uid: string, o: CallOptions = {}): Promise<Item<C>> {
+    return readBatched(this.began, this.#kinds(client), client, kind, uid, o);
+  }
+
+  #kinds(client: IrvClient): Map<CollectionName, KindReads> {
+    let kinds = this.#byClient.get(client);
+    if (!kinds) this.#byClient.set(client, (kinds = new Map()));
+    return kinds;
+  }
+}
+
+/** The item `uid` of `kind`: from the operation's batch when there is one, else by GET. */
+export function readItem<C extends CollectionName>(
+  batch: ReadBatch | undefined,
+  client: IrvClient,
+  kind: C,
+  uid: string,
+  o: CallOptions = {},
+): Promise<Item<C>> {
+  return batch ? batch.read(client, kind, uid, o) : client.get(kind, uid, o);
+}
+
+/** A read of an operation that began at `began`, over `kinds`, its client's reads by kind. */
+async function readBatched<C extends CollectionName>(
+  began: number,
+  kinds: Map<CollectionName, KindReads>,
+  client: IrvClient,
+  kind: C,
+  uid: string,
+  o: CallOptions,
+): Promise<Item<C>> {
   const group = parentOf(uid);
   // A kind the API cannot list (a repo's deployment) is read one Get each.
-  if (operationBegan === undefined || group === undefined || !listable(kind)) return client.get(kind, uid, o);
-  let kinds = batchers.get(client);
-  if (!kinds) batchers.set(client, (kinds = new Map()));
+  if (group === undefined || !listable(kind)) return client.get(kind, uid, o);
   let k = kinds.get(kind);
   if (!k) kinds.set(kind, (k = { reads: 0 }));
   if (k.unlisted) return client.get(kind, uid, o);
@@ -141,7 +167,7 @@ export async function readItem<C extends CollectionName>(client: IrvClient, kind
   k.scope = k.scope === undefined ? group : commonAncestor(k.scope, group);
   for (;;) {
     let l = k.listing;
-    if (l && !fresh(client, l)) k.listing = l = undefined;
+    if (l && !fresh(client, l, began)) k.listing = l = undefined;
     if (k.unlisted || k.scope === undefined) return client.get(kind, uid, o);
     if (l && isSelfOrAncestor(l.scope, uid)) {
       // What the pages in hand answer does not wait for the page on its way.

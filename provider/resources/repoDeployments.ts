@@ -1,14 +1,12 @@
-import type { repoDeployments as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import { AlreadyExistsError, NotFoundError, PermissionDeniedError } from "../../client/errors";
-import { providerFor } from "./provider";
-import { type CommonInputs, type KindSpec, type Rec } from "./spec";
+import { type Inputs, type Outputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 import { same } from "./values";
 
 /** Inputs of a RepoDeployment, as its definition (api/kinds) types them. */
-export type RepoDeploymentInputs = CommonInputs & InputsOf<typeof definition>;
+export type RepoDeploymentInputs = Inputs<"repoDeployments">;
 /** Outputs of a RepoDeployment: the inputs as they are live, and the API's fields. */
-export type RepoDeploymentOutputs = CommonInputs & OutputsOf<typeof definition>;
+export type RepoDeploymentOutputs = Outputs<"repoDeployments">;
 
 /** What an organization can do instead of changing or clearing a deployment, which only the platform's staff may. */
 const INSTEAD =
@@ -24,28 +22,26 @@ function staffOnly(e: unknown, id: string, what: string): Error | undefined {
 
 const spec: KindSpec<"repoDeployments"> = {
   // Its id is its repo's: the repo is the item's own uid.
-  ...factsOf("repoDeployments", (x) => x.uid as string),
+  ...factsOf("repoDeployments", (x) => x.uid),
   // A deployment is its repo's only one: what a lost create made is the repo's, with the charts sent.
   recover: async (client, i, _since, call) => {
-    const live = await client.get("repoDeployments", i.repoUid as string, call).catch((e: unknown) => {
+    const live = await client.get("repoDeployments", i.repoUid, call).catch((e: unknown) => {
       if (e instanceof NotFoundError) return undefined;
       throw e;
     });
     return live && same(live.charts, i.charts) ? live : undefined;
   },
-  createError: (e, i: Rec) =>
+  createError: (e, i) =>
     e instanceof AlreadyExistsError
       ? new Error(
-          `repo ${String(i.repoUid)} already has a deployment: a repo has one, so bring it under management with \`pulumi import irv:registry:RepoDeployment <name> ${String(i.repoUid)}\` (or the resource option \`import\`) instead of creating it. The API said: ${e.message}`,
+          `repo ${i.repoUid} already has a deployment: a repo has one, so bring it under management with \`pulumi import irv:registry:RepoDeployment <name> ${String(i.repoUid)}\` (or the resource option \`import\`) instead of creating it. The API said: ${e.message}`,
         )
       : undefined,
   updateError: (e, id) => staffOnly(e, id, "changing its charts"),
-  deleteError: (e, props) => staffOnly(e, String(props.uid), "deleting it (an update with no charts, as the platform's Terraform provider clears one)"),
+  deleteError: (e, props) => staffOnly(e, props.uid, "deleting it (an update with no charts, as the platform's Terraform provider clears one)"),
   // As the platform's Terraform provider reads one: no charts is no deployment.
   gone: (item) => item.charts.length === 0,
 };
 
-/** The provider of `registry.RepoDeployment`. */
-export const repoDeployments = providerFor<"repoDeployments", RepoDeploymentInputs, RepoDeploymentOutputs>(spec);
 /** The kind's spec. */
 export const repoDeploymentSpec = spec;

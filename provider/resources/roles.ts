@@ -1,22 +1,18 @@
-import type { roles as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import { findCreated } from "./create";
-import { providerFor } from "./provider";
-import { type CommonInputs, type KindSpec } from "./spec";
+import { type Inputs, type Outputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 
 /** Inputs of a Role, as its definition (api/kinds) types them. */
-export type RoleInputs = CommonInputs & InputsOf<typeof definition>;
+export type RoleInputs = Inputs<"roles">;
 /** Outputs of a Role: the inputs as they are live, and the API's fields. */
-export type RoleOutputs = CommonInputs & OutputsOf<typeof definition>;
+export type RoleOutputs = Outputs<"roles">;
 
 const spec: KindSpec<"roles"> = {
   ...factsOf("roles"),
   recover: (client, i, since, call) =>
-    findCreated(client, "roles", { name: i.name as string }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since, call),
+    findCreated(client, "roles", { name: String(i.name) }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since, call),
 };
 
-/** The provider of `iam.Role`. */
-export const roles = providerFor<"roles", RoleInputs, RoleOutputs>(spec);
 /** The kind's spec. */
 export const roleSpec = spec;

@@ -1,19 +1,17 @@
-import type { subscriptions as definition, InputsOf, OutputsOf } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
 import type { Item } from "../../client/shapes";
-import { providerFor } from "./provider";
-import { type CommonInputs, type KindSpec, type Rec } from "./spec";
+import { type Inputs, type Outputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 
 /** Inputs of a Subscription, as its definition (api/kinds) types them. */
-export type SubscriptionInputs = CommonInputs & InputsOf<typeof definition>;
+export type SubscriptionInputs = Inputs<"subscriptions">;
 /** Outputs of a Subscription: the inputs as they are live, and the API's fields. */
-export type SubscriptionOutputs = CommonInputs & OutputsOf<typeof definition>;
+export type SubscriptionOutputs = Outputs<"subscriptions">;
 
 /** True for a subscription of the inputs' group and sink. */
-const like = (i: Rec) => (s: Item<"subscriptions">) => parentOf(s.uid) === i.parentUid && s.sink === i.sink;
+const like = (i: Inputs<"subscriptions">) => (s: Item<"subscriptions">) => parentOf(s.uid) === i.parentUid && s.sink === i.sink;
 /** The group's subscriptions. */
-const underParent = (i: Rec) => ({ "uidp.children_of": i.parentUid as string });
+const underParent = (i: Inputs<"subscriptions">) => ({ "uidp.children_of": i.parentUid });
 
 const spec: KindSpec<"subscriptions"> = {
   ...factsOf("subscriptions"),
@@ -28,7 +26,5 @@ const spec: KindSpec<"subscriptions"> = {
   },
 };
 
-/** The provider of `events.Subscription`. */
-export const subscriptions = providerFor<"subscriptions", SubscriptionInputs, SubscriptionOutputs>(spec);
 /** The kind's spec. */
 export const subscriptionSpec = spec;

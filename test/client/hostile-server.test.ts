@@ -15,7 +15,7 @@ import {
 } from "../../client";
 import { ExchangeTokenSource, MAX_TOKEN_FILE_BYTES, StaticTokenSource } from "../../client/auth";
 import { configure, dynamicProviders } from "../../provider";
-import { beginOperation, endOperation, readItem } from "../../provider/resources/reads";
+import { ReadBatch } from "../../provider/resources/reads";
 import { endless, json, startHostileServer, type Answer, type HostileServer } from "../support/hostile-server";
 import { path, useServer } from "../support/server";
 
@@ -139,12 +139,8 @@ describe("the provider against a hostile API", () => {
       json(res, { groups: [], nextPageToken: "A", totalCount: "200" });
     });
     const c = clientOf(s);
-    beginOperation();
-    try {
-      for (let i = 0; i < 6; i++) expect((await readItem(c, "groups", group.uid as string)).uid).toBe(group.uid);
-    } finally {
-      endOperation();
-    }
+    const batch = new ReadBatch();
+    for (let i = 0; i < 6; i++) expect((await batch.read(c, "groups", group.uid as string)).uid).toBe(group.uid);
     // One GET, then the listing's first page and the page that repeats its token, then GETs.
     expect(s.requests.filter((r) => r.includes("page_token"))).toHaveLength(1);
     expect(s.requests.length).toBeLessThan(10);

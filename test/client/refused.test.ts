@@ -8,8 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { IrvClient, TransportError } from "../../client";
 import { StaticTokenSource } from "../../client/auth";
 import { REFUSED_RETRIES } from "../../client/retry";
-import { providerOf } from "../../provider/resources";
-import { configure } from "../../client/session";
+import { contextOf, providerOf } from "../../provider/resources";
+import { Session } from "../../client/session";
 import { closedPort } from "../support/ports";
 
 const GROUP = "0123456789abcdef0123456789abcdef01234567";
@@ -48,10 +48,10 @@ describe("a request nothing answers", { timeout: 60_000 }, () => {
   });
 
   it("fails a create at once after those tries: no minutes of looking for what was never sent", async () => {
-    configure((key) => ({ "irv:apiUrl": url, "irv:token": "t" })[key]);
+    const session = new Session((key) => ({ "irv:apiUrl": url, "irv:token": "t" })[key]);
     const waits: string[] = [];
     const err = await providerOf("groups")
-      .create({ parentUid: GROUP, name: "eng" }, { report: (m) => void waits.push(m), deadline: Date.now() + 600_000 })
+      .create({ parentUid: GROUP, name: "eng" }, contextOf(session, { report: (m) => void waits.push(m), deadline: Date.now() + 600_000 }))
       .then(
         () => undefined,
         (e: unknown) => e,

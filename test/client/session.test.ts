@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cachedClient, configure, currentClient } from "../../client/session";
+import { cachedClient, Session } from "../../client/session";
 import { readSettings } from "../../client/config";
 
 const config = (values: Record<string, string>) => (key: string) => values[key];
@@ -7,10 +7,10 @@ const config = (values: Record<string, string>) => (key: string) => values[key];
 describe("the client cache (client/session.ts)", () => {
   it("is one cache: the provider's client and a data source's for the same settings are the same object", () => {
     const get = config({ "irv:apiUrl": "http://127.0.0.1:9", "irv:token": "a-token" });
-    configure(get);
-    const provider = currentClient();
+    const session = new Session(get);
+    const provider = session.client();
     expect(cachedClient(readSettings(get))).toBe(provider);
-    expect(currentClient()).toBe(provider);
+    expect(session.client()).toBe(provider);
   });
 
   it("keeps a client per settings and per anonymous mode", () => {

@@ -13,6 +13,7 @@ import { KINDS } from "../../api/kinds";
 import { MISTAKES } from "../../bench/mistakes";
 import { NOT_MAPPED, TERRAFORM_DATA_SOURCES, TERRAFORM_RESOURCES, TERRAFORM_VERSION } from "../../plugin/terraform/chainguard";
 import { providers } from "../../provider";
+import { hostContext } from "../../provider/resources";
 import { repoRoot } from "../../harness/engine";
 
 const page = readFileSync(path.join(repoRoot, "docs", "bridged.md"), "utf8");
@@ -42,7 +43,7 @@ describe("docs/bridged.md", () => {
       const cells = page.split("\n").find((l) => l.startsWith(`| ${m.what} |`));
       expect(cells, m.what).toBeDefined();
       const irvCell = cells!.split(" | ")[1];
-      const { failures } = await providers[m.kind].check({}, m.irv(parent) as never);
+      const { failures } = await providers[m.kind].check({}, m.irv(parent), hostContext());
       expect(failures?.length, m.what).toBeGreaterThan(0);
       expect(irvCell.startsWith("at preview: "), irvCell).toBe(true);
       for (const f of failures) expect(irvCell, m.what).toContain(f.reason);

@@ -10,6 +10,7 @@ import { FUNCTIONS } from "../../api/functions";
 import { KINDS } from "../../api/kinds";
 import { packageSchema, tokenOf } from "../../plugin/schema";
 import { providers } from "../../provider";
+import { hostContext } from "../../provider/resources";
 import { FUNCTION_EXAMPLES, RESOURCE_EXAMPLES } from "../../scripts/docs/examples";
 import { withStandIns } from "../../scripts/docs/programs";
 import { objectIssues, type PackageSchema } from "../../scripts/docs/schema";
@@ -48,7 +49,7 @@ describe("docs/, the reference pages", () => {
 
       it(`${token}: pass the provider's check (preview)`, async () => {
         const kind = KINDS.find((k) => tokenOf(k) === token)!;
-        const { failures } = await providers[kind.kind].check({}, inputs as never);
+        const { failures } = await providers[kind.kind].check({}, inputs, hostContext());
         expect(failures ?? []).toEqual([]);
       });
     }
@@ -62,7 +63,7 @@ describe("docs/, the reference pages", () => {
         "capabilities[0]: must be a string",
         "colour: is not a property",
       ]);
-      const { failures } = await providers.roles.check({}, wrong);
+      const { failures } = await providers.roles.check({}, wrong, hostContext());
       expect(failures?.map((f) => f.property).sort()).toEqual(["capabilities", "colour", "groupUid"]);
     });
   });

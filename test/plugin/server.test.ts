@@ -255,3 +255,22 @@ describe("the plugin's provider server", () => {
     }
   });
 });
+
+// Each call's context carries its plugin's client (plugin/server.ts): nothing comes from the
+// process, so two plugins in one process (as in these tests, or a host embedding the server) keep
+// their own settings whichever was configured last.
+describe("two plugin servers in one process", () => {
+  const ctx = useServer();
+  const first = usePlugin();
+  const second = usePlugin();
+
+  it("keep their own settings: each reads with the credentials of its own Configure", async () => {
+    const group = (await ctx.api.post(apiPath("groups", ctx.server.organization), { name: "two-plugins" })).body.uid as string;
+    const read = (p: typeof first) => p.call<provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urn("irv:iam:Group", "g")).setId(group));
+    await first.configure({ apiUrl: ctx.server.url, token: secret(ctx.server.token) });
+    await second.configure({ apiUrl: ctx.server.url, token: secret("not-a-token-the-server-issued") });
+    expect((await read(first)).getId()).toBe(group);
+    await expect(read(second)).rejects.toThrow(/^16 UNAUTHENTICATED: .*the API refused the token in irv:token/);
+    expect((await read(first)).getId()).toBe(group);
+  });
+});

@@ -5,13 +5,13 @@
  * gets the direct answer for the rest, and that nothing listed before a write of the process, or
  * before the operation began, is served.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZE_MAX, type CollectionName } from "../../api/collections";
 import type { Kind } from "../../api/kinds";
 import { clientFor } from "../../client/session";
 import { PermissionDeniedError } from "../../client/errors";
 import type { IrvClient } from "../../client/client";
-import { beginOperation, endOperation, readItem } from "../../provider/resources/reads";
+import { ReadBatch } from "../../provider/resources/reads";
 import { seedGroups } from "../../server";
 import { makeEveryKind } from "../support/every-kind";
 import { listAll, path, useServer } from "../support/server";
@@ -28,7 +28,8 @@ describe("reads within one operation", () => {
     return [out, ctx.server.requests.slice(from)];
   };
   const isList = (r: { query: Record<string, unknown> }) => "uidp.descendants_of" in r.query;
-  afterEach(() => endOperation());
+  /** The operation's read batch: each test begins its own. */
+  let batch = new ReadBatch();
   // A listing lives 30 s by default: far longer here, so that no count depends on the machine's speed.
   const fresh = process.env.IRV_LIST_FRESH_MS;
   beforeAll(() => {
@@ -44,16 +45,16 @@ describe("reads within one operation", () => {
     expect(groups.length).toBeGreaterThanOrEqual(SEEDED);
     const pages = Math.ceil((groups.length + 1) / PAGE_SIZE_MAX);
     const c = client();
-    beginOperation();
+    batch = new ReadBatch();
 
-    const [one, first] = await counted(() => readItem(c, "groups", groups[1500]));
+    const [one, first] = await counted(() => batch.read(c, "groups", groups[1500]));
     expect(one.uid).toBe(groups[1500]);
     expect(first).toHaveLength(1);
 
     // Three more: the second read of the kind asks for the first page, which tells that the
     // organization needs `pages` pages, more than the reads seen: the rest are GETs.
     const few = groups.slice(1000, 1003);
-    const [got, second] = await counted(() => Promise.all(few.map((u) => readItem(c, "groups", u))));
+    const [got, second] = await counted(() => Promise.all(few.map((u) => batch.read(c, "groups", u))));
     expect(got.map((g) => g.uid)).toEqual(few);
     expect(second.filter(isList)).toHaveLength(1);
     expect(second.length).toBeLessThanOrEqual(1 + few.length);
@@ -61,7 +62,7 @@ describe("reads within one operation", () => {
     // Many more: once the reads seen reach the pages left, the walk goes on, and every later
     // read is answered from it. At most the GETs before that, and the pages.
     const many = groups.slice(0, 200).concat(groups.slice(1800, 1900));
-    const [all, third] = await counted(() => Promise.all(many.map((u) => readItem(c, "groups", u))));
+    const [all, third] = await counted(() => Promise.all(many.map((u) => batch.read(c, "groups", u))));
     expect(all.map((g) => g.uid)).toEqual(many);
     const readsBefore = 1 + few.length;
     expect(third.filter(isList).length).toBeLessThanOrEqual(pages - 1);
@@ -69,7 +70,7 @@ describe("reads within one operation", () => {
     expect(third.length).toBeLessThan(many.length / 10);
 
     // And now without any request at all.
-    const [again, fourth] = await counted(() => Promise.all(groups.slice(500, 700).map((u) => readItem(c, "groups", u))));
+    const [again, fourth] = await counted(() => Promise.all(groups.slice(500, 700).map((u) => batch.read(c, "groups", u))));
     expect(again).toHaveLength(200);
     expect(fourth).toEqual([]);
   });
@@ -92,11 +93,11 @@ describe("reads within one operation", () => {
     };
     const direct = client();
     const c = client();
-    beginOperation();
+    batch = new ReadBatch();
     for (const [kind, uids] of Object.entries(byKind) as [CollectionName, string[]][]) {
       // The first read of a kind is a GET; read each uid twice, so that the second comes from a listing.
-      await readItem(c, kind, uids[0]);
-      const [listed, requests] = await counted(() => Promise.all(uids.map((u) => readItem(c, kind, u))));
+      await batch.read(c, kind, uids[0]);
+      const [listed, requests] = await counted(() => Promise.all(uids.map((u) => batch.read(c, kind, u))));
       expect(requests.every(isList), `${kind}: ${JSON.stringify(requests)}`).toBe(true);
       for (const [i, u] of uids.entries()) expect(listed[i], `${kind} ${u}`).toEqual(await direct.get(kind, u));
     }
@@ -109,10 +110,10 @@ describe("reads within one operation", () => {
     const res = await ctx.api.post(path("roleBindings", made.team), { identityUid: made.syncer, roleUid: viewer });
     expect(res.status, res.text).toBe(200);
     const c = client(await ctx.server.issueToken(made.syncer));
-    beginOperation();
-    const mine = await Promise.all([made.ci, made.keys, made.aws].map((u) => readItem(c, "identities", u)));
+    batch = new ReadBatch();
+    const mine = await Promise.all([made.ci, made.keys, made.aws].map((u) => batch.read(c, "identities", u)));
     expect(mine.map((i) => i.uid)).toEqual([made.ci, made.keys, made.aws]);
-    const [err, requests] = await counted(() => readItem(c, "identities", other.ci).catch((e: unknown) => e));
+    const [err, requests] = await counted(() => batch.read(c, "identities", other.ci).catch((e: unknown) => e));
     expect(err).toBeInstanceOf(PermissionDeniedError);
     // Its listing over the organization holds only what the caller may list: the rest is a GET.
     expect(requests.filter((r) => !isList(r)).map((r) => [r.path, r.status])).toEqual([[path("identities", other.ci), 403]]);
@@ -121,18 +122,17 @@ describe("reads within one operation", () => {
   it("serves nothing listed before a write of the process, or before the operation began", async () => {
     const made = await makeEveryKind(ctx.api, ctx.server.organization, "fresh");
     const c = client();
-    beginOperation();
-    await Promise.all([made.ci, made.keys].map((u) => readItem(c, "identities", u)));
+    batch = new ReadBatch();
+    await Promise.all([made.ci, made.keys].map((u) => batch.read(c, "identities", u)));
     await c.update("identities", made.keys, { description: "written by the process" }, ["description"]);
-    expect((await readItem(c, "identities", made.keys)).description).toBe("written by the process");
+    expect((await batch.read(c, "identities", made.keys)).description).toBe("written by the process");
 
     // A new operation (a new plugin process): an edit by hand since the last listing is found.
-    await Promise.all([made.ci, made.keys].map((u) => readItem(c, "identities", u)));
-    endOperation();
+    await Promise.all([made.ci, made.keys].map((u) => batch.read(c, "identities", u)));
     const res = await ctx.api.patch(path("identities", made.keys), { description: "by hand" }, { updateMask: "description" });
     expect(res.status, res.text).toBe(200);
-    beginOperation();
-    const [read, requests] = await counted(async () => (await Promise.all([made.ci, made.keys].map((u) => readItem(c, "identities", u))))[1]);
+    batch = new ReadBatch();
+    const [read, requests] = await counted(async () => (await Promise.all([made.ci, made.keys].map((u) => batch.read(c, "identities", u))))[1]);
     expect(requests.filter(isList), "read from a listing").toHaveLength(1);
     expect(read.description).toBe("by hand");
   });

@@ -6,13 +6,23 @@
  */
 import { describe, expect, it } from "vitest";
 import { configure, dynamicProviders, providers } from "../../provider";
-import { beginOperation, endOperation, readItem } from "../../provider/resources";
+import { hostContext, ReadBatch } from "../../provider/resources";
+import type { Rec } from "../../provider/resources/spec";
 import { clientFor } from "../../client/session";
 import { seedDeployer } from "../support/deployments";
 import { created, uniqueName, useProviderServer } from "../support/provider";
 
 const ctx = useProviderServer({ staff: true, seed: seedDeployer() });
-const deployments = providers.repoDeployments;
+/** The kind's provider, each call given the dynamic host's context (the settings `configure` recorded). */
+const provider = providers.repoDeployments;
+const deployments = {
+  check: (olds: Rec | undefined, news: Rec) => provider.check(olds, news, hostContext()),
+  diff: (id: string, olds: Rec, news: Rec) => provider.diff(id, olds, news, hostContext()),
+  create: (inputs: Rec) => provider.create(inputs, hostContext()),
+  read: (id: string, props?: Rec) => provider.read(id, props, hostContext()),
+  update: (id: string, olds: Rec, news: Rec) => provider.update(id, olds, news, hostContext()),
+  delete: (id: string, props: Rec) => provider.delete(id, props, hostContext()),
+};
 const PODINFO = [{ repo: "oci://ghcr.io/stefanprodan/charts/podinfo", source: "https://github.com/stefanprodan/podinfo" }];
 const KYVERNO = [{ repo: "https://kyverno.github.io/kyverno/", chart: "kyverno" }];
 
@@ -77,12 +87,8 @@ describe("registry.RepoDeployment provider", () => {
     for (const repoUid of repos) await deployments.create({ repoUid, charts: PODINFO });
     const client = clientFor({ apiUrl: ctx.server.url, token: ctx.server.token });
     const before = ctx.server.requests.length;
-    beginOperation();
-    try {
-      for (const uid of [...repos, ...repos]) expect((await readItem(client, "repoDeployments", uid)).charts).toEqual(PODINFO);
-    } finally {
-      endOperation();
-    }
+    const batch = new ReadBatch();
+    for (const uid of [...repos, ...repos]) expect((await batch.read(client, "repoDeployments", uid)).charts).toEqual(PODINFO);
     const seen = ctx.server.requests.slice(before).map((r) => `${r.method} ${r.path}`);
     expect(seen).toEqual([...repos, ...repos].map((u) => `GET /registry/v1/repos/${u}/deployment`));
   });
