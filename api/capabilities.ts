@@ -268,7 +268,7 @@ export function isInternalOnly(name: Capability): boolean {
 
 /**
  * The built-in roles as the platform defines them (its SDK's role sets): they live at the root,
- * cannot be changed or deleted, and have stable uids (`builtinRoleUid`, api/builtinRoles.ts) so
+ * cannot be changed or deleted, and have stable uids (`builtinRoleUid`, api/builtin-roles.ts) so
  * programs and tests can rely on them across restarts.
  */
 const BUILTIN_SETS: Record<string, readonly Capability[]> = {

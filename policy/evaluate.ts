@@ -1,5 +1,5 @@
 /** Evaluating the IAM guardrails over a world, and what of it must be looked up through the API first. */
-import { builtinRoleOf } from "../api/builtinRoles";
+import { builtinRoleOf } from "../api/builtin-roles";
 import { str } from "./checks";
 import { effective, type PolicyConfig } from "./config";
 import { RULES } from "./rules";
@@ -32,7 +32,7 @@ export function uidsToLookUp(world: World): { kind: "roles" | "identities"; uid:
     for (const target of ["roles", "identities"] as const) {
       for (const f of refFields(s.kind, target)) {
         const v = str(s.inputs[f]);
-        // A built-in role is known by its uid, with no API to ask (api/builtinRoles.ts).
+        // A built-in role is known by its uid, with no API to ask (api/builtin-roles.ts).
         if (v && !own.has(v) && !(target === "roles" && builtinRoleOf(v))) out.set(v, { kind: target, uid: v });
       }
     }

@@ -7,7 +7,7 @@
  */
 import { definitionOf, definitionOfTypeToken, displayNameOf, fieldEntries, type Kind } from "../api/kinds";
 import { parentOf } from "../api/uid";
-import { builtinRoleOf } from "../api/builtinRoles";
+import { builtinRoleOf } from "../api/builtin-roles";
 import { unknownValue } from "../provider/sentinels";
 
 /** How a rule's finding is enforced: Pulumi's enforcement levels. */
@@ -168,7 +168,7 @@ export class Lookup {
     return dep ? { subject: dep, uid: dep.uid } : undefined;
   }
 
-  /** The role `r` points at: its name and capabilities, when known (a built-in role's always: api/builtinRoles.ts). */
+  /** The role `r` points at: its name and capabilities, when known (a built-in role's always: api/builtin-roles.ts). */
   role(r: Ref | undefined): RoleFacts | undefined {
     if (!r) return undefined;
     const from = r.subject?.inputs ?? r.remote?.item ?? (r.uid ? builtinRoleOf(r.uid) : undefined);

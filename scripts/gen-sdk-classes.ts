@@ -8,7 +8,7 @@
  * Run it after any change to a definition and commit the result; test/sdk/classes.test.ts fails
  * while the committed files differ from what this writes. Beside the classes, a module's folder
  * may hold two hand-written files, which its index exports when they are there: `types.ts`, the
- * named types its classes use, and `dataSources.ts`, its functions.
+ * named types its classes use, and `data-sources.ts`, its functions.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -126,7 +126,7 @@ ${outputs}  /** The uid this resource adopted, if any. */
 }
 
 /** What a module's folder holds by hand, which its index exports. */
-const HAND_WRITTEN = ["types", "dataSources"] as const;
+const HAND_WRITTEN = ["types", "data-sources"] as const;
 
 /** A module's index.ts: every class, then the hand-written files `present` says are there. */
 function indexOf(module: Module, kinds: readonly KindDefinition[], present: (file: string) => boolean): string {

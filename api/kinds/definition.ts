@@ -1,7 +1,7 @@
 /**
  * What a kind's definition is made of: its fields, where it lives in the platform's protos, the
  * events its methods emit, its reference page's example. Names derived from it are in naming.ts,
- * selections of its fields in fieldSets.ts, fields many kinds share in common.ts.
+ * selections of its fields in field-sets.ts, fields many kinds share in common.ts.
  */
 import type { z } from "zod";
 import type { Module } from "../modules";

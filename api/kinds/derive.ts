@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { oneOf } from "./common";
 import { type KindDefinition } from "./definition";
-import { fieldEntries } from "./fieldSets";
+import { fieldEntries } from "./field-sets";
 import { wireNameOf } from "./naming";
 
 type Fields<D extends KindDefinition> = D["fields"];

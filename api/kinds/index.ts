@@ -19,12 +19,12 @@ import { repoDeployments } from "./repoDeployments";
 import { subscriptions } from "./subscriptions";
 import { tags } from "./tags";
 import type { KindDefinition } from "./definition";
-import { fieldEntries } from "./fieldSets";
+import { fieldEntries } from "./field-sets";
 import { displayNameOf, dynamicTokenOf, protoNameOf, snakeOf, tokenOf, wireNameOf } from "./naming";
 
 export * from "./definition";
 export * from "./naming";
-export * from "./fieldSets";
+export * from "./field-sets";
 export * from "./events";
 export * from "./common";
 export * from "./derive";

@@ -7,7 +7,7 @@
  * a change, whichever of them compares.
  */
 import { type KindDefinition, type ProtoField } from "./definition";
-import { fieldEntries } from "./fieldSets";
+import { fieldEntries } from "./field-sets";
 
 /** How a value is ordered: a set (a repeated field), and how its members, map values and items are. */
 export interface Order {

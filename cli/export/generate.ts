@@ -9,7 +9,7 @@ import { literal } from "./literal";
 import { packageJson, pulumiYaml, readme, TSCONFIG } from "./files";
 import type { OrgSnapshot } from "./snapshot";
 import type { GenerateOptions, RequiredSecret } from "./options";
-import { importSpec, splitImports, type ImportSpec } from "./importFile";
+import { importSpec, splitImports, type ImportSpec } from "./import-file";
 import { planProgram, type ProgramPlan } from "./plan";
 
 export type { GenerateOptions, RequiredSecret };

@@ -2,17 +2,17 @@ import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { IrvClient } from "../../client";
 import { generateProgram, type GeneratedProgram, type GenerateOptions } from "./generate";
-import { npmrcFor, ownPackage, packageSpec } from "./packageSpec";
+import { npmrcFor, ownPackage, packageSpec } from "./package-spec";
 import { readOrg, type Progress } from "./read";
 import { countsOf } from "./snapshot";
-import { importFileText } from "./importFile";
+import { importFileText } from "./import-file";
 
 export { generateProgram, type GeneratedProgram, type GeneratedFile, type RequiredSecret } from "./generate";
 export { readOrg, EXPORTED, type Progress } from "./read";
 export { countsOf, type OrgSnapshot } from "./snapshot";
-export { packageSpec } from "./packageSpec";
+export { packageSpec } from "./package-spec";
 export { setSecretCommand } from "./files";
-export { importCommand, type ImportFile, type ImportSpec } from "./importFile";
+export { importCommand, type ImportFile, type ImportSpec } from "./import-file";
 
 /**
  * Options for `runExport`. `irvVersion` is the `pulumi-irv` dependency spec as npm takes it

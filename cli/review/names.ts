@@ -4,7 +4,7 @@
  * before and after the change) and the built-in roles' constant uids; nothing is asked of the API.
  */
 import type { Deployment } from "@pulumi/pulumi/automation";
-import { builtinRoleOf } from "../../api/builtinRoles";
+import { builtinRoleOf } from "../../api/builtin-roles";
 import { definitionOfTypeToken } from "../../api/kinds";
 import { isUid, ROOT_UID } from "../../api/uid";
 import type { AccessModel } from "../../policy/access";

@@ -8,4 +8,4 @@ export * from "./identityProvider";
 export * from "./accountAssociation";
 export * from "./groupInvite";
 export * from "./types";
-export * from "./dataSources";
+export * from "./data-sources";

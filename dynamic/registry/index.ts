@@ -4,4 +4,4 @@ export * from "./repo";
 export * from "./tag";
 export * from "./repoDeployment";
 export * from "./types";
-export * from "./dataSources";
+export * from "./data-sources";

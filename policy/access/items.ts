@@ -5,7 +5,7 @@
  * what is known of them (hydrated names, the built-in roles) or said to be unseen.
  */
 import { BUILTIN_ROLES } from "../../api/capabilities";
-import { builtinRoleOf } from "../../api/builtinRoles";
+import { builtinRoleOf } from "../../api/builtin-roles";
 import type { Kind } from "../../api/kinds";
 import { relationshipTypeOf } from "../../api/kinds/identities";
 import { ROOT_UID } from "../../api/uid";

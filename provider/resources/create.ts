@@ -7,7 +7,7 @@ import type { IrvClient } from "../../client/client";
 import { DeadlineExceededError, TransportError, WrongAnswerError } from "../../client/errors";
 import { backoff } from "../../client/retry";
 import type { Item } from "../../client/shapes";
-import { propagating } from "./newGroups";
+import { propagating } from "./recent-groups";
 import type { Call, Inputs, KindSpec, Rec } from "./spec";
 
 /** First and largest pause between a lost create and its next attempt, ms. */

@@ -1,5 +1,5 @@
 import { FailedPreconditionError } from "../../client/errors";
-import { noteGroupCreated } from "./newGroups";
+import { noteGroupCreated } from "./recent-groups";
 import { type Inputs, type Outputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 

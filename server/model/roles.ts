@@ -1,6 +1,6 @@
 /** Roles: the built-in ones at the root (read-only, stable uids) and custom roles in groups. */
 import { BUILTIN_ROLES, capabilityEnum } from "../../api/capabilities";
-import { builtinRoleUid } from "../../api/builtinRoles";
+import { builtinRoleUid } from "../../api/builtin-roles";
 import { wireCapabilities } from "../../api/fields";
 import { RoleCreate, RoleUpdate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
@@ -24,7 +24,7 @@ function fromWire(body: unknown): unknown {
   return { ...b, capabilities: parseBody(wireCapabilities, b.capabilities, "capabilities") };
 }
 
-/** The stable uid of a built-in role: sha1 of its name (40 hex), the same on every server (api/builtinRoles.ts). */
+/** The stable uid of a built-in role: sha1 of its name (40 hex), the same on every server (api/builtin-roles.ts). */
 export { builtinRoleUid };
 
 /** When the built-in roles were "created": fixed, so they compare equal across restarts. */

@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageSpec } from "../../cli/export";
-import { npmrcFor } from "../../cli/export/packageSpec";
+import { npmrcFor } from "../../cli/export/package-spec";
 import { ENGINE_TIMEOUT, repoRoot } from "../support/engine";
 import { path as apiPath, startTestServer, type TestServer } from "../support/server";
 import { runIrv } from "../support/cli";

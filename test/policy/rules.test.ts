@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { BUILTIN_ROLES } from "../../api/capabilities";
-import { builtinRoleUid } from "../../api/builtinRoles";
+import { builtinRoleUid } from "../../api/builtin-roles";
 import { parsePolicyConfig, type PolicyConfig } from "../../policy/config";
 import { evaluate, uidsToLookUp } from "../../policy/evaluate";
 import { RULES } from "../../policy/rules";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { PermissionDeniedError } from "../../client";
 import { configure, dynamicProviders } from "../../provider";
-import { noteGroupCreated } from "../../provider/resources/newGroups";
+import { noteGroupCreated } from "../../provider/resources/recent-groups";
 import { created, builtinRole, freshGroup, path, useProviderServer } from "../support/provider";
 
 const ctx = useProviderServer();

@@ -6,7 +6,7 @@
  * the repo capabilities; the events each write announces.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtinRoleUid } from "../../api/builtinRoles";
+import { builtinRoleUid } from "../../api/builtin-roles";
 import type { ItemChange } from "../../server";
 import { answer, failed, grpcFor, type GrpcApi } from "../support/grpc";
 import { listAll, path, useServer } from "../support/server";
