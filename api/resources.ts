@@ -33,7 +33,12 @@ export const Subscription = readShapeOf(subscriptions);
 export type Subscription = z.infer<typeof Subscription>;
 export { BoundIdentity, BoundRef } from "./kinds/roleBindings";
 
-/** The registry's repos and tags (api/registry.ts) and the advisories (api/advisories.ts): collections with no kind. */
+/**
+ * The registry's repos and tags as the client reads them and the server stores them
+ * (api/registry.ts), and the advisories (api/advisories.ts), a collection with no kind. Repos and
+ * tags are kinds too: their definitions' read shapes require times these leave optional, so these
+ * still describe them a second time.
+ */
 export { Repo, Tag, SyncConfig } from "./registry";
 export { Advisory, AdvisoryEvent, Severity } from "./advisories";
 
