@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { GoBuildsFirst } from "./test/support/sequencer";
 
 export default defineConfig({
   test: {
@@ -11,5 +12,7 @@ export default defineConfig({
     hookTimeout: 300_000,
     // e2e tests drive the pulumi CLI; two cores do not gain from more workers than that.
     maxWorkers: 2,
+    // The files that compile Go first, then the longest (test/support/sequencer.ts).
+    sequence: { sequencer: GoBuildsFirst },
   },
 });
