@@ -6,12 +6,9 @@
 import { KINDS, secretPaths as declaredSecretPaths } from "../../api/kinds";
 import { SECRET_SETTINGS } from "../../client/config";
 import { specialSecretSig, specialSigKey, unknownValue } from "../../provider/sentinels";
+import { KNOWN_AFTER_APPLY, SECRET, type Shown } from "./shown";
 
-/** What every secret value is shown as. */
-export const SECRET = "[secret]";
-
-/** What a value the engine will only know after apply is shown as. */
-export const KNOWN_AFTER_APPLY = "(known after apply)";
+export { KNOWN_AFTER_APPLY, SECRET, showText, type Shown } from "./shown";
 
 /** The engine's marker for a value not known during preview. */
 export const UNKNOWN: string = unknownValue;
@@ -63,9 +60,6 @@ export function isSecretValue(v: unknown): boolean {
 export function isSecretPath(path: string): boolean {
   return SECRET_FIELD_NAMES.has(path.slice(path.lastIndexOf(".") + 1));
 }
-
-/** A leaf value as it is reported: masked when secret, `KNOWN_AFTER_APPLY` when not yet known. */
-export type Shown = string | number | boolean | null | undefined | Shown[];
 
 /**
  * Flattens an engine property map into `path -> value`: objects recurse (`claimMatch.subject`),
@@ -144,13 +138,6 @@ export function declaredFields(...maps: (object | undefined)[]): string[] {
   const keys = new Set<string>();
   for (const m of maps) for (const k of Object.keys(m ?? {})) if (!IGNORED_FIELDS.has(k)) keys.add(k);
   return [...keys].sort();
-}
-
-/** A shown value as plain text: `(none)` for absent, lists comma-separated, strings as they are. */
-export function showText(v: Shown): string {
-  if (v === undefined || v === null) return "(none)";
-  if (Array.isArray(v)) return `[${v.map((x) => showText(x)).join(", ")}]`;
-  return String(v);
 }
 
 /** The field paths of `obj` that hold secrets (masked, so their change cannot be seen). */

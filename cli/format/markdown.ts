@@ -1,5 +1,5 @@
 import { visible } from "../../api/text";
-import { type Shown, showText } from "../engine/values";
+import { type Shown, showText } from "../engine/shown";
 
 /**
  * Markdown for reports posted as an issue or pull request comment, where every value, name and

@@ -1,5 +1,5 @@
 import { withoutControls } from "../../api/text";
-import { type Shown, showText, KNOWN_AFTER_APPLY, SECRET } from "../engine/values";
+import { type Shown, showText, KNOWN_AFTER_APPLY, SECRET } from "../engine/shown";
 
 /**
  * Text for a terminal, where names, values, map keys and server messages may come from a hostile
