@@ -23,11 +23,8 @@ const LIST_GROUPS = `/${GROUPS}/ListGroups`;
 const MiB = 1024 * 1024;
 /**
  * How much a server's memory in use may grow (its largest over its size before) for a caller or
- * two that do not read, and for dozens. Bounded, it grew by 60 to 70 MiB and by 105 to 150 MiB
- * in most runs; without the bounds, by 210 MiB to over 1 GiB (figures in docs/irv-server.md).
- * In some runs on a loaded machine, the first sample after a hundred HTTP/1.1 connections start
- * pipelining held 440 to 640 MiB of buffers in use for a moment (200 ms later, under 100 MiB):
- * what holds them is not found yet, and the HTTP/1.1 test fails then.
+ * two that do not read, and for dozens. Bounded, it grew by 60 to 70 MiB and by 95 to 150 MiB;
+ * without the bounds, by 210 MiB to over 1 GiB (figures in docs/irv-server.md).
  */
 const LIMIT_ONE = 160 * MiB;
 const LIMIT_ALL = 400 * MiB;
