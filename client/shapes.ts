@@ -16,12 +16,16 @@ export const SHAPES = {
 /** An item of collection `C` as the client returns it. */
 export type Item<C extends CollectionName> = z.infer<(typeof SHAPES)[C]>;
 
+/** A page of collection `C` as a List answers it, read. */
+export type Envelope<C extends CollectionName> = { [K in C]: Item<C>[] } & { nextPageToken?: string | null; totalCount: string; skipped: number };
+
 const envelopes = new Map<CollectionName, z.ZodType>();
 /** The list envelope schema of collection `c` (`{<c>: [...], nextPageToken, totalCount, skipped}`). */
-export function envelopeOf(c: CollectionName): z.ZodType {
+export function envelopeOf<C extends CollectionName>(c: C): z.ZodType<Envelope<C>> {
   let e = envelopes.get(c);
   if (!e) envelopes.set(c, (e = resources.listOf(c, SHAPES[c] as z.ZodType)));
-  return e;
+  // The cache holds each collection's envelope under its name, which the map's type cannot say.
+  return e as z.ZodType<Envelope<C>>;
 }
 
 /**
