@@ -49,18 +49,17 @@ export { BoundIdentity, BoundRef } from "./kinds/roleBindings";
 /**
  * A repo as the client reads it and the server stores it: its definition's read shape, with its
  * times optional (the registry's readers take a repo whose API leaves them out; the kind's
- * outputs still require them, through its own read shape), irv-server's `visibility`, and a
- * `null` (the gateway's unset message) read as absent.
+ * outputs still require them, through its own read shape), and irv-server's `visibility`. Read
+ * once its `null`s are dropped, as the client does with every response (`withoutNulls`).
  */
-export const Repo = z.preprocess(
-  withoutNulls,
-  readShapeOf(repos)
-    .partial({ createTime: true, updateTime: true })
-    // irv-server only: `public` repos (and their tags) are readable without a token.
-    .extend({ visibility: z.string().optional() }),
-);
+export const RepoItem = readShapeOf(repos)
+  .partial({ createTime: true, updateTime: true })
+  // irv-server only: `public` repos (and their tags) are readable without a token.
+  .extend({ visibility: z.string().optional() });
+/** A repo as the API writes it: a `null` (the gateway's unset message) reads as absent. */
+export const Repo = z.preprocess(withoutNulls, RepoItem);
 export type Repo = z.infer<typeof Repo>;
-/** A tag as the client reads it and the server stores it: its definition's read shape, a `null` read as absent. */
+/** A tag as the API writes it: its definition's read shape, a `null` read as absent. */
 export const Tag = z.preprocess(withoutNulls, readShapeOf(tags));
 export type Tag = z.infer<typeof Tag>;
 /** The advisories (api/advisories.ts), a collection with no kind. */

@@ -5,11 +5,13 @@ import { KINDS, readShapeOf, type ReadShape } from "../api/kinds";
 
 type KindShapes = { [D in (typeof KINDS)[number] as D["kind"]]: z.ZodObject<ReadShape<D>, z.core.$loose> };
 
-/** The loose response shape of one item of each collection: each kind's from its definition. */
+/**
+ * The loose response shape of one item of each collection (read once the response's `null`s are
+ * dropped): each kind's from its definition, a repo's with its times optional.
+ */
 export const SHAPES = {
   ...(Object.fromEntries(KINDS.map((d) => [d.kind, readShapeOf(d)])) as KindShapes),
-  repos: resources.Repo,
-  tags: resources.Tag,
+  repos: resources.RepoItem,
   advisories: resources.Advisory,
 } satisfies Record<CollectionName, z.ZodType>;
 

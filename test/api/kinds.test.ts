@@ -21,18 +21,12 @@ import { SHAPES } from "../../client/shapes";
 import { specs } from "../../provider/resources";
 
 /** The keys of a zod object schema, looking through refinements and pipes. */
-type ZodNode = { shape?: object; def?: { in?: ZodNode; out?: ZodNode; schema?: ZodNode; innerType?: ZodNode } };
 function keysOf(schema: z.ZodType): string[] {
-  // zod's wrappers keep the object they wrap under different names (a pipe's on either side:
-  // `.transform()` before it, `z.preprocess` after it): walked untyped, breadth first.
+  // zod's wrappers keep the object they wrap under different names: walked untyped.
   // eslint-disable-next-line no-restricted-syntax -- walks zod internals no public type describes
-  let layer: ZodNode[] = [schema as unknown as ZodNode];
-  for (let i = 0; i < 5 && layer.length; i++) {
-    const found = layer.find((s) => s.shape);
-    if (found?.shape) return Object.keys(found.shape);
-    layer = layer.flatMap((s) => [s.def?.in, s.def?.out, s.def?.schema, s.def?.innerType].filter((x): x is ZodNode => x !== undefined));
-  }
-  return [];
+  let s = schema as unknown as { shape?: object; def?: { in?: unknown; schema?: unknown; innerType?: unknown } };
+  for (let i = 0; i < 5 && !s.shape; i++) s = s.def?.in ?? s.def?.schema ?? s.def?.innerType ?? s;
+  return Object.keys(s.shape ?? {});
 }
 
 describe("the kind definitions (api/kinds)", () => {
