@@ -22,7 +22,7 @@ export function publicJwkProblem(key: unknown): string | undefined {
   const kty = k.kty;
   if (kty === "oct") return 'is a symmetric ("oct") key: give the issuer\'s public keys (RSA, EC or OKP)';
   if (kty !== "RSA" && kty !== "EC" && kty !== "OKP") return 'must have "kty" RSA, EC or OKP';
-  if (kty in CURVES && !CURVES[kty].includes(k.crv as string)) return `must have "crv" ${CURVES[kty].join(", ")}`;
+  if (kty in CURVES && !(typeof k.crv === "string" && CURVES[kty].includes(k.crv))) return `must have "crv" ${CURVES[kty].join(", ")}`;
   if (k.alg !== undefined && !(typeof k.alg === "string" && ALGS[kty].test(k.alg))) return `has an "alg" that does not fit a ${kty} key`;
   if (k.use !== undefined && k.use !== "sig") return 'must have "use" sig (or none)';
   if (k.kid !== undefined && typeof k.kid !== "string") return '"kid" must be a string';

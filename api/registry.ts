@@ -1,9 +1,8 @@
 /**
- * The registry's read-only items as the API returns them (the platform's
- * `chainguard.platform.registry.v2beta1` `Repo` and `Tag`), and which tags a List hides.
+ * Facts of the registry besides its kinds' definitions (api/kinds/repos.ts, tags.ts): the README's
+ * bound and body, the catalog tiers, and which tags a List hides.
  */
 import { z } from "zod";
-import { bool, enumName, str, strings, unset } from "./wire";
 
 /** The longest README (Markdown) a repo keeps, in characters. */
 export const README_MAX = 1_000_000;
@@ -27,48 +26,6 @@ export const CATALOG_TIERS = [
   "CATALOG_TIER_DEVTOOLS",
   "CATALOG_TIER_COMMERCIAL",
 ] as const;
-
-/** A repo's `sync_config`: where its images are synced from, and to which cloud registries besides. */
-export const SyncConfig = z.looseObject({
-  source: str(),
-  uniqueTags: bool(),
-  expirationTime: unset(z.string()),
-  google: str(),
-  amazon: str(),
-  azure: str(),
-  apkoOverlay: str(),
-  gracePeriod: bool(),
-});
-export type SyncConfig = z.infer<typeof SyncConfig>;
-
-export const Repo = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: str(),
-  catalogTier: enumName("CATALOG_TIER_UNSPECIFIED"),
-  bundles: strings(),
-  aliases: strings(),
-  activeTags: strings(),
-  /** The proto sets this field's JSON name to `sync_config`: the gateway writes it so. */
-  sync_config: unset(SyncConfig),
-  /** The apko overlay of custom assembly, as the API writes it. */
-  customOverlay: unset(z.record(z.string(), z.unknown())),
-  createTime: unset(z.string()),
-  updateTime: unset(z.string()),
-  /** irv-server only: `public` repos (and their tags) are readable without a token. */
-  visibility: z.string().optional(),
-});
-export type Repo = z.infer<typeof Repo>;
-
-export const Tag = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  digest: z.string(),
-  updateTime: unset(z.string()),
-  deprecated: bool(),
-  bundles: strings(),
-});
-export type Tag = z.infer<typeof Tag>;
 
 /**
  * The tags a v2beta1 List leaves out unless asked for (ListTagsRequest): each flag, and the tag

@@ -1,6 +1,19 @@
 import { z } from "zod";
 import { orElse } from "./wire";
-import { accountAssociations, groupInvites, groups, identities, identityProviders, readShapeOf, roleBindings, roles, subscriptions } from "./kinds";
+import {
+  accountAssociations,
+  groupInvites,
+  groups,
+  identities,
+  identityProviders,
+  readShapeOf,
+  repos,
+  roleBindings,
+  roles,
+  subscriptions,
+  tags,
+  withoutNulls,
+} from "./kinds";
 
 /**
  * Resources as the API returns them. Loose: a field the server adds later passes through, and a
@@ -34,12 +47,22 @@ export type Subscription = z.infer<typeof Subscription>;
 export { BoundIdentity, BoundRef } from "./kinds/roleBindings";
 
 /**
- * The registry's repos and tags as the client reads them and the server stores them
- * (api/registry.ts), and the advisories (api/advisories.ts), a collection with no kind. Repos and
- * tags are kinds too: their definitions' read shapes require times these leave optional, so these
- * still describe them a second time.
+ * A repo as the client reads it and the server stores it: its definition's read shape, with its
+ * times optional (the registry's readers take a repo whose API leaves them out; the kind's
+ * outputs still require them, through its own read shape), and irv-server's `visibility`. Read
+ * once its `null`s are dropped, as the client does with every response (`withoutNulls`).
  */
-export { Repo, Tag, SyncConfig } from "./registry";
+export const RepoItem = readShapeOf(repos)
+  .partial({ createTime: true, updateTime: true })
+  // irv-server only: `public` repos (and their tags) are readable without a token.
+  .extend({ visibility: z.string().optional() });
+/** A repo as the API writes it: a `null` (the gateway's unset message) reads as absent. */
+export const Repo = z.preprocess(withoutNulls, RepoItem);
+export type Repo = z.infer<typeof Repo>;
+/** A tag as the API writes it: its definition's read shape, a `null` read as absent. */
+export const Tag = z.preprocess(withoutNulls, readShapeOf(tags));
+export type Tag = z.infer<typeof Tag>;
+/** The advisories (api/advisories.ts), a collection with no kind. */
 export { Advisory, AdvisoryEvent, Severity } from "./advisories";
 
 /**

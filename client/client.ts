@@ -158,7 +158,7 @@ export class IrvClient {
   /** The version streams of package `name` (registry v1 GetPackageVersionMetadata). */
   async packageVersions(name: string, o: CallOptions = {}): Promise<PackageVersionMetadata> {
     const path = `/registry/v1/versions/${name.split("/").map(encodeURIComponent).join("/")}`;
-    return checkShape(PackageVersionMetadata, await this.send("GET", path, { ...o }), `GET ${path}`) as PackageVersionMetadata;
+    return checkShape(PackageVersionMetadata, await this.send("GET", path, { ...o }), `GET ${path}`);
   }
 
   /**
@@ -170,7 +170,7 @@ export class IrvClient {
    */
   async lookupIdentity(issuer: string, subject: string, o: CallOptions = {}): Promise<LookedUpIdentity> {
     const path = `${COLLECTIONS.identities.path.replace("/v2beta1/", "/v1/")}/lookup`;
-    return checkShape(LookedUpIdentity, await this.send("GET", path, { ...o, query: { issuer, subject } }), `GET ${path}`) as LookedUpIdentity;
+    return checkShape(LookedUpIdentity, await this.send("GET", path, { ...o, query: { issuer, subject } }), `GET ${path}`);
   }
 
   /** One page of a List. */
@@ -182,13 +182,8 @@ export class IrvClient {
     if (skip) query.skip = skip;
     if (pageToken) query.page_token = pageToken;
     const raw = await this.send("GET", COLLECTIONS[c].path, { ...o, query });
-    const env = checkShape(envelopeOf(c), raw, `GET ${COLLECTIONS[c].path}`) as Record<string, unknown>;
-    return {
-      items: env[c] as Item<C>[],
-      nextPageToken: (env.nextPageToken as string | undefined) || undefined,
-      totalCount: Number(env.totalCount),
-      skipped: env.skipped as number,
-    };
+    const env = checkShape(envelopeOf(c), raw, `GET ${COLLECTIONS[c].path}`);
+    return { items: env[c], nextPageToken: env.nextPageToken || undefined, totalCount: Number(env.totalCount), skipped: env.skipped };
   }
 
   /**
@@ -349,7 +344,7 @@ function sameUid<T extends { uid: string }>(request: string, uid: string, item: 
   return item;
 }
 
-function checkShape(schema: z.ZodType, raw: unknown, what: string): unknown {
+function checkShape<T>(schema: z.ZodType<T>, raw: unknown, what: string): T {
   const r = schema.safeParse(withoutNulls(raw));
   if (!r.success) throw new ResponseShapeError(what, r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   return r.data;

@@ -5,23 +5,29 @@ import { KINDS, readShapeOf, type ReadShape } from "../api/kinds";
 
 type KindShapes = { [D in (typeof KINDS)[number] as D["kind"]]: z.ZodObject<ReadShape<D>, z.core.$loose> };
 
-/** The loose response shape of one item of each collection: each kind's from its definition. */
+/**
+ * The loose response shape of one item of each collection (read once the response's `null`s are
+ * dropped): each kind's from its definition, a repo's with its times optional.
+ */
 export const SHAPES = {
   ...(Object.fromEntries(KINDS.map((d) => [d.kind, readShapeOf(d)])) as KindShapes),
-  repos: resources.Repo,
-  tags: resources.Tag,
+  repos: resources.RepoItem,
   advisories: resources.Advisory,
 } satisfies Record<CollectionName, z.ZodType>;
 
 /** An item of collection `C` as the client returns it. */
 export type Item<C extends CollectionName> = z.infer<(typeof SHAPES)[C]>;
 
+/** A page of collection `C` as a List answers it, read. */
+export type Envelope<C extends CollectionName> = { [K in C]: Item<C>[] } & { nextPageToken?: string | null; totalCount: string; skipped: number };
+
 const envelopes = new Map<CollectionName, z.ZodType>();
 /** The list envelope schema of collection `c` (`{<c>: [...], nextPageToken, totalCount, skipped}`). */
-export function envelopeOf(c: CollectionName): z.ZodType {
+export function envelopeOf<C extends CollectionName>(c: C): z.ZodType<Envelope<C>> {
   let e = envelopes.get(c);
   if (!e) envelopes.set(c, (e = resources.listOf(c, SHAPES[c] as z.ZodType)));
-  return e;
+  // The cache holds each collection's envelope under its name, which the map's type cannot say.
+  return e as z.ZodType<Envelope<C>>;
 }
 
 /**

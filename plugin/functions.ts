@@ -19,6 +19,7 @@ import { converter, kindTypes, tsTypeSpec, type Json, type PropertySpec } from "
 import { isSecret, secret, unwrapSecrets } from "./secrets";
 import { BadRequestError } from "./errors";
 import type { Rec } from "../provider/resources/spec";
+import { isRecord } from "../provider/resources/values";
 import type { Context } from "../provider/resources/context";
 
 /** The schema token of a named result object: `irv:registry:Repo`. */
@@ -86,8 +87,12 @@ const FUNCTION_OF_TOKEN = new Map<string, FunctionDefinition>(FUNCTIONS.map((f) 
 /** `v` (an object of `def`'s shape, or an array of them) with its secret fields wrapped, nested objects included. */
 export function wrapResult(def: ObjectDefinition, v: unknown): unknown {
   if (Array.isArray(v)) return v.map((e) => wrapResult(def, e));
-  if (!v || typeof v !== "object") return v;
-  const out: Rec = { ...(v as Rec) };
+  return isRecord(v) ? wrapObject(def, v) : v;
+}
+
+/** Object `v` of `def`'s shape with its secret fields wrapped (see wrapResult). */
+function wrapObject(def: ObjectDefinition, v: Rec): Rec {
+  const out: Rec = { ...v };
   for (const [name, f] of Object.entries(def.fields)) {
     if (out[name] === undefined || out[name] === null) continue;
     const nested = objectOf(f.type, OBJECTS);
@@ -117,15 +122,14 @@ export async function invokeFunction(
           : [{ property: propertyPath(i.path) || "(arguments)", reason: i.message }],
       ),
     };
-  let result: object;
+  let result: Rec;
   try {
     result = await run(clients, parsed.data as never);
   } catch (e) {
     throw new Error(`${token}(${argsText(raw)}): ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
   const r = f.result;
-  const wrapped = "object" in r ? wrapResult(r.object, result) : { [r.list]: wrapResult(r.of, (result as Rec)[r.list]) };
-  return { result: wrapped as Rec };
+  return { result: "object" in r ? wrapObject(r.object, result) : { [r.list]: wrapResult(r.of, result[r.list]) } };
 }
 
 /** A zod issue's path as a Pulumi property path: `ids[1]`, `filters.name`. */

@@ -8,11 +8,15 @@
  */
 import { specialSecretSig, specialSigKey } from "../provider/sentinels";
 import type { Rec } from "../provider/resources/spec";
+import { isRecord } from "../provider/resources/values";
 
 /** True for a wrapped secret. */
 export function isSecret(v: unknown): v is { value: unknown } {
-  return !!v && typeof v === "object" && (v as Rec)[specialSigKey] === specialSecretSig;
+  return isRecord(v) && v[specialSigKey] === specialSecretSig;
 }
+
+/** True for an object that is not a list: a record of members. */
+const isMembers = (v: unknown): v is Rec => isRecord(v) && !Array.isArray(v);
 
 /**
  * `v` with every wrapped secret replaced by its value, at any depth. What holds no secret is
@@ -29,15 +33,17 @@ export function unwrapSecrets(v: unknown): unknown {
     });
     return out ?? v;
   }
-  if (v && typeof v === "object") {
-    let out: Rec | undefined;
-    for (const [k, x] of Object.entries(v)) {
-      const y = unwrapSecrets(x);
-      if (y !== x) (out ??= { ...(v as Rec) })[k] = y;
-    }
-    return out ?? v;
+  return isRecord(v) ? unwrapMembers(v) : v;
+}
+
+/** Record `v` with every wrapped secret among its members replaced by its value, at any depth (see unwrapSecrets). */
+export function unwrapMembers(v: Rec): Rec {
+  let out: Rec | undefined;
+  for (const [k, x] of Object.entries(v)) {
+    const y = unwrapSecrets(x);
+    if (y !== x) (out ??= { ...v })[k] = y;
   }
-  return v;
+  return out ?? v;
 }
 
 /** A wrapped secret of `value`. */
@@ -62,13 +68,20 @@ export function wrappedSecretPaths(v: unknown, at: Path = [], found: Path[] = []
 
 /** `v` with the value at `path` wrapped; a value absent, null or already inside a secret stays as it is. */
 function wrapAt(v: unknown, path: Path): unknown {
-  if (v === undefined || v === null || isSecret(v)) return v;
+  if (v === undefined || v === null) return v;
+  if (isMembers(v)) return wrapIn(v, path);
+  return path.length === 0 && !isSecret(v) ? secret(v) : v;
+}
+
+/** Record `v` with the value at `path` wrapped (at `[]`, the record itself), as `wrapAt`. */
+function wrapIn(v: Rec, path: Path): Rec {
+  if (isSecret(v)) return v;
   if (path.length === 0) return secret(v);
-  if (typeof v !== "object" || Array.isArray(v) || !(path[0] in v)) return v;
-  return { ...(v as Rec), [path[0]]: wrapAt((v as Rec)[path[0]], path.slice(1)) };
+  if (!(path[0] in v)) return v;
+  return { ...v, [path[0]]: wrapAt(v[path[0]], path.slice(1)) };
 }
 
 /** `props` with the values at `paths` wrapped as secrets (an earlier path wins over one inside it). */
 export function wrapSecrets(props: Rec, paths: readonly Path[]): Rec {
-  return paths.reduce<Rec>((out, p) => wrapAt(out, p) as Rec, props);
+  return paths.reduce<Rec>(wrapIn, props);
 }

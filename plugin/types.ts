@@ -137,7 +137,7 @@ function fieldTypesOf(d: KindDefinition, types: Types) {
   const body = jsonOf(createBodyOf(d));
   const item = jsonOf(readShapeOf(d));
   const fields: Record<string, TypeSpec> = {};
-  const required = { inputs: [] as string[], outputs: [] as string[] };
+  const required: { inputs: string[]; outputs: string[] } = { inputs: [], outputs: [] };
   for (const [name, f] of Object.entries(d.fields)) {
     const wire = wireNameOf(name, f);
     const j = f.input ? body : item;
@@ -159,7 +159,7 @@ function markMembers(d: KindDefinition, fields: Record<string, TypeSpec>, types:
       if (!properties?.[m]) throw new Error(`${d.className}.${name}: no member ${m}`);
     for (const m of f.secretMembers ?? []) properties![m].secret = true;
     // A member the API never returns is absent after an import: optional here; check asks for it on create.
-    if (Array.isArray(block.required)) block.required = (block.required as string[]).filter((m) => !f.writeOnlyMembers?.includes(m));
+    if (Array.isArray(block.required)) block.required = block.required.filter((m) => !f.writeOnlyMembers?.includes(m));
   }
 }
 

@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { secretPaths, type KINDS } from "../api/kinds";
 import type { Rec } from "../provider/resources/spec";
-import { wrappedSecretPaths, unwrapSecrets, wrapSecrets, type Path } from "./secrets";
+import { wrappedSecretPaths, unwrapMembers, wrapSecrets, type Path } from "./secrets";
 import { valuesOf, type ReadAnswer, type StructBytes } from "./wire";
 
 /** A Struct the engine sent, decoded once: as sent (secrets wrapped), plain, and where its secrets were. */
@@ -24,10 +24,10 @@ const valuesIn = (s: structproto.Struct | StructBytes): Rec => (s instanceof str
 /** A Struct, or its bytes as they arrived. */
 export function decode(s: structproto.Struct | StructBytes): Decoded {
   const sent = valuesIn(s);
-  return { bytes: s instanceof structproto.Struct ? undefined : s, sent, plain: unwrapSecrets(sent) as Rec, secrets: wrappedSecretPaths(sent) };
+  return { bytes: s instanceof structproto.Struct ? undefined : s, sent, plain: unwrapMembers(sent), secrets: wrappedSecretPaths(sent) };
 }
 /** A Struct, or its bytes, as plain values, secrets unwrapped (where they were is not kept: see decode). */
-export const plain = (s: structproto.Struct | StructBytes): Rec => unwrapSecrets(valuesIn(s)) as Rec;
+export const plain = (s: structproto.Struct | StructBytes): Rec => unwrapMembers(valuesIn(s));
 /** A Struct of `v`, with `undefined` members dropped (Struct refuses them). */
 export const struct = (v: Rec): structproto.Struct => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
 /** Values with what arrived secret (`alsoSecret`) and the kind's secret values (`code`, `oidc.clientSecret`) wrapped at their paths. */

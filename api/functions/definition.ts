@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { definitionOf, fieldEntries, type FieldDefinition, type Kind } from "../kinds";
+import { definitionOf, fieldEntries, wireNameOf, type DefinitionOf, type FieldDefinition, type Kind, type KindDefinition } from "../kinds";
 import type { Module } from "../modules";
 
 export type { Module };
@@ -79,6 +79,27 @@ const UID: ResultField = { type: "string", description: "Its uid." };
 const mayLack = (f: FieldDefinition) => (f.read as { _zod?: { optout?: string } } | undefined)?._zod?.optout === "optional";
 
 /**
+ * Field `name` of `kind`'s definition as a result reports it: its type, description, wire name
+ * and secrecy, optional where an item may lack it. Its schema type is its SDK type's (a result
+ * object that shares the kind's schema types says so in `of`, as `kindResult` does).
+ */
+export function kindField<K extends Kind>(kind: K, name: keyof DefinitionOf<K>["fields"] & string): ResultField {
+  const d: KindDefinition = definitionOf(kind);
+  return resultFieldOf(name, d.fields[name]);
+}
+
+const resultFieldOf = (name: string, f: FieldDefinition): ResultField => {
+  const wire = wireNameOf(name, f);
+  return {
+    type: f.type,
+    description: f.description,
+    ...(wire !== name ? { wire } : {}),
+    ...(f.secret ? { secret: true } : {}),
+    ...(mayLack(f) ? { optional: true } : {}),
+  };
+};
+
+/**
  * The result object of a kind, from its definition in api/kinds: `uid`, the parent (derived from
  * the uid, `optional` where the item can sit at the root), `extra`, then every field the API
  * returns (what `readBack` reads), in the kind's order, optional where an item may lack it.
@@ -91,14 +112,7 @@ export function kindResult(
   const fields: Record<string, ResultField> = { uid: { ...UID, description: `The ${d.label}'s uid.` }, [d.parentField]: o.parent, ...o.extra };
   for (const [name, f] of fieldEntries(d.fields)) {
     if (name === d.parentField || f.writeOnly) continue;
-    const optional = mayLack(f) || o.optional?.(name);
-    fields[name] = {
-      type: f.type,
-      description: f.description,
-      of: { kind, field: name },
-      ...(f.secret ? { secret: true } : {}),
-      ...(optional ? { optional: true } : {}),
-    };
+    fields[name] = { ...resultFieldOf(name, f), of: { kind, field: name }, ...(o.optional?.(name) ? { optional: true } : {}) };
   }
   if (o.optional?.("uid")) fields.uid = { ...fields.uid, optional: true };
   return { name: o.name, module: d.module, description: o.description ?? `A ${d.label} as the functions return it.`, fields };

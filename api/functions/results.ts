@@ -1,10 +1,10 @@
 /**
- * The objects the functions return. Groups, roles and identities are their kinds' fields (from
- * api/kinds); repositories, tags and advisories are read-only collections with no kind, so their
- * fields are described here.
+ * The objects the functions return. Groups, roles, identities, repos and tags are their kinds'
+ * fields (from api/kinds); advisories and package versions are read-only collections with no
+ * kind, so their fields are described here.
  */
-import { common } from "../kinds";
-import { kindResult, type ObjectDefinition, type ResultField } from "./definition";
+import { repos, tags } from "../kinds";
+import { kindField, kindResult, type ObjectDefinition, type ResultField } from "./definition";
 
 export const GroupResult = kindResult("groups", {
   name: "GroupResult",
@@ -56,44 +56,55 @@ export const RepoSyncConfig = {
   },
 } satisfies ObjectDefinition;
 
+/** Field `name` of a repo (api/kinds/repos.ts), as the results report it. */
+const repoField = (name: keyof typeof repos.fields) => kindField("repos", name);
+/** Field `name` of a tag (api/kinds/tags.ts), as the results report it. */
+const tagField = (name: keyof typeof tags.fields) => kindField("tags", name);
+
+/**
+ * A repo as the functions read it: its kind's fields but the parent, with irv-server's
+ * `visibility`, and its times optional (the functions take a repo whose API leaves them out, as
+ * api/resources.ts reads one).
+ */
 export const Repo = {
   name: "RepoResult",
   module: "registry",
   description: "An image repository, as the functions read it.",
   fields: {
     uid: text("The repository's uid."),
-    name: text("Its name, e.g. `nginx`."),
-    description: common.description,
-    catalogTier: text(
-      "Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.",
-    ),
-    bundles: texts("The bundles it belongs to."),
-    aliases: texts("Other names it is known by."),
-    activeTags: texts("The tags currently maintained."),
-    syncConfig: { type: "RepoSyncConfig", description: "Where it syncs from, when it is synced from another repository.", optional: true, wire: "sync_config" },
-    customOverlay: {
-      type: "object",
-      description: "The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.",
-      optional: true,
-    },
+    name: repoField("name"),
+    description: repoField("description"),
+    catalogTier: repoField("catalogTier"),
+    bundles: repoField("bundles"),
+    aliases: repoField("aliases"),
+    activeTags: repoField("activeTags"),
+    // The block as the API returns it, with the members the platform sets, which the kind's request rule (`SyncConfig`) leaves out.
+    syncConfig: { ...repoField("syncConfig"), type: "RepoSyncConfig" },
+    // As the API writes it: the SDK's result leaves it untyped.
+    customOverlay: { ...repoField("customOverlay"), type: "object" },
     visibility: optional(text("`public` or `private` where the API says (irv-server does); public repos need no credentials.")),
-    readme: optional(text("Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.")),
-    createTime: optional(time("When it was created")),
-    updateTime: optional(time("When it was last updated")),
+    // Which function reads it, not how a resource writes it (the kind's description).
+    readme: optional({
+      ...repoField("readme"),
+      description: "Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.",
+    }),
+    createTime: optional(repoField("createTime")),
+    updateTime: optional(repoField("updateTime")),
   },
 } satisfies ObjectDefinition;
 
+/** A tag as the functions read it: its kind's fields but the parent. */
 export const Tag = {
   name: "TagResult",
   module: "registry",
   description: "A tag of a repository (its uid is under the repository's).",
   fields: {
     uid: text("The tag's uid."),
-    name: text("The tag, e.g. `latest`."),
-    digest: text("The digest of the manifest it points at."),
-    updateTime: optional(time("When it last moved")),
-    deprecated: { type: "boolean", description: "Whether it is deprecated." },
-    bundles: texts("The bundles it belongs to."),
+    name: tagField("name"),
+    digest: tagField("digest"),
+    updateTime: tagField("updateTime"),
+    deprecated: tagField("deprecated"),
+    bundles: tagField("bundles"),
   },
 } satisfies ObjectDefinition;
 

@@ -13,7 +13,8 @@ export const JSON_OPTIONS: protobuf.IConversionOptions = { json: true, longs: St
 
 /** The proto name of a field of the built descriptors (their names are JSON names). */
 export function protoNameOf(field: protobuf.Field): string {
-  return (field.options?.proto_name as string | undefined) ?? field.name;
+  const name: unknown = field.options?.proto_name;
+  return typeof name === "string" ? name : field.name;
 }
 
 function messageJson(m: ProtoMessage): protobuf.IType & { nested?: Record<string, unknown> } {
@@ -95,10 +96,13 @@ function parseDuration(s: string): { seconds: number; nanos: number } {
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The JSON forms protojson gives the well-known types, read: string -> message fields. */
+/** The paths of a FieldMask's JSON form (lowerCamelCase, joined by commas), as proto names. */
+const readMask = (s: string): { paths: string[] } => ({ paths: s === "" ? [] : s.split(",").map(snake) });
+
 const READ_JSON: Record<string, (s: string) => Record<string, unknown>> = {
   ".google.protobuf.Timestamp": parseTimestamp,
   ".google.protobuf.Duration": parseDuration,
-  ".google.protobuf.FieldMask": (s) => ({ paths: s === "" ? [] : s.split(",").map(snake) }),
+  ".google.protobuf.FieldMask": readMask,
 };
 
 /** `json` with the well-known types' JSON forms read into their fields, for `type.fromObject`. */
@@ -133,7 +137,7 @@ function readAny(any: protobuf.Type, json: unknown): unknown {
 }
 
 /** The paths of a FieldMask's JSON form, as proto names. */
-export const maskPathsOf = (json: string): string[] => READ_JSON[".google.protobuf.FieldMask"](json).paths as string[];
+export const maskPathsOf = (json: string): string[] => readMask(json).paths;
 
 /** A message of `type` from protojson (unknown members ignored, `null` as unset). */
 export function fromJson(type: protobuf.Type, json: unknown): protobuf.Message {
@@ -206,5 +210,5 @@ function installWrappers(): void {
     return `${s < 0 || n < 0 ? "-" : ""}${Math.abs(s)}${fraction(Math.abs(n))}s`;
   });
   // protojson writes a mask's paths in lowerCamelCase, joined by commas.
-  write("FieldMask", (m) => ((m.paths as string[] | undefined) ?? []).map(jsonName).join(","));
+  write("FieldMask", (m) => (Array.isArray(m.paths) ? m.paths : []).map(jsonName).join(","));
 }

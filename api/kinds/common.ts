@@ -112,20 +112,29 @@ export function named<const F extends Omit<FieldDefinition, "type">>(f: F): Flat
   return { type, ...f };
 }
 
+/**
+ * A field of an enum type (`proto.type` names the enum): the wire and the SDK carry the value's
+ * name, a string.
+ */
+export function enumeration<const P extends ProtoField, const F extends Omit<FieldDefinition, "type" | "proto">>(
+  proto: P,
+  f: F,
+): Flat<{ type: "string" } & F & { proto: P }> {
+  return { type: "string", ...f, proto };
+}
+
+/** The uid of the parent (in the path) of kind `refersTo`, described by `description`; changing it replaces the resource. */
+const parentUid =
+  <const R extends FieldDefinition["refersTo"]>(refersTo: R) =>
+  (description: string) =>
+    ({ type: "string", description, input: true, replace: true, refersTo }) as const;
+
 /** Fields most kinds share. */
 export const common = {
-  description: {
-    type: "string",
-    description: "Free text.",
-    input: true,
-    default: "",
-    schema: rule.description.optional(),
-    read: z.string().default(""),
-  },
-  createTime: { type: "string", description: "When it was created (RFC 3339).", read: z.string() },
-  updateTime: { type: "string", description: "When it last changed (RFC 3339).", read: z.string() },
-  /** The owning group's uid (the parent, in the path); changing it replaces the resource. */
-  groupUid: (description: string) => ({ type: "string", description, input: true, replace: true, refersTo: "groups" }) as const,
+  /** The owning group's uid. */
+  groupUid: parentUid("groups"),
+  /** The repo's uid, for what lives in a repo. */
+  repoUid: parentUid("repos"),
   /** A name, by the API's rule for names (`schema`: a tighter one), as field `number` of the kind's message. */
   name: <S extends z.ZodType<string> = typeof rule.name>(description: string, number: number, schema?: S) =>
     scalar({ number, type: "string", behavior: ["REQUIRED"] }, { description, input: true, schema: schema ?? rule.name }),
@@ -133,7 +142,13 @@ export const common = {
 
 /** The common fields as fields of a kind's message, by their numbers there. */
 export const numbered = {
-  description: (number: number) => ({ ...common.description, proto: { number, type: "string" } }) as const,
-  createTime: (number: number) => ({ ...common.createTime, proto: { number, type: TIMESTAMP, behavior: ["OUTPUT_ONLY"] } }) as const,
-  updateTime: (number: number) => ({ ...common.updateTime, proto: { number, type: TIMESTAMP, behavior: ["OUTPUT_ONLY"] } }) as const,
+  description: (number: number) =>
+    scalar(
+      { number, type: "string" },
+      { description: "Free text.", input: true, default: "", schema: rule.description.optional(), read: z.string().default("") },
+    ),
+  createTime: (number: number) =>
+    scalar({ number, type: TIMESTAMP, behavior: ["OUTPUT_ONLY"] }, { description: "When it was created (RFC 3339).", read: z.string() }),
+  updateTime: (number: number) =>
+    scalar({ number, type: TIMESTAMP, behavior: ["OUTPUT_ONLY"] }, { description: "When it last changed (RFC 3339).", read: z.string() }),
 };

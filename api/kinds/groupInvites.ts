@@ -153,7 +153,7 @@ export const groupInvites = defineKind({
       proto: { number: 10, type: "GroupInviteRole", behavior: ["OUTPUT_ONLY"] },
       read: InviteRole.optional(),
     }),
-    keyId: { type: "string", description: "The invite's key id.", proto: { number: 8, type: "string", behavior: ["OUTPUT_ONLY"] }, read: z.string() },
+    keyId: scalar({ number: 8, type: "string", behavior: ["OUTPUT_ONLY"] }, { description: "The invite's key id.", read: z.string() }),
     /** Present in the create response only. */
     code: {
       type: "string | null",

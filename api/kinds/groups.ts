@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as f from "../fields";
-import { common, numbered, scalar } from "./common";
+import { common, enumeration, numbered, scalar } from "./common";
 import { defineKind, IAM_PACKAGE } from "./definition";
 
 /** The platform's organization kinds (`OrgKind`): a subgroup has its root's. */
@@ -46,13 +46,7 @@ export const groups = defineKind({
     notes: ["Deleting a group that still holds anything fails with the API's reason; Pulumi deletes a group's contents first when the program declares them."],
   },
   fields: {
-    parentUid: {
-      type: "string",
-      description: "The parent group's uid (the organization's uid for a top-level group).",
-      input: true,
-      replace: true,
-      refersTo: "groups",
-    },
+    parentUid: common.groupUid("The parent group's uid (the organization's uid for a top-level group)."),
     name: { ...common.name("The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.", 2), schema: f.groupName },
     description: numbered.description(3),
     verified: scalar(
@@ -68,18 +62,20 @@ export const groups = defineKind({
       proto: { number: 4, type: "int32", keyType: "string", behavior: ["OUTPUT_ONLY"] },
       read: z.record(z.string(), z.number()).default({}),
     },
-    kind: {
-      type: "string",
-      description: "The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's.",
-      proto: { number: 8, type: "OrgKind" },
-      read: z.string().default("ORG_KIND_UNSPECIFIED"),
-    },
-    status: {
-      type: "string",
-      description: "The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's.",
-      proto: { number: 9, type: "OrgStatus", behavior: ["OUTPUT_ONLY"] },
-      read: z.string().default("ORG_STATUS_UNSPECIFIED"),
-    },
+    kind: enumeration(
+      { number: 8, type: "OrgKind" },
+      {
+        description: "The organization's kind (`ORG_KIND_CUSTOMER`, ...): a subgroup has its root's.",
+        read: z.string().default("ORG_KIND_UNSPECIFIED"),
+      },
+    ),
+    status: enumeration(
+      { number: 9, type: "OrgStatus", behavior: ["OUTPUT_ONLY"] },
+      {
+        description: "The organization's provisioning status (`ORG_STATUS_READY`, ...): a subgroup has its root's.",
+        read: z.string().default("ORG_STATUS_UNSPECIFIED"),
+      },
+    ),
     createTime: numbered.createTime(6),
     updateTime: numbered.updateTime(7),
   },

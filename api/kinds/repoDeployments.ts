@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { named } from "./common";
+import { common, named } from "./common";
 import { defineKind, REGISTRY_V1_PACKAGE } from "./definition";
 
 /** The longest chart URL (a chart's `repo`, `source` or `chart`) irv-server accepts: its bound (the platform states none). */
@@ -80,13 +80,7 @@ export const repoDeployments = defineKind({
     importNotes: ["Import it by its repo's uid: `pulumi import irv:registry:RepoDeployment podinfo <repo uid>`."],
   },
   fields: {
-    repoUid: {
-      type: "string",
-      description: "The repo whose image the charts deploy: its uid is the deployment's.",
-      input: true,
-      replace: true,
-      refersTo: "repos",
-    },
+    repoUid: common.repoUid("The repo whose image the charts deploy: its uid is the deployment's."),
     charts: named({
       description: "The Helm charts that deploy the image (at least one: a deployment with none is none); their order is no change.",
       input: true,

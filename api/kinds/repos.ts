@@ -2,7 +2,7 @@ import { z } from "zod";
 import * as f from "../fields";
 import { CATALOG_TIERS, README_MAX } from "../registry";
 import { withSuggestion } from "../suggest";
-import { common, numbered, scalar, named } from "./common";
+import { common, enumeration, numbered, scalar, named } from "./common";
 import { defineKind, outputOnly, REGISTRY_PACKAGE, type ProtoField } from "./definition";
 
 /** How long a synced repo keeps syncing when nobody says otherwise: the protos' "14 days from creation". */
@@ -223,16 +223,17 @@ export const repos = defineKind({
       part: { suffix: "readme", member: "content" },
       schema: z.string().max(README_MAX, `must be at most ${README_MAX} characters`).optional(),
     },
-    catalogTier: {
-      type: "string",
-      description: "Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.",
-      input: true,
-      default: "CATALOG_TIER_UNSPECIFIED",
-      proto: { number: 4, type: "CatalogTier", behavior: ["OPTIONAL"] },
-      codec: tierCodec,
-      schema: CatalogTier.optional(),
-      read: z.string().default("CATALOG_TIER_UNSPECIFIED"),
-    },
+    catalogTier: enumeration(
+      { number: 4, type: "CatalogTier", behavior: ["OPTIONAL"] },
+      {
+        description: "Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.",
+        input: true,
+        default: "CATALOG_TIER_UNSPECIFIED",
+        codec: tierCodec,
+        schema: CatalogTier.optional(),
+        read: z.string().default("CATALOG_TIER_UNSPECIFIED"),
+      },
+    ),
     bundles: scalar(
       { number: 5, type: "string", repeated: true, behavior: ["OPTIONAL"] },
       {

@@ -1,5 +1,5 @@
 import * as f from "../fields";
-import { scalar } from "./common";
+import { common, scalar } from "./common";
 import { defineKind, EVENTS_PACKAGE } from "./definition";
 
 /**
@@ -42,13 +42,7 @@ export const subscriptions = defineKind({
     ],
   },
   fields: {
-    parentUid: {
-      type: "string",
-      description: "The group the subscription lives in, which sets the scope of the events it receives.",
-      input: true,
-      replace: true,
-      refersTo: "groups",
-    },
+    parentUid: common.groupUid("The group the subscription lives in, which sets the scope of the events it receives."),
     sink: scalar(
       { number: 2, type: "string", behavior: ["REQUIRED"] },
       {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { scalar } from "./common";
+import { common, scalar } from "./common";
 import { defineKind, REGISTRY_PACKAGE } from "./definition";
 import { REPO_LIST_MAX } from "./repos";
 
@@ -59,7 +59,7 @@ export const tags = defineKind({
     notes: ["Tags cannot be updated: any change replaces the tag (the old one is deleted first, since the new one takes its name)."],
   },
   fields: {
-    repoUid: { type: "string", description: "The repo the tag is in.", input: true, replace: true, refersTo: "repos" },
+    repoUid: common.repoUid("The repo the tag is in."),
     name: scalar(
       { number: 2, type: "string", behavior: ["REQUIRED"] },
       {

@@ -22,7 +22,9 @@ export async function knownOf(items: readonly ResourceItem[], client: IrvClient 
   for (const [uid, r] of remote) {
     const name = typeof r.item.name === "string" ? r.item.name : undefined;
     if (name) names.set(uid, name);
-    if (r.kind === "roles") roles.set(uid, { name, capabilities: Array.isArray(r.item.capabilities) ? (r.item.capabilities as string[]) : undefined });
+    const caps = r.item.capabilities;
+    if (r.kind === "roles")
+      roles.set(uid, { name, capabilities: Array.isArray(caps) && caps.every((c): c is string => typeof c === "string") ? caps : undefined });
   }
   return { roles, names };
 }

@@ -98,19 +98,22 @@ async function audienceOf(audience: string | undefined): Promise<string> {
   return audience;
 }
 
-async function login(values: Record<string, string | boolean | undefined>, io: Io): Promise<number> {
-  const identity = values.identity as string | undefined;
-  const tokenFile = values["identity-token"] as string | undefined;
+/** The options `irv auth login` takes, as parseArgs reads them. */
+type LoginOptions = { identity?: string; "identity-token"?: string; "api-url"?: string; "auth-url"?: string };
+
+async function login(values: LoginOptions, io: Io): Promise<number> {
+  const identity = values.identity;
+  const tokenFile = values["identity-token"];
   if (!identity) throw new UsageError("--identity <uid> is required\nRun `irv auth --help` for usage.");
   if (!tokenFile) throw new UsageError("--identity-token <file> is required\nRun `irv auth --help` for usage.");
   if (JWT_SHAPE.test(tokenFile.trim()))
     throw new UsageError(
       "--identity-token takes the path of a file holding the token, not the token itself (a token on the command line shows in ps and in shell history)",
     );
-  const apiUrlRaw = (values["api-url"] as string | undefined) || process.env.IRV_API_URL;
+  const apiUrlRaw = values["api-url"] || process.env.IRV_API_URL;
   if (!apiUrlRaw) throw new UsageError("no API URL: give --api-url or set IRV_API_URL");
   const apiUrl = checkUrl("--api-url", apiUrlRaw);
-  const authUrl = checkUrl("--auth-url", (values["auth-url"] as string | undefined) || process.env.IRV_AUTH_URL || `${apiUrl}/auth`);
+  const authUrl = checkUrl("--auth-url", values["auth-url"] || process.env.IRV_AUTH_URL || `${apiUrl}/auth`);
   const identityTokenFile = path.resolve(tokenFile);
   try {
     await access(identityTokenFile, constants.R_OK);

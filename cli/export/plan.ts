@@ -98,7 +98,7 @@ export function planProgram(snap: OrgSnapshot, opts: GenerateOptions): ProgramPl
       for (const [field, f] of fieldEntries(def.fields)) {
         if (!f.input) continue;
         const value = field === def.parentField ? owner(x) : live[field];
-        args[field] = f.refersTo ? ref(value ? wellFormed(value as string, rule.kind) : undefined, about(def, field, f, x)) : value;
+        args[field] = f.refersTo ? ref(value ? wellFormed(value, rule.kind) : undefined, about(def, field, f, x)) : value;
       }
       for (const [field, member] of secretInputs(def)) {
         const key = camel(`${name.logical}-${snakeOf(member ?? field).replace(/_/g, "-")}`);

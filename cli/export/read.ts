@@ -54,8 +54,12 @@ export async function readOrg(client: IrvClient, groupUid: string, progress: Pro
  * `uid`, when it is one: uids from the server reach the generated program, its import file and
  * the commands `irv export` prints, so one that is not a uid stops the export.
  */
-export function wellFormed(uid: string, c: CollectionName): string {
-  if (!isUid(uid)) throw new WrongAnswerError(`GET ${COLLECTIONS[c].path}`, `the API sent ${JSON.stringify(visible(uid))} where a uid belongs`);
+export function wellFormed(uid: unknown, c: CollectionName): string {
+  if (typeof uid !== "string" || !isUid(uid))
+    throw new WrongAnswerError(
+      `GET ${COLLECTIONS[c].path}`,
+      `the API sent ${JSON.stringify(typeof uid === "string" ? visible(uid) : uid)} where a uid belongs`,
+    );
   return uid;
 }
 

@@ -120,7 +120,7 @@ export async function discover(issuer: string): Promise<{ keys: JWTVerifyGetKey;
   if (doc.issuer !== issuer) throw new Error(`the discovery document at ${url} names issuer ${JSON.stringify(doc.issuer)}, not ${JSON.stringify(issuer)}`);
   if (typeof doc.jwks_uri !== "string") throw new Error(`the discovery document at ${url} has no jwks_uri`);
   const announced = Array.isArray(doc.id_token_signing_alg_values_supported)
-    ? doc.id_token_signing_alg_values_supported.filter((a): a is string => SUPPORTED_ALGS.includes(a as string))
+    ? doc.id_token_signing_alg_values_supported.filter((a): a is string => typeof a === "string" && SUPPORTED_ALGS.includes(a))
     : [];
   return { keys: createRemoteJWKSet(new URL(doc.jwks_uri), { timeoutDuration: DISCOVERY_TIMEOUT_MS }), algorithms: announced.length ? announced : ["RS256"] };
 }

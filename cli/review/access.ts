@@ -162,6 +162,12 @@ export function sentence(e: AccessEntry, verb: "gains" | "loses", q: (s: string)
   return `${q(e.subject.name)} ${verb} ${e.capabilities.map(q).join(", ")} on ${where}, through the ${e.binding.kind === "iam.RoleBinding" ? "binding" : e.binding.kind === "iam.GroupInvite" ? "invite" : "identity provider"} ${q(e.binding.name)} of role ${q(e.role.name)}`;
 }
 
+/** List setting `name` of a gate's settings: its names (policy/config.ts refuses a list setting that holds anything else). */
+function names(settings: Record<string, unknown>, name: string): string[] {
+  const v = settings[name];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+}
+
 /** The access gates' findings on what `change` gains, under `config` and the command line's gates. */
 export function gateFindings(change: AccessChange, after: Model, config: PolicyConfig, o: GateOptions = {}): Finding[] {
   const out: Finding[] = [];
@@ -186,7 +192,7 @@ export function gateFindings(change: AccessChange, after: Model, config: PolicyC
   for (const gate of ACCESS_GATES) {
     const { enforcementLevel, settings } = effective(gate, config);
     if (enforcementLevel === "disabled" || o.allow?.includes(gate.id)) continue;
-    const allow = [...(settings.allow as string[]), ...(o.allow ?? [])];
+    const allow = [...names(settings, "allow"), ...(o.allow ?? [])];
     for (const e of change.gained) {
       if (allowed(e, allow)) continue;
       if (gate.id === "irv-workload-iam-write") {
@@ -197,7 +203,7 @@ export function gateFindings(change: AccessChange, after: Model, config: PolicyC
       }
       if (gate.id === "irv-pattern-identity-admin") {
         const subject = after.subjects.get(e.subject.key);
-        const caps = e.capabilities.filter((c) => patternIdentityAdmin(subject, c, settings.capabilities as string[]));
+        const caps = e.capabilities.filter((c) => patternIdentityAdmin(subject, c, names(settings, "capabilities")));
         if (caps.length)
           out.push({
             ...finding(gate.id, enforcementLevel, e, caps, gate.fix),
@@ -206,7 +212,7 @@ export function gateFindings(change: AccessChange, after: Model, config: PolicyC
         continue;
       }
       const guards = [
-        { capabilities: settings.capabilities as string[], groups: settings.groups as string[] },
+        { capabilities: names(settings, "capabilities"), groups: names(settings, "groups") },
         ...(o.gates ?? []).map((g) => ({ capabilities: g.capabilities, groups: [g.group] })),
       ];
       const caps = new Set<string>();

@@ -453,7 +453,7 @@ export const TERRAFORM_DATA_SOURCES: Record<string, TfDataSource> = {
  * What the Terraform provider manages that pulumi-irv does not: left out of the mapping, so the
  * converter reports them as having no mapping (docs/from-terraform.md lists them).
  */
-export const NOT_MAPPED = {
+export const NOT_MAPPED: { resources: string[]; dataSources: string[] } = {
   resources: ["chainguard_apko_build"],
-  dataSources: [] as string[],
+  dataSources: [],
 };

@@ -9,6 +9,7 @@
  */
 import { definitionOf, tokenOf, type Kind } from "../../api/kinds";
 import { FUNCTIONS } from "../../api/functions";
+import { isRecord } from "../../provider/resources/values";
 import { packageSchema, VERSION } from "../schema";
 import { TERRAFORM_DATA_SOURCES, TERRAFORM_PROVIDER, TERRAFORM_RESOURCES, TERRAFORM_VERSION, type TfMember, type TfNested } from "./chainguard";
 
@@ -63,8 +64,8 @@ const resourceShimOf = (attributes: Record<string, TfMember>): Json => Object.fr
 
 /** A Pulumi schema type's properties, from a property's `$ref` (or its array items'). */
 function nestedProperties(p: Json | undefined, types: Record<string, Json>): Properties | undefined {
-  const ref = (p?.$ref ?? (p?.items as Json | undefined)?.$ref) as string | undefined;
-  return ref?.startsWith("#/types/") ? (types[ref.slice("#/types/".length)]?.properties as Properties) : undefined;
+  const ref = p?.$ref ?? (isRecord(p?.items) ? p.items.$ref : undefined);
+  return typeof ref === "string" && ref.startsWith("#/types/") ? (types[ref.slice("#/types/".length)]?.properties as Properties) : undefined;
 }
 
 /**

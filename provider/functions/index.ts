@@ -12,7 +12,8 @@ import type { ClientSource } from "./query";
 export * from "./query";
 export { iam, registry, vulnerabilities };
 
-type Implementation = (clients: ClientSource, args: never) => Promise<object>;
+/** A function's implementation: its result is an object of its definition's fields, read member by member. */
+type Implementation = (clients: ClientSource, args: never) => Promise<Record<string, unknown>>;
 const MODULES: Record<string, Record<string, unknown>> = { iam, registry, vulnerabilities };
 
 /** The implementation of each function, by token (`irv:iam:getGroup`). */

@@ -21,6 +21,7 @@ import {
   Tag as TagObject,
   Versions as VersionsObject,
 } from "../../api/functions/results";
+import type { ItemOf, tags } from "../../api/kinds";
 import { NO_CREDENTIALS } from "../../client/auth";
 import { ConfigurationError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
@@ -58,15 +59,8 @@ export interface Repo {
   /** Its README (Markdown): getRepo reads it; getRepos leaves it out. */
   readme?: string;
 }
-/** A tag of a repository (its uid is under the repo's). */
-export interface Tag {
-  uid: string;
-  name: string;
-  digest: string;
-  updateTime?: string;
-  deprecated: boolean;
-  bundles: string[];
-}
+/** A tag of a repository (its uid is under the repo's): its definition's fields (api/kinds). */
+export type Tag = ItemOf<typeof tags>;
 
 /** Where a version stream is built from. */
 export interface PackageVersionSource {

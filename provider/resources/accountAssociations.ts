@@ -9,9 +9,9 @@ export type AccountAssociationOutputs = Outputs<"accountAssociations">;
 
 const spec: KindSpec<"accountAssociations"> = {
   ...factsOf("accountAssociations", (a) => a.uid),
-  async recover(client, i, since, call) {
+  async recover(ctx, i, since) {
     try {
-      const a = await client.get("accountAssociations", i.groupUid, call);
+      const a = await ctx.client().get("accountAssociations", i.groupUid, ctx.call);
       return Date.parse(a.createTime) >= since ? a : undefined;
     } catch (e) {
       if (e instanceof NotFoundError) return undefined;

@@ -1,25 +1,19 @@
 /** Adoption: `create` with `adoptUid` takes over an existing resource instead of making one. */
 import type { Kind } from "../../api/kinds";
-import type { IrvClient } from "../../client/client";
 import { NotFoundError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
 import { changesOf, updateBody } from "./diff";
 import { outputsFor } from "./outputs";
 import { partsGiven, splitMask, writeParts } from "./parts";
-import type { Call, Inputs, KindSpec, Outputs, Rec } from "./spec";
+import type { Operation } from "./context";
+import type { Inputs, KindSpec, Outputs, Rec } from "./spec";
 
 /** Takes over `uid`, the inputs' `adoptUid`: checks it exists and matches, then PATCHes it to the inputs. */
-export async function adopt<K extends Kind>(
-  client: IrvClient,
-  spec: KindSpec<K>,
-  ins: Inputs<K>,
-  uid: string,
-  call: Call,
-): Promise<{ id: string; outs: Outputs<K> }> {
+export async function adopt<K extends Kind>(ctx: Operation, spec: KindSpec<K>, ins: Inputs<K>, uid: string): Promise<{ id: string; outs: Outputs<K> }> {
   const byName: Rec = ins;
   let item: Item<K>;
   try {
-    item = await client.get(spec.collection, uid, call);
+    item = await ctx.client().get(spec.collection, uid, ctx.call);
   } catch (e) {
     if (e instanceof NotFoundError) throw new Error(`adoptUid ${uid}: no ${spec.label} with this uid exists (or the caller cannot see it)`);
     throw e;
@@ -38,7 +32,7 @@ export async function adopt<K extends Kind>(
   const mask = [...new Set([...c.mask, ...(spec.adoptAlwaysMask?.(ins) ?? [])])];
   // Parts the inputs give are written whatever the live ones hold: adoption does not read them.
   const { item: itemMask } = splitMask(spec, mask);
-  const updated = itemMask.length ? await client.update(spec.collection, uid, updateBody(spec, ins, itemMask), itemMask, call) : item;
-  const final = await writeParts(client, spec, updated, ins, partsGiven(spec, ins), call);
+  const updated = itemMask.length ? await ctx.client().update(spec.collection, uid, updateBody(spec, ins, itemMask), itemMask, ctx.call) : item;
+  const final = await writeParts(ctx, spec, updated, ins, partsGiven(spec, ins));
   return { id: final.uid, outs: outputsFor(spec, final, ins) };
 }

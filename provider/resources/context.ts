@@ -36,7 +36,15 @@ export function contextOf(session: Session, call: Partial<Call> = {}, reads?: Re
 }
 
 /**
- * The context's call with its deadline fixed: the given one, or the default budget (five
- * minutes) from now, which a create, update or delete runs under.
+ * A context whose call has its deadline fixed: what a create, update or delete runs with, and
+ * every hook it calls (a lost create's recovery, ./create.ts).
  */
-export const callOf = (ctx: Context): Call => ({ ...ctx.call, deadline: ctx.call.deadline ?? Date.now() + DEFAULT_OPERATION_MS });
+export interface Operation extends Context {
+  call: Call;
+}
+
+/** `ctx` as an operation: under its call's deadline, or the default budget (five minutes) from now. */
+export const operationOf = (ctx: Context): Operation => until(ctx, ctx.call.deadline ?? Date.now() + DEFAULT_OPERATION_MS);
+
+/** `ctx` with its call's deadline at `deadline` (ms since the epoch), all else the same. */
+export const until = (ctx: Context, deadline: number): Operation => ({ ...ctx, call: { ...ctx.call, deadline } });

@@ -3,12 +3,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { COLLECTIONS, type CollectionName } from "../../api/collections";
 import type { Kind } from "../../api/kinds";
 import { isUid } from "../../api/uid";
-import type { IrvClient } from "../../client/client";
 import { DeadlineExceededError, TransportError, WrongAnswerError } from "../../client/errors";
 import { backoff } from "../../client/retry";
 import type { Item } from "../../client/shapes";
+import { until, type Context, type Operation } from "./context";
 import { propagating } from "./recent-groups";
-import type { Call, Inputs, KindSpec, Rec } from "./spec";
+import type { Inputs, KindSpec, Rec } from "./spec";
 
 /** First and largest pause between a lost create and its next attempt, ms. */
 const RECREATE_MIN_MS = 250;
@@ -25,10 +25,10 @@ const LATE_LOOKUP_MS = 15_000;
  * its time budget is looked up once more before failing, so one that landed is kept rather than
  * orphaned.
  */
-export async function createRecovering<K extends Kind>(client: IrvClient, spec: KindSpec<K>, inputs: Inputs<K>, call: Call): Promise<Item<K>> {
+export async function createRecovering<K extends Kind>(ctx: Operation, spec: KindSpec<K>, inputs: Inputs<K>): Promise<Item<K>> {
   const body = spec.createBody(inputs);
   const parent = parentIn(spec, inputs);
-  return created(spec, parent, body, await createOrFind(client, spec, inputs, parent, body, call));
+  return created(spec, parent, body, await createOrFind(ctx, spec, inputs, parent, body));
 }
 
 /** The parent uid the inputs name (their parent field, a uid once checked). */
@@ -57,14 +57,14 @@ function created<K extends Kind>(spec: KindSpec<K>, parent: string, body: Rec, i
   return item;
 }
 
-async function createOrFind<K extends Kind>(client: IrvClient, spec: KindSpec<K>, inputs: Inputs<K>, parent: string, body: Rec, call: Call): Promise<Item<K>> {
-  const { deadline } = call;
+async function createOrFind<K extends Kind>(ctx: Operation, spec: KindSpec<K>, inputs: Inputs<K>, parent: string, body: Rec): Promise<Item<K>> {
+  const { deadline } = ctx.call;
   const retryStatuses = propagating(parent) ? [403] : undefined;
-  const existing = await spec.existing?.(client, inputs, call);
+  const existing = await spec.existing?.(ctx, inputs);
   const started = Date.now();
   const lateLookup = async (e: unknown) => {
     const late = await Promise.race([
-      spec.recover(client, inputs, started - 5_000, { ...call, deadline: Date.now() + LATE_LOOKUP_MS }, existing).catch(() => undefined),
+      spec.recover(until(ctx, Date.now() + LATE_LOOKUP_MS), inputs, started - 5_000, existing).catch(() => undefined),
       sleep(LATE_LOOKUP_MS, undefined, { ref: false }),
     ]);
     if (late) return late;
@@ -75,7 +75,7 @@ async function createOrFind<K extends Kind>(client: IrvClient, spec: KindSpec<K>
     // is told, since the create is what failed (not the look-up that happened to run last).
     let lost: TransportError;
     try {
-      return await client.create(spec.collection, parent, body, { ...call, retryStatuses });
+      return await ctx.client().create(spec.collection, parent, body, { ...ctx.call, retryStatuses });
     } catch (e) {
       if (e instanceof DeadlineExceededError) return lateLookup(e);
       // Nothing answered: the create was never sent, and the client has tried it again already.
@@ -85,7 +85,7 @@ async function createOrFind<K extends Kind>(client: IrvClient, spec: KindSpec<K>
     // The response was lost: look before sending again.
     for (let look = 1; ; look++) {
       try {
-        const found = await spec.recover(client, inputs, started - 5_000, call, existing);
+        const found = await spec.recover(ctx, inputs, started - 5_000, existing);
         if (found) return found;
         break;
       } catch (e) {
@@ -110,14 +110,13 @@ async function pause(n: number, deadline: number, e: unknown): Promise<void> {
 
 /** The first item of a List matching `pred` created at or after `since`. */
 export async function findCreated<C extends CollectionName>(
-  client: IrvClient,
+  ctx: Context,
   c: C,
   query: Record<string, string>,
   pred: (item: Item<C>) => boolean,
   since: number,
-  call: Partial<Call> = {},
 ): Promise<Item<C> | undefined> {
-  for await (const item of client.list(c, query, call)) {
+  for await (const item of ctx.client().list(c, query, ctx.call)) {
     const time = byName(item).createTime;
     const created = Date.parse(typeof time === "string" ? time : "");
     if (pred(item) && !(created < since)) return item;

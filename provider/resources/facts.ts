@@ -6,10 +6,10 @@
  */
 import { createBodyOf, definitionOf, fieldEntries, readBack, wireNameOf, writeOnlyMemberPaths, type Kind, type KindDefinition } from "../../api/kinds";
 import { parentOf } from "../../api/uid";
-import type { IrvClient } from "../../client/client";
 import type { Item } from "../../client/shapes";
+import type { Operation } from "./context";
 import { findCreated } from "./create";
-import { derivedFrom, type Call, type FieldSpec, type Inputs, type KindSpec, type Outputs, type Prior, type Rec, type Unchecked } from "./spec";
+import { derivedFrom, type FieldSpec, type Inputs, type KindSpec, type Outputs, type Prior, type Rec, type Unchecked } from "./spec";
 import { isRecord } from "./values";
 
 /** The spec's facts for `kind`; `parentOfItem` when the parent is not the uid's parent. */
@@ -51,16 +51,15 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Pick<Item<
      * After a create lost its response, the item of the inputs' name under their parent created
      * since (a kind whose names are not unique under a parent says otherwise in its spec).
      */
-    recover: (client: IrvClient, inputs: Inputs<K>, since: number, call: Call) => {
+    recover: (ctx: Operation, inputs: Inputs<K>, since: number) => {
       const i = byName(inputs);
       const parent = String(i[d.parentField]);
       return findCreated(
-        client,
+        ctx,
         kind,
         { "uidp.children_of": parent, name: String(i.name) },
         (x) => byName(x).name === i.name && parentOfItem(x) === parent,
         since,
-        call,
       );
     },
     /**

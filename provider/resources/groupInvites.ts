@@ -2,10 +2,10 @@ import { lifetimeIssues, livesFor, ttlOf } from "../../api/kinds/groupInvites";
 import { parentOf } from "../../api/uid";
 import { changesOf } from "./diff";
 import { findCreated } from "./create";
-import { type Call, type Inputs, type Outputs, type KindSpec } from "./spec";
+import type { Operation } from "./context";
+import { type Inputs, type Outputs, type KindSpec } from "./spec";
 import { factsOf } from "./facts";
 import { UNKNOWN } from "./values";
-import type { IrvClient } from "../../client/client";
 import { NotFoundError, TransportError } from "../../client/errors";
 
 /** Inputs of a GroupInvite, as its definition (api/kinds) types them. */
@@ -38,21 +38,21 @@ const spec: KindSpec<"groupInvites"> = {
    * response lost) means done. If it cannot get through before the deadline, the error names the
    * invite left behind.
    */
-  async recover(client, i, since, call) {
+  async recover(ctx, i, since) {
     const mine = (v: { uid: string; roleUid: string; email: string; singleUse: boolean }) =>
       parentOf(v.uid) === i.groupUid && v.roleUid === i.roleUid && v.email === (i.email ?? "") && v.singleUse === (i.singleUse ?? false);
     for (;;) {
-      const orphan = await findCreated(client, "groupInvites", { "uidp.children_of": i.groupUid }, mine, since, call);
+      const orphan = await findCreated(ctx, "groupInvites", { "uidp.children_of": i.groupUid }, mine, since);
       if (!orphan) return undefined;
-      await deleteOrphan(client, orphan.uid, call);
+      await deleteOrphan(ctx, orphan.uid);
     }
   },
 };
 
 /** Deletes an invite whose code was lost; already gone counts as deleted. */
-async function deleteOrphan(client: IrvClient, uid: string, call: Call): Promise<void> {
+async function deleteOrphan(ctx: Operation, uid: string): Promise<void> {
   try {
-    await client.delete("groupInvites", uid, call);
+    await ctx.client().delete("groupInvites", uid, ctx.call);
   } catch (e) {
     if (e instanceof NotFoundError) return;
     if (e instanceof TransportError) throw e;

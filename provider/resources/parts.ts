@@ -4,9 +4,9 @@
  * part read or written is put on the item under its wire name, where the outputs take it.
  */
 import type { Kind } from "../../api/kinds";
-import type { IrvClient } from "../../client/client";
 import type { Item } from "../../client/shapes";
-import type { Call, Inputs, KindSpec, Outputs, Rec } from "./spec";
+import type { Context, Operation } from "./context";
+import type { Inputs, KindSpec, Outputs, Rec } from "./spec";
 
 /** The inputs of `spec` that are parts, with their field specs. */
 const partsOf = <K extends Kind>(spec: KindSpec<K>) => Object.entries(spec.fields).filter(([, f]) => f.part);
@@ -27,19 +27,12 @@ export function partsGiven<K extends Kind>(spec: KindSpec<K>, given: Inputs<K>):
 }
 
 /** Writes parts `names` of `item` from `inputs`: the item with what they now hold. */
-export async function writeParts<K extends Kind>(
-  client: IrvClient,
-  spec: KindSpec<K>,
-  item: Item<K>,
-  given: Inputs<K>,
-  names: string[],
-  call: Call,
-): Promise<Item<K>> {
+export async function writeParts<K extends Kind>(ctx: Operation, spec: KindSpec<K>, item: Item<K>, given: Inputs<K>, names: string[]): Promise<Item<K>> {
   const inputs: Rec = given;
   let out = item;
   for (const name of names) {
     const f = spec.fields[name];
-    out = { ...out, [f.wire]: await client.setPartText(spec.collection, item.uid, f.part!.suffix, f.part!.member, String(inputs[name] ?? ""), call) };
+    out = { ...out, [f.wire]: await ctx.client().setPartText(spec.collection, item.uid, f.part!.suffix, f.part!.member, String(inputs[name] ?? ""), ctx.call) };
   }
   return out;
 }
@@ -48,17 +41,11 @@ export async function writeParts<K extends Kind>(
  * Reads the parts of `item` a resource manages (those `prior`, its old outputs, holds) or, with
  * no prior outputs (an import: no uid), every part: the item with what they hold.
  */
-export async function readParts<K extends Kind>(
-  client: IrvClient,
-  spec: KindSpec<K>,
-  item: Item<K>,
-  props: Partial<Outputs<K>> | undefined,
-  call: Partial<Call> = {},
-): Promise<Item<K>> {
+export async function readParts<K extends Kind>(ctx: Context, spec: KindSpec<K>, item: Item<K>, props: Partial<Outputs<K>> | undefined): Promise<Item<K>> {
   const prior: Rec | undefined = props;
   let out = item;
   for (const [name, f] of partsOf(spec))
     if (prior?.uid === undefined || prior[name] !== undefined)
-      out = { ...out, [f.wire]: await client.partText(spec.collection, item.uid, f.part!.suffix, f.part!.member, call) };
+      out = { ...out, [f.wire]: await ctx.client().partText(spec.collection, item.uid, f.part!.suffix, f.part!.member, ctx.call) };
   return out;
 }

@@ -10,7 +10,7 @@ import { NotFoundError } from "../../client/errors";
 import type { Item } from "../../client/shapes";
 import { definitionOf, secretNames, type Kind } from "../../api/kinds";
 import { adopt } from "./adopt";
-import { callOf, type Context } from "./context";
+import { operationOf, type Context } from "./context";
 import { failuresOf, validate } from "./check";
 import { createRecovering } from "./create";
 import { changesOf, updateBody, verdictOf, type Verdict } from "./diff";
@@ -97,22 +97,20 @@ export function providerFor<K extends Kind>(spec: KindSpec<K>): KindProvider<K> 
     },
 
     async create(inputs, ctx) {
-      const call = callOf(ctx);
-      const client = ctx.client();
-      if (inputs.adoptUid) return adopt(client, spec, inputs, inputs.adoptUid, call);
-      const made = await createRecovering(client, spec, inputs, call).catch((e: unknown) => {
+      const op = operationOf(ctx);
+      if (inputs.adoptUid) return adopt(op, spec, inputs, inputs.adoptUid);
+      const made = await createRecovering(op, spec, inputs).catch((e: unknown) => {
         throw spec.createError?.(e, inputs) ?? e;
       });
       spec.created?.(made);
-      const item = await writeParts(client, spec, made, inputs, partsGiven(spec, inputs), call);
+      const item = await writeParts(op, spec, made, inputs, partsGiven(spec, inputs));
       return { id: item.uid, outs: outputsFor(spec, item, inputs) };
     },
 
     async read(id, props, ctx) {
-      const client = ctx.client();
       let item: Item<K>;
       try {
-        item = await readParts(client, spec, await readItem(ctx.reads, client, spec.collection, id, ctx.call), props, ctx.call);
+        item = await readParts(ctx, spec, await readItem(ctx.reads, ctx.client(), spec.collection, id, ctx.call), props);
       } catch (e) {
         if (e instanceof NotFoundError) return undefined;
         throw e;
@@ -125,25 +123,27 @@ export function providerFor<K extends Kind>(spec: KindSpec<K>): KindProvider<K> 
     async update(id, olds, news, ctx) {
       const c = changesOf(spec, olds, news);
       if (c.replaces.length) throw new Error(`${spec.label} ${id}: ${c.replaces.join(", ")} cannot change in place`);
-      const client = ctx.client();
-      const call = callOf(ctx);
+      const op = operationOf(ctx);
       const mask = splitMask(spec, c.mask);
       if (mask.item.length) {
-        const item = await client.update(spec.collection, id, updateBody(spec, news, mask.item), mask.item, call).catch((e: unknown) => {
-          throw spec.updateError?.(e, id) ?? e;
-        });
-        return { outs: outputsFor(spec, await writeParts(client, spec, item, news, mask.parts, call), news) };
+        const item = await op
+          .client()
+          .update(spec.collection, id, updateBody(spec, news, mask.item), mask.item, op.call)
+          .catch((e: unknown) => {
+            throw spec.updateError?.(e, id) ?? e;
+          });
+        return { outs: outputsFor(spec, await writeParts(op, spec, item, news, mask.parts), news) };
       }
       // Nothing to change on the item itself (only its parts, or a stack moving between the plugin
       // and the dynamic classes): read, keeping what only the old outputs know (an invite's code,
       // which only create returns).
-      const item = await writeParts(client, spec, await client.get(spec.collection, id, call), news, mask.parts, call);
+      const item = await writeParts(op, spec, await op.client().get(spec.collection, id, op.call), news, mask.parts);
       return { outs: outputsFor(spec, item, { ...olds, ...news }) };
     },
 
     async delete(id, props, ctx) {
       const prior = props ?? {};
-      const call = callOf(ctx);
+      const { call } = operationOf(ctx);
       let held: string | undefined;
       let same = 0;
       for (;;) {

@@ -24,11 +24,14 @@ const spec: KindSpec<"repoDeployments"> = {
   // Its id is its repo's: the repo is the item's own uid.
   ...factsOf("repoDeployments", (x) => x.uid),
   // A deployment is its repo's only one: what a lost create made is the repo's, with the charts sent.
-  recover: async (client, i, _since, call) => {
-    const live = await client.get("repoDeployments", i.repoUid, call).catch((e: unknown) => {
-      if (e instanceof NotFoundError) return undefined;
-      throw e;
-    });
+  recover: async (ctx, i) => {
+    const live = await ctx
+      .client()
+      .get("repoDeployments", i.repoUid, ctx.call)
+      .catch((e: unknown) => {
+        if (e instanceof NotFoundError) return undefined;
+        throw e;
+      });
     return live && same(live.charts, i.charts) ? live : undefined;
   },
   createError: (e, i) =>

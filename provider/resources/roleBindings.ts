@@ -10,14 +10,13 @@ export type RoleBindingOutputs = Outputs<"roleBindings">;
 
 const spec: KindSpec<"roleBindings"> = {
   ...factsOf("roleBindings"),
-  recover: (client, i, since, call) =>
+  recover: (ctx, i, since) =>
     findCreated(
-      client,
+      ctx,
       "roleBindings",
       { group: i.groupUid, identity: i.identityUid, role: i.roleUid },
       (b) => parentOf(b.uid) === i.groupUid && b.identity.uid === i.identityUid && b.role.uid === i.roleUid,
       since,
-      call,
     ),
 };
 

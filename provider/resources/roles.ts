@@ -10,8 +10,7 @@ export type RoleOutputs = Outputs<"roles">;
 
 const spec: KindSpec<"roles"> = {
   ...factsOf("roles"),
-  recover: (client, i, since, call) =>
-    findCreated(client, "roles", { name: String(i.name) }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since, call),
+  recover: (ctx, i, since) => findCreated(ctx, "roles", { name: String(i.name) }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since),
 };
 
 /** The kind's spec. */

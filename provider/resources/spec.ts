@@ -4,8 +4,9 @@
  */
 import type { z } from "zod";
 import type { DefinitionOf, FieldDefinition, InputsOf, Kind, KindDefinition, OutputsOf } from "../../api/kinds";
-import type { CallOptions, IrvClient } from "../../client/client";
+import type { CallOptions } from "../../client/client";
 import type { Item } from "../../client/shapes";
+import type { Operation } from "./context";
 
 /** Inputs every resource takes besides its own fields. */
 export type CommonInputs = {
@@ -99,15 +100,15 @@ export interface KindSpec<K extends Kind> {
    * After a create lost its response: the resource that create made, if it exists. Returning
    * undefined means "create again". Created at or after `since` (ms), and not among `existing`
    * (what `existing` found). A request it makes that loses its response throws TransportError
-   * (the caller looks again); its calls go with `call`.
+   * (the caller looks again); its calls go with the operation's client and call.
    */
-  recover(client: IrvClient, inputs: Inputs<K>, since: number, call: Call, existing?: ReadonlySet<string>): Promise<Item<K> | undefined>;
+  recover(ctx: Operation, inputs: Inputs<K>, since: number, existing?: ReadonlySet<string>): Promise<Item<K> | undefined>;
   /**
    * For a kind whose items carry no creation time (a subscription), which `since` cannot tell
    * apart: the uids of the items like the inputs' that are there before the first create, which
    * a recovery must never take for the one it made (one List, before the create is sent).
    */
-  existing?(client: IrvClient, inputs: Inputs<K>, call: Call): Promise<ReadonlySet<string>>;
+  existing?(ctx: Operation, inputs: Inputs<K>): Promise<ReadonlySet<string>>;
   /**
    * What a refused delete says the resource still holds (compared between attempts), or undefined
    * for any other error. `counted` when the API said it in a detail that shrinks as the contents

@@ -17,11 +17,11 @@ const spec: KindSpec<"subscriptions"> = {
   ...factsOf("subscriptions"),
   // A subscription has no name and no creation time: what a lost create made is the one of the
   // same group and sink that was not there before it.
-  async existing(client, i, call) {
-    return new Set((await client.collect("subscriptions", underParent(i), call)).filter(like(i)).map((s) => s.uid));
+  async existing(ctx, i) {
+    return new Set((await ctx.client().collect("subscriptions", underParent(i), ctx.call)).filter(like(i)).map((s) => s.uid));
   },
-  async recover(client, i, _since, call, existing) {
-    for await (const s of client.list("subscriptions", underParent(i), call)) if (like(i)(s) && !existing?.has(s.uid)) return s;
+  async recover(ctx, i, _since, existing) {
+    for await (const s of ctx.client().list("subscriptions", underParent(i), ctx.call)) if (like(i)(s) && !existing?.has(s.uid)) return s;
     return undefined;
   },
 };

@@ -15,8 +15,8 @@ const spec: KindSpec<"tags"> = {
   ...factsOf("tags"),
   // A tag's name is unique in its repo and Create moves the one there: what a lost create made is
   // the tag of that name pointing at the digest, whatever its form (tags carry no creation time).
-  recover: (client, i, _since, call) =>
-    findCreated(client, "tags", { "uidp.children_of": i.repoUid, name: i.name, ...EVERY_FORM }, (t) => t.name === i.name && t.digest === i.digest, 0, call),
+  recover: (ctx, i) =>
+    findCreated(ctx, "tags", { "uidp.children_of": i.repoUid, name: i.name, ...EVERY_FORM }, (t) => t.name === i.name && t.digest === i.digest, 0),
 };
 
 /** The kind's spec. */

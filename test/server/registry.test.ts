@@ -205,7 +205,9 @@ describe("the API's shapes (the platform's Repo, Tag, Advisory and AdvisoryEvent
     expect(Object.keys(tag).sort()).toEqual(["bundles", "deprecated", "digest", "name", "uid", "updateTime"]);
     expect(tag.updateTime).toBe("2025-03-01T10:00:00.500Z");
     // A newer member passes through; a null read as unset.
-    expect(resources.Tag.parse({ ...tag, updateTime: null, futureField: 1 })).toMatchObject({ updateTime: undefined, futureField: 1 });
+    const read = resources.Tag.parse({ ...tag, updateTime: null, futureField: 1 });
+    expect(read).toMatchObject({ futureField: 1 });
+    expect(read).not.toHaveProperty("updateTime");
   });
 
   it("writes advisories with severities, events of every oneof member, and null optional fields", async () => {

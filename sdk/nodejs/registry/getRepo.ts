@@ -40,19 +40,19 @@ export interface GetRepoArgs {
  */
 export interface GetRepoResult {
     /**
-     * The tags currently maintained.
+     * The tags actively maintained.
      */
     readonly activeTags: string[];
     /**
-     * Other names it is known by.
+     * Other names of the same image.
      */
     readonly aliases: string[];
     /**
-     * The bundles it belongs to.
+     * Sales grouping labels.
      */
     readonly bundles: string[];
     /**
-     * Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
+     * Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.
      */
     readonly catalogTier: string;
     /**
@@ -60,7 +60,7 @@ export interface GetRepoResult {
      */
     readonly createTime?: string;
     /**
-     * The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+     * The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
      */
     readonly customOverlay?: any;
     /**
@@ -68,7 +68,7 @@ export interface GetRepoResult {
      */
     readonly description: string;
     /**
-     * Its name, e.g. `nginx`.
+     * The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).
      */
     readonly name: string;
     /**
@@ -76,7 +76,7 @@ export interface GetRepoResult {
      */
     readonly readme?: string;
     /**
-     * Where it syncs from, when it is synced from another repository.
+     * Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
      */
     readonly syncConfig?: outputs.registry.RepoSyncConfig;
     /**
@@ -84,7 +84,7 @@ export interface GetRepoResult {
      */
     readonly uid: string;
     /**
-     * When it was last updated (RFC 3339).
+     * When it last changed (RFC 3339).
      */
     readonly updateTime?: string;
     /**

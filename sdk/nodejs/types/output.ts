@@ -597,19 +597,19 @@ export namespace registry {
      */
     export interface RepoResult {
         /**
-         * The tags currently maintained.
+         * The tags actively maintained.
          */
         activeTags: string[];
         /**
-         * Other names it is known by.
+         * Other names of the same image.
          */
         aliases: string[];
         /**
-         * The bundles it belongs to.
+         * Sales grouping labels.
          */
         bundles: string[];
         /**
-         * Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
+         * Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.
          */
         catalogTier: string;
         /**
@@ -617,7 +617,7 @@ export namespace registry {
          */
         createTime?: string;
         /**
-         * The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+         * The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
          */
         customOverlay?: any;
         /**
@@ -625,7 +625,7 @@ export namespace registry {
          */
         description: string;
         /**
-         * Its name, e.g. `nginx`.
+         * The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).
          */
         name: string;
         /**
@@ -633,7 +633,7 @@ export namespace registry {
          */
         readme?: string;
         /**
-         * Where it syncs from, when it is synced from another repository.
+         * Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
          */
         syncConfig?: outputs.registry.RepoSyncConfig;
         /**
@@ -641,7 +641,7 @@ export namespace registry {
          */
         uid: string;
         /**
-         * When it was last updated (RFC 3339).
+         * When it last changed (RFC 3339).
          */
         updateTime?: string;
         /**
@@ -729,7 +729,7 @@ export namespace registry {
      */
     export interface TagResult {
         /**
-         * The bundles it belongs to.
+         * Sales grouping labels.
          */
         bundles: string[];
         /**
@@ -737,11 +737,11 @@ export namespace registry {
          */
         deprecated: boolean;
         /**
-         * The digest of the manifest it points at.
+         * The digest of the manifest it points at (`sha256:<64 hex>`).
          */
         digest: string;
         /**
-         * The tag, e.g. `latest`.
+         * The tag, e.g. `stable`.
          */
         name: string;
         /**

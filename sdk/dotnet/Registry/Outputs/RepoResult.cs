@@ -18,19 +18,19 @@ namespace PulumiIrv.Irv.Registry.Outputs
     public sealed class RepoResult
     {
         /// <summary>
-        /// The tags currently maintained.
+        /// The tags actively maintained.
         /// </summary>
         public readonly ImmutableArray<string> ActiveTags;
         /// <summary>
-        /// Other names it is known by.
+        /// Other names of the same image.
         /// </summary>
         public readonly ImmutableArray<string> Aliases;
         /// <summary>
-        /// The bundles it belongs to.
+        /// Sales grouping labels.
         /// </summary>
         public readonly ImmutableArray<string> Bundles;
         /// <summary>
-        /// Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
+        /// Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.
         /// </summary>
         public readonly string CatalogTier;
         /// <summary>
@@ -38,7 +38,7 @@ namespace PulumiIrv.Irv.Registry.Outputs
         /// </summary>
         public readonly string? CreateTime;
         /// <summary>
-        /// The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+        /// The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
         /// </summary>
         public readonly object? CustomOverlay;
         /// <summary>
@@ -46,7 +46,7 @@ namespace PulumiIrv.Irv.Registry.Outputs
         /// </summary>
         public readonly string Description;
         /// <summary>
-        /// Its name, e.g. `nginx`.
+        /// The repo's name, as images are pulled by it (`&lt;registry&gt;/&lt;group&gt;/&lt;name&gt;`).
         /// </summary>
         public readonly string Name;
         /// <summary>
@@ -54,7 +54,7 @@ namespace PulumiIrv.Irv.Registry.Outputs
         /// </summary>
         public readonly string? Readme;
         /// <summary>
-        /// Where it syncs from, when it is synced from another repository.
+        /// Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
         /// </summary>
         public readonly Outputs.RepoSyncConfig? SyncConfig;
         /// <summary>
@@ -62,7 +62,7 @@ namespace PulumiIrv.Irv.Registry.Outputs
         /// </summary>
         public readonly string Uid;
         /// <summary>
-        /// When it was last updated (RFC 3339).
+        /// When it last changed (RFC 3339).
         /// </summary>
         public readonly string? UpdateTime;
         /// <summary>

@@ -18,7 +18,7 @@ namespace PulumiIrv.Irv.Registry.Outputs
     public sealed class TagResult
     {
         /// <summary>
-        /// The bundles it belongs to.
+        /// Sales grouping labels.
         /// </summary>
         public readonly ImmutableArray<string> Bundles;
         /// <summary>
@@ -26,11 +26,11 @@ namespace PulumiIrv.Irv.Registry.Outputs
         /// </summary>
         public readonly bool Deprecated;
         /// <summary>
-        /// The digest of the manifest it points at.
+        /// The digest of the manifest it points at (`sha256:&lt;64 hex&gt;`).
         /// </summary>
         public readonly string Digest;
         /// <summary>
-        /// The tag, e.g. `latest`.
+        /// The tag, e.g. `stable`.
         /// </summary>
         public readonly string Name;
         /// <summary>

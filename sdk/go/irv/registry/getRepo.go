@@ -33,29 +33,29 @@ type LookupRepoArgs struct {
 
 // An image repository, as the functions read it.
 type LookupRepoResult struct {
-	// The tags currently maintained.
+	// The tags actively maintained.
 	ActiveTags []string `pulumi:"activeTags"`
-	// Other names it is known by.
+	// Other names of the same image.
 	Aliases []string `pulumi:"aliases"`
-	// The bundles it belongs to.
+	// Sales grouping labels.
 	Bundles []string `pulumi:"bundles"`
-	// Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
+	// Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.
 	CatalogTier string `pulumi:"catalogTier"`
 	// When it was created (RFC 3339).
 	CreateTime *string `pulumi:"createTime"`
-	// The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+	// The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
 	CustomOverlay interface{} `pulumi:"customOverlay"`
 	// Free text.
 	Description string `pulumi:"description"`
-	// Its name, e.g. `nginx`.
+	// The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).
 	Name string `pulumi:"name"`
 	// Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
 	Readme *string `pulumi:"readme"`
-	// Where it syncs from, when it is synced from another repository.
+	// Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
 	SyncConfig *RepoSyncConfig `pulumi:"syncConfig"`
 	// The repository's uid.
 	Uid string `pulumi:"uid"`
-	// When it was last updated (RFC 3339).
+	// When it last changed (RFC 3339).
 	UpdateTime *string `pulumi:"updateTime"`
 	// `public` or `private` where the API says (irv-server does); public repos need no credentials.
 	Visibility *string `pulumi:"visibility"`
@@ -98,22 +98,22 @@ func (o LookupRepoResultOutput) ToLookupRepoResultOutputWithContext(ctx context.
 	return o
 }
 
-// The tags currently maintained.
+// The tags actively maintained.
 func (o LookupRepoResultOutput) ActiveTags() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v LookupRepoResult) []string { return v.ActiveTags }).(pulumi.StringArrayOutput)
 }
 
-// Other names it is known by.
+// Other names of the same image.
 func (o LookupRepoResultOutput) Aliases() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v LookupRepoResult) []string { return v.Aliases }).(pulumi.StringArrayOutput)
 }
 
-// The bundles it belongs to.
+// Sales grouping labels.
 func (o LookupRepoResultOutput) Bundles() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v LookupRepoResult) []string { return v.Bundles }).(pulumi.StringArrayOutput)
 }
 
-// Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
+// Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.
 func (o LookupRepoResultOutput) CatalogTier() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupRepoResult) string { return v.CatalogTier }).(pulumi.StringOutput)
 }
@@ -123,7 +123,7 @@ func (o LookupRepoResultOutput) CreateTime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupRepoResult) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
 }
 
-// The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+// The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
 func (o LookupRepoResultOutput) CustomOverlay() pulumi.AnyOutput {
 	return o.ApplyT(func(v LookupRepoResult) interface{} { return v.CustomOverlay }).(pulumi.AnyOutput)
 }
@@ -133,7 +133,7 @@ func (o LookupRepoResultOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupRepoResult) string { return v.Description }).(pulumi.StringOutput)
 }
 
-// Its name, e.g. `nginx`.
+// The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).
 func (o LookupRepoResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupRepoResult) string { return v.Name }).(pulumi.StringOutput)
 }
@@ -143,7 +143,7 @@ func (o LookupRepoResultOutput) Readme() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupRepoResult) *string { return v.Readme }).(pulumi.StringPtrOutput)
 }
 
-// Where it syncs from, when it is synced from another repository.
+// Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
 func (o LookupRepoResultOutput) SyncConfig() RepoSyncConfigPtrOutput {
 	return o.ApplyT(func(v LookupRepoResult) *RepoSyncConfig { return v.SyncConfig }).(RepoSyncConfigPtrOutput)
 }
@@ -153,7 +153,7 @@ func (o LookupRepoResultOutput) Uid() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupRepoResult) string { return v.Uid }).(pulumi.StringOutput)
 }
 
-// When it was last updated (RFC 3339).
+// When it last changed (RFC 3339).
 func (o LookupRepoResultOutput) UpdateTime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupRepoResult) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
 }

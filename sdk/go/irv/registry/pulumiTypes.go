@@ -953,29 +953,29 @@ func (o PackageVersionSourcePtrOutput) Sha() pulumi.StringPtrOutput {
 
 // An image repository, as the functions read it.
 type RepoResult struct {
-	// The tags currently maintained.
+	// The tags actively maintained.
 	ActiveTags []string `pulumi:"activeTags"`
-	// Other names it is known by.
+	// Other names of the same image.
 	Aliases []string `pulumi:"aliases"`
-	// The bundles it belongs to.
+	// Sales grouping labels.
 	Bundles []string `pulumi:"bundles"`
-	// Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
+	// Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.
 	CatalogTier string `pulumi:"catalogTier"`
 	// When it was created (RFC 3339).
 	CreateTime *string `pulumi:"createTime"`
-	// The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+	// The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
 	CustomOverlay interface{} `pulumi:"customOverlay"`
 	// Free text.
 	Description string `pulumi:"description"`
-	// Its name, e.g. `nginx`.
+	// The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).
 	Name string `pulumi:"name"`
 	// Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
 	Readme *string `pulumi:"readme"`
-	// Where it syncs from, when it is synced from another repository.
+	// Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
 	SyncConfig *RepoSyncConfig `pulumi:"syncConfig"`
 	// The repository's uid.
 	Uid string `pulumi:"uid"`
-	// When it was last updated (RFC 3339).
+	// When it last changed (RFC 3339).
 	UpdateTime *string `pulumi:"updateTime"`
 	// `public` or `private` where the API says (irv-server does); public repos need no credentials.
 	Visibility *string `pulumi:"visibility"`
@@ -996,22 +996,22 @@ func (o RepoResultOutput) ToRepoResultOutputWithContext(ctx context.Context) Rep
 	return o
 }
 
-// The tags currently maintained.
+// The tags actively maintained.
 func (o RepoResultOutput) ActiveTags() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v RepoResult) []string { return v.ActiveTags }).(pulumi.StringArrayOutput)
 }
 
-// Other names it is known by.
+// Other names of the same image.
 func (o RepoResultOutput) Aliases() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v RepoResult) []string { return v.Aliases }).(pulumi.StringArrayOutput)
 }
 
-// The bundles it belongs to.
+// Sales grouping labels.
 func (o RepoResultOutput) Bundles() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v RepoResult) []string { return v.Bundles }).(pulumi.StringArrayOutput)
 }
 
-// Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
+// Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.
 func (o RepoResultOutput) CatalogTier() pulumi.StringOutput {
 	return o.ApplyT(func(v RepoResult) string { return v.CatalogTier }).(pulumi.StringOutput)
 }
@@ -1021,7 +1021,7 @@ func (o RepoResultOutput) CreateTime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v RepoResult) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
 }
 
-// The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+// The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
 func (o RepoResultOutput) CustomOverlay() pulumi.AnyOutput {
 	return o.ApplyT(func(v RepoResult) interface{} { return v.CustomOverlay }).(pulumi.AnyOutput)
 }
@@ -1031,7 +1031,7 @@ func (o RepoResultOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v RepoResult) string { return v.Description }).(pulumi.StringOutput)
 }
 
-// Its name, e.g. `nginx`.
+// The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).
 func (o RepoResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v RepoResult) string { return v.Name }).(pulumi.StringOutput)
 }
@@ -1041,7 +1041,7 @@ func (o RepoResultOutput) Readme() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v RepoResult) *string { return v.Readme }).(pulumi.StringPtrOutput)
 }
 
-// Where it syncs from, when it is synced from another repository.
+// Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
 func (o RepoResultOutput) SyncConfig() RepoSyncConfigPtrOutput {
 	return o.ApplyT(func(v RepoResult) *RepoSyncConfig { return v.SyncConfig }).(RepoSyncConfigPtrOutput)
 }
@@ -1051,7 +1051,7 @@ func (o RepoResultOutput) Uid() pulumi.StringOutput {
 	return o.ApplyT(func(v RepoResult) string { return v.Uid }).(pulumi.StringOutput)
 }
 
-// When it was last updated (RFC 3339).
+// When it last changed (RFC 3339).
 func (o RepoResultOutput) UpdateTime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v RepoResult) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
 }
@@ -1512,13 +1512,13 @@ func (o SyncConfigPtrOutput) Source() pulumi.StringPtrOutput {
 
 // A tag of a repository (its uid is under the repository's).
 type TagResult struct {
-	// The bundles it belongs to.
+	// Sales grouping labels.
 	Bundles []string `pulumi:"bundles"`
 	// Whether it is deprecated.
 	Deprecated bool `pulumi:"deprecated"`
-	// The digest of the manifest it points at.
+	// The digest of the manifest it points at (`sha256:<64 hex>`).
 	Digest string `pulumi:"digest"`
-	// The tag, e.g. `latest`.
+	// The tag, e.g. `stable`.
 	Name string `pulumi:"name"`
 	// The tag's uid.
 	Uid string `pulumi:"uid"`
@@ -1541,7 +1541,7 @@ func (o TagResultOutput) ToTagResultOutputWithContext(ctx context.Context) TagRe
 	return o
 }
 
-// The bundles it belongs to.
+// Sales grouping labels.
 func (o TagResultOutput) Bundles() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v TagResult) []string { return v.Bundles }).(pulumi.StringArrayOutput)
 }
@@ -1551,12 +1551,12 @@ func (o TagResultOutput) Deprecated() pulumi.BoolOutput {
 	return o.ApplyT(func(v TagResult) bool { return v.Deprecated }).(pulumi.BoolOutput)
 }
 
-// The digest of the manifest it points at.
+// The digest of the manifest it points at (`sha256:<64 hex>`).
 func (o TagResultOutput) Digest() pulumi.StringOutput {
 	return o.ApplyT(func(v TagResult) string { return v.Digest }).(pulumi.StringOutput)
 }
 
-// The tag, e.g. `latest`.
+// The tag, e.g. `stable`.
 func (o TagResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v TagResult) string { return v.Name }).(pulumi.StringOutput)
 }

@@ -72,7 +72,7 @@ class GetRepoResult:
     @pulumi.getter(name="activeTags")
     def active_tags(self) -> Sequence[_builtins.str]:
         """
-        The tags currently maintained.
+        The tags actively maintained.
         """
         return pulumi.get(self, "active_tags")
 
@@ -80,7 +80,7 @@ class GetRepoResult:
     @pulumi.getter
     def aliases(self) -> Sequence[_builtins.str]:
         """
-        Other names it is known by.
+        Other names of the same image.
         """
         return pulumi.get(self, "aliases")
 
@@ -88,7 +88,7 @@ class GetRepoResult:
     @pulumi.getter
     def bundles(self) -> Sequence[_builtins.str]:
         """
-        The bundles it belongs to.
+        Sales grouping labels.
         """
         return pulumi.get(self, "bundles")
 
@@ -96,7 +96,7 @@ class GetRepoResult:
     @pulumi.getter(name="catalogTier")
     def catalog_tier(self) -> _builtins.str:
         """
-        Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
+        Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.
         """
         return pulumi.get(self, "catalog_tier")
 
@@ -112,7 +112,7 @@ class GetRepoResult:
     @pulumi.getter(name="customOverlay")
     def custom_overlay(self) -> Optional[Any]:
         """
-        The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+        The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
         """
         return pulumi.get(self, "custom_overlay")
 
@@ -128,7 +128,7 @@ class GetRepoResult:
     @pulumi.getter
     def name(self) -> _builtins.str:
         """
-        Its name, e.g. `nginx`.
+        The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).
         """
         return pulumi.get(self, "name")
 
@@ -144,7 +144,7 @@ class GetRepoResult:
     @pulumi.getter(name="syncConfig")
     def sync_config(self) -> Optional['outputs.RepoSyncConfig']:
         """
-        Where it syncs from, when it is synced from another repository.
+        Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
         """
         return pulumi.get(self, "sync_config")
 
@@ -160,7 +160,7 @@ class GetRepoResult:
     @pulumi.getter(name="updateTime")
     def update_time(self) -> Optional[_builtins.str]:
         """
-        When it was last updated (RFC 3339).
+        When it last changed (RFC 3339).
         """
         return pulumi.get(self, "update_time")
 

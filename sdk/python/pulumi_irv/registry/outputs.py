@@ -740,18 +740,18 @@ class RepoResult(dict):
         """
         An image repository, as the functions read it.
 
-        :param Sequence[_builtins.str] active_tags: The tags currently maintained.
-        :param Sequence[_builtins.str] aliases: Other names it is known by.
-        :param Sequence[_builtins.str] bundles: The bundles it belongs to.
-        :param _builtins.str catalog_tier: Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
+        :param Sequence[_builtins.str] active_tags: The tags actively maintained.
+        :param Sequence[_builtins.str] aliases: Other names of the same image.
+        :param Sequence[_builtins.str] bundles: Sales grouping labels.
+        :param _builtins.str catalog_tier: Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.
         :param _builtins.str description: Free text.
-        :param _builtins.str name: Its name, e.g. `nginx`.
+        :param _builtins.str name: The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).
         :param _builtins.str uid: The repository's uid.
         :param _builtins.str create_time: When it was created (RFC 3339).
-        :param Any custom_overlay: The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+        :param Any custom_overlay: The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
         :param _builtins.str readme: Its README (Markdown), as the API's GetRepoReadme returns it: getRepo reads it; getRepos leaves it out.
-        :param 'RepoSyncConfig' sync_config: Where it syncs from, when it is synced from another repository.
-        :param _builtins.str update_time: When it was last updated (RFC 3339).
+        :param 'RepoSyncConfig' sync_config: Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
+        :param _builtins.str update_time: When it last changed (RFC 3339).
         :param _builtins.str visibility: `public` or `private` where the API says (irv-server does); public repos need no credentials.
         """
         pulumi.set(__self__, "active_tags", active_tags)
@@ -778,7 +778,7 @@ class RepoResult(dict):
     @pulumi.getter(name="activeTags")
     def active_tags(self) -> Sequence[_builtins.str]:
         """
-        The tags currently maintained.
+        The tags actively maintained.
         """
         return pulumi.get(self, "active_tags")
 
@@ -786,7 +786,7 @@ class RepoResult(dict):
     @pulumi.getter
     def aliases(self) -> Sequence[_builtins.str]:
         """
-        Other names it is known by.
+        Other names of the same image.
         """
         return pulumi.get(self, "aliases")
 
@@ -794,7 +794,7 @@ class RepoResult(dict):
     @pulumi.getter
     def bundles(self) -> Sequence[_builtins.str]:
         """
-        The bundles it belongs to.
+        Sales grouping labels.
         """
         return pulumi.get(self, "bundles")
 
@@ -802,7 +802,7 @@ class RepoResult(dict):
     @pulumi.getter(name="catalogTier")
     def catalog_tier(self) -> _builtins.str:
         """
-        Its catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, `CATALOG_TIER_FIPS`, `CATALOG_TIER_AI`, `CATALOG_TIER_DEVTOOLS`, `CATALOG_TIER_COMMERCIAL` or `CATALOG_TIER_UNSPECIFIED`.
+        Its catalog tier (`CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ...); a synced repo takes its source's.
         """
         return pulumi.get(self, "catalog_tier")
 
@@ -818,7 +818,7 @@ class RepoResult(dict):
     @pulumi.getter
     def name(self) -> _builtins.str:
         """
-        Its name, e.g. `nginx`.
+        The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).
         """
         return pulumi.get(self, "name")
 
@@ -842,7 +842,7 @@ class RepoResult(dict):
     @pulumi.getter(name="customOverlay")
     def custom_overlay(self) -> Optional[Any]:
         """
-        The apko image configuration applied when its images are rebuilt (custom assembly), as the API returns it.
+        The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).
         """
         return pulumi.get(self, "custom_overlay")
 
@@ -858,7 +858,7 @@ class RepoResult(dict):
     @pulumi.getter(name="syncConfig")
     def sync_config(self) -> Optional['outputs.RepoSyncConfig']:
         """
-        Where it syncs from, when it is synced from another repository.
+        Where its images are synced from (and to); the platform stops syncing 14 days after creation unless it says otherwise.
         """
         return pulumi.get(self, "sync_config")
 
@@ -866,7 +866,7 @@ class RepoResult(dict):
     @pulumi.getter(name="updateTime")
     def update_time(self) -> Optional[_builtins.str]:
         """
-        When it was last updated (RFC 3339).
+        When it last changed (RFC 3339).
         """
         return pulumi.get(self, "update_time")
 
@@ -1088,10 +1088,10 @@ class TagResult(dict):
         """
         A tag of a repository (its uid is under the repository's).
 
-        :param Sequence[_builtins.str] bundles: The bundles it belongs to.
+        :param Sequence[_builtins.str] bundles: Sales grouping labels.
         :param _builtins.bool deprecated: Whether it is deprecated.
-        :param _builtins.str digest: The digest of the manifest it points at.
-        :param _builtins.str name: The tag, e.g. `latest`.
+        :param _builtins.str digest: The digest of the manifest it points at (`sha256:<64 hex>`).
+        :param _builtins.str name: The tag, e.g. `stable`.
         :param _builtins.str uid: The tag's uid.
         :param _builtins.str update_time: When it last moved (RFC 3339).
         """
@@ -1107,7 +1107,7 @@ class TagResult(dict):
     @pulumi.getter
     def bundles(self) -> Sequence[_builtins.str]:
         """
-        The bundles it belongs to.
+        Sales grouping labels.
         """
         return pulumi.get(self, "bundles")
 
@@ -1123,7 +1123,7 @@ class TagResult(dict):
     @pulumi.getter
     def digest(self) -> _builtins.str:
         """
-        The digest of the manifest it points at.
+        The digest of the manifest it points at (`sha256:<64 hex>`).
         """
         return pulumi.get(self, "digest")
 
@@ -1131,7 +1131,7 @@ class TagResult(dict):
     @pulumi.getter
     def name(self) -> _builtins.str:
         """
-        The tag, e.g. `latest`.
+        The tag, e.g. `stable`.
         """
         return pulumi.get(self, "name")
 
