@@ -8,8 +8,8 @@
 import { BUILTIN_ROLES } from "../api/capabilities";
 import { RELATIONSHIP_TYPES } from "../api/kinds/identities";
 import { ROOT_UID } from "../api/uid";
-import { broadness, dangerOf, dangerousConfig, https, httpsPattern, lifetimeSeconds, obj, readOnly, str } from "./checks";
-import { isKnown, kindLabel, parentField, refFields, sameRef, type Rule } from "./world";
+import { broadness, DANGEROUS_CAPABILITIES, dangerOf, dangerousConfig, https, httpsPattern, lifetimeSeconds, obj, readOnly, str } from "./checks";
+import { isKnown, isStrings, kindLabel, parentField, refFields, sameRef, type Rule } from "./world";
 
 export const RULES: readonly Rule[] = [
   {
@@ -34,7 +34,7 @@ export const RULES: readonly Rule[] = [
       const unknown = !role && w.unresolved(ref);
       // A guardrail that cannot judge does not pass the binding as if it had.
       if (unknown) return [`binds a workload identity at the organization's root to role ${ref!.uid}, which could not be looked up to judge it: ${unknown}`];
-      const danger = dangerOf(role, c.capabilities as string[]);
+      const danger = dangerOf(role, isStrings(c.capabilities) ? c.capabilities : DANGEROUS_CAPABILITIES);
       return danger ? [`binds a workload identity to ${danger} at the organization's root`] : [];
     },
   },
@@ -123,7 +123,7 @@ export const RULES: readonly Rule[] = [
       const role = w.role(ref);
       const unknown = !role && w.unresolved(ref);
       if (unknown) return [`gives every user who signs in role ${ref!.uid}, which could not be looked up to judge it: ${unknown}`];
-      const danger = dangerOf(role, c.capabilities as string[]);
+      const danger = dangerOf(role, isStrings(c.capabilities) ? c.capabilities : DANGEROUS_CAPABILITIES);
       return danger ? [`gives every user who signs in ${danger}`] : [];
     },
   },

@@ -25,6 +25,9 @@ export function isKnown(v: unknown): boolean {
   return v !== UNKNOWN;
 }
 
+/** True when `v` is a list of strings. */
+export const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+
 /** One irv resource of the program, as the rules see it. */
 export interface Subject {
   /** Its URN (the finding names it). */
@@ -176,7 +179,7 @@ export class Lookup {
     const caps = from.capabilities;
     return {
       name: typeof from.name === "string" && isKnown(from.name) ? from.name : undefined,
-      capabilities: Array.isArray(caps) && caps.every((c) => typeof c === "string" && isKnown(c)) ? (caps as string[]) : undefined,
+      capabilities: isStrings(caps) && caps.every(isKnown) ? caps : undefined,
       declared: r.subject !== undefined,
     };
   }

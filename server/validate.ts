@@ -18,7 +18,7 @@ function without(v: unknown, path: readonly PropertyKey[], keys: readonly string
   if (typeof v !== "object" || v === null) return v;
   const copy = (Array.isArray(v) ? [...v] : { ...v }) as Record<PropertyKey, unknown>;
   if (path.length === 0) for (const k of keys) delete copy[k];
-  else copy[path[0] as string] = without(copy[path[0] as string], path.slice(1), keys);
+  else copy[path[0]] = without(copy[path[0]], path.slice(1), keys);
   return copy;
 }
 

@@ -9,7 +9,7 @@ import { builtinRoleOf } from "../../api/builtin-roles";
 import type { Kind } from "../../api/kinds";
 import { relationshipTypeOf } from "../../api/kinds/identities";
 import { ROOT_UID } from "../../api/uid";
-import { isKnown, parentField, refFields } from "../world";
+import { isKnown, isStrings, parentField, refFields } from "../world";
 import type { AccessBinding, AccessSubject, Org } from "./org";
 
 /** One resource: its kind, key (uid, or URN before it exists), logical name and fields. */
@@ -90,7 +90,7 @@ export function orgOfItems(items: readonly ResourceItem[], known: Known = {}): O
           key: it.key,
           name,
           uid: it.uid,
-          capabilities: Array.isArray(f.capabilities) && f.capabilities.every((c) => str(c)) ? (f.capabilities as string[]) : undefined,
+          capabilities: isStrings(f.capabilities) && f.capabilities.every((c) => str(c)) ? f.capabilities : undefined,
         });
         break;
       case "identities":

@@ -35,7 +35,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
   // The exchange's fields may also come as a form body, as the SDK's exchanger sends them over
   // HTTP/1 (each repeated field once per value).
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
-    done(null, new URLSearchParams(body as string));
+    done(null, new URLSearchParams(String(body)));
   });
 
   app.get("/.well-known/openid-configuration", async () => ({

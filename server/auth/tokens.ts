@@ -105,7 +105,8 @@ export class TokenIssuer {
         requiredClaims: ["sub", "exp"],
       });
       const strings = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? v : undefined);
-      const uid = payload.sub as string;
+      // jose checked that `sub` is there and is a string (requiredClaims).
+      const uid = String(payload.sub);
       return { uid, caller: callerFor(uid, { capabilities: strings(payload.cap), scopes: strings(payload.scp) }) };
     } catch (e) {
       if (e instanceof joseErrors.JWTClaimValidationFailed && e.claim === "aud")

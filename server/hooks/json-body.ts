@@ -10,7 +10,7 @@ import { invalidField } from "../errors";
 export function installJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
-    const text = body as string;
+    const text = String(body);
     if (text.trim() === "") return done(null, undefined);
     try {
       done(null, JSON.parse(text));
