@@ -124,8 +124,7 @@ export function fromV1(collection: CollectionName, body: unknown, target?: { id:
       continue;
     }
     if (collection === "repos" && k === "catalogTier") {
-      if (typeof v === "string" && v.startsWith(TIER_PREFIX))
-        throw invalidField(k, `${v} is the v2beta1 name of this tier; v1 calls it ${String(v1Tier(v))}`);
+      if (typeof v === "string" && v.startsWith(TIER_PREFIX)) throw invalidField(k, `${v} is the v2beta1 name of this tier; v1 calls it ${String(v1Tier(v))}`);
       out[k] = v2Tier(v);
       continue;
     }
