@@ -157,7 +157,7 @@ function checkpointOf(backend: string, project: string, name: string): Checkpoin
   if (existsSync(meta)) {
     const m = yamlFile(meta);
     if (!m || (m.version !== undefined && typeof m.version !== "number")) return undefined;
-    version = (m.version) ?? 0;
+    version = m.version ?? 0;
   }
   if (version !== 0 && version !== 1) return undefined;
   const base = version === 1 ? path.join(stacks, project, name) : path.join(stacks, name);
