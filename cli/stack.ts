@@ -42,24 +42,31 @@ export async function contentsOf(stack: Stack): Promise<StackContents> {
 }
 
 /**
- * Reads a stack's contents without opening it: `pulumi stack export` and `pulumi config` in its
- * project folder, side by side, as the Automation API runs them, but without loading it (a
- * second of start-up) or running `pulumi version` and `pulumi stack select` first: for a command
- * that may not need the engine at all (`irv drift`).
+ * Reads a stack's contents without opening it, for a command that may not need the engine at all
+ * (`irv drift`): from its files, where irv reads them itself (./stack-files.ts: a local file
+ * backend and the passphrase provider, one key derivation); otherwise by `pulumi stack export`
+ * and `pulumi config` in its project folder, side by side, as the Automation API runs them, but
+ * without loading it (a second of start-up) or running `pulumi version` and `pulumi stack select` first.
  */
 export async function readStack({ stack, cwd }: StackSelection): Promise<StackContents> {
   const workDir = path.resolve(cwd ?? process.cwd());
-  const which = stack ? ["--stack", stack] : [];
-  const [name, state, config] = await Promise.all([
-    stack ??
-      pulumi(workDir, ["stack", "--show-name"]).then(
-        (s) => s.trim(),
-        (e: Error) => Promise.reject(/no stack/i.test(e.message) ? noStack(workDir) : e),
-      ),
-    pulumi(workDir, ["stack", "export", "--show-secrets", ...which]).then(JSON.parse),
-    pulumi(workDir, ["config", "--show-secrets", "--json", ...which]).then(JSON.parse),
+  const name = stack ?? (await selectedName(workDir));
+  const { readStackFiles } = await import("./stack-files");
+  const files = await readStackFiles(workDir, name, process.env);
+  if (files) return { name, ...files, env: process.env };
+  const [state, config] = await Promise.all([
+    pulumi(workDir, ["stack", "export", "--show-secrets", "--stack", name]).then(JSON.parse),
+    pulumi(workDir, ["config", "--show-secrets", "--json", "--stack", name]).then(JSON.parse),
   ]);
   return { name, state, config, env: process.env };
+}
+
+/** The stack selected in the project in `workDir`, as the CLI says. */
+function selectedName(workDir: string): Promise<string> {
+  return pulumi(workDir, ["stack", "--show-name"]).then(
+    (s) => s.trim(),
+    (e: Error) => Promise.reject(/no stack/i.test(e.message) ? noStack(workDir) : e),
+  );
 }
 
 /**
@@ -82,6 +89,9 @@ export async function selectedStackConfig({ stack, cwd }: StackSelection): Promi
     }
   }
   if (!name) return undefined;
+  const { readStackFiles } = await import("./stack-files");
+  const files = await readStackFiles(workDir, name, process.env);
+  if (files) return { name, config: files.config };
   return { name, config: JSON.parse(await pulumi(workDir, ["config", "--show-secrets", "--json", "--stack", name])) as ConfigMap };
 }
 

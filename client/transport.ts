@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type { Dispatcher } from "undici";
 
 /**
@@ -57,7 +58,9 @@ function undiciPool(): { Pool: typeof import("undici").Pool; retry: typeof impor
     Object.assign(Dispatcher.prototype, api);
     return { Pool, retry };
   } catch {
-    const { Pool, interceptors } = require("undici") as typeof import("undici");
+    // Through createRequire, which the plugin's bundler leaves alone: the bundle holds the files
+    // above, so it never gets here, and need not carry all of undici for it.
+    const { Pool, interceptors } = createRequire(__filename)("undici") as typeof import("undici");
     return { Pool, retry: interceptors.retry };
   }
 }

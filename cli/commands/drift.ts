@@ -133,8 +133,11 @@ Exit codes: 0 in sync, 2 drift found, 1 error.`,
       );
     }
     // The stack's files are read without the Automation API (it is opened only if the engine must
-    // refresh), by pulumi CLI runs that go on while the modules comparing them with the API load.
-    const [contents, { runDrift, formatDrift }] = await Promise.all([readStack(selection), import("../drift")]);
+    // refresh). The modules comparing them with the API load once that read is under way, so the
+    // passphrase's key derivation (a thread of its own) or the pulumi CLI runs go on meanwhile.
+    const reading = readStack(selection);
+    const loading = new Promise((next) => setImmediate(next)).then(() => import("../drift"));
+    const [contents, { runDrift, formatDrift }] = await Promise.all([reading, loading]);
     const report = await runDrift({
       stack: () => openStack(selection),
       contents,
