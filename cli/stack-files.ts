@@ -43,38 +43,40 @@ export async function readStackFiles(workDir: string, name: string, env: NodeJS.
   const configSecrets = Object.values(stackFile.config).filter((v): v is { secure: string } => typeof v !== "string");
   const stateSecrets = secretsIn(checkpoint.latest);
   const stateProvider = checkpoint.latest.secrets_providers as { type?: unknown; state?: { salt?: unknown } } | undefined;
-  const stateSalt = stateProvider?.type === "passphrase" ? stateProvider.state?.salt : undefined;
-  if (configSecrets.length && typeof stackFile.encryptionsalt !== "string") return undefined;
-  if (stateSecrets.length && typeof stateSalt !== "string") return undefined;
-  let phrase: string | undefined;
-  if (configSecrets.length || stateSecrets.length) {
-    phrase = passphraseOf(env);
-    if (phrase === undefined) return undefined; // the CLI says what is missing, as before
-  }
+  const salt = stateProvider?.type === "passphrase" ? stateProvider.state?.salt : undefined;
+  const stateSalt = typeof salt === "string" ? salt : undefined;
+  const configSalt = stackFile.encryptionsalt;
+  if (configSecrets.length && configSalt === undefined) return undefined;
+  if (stateSecrets.length && stateSalt === undefined) return undefined;
+  const phrase = configSecrets.length || stateSecrets.length ? passphraseOf(env) : "";
+  if (phrase === undefined) return undefined; // the CLI says what is missing, as before
   const opening = new Map<string, Promise<Decrypt>>();
-  const decrypterOf = (salt: string) => {
-    if (!opening.has(salt)) opening.set(salt, passphraseDecrypter(salt, phrase!, name));
-    return opening.get(salt)!;
+  const decrypterOf = (salt: string | undefined): Promise<Decrypt> | undefined => {
+    if (salt === undefined) return undefined;
+    const open = opening.get(salt) ?? passphraseDecrypter(salt, phrase, name);
+    opening.set(salt, open);
+    return open;
   };
   const [configDecrypt, stateDecrypt] = await Promise.all([
-    configSecrets.length ? decrypterOf(stackFile.encryptionsalt!) : undefined,
-    stateSecrets.length ? decrypterOf(stateSalt as string) : undefined,
+    configSecrets.length ? decrypterOf(configSalt) : undefined,
+    stateSecrets.length ? decrypterOf(stateSalt) : undefined,
   ]);
 
   const config: ConfigMap = {};
   for (const [key, v] of Object.entries(stackFile.config)) {
-    config[key] = typeof v === "string" ? { value: v, secret: false } : { value: opened(configDecrypt!, v.secure, name, "config"), secret: true };
+    config[key] = typeof v === "string" ? { value: v, secret: false } : { value: opened(configDecrypt, v.secure, name, "config"), secret: true };
   }
-  for (const s of stateSecrets) {
-    s.plaintext = opened(stateDecrypt!, s.ciphertext as string, name, "state");
-    delete s.ciphertext;
+  for (const { envelope, ciphertext } of stateSecrets) {
+    envelope.plaintext = opened(stateDecrypt, ciphertext, name, "state");
+    delete envelope.ciphertext;
   }
   const state = { version: 3, ...(checkpoint.features ? { features: checkpoint.features } : {}), deployment: checkpoint.latest } as Deployment;
   return { state, config };
 }
 
-function opened(decrypt: Decrypt, ciphertext: string, stack: string, where: string): string {
+function opened(decrypt: Decrypt | undefined, ciphertext: string, stack: string, where: string): string {
   try {
+    if (!decrypt) throw new Error("no key");
     return decrypt(ciphertext);
   } catch {
     throw new Error(`stack ${stack}: a secret in its ${where} does not decrypt with its passphrase`);
@@ -180,14 +182,14 @@ function checkpointOf(backend: string, project: string, name: string): Checkpoin
 }
 
 /** Every secret envelope in `root` that carries a ciphertext, found without recursion. */
-function secretsIn(root: unknown): Record<string, unknown>[] {
-  const found: Record<string, unknown>[] = [];
+function secretsIn(root: unknown): { envelope: Record<string, unknown>; ciphertext: string }[] {
+  const found: { envelope: Record<string, unknown>; ciphertext: string }[] = [];
   const todo: unknown[] = [root];
   while (todo.length) {
     const v = todo.pop();
     if (Array.isArray(v)) for (const x of v) todo.push(x);
     else if (isObject(v)) {
-      if (v[SIG_KEY] === SECRET_SIG && typeof v.ciphertext === "string") found.push(v);
+      if (v[SIG_KEY] === SECRET_SIG && typeof v.ciphertext === "string") found.push({ envelope: v, ciphertext: v.ciphertext });
       else for (const x of Object.values(v)) todo.push(x);
     }
   }

@@ -100,16 +100,16 @@ async function stepOf(r: StateResource, ctx: Context): Promise<Step> {
  * `v` with every secret replaced by the bare secret marker, as the engine's events carry them:
  * their values never leave this module.
  */
-function masked(v: unknown): Rec {
+function masked(v: Rec): Rec {
   const walk = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(walk);
     if (x && typeof x === "object") {
-      if ((x as Rec)[specialSigKey] === specialSecretSig) return { [specialSigKey]: specialSecretSig };
-      if (Array.isArray(x)) return x.map(walk);
+      if (specialSigKey in x && x[specialSigKey] === specialSecretSig) return { [specialSigKey]: specialSecretSig };
       return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, walk(y)]));
     }
     return x;
   };
-  return walk(v) as Rec;
+  return Object.fromEntries(Object.entries(v).map(([k, y]) => [k, walk(y)]));
 }
 
 function resourcesOf(state: Deployment): StateResource[] {
