@@ -1,14 +1,12 @@
 import { z } from "zod";
 import type { CollectionName } from "../api/collections";
 import { KINDS, definitionOf, readShapeOf, type ReadShape } from "../api/kinds";
-import { lazyRecord, once } from "../api/once";
-
-// api/resources builds every kind's read shapes at its load: loaded on the first read instead.
-const resources = once(() => require("../api/resources") as typeof import("../api/resources"));
+import { lazyRecord } from "../api/once";
+import * as resources from "../api/resources";
 
 type KindShapes = { [D in (typeof KINDS)[number] as D["kind"]]: z.ZodObject<ReadShape<D>, z.core.$loose> };
 
-type Shapes = Omit<KindShapes, "repos"> & { repos: typeof import("../api/resources").RepoItem; advisories: typeof import("../api/resources").Advisory };
+type Shapes = Omit<KindShapes, "repos"> & { repos: typeof resources.RepoItem; advisories: typeof resources.Advisory };
 
 /**
  * The loose response shape of one item of each collection (read once the response's `null`s are
@@ -16,7 +14,7 @@ type Shapes = Omit<KindShapes, "repos"> & { repos: typeof import("../api/resourc
  * its first read: an operation reads a few kinds of the eleven.
  */
 export const SHAPES: Shapes = lazyRecord<CollectionName, z.ZodType>([...KINDS.map((d) => d.kind), "advisories"], (c) =>
-  c === "repos" ? resources().RepoItem : c === "advisories" ? resources().Advisory : readShapeOf(definitionOf(c)),
+  c === "repos" ? resources.RepoItem : c === "advisories" ? resources.Advisory : readShapeOf(definitionOf(c)),
 ) as Shapes;
 
 /** An item of collection `C` as the client returns it. */
@@ -29,7 +27,7 @@ const envelopes = new Map<CollectionName, z.ZodType>();
 /** The list envelope schema of collection `c` (`{<c>: [...], nextPageToken, totalCount, skipped}`). */
 export function envelopeOf<C extends CollectionName>(c: C): z.ZodType<Envelope<C>> {
   let e = envelopes.get(c);
-  if (!e) envelopes.set(c, (e = resources().listOf(c, SHAPES[c] as z.ZodType)));
+  if (!e) envelopes.set(c, (e = resources.listOf(c, SHAPES[c] as z.ZodType)));
   // The cache holds each collection's envelope under its name, which the map's type cannot say.
   return e as z.ZodType<Envelope<C>>;
 }

@@ -94,9 +94,9 @@ function refuseUnowned(k: (typeof KINDS)[number], uid: string, props: Rec): void
 // What only some calls need loads on the first of them: the package schema (GetSchema, and the
 // Terraform mappings built from it), the functions (Invoke). The engine starts the plugin for
 // every operation, and most never ask for these.
-const schema = once(() => require("./schema") as typeof import("./schema"));
-const functions = once(() => require("./functions") as typeof import("./functions"));
-const mapping = once(() => require("./terraform/mapping") as typeof import("./terraform/mapping"));
+const schema = once(() => import("./schema"));
+const functions = once(() => import("./functions"));
+const mapping = once(() => import("./terraform/mapping"));
 
 /** The version of the package schema GetSchema answers with: the only one there is. */
 const SCHEMA_VERSION = 0;
@@ -115,11 +115,11 @@ const methods = {
     return new emptyproto.Empty();
   },
 
-  getSchema: (req: provproto.GetSchemaRequest) => {
+  getSchema: async (req: provproto.GetSchemaRequest) => {
     // An engine asking for a schema version this plugin does not know must not get another one.
     if (req.getVersion() !== SCHEMA_VERSION)
       throw new BadRequestError(`irv: unsupported schema version ${req.getVersion()}; pulumi-resource-irv ${VERSION} writes version ${SCHEMA_VERSION}`);
-    return new provproto.GetSchemaResponse().setSchema(JSON.stringify(schema().packageSchema()));
+    return new provproto.GetSchemaResponse().setSchema(JSON.stringify((await schema()).packageSchema()));
   },
 
   checkConfig: (req: provproto.CheckRequest) => new provproto.CheckResponse().setInputs(req.getNews()),
@@ -202,14 +202,14 @@ const methods = {
     return new emptyproto.Empty();
   },
 
-  invoke: (req: provproto.InvokeRequest, c: PluginCall) => functions().invoke(req, contextOf(c.plugin.session, { signal: c.signal }, c.plugin.reads)),
+  invoke: (req: provproto.InvokeRequest, c: PluginCall) => functions().then((f) => f.invoke(req, contextOf(c.plugin.session, { signal: c.signal }, c.plugin.reads))),
 
   // `pulumi convert --from terraform` and `pulumi import --from terraform` ask every plugin which
   // Terraform providers it maps, then for the mapping (plugin/terraform).
-  getMappings: (req: provproto.GetMappingsRequest) => new provproto.GetMappingsResponse().setProvidersList(mapping().mappingsFor(req.getKey())),
+  getMappings: async (req: provproto.GetMappingsRequest) => new provproto.GetMappingsResponse().setProvidersList((await mapping()).mappingsFor(req.getKey())),
 
-  getMapping: (req: provproto.GetMappingRequest) => {
-    const m = mapping().mappingFor(req.getKey(), req.getProvider());
+  getMapping: async (req: provproto.GetMappingRequest) => {
+    const m = (await mapping()).mappingFor(req.getKey(), req.getProvider());
     return m ? new provproto.GetMappingResponse().setProvider(m.provider).setData(m.data) : new provproto.GetMappingResponse();
   },
 };
