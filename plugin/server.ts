@@ -202,7 +202,8 @@ const methods = {
     return new emptyproto.Empty();
   },
 
-  invoke: (req: provproto.InvokeRequest, c: PluginCall) => functions().then((f) => f.invoke(req, contextOf(c.plugin.session, { signal: c.signal }, c.plugin.reads))),
+  invoke: (req: provproto.InvokeRequest, c: PluginCall) =>
+    functions().then((f) => f.invoke(req, contextOf(c.plugin.session, { signal: c.signal }, c.plugin.reads))),
 
   // `pulumi convert --from terraform` and `pulumi import --from terraform` ask every plugin which
   // Terraform providers it maps, then for the mapping (plugin/terraform).
