@@ -17,6 +17,7 @@ import { runSoak, seedLine, soakOptions, soakReport } from "./soak";
 import { runTerraformBench } from "./terraform";
 import { runFollowBench } from "./follow";
 import { runMistakes } from "./mistakes";
+import { runStartupBench } from "./startup";
 
 async function main(): Promise<void> {
   const only = process.argv[2];
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   if (!only || only === "exchange") console.log(await runExchangeBench());
   // Only when named: it builds OpenTofu and the Terraform provider (once per machine).
   if (only === "terraform") console.log(await runTerraformBench(process.argv.slice(3)));
+  if (!only || only === "startup") console.log(await runStartupBench(process.argv.slice(3)));
   if (!only || only === "follow") console.log(await runFollowBench(process.argv.slice(3)));
   // Only when named: it builds the Terraform bridge (once per machine).
   if (only === "mistakes") console.log(await runMistakes());

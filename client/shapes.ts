@@ -1,19 +1,21 @@
 import { z } from "zod";
-import * as resources from "../api/resources";
 import type { CollectionName } from "../api/collections";
-import { KINDS, readShapeOf, type ReadShape } from "../api/kinds";
+import { KINDS, definitionOf, readShapeOf, type ReadShape } from "../api/kinds";
+import { lazyRecord } from "../api/once";
+import * as resources from "../api/resources";
 
 type KindShapes = { [D in (typeof KINDS)[number] as D["kind"]]: z.ZodObject<ReadShape<D>, z.core.$loose> };
 
+type Shapes = Omit<KindShapes, "repos"> & { repos: typeof resources.RepoItem; advisories: typeof resources.Advisory };
+
 /**
  * The loose response shape of one item of each collection (read once the response's `null`s are
- * dropped): each kind's from its definition, a repo's with its times optional.
+ * dropped): each kind's from its definition, a repo's with its times optional. Each is built on
+ * its first read: an operation reads a few kinds of the eleven.
  */
-export const SHAPES = {
-  ...(Object.fromEntries(KINDS.map((d) => [d.kind, readShapeOf(d)])) as KindShapes),
-  repos: resources.RepoItem,
-  advisories: resources.Advisory,
-} satisfies Record<CollectionName, z.ZodType>;
+export const SHAPES: Shapes = lazyRecord<CollectionName, z.ZodType>([...KINDS.map((d) => d.kind), "advisories"], (c) =>
+  c === "repos" ? resources.RepoItem : c === "advisories" ? resources.Advisory : readShapeOf(definitionOf(c)),
+) as Shapes;
 
 /** An item of collection `C` as the client returns it. */
 export type Item<C extends CollectionName> = z.infer<(typeof SHAPES)[C]>;

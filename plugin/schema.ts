@@ -10,8 +10,7 @@ import { KINDS, dynamicTokenOf, tokenOf, type FieldDefinition, type KindDefiniti
 import { SETTINGS, type SettingFacts } from "../client/config";
 import { kindTypes, tsTypeSpec, type PropertySpec } from "./types";
 import { functionSpecs, functionTypes } from "./functions";
-import { existsSync, readFileSync } from "node:fs";
-import * as path from "node:path";
+import { VERSION } from "./version";
 
 /** The settings the provider takes, with what they mean (which are secret: SETTINGS). */
 const SETTING_DOCS: Record<keyof typeof SETTINGS, { description: string }> = {
@@ -75,14 +74,7 @@ function settingsSpecs(): Record<string, PropertySpec> {
   return out;
 }
 
-/** This package's version: from the nearest package.json above (plugin/ in a checkout, dist/plugin/ when built). */
-export const VERSION: string = (() => {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const file = path.join(dir, "package.json");
-    if (existsSync(file)) return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
-    if (path.dirname(dir) === dir) return "0.0.0";
-  }
-})();
+export { VERSION };
 
 /**
  * The named types: the kinds' object and enum types and the functions' result objects. A type

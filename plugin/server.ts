@@ -18,9 +18,8 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { KINDS, definitionOfTypeToken } from "../api/kinds";
 import { contextOf, providerOf, type Call, type Context, type ReadBatch } from "../provider/resources";
-import { packageSchema, VERSION } from "./schema";
-import { invoke } from "./functions";
-import { mappingFor, mappingsFor } from "./terraform/mapping";
+import { VERSION } from "./version";
+import { once } from "../api/once";
 import { Session } from "../client/session";
 import { statusOf, useEngine } from "./status";
 import { Calls, type CallContext } from "./calls";
@@ -92,6 +91,13 @@ function refuseUnowned(k: (typeof KINDS)[number], uid: string, props: Rec): void
   throw new Error(`${k.label} ${uid} lies in no group (${what}): it belongs to the platform and cannot be imported; refer to it by uid`);
 }
 
+// What only some calls need loads on the first of them: the package schema (GetSchema, and the
+// Terraform mappings built from it), the functions (Invoke). The engine starts the plugin for
+// every operation, and most never ask for these.
+const schema = once(() => import("./schema"));
+const functions = once(() => import("./functions"));
+const mapping = once(() => import("./terraform/mapping"));
+
 /** The version of the package schema GetSchema answers with: the only one there is. */
 const SCHEMA_VERSION = 0;
 
@@ -109,11 +115,11 @@ const methods = {
     return new emptyproto.Empty();
   },
 
-  getSchema: (req: provproto.GetSchemaRequest) => {
+  getSchema: async (req: provproto.GetSchemaRequest) => {
     // An engine asking for a schema version this plugin does not know must not get another one.
     if (req.getVersion() !== SCHEMA_VERSION)
       throw new BadRequestError(`irv: unsupported schema version ${req.getVersion()}; pulumi-resource-irv ${VERSION} writes version ${SCHEMA_VERSION}`);
-    return new provproto.GetSchemaResponse().setSchema(JSON.stringify(packageSchema()));
+    return new provproto.GetSchemaResponse().setSchema(JSON.stringify((await schema()).packageSchema()));
   },
 
   checkConfig: (req: provproto.CheckRequest) => new provproto.CheckResponse().setInputs(req.getNews()),
@@ -196,14 +202,15 @@ const methods = {
     return new emptyproto.Empty();
   },
 
-  invoke: (req: provproto.InvokeRequest, c: PluginCall) => invoke(req, contextOf(c.plugin.session, { signal: c.signal }, c.plugin.reads)),
+  invoke: (req: provproto.InvokeRequest, c: PluginCall) =>
+    functions().then((f) => f.invoke(req, contextOf(c.plugin.session, { signal: c.signal }, c.plugin.reads))),
 
   // `pulumi convert --from terraform` and `pulumi import --from terraform` ask every plugin which
   // Terraform providers it maps, then for the mapping (plugin/terraform).
-  getMappings: (req: provproto.GetMappingsRequest) => new provproto.GetMappingsResponse().setProvidersList(mappingsFor(req.getKey())),
+  getMappings: async (req: provproto.GetMappingsRequest) => new provproto.GetMappingsResponse().setProvidersList((await mapping()).mappingsFor(req.getKey())),
 
-  getMapping: (req: provproto.GetMappingRequest) => {
-    const m = mappingFor(req.getKey(), req.getProvider());
+  getMapping: async (req: provproto.GetMappingRequest) => {
+    const m = (await mapping()).mappingFor(req.getKey(), req.getProvider());
     return m ? new provproto.GetMappingResponse().setProvider(m.provider).setData(m.data) : new provproto.GetMappingResponse();
   },
 };

@@ -31,7 +31,7 @@ export function validate<K extends Kind>(spec: KindSpec<K>, news: Unchecked<Inpu
   if (!parent.success) issues.push(...parent.error.issues);
   const common = commonSchema.safeParse(inputs);
   if (!common.success) issues.push(...common.error.issues);
-  const body = spec.createSchema.safeParse(spec.createBody(inputs));
+  const body = spec.createSchema().safeParse(spec.createBody(inputs));
   const toInput = Object.fromEntries(Object.entries(spec.fields).map(([k, v]) => [v.wire, k]));
   if (!body.success)
     for (const i of fieldIssues(body.error)) {

@@ -5,6 +5,7 @@
  * from the uid.
  */
 import { createBodyOf, definitionOf, fieldEntries, readBack, wireNameOf, writeOnlyMemberPaths, type Kind, type KindDefinition } from "../../api/kinds";
+import { once } from "../../api/once";
 import { parentOf } from "../../api/uid";
 import type { Item } from "../../client/shapes";
 import type { Operation } from "./context";
@@ -35,7 +36,7 @@ export function factsOf<K extends Kind>(kind: K, parentOfItem: (item: Pick<Item<
     label: d.label,
     parentField: d.parentField,
     fields,
-    createSchema: createBodyOf(d),
+    createSchema: once(() => createBodyOf(d)),
     writeOnlyInputs: writeOnlyMemberPaths(d),
     parentOf: (item: Pick<Item<K>, "uid">): string => parentOfItem(item) ?? "",
     /** The create body: every input but the parent (which is in the path) and the parts (written apart), by its wire name, as the wire has it. */

@@ -1,5 +1,5 @@
 import { definitionOf } from "../../api/kinds";
-import { relationshipTypeOf } from "../../api/bodies";
+import { relationshipTypeOf } from "../../api/kinds/identities";
 import { staticKeysIssues } from "../../api/kinds/identities";
 import { type Inputs, type Outputs, type KindSpec, type Rec } from "./spec";
 import { factsOf } from "./facts";

@@ -68,8 +68,8 @@ export interface KindSpec<K extends Kind> {
   parentField: string;
   /** Every declared input except adoptUid. */
   fields: Record<string, FieldSpec>;
-  /** The create body (strict, derived from the definition), run by check. */
-  createSchema: z.ZodType;
+  /** The create body (strict, derived from the definition), run by check: built on its first call. */
+  createSchema: () => z.ZodType;
   /**
    * Dotted paths of required inputs the API never returns (`oidc.clientSecret`): a resource read
    * by an import has none, so check accepts them missing unless the resource is being created.

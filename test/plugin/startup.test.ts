@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,8 +45,14 @@ describe("the plugin's start-up", () => {
     // Of undici, the pool and what it needs (client/transport.ts), not its index: fetch, WebSocket, caches.
     expect(inputs.filter((f) => /node_modules\/undici\/(index\.js|lib\/web\/(fetch\/index|websocket|cache|eventsource|cookies))/.test(f))).toEqual([]);
 
-    // The bin compiles it with V8's code cache, which the build wrote for this node and this bundle.
+    // In ASCII, so that it reads without UTF-8's decoding (plugin/boot.ts), to the same text.
+    const file = path.join(repoRoot, "dist", "plugin", "bundle.js");
+    expect(isAscii(readFileSync(file))).toBe(true);
     const boot = JSON.stringify(path.join(repoRoot, "dist", "plugin", "boot.js"));
+    const same = `process.stdout.write(String(require(${boot}).bundleCode() === require("node:fs").readFileSync(${JSON.stringify(file)}, "utf8")))`;
+    expect(execFileSync(process.execPath, ["-e", same], { encoding: "utf8" })).toBe("true");
+
+    // The bin compiles it with V8's code cache, which the build wrote for this node and this bundle.
     const rejected = execFileSync(process.execPath, ["-e", `process.stdout.write(String(require(${boot}).compileBundle().cachedDataRejected))`], {
       encoding: "utf8",
     });
