@@ -3,6 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { ConfigMap, Deployment } from "@pulumi/pulumi/automation";
 import { load } from "js-yaml";
+import { isObject } from "../api/guards";
 import { passphraseDecrypter, passphraseOf, type Decrypt } from "./passphrase";
 
 /**
@@ -204,8 +205,4 @@ function yamlFile(file: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

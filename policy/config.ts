@@ -1,4 +1,5 @@
 /** The guardrails' configuration: Pulumi's `--policy-pack-config` format, checked against the rules' settings. */
+import { isStrings } from "../api/guards";
 import { ACCESS_GATES, gateById } from "./access/gates";
 import { RULES, ruleById } from "./rules";
 import { ENFORCEMENT_LEVELS, type EnforcementLevel, type Rule } from "./world";
@@ -33,7 +34,7 @@ export function parsePolicyConfig(raw: unknown, source = "policy config"): Polic
       if (!prop) throw new Error(`${source}: ${id}: unknown setting ${JSON.stringify(k)}`);
       const ok =
         prop.type === "array"
-          ? Array.isArray(val) && val.every((x) => typeof x === "string")
+          ? isStrings(val)
           : prop.type === "integer"
             ? Number.isInteger(val) && (prop.minimum === undefined || (val as number) >= prop.minimum)
             : typeof val === prop.type;

@@ -6,10 +6,11 @@
  * types are come from the kinds' definitions (api/kinds); nothing here repeats a kind's field list.
  */
 import { BUILTIN_ROLES } from "../api/capabilities";
+import { isStrings } from "../api/guards";
 import { RELATIONSHIP_TYPES } from "../api/kinds/identities";
 import { ROOT_UID } from "../api/uid";
 import { broadness, DANGEROUS_CAPABILITIES, dangerOf, dangerousConfig, https, httpsPattern, lifetimeSeconds, obj, readOnly, str } from "./checks";
-import { isKnown, isStrings, kindLabel, parentField, refFields, sameRef, type Rule } from "./world";
+import { isKnown, kindLabel, parentField, refFields, sameRef, type Rule } from "./world";
 
 export const RULES: readonly Rule[] = [
   {

@@ -6,6 +6,7 @@
  * come from the kinds' definitions (api/kinds).
  */
 import { definitionOf, definitionOfTypeToken, displayNameOf, fieldEntries, type Kind } from "../api/kinds";
+import { isStrings } from "../api/guards";
 import { parentOf } from "../api/uid";
 import { builtinRoleOf } from "../api/builtin-roles";
 import { unknownValue } from "../provider/sentinels";
@@ -24,9 +25,6 @@ export const UNKNOWN: string = unknownValue;
 export function isKnown(v: unknown): boolean {
   return v !== UNKNOWN;
 }
-
-/** True when `v` is a list of strings. */
-export const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 /** One irv resource of the program, as the rules see it. */
 export interface Subject {

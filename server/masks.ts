@@ -11,13 +11,12 @@
  * leaves a required field empty is refused and nothing changes.
  */
 import { z } from "zod";
+import { isObject } from "../api/guards";
 import { camelOf, snakeOf } from "../api/kinds";
 import { invalidField } from "./errors";
 import type { RawQuery } from "./list";
 
 type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function unwrap(s: z.ZodType): z.ZodType {
   let cur: z.ZodType = s;
@@ -41,7 +40,7 @@ export function maskPaths(schema: z.ZodObject, nested: string[] = []): Set<strin
 
 /** The part of a PATCH body the mask names: fields outside the mask are ignored, not validated. */
 export function maskedBody(body: unknown, mask: string[] | undefined): unknown {
-  if (!mask || !isObj(body)) return body;
+  if (!mask || !isObject(body)) return body;
   const heads = new Set(mask.map((p) => p.split(".")[0]));
   return Object.fromEntries(Object.entries(body).filter(([k]) => heads.has(k)));
 }
@@ -84,7 +83,7 @@ export function applyPatch(current: Obj, body: Obj, mask: string[] | undefined, 
   if (!mask) {
     for (const [k, v] of Object.entries(body)) {
       if (v === undefined) continue;
-      next[k] = mergeKeys.includes(k) && isObj(v) && isObj(next[k]) ? { ...next[k], ...v } : structuredClone(v);
+      next[k] = mergeKeys.includes(k) && isObject(v) && isObject(next[k]) ? { ...next[k], ...v } : structuredClone(v);
     }
     return next;
   }
@@ -95,8 +94,8 @@ export function applyPatch(current: Obj, body: Obj, mask: string[] | undefined, 
       else next[head] = structuredClone(body[head]);
       continue;
     }
-    const from = isObj(body[head]) ? body[head][sub] : undefined;
-    const target: Obj = isObj(next[head]) ? next[head] : {};
+    const from = isObject(body[head]) ? body[head][sub] : undefined;
+    const target: Obj = isObject(next[head]) ? next[head] : {};
     if (from === undefined) delete target[sub];
     else target[sub] = structuredClone(from);
     next[head] = target;
@@ -116,8 +115,8 @@ export function resetMask(paths: Set<string>, body: unknown): string[] {
   const nested = new Set([...paths].filter((p) => p.includes(".")).map((p) => p.split(".")[0]));
   const given = (p: string) => {
     const [head, sub] = p.split(".");
-    const v = isObj(body) ? body[head] : undefined;
-    return isObj(v) && v[sub] !== undefined;
+    const v = isObject(body) ? body[head] : undefined;
+    return isObject(v) && v[sub] !== undefined;
   };
   return [...paths].filter((p) => (p.includes(".") ? !KEPT_WHEN_OMITTED.has(p) || given(p) : !nested.has(p)));
 }

@@ -6,6 +6,7 @@
  */
 import type { StackContents } from "../stack";
 import { displayNameOf, definitionOf, definitionOfTypeToken, type Kind } from "../../api/kinds";
+import { isStrings } from "../../api/guards";
 import { isSelfOrAncestor } from "../../api/uid";
 import { AccessModel, hydratedNames, itemsOfApi, itemsOfState, orgOfItems, type ResourceItem, type StateResource } from "../../policy/access";
 import { clientOfContents } from "../access/load";
@@ -115,8 +116,7 @@ function listOf(v: string | undefined): string[] {
     } catch {
       parsed = undefined;
     }
-    if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === "string"))
-      throw new UsageError(`${EXPECTED_KEY} must be a JSON array of strings or a comma-separated list`);
+    if (!isStrings(parsed)) throw new UsageError(`${EXPECTED_KEY} must be a JSON array of strings or a comma-separated list`);
     return parsed;
   }
   return v

@@ -6,10 +6,11 @@
  */
 import { BUILTIN_ROLES } from "../../api/capabilities";
 import { builtinRoleOf } from "../../api/builtin-roles";
+import { isStrings } from "../../api/guards";
 import type { Kind } from "../../api/kinds";
 import { relationshipTypeOf } from "../../api/kinds/identities";
 import { ROOT_UID } from "../../api/uid";
-import { isKnown, isStrings, parentField, refFields } from "../world";
+import { isKnown, parentField, refFields } from "../world";
 import type { AccessBinding, AccessSubject, Org } from "./org";
 
 /** One resource: its kind, key (uid, or URN before it exists), logical name and fields. */

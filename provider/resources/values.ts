@@ -30,10 +30,10 @@ export function unknownAlong(obj: unknown, path: readonly PropertyKey[]): boolea
   return false;
 }
 
-/** True for values that mean "not set": undefined, null, "", [] and {}. */
 /** A block's values (or any object): what a diff looks into member by member. */
 export const isRecord = (v: unknown): v is Rec => typeof v === "object" && v !== null;
 
+/** True for values that mean "not set": undefined, null, "", [] and {}. */
 export function isEmpty(v: unknown): boolean {
   if (v === undefined || v === null || v === "") return true;
   if (Array.isArray(v)) return v.length === 0;

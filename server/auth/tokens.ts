@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type KeyLike } from "jose";
 import { errors as joseErrors } from "jose";
+import { isStrings } from "../../api/guards";
 import { unauthenticated } from "../errors";
 import { callerFor, type Narrowing } from "../authz";
 
@@ -104,7 +105,7 @@ export class TokenIssuer {
         currentDate: new Date(this.clock()),
         requiredClaims: ["sub", "exp"],
       });
-      const strings = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? v : undefined);
+      const strings = (v: unknown) => (isStrings(v) ? v : undefined);
       // jose checked that `sub` is there and is a string (requiredClaims).
       const uid = String(payload.sub);
       return { uid, caller: callerFor(uid, { capabilities: strings(payload.cap), scopes: strings(payload.scp) }) };

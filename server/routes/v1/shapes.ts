@@ -10,11 +10,11 @@
  */
 import { capabilityEnum, capabilityNamed } from "../../../api/capabilities";
 import type { CollectionName } from "../../../api/collections";
+import { isObject } from "../../../api/guards";
 import { invalidField } from "../../errors";
 import { V1_BODY_NAMES } from "../roleBindings";
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** v2beta1 name -> v1 name, for every collection. */
 const RENAMED: Record<string, string> = { uid: "id", createTime: "createdAt", updateTime: "updatedAt" };
@@ -46,7 +46,7 @@ const v2Tier = (t: unknown): unknown =>
 
 /** A repo's sync_config as v1 writes it: `expiration` for v2beta1's `expirationTime`. */
 function v1Sync(v: unknown): unknown {
-  if (!isObj(v)) return v;
+  if (!isObject(v)) return v;
   const { expirationTime, ...rest } = v;
   return { ...rest, ...(expirationTime === undefined ? {} : { expiration: expirationTime }) };
 }
@@ -59,13 +59,13 @@ const v1Role = (r: Obj): Obj => ({ id: r.uid, name: r.name, description: r.descr
 
 /** A v2beta1 response item in its v1 shape. */
 export function toV1(collection: CollectionName, item: unknown): unknown {
-  if (!isObj(item)) return item;
+  if (!isObject(item)) return item;
   const out: Obj = {};
   const renamed = renamesOf(collection);
   for (const [k, v] of Object.entries(item)) {
     // v1 role bindings reference their identity, group and role by id.
-    if (collection === "roleBindings" && isObj(v) && (k === "identity" || k === "group" || k === "role")) out[k] = v.uid;
-    else if (collection === "identities" && k === "staticKeys" && isObj(v)) {
+    if (collection === "roleBindings" && isObject(v) && (k === "identity" || k === "group" || k === "role")) out[k] = v.uid;
+    else if (collection === "identities" && k === "staticKeys" && isObject(v)) {
       const { expirationTime, ...keys } = v;
       out.static = { ...keys, ...(expirationTime === undefined ? {} : { expiration: expirationTime }) };
     } else if (collection === "identities" && k === "servicePrincipal" && typeof v === "string") out[k] = v.replace(SP_PREFIX, "");
@@ -73,7 +73,7 @@ export function toV1(collection: CollectionName, item: unknown): unknown {
     else if (collection === "repos" && k === "catalogTier") out[k] = v1Tier(v);
     else if (collection === "repos" && k === "sync_config") out[k] = v1Sync(v);
     else if (collection === "repos" && k === "updateTime") continue;
-    else if (collection === "groupInvites" && k === "role" && isObj(v)) out.role = v1Role(v);
+    else if (collection === "groupInvites" && k === "role" && isObject(v)) out.role = v1Role(v);
     else if (collection === "groupInvites" && k === "roleUid") continue;
     else out[renamed[k] ?? k] = v;
   }
@@ -86,10 +86,10 @@ export function toV1(collection: CollectionName, item: unknown): unknown {
  * a `RoleBindingList.Binding`: its group and role as v1 messages, its identity by id.
  */
 export function toV1Listed(collection: CollectionName, item: unknown): unknown {
-  if (collection !== "roleBindings" || !isObj(item)) return toV1(collection, item);
+  if (collection !== "roleBindings" || !isObject(item)) return toV1(collection, item);
   const out = toV1(collection, item) as Obj;
-  if (isObj(item.group)) out.group = toV1("groups", item.group);
-  if (isObj(item.role)) out.role = v1Role(item.role);
+  if (isObject(item.group)) out.group = toV1("groups", item.group);
+  if (isObject(item.role)) out.role = v1Role(item.role);
   return out;
 }
 
@@ -98,7 +98,7 @@ export function toV1Listed(collection: CollectionName, item: unknown): unknown {
  * body may echo it back, as a v1 client sends the object it read), undefined for a create.
  */
 export function fromV1(collection: CollectionName, body: unknown, target?: { id: string; group?: string }): unknown {
-  if (!isObj(body)) return body;
+  if (!isObject(body)) return body;
   const v2Names: Record<string, string> =
     collection === "roleBindings" ? { ...RENAMED, ...V1_BODY_NAMES } : collection === "groupInvites" ? { ...RENAMED, roleUid: "role" } : renamesOf(collection);
   const out: Obj = {};
@@ -110,7 +110,7 @@ export function fromV1(collection: CollectionName, body: unknown, target?: { id:
       continue;
     }
     if (collection === "identities" && k === "lastSeen") continue;
-    if (collection === "identities" && k === "static" && isObj(v)) {
+    if (collection === "identities" && k === "static" && isObject(v)) {
       const { expiration, ...keys } = v;
       out.staticKeys = { ...keys, ...(expiration === undefined ? {} : { expirationTime: expiration }) };
       continue;
