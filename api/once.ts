@@ -16,20 +16,27 @@ export function once<T>(make: () => T): () => T {
 }
 
 /**
+ * Makes member `key` of `target` a getter that runs `make` on its first read, then keeps the value
+ * as a plain, read-only member: what a kind's fields and a table of kinds are built with.
+ */
+export function lazyMember<T extends object, K extends PropertyKey, V>(target: T, key: K, make: () => V): void {
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = make();
+      Object.defineProperty(target, key, { value, enumerable: true, writable: false, configurable: false });
+      return value;
+    },
+  });
+}
+
+/**
  * A record of `keys` whose values are made by `make` on their first read, each then kept as a
  * plain member (a table of every kind's schemas, of which an operation reads a few).
  */
 export function lazyRecord<K extends string, V>(keys: readonly K[], make: (key: K) => V): Record<K, V> {
   const out = {} as Record<K, V>;
-  for (const key of keys)
-    Object.defineProperty(out, key, {
-      enumerable: true,
-      configurable: true,
-      get() {
-        const value = make(key);
-        Object.defineProperty(out, key, { value, enumerable: true, writable: false, configurable: false });
-        return value;
-      },
-    });
+  for (const key of keys) lazyMember(out, key, () => make(key));
   return out;
 }

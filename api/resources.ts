@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { orElse } from "./wire";
+import { repoItem } from "./repo-item";
 import {
   accountAssociations,
   groupInvites,
@@ -7,7 +7,6 @@ import {
   identities,
   identityProviders,
   readShapeOf,
-  repos,
   roleBindings,
   roles,
   subscriptions,
@@ -46,16 +45,8 @@ export const Subscription = readShapeOf(subscriptions);
 export type Subscription = z.infer<typeof Subscription>;
 export { BoundIdentity, BoundRef } from "./kinds/roleBindings";
 
-/**
- * A repo as the client reads it and the server stores it: its definition's read shape, with its
- * times optional (the registry's readers take a repo whose API leaves them out; the kind's
- * outputs still require them, through its own read shape), and irv-server's `visibility`. Read
- * once its `null`s are dropped, as the client does with every response (`withoutNulls`).
- */
-export const RepoItem = readShapeOf(repos)
-  .partial({ createTime: true, updateTime: true })
-  // irv-server only: `public` repos (and their tags) are readable without a token.
-  .extend({ visibility: z.string().optional() });
+/** A repo as the client reads it and the server stores it (./repo-item.ts). */
+export const RepoItem = repoItem();
 /** A repo as the API writes it: a `null` (the gateway's unset message) reads as absent. */
 export const Repo = z.preprocess(withoutNulls, RepoItem);
 export type Repo = z.infer<typeof Repo>;
@@ -65,15 +56,5 @@ export type Tag = z.infer<typeof Tag>;
 /** The advisories (api/advisories.ts), a collection with no kind. */
 export { Advisory, AdvisoryEvent, Severity } from "./advisories";
 
-/**
- * The list envelope: the array is named after the collection; `totalCount` (a proto `optional
- * int64`) is a decimal string, or `null` when the API does not count (the gateway's unset value).
- */
-export function listOf<K extends string, T extends z.ZodType>(key: K, item: T) {
-  return z.looseObject({
-    [key]: orElse(z.array(item), []),
-    nextPageToken: z.string().nullish(),
-    totalCount: orElse(z.string(), "0"),
-    skipped: orElse(z.number().int(), 0),
-  });
-}
+/** The list envelope (./wire.ts). */
+export { listOf } from "./wire";

@@ -24,3 +24,16 @@ export const strings = () => orElse(z.array(z.string()), []);
 export const bool = () => orElse(z.boolean(), false);
 /** An enum's name (the wire writes names), its zero value when absent or `null`; loose, so a newer value still reads. */
 export const enumName = (zero: string) => orElse(z.string(), zero);
+
+/**
+ * The list envelope: the array is named after the collection; `totalCount` (a proto `optional
+ * int64`) is a decimal string, or `null` when the API does not count (the gateway's unset value).
+ */
+export function listOf<K extends string, T extends z.ZodType>(key: K, item: T) {
+  return z.looseObject({
+    [key]: orElse(z.array(item), []),
+    nextPageToken: z.string().nullish(),
+    totalCount: orElse(z.string(), "0"),
+    skipped: orElse(z.number().int(), 0),
+  });
+}

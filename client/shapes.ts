@@ -2,11 +2,13 @@ import { z } from "zod";
 import type { CollectionName } from "../api/collections";
 import { KINDS, definitionOf, readShapeOf, type ReadShape } from "../api/kinds";
 import { lazyRecord } from "../api/once";
-import * as resources from "../api/resources";
+import { Advisory } from "../api/advisories";
+import { repoItem } from "../api/repo-item";
+import { listOf } from "../api/wire";
 
 type KindShapes = { [D in (typeof KINDS)[number] as D["kind"]]: z.ZodObject<ReadShape<D>, z.core.$loose> };
 
-type Shapes = Omit<KindShapes, "repos"> & { repos: typeof resources.RepoItem; advisories: typeof resources.Advisory };
+type Shapes = Omit<KindShapes, "repos"> & { repos: ReturnType<typeof repoItem>; advisories: typeof Advisory };
 
 /**
  * The loose response shape of one item of each collection (read once the response's `null`s are
@@ -14,7 +16,7 @@ type Shapes = Omit<KindShapes, "repos"> & { repos: typeof resources.RepoItem; ad
  * its first read: an operation reads a few kinds of the eleven.
  */
 export const SHAPES: Shapes = lazyRecord<CollectionName, z.ZodType>([...KINDS.map((d) => d.kind), "advisories"], (c) =>
-  c === "repos" ? resources.RepoItem : c === "advisories" ? resources.Advisory : readShapeOf(definitionOf(c)),
+  c === "repos" ? repoItem() : c === "advisories" ? Advisory : readShapeOf(definitionOf(c)),
 ) as Shapes;
 
 /** An item of collection `C` as the client returns it. */
@@ -27,7 +29,7 @@ const envelopes = new Map<CollectionName, z.ZodType>();
 /** The list envelope schema of collection `c` (`{<c>: [...], nextPageToken, totalCount, skipped}`). */
 export function envelopeOf<C extends CollectionName>(c: C): z.ZodType<Envelope<C>> {
   let e = envelopes.get(c);
-  if (!e) envelopes.set(c, (e = resources.listOf(c, SHAPES[c] as z.ZodType)));
+  if (!e) envelopes.set(c, (e = listOf(c, SHAPES[c] as z.ZodType)));
   // The cache holds each collection's envelope under its name, which the map's type cannot say.
   return e as z.ZodType<Envelope<C>>;
 }

@@ -139,7 +139,7 @@ export const accountAssociations = defineKind({
     notes: ["A group has at most one account association, so its uid is the group's uid; a replacement deletes the old one first."],
     importNotes: ["Import it by its group's uid."],
   },
-  fields: {
+  fields: () => ({
     groupUid: common.groupUid("The group (one association per group; its uid is the group's)."),
     name: common.name("The association's name.", 2),
     description: numbered.description(3),
@@ -150,5 +150,5 @@ export const accountAssociations = defineKind({
     github: block("github"),
     createTime: numbered.createTime(9),
     updateTime: numbered.updateTime(10),
-  },
+  }),
 });

@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import type { Module } from "../modules";
+import { lazyMember } from "../once";
 
 /** One field of a resource kind: its rules, its shape on the wire, and how the provider treats it. */
 export interface FieldDefinition {
@@ -281,7 +282,16 @@ export interface KindExample {
   importNotes?: readonly string[];
 }
 
-/** Checks a definition's shape while keeping its literal types (the derived types read them). */
-export function defineKind<const D extends KindDefinition>(d: D): D {
-  return d;
+/**
+ * Checks a definition's shape while keeping its literal types (the derived types read them). Its
+ * fields are given as a function, run on their first read and then kept: they build the kind's
+ * zod schemas, which the plugin, started afresh for every operation, would otherwise build at
+ * load for every kind, most of which an operation never touches.
+ */
+export function defineKind<const D extends Omit<KindDefinition, "fields"> & { fields: () => KindDefinition["fields"] }>(
+  d: D,
+): Omit<D, "fields"> & { readonly fields: ReturnType<D["fields"]> } {
+  const out = { ...d } as Omit<D, "fields">;
+  lazyMember(out, "fields", d.fields);
+  return out as never;
 }

@@ -99,7 +99,7 @@ export const groupInvites = defineKind({
       "An imported invite declares the `ttl` it was made with (its expiration less its creation); its `code` is null, because only create returns it.",
     ],
   },
-  fields: {
+  fields: () => ({
     groupUid: common.groupUid("The group the invitee joins."),
     roleUid: scalar(
       { number: 2, type: "string", behavior: ["REQUIRED"] },
@@ -164,5 +164,5 @@ export const groupInvites = defineKind({
       read: z.string().optional(),
     },
     createTime: numbered.createTime(9),
-  },
+  }),
 });

@@ -45,7 +45,7 @@ export const groups = defineKind({
     inputs: { parentUid: "${organization}", name: "engineering", description: "Everyone who builds the product" },
     notes: ["Deleting a group that still holds anything fails with the API's reason; Pulumi deletes a group's contents first when the program declares them."],
   },
-  fields: {
+  fields: () => ({
     parentUid: common.groupUid("The parent group's uid (the organization's uid for a top-level group)."),
     name: { ...common.name("The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.", 2), schema: f.groupName },
     description: numbered.description(3),
@@ -78,5 +78,5 @@ export const groups = defineKind({
     ),
     createTime: numbered.createTime(6),
     updateTime: numbered.updateTime(7),
-  },
+  }),
 });

@@ -288,7 +288,7 @@ export const identities = defineKind({
       "Patterns (`issuerPattern`, `subjectPattern`, ...) are RE2, the platform's syntax: no backreferences or lookaround.",
     ],
   },
-  fields: {
+  fields: () => ({
     groupUid: common.groupUid("The owning group's uid."),
     name: common.name("The identity's name: 3 to 63 characters.", 2, f.shortName),
     description: numbered.description(3),
@@ -356,5 +356,5 @@ export const identities = defineKind({
     ),
     createTime: numbered.createTime(9),
     updateTime: numbered.updateTime(10),
-  },
+  }),
 });

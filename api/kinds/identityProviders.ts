@@ -132,7 +132,7 @@ export const identityProviders = defineKind({
       "The client secret is not imported (the API never returns it). A program without one previews no change; once the program states one, the next `pulumi up` writes it.",
     ],
   },
-  fields: {
+  fields: () => ({
     groupUid: common.groupUid("The group it lives in."),
     name: common.name("The identity provider's name: 3 to 63 characters.", 2, f.shortName),
     description: numbered.description(3),
@@ -182,5 +182,5 @@ export const identityProviders = defineKind({
     },
     createTime: numbered.createTime(4),
     updateTime: numbered.updateTime(5),
-  },
+  }),
 });

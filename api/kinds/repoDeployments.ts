@@ -79,7 +79,7 @@ export const repoDeployments = defineKind({
     ],
     importNotes: ["Import it by its repo's uid: `pulumi import irv:registry:RepoDeployment podinfo <repo uid>`."],
   },
-  fields: {
+  fields: () => ({
     repoUid: common.repoUid("The repo whose image the charts deploy: its uid is the deployment's."),
     charts: named({
       description: "The Helm charts that deploy the image (at least one: a deployment with none is none); their order is no change.",
@@ -88,5 +88,5 @@ export const repoDeployments = defineKind({
       schema: Charts.min(1, "must hold at least one chart: a deployment with none is cleared, which only the platform's staff can do"),
       read: z.array(readChart).default([]),
     }),
-  },
+  }),
 });

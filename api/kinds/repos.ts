@@ -210,7 +210,7 @@ export const repos = defineKind({
       "A synced repo's source is stored as the source repo's uid: give the uid, or a catalog name once and then the uid the repo reads back, or every preview shows a change.",
     ],
   },
-  fields: {
+  fields: () => ({
     parentUid: common.groupUid("The group the repo lives in."),
     name: common.name("The repo's name, as images are pulled by it (`<registry>/<group>/<name>`).", 2),
     description: numbered.description(3),
@@ -277,5 +277,5 @@ export const repos = defineKind({
     }),
     createTime: numbered.createTime(11),
     updateTime: numbered.updateTime(12),
-  },
+  }),
 });

@@ -67,7 +67,7 @@ export const roleBindings = defineKind({
       "That the identity and the role exist is checked by the API at `pulumi up`, not at preview.",
     ],
   },
-  fields: {
+  fields: () => ({
     groupUid: common.groupUid("The group the grant applies to (and everything below it)."),
     identityUid: scalar(
       { number: 6, type: "string" },
@@ -105,5 +105,5 @@ export const roleBindings = defineKind({
       read: BoundRef,
     }),
     createTime: numbered.createTime(5),
-  },
+  }),
 });

@@ -38,7 +38,7 @@ export const roles = defineKind({
       "The credentials Pulumi runs with must hold every capability they put in a role.",
     ],
   },
-  fields: {
+  fields: () => ({
     groupUid: common.groupUid("The group the role lives in."),
     name: common.name("The role's name.", 2),
     description: numbered.description(3),
@@ -54,5 +54,5 @@ export const roles = defineKind({
     }),
     createTime: numbered.createTime(5),
     updateTime: numbered.updateTime(6),
-  },
+  }),
 });

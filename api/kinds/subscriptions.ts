@@ -41,7 +41,7 @@ export const subscriptions = defineKind({
       "Each create, update and delete in the group or below it is delivered to the sink as a CloudEvent with a token from the platform's issuer (subject `webhook:<group>`, the body's digest): verify it with the SDK's `events/receiver`. irv-server delivers them too ([event delivery](../irv-server.md#event-delivery)).",
     ],
   },
-  fields: {
+  fields: () => ({
     parentUid: common.groupUid("The group the subscription lives in, which sets the scope of the events it receives."),
     sink: scalar(
       { number: 2, type: "string", behavior: ["REQUIRED"] },
@@ -52,5 +52,5 @@ export const subscriptions = defineKind({
         schema: f.sinkUrl,
       },
     ),
-  },
+  }),
 });

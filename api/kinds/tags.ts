@@ -58,7 +58,7 @@ export const tags = defineKind({
     inputs: { repoUid: "${repo}", name: "stable", digest: "sha256:0f8a5e2c1b4d7e9f0a3c6b8d1e4f7a2c5b8e1d4f7a0c3b6e9d2f5a8c1b4e7d0a" },
     notes: ["Tags cannot be updated: any change replaces the tag (the old one is deleted first, since the new one takes its name)."],
   },
-  fields: {
+  fields: () => ({
     repoUid: common.repoUid("The repo the tag is in."),
     name: scalar(
       { number: 2, type: "string", behavior: ["REQUIRED"] },
@@ -105,5 +105,5 @@ export const tags = defineKind({
         read: z.string().optional(),
       },
     ),
-  },
+  }),
 });

@@ -7,7 +7,7 @@ export type AccountAssociationInputs = Inputs<"accountAssociations">;
 /** Outputs of an AccountAssociation: the inputs as they are live, and the API's fields. */
 export type AccountAssociationOutputs = Outputs<"accountAssociations">;
 
-const spec: KindSpec<"accountAssociations"> = {
+const spec = (): KindSpec<"accountAssociations"> => ({
   ...factsOf("accountAssociations", (a) => a.uid),
   async recover(ctx, i, since) {
     try {
@@ -18,7 +18,7 @@ const spec: KindSpec<"accountAssociations"> = {
       throw e;
     }
   },
-};
+});
 
-/** The kind's spec. */
+/** The kind's spec, made on each call (./index.ts `specs` makes it once, on first use). */
 export const accountAssociationSpec = spec;

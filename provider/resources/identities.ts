@@ -11,7 +11,7 @@ export type IdentityInputs = Inputs<"identities">;
 /** Outputs of an Identity: the inputs as they are live, and the API's fields. */
 export type IdentityOutputs = Outputs<"identities">;
 
-const spec: KindSpec<"identities"> = {
+const spec = (): KindSpec<"identities"> => ({
   ...factsOf("identities"),
   validate(i, creating, olds) {
     // Only an expiration the API will check must lie ahead: on a create (also a replacement by a
@@ -37,7 +37,7 @@ const spec: KindSpec<"identities"> = {
     const want = relationshipTypeOf(i);
     return live !== want ? `the existing identity is a ${live ?? "kindless"} identity, but the inputs declare ${want}` : undefined;
   },
-};
+});
 
-/** The kind's spec. */
+/** The kind's spec, made on each call (./index.ts `specs` makes it once, on first use). */
 export const identitySpec = spec;

@@ -4,6 +4,7 @@
  * them directly; the dynamic classes through `dynamicProviders` (./host.ts).
  */
 import { KINDS, type Kind } from "../../api/kinds";
+import { lazyRecord } from "../../api/once";
 import { forDynamicHost, type HostProvider } from "./host";
 import { providerFor, type KindProvider, type ValuesProvider } from "./provider";
 import type { KindSpec, Rec } from "./spec";
@@ -38,8 +39,8 @@ export type { KindSpec, CommonInputs, Inputs, Outputs, Unchecked, Call } from ".
 export type { CheckResult, KindProvider, ReadResult, ValuesProvider } from "./provider";
 export { hostContext, type HostMembers, type HostProvider } from "./host";
 
-/** The spec of each kind (its behaviour over its definition in api/kinds), by kind: the one place a kind's module is listed. */
-export const specs: { [K in Kind]: KindSpec<K> } = {
+/** What makes each kind's spec (its behaviour over its definition in api/kinds), by kind: the one place a kind's module is listed. */
+const makers: { [K in Kind]: () => KindSpec<K> } = {
   groups: groupSpec,
   identities: identitySpec,
   roles: roleSpec,
@@ -53,6 +54,15 @@ export const specs: { [K in Kind]: KindSpec<K> } = {
   subscriptions: subscriptionSpec,
 };
 
+/** The kinds' names, in the order of the definitions (api/kinds `KINDS`). */
+const KIND_NAMES: readonly Kind[] = KINDS.map((d) => d.kind);
+
+/**
+ * The spec of each kind, by kind, each made on its first read: a spec walks its kind's fields,
+ * which builds their zod schemas, and the plugin, started for every operation, uses a few kinds.
+ */
+export const specs = lazyRecord(KIND_NAMES, (k) => makers[k]()) as { [K in Kind]: KindSpec<K> };
+
 /** Kind `k`'s provider over its spec, called with values as records (see `providers`). */
 const providerOfSpec = <K extends Kind>(k: K): ValuesProvider<Rec, Rec> => {
   const typed: KindProvider<K> = providerFor(specs[k]);
@@ -63,9 +73,9 @@ const providerOfSpec = <K extends Kind>(k: K): ValuesProvider<Rec, Rec> => {
  * The provider of each kind, by kind, in the order of the definitions (api/kinds `KINDS`), over
  * values as records: what the plugin, the dynamic host and `irv drift` hold (the engine's values,
  * decoded from its Structs or read from state, which the engine has had checked). A kind's typed
- * provider is `providerFor(specs[kind])`.
+ * provider is `providerFor(specs[kind])`. Each is made on its first read, as its spec is.
  */
-export const providers = Object.fromEntries(KINDS.map((d) => [d.kind, providerOfSpec(d.kind)])) as Record<Kind, ValuesProvider<Rec, Rec>>;
+export const providers: Record<Kind, ValuesProvider<Rec, Rec>> = lazyRecord(KIND_NAMES, providerOfSpec);
 
 /** The provider of `kind`, over its values as records (see `providers`). */
 export function providerOf(kind: Kind): ValuesProvider<Rec, Rec> {
@@ -73,4 +83,4 @@ export function providerOf(kind: Kind): ValuesProvider<Rec, Rec> {
 }
 
 /** Each kind's provider as the dynamic provider host calls it: what the dynamic classes run. */
-export const dynamicProviders = Object.fromEntries(KINDS.map((d) => [d.kind, forDynamicHost(providerOf(d.kind))])) as Record<Kind, HostProvider>;
+export const dynamicProviders: Record<Kind, HostProvider> = lazyRecord(KIND_NAMES, (k) => forDynamicHost(providerOf(k)));

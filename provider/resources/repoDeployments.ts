@@ -20,7 +20,7 @@ function staffOnly(e: unknown, id: string, what: string): Error | undefined {
   );
 }
 
-const spec: KindSpec<"repoDeployments"> = {
+const spec = (): KindSpec<"repoDeployments"> => ({
   // Its id is its repo's: the repo is the item's own uid.
   ...factsOf("repoDeployments", (x) => x.uid),
   // A deployment is its repo's only one: what a lost create made is the repo's, with the charts sent.
@@ -44,7 +44,7 @@ const spec: KindSpec<"repoDeployments"> = {
   deleteError: (e, props) => staffOnly(e, props.uid, "deleting it (an update with no charts, as the platform's Terraform provider clears one)"),
   // As the platform's Terraform provider reads one: no charts is no deployment.
   gone: (item) => item.charts.length === 0,
-};
+});
 
-/** The kind's spec. */
+/** The kind's spec, made on each call (./index.ts `specs` makes it once, on first use). */
 export const repoDeploymentSpec = spec;

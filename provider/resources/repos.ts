@@ -7,7 +7,7 @@ export type RepoInputs = Inputs<"repos">;
 export type RepoOutputs = Outputs<"repos">;
 
 /** A repo is named uniquely in its group: a lost create is found by name, as most kinds are. */
-const spec: KindSpec<"repos"> = factsOf("repos");
+const spec = (): KindSpec<"repos"> => factsOf("repos");
 
-/** The kind's spec. */
+/** The kind's spec, made on each call (./index.ts `specs` makes it once, on first use). */
 export const repoSpec = spec;

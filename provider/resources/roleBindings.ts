@@ -8,7 +8,7 @@ export type RoleBindingInputs = Inputs<"roleBindings">;
 /** Outputs of a RoleBinding: the inputs as they are live, and the API's fields. */
 export type RoleBindingOutputs = Outputs<"roleBindings">;
 
-const spec: KindSpec<"roleBindings"> = {
+const spec = (): KindSpec<"roleBindings"> => ({
   ...factsOf("roleBindings"),
   recover: (ctx, i, since) =>
     findCreated(
@@ -18,7 +18,7 @@ const spec: KindSpec<"roleBindings"> = {
       (b) => parentOf(b.uid) === i.groupUid && b.identity.uid === i.identityUid && b.role.uid === i.roleUid,
       since,
     ),
-};
+});
 
-/** The kind's spec. */
+/** The kind's spec, made on each call (./index.ts `specs` makes it once, on first use). */
 export const roleBindingSpec = spec;

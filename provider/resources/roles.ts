@@ -8,10 +8,10 @@ export type RoleInputs = Inputs<"roles">;
 /** Outputs of a Role: the inputs as they are live, and the API's fields. */
 export type RoleOutputs = Outputs<"roles">;
 
-const spec: KindSpec<"roles"> = {
+const spec = (): KindSpec<"roles"> => ({
   ...factsOf("roles"),
   recover: (ctx, i, since) => findCreated(ctx, "roles", { name: String(i.name) }, (r) => r.name === i.name && parentOf(r.uid) === i.groupUid, since),
-};
+});
 
-/** The kind's spec. */
+/** The kind's spec, made on each call (./index.ts `specs` makes it once, on first use). */
 export const roleSpec = spec;

@@ -13,7 +13,7 @@ const like = (i: Inputs<"subscriptions">) => (s: Item<"subscriptions">) => paren
 /** The group's subscriptions. */
 const underParent = (i: Inputs<"subscriptions">) => ({ "uidp.children_of": i.parentUid });
 
-const spec: KindSpec<"subscriptions"> = {
+const spec = (): KindSpec<"subscriptions"> => ({
   ...factsOf("subscriptions"),
   // A subscription has no name and no creation time: what a lost create made is the one of the
   // same group and sink that was not there before it.
@@ -24,7 +24,7 @@ const spec: KindSpec<"subscriptions"> = {
     for await (const s of ctx.client().list("subscriptions", underParent(i), ctx.call)) if (like(i)(s) && !existing?.has(s.uid)) return s;
     return undefined;
   },
-};
+});
 
-/** The kind's spec. */
+/** The kind's spec, made on each call (./index.ts `specs` makes it once, on first use). */
 export const subscriptionSpec = spec;
