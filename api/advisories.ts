@@ -4,6 +4,7 @@
  * the enums their List filters take.
  */
 import { z } from "zod";
+import { once } from "./once";
 import { enumName, orElse, str, strings, unset } from "./wire";
 
 /** `Severity.Type`: how a severity is scored. */
@@ -65,70 +66,79 @@ export function eventTypeOfFilter(filter: string): EventType | undefined {
   return EVENT_TYPES.find((t) => t === camel);
 }
 
-export const Severity = z.looseObject({ type: enumName("TYPE_UNSPECIFIED"), score: str() });
+/**
+ * The advisories' read shapes (an advisory, its events, their severities), built on the first
+ * call: the plugin's client loads this module at its start, and reads advisories only in a
+ * function's call.
+ */
+export const advisoryShapes = once(() => {
+  const Severity = z.looseObject({ type: enumName("TYPE_UNSPECIFIED"), score: str() });
 
-const note = z.looseObject({ note: str() });
+  const note = z.looseObject({ note: str() });
 
-export const Detection = z.looseObject({
-  nvdapi: unset(z.looseObject({ cpeSearched: str(), cpeFound: str() })),
-  manual: unset(z.looseObject({})),
-  scanv1: unset(
-    z.looseObject({
-      scanner: str(),
-      subpackage: str(),
-      componentId: str(),
-      component: str(),
-      componentVersion: str(),
-      componentType: str(),
-      componentLocation: str(),
-      artifactVersion: str(),
-      scannerVersion: str(),
-      grypeDbBuilt: str(),
-      grypeDbChecksum: str(),
-    }),
-  ),
+  const Detection = z.looseObject({
+    nvdapi: unset(z.looseObject({ cpeSearched: str(), cpeFound: str() })),
+    manual: unset(z.looseObject({})),
+    scanv1: unset(
+      z.looseObject({
+        scanner: str(),
+        subpackage: str(),
+        componentId: str(),
+        component: str(),
+        componentVersion: str(),
+        componentType: str(),
+        componentLocation: str(),
+        artifactVersion: str(),
+        scannerVersion: str(),
+        grypeDbBuilt: str(),
+        grypeDbChecksum: str(),
+      }),
+    ),
+  });
+
+  /** One step of an advisory's life: who recorded it, its review, and what it says (one member of its oneof). */
+  const AdvisoryEvent = z.looseObject({
+    uid: z.string(),
+    createTime: unset(z.string()),
+    /** Scanner findings: JSON, base64-encoded (a proto `bytes`). */
+    findings: str(),
+    author: str(),
+    reviewer: str(),
+    reviewState: enumName("REVIEW_STATE_UNSPECIFIED"),
+    issue: unset(z.string()),
+    detection: unset(Detection),
+    fixed: unset(z.looseObject({ fixedVersion: str(), note: str(), scannerVersion: str(), grypeDbBuilt: str(), grypeDbChecksum: str() })),
+    falsePositiveDetermination: unset(z.looseObject({ type: enumName("TYPE_UNSPECIFIED"), note: str() })),
+    analysisNotPlanned: unset(note),
+    fixNotPlanned: unset(note),
+    pendingUpstreamFix: unset(note),
+    truePositiveDetermination: unset(note),
+    patched: unset(z.looseObject({ patchedVersions: strings(), note: str() })),
+  });
+
+  const Advisory = z.looseObject({
+    uid: z.string(),
+    advisoryId: z.string(),
+    createTime: unset(z.string()),
+    updateTime: unset(z.string()),
+    deleteTime: unset(z.string()),
+    author: str(),
+    artifactName: str(),
+    artifactType: str(),
+    artifactArchitecture: str(),
+    componentName: str(),
+    componentLocation: str(),
+    componentType: str(),
+    aliases: strings(),
+    events: orElse(z.array(AdvisoryEvent), []),
+    legacyAdvisoryId: unset(z.string()),
+    severities: orElse(z.array(Severity), []),
+  });
+  return { Severity, Detection, AdvisoryEvent, Advisory };
 });
-
-/** One step of an advisory's life: who recorded it, its review, and what it says (one member of its oneof). */
-export const AdvisoryEvent = z.looseObject({
-  uid: z.string(),
-  createTime: unset(z.string()),
-  /** Scanner findings: JSON, base64-encoded (a proto `bytes`). */
-  findings: str(),
-  author: str(),
-  reviewer: str(),
-  reviewState: enumName("REVIEW_STATE_UNSPECIFIED"),
-  issue: unset(z.string()),
-  detection: unset(Detection),
-  fixed: unset(z.looseObject({ fixedVersion: str(), note: str(), scannerVersion: str(), grypeDbBuilt: str(), grypeDbChecksum: str() })),
-  falsePositiveDetermination: unset(z.looseObject({ type: enumName("TYPE_UNSPECIFIED"), note: str() })),
-  analysisNotPlanned: unset(note),
-  fixNotPlanned: unset(note),
-  pendingUpstreamFix: unset(note),
-  truePositiveDetermination: unset(note),
-  patched: unset(z.looseObject({ patchedVersions: strings(), note: str() })),
-});
-export type AdvisoryEvent = z.infer<typeof AdvisoryEvent>;
+type Shapes = ReturnType<typeof advisoryShapes>;
+export type AdvisoryEvent = z.infer<Shapes["AdvisoryEvent"]>;
+export type Advisory = z.infer<Shapes["Advisory"]>;
 
 /** The member of an event's oneof that is set, if any. */
 export const eventTypeOf = (e: AdvisoryEvent): EventType | undefined => EVENT_TYPES.find((t) => e[t] !== undefined);
-
-export const Advisory = z.looseObject({
-  uid: z.string(),
-  advisoryId: z.string(),
-  createTime: unset(z.string()),
-  updateTime: unset(z.string()),
-  deleteTime: unset(z.string()),
-  author: str(),
-  artifactName: str(),
-  artifactType: str(),
-  artifactArchitecture: str(),
-  componentName: str(),
-  componentLocation: str(),
-  componentType: str(),
-  aliases: strings(),
-  events: orElse(z.array(AdvisoryEvent), []),
-  legacyAdvisoryId: unset(z.string()),
-  severities: orElse(z.array(Severity), []),
-});
-export type Advisory = z.infer<typeof Advisory>;

@@ -13,6 +13,8 @@ import {
   tags,
   updateBodyOf,
 } from "./kinds";
+import { awsIdentity, claimMatch, servicePrincipal, staticKeys, type ServicePrincipal as ServicePrincipalName } from "./kinds/identities";
+import { oidc } from "./kinds/identityProviders";
 
 /**
  * Request bodies the API accepts, strict: an unknown field is an error. Derived from the kinds'
@@ -59,9 +61,19 @@ export type GroupInviteCreate = z.infer<typeof GroupInviteCreate>;
 export const SubscriptionCreate = createBodyOf(subscriptions);
 export type SubscriptionCreate = z.infer<typeof SubscriptionCreate>;
 
-// The shared object types and constants the server's models check with, from their kinds.
-export { ClaimMatch, StaticKeys, AwsIdentity, ServicePrincipal, RELATIONSHIP_TYPES, relationshipTypeOf, type RelationshipType } from "./kinds/identities";
-export { Oidc } from "./kinds/identityProviders";
+// The shared object types and constants the server's models check with, from their kinds (which
+// build them on first use: see api/kinds/definition.ts `defineKind`).
+export const ClaimMatch = claimMatch();
+export type ClaimMatch = z.infer<typeof ClaimMatch>;
+export const StaticKeys = staticKeys();
+export type StaticKeys = z.infer<typeof StaticKeys>;
+export const AwsIdentity = awsIdentity();
+export type AwsIdentity = z.infer<typeof AwsIdentity>;
+export const ServicePrincipal = servicePrincipal();
+export type ServicePrincipal = ServicePrincipalName;
+export const Oidc = oidc();
+export type Oidc = z.infer<typeof Oidc>;
+export { RELATIONSHIP_TYPES, relationshipTypeOf, type RelationshipType } from "./kinds/identities";
 export { AccountBlocks, ACCOUNT_BLOCKS } from "./kinds/accountAssociations";
 export { DURATION, INVITE_MAX_TTL_SECONDS } from "./kinds/groupInvites";
 

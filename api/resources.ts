@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { advisoryShapes } from "./advisories";
+import { boundIdentity, boundRef } from "./kinds/roleBindings";
 import { repoItem } from "./repo-item";
 import {
   accountAssociations,
@@ -43,7 +45,9 @@ export type GroupInvite = z.infer<typeof GroupInvite>;
 /** An events subscription: its sink. */
 export const Subscription = readShapeOf(subscriptions);
 export type Subscription = z.infer<typeof Subscription>;
-export { BoundIdentity, BoundRef } from "./kinds/roleBindings";
+/** The identity, group or role a binding names, hydrated. */
+export const BoundIdentity = boundIdentity();
+export const BoundRef = boundRef();
 
 /** A repo as the client reads it and the server stores it (./repo-item.ts). */
 export const RepoItem = repoItem();
@@ -54,7 +58,9 @@ export type Repo = z.infer<typeof Repo>;
 export const Tag = z.preprocess(withoutNulls, readShapeOf(tags));
 export type Tag = z.infer<typeof Tag>;
 /** The advisories (api/advisories.ts), a collection with no kind. */
-export { Advisory, AdvisoryEvent, Severity } from "./advisories";
+export const { Advisory, AdvisoryEvent, Severity } = advisoryShapes();
+export type Advisory = z.infer<typeof Advisory>;
+export type AdvisoryEvent = z.infer<typeof AdvisoryEvent>;
 
 /** The list envelope (./wire.ts). */
 export { listOf } from "./wire";

@@ -4,6 +4,7 @@
  * `PackageVersionMetadata` message, read with proto3 JSON's defaults (an absent field is its zero).
  */
 import { z } from "zod";
+import { once } from "./once";
 import { bool, orElse, str, unset } from "./wire";
 
 /** The longest package name asked for (bounds the path irv-server matches). */
@@ -20,29 +21,37 @@ export function packageNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** `PackageVersion.VersionSource`: where a version stream is built from. */
-export const VersionSource = z.looseObject({ ref: str(), sha: str() });
+/**
+ * `PackageVersionMetadata`: the streams still supported, those past end of life, the latest
+ * version. Built on the first call: the plugin's client loads this module at its start, and
+ * reads versions only in a function's call.
+ */
+export const packageVersionMetadata = once(() => {
+  /** `PackageVersion.VersionSource`: where a version stream is built from. */
+  const VersionSource = z.looseObject({ ref: str(), sha: str() });
 
+  /** `PackageVersion`: one version stream. */
+  const PackageVersion = z.looseObject({
+    version: str(),
+    latestVersion: str(),
+    releaseDate: str(),
+    eolDate: str(),
+    exists: bool(),
+    fips: bool(),
+    lts: bool(),
+    eolBroken: bool(),
+    versionSource: unset(VersionSource),
+  });
+
+  const PackageVersionMetadata = z.looseObject({
+    latestVersion: str(),
+    lastUpdatedTimestamp: str(),
+    gracePeriodMonths: orElse(z.number().int(), 0),
+    versions: orElse(z.array(PackageVersion), []),
+    eolVersions: orElse(z.array(PackageVersion), []),
+  });
+  return PackageVersionMetadata;
+});
+export type PackageVersionMetadata = z.infer<ReturnType<typeof packageVersionMetadata>>;
 /** `PackageVersion`: one version stream. */
-export const PackageVersion = z.looseObject({
-  version: str(),
-  latestVersion: str(),
-  releaseDate: str(),
-  eolDate: str(),
-  exists: bool(),
-  fips: bool(),
-  lts: bool(),
-  eolBroken: bool(),
-  versionSource: unset(VersionSource),
-});
-export type PackageVersion = z.infer<typeof PackageVersion>;
-
-/** `PackageVersionMetadata`: the streams still supported, those past end of life, the latest version. */
-export const PackageVersionMetadata = z.looseObject({
-  latestVersion: str(),
-  lastUpdatedTimestamp: str(),
-  gracePeriodMonths: orElse(z.number().int(), 0),
-  versions: orElse(z.array(PackageVersion), []),
-  eolVersions: orElse(z.array(PackageVersion), []),
-});
-export type PackageVersionMetadata = z.infer<typeof PackageVersionMetadata>;
+export type PackageVersion = PackageVersionMetadata["versions"][number];

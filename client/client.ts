@@ -17,7 +17,7 @@ import { readCapped } from "./body";
 import { PageTokens } from "./paging";
 import { retryFunction } from "./retry";
 import type { WaitReport } from "./waits";
-import { PackageVersionMetadata } from "../api/versions";
+import { packageVersionMetadata, type PackageVersionMetadata } from "../api/versions";
 import { LookedUpIdentity, SHAPES, envelopeOf, textPart, type Item } from "./shapes";
 import { dispatcherFor } from "./transport";
 
@@ -158,7 +158,7 @@ export class IrvClient {
   /** The version streams of package `name` (registry v1 GetPackageVersionMetadata). */
   async packageVersions(name: string, o: CallOptions = {}): Promise<PackageVersionMetadata> {
     const path = `/registry/v1/versions/${name.split("/").map(encodeURIComponent).join("/")}`;
-    return checkShape(PackageVersionMetadata, await this.send("GET", path, { ...o }), `GET ${path}`);
+    return checkShape(packageVersionMetadata(), await this.send("GET", path, { ...o }), `GET ${path}`);
   }
 
   /**

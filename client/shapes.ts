@@ -2,13 +2,13 @@ import { z } from "zod";
 import type { CollectionName } from "../api/collections";
 import { KINDS, definitionOf, readShapeOf, type ReadShape } from "../api/kinds";
 import { lazyRecord } from "../api/once";
-import { Advisory } from "../api/advisories";
+import { advisoryShapes } from "../api/advisories";
 import { repoItem } from "../api/repo-item";
 import { listOf } from "../api/wire";
 
 type KindShapes = { [D in (typeof KINDS)[number] as D["kind"]]: z.ZodObject<ReadShape<D>, z.core.$loose> };
 
-type Shapes = Omit<KindShapes, "repos"> & { repos: ReturnType<typeof repoItem>; advisories: typeof Advisory };
+type Shapes = Omit<KindShapes, "repos"> & { repos: ReturnType<typeof repoItem>; advisories: ReturnType<typeof advisoryShapes>["Advisory"] };
 
 /**
  * The loose response shape of one item of each collection (read once the response's `null`s are
@@ -16,7 +16,7 @@ type Shapes = Omit<KindShapes, "repos"> & { repos: ReturnType<typeof repoItem>; 
  * its first read: an operation reads a few kinds of the eleven.
  */
 export const SHAPES: Shapes = lazyRecord<CollectionName, z.ZodType>([...KINDS.map((d) => d.kind), "advisories"], (c) =>
-  c === "repos" ? repoItem() : c === "advisories" ? Advisory : readShapeOf(definitionOf(c)),
+  c === "repos" ? repoItem() : c === "advisories" ? advisoryShapes().Advisory : readShapeOf(definitionOf(c)),
 ) as Shapes;
 
 /** An item of collection `C` as the client returns it. */

@@ -1,64 +1,72 @@
 import { z } from "zod";
 import * as f from "../fields";
 import { common, numbered, text } from "./common";
+import { lazyRecord, once } from "../once";
 import { defineKind, IAM_PACKAGE, type ProtoField } from "./definition";
 
-/** Each cloud's block as requests carry it. */
-export const AccountBlocks = {
-  amazon: z
-    .strictObject({ account: f.awsAccount.describe("The AWS account id: 12 digits.") })
-    .meta({ id: "AccountAssociationAmazon", description: "The group's AWS account." }),
-  google: z
-    .strictObject({
-      // The platform checks neither (the protos say required; its gateway takes any string).
-      projectId: f.required.describe("The Google Cloud project id."),
-      projectNumber: f.required.describe("The Google Cloud project number."),
-    })
-    .meta({ id: "AccountAssociationGoogle", description: "The group's Google Cloud project." }),
-  azure: z
-    .strictObject({
-      // Not checked as UUIDs: the platform takes `10000000-0000-0000-0000-000000000000`, which is none.
-      tenantId: f.required.describe("The Azure tenant id (Microsoft Entra ID)."),
-      clientIds: f.map(f.required).describe("Azure client ids (application ids) by component name."),
-    })
-    .meta({ id: "AccountAssociationAzure", description: "The group's Azure tenant and clients." }),
-  chainguard: z
-    .strictObject({ serviceBindings: f.map(f.uid).describe("Platform service bindings: a name to a uid.") })
-    .meta({ id: "AccountAssociationChainguard", description: "The group's Chainguard service bindings." }),
-  github: z
-    .strictObject({
-      appInstallations: f
-        .map(
-          z
-            .strictObject({
-              installations: z
-                .array(
-                  z
-                    .strictObject({
-                      installationId: f.int64Digits("installation id").describe("The installation id (digits; an int64 on the API)."),
-                      name: z.string().optional().describe("A name for it."),
-                    })
-                    .meta({ id: "AccountAssociationGithubInstallation", description: "A GitHub App installation." }),
-                )
-                .describe("The app's installations."),
-            })
-            .meta({ id: "AccountAssociationGithubAppInstallations", description: "One GitHub App's installations." }),
-        )
-        .superRefine((m, ctx) => {
-          for (const k of Object.keys(m)) {
-            if (!/^\d+$/.test(k)) ctx.addIssue({ code: "custom", path: [k], message: "must be a GitHub App id (digits)" });
-            else if (!f.fitsInt64(k)) ctx.addIssue({ code: "custom", path: [k], message: f.INT64_TOO_LARGE });
-          }
-        })
-        .describe("The installations of each GitHub App, by the app's id (digits)."),
-    })
-    .meta({ id: "AccountAssociationGithub", description: "The group's GitHub App installations, by app id." }),
+/** What makes each cloud's block as requests carry it. */
+const blockRules = {
+  amazon: () =>
+    z
+      .strictObject({ account: f.awsAccount.describe("The AWS account id: 12 digits.") })
+      .meta({ id: "AccountAssociationAmazon", description: "The group's AWS account." }),
+  google: () =>
+    z
+      .strictObject({
+        // The platform checks neither (the protos say required; its gateway takes any string).
+        projectId: f.required.describe("The Google Cloud project id."),
+        projectNumber: f.required.describe("The Google Cloud project number."),
+      })
+      .meta({ id: "AccountAssociationGoogle", description: "The group's Google Cloud project." }),
+  azure: () =>
+    z
+      .strictObject({
+        // Not checked as UUIDs: the platform takes `10000000-0000-0000-0000-000000000000`, which is none.
+        tenantId: f.required.describe("The Azure tenant id (Microsoft Entra ID)."),
+        clientIds: f.map(f.required).describe("Azure client ids (application ids) by component name."),
+      })
+      .meta({ id: "AccountAssociationAzure", description: "The group's Azure tenant and clients." }),
+  chainguard: () =>
+    z
+      .strictObject({ serviceBindings: f.map(f.uid).describe("Platform service bindings: a name to a uid.") })
+      .meta({ id: "AccountAssociationChainguard", description: "The group's Chainguard service bindings." }),
+  github: () =>
+    z
+      .strictObject({
+        appInstallations: f
+          .map(
+            z
+              .strictObject({
+                installations: z
+                  .array(
+                    z
+                      .strictObject({
+                        installationId: f.int64Digits("installation id").describe("The installation id (digits; an int64 on the API)."),
+                        name: z.string().optional().describe("A name for it."),
+                      })
+                      .meta({ id: "AccountAssociationGithubInstallation", description: "A GitHub App installation." }),
+                  )
+                  .describe("The app's installations."),
+              })
+              .meta({ id: "AccountAssociationGithubAppInstallations", description: "One GitHub App's installations." }),
+          )
+          .superRefine((m, ctx) => {
+            for (const k of Object.keys(m)) {
+              if (!/^\d+$/.test(k)) ctx.addIssue({ code: "custom", path: [k], message: "must be a GitHub App id (digits)" });
+              else if (!f.fitsInt64(k)) ctx.addIssue({ code: "custom", path: [k], message: f.INT64_TOO_LARGE });
+            }
+          })
+          .describe("The installations of each GitHub App, by the app's id (digits)."),
+      })
+      .meta({ id: "AccountAssociationGithub", description: "The group's GitHub App installations, by app id." }),
 };
+export const ACCOUNT_BLOCKS = Object.keys(blockRules) as (keyof typeof blockRules)[];
+/** Each cloud's block as requests carry it, each built on its first read. */
+export const AccountBlocks = lazyRecord(ACCOUNT_BLOCKS, (k) => blockRules[k]()) as { [K in keyof typeof blockRules]: ReturnType<(typeof blockRules)[K]> };
 export type AccountBlock<K extends keyof typeof AccountBlocks> = z.infer<(typeof AccountBlocks)[K]>;
-export const ACCOUNT_BLOCKS = Object.keys(AccountBlocks) as (keyof typeof AccountBlocks)[];
 
 /** The blocks as returned: their members, none of their rules. */
-const read = {
+const read = once(() => ({
   amazon: z.looseObject({ account: z.string() }),
   google: z.looseObject({ projectId: z.string(), projectNumber: z.string() }),
   azure: z.looseObject({ tenantId: z.string(), clientIds: z.record(z.string(), z.string()) }),
@@ -68,7 +76,7 @@ const read = {
       .record(z.string(), z.looseObject({ installations: z.array(z.looseObject({ installationId: z.string(), name: text })).default([]) }))
       .default({}),
   }),
-};
+}));
 
 /** Each block's field number and message in `AccountAssociation`. */
 const BLOCK_PROTO = {
@@ -89,7 +97,7 @@ const block = <C extends keyof typeof AccountBlocks>(cloud: C) =>
     input: true,
     proto: BLOCK_PROTO[cloud],
     schema: AccountBlocks[cloud].optional(),
-    read: read[cloud].optional(),
+    read: read()[cloud].optional(),
   }) as const;
 
 /** One association per group: its uid is the group's. */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import * as f from "../fields";
 import type { Known } from "./derive";
 import { common, numbered, scalar, named, type InputIssue } from "./common";
+import { once } from "../once";
 import { defineKind, IAM_PACKAGE, outputOnly } from "./definition";
 
 /** A protobuf Duration as JSON: seconds with an `s`, e.g. `86400s`. */
@@ -42,16 +43,18 @@ export function livesFor(live: { expirationTime?: unknown; createTime?: unknown 
 }
 
 /** The role an invite grants, as the API hydrates it. */
-export type InviteRole = Known<z.output<typeof InviteRole>>;
+export type InviteRole = Known<z.output<ReturnType<typeof inviteRole>>>;
 /** The role an invite grants, as the API hydrates it (its capabilities by friendly name). */
-export const InviteRole = z
-  .looseObject({
-    uid: z.string().describe("The role's uid."),
-    name: z.string().describe("The role's name."),
-    description: z.string().default("").describe("The role's description."),
-    capabilities: z.array(z.string()).default([]).describe("The role's capabilities."),
-  })
-  .meta({ id: "InviteRole", description: "The role a group invite grants, as the API hydrates it." });
+export const inviteRole = once(() =>
+  z
+    .looseObject({
+      uid: z.string().describe("The role's uid."),
+      name: z.string().describe("The role's name."),
+      description: z.string().default("").describe("The role's description."),
+      capabilities: z.array(z.string()).default([]).describe("The role's capabilities."),
+    })
+    .meta({ id: "InviteRole", description: "The role a group invite grants, as the API hydrates it." }),
+);
 
 /** Every input of an invite replaces it: the API cannot update one. */
 export const groupInvites = defineKind({
@@ -151,7 +154,7 @@ export const groupInvites = defineKind({
     role: named({
       description: "The role the invitee gets, as the API hydrates it (absent once the role is gone).",
       proto: { number: 10, type: "GroupInviteRole", behavior: ["OUTPUT_ONLY"] },
-      read: InviteRole.optional(),
+      read: inviteRole().optional(),
     }),
     keyId: scalar({ number: 8, type: "string", behavior: ["OUTPUT_ONLY"] }, { description: "The invite's key id.", read: z.string() }),
     /** Present in the create response only. */

@@ -3,36 +3,40 @@ import * as f from "../fields";
 import { withSuggestion } from "../suggest";
 import { ISSUER_KEYS_MAX, ISSUER_KEYS_MAX_CHARS } from "../jwk";
 import { common, numbered, scalar, oneOf, text, textMap, named, type InputIssue } from "./common";
+import { once } from "../once";
 import { defineKind, IAM_PACKAGE, type ProtoField } from "./definition";
 
 const nonEmpty = () => z.string().min(1, "must not be empty");
 
-export const ClaimMatch = z
-  .strictObject({
-    issuer: f.issuerUrl.optional().describe("The token's exact `iss` (https; plain http only on a loopback host). Give this or `issuerPattern`."),
-    issuerPattern: f.pattern.optional().describe("An RE2 pattern the whole `iss` must match. Give this or `issuer`."),
-    subject: nonEmpty().optional().describe("The token's exact `sub`. Give this or `subjectPattern`."),
-    subjectPattern: f.pattern.optional().describe("An RE2 pattern the whole `sub` must match. Give this or `subject`."),
-    audience: nonEmpty()
-      .optional()
-      .describe("An audience `aud` must contain. At most one of this and `audiencePattern`; with neither, `aud` must contain the API URL."),
-    audiencePattern: f.pattern.optional().describe("An RE2 pattern one of the token's audiences must match. At most one of this and `audience`."),
-    claims: f
-      .map(z.string().max(f.PATTERN_MAX, `must be at most ${f.PATTERN_MAX} characters`))
-      .optional()
-      .describe("Further claims the token must carry, as exact string values."),
-    claimPatterns: f.map(f.pattern).optional().describe("Further claims the token must carry, as RE2 patterns the whole string value must match."),
-  })
-  .superRefine((v, ctx) => {
-    oneOf(v, ctx, ["issuer", "issuerPattern"]);
-    oneOf(v, ctx, ["subject", "subjectPattern"]);
-    oneOf(v, ctx, ["audience", "audiencePattern"], true);
-  })
-  .meta({
-    id: "ClaimMatch",
-    description: "Which external OIDC tokens may assume an identity: their issuer and subject (exact or pattern), and optionally audience and further claims.",
-  });
-export type ClaimMatch = z.infer<typeof ClaimMatch>;
+export const claimMatch = once(() =>
+  z
+    .strictObject({
+      issuer: f.issuerUrl.optional().describe("The token's exact `iss` (https; plain http only on a loopback host). Give this or `issuerPattern`."),
+      issuerPattern: f.pattern.optional().describe("An RE2 pattern the whole `iss` must match. Give this or `issuer`."),
+      subject: nonEmpty().optional().describe("The token's exact `sub`. Give this or `subjectPattern`."),
+      subjectPattern: f.pattern.optional().describe("An RE2 pattern the whole `sub` must match. Give this or `subject`."),
+      audience: nonEmpty()
+        .optional()
+        .describe("An audience `aud` must contain. At most one of this and `audiencePattern`; with neither, `aud` must contain the API URL."),
+      audiencePattern: f.pattern.optional().describe("An RE2 pattern one of the token's audiences must match. At most one of this and `audience`."),
+      claims: f
+        .map(z.string().max(f.PATTERN_MAX, `must be at most ${f.PATTERN_MAX} characters`))
+        .optional()
+        .describe("Further claims the token must carry, as exact string values."),
+      claimPatterns: f.map(f.pattern).optional().describe("Further claims the token must carry, as RE2 patterns the whole string value must match."),
+    })
+    .superRefine((v, ctx) => {
+      oneOf(v, ctx, ["issuer", "issuerPattern"]);
+      oneOf(v, ctx, ["subject", "subjectPattern"]);
+      oneOf(v, ctx, ["audience", "audiencePattern"], true);
+    })
+    .meta({
+      id: "ClaimMatch",
+      description:
+        "Which external OIDC tokens may assume an identity: their issuer and subject (exact or pattern), and optionally audience and further claims.",
+    }),
+);
+export type ClaimMatch = z.infer<ReturnType<typeof claimMatch>>;
 
 /** Members that only private or symmetric JWKs have: an issuer's keys must never carry them. */
 const PRIVATE_JWK_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k", "oth"];
@@ -43,47 +47,51 @@ const PRIVATE_JWK_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k", "oth"];
  * size and keys, and a JWKS document must not hold private or secret key material, which reads
  * and state would show in plaintext.
  */
-const jwks = z
-  .string()
-  .min(1, "must not be empty")
-  .max(ISSUER_KEYS_MAX_CHARS, `must be at most ${ISSUER_KEYS_MAX_CHARS} characters`)
-  .superRefine((s, ctx) => {
-    let doc: { keys?: unknown };
-    try {
-      doc = JSON.parse(s);
-    } catch {
-      return;
-    }
-    if (!Array.isArray(doc?.keys)) return;
-    if (doc.keys.length > ISSUER_KEYS_MAX) ctx.addIssue({ code: "custom", message: `must hold at most ${ISSUER_KEYS_MAX} keys` });
-    doc.keys.forEach((key, i) => {
-      const secret = PRIVATE_JWK_MEMBERS.filter((m) => key && typeof key === "object" && m in key);
-      if (secret.length) ctx.addIssue({ code: "custom", message: `key ${i} holds private key material (${secret.join(", ")}): give public keys only` });
-    });
-  });
+const jwks = once(() =>
+  z
+    .string()
+    .min(1, "must not be empty")
+    .max(ISSUER_KEYS_MAX_CHARS, `must be at most ${ISSUER_KEYS_MAX_CHARS} characters`)
+    .superRefine((s, ctx) => {
+      let doc: { keys?: unknown };
+      try {
+        doc = JSON.parse(s);
+      } catch {
+        return;
+      }
+      if (!Array.isArray(doc?.keys)) return;
+      if (doc.keys.length > ISSUER_KEYS_MAX) ctx.addIssue({ code: "custom", message: `must hold at most ${ISSUER_KEYS_MAX} keys` });
+      doc.keys.forEach((key, i) => {
+        const secret = PRIVATE_JWK_MEMBERS.filter((m) => key && typeof key === "object" && m in key);
+        if (secret.length) ctx.addIssue({ code: "custom", message: `key ${i} holds private key material (${secret.join(", ")}): give public keys only` });
+      });
+    }),
+);
 
-export const StaticKeys = z
-  .strictObject({
-    issuer: f.issuerUrl.describe("The `iss` of the tokens (https; plain http only on a loopback host)."),
-    subject: nonEmpty().describe("The `sub` of the tokens."),
-    issuerKeys: jwks.describe(
-      'The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.',
-    ),
-    expirationTime: f.timestamp
-      .optional()
-      .describe(
-        `When the keys stop being accepted (RFC 3339): at most ${f.STATIC_KEYS_MAX_DAYS} days after the identity's creation, and that by default (the API sets it; omitting it is no change).`,
+export const staticKeys = once(() =>
+  z
+    .strictObject({
+      issuer: f.issuerUrl.describe("The `iss` of the tokens (https; plain http only on a loopback host)."),
+      subject: nonEmpty().describe("The `sub` of the tokens."),
+      issuerKeys: jwks().describe(
+        'The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.',
       ),
-    audiences: z
-      .array(z.string().min(1, "must not be empty"))
-      .max(1, "takes exactly one audience (the platform reads one; the field is a list for later)")
-      .optional()
-      .describe(
-        "The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.",
-      ),
-  })
-  .meta({ id: "StaticKeys", description: "Tokens signed by the given keys may assume an identity, until the keys expire." });
-export type StaticKeys = z.infer<typeof StaticKeys>;
+      expirationTime: f.timestamp
+        .optional()
+        .describe(
+          `When the keys stop being accepted (RFC 3339): at most ${f.STATIC_KEYS_MAX_DAYS} days after the identity's creation, and that by default (the API sets it; omitting it is no change).`,
+        ),
+      audiences: z
+        .array(z.string().min(1, "must not be empty"))
+        .max(1, "takes exactly one audience (the platform reads one; the field is a list for later)")
+        .optional()
+        .describe(
+          "The one audience the tokens must carry (the API takes exactly one). Without it, the platform's allowed audiences: its issuer's host name, or the API URL.",
+        ),
+    })
+    .meta({ id: "StaticKeys", description: "Tokens signed by the given keys may assume an identity, until the keys expire." }),
+);
+export type StaticKeys = z.infer<ReturnType<typeof staticKeys>>;
 
 /**
  * The problem of static keys' expiration at `now`: in the past, or more than STATIC_KEYS_MAX_DAYS
@@ -119,20 +127,22 @@ export function keysExpired(sk: StaticKeys, now: number): boolean {
   return sk.expirationTime !== undefined && Date.parse(sk.expirationTime) <= now;
 }
 
-export const AwsIdentity = z
-  .strictObject({
-    awsAccount: f.awsAccount.describe("The AWS account id: 12 digits."),
-    arn: z.string().min(1).optional().describe("The principal's exact ARN. Give this or `arnPattern`."),
-    arnPattern: f.pattern.optional().describe("An RE2 pattern the whole ARN must match. Give this or `arn`."),
-    userId: z.string().min(1).optional().describe("The principal's exact user id. At most one of this and `userIdPattern`."),
-    userIdPattern: f.pattern.optional().describe("An RE2 pattern the whole user id must match. At most one of this and `userId`."),
-  })
-  .superRefine((v, ctx) => {
-    oneOf(v, ctx, ["arn", "arnPattern"]);
-    oneOf(v, ctx, ["userId", "userIdPattern"], true);
-  })
-  .meta({ id: "AwsIdentity", description: "An AWS principal that may assume an identity." });
-export type AwsIdentity = z.infer<typeof AwsIdentity>;
+export const awsIdentity = once(() =>
+  z
+    .strictObject({
+      awsAccount: f.awsAccount.describe("The AWS account id: 12 digits."),
+      arn: z.string().min(1).optional().describe("The principal's exact ARN. Give this or `arnPattern`."),
+      arnPattern: f.pattern.optional().describe("An RE2 pattern the whole ARN must match. Give this or `arn`."),
+      userId: z.string().min(1).optional().describe("The principal's exact user id. At most one of this and `userIdPattern`."),
+      userIdPattern: f.pattern.optional().describe("An RE2 pattern the whole user id must match. At most one of this and `userId`."),
+    })
+    .superRefine((v, ctx) => {
+      oneOf(v, ctx, ["arn", "arnPattern"]);
+      oneOf(v, ctx, ["userId", "userIdPattern"], true);
+    })
+    .meta({ id: "AwsIdentity", description: "An AWS principal that may assume an identity." }),
+);
+export type AwsIdentity = z.infer<ReturnType<typeof awsIdentity>>;
 
 const SP_PREFIX = "SERVICE_PRINCIPAL_";
 type WireServicePrincipal = (typeof f.SERVICE_PRINCIPALS)[number];
@@ -146,19 +156,21 @@ const SHORT_SERVICE_PRINCIPALS = f.SERVICE_PRINCIPALS.map((p) => p.slice(SP_PREF
  * provider sends as the enum name. The API returns enum names.
  */
 export type ServicePrincipal = WireServicePrincipal | ShortServicePrincipal;
-export const ServicePrincipal = z
-  .enum(f.SERVICE_PRINCIPALS, {
-    error: (iss) =>
-      withSuggestion(`is not a service principal: one of ${SHORT_SERVICE_PRINCIPALS.join(", ")}, with or without the ${SP_PREFIX} prefix`, iss.input, [
-        ...f.SERVICE_PRINCIPALS,
-        ...SHORT_SERVICE_PRINCIPALS,
-      ]),
-  })
-  .meta({
-    id: "ServicePrincipal",
-    description:
-      "A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED` (`COSIGNED`, as the Terraform provider writes it, is taken too).",
-  });
+export const servicePrincipal = once(() =>
+  z
+    .enum(f.SERVICE_PRINCIPALS, {
+      error: (iss) =>
+        withSuggestion(`is not a service principal: one of ${SHORT_SERVICE_PRINCIPALS.join(", ")}, with or without the ${SP_PREFIX} prefix`, iss.input, [
+          ...f.SERVICE_PRINCIPALS,
+          ...SHORT_SERVICE_PRINCIPALS,
+        ]),
+    })
+    .meta({
+      id: "ServicePrincipal",
+      description:
+        "A platform service an identity can stand for: the API's enum name, such as `SERVICE_PRINCIPAL_COSIGNED` (`COSIGNED`, as the Terraform provider writes it, is taken too).",
+    }),
+);
 
 /** A short service principal (`INGESTER`) as the API's enum name; anything else as it is. */
 const servicePrincipalCodec = {
@@ -170,7 +182,7 @@ const servicePrincipalCodec = {
  * The relationship types as returned: the members above, none of their rules, so a newer
  * server's value (a new service principal, a timestamp without milliseconds) still reads.
  */
-const read = {
+const read = once(() => ({
   claimMatch: z.looseObject({
     issuer: text,
     issuerPattern: text,
@@ -189,7 +201,7 @@ const read = {
     audiences: z.array(z.string()).optional(),
   }),
   awsIdentity: z.looseObject({ awsAccount: z.string(), arn: text, arnPattern: text, userId: text, userIdPattern: text }),
-};
+}));
 
 /** The four ways an identity can be assumed (its relationship types); an identity has exactly one. */
 export const RELATIONSHIP_TYPES = ["claimMatch", "staticKeys", "awsIdentity", "servicePrincipal"] as const;
@@ -298,30 +310,30 @@ export const identities = defineKind({
       description: "Who may assume it: an external OIDC token's issuer and subject (exact or pattern).",
       input: true,
       proto: { number: 20, type: "Identity.ClaimMatch", oneof: "relationship" },
-      schema: ClaimMatch.optional(),
-      read: read.claimMatch.optional(),
+      schema: claimMatch().optional(),
+      read: read().claimMatch.optional(),
     }),
     staticKeys: named({
       description: "Tokens signed by the given keys.",
       input: true,
       proto: { number: 21, type: "Identity.StaticKeys", oneof: "relationship" },
       computedMembers: ["expirationTime"],
-      schema: StaticKeys.optional(),
-      read: read.staticKeys.optional(),
+      schema: staticKeys().optional(),
+      read: read().staticKeys.optional(),
     }),
     awsIdentity: named({
       description: "An AWS principal.",
       input: true,
       proto: { number: 22, type: "Identity.AWSIdentity", oneof: "relationship" },
-      schema: AwsIdentity.optional(),
-      read: read.awsIdentity.optional(),
+      schema: awsIdentity().optional(),
+      read: read().awsIdentity.optional(),
     }),
     servicePrincipal: named({
       description: "A platform service (`SERVICE_PRINCIPAL_COSIGNED`, ...; `COSIGNED`, as the Terraform provider writes it, is taken too).",
       input: true,
       proto: { number: 23, type: "ServicePrincipal", oneof: "relationship" },
       codec: servicePrincipalCodec,
-      schema: ServicePrincipal.optional(),
+      schema: servicePrincipal().optional(),
       read: z.string().optional(),
     }),
     company: scalar(

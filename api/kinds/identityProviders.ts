@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as f from "../fields";
 import { common, numbered, scalar, named } from "./common";
+import { once } from "../once";
 import { defineKind, IAM_PACKAGE } from "./definition";
 import type { Known } from "./derive";
 
@@ -15,41 +16,47 @@ export function correlationRuleOf(v: unknown): string {
   return typeof v !== "string" || v === "" || v === "CORRELATION_RULE_UNSPECIFIED" ? "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" : v;
 }
 
-const CorrelationRule = z.enum(Object.keys(CORRELATION_RULES) as [keyof typeof CORRELATION_RULES, ...(keyof typeof CORRELATION_RULES)[]]).meta({
-  id: "CorrelationRule",
-  description: "How an OIDC login is matched to a SCIM-provisioned user: the OIDC `sub` (or Entra's `oid`) equals the SCIM externalId.",
-});
+const correlationRule = once(() =>
+  z.enum(Object.keys(CORRELATION_RULES) as [keyof typeof CORRELATION_RULES, ...(keyof typeof CORRELATION_RULES)[]]).meta({
+    id: "CorrelationRule",
+    description: "How an OIDC login is matched to a SCIM-provisioned user: the OIDC `sub` (or Entra's `oid`) equals the SCIM externalId.",
+  }),
+);
 
 /** SCIM provisioning status, as the API reports it. */
-export const Scim = z
-  .looseObject({
-    enabled: z.boolean().default(false).describe("Whether SCIM provisioning is on."),
-    endpointUrl: z.string().optional().describe("The SCIM endpoint for this identity provider."),
-    tokenExpireTime: z.string().optional().describe("When the current SCIM token stops working (RFC 3339)."),
-    previousTokenExpireTime: z.string().optional().describe("When the previous token stops working, during a rotation (RFC 3339)."),
-    credentialState: z.string().optional().describe("The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ..."),
-    etag: z.string().optional().describe("A version for concurrent changes."),
-  })
-  .meta({ id: "IdentityProviderScim", description: "An identity provider's SCIM provisioning status." });
-export type Scim = Known<z.output<typeof Scim>>;
+export const scim = once(() =>
+  z
+    .looseObject({
+      enabled: z.boolean().default(false).describe("Whether SCIM provisioning is on."),
+      endpointUrl: z.string().optional().describe("The SCIM endpoint for this identity provider."),
+      tokenExpireTime: z.string().optional().describe("When the current SCIM token stops working (RFC 3339)."),
+      previousTokenExpireTime: z.string().optional().describe("When the previous token stops working, during a rotation (RFC 3339)."),
+      credentialState: z.string().optional().describe("The SCIM token's state: `CREDENTIAL_STATE_LIVE`, `CREDENTIAL_STATE_NOT_ISSUED`, ..."),
+      etag: z.string().optional().describe("A version for concurrent changes."),
+    })
+    .meta({ id: "IdentityProviderScim", description: "An identity provider's SCIM provisioning status." }),
+);
+export type Scim = Known<z.output<ReturnType<typeof scim>>>;
 
 /** The OIDC connection as requests carry it. */
-export const Oidc = z.strictObject({
-  issuer: f.issuerUrl.describe("The OIDC issuer URL (https; plain http only on a loopback host)."),
-  clientId: z.string().min(1, "must not be empty").describe("The OAuth client id registered with the issuer."),
-  /** Write-only: never returned. On update, empty keeps the old secret unless the mask names it. */
-  clientSecret: z
-    .string()
-    .describe("The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.")
-    .optional(),
-  additionalScopes: z.array(z.string().min(1)).optional().describe("Scopes to request besides `openid`."),
-  groupsClaim: z.string().optional().describe("The token claim that carries the user's group memberships (`groups`), for group-based role mapping."),
-  correlationRule: CorrelationRule.optional().describe(
-    "How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider).",
-  ),
-  pkceEnabled: z.boolean().optional().describe("Use PKCE when exchanging authorization codes (a public client needs no client secret)."),
-});
-export type Oidc = z.infer<typeof Oidc>;
+export const oidc = once(() =>
+  z.strictObject({
+    issuer: f.issuerUrl.describe("The OIDC issuer URL (https; plain http only on a loopback host)."),
+    clientId: z.string().min(1, "must not be empty").describe("The OAuth client id registered with the issuer."),
+    /** Write-only: never returned. On update, empty keeps the old secret unless the mask names it. */
+    clientSecret: z
+      .string()
+      .describe("The OAuth client secret: write-only on the API, never read back. A public client (`pkceEnabled`) may have none.")
+      .optional(),
+    additionalScopes: z.array(z.string().min(1)).optional().describe("Scopes to request besides `openid`."),
+    groupsClaim: z.string().optional().describe("The token claim that carries the user's group memberships (`groups`), for group-based role mapping."),
+    correlationRule: correlationRule()
+      .optional()
+      .describe("How a login is matched to a SCIM-provisioned user; fixed once created (changing it replaces the identity provider)."),
+    pkceEnabled: z.boolean().optional().describe("Use PKCE when exchanging authorization codes (a public client needs no client secret)."),
+  }),
+);
+export type Oidc = z.infer<ReturnType<typeof oidc>>;
 
 /** The connection as a create body carries it: the client secret is required. */
 export type OidcInput = z.input<(typeof identityProviders)["fields"]["oidc"]["schema"]>;
@@ -157,13 +164,14 @@ export const identityProviders = defineKind({
       secretMembers: ["clientSecret"],
       writeOnlyMembers: ["clientSecret"],
       // A create needs a secret unless the client is public (PKCE); an update names only what changes.
-      schema: Oidc.extend({ clientSecret: Oidc.shape.clientSecret.unwrap().min(1, "must not be empty").optional() })
+      schema: oidc()
+        .extend({ clientSecret: oidc().shape.clientSecret.unwrap().min(1, "must not be empty").optional() })
         .superRefine((o, ctx) => {
           if (o.clientSecret === undefined && !o.pkceEnabled)
             ctx.addIssue({ code: "custom", path: ["clientSecret"], message: "is required unless pkceEnabled is true (a public client)" });
         })
         .meta({ id: "Oidc", description: "An identity provider's OIDC connection." }),
-      update: Oidc.partial(),
+      update: oidc().partial(),
       /** The client secret is write-only: never here (the gateway writes an empty string). */
       read: z.looseObject({
         issuer: z.string(),
@@ -178,7 +186,7 @@ export const identityProviders = defineKind({
       type: "Scim",
       description: "SCIM provisioning status, as the API reports it; managed by its own methods, not by this resource.",
       proto: { number: 21, type: "IdentityProvider.SCIM", behavior: ["OUTPUT_ONLY"] },
-      read: Scim.optional(),
+      read: scim().optional(),
     },
     createTime: numbered.createTime(4),
     updateTime: numbered.updateTime(5),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { common, named } from "./common";
+import { once } from "../once";
 import { defineKind, REGISTRY_V1_PACKAGE } from "./definition";
 
 /** The longest chart URL (a chart's `repo`, `source` or `chart`) irv-server accepts: its bound (the platform states none). */
@@ -7,28 +8,30 @@ export const CHART_URL_MAX = 2048;
 /** The most charts one deployment holds: irv-server's bound (the platform states none). */
 export const CHARTS_MAX = 100;
 
-const url = z.string().max(CHART_URL_MAX, `must be at most ${CHART_URL_MAX} characters`);
+const url = once(() => z.string().max(CHART_URL_MAX, `must be at most ${CHART_URL_MAX} characters`));
 
 /** One Helm chart (the registry v1 `HelmChart`): the chart repository, and optionally a link to its source and the chart in it. */
-export const HelmChart = z
-  .strictObject({
-    repo: url
-      .min(1, "must not be empty")
-      .describe("The Helm chart repository: `oci://ghcr.io/stefanprodan/charts/podinfo`, `https://kyverno.github.io/kyverno/`."),
-    source: url.optional().describe("A link to the chart's source code: `https://github.com/kyverno/kyverno`."),
-    chart: url.optional().describe("The chart used from the repository, when it holds several: `kyverno`."),
-  })
-  .meta({ id: "HelmChart", description: "A Helm chart that deploys a repo's image: its repository, and optionally its source and the chart in it." });
-export type HelmChart = z.infer<typeof HelmChart>;
+export const helmChart = once(() =>
+  z
+    .strictObject({
+      repo: url()
+        .min(1, "must not be empty")
+        .describe("The Helm chart repository: `oci://ghcr.io/stefanprodan/charts/podinfo`, `https://kyverno.github.io/kyverno/`."),
+      source: url().optional().describe("A link to the chart's source code: `https://github.com/kyverno/kyverno`."),
+      chart: url().optional().describe("The chart used from the repository, when it holds several: `kyverno`."),
+    })
+    .meta({ id: "HelmChart", description: "A Helm chart that deploys a repo's image: its repository, and optionally its source and the chart in it." }),
+);
+export type HelmChart = z.infer<ReturnType<typeof helmChart>>;
 
 /** A deployment's charts, as a request gives them. */
-export const Charts = z.array(HelmChart).max(CHARTS_MAX, `must hold at most ${CHARTS_MAX} charts`);
+export const charts = once(() => z.array(helmChart()).max(CHARTS_MAX, `must hold at most ${CHARTS_MAX} charts`));
 
 /** The body of CreateDeployment and UpdateDeployment (`body: "*"`): the charts, the path naming the repo. */
-export const DeploymentBody = z.object({ charts: Charts.optional() });
+export const deploymentBody = once(() => z.object({ charts: charts().optional() }));
 
 /** A chart as the API returns it: loose, its optional members absent when unset. */
-const readChart = z.looseObject({ repo: z.string().default(""), source: z.string().optional(), chart: z.string().optional() });
+const readChart = once(() => z.looseObject({ repo: z.string().default(""), source: z.string().optional(), chart: z.string().optional() }));
 
 const optionalText = (number: number) => ({ number, type: "string", optional: true, behavior: ["OPTIONAL"] }) as const;
 
@@ -85,8 +88,8 @@ export const repoDeployments = defineKind({
       description: "The Helm charts that deploy the image (at least one: a deployment with none is none); their order is no change.",
       input: true,
       proto: { number: 2, type: "HelmChart", repeated: true },
-      schema: Charts.min(1, "must hold at least one chart: a deployment with none is cleared, which only the platform's staff can do"),
-      read: z.array(readChart).default([]),
+      schema: charts().min(1, "must hold at least one chart: a deployment with none is cleared, which only the platform's staff can do"),
+      read: z.array(readChart()).default([]),
     }),
   }),
 });

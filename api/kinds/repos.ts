@@ -3,6 +3,7 @@ import * as f from "../fields";
 import { CATALOG_TIERS, README_MAX } from "../registry";
 import { withSuggestion } from "../suggest";
 import { common, enumeration, numbered, scalar, named } from "./common";
+import { once } from "../once";
 import { defineKind, outputOnly, REGISTRY_PACKAGE, type ProtoField } from "./definition";
 
 /** How long a synced repo keeps syncing when nobody says otherwise: the protos' "14 days from creation". */
@@ -10,27 +11,29 @@ export const SYNC_DAYS = 14;
 /** The most bundles, aliases or active tags a repo takes: irv-server's bound (the platform states none). */
 export const REPO_LIST_MAX = 100;
 
-const label = z.string().min(1, "must not be empty").max(f.NAME_MAX, `must be at most ${f.NAME_MAX} characters`);
-const labels = (what: string) => z.array(label).max(REPO_LIST_MAX, `must hold at most ${REPO_LIST_MAX} ${what}`);
+const label = () => z.string().min(1, "must not be empty").max(f.NAME_MAX, `must be at most ${f.NAME_MAX} characters`);
+const labels = (what: string) => z.array(label()).max(REPO_LIST_MAX, `must hold at most ${REPO_LIST_MAX} ${what}`);
 
 const TIER_PREFIX = "CATALOG_TIER_";
 /** The tiers as the Terraform provider (and the v1 API) spells them: `APPLICATION`. */
 const SHORT_TIERS = CATALOG_TIERS.filter((t) => t !== "CATALOG_TIER_UNSPECIFIED").map((t) => t.slice(TIER_PREFIX.length));
 
 /** A repo's catalog tier, by its enum name (the Terraform provider's `APPLICATION` is taken too: see the codec). */
-export const CatalogTier = z
-  .enum(CATALOG_TIERS, {
-    error: (iss) =>
-      withSuggestion(`is not a catalog tier: one of ${SHORT_TIERS.join(", ")}, with or without the ${TIER_PREFIX} prefix`, iss.input, [
-        ...CATALOG_TIERS,
-        ...SHORT_TIERS,
-      ]),
-  })
-  .meta({
-    id: "CatalogTier",
-    description:
-      "A repo's catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ... (`APPLICATION`, as the Terraform provider writes it, is taken too).",
-  });
+export const catalogTier = once(() =>
+  z
+    .enum(CATALOG_TIERS, {
+      error: (iss) =>
+        withSuggestion(`is not a catalog tier: one of ${SHORT_TIERS.join(", ")}, with or without the ${TIER_PREFIX} prefix`, iss.input, [
+          ...CATALOG_TIERS,
+          ...SHORT_TIERS,
+        ]),
+    })
+    .meta({
+      id: "CatalogTier",
+      description:
+        "A repo's catalog tier: `CATALOG_TIER_APPLICATION`, `CATALOG_TIER_BASE`, ... (`APPLICATION`, as the Terraform provider writes it, is taken too).",
+    }),
+);
 
 /** A short tier (`BASE`) as the API's enum name; anything else as it is. */
 const tierCodec = {
@@ -43,30 +46,34 @@ const tierCodec = {
  * registries get them besides. The platform sets the rest (`uniqueTags`, `expirationTime`,
  * `apkoOverlay`, `gracePeriod`); a request that sends them has them ignored.
  */
-export const SyncConfig = z
-  .strictObject({
-    source: f.required
-      .max(f.NAME_MAX, `must be at most ${f.NAME_MAX} characters`)
-      .describe("The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid."),
-    google: z.string().max(f.NAME_MAX).optional().describe("A GCP Artifact Registry repository to sync the images to besides."),
-    amazon: z.string().max(f.NAME_MAX).optional().describe("An AWS ECR repository to sync the images to besides."),
-    azure: z.string().max(f.NAME_MAX).optional().describe("An Azure ACR repository to sync the images to besides."),
-  })
-  .meta({ id: "SyncConfig", description: "Where a repo's images are synced from, and which cloud registries they are synced to besides." });
-export type SyncConfigInput = z.infer<typeof SyncConfig>;
+export const syncConfig = once(() =>
+  z
+    .strictObject({
+      source: f.required
+        .max(f.NAME_MAX, `must be at most ${f.NAME_MAX} characters`)
+        .describe("The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid."),
+      google: z.string().max(f.NAME_MAX).optional().describe("A GCP Artifact Registry repository to sync the images to besides."),
+      amazon: z.string().max(f.NAME_MAX).optional().describe("An AWS ECR repository to sync the images to besides."),
+      azure: z.string().max(f.NAME_MAX).optional().describe("An Azure ACR repository to sync the images to besides."),
+    })
+    .meta({ id: "SyncConfig", description: "Where a repo's images are synced from, and which cloud registries they are synced to besides." }),
+);
+export type SyncConfigInput = z.infer<ReturnType<typeof syncConfig>>;
 /** A repo's `syncConfig` as a program gives it and reads it back: the request's members, and those the platform sets. */
 export type SyncConfigValue = SyncConfigInput & { uniqueTags?: boolean; expirationTime?: string; apkoOverlay?: string; gracePeriod?: boolean };
 
-const readSync = z.looseObject({
-  source: z.string().default(""),
-  google: z.string().default(""),
-  amazon: z.string().default(""),
-  azure: z.string().default(""),
-  uniqueTags: z.boolean().default(false),
-  expirationTime: z.string().optional(),
-  apkoOverlay: z.string().default(""),
-  gracePeriod: z.boolean().default(false),
-});
+const readSync = once(() =>
+  z.looseObject({
+    source: z.string().default(""),
+    google: z.string().default(""),
+    amazon: z.string().default(""),
+    azure: z.string().default(""),
+    uniqueTags: z.boolean().default(false),
+    expirationTime: z.string().optional(),
+    apkoOverlay: z.string().default(""),
+    gracePeriod: z.boolean().default(false),
+  }),
+);
 
 /** A repo's custom overlay as the API returns it (set by the platform for repos with custom assembly). */
 const d = <T extends z.ZodType>(t: T, description: string) => t.optional().describe(description);
@@ -74,58 +81,62 @@ const entry = (id: string, description: string) =>
   z
     .looseObject({ name: z.string().default("").describe("Its file name."), content: z.string().default("").describe("Its PEM content.") })
     .meta({ id, description });
-const OverlayUser = z
-  .looseObject({
-    username: z.string().describe("The user name."),
-    uid: d(z.number(), "The user id."),
-    gid: d(z.number(), "The primary group id."),
-    groupName: d(z.string(), "The primary group's name."),
-    shell: d(z.string(), "The login shell."),
-    homeDir: d(z.string(), "The home directory."),
-  })
-  .meta({ id: "OverlayUser", description: "A user account added to the image." });
-const OverlayGroup = z
-  .looseObject({ groupname: z.string().describe("The group name."), gid: d(z.number(), "The group id."), members: d(z.array(z.string()), "Its members.") })
-  .meta({ id: "OverlayGroup", description: "A group account added to the image." });
-export const CustomOverlay = z
-  .looseObject({
-    contents: d(
-      z
-        .looseObject({
-          packages: d(z.array(z.string()), "Packages appended to the image."),
-          runtimeRepositories: d(z.array(z.string()), "APK repository URLs written to /etc/apk/repositories."),
-          runtimeKeyring: d(
-            z.array(entry("RuntimeKeyringEntry", "An APK signing public key written to /etc/apk/keys.")),
-            "APK signing public keys written to /etc/apk/keys.",
-          ),
-        })
-        .meta({ id: "ImageContents", description: "Packages added to the image, and the APK repositories and keys it uses." }),
-      "What the image holds beyond its own packages.",
-    ),
-    environment: d(z.record(z.string(), z.string()), "Environment variables set in the image."),
-    annotations: d(z.record(z.string(), z.string()), "OCI annotations added to the image."),
-    accounts: d(
-      z
-        .looseObject({
-          runAs: d(z.string(), "The user the image runs as."),
-          users: d(z.array(OverlayUser), "User accounts added."),
-          groups: d(z.array(OverlayGroup), "Group accounts added."),
-        })
-        .meta({ id: "OverlayAccounts", description: "The user and group accounts of the image." }),
-      "User and group accounts.",
-    ),
-    certificates: d(
-      z
-        .looseObject({
-          additional: d(z.array(entry("CertificateEntry", "A certificate added to the image.")), "Certificates added."),
-          providers: d(z.array(z.string()), "Packages that provide certificates."),
-        })
-        .meta({ id: "OverlayCertificates", description: "Certificates added to the image." }),
-      "Certificates.",
-    ),
-  })
-  .meta({ id: "CustomOverlay", description: "The apko configuration applied when a repo's images are rebuilt (custom assembly)." });
-export type CustomOverlay = z.infer<typeof CustomOverlay>;
+const OverlayUser = () =>
+  z
+    .looseObject({
+      username: z.string().describe("The user name."),
+      uid: d(z.number(), "The user id."),
+      gid: d(z.number(), "The primary group id."),
+      groupName: d(z.string(), "The primary group's name."),
+      shell: d(z.string(), "The login shell."),
+      homeDir: d(z.string(), "The home directory."),
+    })
+    .meta({ id: "OverlayUser", description: "A user account added to the image." });
+const OverlayGroup = () =>
+  z
+    .looseObject({ groupname: z.string().describe("The group name."), gid: d(z.number(), "The group id."), members: d(z.array(z.string()), "Its members.") })
+    .meta({ id: "OverlayGroup", description: "A group account added to the image." });
+export const customOverlay = once(() =>
+  z
+    .looseObject({
+      contents: d(
+        z
+          .looseObject({
+            packages: d(z.array(z.string()), "Packages appended to the image."),
+            runtimeRepositories: d(z.array(z.string()), "APK repository URLs written to /etc/apk/repositories."),
+            runtimeKeyring: d(
+              z.array(entry("RuntimeKeyringEntry", "An APK signing public key written to /etc/apk/keys.")),
+              "APK signing public keys written to /etc/apk/keys.",
+            ),
+          })
+          .meta({ id: "ImageContents", description: "Packages added to the image, and the APK repositories and keys it uses." }),
+        "What the image holds beyond its own packages.",
+      ),
+      environment: d(z.record(z.string(), z.string()), "Environment variables set in the image."),
+      annotations: d(z.record(z.string(), z.string()), "OCI annotations added to the image."),
+      accounts: d(
+        z
+          .looseObject({
+            runAs: d(z.string(), "The user the image runs as."),
+            users: d(z.array(OverlayUser()), "User accounts added."),
+            groups: d(z.array(OverlayGroup()), "Group accounts added."),
+          })
+          .meta({ id: "OverlayAccounts", description: "The user and group accounts of the image." }),
+        "User and group accounts.",
+      ),
+      certificates: d(
+        z
+          .looseObject({
+            additional: d(z.array(entry("CertificateEntry", "A certificate added to the image.")), "Certificates added."),
+            providers: d(z.array(z.string()), "Packages that provide certificates."),
+          })
+          .meta({ id: "OverlayCertificates", description: "Certificates added to the image." }),
+        "Certificates.",
+      ),
+    })
+    .meta({ id: "CustomOverlay", description: "The apko configuration applied when a repo's images are rebuilt (custom assembly)." }),
+);
+export type CustomOverlay = z.infer<ReturnType<typeof customOverlay>>;
 
 const str = (number: number): ProtoField => ({ number, type: "string" });
 const strs = (number: number): ProtoField => ({ number, type: "string", repeated: true });
@@ -230,7 +241,7 @@ export const repos = defineKind({
         input: true,
         default: "CATALOG_TIER_UNSPECIFIED",
         codec: tierCodec,
-        schema: CatalogTier.optional(),
+        schema: catalogTier().optional(),
         read: z.string().default("CATALOG_TIER_UNSPECIFIED"),
       },
     ),
@@ -267,13 +278,13 @@ export const repos = defineKind({
       block: true,
       computedMembers: ["uniqueTags", "expirationTime", "apkoOverlay", "gracePeriod"],
       proto: { number: 9, type: "SyncConfig", name: "sync_config", json: "sync_config", behavior: ["OPTIONAL"] },
-      schema: SyncConfig.optional(),
-      read: readSync.optional(),
+      schema: syncConfig().optional(),
+      read: readSync().optional(),
     }),
     customOverlay: named({
       description: "The apko overlay applied when its images are rebuilt (repos with custom assembly; set by the platform).",
       proto: { number: 10, type: "CustomOverlay", behavior: ["OPTIONAL"] },
-      read: CustomOverlay.optional(),
+      read: customOverlay().optional(),
     }),
     createTime: numbered.createTime(11),
     updateTime: numbered.updateTime(12),

@@ -1,32 +1,37 @@
 import { z } from "zod";
 import * as f from "../fields";
 import { common, numbered, scalar, named } from "./common";
+import { once } from "../once";
 import { defineKind, IAM_PACKAGE, outputOnly } from "./definition";
 import type { Known } from "./derive";
 
 /** The identity a binding names, hydrated. `issuer`/`subject` are empty unless it has a claimMatch. */
-export const BoundIdentity = z
-  .looseObject({
-    uid: z.string().describe("The identity's uid."),
-    name: z.string().describe("The identity's name."),
-    description: z.string().default("").describe("The identity's description."),
-    subject: z.string().default("").describe("The subject of its claimMatch (empty otherwise)."),
-    issuer: z.string().default("").describe("The issuer of its claimMatch (empty otherwise)."),
-    email: z.string().default("").describe("Its email, if any."),
-  })
-  .meta({ id: "BoundIdentity", description: "The identity a role binding names, as the API hydrates it." });
+export const boundIdentity = once(() =>
+  z
+    .looseObject({
+      uid: z.string().describe("The identity's uid."),
+      name: z.string().describe("The identity's name."),
+      description: z.string().default("").describe("The identity's description."),
+      subject: z.string().default("").describe("The subject of its claimMatch (empty otherwise)."),
+      issuer: z.string().default("").describe("The issuer of its claimMatch (empty otherwise)."),
+      email: z.string().default("").describe("Its email, if any."),
+    })
+    .meta({ id: "BoundIdentity", description: "The identity a role binding names, as the API hydrates it." }),
+);
 /** A group or role a binding names, hydrated. */
-export const BoundRef = z
-  .looseObject({
-    uid: z.string().describe("Its uid."),
-    name: z.string().describe("Its name."),
-    description: z.string().default("").describe("Its description."),
-  })
-  .meta({ id: "BoundRef", description: "A group or role a role binding names, as the API hydrates it." });
+export const boundRef = once(() =>
+  z
+    .looseObject({
+      uid: z.string().describe("Its uid."),
+      name: z.string().describe("Its name."),
+      description: z.string().default("").describe("Its description."),
+    })
+    .meta({ id: "BoundRef", description: "A group or role a role binding names, as the API hydrates it." }),
+);
 /** A group or role a binding names, as the SDK types it. */
-export type BoundRef = Known<z.output<typeof BoundRef>>;
+export type BoundRef = Known<z.output<ReturnType<typeof boundRef>>>;
 /** The identity a binding names, as the SDK types it. */
-export type BoundIdentity = Known<z.output<typeof BoundIdentity>>;
+export type BoundIdentity = Known<z.output<ReturnType<typeof boundIdentity>>>;
 
 const ref = { uid: outputOnly(1), name: outputOnly(2), description: outputOnly(3) };
 
@@ -92,17 +97,17 @@ export const roleBindings = defineKind({
     identity: named({
       description: "The bound identity as the API hydrates it.",
       proto: { number: 2, type: "RoleBindingIdentity", behavior: ["OUTPUT_ONLY"] },
-      read: BoundIdentity,
+      read: boundIdentity(),
     }),
     group: named({
       description: "The group as the API hydrates it.",
       proto: { number: 3, type: "RoleBindingGroup", behavior: ["OUTPUT_ONLY"] },
-      read: BoundRef,
+      read: boundRef(),
     }),
     role: named({
       description: "The role as the API hydrates it.",
       proto: { number: 4, type: "RoleBindingRole", behavior: ["OUTPUT_ONLY"] },
-      read: BoundRef,
+      read: boundRef(),
     }),
     createTime: numbered.createTime(5),
   }),

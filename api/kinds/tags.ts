@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { common, scalar } from "./common";
+import { once } from "../once";
 import { defineKind, REGISTRY_PACKAGE } from "./definition";
 import { REPO_LIST_MAX } from "./repos";
 
 /** A manifest digest as the registry writes it. */
-export const digest = z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be sha256:<64 lowercase hex>");
+export const digest = once(() => z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be sha256:<64 lowercase hex>"));
 
 /** A tag name, as OCI distribution allows one: a word character, then up to 127 of `[A-Za-z0-9_.-]`. */
-export const tagName = z
-  .string()
-  .regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/, "must be a tag: a letter, digit or _, then up to 127 of letters, digits, _, . and -");
+export const tagName = once(() =>
+  z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/, "must be a tag: a letter, digit or _, then up to 127 of letters, digits, _, . and -"),
+);
 
 /**
  * A tag of an image repo (the platform's `chainguard.platform.registry.v2beta1.Tag`, and
@@ -66,7 +67,7 @@ export const tags = defineKind({
         description: "The tag, e.g. `stable`.",
         input: true,
         replace: true,
-        schema: tagName,
+        schema: tagName(),
       },
     ),
     digest: scalar(
@@ -75,7 +76,7 @@ export const tags = defineKind({
         description: "The digest of the manifest it points at (`sha256:<64 hex>`).",
         input: true,
         replace: true,
-        schema: digest,
+        schema: digest(),
       },
     ),
     deprecated: scalar(

@@ -14,7 +14,7 @@ import { parseBody } from "../validate";
 import { freshUid, requireItem } from "./common";
 
 /** A v1 Tag in a request (Create and Update): the v2beta1 body's members, its digest optional ("" or absent: none given). */
-const TagV1 = TagCreate.extend({ digest: z.union([z.literal(""), digest]).optional() });
+const TagV1 = TagCreate.extend({ digest: z.union([z.literal(""), digest()]).optional() });
 
 /** Creates (or moves) the tag of the body's name in repo `repo`. */
 export function createTag(ctx: ServerContext, repo: string, body: unknown): TagRecord {

@@ -13,7 +13,7 @@
  */
 import type { FastifyRequest } from "fastify";
 import { isInternalOnly, type Capability } from "../../../api/capabilities";
-import { DeploymentBody, type HelmChart } from "../../../api/kinds/repoDeployments";
+import { deploymentBody, type HelmChart } from "../../../api/kinds/repoDeployments";
 import { isAnonymous } from "../../auth/anonymous";
 import { identityOf } from "../../authz";
 import { callerOf, type ServerContext } from "../../context";
@@ -53,7 +53,7 @@ export function serveDeployment(ctx: ServerContext, req: FastifyRequest, wildcar
     if (!live) throw notFound(`deployment of repo ${uid}`);
     return render(uid, live.charts);
   }
-  const charts = parseBody(DeploymentBody, req.body).charts ?? [];
+  const charts = parseBody(deploymentBody(), req.body).charts ?? [];
   if (verb === "POST" && live) throw alreadyExists(`repo ${uid} already has a deployment: UpdateDeployment changes it`);
   if (verb === "PUT" && !live) throw notFound(`deployment of repo ${uid}`);
   // No charts clears it: Get answers NOT_FOUND and Create may make it again. The repo itself does
