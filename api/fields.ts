@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
 import { z } from "zod";
+import { once } from "./once";
 import { UID } from "./uid";
 import { CAPABILITIES, capabilityEnum, capabilityNamed, isInternalOnly, type Capability } from "./capabilities";
 import { withSuggestion } from "./suggest";
@@ -7,7 +8,8 @@ import { withSuggestion } from "./suggest";
 /**
  * Field rules shared by the server (which enforces them) and the provider's `check` (which
  * reports them at preview time, before any request is sent). Messages name what is wrong, not
- * where: the caller adds the field path.
+ * where: the caller adds the field path. Each rule is made on its first call and then kept
+ * (api/once.ts): the plugin, started for every operation, loads this module and uses a few.
  */
 
 /** A group name: `^[a-z0-9 ._-]{1,}$` (the spec), and 3 to 63 characters (the protos). */
@@ -18,7 +20,7 @@ export const NAME_MAX = 256;
 export const SHORT_NAME_MIN = 3;
 export const SHORT_NAME_MAX = 63;
 
-export const uid = z.string().regex(UID, "must be a uid: 40 hex characters, then /-separated 16-hex segments");
+export const uid = once(() => z.string().regex(UID, "must be a uid: 40 hex characters, then /-separated 16-hex segments"));
 
 /** The largest value a proto int64 holds. */
 export const INT64_MAX = 2n ** 63n - 1n;
@@ -38,19 +40,21 @@ export const int64Digits = (what: string) =>
     .regex(/^\d+$/, `must be a numeric ${what}`)
     .refine((s) => !/^\d+$/.test(s) || fitsInt64(s), INT64_TOO_LARGE);
 /** A name of 3 to 63 characters: a group's, an identity's, an identity provider's. */
-export const shortName = z
-  .string()
-  .min(SHORT_NAME_MIN, `must be ${SHORT_NAME_MIN} to ${SHORT_NAME_MAX} characters`)
-  .max(SHORT_NAME_MAX, `must be ${SHORT_NAME_MIN} to ${SHORT_NAME_MAX} characters`);
-export const groupName = shortName.regex(GROUP_NAME, "must match ^[a-z0-9 ._-]{1,}$");
-export const name = z.string().min(1, "must not be empty").max(NAME_MAX, `must be at most ${NAME_MAX} characters`);
-export const description = z.string().max(4096, "must be at most 4096 characters");
+export const shortName = once(() =>
+  z
+    .string()
+    .min(SHORT_NAME_MIN, `must be ${SHORT_NAME_MIN} to ${SHORT_NAME_MAX} characters`)
+    .max(SHORT_NAME_MAX, `must be ${SHORT_NAME_MIN} to ${SHORT_NAME_MAX} characters`),
+);
+export const groupName = once(() => shortName().regex(GROUP_NAME, "must match ^[a-z0-9 ._-]{1,}$"));
+export const name = once(() => z.string().min(1, "must not be empty").max(NAME_MAX, `must be at most ${NAME_MAX} characters`));
+export const description = once(() => z.string().max(4096, "must be at most 4096 characters"));
 
 /** A value the API requires and otherwise takes as it is: proto3 cannot tell an empty string from none. */
-export const required = z.string().min(1, "is required");
+export const required = once(() => z.string().min(1, "is required"));
 
 /** An AWS account id, as the platform checks it (its SDK's `validation.ValidateAWSAccount`, in its words). */
-export const awsAccount = z.string().regex(/^[0-9]{12}$/, 'AWS account ID must match "^[0-9]{12}$"');
+export const awsAccount = once(() => z.string().regex(/^[0-9]{12}$/, 'AWS account ID must match "^[0-9]{12}$"'));
 
 /** True for localhost, 127.0.0.0/8 and ::1: the only hosts a test issuer may serve plain http from. */
 export function isLoopbackHost(host: string): boolean {
@@ -59,18 +63,20 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** An OIDC issuer URL: https, or http on a loopback host. */
-export const issuerUrl = z.string().superRefine((s, ctx) => {
-  let u: URL;
-  try {
-    u = new URL(s);
-  } catch {
-    ctx.addIssue({ code: "custom", message: "must be a URL" });
-    return;
-  }
-  if (u.protocol === "https:") return;
-  if (u.protocol === "http:" && isLoopbackHost(u.hostname)) return;
-  ctx.addIssue({ code: "custom", message: "must be an https URL (plain http only on a loopback host)" });
-});
+export const issuerUrl = once(() =>
+  z.string().superRefine((s, ctx) => {
+    let u: URL;
+    try {
+      u = new URL(s);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "must be a URL" });
+      return;
+    }
+    if (u.protocol === "https:") return;
+    if (u.protocol === "http:" && isLoopbackHost(u.hostname)) return;
+    ctx.addIssue({ code: "custom", message: "must be an https URL (plain http only on a loopback host)" });
+  }),
+);
 
 /** The longest events sink accepted: what browsers and proxies keep of a URL. */
 export const SINK_MAX = 2048;
@@ -85,20 +91,22 @@ const WRITTEN_WITH_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^/\\?#]/i;
  * the stored sink would not be the one delivered to). Messages never repeat the value: a sink may
  * carry a token in its query.
  */
-export const sinkUrl = z
-  .string()
-  .max(SINK_MAX, `must be at most ${SINK_MAX} characters`)
-  .superRefine((s, ctx) => {
-    if (s.length > SINK_MAX) return;
-    let u: URL | undefined;
-    try {
-      u = /[\s\p{Cc}]/u.test(s) || !WRITTEN_WITH_HOST.test(s) ? undefined : new URL(s);
-    } catch {
-      u = undefined;
-    }
-    if (!u?.host) ctx.addIssue({ code: "custom", message: "must be an absolute https URL with a host (https://<host>/...), without spaces" });
-    else if (u.protocol !== "https:") ctx.addIssue({ code: "custom", message: "must use the https scheme" });
-  });
+export const sinkUrl = once(() =>
+  z
+    .string()
+    .max(SINK_MAX, `must be at most ${SINK_MAX} characters`)
+    .superRefine((s, ctx) => {
+      if (s.length > SINK_MAX) return;
+      let u: URL | undefined;
+      try {
+        u = /[\s\p{Cc}]/u.test(s) || !WRITTEN_WITH_HOST.test(s) ? undefined : new URL(s);
+      } catch {
+        u = undefined;
+      }
+      if (!u?.host) ctx.addIssue({ code: "custom", message: "must be an absolute https URL with a host (https://<host>/...), without spaces" });
+      else if (u.protocol !== "https:") ctx.addIssue({ code: "custom", message: "must use the https scheme" });
+    }),
+);
 
 /** The longest pattern accepted. */
 export const PATTERN_MAX = 1024;
@@ -118,24 +126,26 @@ export function patternInstructions(pattern: string): number {
  * A regular expression in RE2 syntax (as the platform, written in Go, reads them). Patterns are
  * matched in linear time (re2js), so RE2 refuses what cannot be: backreferences and lookaround.
  */
-export const pattern = z
-  .string()
-  .min(1, "must not be empty")
-  .max(PATTERN_MAX, `must be at most ${PATTERN_MAX} characters`)
-  .superRefine((s, ctx) => {
-    let size: number;
-    try {
-      size = patternInstructions(s);
-    } catch (e) {
-      ctx.addIssue({ code: "custom", message: `is not a valid RE2 regular expression: ${(e as Error).message}` });
-      return;
-    }
-    if (size > PATTERN_MAX_INSTRUCTIONS)
-      ctx.addIssue({
-        code: "custom",
-        message: `compiles to ${size} instructions: at most ${PATTERN_MAX_INSTRUCTIONS} (a repeat count such as {1000} multiplies what it repeats)`,
-      });
-  });
+export const pattern = once(() =>
+  z
+    .string()
+    .min(1, "must not be empty")
+    .max(PATTERN_MAX, `must be at most ${PATTERN_MAX} characters`)
+    .superRefine((s, ctx) => {
+      let size: number;
+      try {
+        size = patternInstructions(s);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", message: `is not a valid RE2 regular expression: ${(e as Error).message}` });
+        return;
+      }
+      if (size > PATTERN_MAX_INSTRUCTIONS)
+        ctx.addIssue({
+          code: "custom",
+          message: `compiles to ${size} instructions: at most ${PATTERN_MAX_INSTRUCTIONS} (a repeat count such as {1000} multiplies what it repeats)`,
+        });
+    }),
+);
 
 /** The most entries a map field (claims, claimPatterns, serviceBindings, clientIds) may hold. */
 export const MAP_MAX = 64;
@@ -162,20 +172,22 @@ export function map<V extends z.ZodType>(value: V) {
  * or its enum name as the API spells it (`CAP_IAM_GROUPS_LIST`, as pasted from the API). The
  * plugin's schema lists the friendly names; internal-only capabilities no customer role may hold.
  */
-export const capability = z
-  .string()
-  .superRefine((s, ctx) => {
-    const c = capabilityNamed(s);
-    // YAML and Go programs get no compiler to suggest the right name: the rule does.
-    if (c === undefined) ctx.addIssue({ code: "custom", message: withSuggestion("is not a known capability", s, CAPABILITIES) });
-    else if (isInternalOnly(c)) ctx.addIssue({ code: "custom", message: `${s} is internal to the platform: no role of an organization may hold it` });
-  })
-  .meta({
-    id: "Capability",
-    description:
-      "A capability a role can hold: its name, `<collection>.<verb>` such as `groups.list` (the API's enum name, such as `CAP_IAM_GROUPS_LIST`, is accepted too).",
-    enum: CAPABILITIES.filter((c) => !isInternalOnly(c)),
-  });
+export const capability = once(() =>
+  z
+    .string()
+    .superRefine((s, ctx) => {
+      const c = capabilityNamed(s);
+      // YAML and Go programs get no compiler to suggest the right name: the rule does.
+      if (c === undefined) ctx.addIssue({ code: "custom", message: withSuggestion("is not a known capability", s, CAPABILITIES) });
+      else if (isInternalOnly(c)) ctx.addIssue({ code: "custom", message: `${s} is internal to the platform: no role of an organization may hold it` });
+    })
+    .meta({
+      id: "Capability",
+      description:
+        "A capability a role can hold: its name, `<collection>.<verb>` such as `groups.list` (the API's enum name, such as `CAP_IAM_GROUPS_LIST`, is accepted too).",
+      enum: CAPABILITIES.filter((c) => !isInternalOnly(c)),
+    }),
+);
 
 /** Capabilities to the API's enum names, and back to their friendly names (a role's `capabilities`). */
 export const capabilitiesCodec = {
@@ -184,26 +196,28 @@ export const capabilitiesCodec = {
 };
 
 /** The capabilities of a wire body (enum names), as friendly names; an entry that is not an enum name is an issue. */
-export const wireCapabilities = z.array(
-  z.string().transform((s, ctx): Capability => {
-    const c = capabilityNamed(s);
-    if (c !== undefined && s === capabilityEnum(c)) return c;
-    ctx.addIssue({
-      code: "custom",
-      message:
-        c !== undefined
-          ? `must be the capability's enum name ${JSON.stringify(capabilityEnum(c))}, not its friendly name`
-          : withSuggestion("is not a capability's enum name", s, CAPABILITIES.map(capabilityEnum)),
-    });
-    return z.NEVER;
-  }),
+export const wireCapabilities = once(() =>
+  z.array(
+    z.string().transform((s, ctx): Capability => {
+      const c = capabilityNamed(s);
+      if (c !== undefined && s === capabilityEnum(c)) return c;
+      ctx.addIssue({
+        code: "custom",
+        message:
+          c !== undefined
+            ? `must be the capability's enum name ${JSON.stringify(capabilityEnum(c))}, not its friendly name`
+            : withSuggestion("is not a capability's enum name", s, CAPABILITIES.map(capabilityEnum)),
+      });
+      return z.NEVER;
+    }),
+  ),
 );
 
 /**
  * An RFC 3339 UTC timestamp, as every `*Time` field is written: protojson writes 0, 3, 6 or 9
  * fractional digits, so any precision is taken, and two values are compared as instants.
  */
-export const timestamp = z.iso.datetime({ message: "must be an RFC 3339 UTC timestamp such as 2027-01-31T00:00:00Z" });
+export const timestamp = once(() => z.iso.datetime({ message: "must be an RFC 3339 UTC timestamp such as 2027-01-31T00:00:00Z" }));
 
 /** Whether two timestamps name the same instant (`...00Z` and `...00.000Z` do). */
 export function sameInstant(a: unknown, b: unknown): boolean {

@@ -8,27 +8,27 @@ import { defineKind, IAM_PACKAGE, type ProtoField } from "./definition";
 const blockRules = {
   amazon: () =>
     z
-      .strictObject({ account: f.awsAccount.describe("The AWS account id: 12 digits.") })
+      .strictObject({ account: f.awsAccount().describe("The AWS account id: 12 digits.") })
       .meta({ id: "AccountAssociationAmazon", description: "The group's AWS account." }),
   google: () =>
     z
       .strictObject({
         // The platform checks neither (the protos say required; its gateway takes any string).
-        projectId: f.required.describe("The Google Cloud project id."),
-        projectNumber: f.required.describe("The Google Cloud project number."),
+        projectId: f.required().describe("The Google Cloud project id."),
+        projectNumber: f.required().describe("The Google Cloud project number."),
       })
       .meta({ id: "AccountAssociationGoogle", description: "The group's Google Cloud project." }),
   azure: () =>
     z
       .strictObject({
         // Not checked as UUIDs: the platform takes `10000000-0000-0000-0000-000000000000`, which is none.
-        tenantId: f.required.describe("The Azure tenant id (Microsoft Entra ID)."),
-        clientIds: f.map(f.required).describe("Azure client ids (application ids) by component name."),
+        tenantId: f.required().describe("The Azure tenant id (Microsoft Entra ID)."),
+        clientIds: f.map(f.required()).describe("Azure client ids (application ids) by component name."),
       })
       .meta({ id: "AccountAssociationAzure", description: "The group's Azure tenant and clients." }),
   chainguard: () =>
     z
-      .strictObject({ serviceBindings: f.map(f.uid).describe("Platform service bindings: a name to a uid.") })
+      .strictObject({ serviceBindings: f.map(f.uid()).describe("Platform service bindings: a name to a uid.") })
       .meta({ id: "AccountAssociationChainguard", description: "The group's Chainguard service bindings." }),
   github: () =>
     z
@@ -73,7 +73,7 @@ const read = once(() => ({
   chainguard: z.looseObject({ serviceBindings: z.record(z.string(), z.string()) }),
   github: z.looseObject({
     appInstallations: z
-      .record(z.string(), z.looseObject({ installations: z.array(z.looseObject({ installationId: z.string(), name: text })).default([]) }))
+      .record(z.string(), z.looseObject({ installations: z.array(z.looseObject({ installationId: z.string(), name: text() })).default([]) }))
       .default({}),
   }),
 }));

@@ -1,6 +1,7 @@
 /** What many kinds' definitions share: the common fields, and the rules several kinds' checks use. */
 import { z } from "zod";
 import * as rule from "../fields";
+import { once } from "../once";
 import type { FieldDefinition, ProtoField } from "./definition";
 
 /** One problem with an input, by its path in the inputs: what the server refuses and check reports. */
@@ -28,9 +29,9 @@ export function oneOf(v: Record<string, unknown>, ctx: z.RefinementCtx, keys: re
 }
 
 /** Text as the API returns it, when it may be absent. */
-export const text = z.string().optional();
+export const text = once(() => z.string().optional());
 /** A string map as the API returns it, when it may be absent. */
-export const textMap = z.record(z.string(), z.string()).optional();
+export const textMap = once(() => z.record(z.string(), z.string()).optional());
 
 const TIMESTAMP = "google.protobuf.Timestamp";
 
@@ -136,8 +137,8 @@ export const common = {
   /** The repo's uid, for what lives in a repo. */
   repoUid: parentUid("repos"),
   /** A name, by the API's rule for names (`schema`: a tighter one), as field `number` of the kind's message. */
-  name: <S extends z.ZodType<string> = typeof rule.name>(description: string, number: number, schema?: S) =>
-    scalar({ number, type: "string", behavior: ["REQUIRED"] }, { description, input: true, schema: schema ?? rule.name }),
+  name: <S extends z.ZodType<string> = ReturnType<typeof rule.name>>(description: string, number: number, schema?: S) =>
+    scalar({ number, type: "string", behavior: ["REQUIRED"] }, { description, input: true, schema: schema ?? rule.name() }),
 } satisfies Record<string, FieldDefinition | ((...a: never[]) => FieldDefinition)>;
 
 /** The common fields as fields of a kind's message, by their numbers there. */
@@ -145,7 +146,7 @@ export const numbered = {
   description: (number: number) =>
     scalar(
       { number, type: "string" },
-      { description: "Free text.", input: true, default: "", schema: rule.description.optional(), read: z.string().default("") },
+      { description: "Free text.", input: true, default: "", schema: rule.description().optional(), read: z.string().default("") },
     ),
   createTime: (number: number) =>
     scalar({ number, type: TIMESTAMP, behavior: ["OUTPUT_ONLY"] }, { description: "When it was created (RFC 3339).", read: z.string() }),

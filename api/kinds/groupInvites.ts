@@ -111,7 +111,7 @@ export const groupInvites = defineKind({
         input: true,
         replace: true,
         refersTo: "roles",
-        schema: f.uid,
+        schema: f.uid(),
       },
     ),
     ttl: scalar(

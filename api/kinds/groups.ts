@@ -47,7 +47,7 @@ export const groups = defineKind({
   },
   fields: () => ({
     parentUid: common.groupUid("The parent group's uid (the organization's uid for a top-level group)."),
-    name: { ...common.name("The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.", 2), schema: f.groupName },
+    name: { ...common.name("The name: 3 to 63 characters, lowercase letters, digits, space, `.`, `_` and `-`.", 2), schema: f.groupName() },
     description: numbered.description(3),
     verified: scalar(
       { number: 5, type: "bool" },

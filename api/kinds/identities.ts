@@ -11,19 +11,19 @@ const nonEmpty = () => z.string().min(1, "must not be empty");
 export const claimMatch = once(() =>
   z
     .strictObject({
-      issuer: f.issuerUrl.optional().describe("The token's exact `iss` (https; plain http only on a loopback host). Give this or `issuerPattern`."),
-      issuerPattern: f.pattern.optional().describe("An RE2 pattern the whole `iss` must match. Give this or `issuer`."),
+      issuer: f.issuerUrl().optional().describe("The token's exact `iss` (https; plain http only on a loopback host). Give this or `issuerPattern`."),
+      issuerPattern: f.pattern().optional().describe("An RE2 pattern the whole `iss` must match. Give this or `issuer`."),
       subject: nonEmpty().optional().describe("The token's exact `sub`. Give this or `subjectPattern`."),
-      subjectPattern: f.pattern.optional().describe("An RE2 pattern the whole `sub` must match. Give this or `subject`."),
+      subjectPattern: f.pattern().optional().describe("An RE2 pattern the whole `sub` must match. Give this or `subject`."),
       audience: nonEmpty()
         .optional()
         .describe("An audience `aud` must contain. At most one of this and `audiencePattern`; with neither, `aud` must contain the API URL."),
-      audiencePattern: f.pattern.optional().describe("An RE2 pattern one of the token's audiences must match. At most one of this and `audience`."),
+      audiencePattern: f.pattern().optional().describe("An RE2 pattern one of the token's audiences must match. At most one of this and `audience`."),
       claims: f
         .map(z.string().max(f.PATTERN_MAX, `must be at most ${f.PATTERN_MAX} characters`))
         .optional()
         .describe("Further claims the token must carry, as exact string values."),
-      claimPatterns: f.map(f.pattern).optional().describe("Further claims the token must carry, as RE2 patterns the whole string value must match."),
+      claimPatterns: f.map(f.pattern()).optional().describe("Further claims the token must carry, as RE2 patterns the whole string value must match."),
     })
     .superRefine((v, ctx) => {
       oneOf(v, ctx, ["issuer", "issuerPattern"]);
@@ -71,12 +71,13 @@ const jwks = once(() =>
 export const staticKeys = once(() =>
   z
     .strictObject({
-      issuer: f.issuerUrl.describe("The `iss` of the tokens (https; plain http only on a loopback host)."),
+      issuer: f.issuerUrl().describe("The `iss` of the tokens (https; plain http only on a loopback host)."),
       subject: nonEmpty().describe("The `sub` of the tokens."),
       issuerKeys: jwks().describe(
         'The public keys that sign the tokens: a JWKS document as a string (`{"keys": [...]}`). The API stores any string; only public RSA (2048 bits or more), EC and OKP keys verify tokens.',
       ),
-      expirationTime: f.timestamp
+      expirationTime: f
+        .timestamp()
         .optional()
         .describe(
           `When the keys stop being accepted (RFC 3339): at most ${f.STATIC_KEYS_MAX_DAYS} days after the identity's creation, and that by default (the API sets it; omitting it is no change).`,
@@ -130,11 +131,11 @@ export function keysExpired(sk: StaticKeys, now: number): boolean {
 export const awsIdentity = once(() =>
   z
     .strictObject({
-      awsAccount: f.awsAccount.describe("The AWS account id: 12 digits."),
+      awsAccount: f.awsAccount().describe("The AWS account id: 12 digits."),
       arn: z.string().min(1).optional().describe("The principal's exact ARN. Give this or `arnPattern`."),
-      arnPattern: f.pattern.optional().describe("An RE2 pattern the whole ARN must match. Give this or `arn`."),
+      arnPattern: f.pattern().optional().describe("An RE2 pattern the whole ARN must match. Give this or `arn`."),
       userId: z.string().min(1).optional().describe("The principal's exact user id. At most one of this and `userIdPattern`."),
-      userIdPattern: f.pattern.optional().describe("An RE2 pattern the whole user id must match. At most one of this and `userId`."),
+      userIdPattern: f.pattern().optional().describe("An RE2 pattern the whole user id must match. At most one of this and `userId`."),
     })
     .superRefine((v, ctx) => {
       oneOf(v, ctx, ["arn", "arnPattern"]);
@@ -184,23 +185,23 @@ const servicePrincipalCodec = {
  */
 const read = once(() => ({
   claimMatch: z.looseObject({
-    issuer: text,
-    issuerPattern: text,
-    subject: text,
-    subjectPattern: text,
-    audience: text,
-    audiencePattern: text,
-    claims: textMap,
-    claimPatterns: textMap,
+    issuer: text(),
+    issuerPattern: text(),
+    subject: text(),
+    subjectPattern: text(),
+    audience: text(),
+    audiencePattern: text(),
+    claims: textMap(),
+    claimPatterns: textMap(),
   }),
   staticKeys: z.looseObject({
     issuer: z.string(),
     subject: z.string(),
     issuerKeys: z.string(),
-    expirationTime: text,
+    expirationTime: text(),
     audiences: z.array(z.string()).optional(),
   }),
-  awsIdentity: z.looseObject({ awsAccount: z.string(), arn: text, arnPattern: text, userId: text, userIdPattern: text }),
+  awsIdentity: z.looseObject({ awsAccount: z.string(), arn: text(), arnPattern: text(), userId: text(), userIdPattern: text() }),
 }));
 
 /** The four ways an identity can be assumed (its relationship types); an identity has exactly one. */
@@ -302,7 +303,7 @@ export const identities = defineKind({
   },
   fields: () => ({
     groupUid: common.groupUid("The owning group's uid."),
-    name: common.name("The identity's name: 3 to 63 characters.", 2, f.shortName),
+    name: common.name("The identity's name: 3 to 63 characters.", 2, f.shortName()),
     description: numbered.description(3),
     // Masked as whole blocks: their members constrain each other (issuer or issuerPattern, ...),
     // and the API updates an identity's type block as a unit.
@@ -342,7 +343,7 @@ export const identities = defineKind({
         description: "The company it belongs to, free text (the platform sets a person's from their sign-up).",
         input: true,
         default: "",
-        schema: f.description.optional(),
+        schema: f.description().optional(),
       },
     ),
     email: scalar(

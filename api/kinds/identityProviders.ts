@@ -41,7 +41,7 @@ export type Scim = Known<z.output<ReturnType<typeof scim>>>;
 /** The OIDC connection as requests carry it. */
 export const oidc = once(() =>
   z.strictObject({
-    issuer: f.issuerUrl.describe("The OIDC issuer URL (https; plain http only on a loopback host)."),
+    issuer: f.issuerUrl().describe("The OIDC issuer URL (https; plain http only on a loopback host)."),
     clientId: z.string().min(1, "must not be empty").describe("The OAuth client id registered with the issuer."),
     /** Write-only: never returned. On update, empty keeps the old secret unless the mask names it. */
     clientSecret: z
@@ -141,7 +141,7 @@ export const identityProviders = defineKind({
   },
   fields: () => ({
     groupUid: common.groupUid("The group it lives in."),
-    name: common.name("The identity provider's name: 3 to 63 characters.", 2, f.shortName),
+    name: common.name("The identity provider's name: 3 to 63 characters.", 2, f.shortName()),
     description: numbered.description(3),
     defaultRoleUid: scalar(
       { number: 6, name: "default_role", type: "string", behavior: ["REQUIRED"] },
@@ -149,7 +149,7 @@ export const identityProviders = defineKind({
         description: "The role users get on their first sign-in (uid).",
         input: true,
         refersTo: "roles",
-        schema: f.uid,
+        schema: f.uid(),
         read: z.string().default(""),
       },
     ),

@@ -49,7 +49,8 @@ const tierCodec = {
 export const syncConfig = once(() =>
   z
     .strictObject({
-      source: f.required
+      source: f
+        .required()
         .max(f.NAME_MAX, `must be at most ${f.NAME_MAX} characters`)
         .describe("The repo to sync from: its uid, or its catalog name (`chainguard/nginx`, `cgr.dev/chainguard/nginx`). The API stores and returns the uid."),
       google: z.string().max(f.NAME_MAX).optional().describe("A GCP Artifact Registry repository to sync the images to besides."),

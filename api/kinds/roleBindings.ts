@@ -81,7 +81,7 @@ export const roleBindings = defineKind({
         input: true,
         refersTo: "identities",
         readAt: ["identity", "uid"],
-        schema: f.uid,
+        schema: f.uid(),
       },
     ),
     roleUid: scalar(
@@ -91,7 +91,7 @@ export const roleBindings = defineKind({
         input: true,
         refersTo: "roles",
         readAt: ["role", "uid"],
-        schema: f.uid,
+        schema: f.uid(),
       },
     ),
     identity: named({

@@ -49,7 +49,7 @@ export const roles = defineKind({
       proto: { number: 4, type: "chainguard.capabilities.Capability", repeated: true },
       // Programs keep the friendly names; the API carries the enum's.
       codec: f.capabilitiesCodec,
-      schema: z.array(f.capability).min(1, "must name at least one capability"),
+      schema: z.array(f.capability()).min(1, "must name at least one capability"),
       read: z.array(z.string()).default([]),
     }),
     createTime: numbered.createTime(5),

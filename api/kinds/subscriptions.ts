@@ -49,7 +49,7 @@ export const subscriptions = defineKind({
         description: `The https URL the events are delivered to (at most ${f.SINK_MAX} characters).`,
         input: true,
         replace: true,
-        schema: f.sinkUrl,
+        schema: f.sinkUrl(),
       },
     ),
   }),

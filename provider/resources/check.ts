@@ -8,7 +8,7 @@ import type { Inputs, Issue, KindSpec, Outputs, Rec, Unchecked } from "./spec";
 import { changesOf } from "./diff";
 import { containsUnknown, isRecord, unknownAlong } from "./values";
 
-const commonSchema = z.object({ adoptUid: f.uid.optional() });
+const commonSchema = z.object({ adoptUid: f.uid().optional() });
 
 /**
  * `{<parent field>: uid}`, one schema per field name, built once: zod compiles an object schema
@@ -17,7 +17,7 @@ const commonSchema = z.object({ adoptUid: f.uid.optional() });
 const parentSchemas = new Map<string, z.ZodType>();
 function parentSchema(field: string): z.ZodType {
   let schema = parentSchemas.get(field);
-  if (!schema) parentSchemas.set(field, (schema = z.object({ [field]: f.uid })));
+  if (!schema) parentSchemas.set(field, (schema = z.object({ [field]: f.uid() })));
   return schema;
 }
 

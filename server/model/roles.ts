@@ -21,7 +21,7 @@ export const roleMaskPaths = maskPaths(RoleUpdate);
 function fromWire(body: unknown): unknown {
   if (typeof body !== "object" || body === null || !Array.isArray((body as { capabilities?: unknown }).capabilities)) return body;
   const b = body as { capabilities: unknown[] };
-  return { ...b, capabilities: parseBody(wireCapabilities, b.capabilities, "capabilities") };
+  return { ...b, capabilities: parseBody(wireCapabilities(), b.capabilities, "capabilities") };
 }
 
 /** The stable uid of a built-in role: sha1 of its name (40 hex), the same on every server (api/builtin-roles.ts). */

@@ -5,7 +5,7 @@ import { closest } from "../../api/suggest";
 
 describe("did you mean", () => {
   it("names the capability a typo was meant to be, in the rule every language's check runs", () => {
-    const message = (v: string) => capability.safeParse(v).error?.issues[0].message;
+    const message = (v: string) => capability().safeParse(v).error?.issues[0].message;
     expect(message("groups.lsit")).toBe('is not a known capability (did you mean "groups.list"?)');
     expect(message("tags.create")).toBe('is not a known capability (did you mean "tag.create"?)');
     // Nothing near enough: no guess.
