@@ -2,6 +2,7 @@
  * Facts of the registry besides its kinds' definitions (api/kinds/repos.ts, tags.ts): the README's
  * bound and body, the catalog tiers, and which tags a List hides.
  */
+import { once } from "./once";
 import { z } from "zod";
 
 /** The longest README (Markdown) a repo keeps, in characters. */
@@ -11,10 +12,12 @@ export const README_MAX = 1_000_000;
  * UpdateRepoReadme's body (`repo_readme`, a `RepoReadme`): its `uid` is output only (the path
  * names the repo), and `content` is the Markdown.
  */
-export const RepoReadmeBody = z.strictObject({
-  uid: z.string().optional(),
-  content: z.string().max(README_MAX, `must be at most ${README_MAX} characters`).optional(),
-});
+export const repoReadmeBody = once(() =>
+  z.strictObject({
+    uid: z.string().optional(),
+    content: z.string().max(README_MAX, `must be at most ${README_MAX} characters`).optional(),
+  }),
+);
 
 /** `CatalogTier`: a repo's catalog tier, by its enum name. */
 export const CATALOG_TIERS = [

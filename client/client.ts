@@ -18,7 +18,7 @@ import { PageTokens } from "./paging";
 import { retryFunction } from "./retry";
 import type { WaitReport } from "./waits";
 import { packageVersionMetadata, type PackageVersionMetadata } from "../api/versions";
-import { LookedUpIdentity, SHAPES, envelopeOf, textPart, type Item } from "./shapes";
+import { lookedUpIdentity, SHAPES, envelopeOf, textPart, type Item, type LookedUpIdentity } from "./shapes";
 import { dispatcherFor } from "./transport";
 
 /** How long one call may take, retries included, unless the caller gives a deadline. */
@@ -170,7 +170,7 @@ export class IrvClient {
    */
   async lookupIdentity(issuer: string, subject: string, o: CallOptions = {}): Promise<LookedUpIdentity> {
     const path = `${COLLECTIONS.identities.path.replace("/v2beta1/", "/v1/")}/lookup`;
-    return checkShape(LookedUpIdentity, await this.send("GET", path, { ...o, query: { issuer, subject } }), `GET ${path}`);
+    return checkShape(lookedUpIdentity(), await this.send("GET", path, { ...o, query: { issuer, subject } }), `GET ${path}`);
   }
 
   /** One page of a List. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { CollectionName } from "../api/collections";
 import { KINDS, definitionOf, readShapeOf, type ReadShape } from "../api/kinds";
-import { lazyRecord } from "../api/once";
+import { lazyRecord, once } from "../api/once";
 import { advisoryShapes } from "../api/advisories";
 import { repoItem } from "../api/repo-item";
 import { listOf } from "../api/wire";
@@ -38,15 +38,17 @@ export function envelopeOf<C extends CollectionName>(c: C): z.ZodType<Envelope<C
  * What the platform's v1 lookup of an identity answers (`GET /iam/v1/identities/lookup`): a v1
  * Identity, loose. A person's carries no relationship type (and v1 has no emails).
  */
-export const LookedUpIdentity = z.looseObject({
-  id: z.string(),
-  name: z.string().default(""),
-  description: z.string().default(""),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-  lastSeen: z.string().optional(),
-});
-export type LookedUpIdentity = z.infer<typeof LookedUpIdentity>;
+export const lookedUpIdentity = once(() =>
+  z.looseObject({
+    id: z.string(),
+    name: z.string().default(""),
+    description: z.string().default(""),
+    createdAt: z.string().optional(),
+    updatedAt: z.string().optional(),
+    lastSeen: z.string().optional(),
+  }),
+);
+export type LookedUpIdentity = z.infer<ReturnType<typeof lookedUpIdentity>>;
 
 /**
  * A part of an item kept apart from it, holding text in member `member` (a repo's README as

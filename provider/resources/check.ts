@@ -1,4 +1,5 @@
 /** `check`: every rule the API would enforce, at preview time, as failures naming the field. */
+import { once } from "../../api/once";
 import type { dynamic } from "@pulumi/pulumi";
 import { z } from "zod";
 import * as f from "../../api/fields";
@@ -8,7 +9,7 @@ import type { Inputs, Issue, KindSpec, Outputs, Rec, Unchecked } from "./spec";
 import { changesOf } from "./diff";
 import { containsUnknown, isRecord, unknownAlong } from "./values";
 
-const commonSchema = z.object({ adoptUid: f.uid().optional() });
+const commonSchema = once(() => z.object({ adoptUid: f.uid().optional() }));
 
 /**
  * `{<parent field>: uid}`, one schema per field name, built once: zod compiles an object schema
@@ -29,7 +30,7 @@ export function validate<K extends Kind>(spec: KindSpec<K>, news: Unchecked<Inpu
   const issues: Issue[] = [];
   const parent = parentSchema(spec.parentField).safeParse(inputs);
   if (!parent.success) issues.push(...parent.error.issues);
-  const common = commonSchema.safeParse(inputs);
+  const common = commonSchema().safeParse(inputs);
   if (!common.success) issues.push(...common.error.issues);
   const body = spec.createSchema().safeParse(spec.createBody(inputs));
   const toInput = Object.fromEntries(Object.entries(spec.fields).map(([k, v]) => [v.wire, k]));

@@ -9,6 +9,7 @@
  * settings (`configureHost`) and its read batch (`beginHostOperation`) are the process's, and
  * each call's context (./context.ts) is made here from them.
  */
+import { once } from "../../api/once";
 import type { dynamic } from "@pulumi/pulumi";
 import { z } from "zod";
 import { readSettings, type ConfigGetter } from "../../client/config";
@@ -60,8 +61,10 @@ export interface HostMembers {
   __timeouts?: Timeouts;
 }
 
-const timeoutString = z.string().refine((s) => parseDuration(s) !== undefined, "must be a duration such as 90s or 1h30m");
-const timeoutsSchema = z.object({ create: timeoutString.optional(), update: timeoutString.optional(), delete: timeoutString.optional() }).optional();
+const timeoutString = once(() => z.string().refine((s) => parseDuration(s) !== undefined, "must be a duration such as 90s or 1h30m"));
+const timeoutsSchema = once(() =>
+  z.object({ create: timeoutString().optional(), update: timeoutString().optional(), delete: timeoutString().optional() }).optional(),
+);
 
 /** `v` split into the kind's own values and the hidden members. */
 function split(v: Rec | undefined): { own: Rec; hidden: HostMembers } {
@@ -86,7 +89,7 @@ export function forDynamicHost(p: ValuesProvider<Rec, Rec>): HostProvider {
     async check(olds: Rec, news: Rec) {
       const { own, hidden } = split(news);
       const r = await p.check(split(olds).own, own, hostContext());
-      const parsed = timeoutsSchema.safeParse(hidden.__timeouts);
+      const parsed = timeoutsSchema().safeParse(hidden.__timeouts);
       const failures = parsed.success ? [] : failuresOf(parsed.error.issues.map((i) => ({ path: ["__timeouts", ...i.path], message: i.message })));
       const kept = Object.fromEntries(Object.entries(hidden).filter(([, v]) => v !== undefined));
       return { inputs: { ...r.inputs, ...kept }, failures: [...r.failures, ...failures] };

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { RepoCreate, RepoUpdate } from "../../api/bodies";
-import { README_MAX, RepoReadmeBody } from "../../api/registry";
+import { README_MAX, repoReadmeBody } from "../../api/registry";
 import { SYNC_DAYS, type SyncConfigInput } from "../../api/kinds/repos";
 import { UID } from "../../api/uid";
 import { timestamp, type ServerContext } from "../context";
@@ -123,7 +123,7 @@ export function updateRepo(ctx: ServerContext, uid: string, body: unknown, mask:
  */
 export function updateRepoReadme(ctx: ServerContext, uid: string, body: unknown, mask: string[] | undefined): RepoRecord {
   const old = requireItem(ctx.store.repos, uid, "repo");
-  const { content } = parseBody(RepoReadmeBody, body);
+  const { content } = parseBody(repoReadmeBody(), body);
   const next = mask?.includes("content") ? (content ?? "") : content || old.readme;
   if (next === old.readme || (next === "" && old.readme === undefined)) return old;
   const { readme: _old, ...rest } = old;
