@@ -6,6 +6,12 @@
  * made with. A user's node is often another version than the build's: then the plugin makes its
  * own, once, in the user's compile cache folder (client/compile-cache.ts), named by the bundle's
  * hash and the node version, and uses it from the next start on.
+ *
+ * A cache made at start holds only the code the start ran; what the calls run (a create's
+ * request, its answer's encoding) V8 compiles at every start, on first use. So the user's cache is
+ * written again as the plugin exits (the engine stops it with SIGINT) whenever that run served a
+ * call the cache had not seen (plugin/served.ts: by method and resource type): after a user's
+ * first few operations it holds their calls' code too, and is left alone from then on.
  */
 import { isAscii } from "node:buffer";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -13,11 +19,39 @@ import Module, { createRequire } from "node:module";
 import * as path from "node:path";
 import { Script } from "node:vm";
 import { compileCacheDir } from "../client/compile-cache";
+import { isObject, isStrings } from "../api/guards";
 
 /** The bundle, the build's code cache for it and the bundle's hash, side by side in dist/plugin. */
 export const BUNDLE = path.join(__dirname, "bundle.js");
 export const CACHE = path.join(__dirname, "bundle.cache");
 export const BUNDLE_ID = path.join(__dirname, "bundle.id");
+
+/** A cache file: a line of JSON naming the calls its code has served, then V8's cached data. */
+export interface CacheFile {
+  served: ReadonlySet<string>;
+  data: Buffer;
+}
+
+/** The longest header read: every method for every type is a few kilobytes. */
+const HEADER_MAX = 64 * 1024;
+
+/** `bytes` as a cache file; undefined for anything else (V8 then compiles, as without one). */
+export function parseCacheFile(bytes: Buffer): CacheFile | undefined {
+  const end = bytes.subarray(0, HEADER_MAX).indexOf(0x0a);
+  if (end < 0) return undefined;
+  try {
+    const header: unknown = JSON.parse(bytes.subarray(0, end).toString("utf8"));
+    const served = isObject(header) ? header.served : undefined;
+    return isStrings(served) ? { served: new Set(served), data: bytes.subarray(end + 1) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `script`'s compiled code, as a cache file for `served`. */
+export function cacheFileOf(script: Script, served: Iterable<string>): Buffer {
+  return Buffer.concat([Buffer.from(`${JSON.stringify({ served: [...served].sort() })}\n`), script.createCachedData()]);
+}
 
 function readIfAny(file: string): Buffer | undefined {
   try {
@@ -46,15 +80,15 @@ export function bundleCode(): string {
 }
 
 /** Compiles the bundle as a CommonJS module's wrapper, with `cache` when V8 accepts it. */
-export function compileBundle(cache: Buffer | undefined = readIfAny(CACHE)): Script {
+export function compileBundle(cache: Buffer | undefined = readCacheFile(CACHE)?.data): Script {
   return new Script(Module.wrap(bundleCode()), { filename: BUNDLE, cachedData: cache });
 }
 
 /** Writes `script`'s compiled code to `file` whole (temp file + rename), readable by the user only. */
-function writeCache(script: Script, file: string): void {
+function writeCache(script: Script, file: string, served: Iterable<string>): void {
   try {
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+    writeFileSync(tmp, cacheFileOf(script, served), { mode: 0o600 });
     renameSync(tmp, file);
   } catch {
     // No cache this time; the next start tries again.
@@ -68,13 +102,38 @@ function writeCache(script: Script, file: string): void {
  */
 export function runBundle({ cache = true }: { cache?: boolean } = {}): Script {
   const userFile = cache ? userCacheFile() : undefined;
-  const own = userFile ? readIfAny(userFile) : undefined;
-  const script = compileBundle(cache ? (own ?? readIfAny(CACHE)) : undefined);
+  const own = userFile ? readCacheFile(userFile) : undefined;
+  const taken = cache ? (own ?? readCacheFile(CACHE)) : undefined;
+  const script = compileBundle(taken?.data);
   const module = new Module(BUNDLE);
   module.filename = BUNDLE;
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(BUNDLE), module, BUNDLE, __dirname);
+  if (!userFile) return script;
+  const accepted = script.cachedDataRejected === false;
   // Refused or missing: this node's own, written now that the start-up's code has compiled (once:
   // a few tens of milliseconds, before the port is printed, so a plugin stopped at once still writes it).
-  if (userFile && script.cachedDataRejected !== false) writeCache(script, userFile);
+  if (!accepted) writeCache(script, userFile, []);
+  rewriteOnExit(script, userFile, accepted ? taken!.served : new Set(), module.exports);
   return script;
+}
+
+function readCacheFile(file: string): CacheFile | undefined {
+  const bytes = readIfAny(file);
+  return bytes && parseCacheFile(bytes);
+}
+
+/**
+ * As the process exits, writes `file` again when the bundle's run served a call that `had` (the
+ * calls the code it started from had served) lacks. The engine stops a plugin with SIGINT and
+ * waits for it: the plugin then exits as asked, so that the write runs.
+ */
+function rewriteOnExit(script: Script, file: string, had: ReadonlySet<string>, bundle: { served?: unknown }): void {
+  const served = bundle.served;
+  if (typeof served !== "function") return;
+  process.on("exit", () => {
+    const now = served() as unknown;
+    if (!isStrings(now) || now.every((k) => had.has(k))) return;
+    writeCache(script, file, new Set([...had, ...now]));
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(0));
 }

@@ -6,6 +6,9 @@ import { engineAddressOf } from "./status";
 import { serve } from "./server";
 import { ReadBatch } from "../provider/resources/reads";
 
+// What this run has served, for plugin/boot.ts, which runs this module's bundle and keeps its exports.
+export { servedSoFar as served } from "./served";
+
 // The engine starts the plugin afresh for every operation: its reads may be batched, from now on.
 const reads = new ReadBatch();
 

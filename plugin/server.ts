@@ -23,6 +23,7 @@ import { once } from "../api/once";
 import { Session } from "../client/session";
 import { statusOf, useEngine } from "./status";
 import { Calls, type CallContext } from "./calls";
+import { noteServed } from "./served";
 import { BadRequestError } from "./errors";
 import { providerService, type DiffCall, type ReadAnswer, type ReadCall } from "./wire";
 import { answerWith, decode, outward, outwardValues, plain } from "./values";
@@ -228,7 +229,10 @@ export async function serve(engineAddress?: string, o: { reads?: ReadBatch } = {
   const service: grpc.UntypedServiceImplementation = { cancel: calls.cancelling() };
   for (const [name, f] of Object.entries(methods)) {
     const method = f as (req: unknown, c: PluginCall) => unknown;
-    service[name] = calls.unary((req, c) => method(req, { ...c, plugin }));
+    service[name] = calls.unary((req, c) => {
+      noteServed(name, req);
+      return method(req, { ...c, plugin });
+    });
   }
   server.addService(providerService, service);
   const port = await new Promise<number>((resolve, reject) =>
