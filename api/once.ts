@@ -40,3 +40,13 @@ export function lazyRecord<K extends string, V>(keys: readonly K[], make: (key: 
   for (const key of keys) lazyMember(out, key, () => make(key));
   return out;
 }
+
+/**
+ * A table whose members are made by their own makers on their first read, each member typed as
+ * what its maker returns (a kind's spec, a cloud's block), then kept as a plain member.
+ */
+export function lazyTable<M extends Record<string, () => unknown>>(makers: M): { [K in keyof M]: ReturnType<M[K]> } {
+  const out = {} as { [K in keyof M]: ReturnType<M[K]> };
+  for (const key of Object.keys(makers)) lazyMember(out, key, makers[key]);
+  return out;
+}

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import * as f from "../fields";
 import { common, numbered, text } from "./common";
-import { lazyRecord, once } from "../once";
+import { lazyTable, once } from "../once";
 import { defineKind, IAM_PACKAGE, type ProtoField } from "./definition";
 
 /** What makes each cloud's block as requests carry it. */
@@ -62,7 +62,7 @@ const blockRules = {
 };
 export const ACCOUNT_BLOCKS = Object.keys(blockRules) as (keyof typeof blockRules)[];
 /** Each cloud's block as requests carry it, each built on its first read. */
-export const AccountBlocks = lazyRecord(ACCOUNT_BLOCKS, (k) => blockRules[k]()) as { [K in keyof typeof blockRules]: ReturnType<(typeof blockRules)[K]> };
+export const AccountBlocks = lazyTable(blockRules);
 export type AccountBlock<K extends keyof typeof AccountBlocks> = z.infer<(typeof AccountBlocks)[K]>;
 
 /** The blocks as returned: their members, none of their rules. */

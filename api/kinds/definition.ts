@@ -291,7 +291,8 @@ export interface KindExample {
 export function defineKind<const D extends Omit<KindDefinition, "fields"> & { fields: () => KindDefinition["fields"] }>(
   d: D,
 ): Omit<D, "fields"> & { readonly fields: ReturnType<D["fields"]> } {
-  const out = { ...d } as Omit<D, "fields">;
+  const out = { ...d };
   lazyMember(out, "fields", d.fields);
-  return out as never;
+  // eslint-disable-next-line no-restricted-syntax -- lazyMember put what `fields` makes in its place, which the type system cannot follow
+  return out as unknown as Omit<D, "fields"> & { readonly fields: ReturnType<D["fields"]> };
 }

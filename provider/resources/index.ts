@@ -4,7 +4,7 @@
  * them directly; the dynamic classes through `dynamicProviders` (./host.ts).
  */
 import { KINDS, type Kind } from "../../api/kinds";
-import { lazyRecord } from "../../api/once";
+import { lazyRecord, lazyTable } from "../../api/once";
 import { forDynamicHost, type HostProvider } from "./host";
 import { providerFor, type KindProvider, type ValuesProvider } from "./provider";
 import type { KindSpec, Rec } from "./spec";
@@ -61,7 +61,7 @@ const KIND_NAMES: readonly Kind[] = KINDS.map((d) => d.kind);
  * The spec of each kind, by kind, each made on its first read: a spec walks its kind's fields,
  * which builds their zod schemas, and the plugin, started for every operation, uses a few kinds.
  */
-export const specs = lazyRecord(KIND_NAMES, (k) => makers[k]()) as { [K in Kind]: KindSpec<K> };
+export const specs: { [K in Kind]: KindSpec<K> } = lazyTable(makers);
 
 /** Kind `k`'s provider over its spec, called with values as records (see `providers`). */
 const providerOfSpec = <K extends Kind>(k: K): ValuesProvider<Rec, Rec> => {
