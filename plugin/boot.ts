@@ -14,7 +14,7 @@
  * first few operations it holds their calls' code too, and is left alone from then on.
  */
 import { isAscii } from "node:buffer";
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import * as path from "node:path";
 import { Script } from "node:vm";
@@ -90,8 +90,32 @@ function writeCache(script: Script, file: string, served: Iterable<string>): voi
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, cacheFileOf(script, served), { mode: 0o600 });
     renameSync(tmp, file);
+    removeStale(path.dirname(file), file);
   } catch {
     // No cache this time; the next start tries again.
+  }
+}
+
+/** How long a cache file may go unwritten before a write of another removes it. */
+export const STALE_DAYS = 30;
+
+/**
+ * Removes the plugin's cache files (and temp files a killed write left) in `dir` that have not
+ * been written for STALE_DAYS, but `kept`: every version of pulumi-irv and of node has its own
+ * file, of 2 MB or so, and an upgrade leaves the old one behind. One still in use but not written
+ * for that long is made again at its next start.
+ */
+function removeStale(dir: string, kept: string): void {
+  const before = Date.now() - STALE_DAYS * 24 * 3600 * 1000;
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (file === kept || !/^plugin-[0-9a-f]+-node[^/]*\.cache(\.\d+\.tmp)?$/.test(name)) continue;
+    try {
+      const st = lstatSync(file);
+      if (st.isFile() && st.mtimeMs < before) unlinkSync(file);
+    } catch {
+      // Gone already, or not ours to remove.
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -8,7 +8,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import { compileCacheDir } from "../../client/compile-cache";
-import { parseCacheFile } from "../../plugin/boot";
+import { parseCacheFile, STALE_DAYS } from "../../plugin/boot";
 import { struct, urn } from "../support/plugin";
 import { repoRoot } from "../support/engine";
 
@@ -174,6 +174,26 @@ describe("the plugin's own code cache, after calls", () => {
     expect(again.data.length).toBeGreaterThan(0);
     expect(taken()).toBe("false");
     expect(readdirSync(dir)).toEqual([name]);
+  });
+
+  it("removes cache files no one has written for a while when it writes its own, and nothing else", async () => {
+    const xdg = scratch();
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: xdg };
+    delete env.NODE_DISABLE_COMPILE_CACHE;
+    const dir = path.join(xdg, "pulumi-irv", "compile-cache");
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const old = new Date(Date.now() - (STALE_DAYS + 1) * 24 * 3600 * 1000);
+    const stale = ["plugin-0123abcd-nodev18.0.0-x64.cache", "plugin-0123abcd-nodev18.0.0-x64.cache.4242.tmp"];
+    const kept = ["plugin-4567cdef-nodev18.0.0-x64.cache", "notes.txt"];
+    for (const name of [...stale, ...kept]) writeFileSync(path.join(dir, name), "x");
+    for (const name of [...stale, "notes.txt"]) utimesSync(path.join(dir, name), old, old);
+    // An old folder named like a cache file is not one.
+    mkdirSync(path.join(dir, "plugin-89ab-nodev18.0.0-x64.cache"));
+    utimesSync(path.join(dir, "plugin-89ab-nodev18.0.0-x64.cache"), old, old);
+
+    expect(await runPlugin(env, (c) => [checkGroup(c)])).toBe(0);
+    const id = readFileSync(path.join(repoRoot, "dist", "plugin", "bundle.id"), "utf8").trim();
+    expect(readdirSync(dir).sort()).toEqual([...kept, "plugin-89ab-nodev18.0.0-x64.cache", `plugin-${id}-node${process.version}-${process.arch}.cache`].sort());
   });
 
   it("refuses a file that is not a cache, starts without it and writes its own in its place", async () => {
