@@ -137,10 +137,11 @@ export function runBundle({ cache = true }: { cache?: boolean } = {}): Script {
   // Refused or missing: this node's own, written now that the start-up's code has compiled (once:
   // a few tens of milliseconds, before the port is printed, so a plugin stopped at once still writes it).
   if (!accepted) writeCache(script, userFile, []);
-  rewriteOnExit(script, userFile, accepted ? taken!.served : new Set(), module.exports);
+  rewriteOnExit(script, userFile, accepted && taken ? taken.served : new Set(), module.exports);
   return script;
 }
 
+/** The cache file at `file`; undefined when there is none or it is not one. */
 function readCacheFile(file: string): CacheFile | undefined {
   const bytes = readIfAny(file);
   return bytes && parseCacheFile(bytes);
@@ -155,7 +156,7 @@ function rewriteOnExit(script: Script, file: string, had: ReadonlySet<string>, b
   const served = bundle.served;
   if (typeof served !== "function") return;
   process.on("exit", () => {
-    const now = served() as unknown;
+    const now: unknown = served();
     if (!isStrings(now) || now.every((k) => had.has(k))) return;
     writeCache(script, file, new Set([...had, ...now]));
   });
