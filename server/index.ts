@@ -255,6 +255,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     issueToken: (uid, ttl = 3600, audience) => tokens.issue(uid, ttl, audience),
     close: async () => {
       try {
+        // Deliveries stop first, and those on their way end, while the server still answers: their
+        // receivers fetch its keys to verify them. What waits is kept for the next start (below).
+        await deliveries.pause();
         await closeGracefully(app, undefined, grpc);
       } finally {
         // Requests are done: nothing more is queued. What waits is kept for the next start.

@@ -118,6 +118,10 @@ export class Deliveries {
   private readonly inFlight = new Set<AbortController>();
   private readonly stop: () => void;
   private closed = false;
+  /** Set by `pause`: nothing more is sent, and what is queued stays (to be saved). */
+  private paused = false;
+  /** Called when the last request in flight ends, while paused. */
+  private settled?: () => void;
   private queued = 0;
   private readonly counts = { delivered: 0, retried: 0, failed: 0, dropped: 0 };
 
@@ -184,7 +188,7 @@ export class Deliveries {
   }
 
   private pump(): void {
-    while (!this.closed && this.inFlight.size < this.opts.maxInFlight && this.ready.length) void this.send(this.ready.shift()!);
+    while (!this.closed && !this.paused && this.inFlight.size < this.opts.maxInFlight && this.ready.length) void this.send(this.ready.shift()!);
   }
 
   private async send(q: SinkQueue): Promise<void> {
@@ -201,6 +205,7 @@ export class Deliveries {
       outcome = { ok: false, retry: true, why: (e as Error).message };
     } finally {
       this.inFlight.delete(abort);
+      if (!this.inFlight.size) this.settled?.();
     }
     if (this.closed) return;
     if (outcome.ok) {
@@ -289,6 +294,18 @@ export class Deliveries {
       const last = this.queues.get(q.subscription)?.events.at(-1);
       if (last?.event === q.event) last.attempts = Math.max(0, Math.min(q.attempts, this.opts.maxAttempts - 1));
     }
+  }
+
+  /**
+   * Sends nothing more; what is queued, and what changes from now on, stays queued (for `queuedNow`).
+   * Resolves once no request is in flight: a receiver verifies a delivery with this server's keys,
+   * so the server must still answer while one is on its way (each request ends at the request timeout).
+   */
+  async pause(): Promise<void> {
+    this.paused = true;
+    if (!this.inFlight.size) return;
+    await new Promise<void>((resolve) => (this.settled = resolve));
+    this.settled = undefined;
   }
 
   /** Stops hearing changes and drops what is queued; requests in flight are aborted. */

@@ -8,6 +8,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type http from "node:http";
 import https from "node:https";
 import net from "node:net";
@@ -419,3 +420,44 @@ async function until<T>(found: () => T | undefined, ms = 60_000): Promise<T> {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+// A receiver verifies a delivery with the issuer's keys, which it fetches from irv-server: a stop
+// must not close the listener while a delivery is on its way, nor send another after it began.
+describe("a graceful stop, with a delivery on its way", () => {
+  it("keeps answering until the delivery ends, and sends nothing after", async () => {
+    const s = await startServer({ delivery: { allowPrivateSinks: true, ca, initialBackoffMs: 20, maxBackoffMs: 200 } });
+    let stopping: Promise<void> | undefined;
+    let release!: () => void;
+    const closeBegun = new Promise<void>((r) => (release = r));
+    const attempts: string[] = [];
+    let discovery: number | string | undefined;
+    const sink = https.createServer({ cert: readFileSync(join(certDir, "cert.pem")), key: readFileSync(join(certDir, "key.pem")) }, (req, res) => {
+      attempts.push(String(req.headers["ce-id"]));
+      void (async () => {
+        // As a receiver does: with the stop begun, fetch the issuer's discovery document, then refuse for now.
+        await closeBegun;
+        discovery = await fetch(`${s.authUrl}/.well-known/openid-configuration`).then(
+          (r) => r.status,
+          (e: Error) => String((e.cause as Error | undefined)?.message ?? e.message),
+        );
+        res.writeHead(503).end();
+      })();
+    });
+    await new Promise<void>((r) => sink.listen(0, "127.0.0.1", r));
+    try {
+      const api = apiFor(s.url, s.token);
+      await subscribe(api, s.organization, `https://127.0.0.1:${(sink.address() as net.AddressInfo).port}/`);
+      while (!attempts.length) await new Promise((r) => setTimeout(r, 20));
+      stopping = s.close();
+      release();
+      await stopping;
+      expect(discovery).toBe(200);
+      // Answered 503, it would have been retried within 20 to 200 ms: the stop sent nothing more.
+      // (What still waits is kept in a data directory for the next start: test/e2e/follow-restart.test.ts.)
+      expect(attempts).toHaveLength(1);
+    } finally {
+      if (!stopping) await s.close();
+      await new Promise((r) => sink.close(r));
+    }
+  });
+});
