@@ -120,8 +120,9 @@ export class Deliveries {
   private closed = false;
   /** Set by `pause`: nothing more is sent, and what is queued stays (to be saved). */
   private paused = false;
-  /** Called when the last request in flight ends, while paused. */
+  /** Called when the last request in flight ends, while paused; `pause`'s promise, once asked. */
   private settled?: () => void;
+  private pausing?: Promise<void>;
   private queued = 0;
   private readonly counts = { delivered: 0, retried: 0, failed: 0, dropped: 0 };
 
@@ -301,11 +302,10 @@ export class Deliveries {
    * Resolves once no request is in flight: a receiver verifies a delivery with this server's keys,
    * so the server must still answer while one is on its way (each request ends at the request timeout).
    */
-  async pause(): Promise<void> {
+  pause(): Promise<void> {
     this.paused = true;
-    if (!this.inFlight.size) return;
-    await new Promise<void>((resolve) => (this.settled = resolve));
-    this.settled = undefined;
+    this.pausing ??= this.inFlight.size ? new Promise<void>((resolve) => (this.settled = resolve)) : Promise.resolve();
+    return this.pausing;
   }
 
   /** Stops hearing changes and drops what is queued; requests in flight are aborted. */
