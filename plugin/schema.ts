@@ -74,8 +74,6 @@ function settingsSpecs(): Record<string, PropertySpec> {
   return out;
 }
 
-export { VERSION };
-
 /**
  * The named types: the kinds' object and enum types and the functions' result objects. A type
  * token equal to a resource's would make the generated SDKs declare two things of one name.

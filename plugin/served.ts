@@ -6,6 +6,7 @@
  * holds it.
  */
 import { isObject } from "../api/guards";
+import { typeOfUrn } from "./urn";
 
 const served = new Set<string>();
 
@@ -19,8 +20,7 @@ function ask(message: unknown, name: string): unknown {
 export function noteServed(method: string, req: unknown): void {
   const message = isObject(req) && "message" in req ? req.message : req;
   const urn = ask(message, "getUrn");
-  // A URN's type sits between its second `::` and its last.
-  const about = typeof urn === "string" && urn ? urn.slice(urn.indexOf("::", urn.indexOf("::") + 2) + 2, urn.lastIndexOf("::")) : ask(message, "getTok");
+  const about = typeof urn === "string" && urn ? typeOfUrn(urn) : ask(message, "getTok");
   served.add([method, about, ask(message, "getPreview") ? "preview" : ""].filter((x) => typeof x === "string" && x).join(" "));
 }
 

@@ -24,6 +24,7 @@ import { Session } from "../client/session";
 import { statusOf, useEngine } from "./status";
 import { Calls, type CallContext } from "./calls";
 import { noteServed } from "./served";
+import { typeOfUrn } from "./urn";
 import { BadRequestError } from "./errors";
 import { providerService, type DiffCall, type ReadAnswer, type ReadCall } from "./wire";
 import { answerWith, decode, outward, outwardValues, plain } from "./values";
@@ -35,10 +36,7 @@ const kindsByType = new Map<string, (typeof KINDS)[number]>();
 
 /** The kind of a resource from its URN (`urn:pulumi:stack::project::irv:iam:Group::name`). */
 function kindOfUrn(urn: string): (typeof KINDS)[number] {
-  // The type sits between the second and third `::`, after the last `$` of a parent's type.
-  const start = urn.indexOf("::", urn.indexOf("::") + 2) + 2;
-  const qualified = urn.slice(start, urn.indexOf("::", start));
-  const type = qualified.slice(qualified.lastIndexOf("$") + 1);
+  const type = typeOfUrn(urn);
   let k = kindsByType.get(type);
   if (!k) {
     k = definitionOfTypeToken(type);

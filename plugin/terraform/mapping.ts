@@ -10,7 +10,8 @@
 import { definitionOf, tokenOf, type Kind } from "../../api/kinds";
 import { FUNCTIONS } from "../../api/functions";
 import { isRecord } from "../../provider/resources/values";
-import { packageSchema, VERSION } from "../schema";
+import { packageSchema } from "../schema";
+import { VERSION } from "../version";
 import { TERRAFORM_DATA_SOURCES, TERRAFORM_PROVIDER, TERRAFORM_RESOURCES, TERRAFORM_VERSION, type TfMember, type TfNested } from "./chainguard";
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,7 @@
 /** Roles: the built-in ones at the root (read-only, stable uids) and custom roles in groups. */
 import { BUILTIN_ROLES, capabilityEnum } from "../../api/capabilities";
 import { builtinRoleUid } from "../../api/builtin-roles";
+import { isObject } from "../../api/guards";
 import { wireCapabilities } from "../../api/fields";
 import { RoleCreate, RoleUpdate } from "../../api/bodies";
 import { parentOf } from "../../api/uid";
@@ -19,9 +20,8 @@ export const roleMaskPaths = maskPaths(RoleUpdate);
  * refused, as the platform's gateway refuses what is no enum name.
  */
 function fromWire(body: unknown): unknown {
-  if (typeof body !== "object" || body === null || !Array.isArray((body as { capabilities?: unknown }).capabilities)) return body;
-  const b = body as { capabilities: unknown[] };
-  return { ...b, capabilities: parseBody(wireCapabilities(), b.capabilities, "capabilities") };
+  if (!isObject(body) || !Array.isArray(body.capabilities)) return body;
+  return { ...body, capabilities: parseBody(wireCapabilities(), body.capabilities, "capabilities") };
 }
 
 /** The stable uid of a built-in role: sha1 of its name (40 hex), the same on every server (api/builtin-roles.ts). */
